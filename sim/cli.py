@@ -1,0 +1,182 @@
+"""The ``rummysim`` command line (typer). Commands stay thin: parse, hand off, print.
+
+A command that reads rules wraps its work in :func:`config_errors` so a bad variant file,
+override or player count prints one clear line on stderr and exits with code 2.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from sim.rules import ConfigError, Rules, compile_rules, list_variants, load_variant
+from sim.rules.toggles import TOGGLES
+
+EXIT_CONFIG_ERROR = 2
+
+app = typer.Typer(
+    help="Bot-vs-bot simulator and balance reports for rummy-family house rules.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+console = Console()
+
+
+@app.callback()
+def main() -> None:
+    """Bot-vs-bot simulator and balance reports for rummy-family house rules."""
+
+
+@contextmanager
+def config_errors() -> Iterator[None]:
+    """Turn a ConfigError raised inside the block into its message on stderr and exit code 2."""
+    try:
+        yield
+    except ConfigError as err:
+        typer.echo(f"error: {err}", err=True)
+        raise typer.Exit(code=EXIT_CONFIG_ERROR) from None
+
+
+def players_text(rules: Rules) -> str:
+    """``2-6`` (or ``2`` when only one count is allowed)."""
+    low, high = rules.players
+    return str(low) if low == high else f"{low}-{high}"
+
+
+# ---- rummysim variants ------------------------------------------------------------------
+@app.command()
+def variants() -> None:
+    """List the variant files: name, players, description."""
+    table = Table("name", "players", "description")
+    with config_errors():
+        for name, description in list_variants():
+            table.add_row(name, players_text(load_variant(name)), description)
+    console.print(table)
+
+
+# ---- rummysim validate ------------------------------------------------------------------
+@app.command()
+def validate(
+    file: str = typer.Argument(..., help="a variant TOML file (or the name of a shipped variant)"),
+) -> None:
+    """Check a variant file and print its resolved rules; exit 2 if it is invalid."""
+    with config_errors():
+        rules = load_variant(file)
+        for players in rules.player_counts:
+            compile_rules(rules, players)
+    _print_summary(rules)
+
+
+def _print_summary(rules: Rules) -> None:
+    console.print(f"[bold]{rules.name}[/bold] (RULES.md §{rules.section}): ", end="")
+    console.print(rules.description, markup=False, highlight=False)
+    deal = ", ".join(
+        f"{p}p: {rules.deal[p]} cards x {rules.decks_for(p)} pack(s)" for p in rules.player_counts
+    )
+    console.print(f"players {players_text(rules)}; deal {deal}; ace worth {rules.ace_value}")
+    changed = rules.changed()
+    table = Table("setting", "value", "§", "", title="resolved rules")
+    for toggle in TOGGLES:
+        value = rules[toggle.name]
+        mark = "changed" if toggle.name in changed else ""
+        table.add_row(toggle.name, _value_text(value), toggle.section, mark)
+    console.print(table)
+    console.print("valid")
+
+
+def _value_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+# ---- further commands (bench, replay, simulate) go below --------------------------------
+
+
+def _bots_or_exit(bots: str, players: int) -> list[int]:
+    from sim.bench import parse_bots
+
+    try:
+        return parse_bots(bots, players)
+    except ValueError as err:
+        typer.echo(f"error: --bots: {err}", err=True)
+        raise typer.Exit(code=EXIT_CONFIG_ERROR) from None
+
+
+# ---- rummysim bench ---------------------------------------------------------------------
+@app.command()
+def bench(
+    variant: str = typer.Option("rummy_basic", help="variant name or file"),
+    players: int = typer.Option(2, help="players at the table"),
+    bots: str = typer.Option("greedy", help="one bot for every seat, or one per seat: a,b"),
+    hands: int = typer.Option(1_000_000, min=1, help="hands to play"),
+    workers: int = typer.Option(1, min=1, help="processes (forked after compiling)"),
+    seed: int = typer.Option(0, help="experiment seed"),
+) -> None:
+    """Play hands without writing results; print one JSON line of figures."""
+    import json
+
+    from sim.bench import bench as run_bench
+
+    with config_errors():
+        compile_rules(load_variant(variant), players)
+        _bots_or_exit(bots, players)
+        figures = run_bench(variant, players, bots, hands, workers, seed)
+    typer.echo(json.dumps(figures))
+
+
+# ---- rummysim simulate ------------------------------------------------------------------
+@app.command()
+def simulate(
+    variant: str = typer.Argument("rummy_basic", help="variant name or file"),
+    players: int = typer.Option(2, help="players at the table"),
+    bots: str = typer.Option("greedy", help="one bot for every seat, or one per seat: a,b"),
+    hands: int = typer.Option(100_000, min=1, help="hands to play"),
+    seed: int = typer.Option(0, help="experiment seed"),
+    audit: bool = typer.Option(False, help="check every invariant after every action"),
+) -> None:
+    """Play hands of one variant in this process and print a short summary."""
+    import json
+    import time
+
+    import numpy as np
+
+    from sim.engine.api import play
+    from sim.summary import summarize
+
+    with config_errors():
+        compiled = compile_rules(load_variant(variant), players, audit=audit)
+    codes = _bots_or_exit(bots, players)
+    start = time.perf_counter()
+    out = play(compiled.params, compiled.card_values, np.array(codes), seed=seed, hands=hands)
+    seconds = time.perf_counter() - start
+    summary = summarize(out, players)
+    summary["seconds"] = round(seconds, 3)
+    console.print(f"[bold]{variant}[/bold], {players} players, bots {bots}, seed {seed}")
+    console.print_json(json.dumps(summary))
+
+
+# ---- rummysim replay --------------------------------------------------------------------
+@app.command()
+def replay(
+    variant: str = typer.Argument(..., help="variant name or file"),
+    seed: int = typer.Option(0, help="experiment seed"),
+    players: int = typer.Option(2, help="players at the table"),
+    bots: str = typer.Option("greedy", help="one bot for every seat, or one per seat: a,b"),
+    hand: int = typer.Option(0, help="deal number within the seed"),
+    deal: str = typer.Option(None, help="a deal file (TOML) fixing every card: see docs/engine.md"),
+) -> None:
+    """Print one hand as a readable transcript, produced by the engine's own kernels."""
+    from sim.replay import load_deal, transcript
+
+    with config_errors():
+        rules = load_variant(variant)
+        compile_rules(rules, players)
+        codes = _bots_or_exit(bots, players)
+        fixed = load_deal(deal, players) if deal else None
+        text = transcript(rules, players, codes, seed=seed, deal=fixed, hand=hand)
+    typer.echo(text)

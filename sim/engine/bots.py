@@ -1,0 +1,492 @@
+"""Bot policies for standard rummy (docs/bots.md states them exactly).
+
+Each policy answers three questions, dispatched on the seat's ``BOT_*`` code:
+
+- ``wants_discard``: take the discard top (rather than the stock / rather than ending a
+  block hand)?
+- ``play_melds``: lay down, lay off and replace jokers, mutating the state;
+- ``choose_discard``: which card to discard (the card must be allowed).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.engine.layout import (
+    BOT_CAREFUL,
+    BOT_RANDOM,
+    JOKER,
+    N_KINDS,
+    N_NATURAL,
+    N_RANKS,
+    N_SUITS,
+    P_ACE_RANK,
+    P_GOING_RUMMY,
+    P_GROUP_DUPLICATES,
+    P_MUST_DISCARD_TO_GO_OUT,
+    P_PLAYERS,
+    P_RUN_SUIT,
+    RUMMY_OFF,
+    RUN_ANY_SUIT,
+)
+from sim.engine.melds import S_BEST_N, best_arrangement, forms_meld_with, melds_with
+from sim.engine.positions import distance
+from sim.engine.rng import below
+from sim.engine.state import (
+    F_PLAYED,
+    SC_DISCARD_N,
+    SC_N_MELDS,
+    SC_PLAN,
+    SC_TAKEN,
+    discard_allowed,
+    give,
+    take,
+)
+from sim.engine.table import (
+    LAY_NONE,
+    find_steal,
+    joker_stands_for,
+    lay_down,
+    lay_off,
+    lay_off_place,
+    may_lay_off_on,
+    may_meld_now,
+    meld_limit,
+    steal_joker,
+    turn_stays_finishable,
+)
+
+# ---- shared helpers -----------------------------------------------------------------
+
+
+@njit(cache=True)
+def _bot_rng(st):
+    return st.rng[1:2]
+
+
+@njit(cache=True)
+def _can_lay_off_anywhere(st, params, player, kind):
+    for m in range(st.sc[SC_N_MELDS]):
+        if may_lay_off_on(st, params, player, m) and lay_off_place(st, params, m, kind) != LAY_NONE:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _completes_meld(st, params, player, kind):
+    """Would ``kind`` belong to a meld of the hand, or fit a table meld ``player`` may lay
+    off on?"""
+    give(st, player, kind)
+    found = forms_meld_with(st.ws, params, st.hand[player], kind)
+    take(st, player, kind)
+    return found or _can_lay_off_anywhere(st, params, player, kind)
+
+
+@njit(cache=True)
+def _arrangement_leaves_legal_turn(st, params, player):
+    """After laying down ``ws.best``, could the turn still end legally?"""
+    ws = st.ws
+    tmp = st.tmp
+    for k in range(N_KINDS):
+        tmp[k] = st.hand[player, k]
+    left = st.hand_n[player]
+    for m in range(ws.scal[S_BEST_N]):
+        for j in range(ws.best_len[m]):
+            tmp[ws.best_cards[m, j]] -= 1
+            left -= 1
+    if left == 0:
+        return params[P_MUST_DISCARD_TO_GO_OUT] == 0
+    taken = st.sc[SC_TAKEN]
+    for k in range(N_KINDS):
+        if tmp[k] > 0 and (k != taken or tmp[k] >= 2):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _lay_down_best(st, player):
+    ws = st.ws
+    for m in range(ws.scal[S_BEST_N]):
+        lay_down(
+            st,
+            player,
+            ws.best_type[m],
+            ws.best_start[m],
+            ws.best_len[m],
+            ws.best_suit[m],
+            ws.best_cards[m],
+        )
+
+
+@njit(cache=True)
+def in_partial_meld(st, params, player, kind):
+    """Is natural ``kind`` one card short of... a pair toward a group or a same-suit (any-suit)
+    neighbour within two run positions (docs/bots.md, "partial meld")?"""
+    rank = kind // N_SUITS
+    suit = kind % N_SUITS
+    dup = params[P_GROUP_DUPLICATES] == 1
+    for t in range(N_SUITS):
+        other = rank * N_SUITS + t
+        n = st.hand[player, other]
+        if other == kind:
+            if dup and n >= 2:
+                return True
+        elif n > 0:
+            return True
+    any_suit = params[P_RUN_SUIT] == RUN_ANY_SUIT
+    ace_rank = params[P_ACE_RANK]
+    for r in range(N_RANKS):
+        if r == rank:
+            continue
+        d = distance(rank, r, ace_rank)
+        if d > 2:
+            continue
+        for t in range(N_SUITS):
+            if (any_suit or t == suit) and st.hand[player, r * N_SUITS + t] > 0:
+                return True
+    return False
+
+
+# ---- greedy -------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _greedy_lay_down(st, params, values, player):
+    """Lay down the arrangement leaving the least value in hand (within the per-turn meld
+    limit); if that would leave no legal end of turn, the best arrangement that keeps one
+    allowed card back to discard (which becomes the planned discard)."""
+    if not may_meld_now(st, params):
+        return
+    ws = st.ws
+    limit = meld_limit(params)
+    best_arrangement(ws, params, values, st.hand[player], limit)
+    if ws.scal[S_BEST_N] == 0:
+        return
+    if not _arrangement_leaves_legal_turn(st, params, player):
+        best_v = -1
+        best_d = -1
+        for d in range(N_KINDS):
+            if st.hand[player, d] > 0 and discard_allowed(st, player, d):
+                take(st, player, d)
+                v = best_arrangement(ws, params, values, st.hand[player], limit)
+                give(st, player, d)
+                if v > best_v:
+                    best_v = v
+                    best_d = d
+        take(st, player, best_d)
+        best_arrangement(ws, params, values, st.hand[player], limit)
+        give(st, player, best_d)
+        st.sc[SC_PLAN] = best_d
+    _lay_down_best(st, player)
+
+
+@njit(cache=True)
+def _greedy_lay_off(st, params, player):
+    """Replace table jokers by the natural cards they stand for, then lay off every card that
+    fits, until nothing more fits; never the planned discard, never emptying the hand
+    illegally."""
+    while True:
+        m, i, natural = find_steal(st, params, player)
+        if m < 0:
+            break
+        steal_joker(st, player, m, i, natural)
+    changed = True
+    while changed and st.hand_n[player] > 0:
+        changed = False
+        for k in range(N_KINDS):
+            if st.hand[player, k] == 0:
+                continue
+            if k == st.sc[SC_PLAN] and st.hand[player, k] == 1:
+                continue
+            for m in range(st.sc[SC_N_MELDS]):
+                if not may_lay_off_on(st, params, player, m):
+                    continue
+                place = lay_off_place(st, params, m, k)
+                if place != LAY_NONE and turn_stays_finishable(st, params, player, k):
+                    lay_off(st, player, m, k, place)
+                    changed = True
+                    break
+            if changed:
+                break
+
+
+@njit(cache=True)
+def _greedy_discard(st, params, values, player):
+    """The highest-value allowed card outside every partial meld; else the highest-value
+    allowed card; jokers only when nothing else is allowed. Ties: the higher kind."""
+    plan = st.sc[SC_PLAN]
+    if plan >= 0 and discard_allowed(st, player, plan):
+        return plan
+    loose = -1
+    loose_v = -1
+    any_k = -1
+    any_v = -1
+    for k in range(N_NATURAL - 1, -1, -1):
+        if not discard_allowed(st, player, k):
+            continue
+        v = values[k]
+        if v > any_v:
+            any_v = v
+            any_k = k
+        if v > loose_v and not in_partial_meld(st, params, player, k):
+            loose_v = v
+            loose = k
+    if loose >= 0:
+        return loose
+    if any_k >= 0:
+        return any_k
+    return JOKER
+
+
+# ---- careful --------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _next_player_wants(st, params, player, kind):
+    """A guess that the next player would take ``kind``: it fits a table meld, or he has
+    taken a card of the same rank or a same-suit neighbour from the discard pile."""
+    if _can_lay_off_anywhere(st, params, (player + 1) % params[P_PLAYERS], kind):
+        return True
+    nxt = (player + 1) % params[P_PLAYERS]
+    rank = kind // N_SUITS
+    suit = kind % N_SUITS
+    for k in range(N_NATURAL):
+        if st.picked[nxt, k] == 0:
+            continue
+        r = k // N_SUITS
+        if r == rank:
+            return True
+        if k % N_SUITS == suit and distance(rank, r, params[P_ACE_RANK]) <= 2:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _live_partners(st, params, player, kind):
+    """How many cards not yet seen (not in own hand, on the table or in the discard pile)
+    could still join ``kind`` in a meld: the other suits of its rank and its same-suit run
+    neighbours. A partial meld whose partners are all gone is dead weight."""
+    seen = st.tmp
+    for k in range(N_KINDS):
+        seen[k] = st.hand[player, k]
+    for i in range(st.sc[SC_DISCARD_N]):
+        seen[st.discard[i]] += 1
+    for m in range(st.sc[SC_N_MELDS]):
+        for j in range(st.meld_len[m]):
+            seen[st.meld_cards[m, j]] += 1
+    rank = kind // N_SUITS
+    suit = kind % N_SUITS
+    copies = st.shoe[kind]
+    live = 0
+    for t in range(N_SUITS):
+        if t != suit:
+            live += copies - min(seen[rank * N_SUITS + t], copies)
+    for r in range(N_RANKS):
+        if r != rank and distance(rank, r, params[P_ACE_RANK]) == 1:
+            live += copies - min(seen[r * N_SUITS + suit], copies)
+    return live
+
+
+@njit(cache=True)
+def _careful_hold_for_rummy(st, params, values, player):
+    """Under a going-rummy reward, keep melds in hand while nobody threatens to go out:
+    every opponent holds more than 3 cards and this player has not played yet."""
+    if params[P_GOING_RUMMY] == RUMMY_OFF or st.flags[player, F_PLAYED] == 1:
+        return False
+    for q in range(params[P_PLAYERS]):
+        if q != player and st.hand_n[q] <= 3:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _careful_play(st, params, values, player):
+    ws = st.ws
+    if _careful_hold_for_rummy(st, params, values, player):
+        # lay down only if everything goes out this turn (going rummy)
+        if not may_meld_now(st, params):
+            return
+        best_arrangement(ws, params, values, st.hand[player], meld_limit(params))
+        melded = 0
+        for m in range(ws.scal[S_BEST_N]):
+            melded += ws.best_len[m]
+        if melded >= st.hand_n[player] - 1 and ws.scal[S_BEST_N] > 0:
+            _greedy_lay_down(st, params, values, player)
+            _greedy_lay_off(st, params, player)
+        return
+    _greedy_lay_down(st, params, values, player)
+    _greedy_lay_off(st, params, player)
+
+
+@njit(cache=True)
+def _careful_discard(st, params, values, player):
+    """Score each allowed card: its value, +20 if it is outside every partial meld or its
+    partial meld is dead, -25 if the next player is likely to want it; discard the best."""
+    plan = st.sc[SC_PLAN]
+    if plan >= 0 and discard_allowed(st, player, plan):
+        return plan
+    best = -1
+    best_s = -(10**9)
+    for k in range(N_NATURAL - 1, -1, -1):
+        if not discard_allowed(st, player, k):
+            continue
+        s = values[k]
+        if not in_partial_meld(st, params, player, k) or _live_partners(st, params, player, k) == 0:
+            s += 20
+        if _next_player_wants(st, params, player, k):
+            s -= 25
+        if s > best_s:
+            best_s = s
+            best = k
+    if best >= 0:
+        return best
+    return JOKER
+
+
+# ---- random -----------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _meld_leaves_legal_turn(st, params, player, depth, i):
+    ws = st.ws
+    left = st.hand_n[player] - ws.cand_len[depth, i]
+    if left == 0:
+        return params[P_MUST_DISCARD_TO_GO_OUT] == 0
+    tmp = st.tmp
+    for k in range(N_KINDS):
+        tmp[k] = st.hand[player, k]
+    for j in range(ws.cand_len[depth, i]):
+        tmp[ws.cand_cards[depth, i, j]] -= 1
+    taken = st.sc[SC_TAKEN]
+    for k in range(N_KINDS):
+        if tmp[k] > 0 and (k != taken or tmp[k] >= 2):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _lowest_natural(ws, depth, i):
+    low = N_KINDS
+    for j in range(ws.cand_len[depth, i]):
+        k = ws.cand_cards[depth, i, j]
+        if k != JOKER and k < low:
+            low = k
+    return low
+
+
+@njit(cache=True)
+def _random_actions(st, params, player, pick):
+    """Count the legal table actions (pick < 0), or carry out action number ``pick``.
+    Order: new melds (by lowest natural card), lay-offs (by card, then meld), joker
+    replacements."""
+    ws = st.ws
+    count = 0
+    if may_meld_now(st, params):
+        for c in range(N_NATURAL):
+            if st.hand[player, c] == 0:
+                continue
+            for k in range(N_KINDS):
+                ws.cnt[k] = st.hand[player, k]
+            n = melds_with(ws, params, 0, c)
+            for i in range(n):
+                if _lowest_natural(ws, 0, i) != c:
+                    continue  # listed under its lowest natural card
+                if not _meld_leaves_legal_turn(st, params, player, 0, i):
+                    continue
+                if count == pick:
+                    lay_down(
+                        st,
+                        player,
+                        ws.cand_type[0, i],
+                        ws.cand_start[0, i],
+                        ws.cand_len[0, i],
+                        ws.cand_suit[0, i],
+                        ws.cand_cards[0, i].astype(np.int64),
+                    )
+                    return -1
+                count += 1
+    for k in range(N_KINDS):
+        if st.hand[player, k] == 0:
+            continue
+        for m in range(st.sc[SC_N_MELDS]):
+            if not may_lay_off_on(st, params, player, m):
+                continue
+            place = lay_off_place(st, params, m, k)
+            if place == LAY_NONE or not turn_stays_finishable(st, params, player, k):
+                continue
+            if count == pick:
+                lay_off(st, player, m, k, place)
+                return -1
+            count += 1
+    for m in range(st.sc[SC_N_MELDS]):
+        for i in range(st.meld_len[m]):
+            natural = joker_stands_for(st, params, m, i)
+            if natural >= 0 and st.hand[player, natural] > 0:
+                if count == pick:
+                    steal_joker(st, player, m, i, natural)
+                    return -1
+                count += 1
+    return count
+
+
+@njit(cache=True)
+def _random_play(st, params, player):
+    """Repeatedly choose uniformly among every legal table action and stopping."""
+    while st.hand_n[player] > 0:
+        n = _random_actions(st, params, player, -1)
+        pick = below(_bot_rng(st), n + 1)
+        if pick == n:
+            return
+        _random_actions(st, params, player, pick)
+
+
+@njit(cache=True)
+def _random_discard(st, player):
+    n = 0
+    for k in range(N_KINDS):
+        if discard_allowed(st, player, k):
+            n += 1
+    pick = below(_bot_rng(st), n)
+    for k in range(N_KINDS):
+        if discard_allowed(st, player, k):
+            if pick == 0:
+                return k
+            pick -= 1
+    return -1
+
+
+# ---- dispatch -----------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def wants_discard(st, params, values, bots, player, kind):
+    """Does ``player`` take ``kind`` from the discard pile?"""
+    bot = bots[player]
+    if bot == BOT_RANDOM:
+        return below(_bot_rng(st), 2) == 1
+    return _completes_meld(st, params, player, kind)
+
+
+@njit(cache=True)
+def play_melds(st, params, values, bots, player):
+    """Meld, lay off and replace jokers for ``player`` after his draw."""
+    bot = bots[player]
+    if bot == BOT_RANDOM:
+        _random_play(st, params, player)
+    elif bot == BOT_CAREFUL:
+        _careful_play(st, params, values, player)
+    else:
+        _greedy_lay_down(st, params, values, player)
+        _greedy_lay_off(st, params, player)
+
+
+@njit(cache=True)
+def choose_discard(st, params, values, bots, player):
+    """The card ``player`` discards (must be allowed)."""
+    bot = bots[player]
+    if bot == BOT_RANDOM:
+        return _random_discard(st, player)
+    if bot == BOT_CAREFUL:
+        return _careful_discard(st, params, values, player)
+    return _greedy_discard(st, params, values, player)

@@ -1,0 +1,199 @@
+"""Whole games: hands until the game-end condition, with dealer rotation (RULES.md §1.4,
+§1.11, §2H). The loop over hands and games stays inside compiled code.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.engine.hand import play_hand
+from sim.engine.layout import (
+    C_EVENTS,
+    C_GAMES,
+    C_HANDS,
+    C_TURNS,
+    C_VIOLATIONS,
+    DEALER_WINNER_DEALS,
+    END_FIXED_HANDS,
+    END_PENALTY_LIMIT,
+    END_SINGLE_HAND,
+    END_TARGET,
+    G_CAPPED,
+    G_GAME,
+    G_HANDS,
+    G_LEAD_CHANGES,
+    G_WINNER,
+    H_DEAL,
+    H_DEALER,
+    H_DRAWS_DISCARD,
+    H_DRAWS_STOCK,
+    H_END_REASON,
+    H_GAME,
+    H_HAND,
+    H_TURNS,
+    H_VIOLATIONS,
+    H_WINNER,
+    P_DEALER_ROTATION,
+    P_GAME_END,
+    P_GAME_END_VALUE,
+    P_HAND_CAP,
+    P_PLAYERS,
+)
+from sim.engine.rng import below, stream_seed
+from sim.engine.state import SC_DRAWS_DISCARD, SC_DRAWS_STOCK, SC_LOG, SC_N_EVENTS, SC_VIOLATIONS, new_state
+
+STREAM_GAME = 3  # the first dealer of a game
+
+
+@njit(cache=True)
+def unique_leader(totals):
+    """The seat with the strictly highest total, or -1 when the highest is shared."""
+    best = totals[0]
+    who = 0
+    shared = False
+    for p in range(1, totals.shape[0]):
+        if totals[p] > best:
+            best = totals[p]
+            who = p
+            shared = False
+        elif totals[p] == best:
+            shared = True
+    return -1 if shared else who
+
+
+@njit(cache=True)
+def game_over(params, totals, hands_played, hand_winner):
+    """Whether the game ends now and who won it (§2H.30). Ties at the end are played off
+    with extra hands (§1.11)."""
+    rule = params[P_GAME_END]
+    value = params[P_GAME_END_VALUE]
+    leader = unique_leader(totals)
+    if rule == END_SINGLE_HAND:
+        return True, hand_winner
+    if rule == END_TARGET:
+        top = totals[0]
+        for p in range(totals.shape[0]):
+            top = max(top, totals[p])
+        return top >= value and leader >= 0, leader
+    if rule == END_FIXED_HANDS:
+        return hands_played >= value and leader >= 0, leader
+    if rule == END_PENALTY_LIMIT:
+        low = totals[0]
+        for p in range(totals.shape[0]):
+            low = min(low, totals[p])
+        return low <= -value and leader >= 0, leader
+    return False, -1
+
+
+@njit(cache=True)
+def play_games(
+    params,
+    values,
+    bots,
+    seed,
+    shard,
+    first_game,
+    first_deal,
+    first_dealer,
+    max_hands,
+    max_games,
+    hand_rows,
+    hand_scores,
+    hand_totals,
+    game_rows,
+    game_scores,
+    counters,
+    events,
+    preset,
+):
+    """Play games until ``max_hands`` hands or ``max_games`` games are done (whichever comes
+    first; a game cut short by ``max_hands`` is not written to the games table).
+
+    Outputs (preallocated by the caller, rows per ``layout.H_*``/``G_*``):
+    ``hand_rows`` int64[max_hands, N_HCOLS], ``hand_scores``/``hand_totals``
+    int64[max_hands, players], ``game_rows`` int64[max_games, N_GCOLS], ``game_scores``
+    int64[max_games, players], ``counters`` int64[N_COUNTERS]. ``events`` (int64[E, EV_COLS])
+    receives the event log when it has more than one row. ``first_dealer`` >= 0 fixes the
+    first dealer of every game (replays); otherwise it is drawn at random (engine policy, §1.4). Deal ``first_deal + h`` uses the
+    shuffle of (seed, shard, deal) whatever the rules, so arms share their deals.
+    """
+    players = params[P_PLAYERS]
+    st = new_state(params, events)
+    if events.shape[0] > 1:
+        st.sc[SC_LOG] = 1
+    scores = np.zeros(players, np.int64)
+    left = np.zeros(players, np.int64)
+    totals = np.zeros(players, np.int64)
+    h = 0
+    g = 0
+    while h < max_hands and g < max_games:
+        game = first_game + g
+        game_rng = np.zeros(1, np.uint64)
+        game_rng[0] = stream_seed(seed, shard, game, STREAM_GAME)
+        dealer = below(game_rng, players)
+        if first_dealer >= 0:
+            dealer = first_dealer
+        totals[:] = 0
+        leader = -1
+        lead_changes = 0
+        hands_in_game = 0
+        finished = False
+        winner = -1
+        capped = 0
+        while h < max_hands:
+            before = st.sc[SC_VIOLATIONS]
+            reason, hand_winner, turns = play_hand(
+                st, params, values, bots, dealer, seed, shard, first_deal + h, preset, scores, left
+            )
+            for p in range(players):
+                totals[p] += scores[p]
+                hand_scores[h, p] = scores[p]
+                hand_totals[h, p] = totals[p]
+            row = hand_rows[h]
+            row[H_GAME] = game
+            row[H_HAND] = hands_in_game
+            row[H_DEAL] = first_deal + h
+            row[H_DEALER] = dealer
+            row[H_TURNS] = turns
+            row[H_DRAWS_STOCK] = st.sc[SC_DRAWS_STOCK]
+            row[H_DRAWS_DISCARD] = st.sc[SC_DRAWS_DISCARD]
+            row[H_END_REASON] = reason
+            row[H_WINNER] = hand_winner
+            row[H_VIOLATIONS] = st.sc[SC_VIOLATIONS] - before
+            counters[C_VIOLATIONS] += st.sc[SC_VIOLATIONS] - before
+            st.sc[SC_VIOLATIONS] = 0
+            counters[C_TURNS] += turns
+            h += 1
+            hands_in_game += 1
+            now = unique_leader(totals)
+            if now >= 0 and now != leader:
+                if leader >= 0:
+                    lead_changes += 1
+                leader = now
+            finished, winner = game_over(params, totals, hands_in_game, hand_winner)
+            if not finished and hands_in_game >= params[P_HAND_CAP]:
+                finished = True
+                winner = unique_leader(totals)
+                capped = 1
+            if finished:
+                break
+            if params[P_DEALER_ROTATION] == DEALER_WINNER_DEALS and hand_winner >= 0:
+                dealer = hand_winner
+            else:
+                dealer = (dealer + 1) % players
+        if not finished:
+            break
+        grow = game_rows[g]
+        grow[G_GAME] = game
+        grow[G_HANDS] = hands_in_game
+        grow[G_WINNER] = winner
+        grow[G_LEAD_CHANGES] = lead_changes
+        grow[G_CAPPED] = capped
+        for p in range(players):
+            game_scores[g, p] = totals[p]
+        g += 1
+    counters[C_HANDS] = h
+    counters[C_GAMES] = g
+    counters[C_EVENTS] = st.sc[SC_N_EVENTS]
+    return h, g

@@ -1,0 +1,348 @@
+"""One hand of progressive rummy: deal, turns, ending and scoring (RULES.md §1.4–1.10, §2E–2G).
+
+``play_hand`` runs a whole hand inside compiled code and returns how it ended; the hand's
+scores are written to ``scores`` (int64[P]).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from sim.engine.audit import check_scores, check_state
+from sim.engine.bots import choose_discard, play_melds, wants_discard
+from sim.engine.layout import (
+    JOKER,
+    N_KINDS,
+    P_AUDIT,
+    P_GOING_RUMMY,
+    P_HAND_SIZE,
+    P_MUST_DISCARD_TO_GO_OUT,
+    P_PLAYERS,
+    P_RUMMY_BONUS,
+    P_SCORING,
+    P_STOCK_EXHAUSTION,
+    P_TURN_CAP,
+    P_UPCARD,
+    REASON_BLOCK,
+    REASON_EXHAUSTED,
+    REASON_STALLED,
+    REASON_WENT_OUT,
+    REASON_WENT_RUMMY,
+    RUMMY_BONUS,
+    RUMMY_DOUBLE,
+    SCORE_PENALTY,
+    SCORE_PER_CARD,
+    STOCK_BLOCK_DIFFERENCE,
+    STOCK_BLOCK_TOTALS,
+    STOCK_SHUFFLE_EXCEPT_TOP,
+)
+from sim.engine.rng import STREAM_BOTS, STREAM_DEAL, stream_seed
+from sim.engine.state import (
+    E_DEAL,
+    E_DECLINE,
+    E_DISCARD,
+    E_DRAW_DISCARD,
+    E_DRAW_STOCK,
+    E_END,
+    E_FORCED_TAKE,
+    E_REBUILD,
+    E_SCORE,
+    E_UPCARD,
+    F_PLAYED,
+    N_FLAGS,
+    SC_DISCARD_N,
+    SC_DRAWS_DISCARD,
+    SC_DRAWS_STOCK,
+    SC_LAYOFFS_TURN,
+    SC_LOG,
+    SC_MELDS_TURN,
+    SC_PLAN,
+    SC_REBUILDS,
+    SC_STOCK_N,
+    SC_STOCK_RANDOM,
+    SC_TAKEN,
+    SC_TURN,
+    SC_VIOLATIONS,
+    discard_allowed,
+    discard_top,
+    fill_stock,
+    give,
+    log_card,
+    log_event,
+    pop_discard,
+    pop_stock,
+    push_discard,
+    take,
+)
+
+# outcomes of the draw phase
+DRAW_OK = 0
+DRAW_BLOCK = 1  # stock empty and the discard declined: the hand ends (block_*)
+DRAW_EXHAUSTED = 2  # nothing left to draw anywhere
+
+
+@njit(cache=True)
+def _block_rule(params):
+    s = params[P_STOCK_EXHAUSTION]
+    return s == STOCK_BLOCK_DIFFERENCE or s == STOCK_BLOCK_TOTALS
+
+
+@njit(cache=True)
+def reset_hand(st, params, seed, shard, deal, preset):
+    """Empty the table and hands and seed this deal's random streams."""
+    players = params[P_PLAYERS]
+    for p in range(players):
+        for k in range(N_KINDS):
+            st.hand[p, k] = 0
+            st.picked[p, k] = 0
+        st.hand_n[p] = 0
+        for f in range(N_FLAGS):
+            st.flags[p, f] = 0
+    for i in range(st.sc.shape[0]):
+        if i != SC_LOG:  # the caller sets whether events are logged
+            st.sc[i] = 0
+    st.sc[SC_TAKEN] = -1
+    st.sc[SC_PLAN] = -1
+    st.rng[0] = stream_seed(seed, shard, deal, STREAM_DEAL)
+    st.rng[1] = stream_seed(seed, shard, deal, STREAM_BOTS)
+    fill_stock(st, preset)
+
+
+@njit(cache=True)
+def deal_cards(st, params, dealer):
+    """Deal one card at a time clockwise from the dealer's left, then turn the upcard (§1.4)."""
+    players = params[P_PLAYERS]
+    for _ in range(params[P_HAND_SIZE]):
+        for off in range(1, players + 1):
+            give(st, (dealer + off) % players, pop_stock(st))
+    for p in range(players):
+        row = log_event(st, E_DEAL, p, 0, 0)
+        for k in range(N_KINDS):
+            for _ in range(st.hand[p, k]):
+                log_card(st, row, k)
+    if params[P_UPCARD] == 1:
+        card = pop_stock(st)
+        push_discard(st, card)
+        log_event(st, E_UPCARD, -1, card, 0)
+
+
+@njit(cache=True)
+def _rebuild_stock(st, params):
+    """Stock exhaustion (§1.8, §2F.28) with at least two discards: ``turn_over`` turns the
+    pile face down unshuffled and turns its top (the oldest discard) up as the new pile;
+    ``shuffle_except_top`` shuffles all but the top card into a new stock."""
+    n = st.sc[SC_DISCARD_N]
+    if params[P_STOCK_EXHAUSTION] == STOCK_SHUFFLE_EXCEPT_TOP:
+        top = st.discard[n - 1]
+        for i in range(n - 1):
+            st.stock[i] = st.discard[i]
+        st.sc[SC_STOCK_N] = n - 1
+        st.sc[SC_STOCK_RANDOM] = 1
+        st.discard[0] = top
+    else:
+        oldest = st.discard[0]
+        # new stock, top first: discard[1], discard[2], ..., discard[n-1]; the top is last
+        for i in range(n - 1):
+            st.stock[i] = st.discard[n - 1 - i]
+        st.sc[SC_STOCK_N] = n - 1
+        st.sc[SC_STOCK_RANDOM] = 0
+        st.discard[0] = oldest
+    st.sc[SC_DISCARD_N] = 1
+    st.sc[SC_REBUILDS] += 1
+    log_event(st, E_REBUILD, -1, n - 1, st.discard[0])
+
+
+@njit(cache=True)
+def _take_discard(st, player, forced):
+    card = pop_discard(st)
+    give(st, player, card)
+    st.picked[player, card] += 1
+    st.sc[SC_TAKEN] = card
+    st.sc[SC_DRAWS_DISCARD] += 1
+    log_event(st, E_FORCED_TAKE if forced else E_DRAW_DISCARD, player, card, 0)
+
+
+@njit(cache=True)
+def _draw_stock(st, player):
+    card = pop_stock(st)
+    give(st, player, card)
+    st.sc[SC_DRAWS_STOCK] += 1
+    log_event(st, E_DRAW_STOCK, player, card, 0)
+
+
+@njit(cache=True)
+def draw_phase(st, params, values, bots, player):
+    """Draw one card: the discard top or the stock top; handle an empty stock (§1.5, §1.8,
+    §2F.28)."""
+    top = discard_top(st)
+    if st.sc[SC_STOCK_N] == 0:
+        if top < 0:
+            return DRAW_EXHAUSTED
+        wants = wants_discard(st, params, values, bots, player, top)
+        if _block_rule(params):
+            if wants:
+                _take_discard(st, player, False)
+                return DRAW_OK
+            log_event(st, E_DECLINE, player, top, 0)
+            return DRAW_BLOCK
+        if wants:
+            _take_discard(st, player, False)
+        elif st.sc[SC_DISCARD_N] < 2:
+            _take_discard(st, player, True)  # no stock can be rebuilt from one card
+        else:
+            _rebuild_stock(st, params)
+            _draw_stock(st, player)
+        return DRAW_OK
+    if top >= 0 and wants_discard(st, params, values, bots, player, top):
+        _take_discard(st, player, False)
+    else:
+        _draw_stock(st, player)
+    return DRAW_OK
+
+
+@njit(cache=True)
+def _value_left(st, params, values, player):
+    """What ``player``'s remaining cards count under the scoring rule (§1.9, §2G.29)."""
+    v = 0
+    per_card = params[P_SCORING] == SCORE_PER_CARD
+    for k in range(N_KINDS):
+        n = st.hand[player, k]
+        if n > 0:
+            if per_card:
+                v += n * (2 if k == JOKER else 1)
+            else:
+                v += n * values[k]
+    return v
+
+
+@njit(cache=True)
+def score_went_out(st, params, values, winner, rummy, scores, left):
+    """§1.10, §2E.27, §2G.29: the winner takes what the others hold (per card or by value),
+    or, under penalty scoring, each other player loses what he holds. Going rummy doubles
+    the hand score or adds the bonus."""
+    players = params[P_PLAYERS]
+    factor = 2 if rummy and params[P_GOING_RUMMY] == RUMMY_DOUBLE else 1
+    bonus = params[P_RUMMY_BONUS] if rummy and params[P_GOING_RUMMY] == RUMMY_BONUS else 0
+    pot = 0
+    for p in range(players):
+        scores[p] = 0
+        if p != winner:
+            pot += left[p]
+    if params[P_SCORING] == SCORE_PENALTY:
+        for p in range(players):
+            if p != winner:
+                scores[p] = -left[p] * factor
+        scores[winner] = bonus
+    else:
+        scores[winner] = pot * factor + bonus
+
+
+@njit(cache=True)
+def score_block(st, params, scores, left):
+    """§2F.28 / §3.5: the lowest total wins the difference to each other total
+    (block_difference) or the sum of the other totals (block_totals); tied lowest players
+    split it, indivisible points go to nobody. Under penalty scoring every other player
+    loses his total. Returns the single winner, or -1 when the lowest is shared."""
+    players = params[P_PLAYERS]
+    low = left[0]
+    for p in range(players):
+        low = min(low, left[p])
+    tied = 0
+    pot = 0
+    winner = -1
+    for p in range(players):
+        if left[p] == low:
+            tied += 1
+            winner = p
+        elif params[P_STOCK_EXHAUSTION] == STOCK_BLOCK_TOTALS:
+            pot += left[p]
+        else:
+            pot += left[p] - low
+    for p in range(players):
+        if left[p] == low:
+            scores[p] = 0 if params[P_SCORING] == SCORE_PENALTY else pot // tied
+        else:
+            scores[p] = -left[p] if params[P_SCORING] == SCORE_PENALTY else 0
+    return winner if tied == 1 else -1
+
+
+@njit(cache=True)
+def _audit(st, params):
+    if params[P_AUDIT] == 1:
+        check_state(st, params)
+
+
+@njit(cache=True)
+def _start_turn(st):
+    st.sc[SC_TAKEN] = -1
+    st.sc[SC_PLAN] = -1
+    st.sc[SC_MELDS_TURN] = 0
+    st.sc[SC_LAYOFFS_TURN] = 0
+
+
+@njit(cache=True)
+def play_turns(st, params, values, bots, dealer):
+    """Play turns from the dealer's left until the hand ends. Returns (reason, winner)."""
+    players = params[P_PLAYERS]
+    player = (dealer + 1) % players
+    while True:
+        if st.sc[SC_TURN] >= params[P_TURN_CAP]:
+            return REASON_STALLED, -1
+        st.sc[SC_TURN] += 1
+        _start_turn(st)
+        drawn = draw_phase(st, params, values, bots, player)
+        _audit(st, params)
+        if drawn == DRAW_BLOCK:
+            return REASON_BLOCK, -1
+        if drawn == DRAW_EXHAUSTED:
+            return REASON_EXHAUSTED, -1
+        play_melds(st, params, values, bots, player)
+        _audit(st, params)
+        played = st.sc[SC_MELDS_TURN] + st.sc[SC_LAYOFFS_TURN] > 0
+        if st.hand_n[player] > 0:
+            card = choose_discard(st, params, values, bots, player)
+            if card < 0 or not discard_allowed(st, player, card):
+                st.sc[SC_VIOLATIONS] += 1  # a bot chose an illegal discard
+                return REASON_STALLED, -1
+            take(st, player, card)
+            push_discard(st, card)
+            log_event(st, E_DISCARD, player, card, 0)
+            _audit(st, params)
+        elif params[P_MUST_DISCARD_TO_GO_OUT] == 1:
+            st.sc[SC_VIOLATIONS] += 1  # went out without the required discard (§2E.26)
+        if st.hand_n[player] == 0:
+            if st.flags[player, F_PLAYED] == 0:
+                return REASON_WENT_RUMMY, player
+            return REASON_WENT_OUT, player
+        if played:
+            st.flags[player, F_PLAYED] = 1
+        player = (player + 1) % players
+
+
+@njit(cache=True)
+def play_hand(st, params, values, bots, dealer, seed, shard, deal, preset, scores, left):
+    """Deal and play one hand. ``preset`` (int64, top card last) fixes the stock order, or is
+    empty for a shuffled deal. Writes each player's score to ``scores`` and the value he still
+    holds to ``left``; returns (reason, winner, turns)."""
+    reset_hand(st, params, seed, shard, deal, preset)
+    deal_cards(st, params, dealer)
+    _audit(st, params)
+    reason, winner = play_turns(st, params, values, bots, dealer)
+    players = params[P_PLAYERS]
+    for p in range(players):
+        left[p] = _value_left(st, params, values, p)
+        scores[p] = 0
+    if reason == REASON_WENT_OUT or reason == REASON_WENT_RUMMY:
+        rummy = reason == REASON_WENT_RUMMY and params[P_GOING_RUMMY] != 0
+        score_went_out(st, params, values, winner, rummy, scores, left)
+        if reason == REASON_WENT_RUMMY and params[P_GOING_RUMMY] == 0:
+            reason = REASON_WENT_OUT  # a rummy only counts where the rules reward it
+    elif reason == REASON_BLOCK:
+        winner = score_block(st, params, scores, left)
+    if params[P_AUDIT] == 1:
+        st.sc[SC_VIOLATIONS] += check_scores(params, reason, winner, left, scores)
+    log_event(st, E_END, winner, reason, st.sc[SC_TURN])
+    for p in range(players):
+        log_event(st, E_SCORE, p, left[p], scores[p])
+    return reason, winner, st.sc[SC_TURN]
+

@@ -1,0 +1,489 @@
+"""Meld enumeration and the exact best-arrangement (minimum deadwood) search.
+
+Kernels here take a ``SearchWork`` (preallocated arrays, see ``new_search_work``),
+``params`` (layout ``P_*``) and ``card_values`` (``int64[N_KINDS]``).
+
+Meld contract (RULES.md §1.3, §2A.4, §2A.6, §2B.9; checked against the brute-force
+oracle in tests/oracles):
+
+- every meld has at least 3 cards and at least one natural card; a joker (kind
+  ``JOKER``) is wild and stands for one natural card;
+- a *group* is cards of one rank: at most one per suit and at most 4 cards, or, with
+  ``group_duplicates`` allowed, any number (>= 3) of cards of that rank;
+- a *run* is 3..13 cards on consecutive run positions (``positions.py``), one card per
+  position, naturals all of one suit (or any suits under ``run_suit = any_suit``).
+
+A meld is stored as ``type`` (``MELD_GROUP``/``MELD_RUN``), ``start`` (the group's rank,
+or the run's first position), ``length``, ``suit`` (the run's suit, -1 for groups and
+any-suit runs) and ``cards[:length]`` (card kinds; for runs in position order, a joker
+standing at its position).
+
+The search (iterative: numba cannot cache recursive functions) branches on the first natural card still undecided: it is either deadwood or
+in one of the melds, built from undecided cards, that contain it. Every arrangement is
+reachable, so the result is exact; a bound on the value still undecided prunes it.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from sim.engine.layout import (
+    JOKER,
+    MAX_MELD_CARDS,
+    MELD_GROUP,
+    MELD_RUN,
+    N_KINDS,
+    N_NATURAL,
+    N_SUITS,
+    P_ACE_RANK,
+    P_GROUP_DUPLICATES,
+    P_RUN_SUIT,
+    RUN_ANY_SUIT,
+)
+from sim.engine.positions import (
+    MAX_RUN,
+    first_position,
+    n_positions,
+    position_ok,
+    rank_at,
+    second_position,
+    wraps,
+)
+
+MAX_DEPTH = 64  # search depth: one level per decided card or meld
+MAX_CAND = 512  # melds through one card, per depth
+MAX_ARRANGEMENT = 24  # melds in one arrangement
+
+# SearchWork.scal slots
+S_BEST_VALUE = 0  # melded value of the best arrangement so far (-1: none)
+S_BEST_N = 1  # melds in it
+S_CUR_N = 2  # melds on the current path
+S_TOTAL = 3  # value of the whole hand
+S_DONE = 4  # 1 once an arrangement melds everything (nothing can beat it)
+S_OVERFLOW = 5  # candidates dropped because MAX_CAND was reached (must stay 0)
+N_SCAL = 6
+
+# SearchWork.node columns: one row per search depth
+N_START = 0  # first card kind that may still be undecided
+N_CARD = 1  # the card this node branches on
+N_CHOICE = 2  # -2 not expanded; else the child being explored (melds, then deadwood)
+N_MELDED = 3  # value melded on the path to this node
+N_REMAINING = 4  # value still undecided
+N_LEFT = 5  # melds still allowed
+N_NODE = 6
+
+SearchWork = namedtuple(
+    "SearchWork",
+    [
+        "cnt",  # int64[N_KINDS]: cards still undecided, by kind
+        "cand_n",  # int64[MAX_DEPTH]: candidates enumerated at each depth
+        "cand_type",  # int64[MAX_DEPTH, MAX_CAND]
+        "cand_start",  # int64[MAX_DEPTH, MAX_CAND]
+        "cand_len",  # int64[MAX_DEPTH, MAX_CAND]
+        "cand_suit",  # int64[MAX_DEPTH, MAX_CAND]
+        "cand_cards",  # int8[MAX_DEPTH, MAX_CAND, MAX_MELD_CARDS]
+        "cur",  # int64[MAX_ARRANGEMENT, 2]: (depth, candidate) of each meld on the path
+        "best_type",  # int64[MAX_ARRANGEMENT]
+        "best_start",  # int64[MAX_ARRANGEMENT]
+        "best_len",  # int64[MAX_ARRANGEMENT]
+        "best_suit",  # int64[MAX_ARRANGEMENT]
+        "best_cards",  # int64[MAX_ARRANGEMENT, MAX_MELD_CARDS]
+        "fill",  # int64[MAX_MELD_CARDS]: run being built
+        "opt",  # int64[MAX_MELD_CARDS]: choice at each position of the run being built
+        "node",  # int64[MAX_DEPTH, N_NODE]: the search path
+        "scal",  # int64[N_SCAL]
+    ],
+)
+
+
+@njit(cache=True)
+def new_search_work():
+    """Allocate a SearchWork."""
+    return SearchWork(
+        np.zeros(N_KINDS, np.int64),
+        np.zeros(MAX_DEPTH, np.int64),
+        np.zeros((MAX_DEPTH, MAX_CAND), np.int64),
+        np.zeros((MAX_DEPTH, MAX_CAND), np.int64),
+        np.zeros((MAX_DEPTH, MAX_CAND), np.int64),
+        np.zeros((MAX_DEPTH, MAX_CAND), np.int64),
+        np.zeros((MAX_DEPTH, MAX_CAND, MAX_MELD_CARDS), np.int8),
+        np.zeros((MAX_ARRANGEMENT, 2), np.int64),
+        np.zeros(MAX_ARRANGEMENT, np.int64),
+        np.zeros(MAX_ARRANGEMENT, np.int64),
+        np.zeros(MAX_ARRANGEMENT, np.int64),
+        np.zeros(MAX_ARRANGEMENT, np.int64),
+        np.zeros((MAX_ARRANGEMENT, MAX_MELD_CARDS), np.int64),
+        np.zeros(MAX_MELD_CARDS, np.int64),
+        np.zeros(MAX_MELD_CARDS, np.int64),
+        np.zeros((MAX_DEPTH, N_NODE), np.int64),
+        np.zeros(N_SCAL, np.int64),
+    )
+
+
+# ---- candidate enumeration ---------------------------------------------------------
+
+
+@njit(cache=True)
+def _emit(ws, depth, mtype, start, length, suit, cards):
+    """Append one candidate meld at ``depth``; returns False when the buffer is full."""
+    n = ws.cand_n[depth]
+    if n >= MAX_CAND:
+        ws.scal[S_OVERFLOW] += 1
+        return False
+    ws.cand_type[depth, n] = mtype
+    ws.cand_start[depth, n] = start
+    ws.cand_len[depth, n] = length
+    ws.cand_suit[depth, n] = suit
+    for i in range(length):
+        ws.cand_cards[depth, n, i] = cards[i]
+    ws.cand_n[depth] = n + 1
+    return True
+
+
+@njit(cache=True)
+def _groups_with(ws, params, depth, c, cards):
+    """Every group containing card ``c`` that can be built from ``ws.cnt``."""
+    rank = c // N_SUITS
+    suit = c % N_SUITS
+    jokers = ws.cnt[JOKER]
+    base = rank * N_SUITS
+    if params[P_GROUP_DUPLICATES] == 0:
+        for mask in range(16):
+            if not (mask >> suit) & 1:
+                continue
+            k = 0
+            ok = True
+            for t in range(N_SUITS):
+                if (mask >> t) & 1:
+                    if ws.cnt[base + t] == 0:
+                        ok = False
+                        break
+                    cards[k] = base + t
+                    k += 1
+            if not ok:
+                continue
+            for j in range(0, min(jokers, 4 - k) + 1):
+                if k + j >= 3:
+                    for i in range(j):
+                        cards[k + i] = JOKER
+                    if not _emit(ws, depth, MELD_GROUP, rank, k + j, -1, cards):
+                        return
+        return
+    # duplicates allowed: choose how many copies of each suit (at least one c)
+    c0 = ws.cnt[base]
+    c1 = ws.cnt[base + 1]
+    c2 = ws.cnt[base + 2]
+    c3 = ws.cnt[base + 3]
+    for x0 in range(c0 + 1):
+        for x1 in range(c1 + 1):
+            for x2 in range(c2 + 1):
+                for x3 in range(c3 + 1):
+                    xs = (x0, x1, x2, x3)
+                    if xs[suit] == 0:
+                        continue
+                    k = x0 + x1 + x2 + x3
+                    if k + jokers < 3 or k > MAX_MELD_CARDS:
+                        continue
+                    pos = 0
+                    for t in range(N_SUITS):
+                        for _ in range(xs[t]):
+                            cards[pos] = base + t
+                            pos += 1
+                    for j in range(0, min(jokers, MAX_MELD_CARDS - k) + 1):
+                        if k + j >= 3:
+                            for i in range(j):
+                                cards[k + i] = JOKER
+                            if not _emit(ws, depth, MELD_GROUP, rank, k + j, -1, cards):
+                                return
+
+
+@njit(cache=True)
+def _runs_from(ws, ace_rank, any_suit, suit, depth, c, pc, lo):
+    """Emit every run that starts at position ``lo`` and contains ``c`` (at position ``pc``).
+
+    A depth-first walk over positions lo, lo+1, ...: ``opt[level]`` is the choice made at
+    position lo+level (0..3: the natural card of that suit, 4: a joker, 5: ``c`` itself).
+    Iterative, because numba cannot cache recursive functions."""
+    fill = ws.fill
+    opt = ws.opt
+    jokers = ws.cnt[JOKER]
+    used_jokers = 0
+    has_c = False
+    level = 0
+    opt[0] = -1
+    while level >= 0:
+        if opt[level] == 4:
+            used_jokers -= 1
+        elif opt[level] == 5:
+            has_c = False
+        pos = position_ok(lo + level, ace_rank)
+        o = opt[level] + 1
+        found = -1
+        if pos >= 0:
+            if pos == pc:
+                if o <= 5:
+                    found = 5
+            elif has_c or level < MAX_RUN - 1:
+                rank = rank_at(pos, ace_rank)
+                while o <= 4:
+                    if o < 4:
+                        if (any_suit or o == suit) and ws.cnt[rank * N_SUITS + o] > 0:
+                            found = o
+                            break
+                    elif used_jokers < jokers:
+                        found = 4
+                        break
+                    o += 1
+        if found < 0:
+            opt[level] = -1
+            level -= 1
+            continue
+        opt[level] = found
+        if found == 5:
+            fill[level] = c
+            has_c = True
+        elif found == 4:
+            fill[level] = JOKER
+            used_jokers += 1
+        else:
+            fill[level] = rank_at(pos, ace_rank) * N_SUITS + found
+        length = level + 1
+        if has_c and length >= 3:
+            if not _emit(ws, depth, MELD_RUN, lo, length, -1 if any_suit else suit, fill):
+                return
+        if length < MAX_RUN:
+            level += 1
+            opt[level] = -1
+
+
+@njit(cache=True)
+def _runs_with(ws, params, depth, c):
+    """Every run containing card ``c`` that can be built from ``ws.cnt``."""
+    ace_rank = params[P_ACE_RANK]
+    any_suit = params[P_RUN_SUIT] == RUN_ANY_SUIT
+    rank = c // N_SUITS
+    suit = c % N_SUITS
+    npos = n_positions(ace_rank)
+    for which in range(2):
+        pc = first_position(rank, ace_rank) if which == 0 else second_position(rank, ace_rank)
+        if pc < 0:
+            continue
+        for back in range(MAX_RUN):
+            lo = pc - back
+            if wraps(ace_rank):
+                lo = (lo + npos) % npos
+            elif lo < 0:
+                break
+            _runs_from(ws, ace_rank, any_suit, suit, depth, c, pc, lo)
+
+
+@njit(cache=True)
+def melds_with(ws, params, depth, c):
+    """Enumerate into ``ws.cand_*[depth]`` every meld that contains natural card ``c`` and
+    uses only cards in ``ws.cnt`` (which must include ``c``); returns how many."""
+    ws.cand_n[depth] = 0
+    _groups_with(ws, params, depth, c, ws.fill)
+    _runs_with(ws, params, depth, c)
+    return ws.cand_n[depth]
+
+
+# ---- exact search -------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _record(ws, melded):
+    """Keep the current path as the best arrangement when it melds strictly more."""
+    if melded <= ws.scal[S_BEST_VALUE]:
+        return
+    ws.scal[S_BEST_VALUE] = melded
+    n = ws.scal[S_CUR_N]
+    ws.scal[S_BEST_N] = n
+    for m in range(n):
+        d = ws.cur[m, 0]
+        i = ws.cur[m, 1]
+        ws.best_type[m] = ws.cand_type[d, i]
+        ws.best_start[m] = ws.cand_start[d, i]
+        ws.best_len[m] = ws.cand_len[d, i]
+        ws.best_suit[m] = ws.cand_suit[d, i]
+        for j in range(ws.cand_len[d, i]):
+            ws.best_cards[m, j] = ws.cand_cards[d, i, j]
+    if melded == ws.scal[S_TOTAL]:
+        ws.scal[S_DONE] = 1
+
+
+@njit(cache=True)
+def _search(ws, params, values, limit):
+    """Depth-first search over the first undecided natural card of each node: one child per
+    meld containing it (``ws.cand_*[depth]``), then one child with it as deadwood.
+    ``ws.node[depth]`` holds the node's (start kind, first card, choice, melded value,
+    undecided value, melds left); choice -2 means "not expanded yet"."""
+    node = ws.node
+    node[0, N_START] = 0
+    node[0, N_MELDED] = 0
+    node[0, N_REMAINING] = ws.scal[S_TOTAL]
+    node[0, N_LEFT] = limit
+    node[0, N_CHOICE] = -2
+    depth = 0
+    while depth >= 0:
+        choice = node[depth, N_CHOICE]
+        melded = node[depth, N_MELDED]
+        if choice == -2:
+            if ws.scal[S_DONE] == 1 or melded + node[depth, N_REMAINING] <= ws.scal[S_BEST_VALUE]:
+                depth -= 1
+                continue
+            c = node[depth, N_START]
+            while c < N_NATURAL and ws.cnt[c] == 0:
+                c += 1
+            if depth >= MAX_DEPTH - 1:
+                ws.scal[S_OVERFLOW] += 1
+            if c == N_NATURAL or node[depth, N_LEFT] == 0 or depth >= MAX_DEPTH - 1:
+                _record(ws, melded)
+                depth -= 1
+                continue
+            node[depth, N_CARD] = c
+            melds_with(ws, params, depth, c)
+            choice = -1
+        else:
+            c = node[depth, N_CARD]
+            if choice < ws.cand_n[depth]:
+                for j in range(ws.cand_len[depth, choice]):
+                    ws.cnt[ws.cand_cards[depth, choice, j]] += 1
+                ws.scal[S_CUR_N] -= 1
+            else:
+                ws.cnt[c] += 1
+            if ws.scal[S_DONE] == 1:
+                depth -= 1
+                continue
+        choice += 1
+        node[depth, N_CHOICE] = choice
+        n = ws.cand_n[depth]
+        child = depth + 1
+        if choice < n:
+            v = 0
+            for j in range(ws.cand_len[depth, choice]):
+                k = ws.cand_cards[depth, choice, j]
+                ws.cnt[k] -= 1
+                v += values[k]
+            m = ws.scal[S_CUR_N]
+            ws.cur[m, 0] = depth
+            ws.cur[m, 1] = choice
+            ws.scal[S_CUR_N] = m + 1
+            node[child, N_MELDED] = melded + v
+            node[child, N_REMAINING] = node[depth, N_REMAINING] - v
+            node[child, N_LEFT] = node[depth, N_LEFT] - 1
+        elif choice == n:
+            ws.cnt[c] -= 1
+            node[child, N_MELDED] = melded
+            node[child, N_REMAINING] = node[depth, N_REMAINING] - values[c]
+            node[child, N_LEFT] = node[depth, N_LEFT]
+        else:
+            depth -= 1
+            continue
+        node[child, N_START] = c
+        node[child, N_CHOICE] = -2
+        depth = child
+
+
+@njit(cache=True)
+def best_arrangement(ws, params, values, hand, max_melds):
+    """Find the disjoint melds from ``hand`` (``int64[N_KINDS]`` counts) that leave the
+    least value in hand, using at most ``max_melds`` melds (<= 0: unlimited).
+
+    Returns the melded value; the melds are in ``ws.best_*[:ws.scal[S_BEST_N]]``.
+    Ties keep the first arrangement found (deterministic)."""
+    total = 0
+    for k in range(N_KINDS):
+        ws.cnt[k] = hand[k]
+        total += hand[k] * values[k]
+    ws.scal[S_BEST_VALUE] = -1
+    ws.scal[S_BEST_N] = 0
+    ws.scal[S_CUR_N] = 0
+    ws.scal[S_TOTAL] = total
+    ws.scal[S_DONE] = 0
+    limit = max_melds if max_melds > 0 else MAX_ARRANGEMENT
+    _search(ws, params, values, limit)
+    return ws.scal[S_BEST_VALUE]
+
+
+@njit(cache=True)
+def hand_value(hand, values):
+    """Total value of a hand of counts."""
+    v = 0
+    for k in range(N_KINDS):
+        v += hand[k] * values[k]
+    return v
+
+
+@njit(cache=True)
+def min_deadwood(ws, params, values, hand, max_melds):
+    """Least value left in hand over every arrangement (RULES.md §1.13)."""
+    return hand_value(hand, values) - best_arrangement(ws, params, values, hand, max_melds)
+
+
+@njit(cache=True)
+def forms_meld_with(ws, params, hand, kind):
+    """True when ``kind`` (already counted in ``hand``) belongs to some meld of ``hand``."""
+    for k in range(N_KINDS):
+        ws.cnt[k] = hand[k]
+    if kind != JOKER:
+        return melds_with(ws, params, 0, kind) > 0
+    for c in range(N_NATURAL):
+        if hand[c] > 0:
+            n = melds_with(ws, params, 0, c)
+            for i in range(n):
+                for j in range(ws.cand_len[0, i]):
+                    if ws.cand_cards[0, i, j] == JOKER:
+                        return True
+    return False
+
+
+# ---- legality of a stored meld (audit) ----------------------------------------------
+
+
+@njit(cache=True)
+def meld_is_legal(params, mtype, start, length, suit, cards):
+    """Whether a stored meld obeys the meld contract above."""
+    if length < 3 or length > MAX_MELD_CARDS:
+        return False
+    naturals = 0
+    if mtype == MELD_GROUP:
+        seen = np.zeros(N_SUITS, np.int64)
+        for i in range(length):
+            k = cards[i]
+            if k == JOKER:
+                continue
+            if k < 0 or k >= N_NATURAL or k // N_SUITS != start:
+                return False
+            naturals += 1
+            seen[k % N_SUITS] += 1
+        if naturals == 0:
+            return False
+        if params[P_GROUP_DUPLICATES] == 0:
+            if length > 4:
+                return False
+            for t in range(N_SUITS):
+                if seen[t] > 1:
+                    return False
+        return True
+    if mtype != MELD_RUN or length > MAX_RUN:
+        return False
+    ace_rank = params[P_ACE_RANK]
+    any_suit = params[P_RUN_SUIT] == RUN_ANY_SUIT
+    if position_ok(start, ace_rank) != start:
+        return False
+    for i in range(length):
+        pos = position_ok(start + i, ace_rank)
+        if pos < 0:
+            return False
+        k = cards[i]
+        if k == JOKER:
+            continue
+        if k < 0 or k >= N_NATURAL or k // N_SUITS != rank_at(pos, ace_rank):
+            return False
+        if not any_suit and k % N_SUITS != suit:
+            return False
+        naturals += 1
+    return naturals > 0

@@ -1,0 +1,259 @@
+"""The state of one hand in flat arrays, and the card movements every phase uses.
+
+``HandState`` fields (P = players, K = ``N_KINDS``, S = cards in the shoe,
+M = ``MAX_TABLE_MELDS``):
+
+- ``hand``: int64[P, K], cards each player holds, by kind (multi-deck: counts > 1);
+- ``hand_n``: int64[P], cards each player holds;
+- ``stock``: int64[S], stock cards, top at ``stock[sc[SC_STOCK_N] - 1]``; while
+  ``sc[SC_STOCK_RANDOM]`` is 1 the remaining stock is unordered and each draw picks a
+  uniform card (a lazy Fisher-Yates shuffle); after a turn-over it is ordered;
+- ``discard``: int64[S], the discard pile, top at ``discard[sc[SC_DISCARD_N] - 1]``;
+- ``meld_type``/``meld_start``/``meld_len``/``meld_suit``/``meld_owner``: int64[M] and
+  ``meld_cards``: int64[M, MAX_MELD_CARDS], the table melds (see ``melds.py``);
+- ``flags``: int64[P, N_FLAGS], per-player facts of this hand (``F_*``);
+- ``picked``: int64[P, K], cards each player took from the discard pile this hand (public);
+- ``shoe``: int64[K], how many cards of each kind the shoe holds (for the audit);
+- ``tmp``: int64[K], scratch counts; ``sc``: int64[N_SC], scalars (``SC_*``);
+- ``rng``: uint64[2], the deal stream and the bot stream (``rng.py``);
+- ``events``: int64[E, EV_COLS], the event log for replays (``SC_LOG`` = 1);
+- ``ws``: the meld search workspace.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from sim.engine.layout import (
+    JOKER,
+    MAX_MELD_CARDS,
+    N_KINDS,
+    N_NATURAL,
+    P_DECKS,
+    P_JOKERS,
+    P_PLAYERS,
+)
+from sim.engine.melds import new_search_work
+from sim.engine.rng import below
+
+MAX_SHOE = 4 * N_NATURAL + 16
+MAX_TABLE_MELDS = MAX_SHOE // 3 + 1
+
+# flags
+F_PLAYED = 0  # laid down or laid off a card in an earlier turn of this hand (going rummy)
+F_HAS_MELDED = 1  # has laid down a meld this hand (layoff_requires_meld)
+F_LAID_OFF_OWN = 2  # has laid off on one of his own melds (layoff_requires_meld)
+N_FLAGS = 3
+
+# sc slots
+SC_STOCK_N = 0
+SC_STOCK_RANDOM = 1
+SC_DISCARD_N = 2
+SC_N_MELDS = 3
+SC_TAKEN = 4  # kind taken from the discard pile this turn, -1 if none
+SC_PLAN = 5  # a card the bot has set aside to discard this turn, -1 if none
+SC_MELDS_TURN = 6  # melds laid down this turn
+SC_LAYOFFS_TURN = 7  # cards laid off this turn
+SC_DRAWS_STOCK = 8
+SC_DRAWS_DISCARD = 9
+SC_VIOLATIONS = 10  # audit: invariant violations seen
+SC_LOG = 11  # 1: write the event log
+SC_N_EVENTS = 12
+SC_TURN = 13
+SC_CURRENT = 14
+SC_REBUILDS = 15  # stock rebuilt from the discard pile
+N_SC = 16
+
+# event log columns and types
+EV_TYPE = 0
+EV_PLAYER = 1
+EV_A = 2
+EV_B = 3
+EV_N = 4  # cards listed from EV_CARDS
+EV_CARDS = 5
+EV_COLS = EV_CARDS + 16
+
+E_DEAL = 0  # player, cards = his dealt hand
+E_UPCARD = 1  # a = card
+E_DRAW_STOCK = 2  # a = card
+E_DRAW_DISCARD = 3  # a = card
+E_REBUILD = 4  # a = new stock size, b = new discard top
+E_MELD = 5  # a = meld index, cards
+E_LAYOFF = 6  # a = meld index, b = card
+E_STEAL = 7  # a = meld index, b = natural card put in place of the joker
+E_DISCARD = 8  # a = card
+E_DECLINE = 9  # declined the discard with an empty stock (block)
+E_END = 10  # a = reason, b = winner
+E_SCORE = 11  # player, a = value in hand, b = hand score
+E_FORCED_TAKE = 12  # took the only card left (discard top) because no stock could be rebuilt
+
+HandState = namedtuple(
+    "HandState",
+    [
+        "hand",
+        "hand_n",
+        "stock",
+        "discard",
+        "meld_type",
+        "meld_start",
+        "meld_len",
+        "meld_suit",
+        "meld_owner",
+        "meld_cards",
+        "flags",
+        "picked",
+        "shoe",
+        "tmp",
+        "sc",
+        "rng",
+        "events",
+        "ws",
+    ],
+)
+
+
+@njit(cache=True)
+def new_state(params, events):
+    """Allocate a HandState for ``params[P_PLAYERS]`` players; ``events`` (int64[E, EV_COLS])
+    becomes its event log."""
+    players = params[P_PLAYERS]
+    shoe = np.zeros(N_KINDS, np.int64)
+    for k in range(N_NATURAL):
+        shoe[k] = params[P_DECKS]
+    shoe[JOKER] = params[P_JOKERS]
+    return HandState(
+        np.zeros((players, N_KINDS), np.int64),
+        np.zeros(players, np.int64),
+        np.zeros(MAX_SHOE, np.int64),
+        np.zeros(MAX_SHOE, np.int64),
+        np.zeros(MAX_TABLE_MELDS, np.int64),
+        np.zeros(MAX_TABLE_MELDS, np.int64),
+        np.zeros(MAX_TABLE_MELDS, np.int64),
+        np.zeros(MAX_TABLE_MELDS, np.int64),
+        np.zeros(MAX_TABLE_MELDS, np.int64),
+        np.zeros((MAX_TABLE_MELDS, MAX_MELD_CARDS), np.int64),
+        np.zeros((players, N_FLAGS), np.int64),
+        np.zeros((players, N_KINDS), np.int64),
+        shoe,
+        np.zeros(N_KINDS, np.int64),
+        np.zeros(N_SC, np.int64),
+        np.zeros(2, np.uint64),
+        events,
+        new_search_work(),
+    )
+
+
+@njit(cache=True)
+def log_event(st, etype, player, a, b):
+    """Append an event (when logging); returns its row or -1."""
+    if st.sc[SC_LOG] == 0:
+        return -1
+    row = st.sc[SC_N_EVENTS]
+    if row >= st.events.shape[0]:
+        return -1
+    st.events[row, EV_TYPE] = etype
+    st.events[row, EV_PLAYER] = player
+    st.events[row, EV_A] = a
+    st.events[row, EV_B] = b
+    st.events[row, EV_N] = 0
+    st.sc[SC_N_EVENTS] = row + 1
+    return row
+
+
+@njit(cache=True)
+def log_card(st, row, kind):
+    """Add a card to the list of event ``row``."""
+    if row < 0:
+        return
+    n = st.events[row, EV_N]
+    if EV_CARDS + n < EV_COLS:
+        st.events[row, EV_CARDS + n] = kind
+        st.events[row, EV_N] = n + 1
+
+
+# ---- the stock and the discard pile ----------------------------------------------------
+
+
+@njit(cache=True)
+def fill_stock(st, preset):
+    """Put the whole shoe in the stock: shuffled lazily, or in the order of ``preset``
+    (top card last) when ``preset`` is not empty."""
+    if preset.shape[0] > 0:
+        for i in range(preset.shape[0]):
+            st.stock[i] = preset[i]
+        st.sc[SC_STOCK_N] = preset.shape[0]
+        st.sc[SC_STOCK_RANDOM] = 0
+        return
+    n = 0
+    for k in range(N_KINDS):
+        for _ in range(st.shoe[k]):
+            st.stock[n] = k
+            n += 1
+    st.sc[SC_STOCK_N] = n
+    st.sc[SC_STOCK_RANDOM] = 1
+
+
+@njit(cache=True)
+def pop_stock(st):
+    """Take the top card of the stock (a uniform remaining card while it is unordered)."""
+    n = st.sc[SC_STOCK_N]
+    if st.sc[SC_STOCK_RANDOM] == 1:
+        j = below(st.rng[0:1], n)
+        tmp = st.stock[j]
+        st.stock[j] = st.stock[n - 1]
+        st.stock[n - 1] = tmp
+    st.sc[SC_STOCK_N] = n - 1
+    return st.stock[n - 1]
+
+
+@njit(cache=True)
+def push_discard(st, kind):
+    st.discard[st.sc[SC_DISCARD_N]] = kind
+    st.sc[SC_DISCARD_N] += 1
+
+
+@njit(cache=True)
+def discard_top(st):
+    """The top of the discard pile, or -1 when it is empty."""
+    n = st.sc[SC_DISCARD_N]
+    return st.discard[n - 1] if n > 0 else -1
+
+
+@njit(cache=True)
+def pop_discard(st):
+    st.sc[SC_DISCARD_N] -= 1
+    return st.discard[st.sc[SC_DISCARD_N]]
+
+
+@njit(cache=True)
+def give(st, player, kind):
+    st.hand[player, kind] += 1
+    st.hand_n[player] += 1
+
+
+@njit(cache=True)
+def take(st, player, kind):
+    st.hand[player, kind] -= 1
+    st.hand_n[player] -= 1
+
+
+@njit(cache=True)
+def discard_allowed(st, player, kind):
+    """A card may be discarded unless it is the card taken from the discard pile this turn
+    (an identical copy from another pack may be; RULES.md §1.5)."""
+    if st.hand[player, kind] == 0:
+        return False
+    if kind == st.sc[SC_TAKEN]:
+        return st.hand[player, kind] >= 2
+    return True
+
+
+@njit(cache=True)
+def has_allowed_discard(st, player):
+    for k in range(N_KINDS):
+        if st.hand[player, k] > 0 and discard_allowed(st, player, k):
+            return True
+    return False

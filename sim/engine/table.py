@@ -1,0 +1,242 @@
+"""Table melds: laying down, laying off and joker replacement (RULES.md §1.5–1.6, §2B, §2D).
+
+All functions take a ``HandState`` (``state.py``) and ``params``.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from sim.engine.layout import (
+    JOKER,
+    JREPLACE_STEAL,
+    LAYOFF_NONE,
+    LAYOFF_OWN_ONLY,
+    LREQ_AFTER_FIRST_MELD,
+    LREQ_AFTER_OWN_LAYOFF,
+    MAX_MELD_CARDS,
+    MELD_GROUP,
+    MELD_RUN,
+    MELDS_ONE,
+    MELDS_ONE_OR_LAYOFF,
+    N_SUITS,
+    P_ACE_RANK,
+    P_GROUP_DUPLICATES,
+    P_JOKER_REPLACE,
+    P_LAYOFF_REQUIRES,
+    P_LAYOFF_TARGET,
+    P_MELDS_PER_TURN,
+    P_MUST_DISCARD_TO_GO_OUT,
+    P_RUN_SUIT,
+    RUN_ANY_SUIT,
+)
+from sim.engine.positions import MAX_RUN, position_ok, rank_at
+from sim.engine.state import (
+    E_LAYOFF,
+    E_MELD,
+    E_STEAL,
+    F_HAS_MELDED,
+    F_LAID_OFF_OWN,
+    SC_LAYOFFS_TURN,
+    SC_MELDS_TURN,
+    SC_N_MELDS,
+    give,
+    has_allowed_discard,
+    log_card,
+    log_event,
+    take,
+)
+
+# where a card goes when laid off
+LAY_NONE = 0
+LAY_LOW = 1  # before the first card of a run
+LAY_HIGH = 2  # after the last card of a run
+LAY_GROUP = 3  # into a group
+
+
+@njit(cache=True)
+def meld_limit(params):
+    """New melds allowed per turn (0 = unlimited), RULES.md §2D.19."""
+    if params[P_MELDS_PER_TURN] == MELDS_ONE or params[P_MELDS_PER_TURN] == MELDS_ONE_OR_LAYOFF:
+        return 1
+    return 0
+
+
+@njit(cache=True)
+def may_meld_now(st, params):
+    """Whether another new meld may be laid down this turn (§2D.19)."""
+    limit = meld_limit(params)
+    if limit > 0 and st.sc[SC_MELDS_TURN] >= limit:
+        return False
+    if params[P_MELDS_PER_TURN] == MELDS_ONE_OR_LAYOFF and st.sc[SC_LAYOFFS_TURN] > 0:
+        return False
+    return True
+
+
+@njit(cache=True)
+def may_lay_off_on(st, params, player, m):
+    """Whether ``player`` may lay off on table meld ``m`` now (§2D.19–21)."""
+    if params[P_MELDS_PER_TURN] == MELDS_ONE_OR_LAYOFF and st.sc[SC_MELDS_TURN] > 0:
+        return False
+    target = params[P_LAYOFF_TARGET]
+    if target == LAYOFF_NONE:
+        return False
+    own = st.meld_owner[m] == player
+    if own:
+        return True
+    if target == LAYOFF_OWN_ONLY:
+        return False
+    req = params[P_LAYOFF_REQUIRES]
+    if req == LREQ_AFTER_FIRST_MELD:
+        return st.flags[player, F_HAS_MELDED] == 1
+    if req == LREQ_AFTER_OWN_LAYOFF:
+        return st.flags[player, F_LAID_OFF_OWN] == 1
+    return True
+
+
+@njit(cache=True)
+def lay_off_place(st, params, m, kind):
+    """Where ``kind`` could be added to meld ``m`` keeping it legal (``LAY_*``)."""
+    length = st.meld_len[m]
+    if st.meld_type[m] == MELD_GROUP:
+        if params[P_GROUP_DUPLICATES] == 1:
+            if length >= MAX_MELD_CARDS:
+                return LAY_NONE
+            if kind == JOKER or kind // N_SUITS == st.meld_start[m]:
+                return LAY_GROUP
+            return LAY_NONE
+        if length >= 4:
+            return LAY_NONE
+        if kind == JOKER:
+            return LAY_GROUP
+        if kind // N_SUITS != st.meld_start[m]:
+            return LAY_NONE
+        for i in range(length):
+            if st.meld_cards[m, i] == kind:
+                return LAY_NONE
+        return LAY_GROUP
+    if length >= MAX_RUN:
+        return LAY_NONE
+    ace_rank = params[P_ACE_RANK]
+    start = st.meld_start[m]
+    high = position_ok(start + length, ace_rank)
+    low = position_ok(start - 1, ace_rank)
+    if kind == JOKER:
+        if high >= 0:
+            return LAY_HIGH
+        if low >= 0:
+            return LAY_LOW
+        return LAY_NONE
+    if params[P_RUN_SUIT] != RUN_ANY_SUIT and kind % N_SUITS != st.meld_suit[m]:
+        return LAY_NONE
+    rank = kind // N_SUITS
+    if high >= 0 and rank_at(high, ace_rank) == rank:
+        return LAY_HIGH
+    if low >= 0 and rank_at(low, ace_rank) == rank:
+        return LAY_LOW
+    return LAY_NONE
+
+
+@njit(cache=True)
+def turn_stays_finishable(st, params, player, kind):
+    """After ``kind`` leaves ``player``'s hand by meld or lay-off, can the turn still end
+    legally: either the hand is empty and going out without a discard is allowed, or some
+    card may still be discarded (§1.5 engine note, §2E.26)."""
+    if st.hand_n[player] == 1:
+        return params[P_MUST_DISCARD_TO_GO_OUT] == 0
+    take(st, player, kind)
+    ok = has_allowed_discard(st, player)
+    give(st, player, kind)
+    return ok
+
+
+@njit(cache=True)
+def lay_off(st, player, m, kind, place):
+    """Move ``kind`` from ``player``'s hand onto meld ``m`` at ``place``."""
+    take(st, player, kind)
+    length = st.meld_len[m]
+    if place == LAY_LOW:
+        for i in range(length, 0, -1):
+            st.meld_cards[m, i] = st.meld_cards[m, i - 1]
+        st.meld_cards[m, 0] = kind
+        st.meld_start[m] -= 1
+        if st.meld_start[m] < 0:  # around the corner: wrap below the ace
+            st.meld_start[m] += 13
+    else:
+        st.meld_cards[m, length] = kind
+    st.meld_len[m] = length + 1
+    st.sc[SC_LAYOFFS_TURN] += 1
+    if st.meld_owner[m] == player:
+        st.flags[player, F_LAID_OFF_OWN] = 1
+    log_event(st, E_LAYOFF, player, m, kind)
+
+
+@njit(cache=True)
+def lay_down(st, player, mtype, start, length, suit, cards):
+    """Move a new meld from ``player``'s hand to the table; returns its index."""
+    m = st.sc[SC_N_MELDS]
+    st.meld_type[m] = mtype
+    st.meld_start[m] = start
+    st.meld_len[m] = length
+    st.meld_suit[m] = suit
+    st.meld_owner[m] = player
+    row = log_event(st, E_MELD, player, m, 0)
+    for i in range(length):
+        st.meld_cards[m, i] = cards[i]
+        take(st, player, cards[i])
+        log_card(st, row, cards[i])
+    st.sc[SC_N_MELDS] = m + 1
+    st.sc[SC_MELDS_TURN] += 1
+    st.flags[player, F_HAS_MELDED] = 1
+    return m
+
+
+@njit(cache=True)
+def joker_stands_for(st, params, m, i):
+    """The natural card a joker at index ``i`` of meld ``m`` stands for, or -1 when it is not
+    fixed (``joker_declare = inferred``, §2B.11: runs fix it by position, 4-card groups as the
+    missing suit)."""
+    if st.meld_cards[m, i] != JOKER:
+        return -1
+    if st.meld_type[m] == MELD_RUN:
+        if params[P_RUN_SUIT] == RUN_ANY_SUIT:
+            return -1
+        pos = position_ok(st.meld_start[m] + i, params[P_ACE_RANK])
+        return rank_at(pos, params[P_ACE_RANK]) * N_SUITS + st.meld_suit[m]
+    if params[P_GROUP_DUPLICATES] == 1 or st.meld_len[m] != 4:
+        return -1
+    missing = -1
+    for t in range(N_SUITS):
+        kind = st.meld_start[m] * N_SUITS + t
+        present = False
+        for j in range(4):
+            if st.meld_cards[m, j] == kind:
+                present = True
+        if not present:
+            if missing >= 0:
+                return -1
+            missing = kind
+    return missing
+
+
+@njit(cache=True)
+def steal_joker(st, player, m, i, natural):
+    """Replace the joker at index ``i`` of meld ``m`` by ``natural`` from hand; the joker goes
+    to the hand (``joker_replace = steal_by_replacement``, §2B.12)."""
+    take(st, player, natural)
+    st.meld_cards[m, i] = natural
+    give(st, player, JOKER)
+    log_event(st, E_STEAL, player, m, natural)
+
+
+@njit(cache=True)
+def find_steal(st, params, player):
+    """A (meld, index, natural) joker replacement ``player`` can make now, or (-1, -1, -1)."""
+    if params[P_JOKER_REPLACE] != JREPLACE_STEAL:
+        return -1, -1, -1
+    for m in range(st.sc[SC_N_MELDS]):
+        for i in range(st.meld_len[m]):
+            natural = joker_stands_for(st, params, m, i)
+            if natural >= 0 and st.hand[player, natural] > 0:
+                return m, i, natural
+    return -1, -1, -1

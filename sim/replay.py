@@ -1,0 +1,195 @@
+"""Readable transcripts of single hands, produced by the same kernels from their event log.
+
+A *deal file* fixes a hand so anyone can check a rule by hand::
+
+    dealer = 1                 # optional; default: the last seat, so seat 0 plays first
+    upcard = "7h"
+    stock = "Kd 2c 9s"         # top first; unlisted shoe cards go below, in a fixed order
+    [hands]
+    0 = "As 2s 3s 4s 7h 7d 7c Kd Qd 9c"
+    1 = "..."
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from sim.cards import N_KINDS, N_NATURAL, card_name, cards_text, parse_cards
+from sim.engine import layout as L
+from sim.engine import state as S
+from sim.engine.api import play
+from sim.rules import ConfigError, compile_rules
+from sim.rules.model import Rules
+
+
+@dataclass(frozen=True)
+class Deal:
+    """A hand-built deal: each seat's cards, the upcard, the stock from the top, the dealer."""
+
+    hands: tuple[tuple[int, ...], ...]
+    upcard: int | None
+    stock: tuple[int, ...]
+    dealer: int
+
+
+def load_deal(path: str | Path, players: int) -> Deal:
+    """Read a deal file (see the module docstring); ConfigError names the file and key."""
+    source = str(path)
+    try:
+        data = tomllib.loads(Path(path).read_text())
+    except OSError as err:
+        raise ConfigError(source, None, None, f"a readable deal file ({err.strerror})") from None
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(source, None, None, f"valid TOML ({err})") from None
+    known = {"hands", "upcard", "stock", "dealer", "variant", "players"}
+    for key in data:
+        if key not in known:
+            raise ConfigError(source, key, data[key], ", ".join(sorted(known)))
+    table = data.get("hands")
+    if not isinstance(table, dict):
+        raise ConfigError(source, "hands", table, "a table of seat = \"cards\"")
+    hands = []
+    for seat in range(players):
+        text = table.get(str(seat))
+        if not isinstance(text, str):
+            raise ConfigError(source, f"hands.{seat}", text, f"the cards of seat {seat}")
+        hands.append(tuple(_cards(source, f"hands.{seat}", text)))
+    extra = set(table) - {str(s) for s in range(players)}
+    if extra:
+        raise ConfigError(source, "hands", sorted(extra), f"seats 0..{players - 1}")
+    upcard = data.get("upcard")
+    up = None
+    if upcard is not None:
+        cards = _cards(source, "upcard", upcard)
+        if len(cards) != 1:
+            raise ConfigError(source, "upcard", upcard, "one card")
+        up = cards[0]
+    stock = tuple(_cards(source, "stock", data.get("stock", "")))
+    dealer = data.get("dealer", players - 1)
+    if not isinstance(dealer, int) or not 0 <= dealer < players:
+        raise ConfigError(source, "dealer", dealer, f"a seat 0..{players - 1}")
+    return Deal(tuple(hands), up, stock, dealer)
+
+
+def _cards(source: str, key: str, text: object) -> list[int]:
+    if not isinstance(text, str):
+        raise ConfigError(source, key, text, "a string of cards such as \"As Td 9h Jk\"")
+    try:
+        return parse_cards(text)
+    except ValueError as err:
+        raise ConfigError(source, key, text, str(err)) from None
+
+
+def preset_stock(deal: Deal, params: np.ndarray, source: str = "<deal>") -> np.ndarray:
+    """The shoe in the order the kernel pops it (top card last) so that dealing reproduces
+    ``deal``: cards go one at a time clockwise from the dealer's left, then the upcard, then
+    the stock from its top. Shoe cards the file does not place go to the bottom."""
+    players = int(params[L.P_PLAYERS])
+    size = int(params[L.P_HAND_SIZE])
+    for seat, cards in enumerate(deal.hands):
+        if len(cards) != size:
+            raise ConfigError(source, f"hands.{seat}", cards_text(cards), f"{size} cards")
+    shoe = np.zeros(N_KINDS, np.int64)
+    shoe[:N_NATURAL] = params[L.P_DECKS]
+    shoe[N_KINDS - 1] = params[L.P_JOKERS]
+    order = []
+    for i in range(size):
+        for off in range(1, players + 1):
+            order.append(deal.hands[(deal.dealer + off) % players][i])
+    if params[L.P_UPCARD] == 1:
+        if deal.upcard is None:
+            raise ConfigError(source, "upcard", None, "the upcard (this variant turns one)")
+        order.append(deal.upcard)
+    order.extend(deal.stock)
+    left = shoe.copy()
+    for kind in order:
+        left[kind] -= 1
+        if left[kind] < 0:
+            raise ConfigError(
+                source, "hands/upcard/stock", card_name(kind), "at most as many copies as the shoe"
+            )
+    for kind in range(N_KINDS):
+        order.extend([kind] * int(left[kind]))
+    return np.array(order[::-1], np.int64)
+
+
+# ---- transcript --------------------------------------------------------------------------
+
+
+def transcript(rules: Rules, players: int, bots: list[int], seed: int = 0, deal: Deal | None = None,
+               hand: int = 0) -> str:
+    """Play one hand (deal number ``hand`` of ``seed``, or ``deal``) and describe it."""
+    compiled = compile_rules(rules, players, audit=True)
+    params = compiled.params
+    preset = preset_stock(deal, params) if deal is not None else None
+    out = play(
+        params,
+        compiled.card_values,
+        np.array(bots, np.int64),
+        seed=seed,
+        first_deal=hand,
+        hands=1,
+        events=20_000,
+        preset=preset,
+        dealer=deal.dealer if deal is not None else -1,
+    )
+    names = [L.BOT_NAMES[b] for b in bots]
+    lines = [f"{rules.name}, {players} players, seed {seed}, deal {hand}"]
+    lines += _describe(out.events, names, compiled.card_values)
+    violations = int(out.counters[L.C_VIOLATIONS])
+    lines.append(f"audit: {violations} violation(s)")
+    return "\n".join(lines)
+
+
+def _describe(events: np.ndarray, names: list[str], values: np.ndarray) -> list[str]:
+    lines: list[str] = []
+    melds: list[list[int]] = []
+    turn = 0
+    for row in events:
+        etype, player, a, b = (int(x) for x in row[: S.EV_N])
+        cards = [int(k) for k in row[S.EV_CARDS : S.EV_CARDS + int(row[S.EV_N])]]
+        who = f"seat {player} ({names[player]})" if 0 <= player < len(names) else ""
+        if etype == S.E_DEAL:
+            lines.append(f"  {who} is dealt {cards_text(sorted(cards))}")
+        elif etype == S.E_UPCARD:
+            lines.append(f"upcard {card_name(a)}")
+        elif etype in (S.E_DRAW_STOCK, S.E_DRAW_DISCARD, S.E_FORCED_TAKE, S.E_DECLINE):
+            turn += 1
+            lines.append(f"turn {turn}: {who}")
+            if etype == S.E_DRAW_STOCK:
+                lines.append(f"  draws {card_name(a)} from the stock")
+            elif etype == S.E_DRAW_DISCARD:
+                lines.append(f"  takes {card_name(a)} from the discard pile")
+            elif etype == S.E_FORCED_TAKE:
+                lines.append(f"  must take {card_name(a)}: the stock cannot be rebuilt")
+            else:
+                lines.append(f"  declines {card_name(a)} with the stock empty: the hand is blocked")
+        elif etype == S.E_REBUILD:
+            lines.append(f"  the discard pile becomes the stock ({a} cards); new upcard {card_name(b)}")
+        elif etype == S.E_MELD:
+            melds.append(cards)
+            lines.append(f"  melds #{a}: {cards_text(cards)}")
+        elif etype == S.E_LAYOFF:
+            melds[a].append(b)
+            lines.append(f"  lays off {card_name(b)} on #{a}")
+        elif etype == S.E_STEAL:
+            lines.append(f"  puts {card_name(b)} in place of the joker in #{a} and takes the joker")
+        elif etype == S.E_DISCARD:
+            lines.append(f"  discards {card_name(a)}")
+        elif etype == S.E_END:
+            reason = L.REASON_NAMES[a]
+            if reason in ("went_out", "went_rummy"):
+                verb = "went out" if reason == "went_out" else "went rummy"
+                lines.append(f"end: {who} {verb} after {b} turns")
+            elif reason == "block":
+                winner = who or "nobody alone (tied lowest)"
+                lines.append(f"end: blocked after {b} turns; lowest hand: {winner}")
+            else:
+                lines.append(f"end: {reason} after {b} turns (no score)")
+        elif etype == S.E_SCORE:
+            lines.append(f"  {who} holds {a} point(s); hand score {b:+d}")
+    return lines

@@ -1,0 +1,336 @@
+"""The rules model: one frozen, validated description of a variant (RULES.md §1, §2, §3).
+
+:class:`Rules` holds the variant's identity (name, description, RULES.md section), who may
+play (player range, deal size and packs per player count) and the value of every toggle of
+:mod:`sim.rules.toggles`. Constructing one validates everything and raises
+:class:`~sim.rules.errors.ConfigError` on the first problem; the loader adds the file name.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from sim.cards import N_NATURAL
+from sim.engine.layout import MAX_MELD_CARDS
+from sim.rules.errors import ConfigError, show
+from sim.rules.toggles import BY_NAME, DEFAULTS, Value, check_values, split_param
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 12  # the engine's seat limit (layout.P_PLAYERS)
+
+ACE_POINTS_AUTO: Mapping[str, int] = MappingProxyType(
+    {"low": 1, "high": 10, "high_or_low": 15, "around_corner": 11}
+)
+"""What ``ace_points = "auto"`` means for each ``ace_rank`` (RULES.md §2A.5)."""
+
+ACE_POINT_VALUES = (1, 10, 11, 15)  # the ace values RULES.md §1.9 knows
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A validated variant: identity, players and deal, and every toggle value.
+
+    ``values`` maps every toggle and engine-policy name to its normalised value; pass only
+    the ones that differ from the defaults. ``deal`` maps each allowed player count to the
+    cards dealt per player; ``decks_by_players`` overrides the ``decks`` toggle for some
+    player counts. ``ace_points_auto`` overrides what ``ace_points = "auto"`` means for some
+    ace ranks (the @003 preset makes high_or_low worth 11, RULES.md §3.1 open point 7).
+    Toggles read as attributes too: ``rules.ace_rank``.
+    """
+
+    name: str
+    description: str
+    section: str
+    players: tuple[int, int]
+    deal: Mapping[int, int]
+    values: Mapping[str, Value] = field(default_factory=dict)
+    decks_by_players: Mapping[int, int] = field(default_factory=dict)
+    ace_points_auto: Mapping[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        _check_identity(self.name, self.description, self.section)
+        players = _check_players(self.players)
+        deal = _check_deal(self.deal, players)
+        values = check_values(self.values)
+        decks_by_players = _check_decks_by_players(self.decks_by_players, players)
+        auto = _check_ace_points_auto(self.ace_points_auto)
+        _set(self, "players", players)
+        _set(self, "deal", MappingProxyType(deal))
+        _set(self, "values", MappingProxyType(values))
+        _set(self, "decks_by_players", MappingProxyType(decks_by_players))
+        _set(self, "ace_points_auto", MappingProxyType(auto))
+        _check_contradictions(self)
+
+    # ---- reading ------------------------------------------------------------------
+    def __getitem__(self, name: str) -> Value:
+        return self.values[name]
+
+    def __getattr__(self, name: str) -> Value:
+        # Only called when normal lookup fails: toggles read as attributes.
+        if not name.startswith("_") and name in BY_NAME:
+            return self.__dict__["values"][name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.players, *self._items()))
+
+    def __reduce__(self):
+        # MappingProxyType does not pickle: rebuild (and re-validate) from plain dicts.
+        args = [getattr(self, f.name) for f in dataclasses.fields(self)]
+        args = [dict(a) if isinstance(a, Mapping) else a for a in args]
+        return (type(self), tuple(args))
+
+    def _items(self) -> tuple:
+        return (
+            tuple(self.deal.items()),
+            tuple(self.values.items()),
+            tuple(self.decks_by_players.items()),
+            tuple(self.ace_points_auto.items()),
+        )
+
+    @property
+    def player_counts(self) -> range:
+        """The allowed player counts."""
+        return range(self.players[0], self.players[1] + 1)
+
+    def deal_for(self, players: int) -> tuple[int, int]:
+        """``(hand_size, decks)`` for ``players`` seats; ConfigError if not allowed (§1.4)."""
+        if players not in self.player_counts:
+            raise ConfigError(
+                f"{show(players)} players is not allowed by variant '{self.name}'",
+                key="players",
+                value=players,
+                allowed=_range_text(self.players),
+            )
+        return self.deal[players], self.decks_for(players)
+
+    def decks_for(self, players: int) -> int:
+        """Packs in the shoe for ``players`` seats (``decks_by_players`` or the decks toggle)."""
+        return self.decks_by_players.get(players, self.values["decks"])
+
+    @property
+    def ace_value(self) -> int:
+        """Penalty value of an ace in hand, with ``auto`` resolved (RULES.md §2A.5)."""
+        points = self.values["ace_points"]
+        if points != "auto":
+            return points
+        return self.ace_points_auto.get(self.values["ace_rank"], ACE_POINTS_AUTO[self.ace_rank])
+
+    def option(self, name: str) -> tuple[str, int | None]:
+        """A parametrised toggle split: ``option("game_end")`` -> ``("target", 100)``."""
+        return split_param(str(self.values[name]))
+
+    def changed(self) -> dict[str, Value]:
+        """The settings that differ from the RULES.md defaults."""
+        return {k: v for k, v in self.values.items() if v != DEFAULTS[k]}
+
+    def with_values(self, overrides: Mapping[str, object]) -> Rules:
+        """A copy with some settings changed (checked like a variant file's ``[rules]``)."""
+        return dataclasses.replace(self, values={**self.values, **overrides})
+
+
+def _set(rules: Rules, name: str, value: object) -> None:
+    object.__setattr__(rules, name, value)
+
+
+def _range_text(players: tuple[int, int]) -> str:
+    low, high = players
+    return f"{low}..{high}" if low != high else str(low)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_identity(name: object, description: object, section: object) -> None:
+    if not isinstance(name, str) or not name:
+        raise ConfigError("a variant needs a non-empty name", key="name", value=name)
+    if not isinstance(description, str) or not description.strip() or "\n" in description:
+        raise ConfigError(
+            "expected a one-line, non-empty string", key="description", value=description
+        )
+    if not isinstance(section, str) or not section.strip():
+        raise ConfigError(
+            "expected the RULES.md section as a string, e.g. '3.1'", key="section", value=section
+        )
+
+
+def _check_players(players: object) -> tuple[int, int]:
+    if (
+        not isinstance(players, tuple | list)
+        or len(players) != 2
+        or not all(_is_int(p) for p in players)
+    ):
+        raise ConfigError(
+            f"expected [low, high] player counts, got {show(players)}",
+            key="players",
+            value=players,
+        )
+    low, high = players
+    if not MIN_PLAYERS <= low <= high <= MAX_PLAYERS:
+        raise ConfigError(
+            f"player range {low}..{high} is not allowed",
+            key="players",
+            value=players,
+            allowed=f"low <= high within {MIN_PLAYERS}..{MAX_PLAYERS}",
+        )
+    return low, high
+
+
+def _check_per_player_table(
+    table: object, players: tuple[int, int], key: str, what: str
+) -> dict[int, int]:
+    """A players -> positive integer table whose keys lie in the player range."""
+    if not isinstance(table, Mapping):
+        raise ConfigError(f"expected a table of players -> {what}", key=key, value=table)
+    checked = {}
+    for count, value in table.items():
+        count = _player_count(count, key)
+        entry = f"{key}.{count}"
+        if not players[0] <= count <= players[1]:
+            raise ConfigError(
+                f"{count} players is outside the variant's player range",
+                key=entry,
+                value=count,
+                allowed=_range_text(players),
+            )
+        if not _is_int(value):
+            raise ConfigError(f"expected an integer, got {show(value)}", key=entry, value=value)
+        if value < 1:
+            raise ConfigError(f"{value} is out of range", key=entry, value=value, allowed=">= 1")
+        checked[count] = value
+    return dict(sorted(checked.items()))
+
+
+def _player_count(count: object, key: str) -> int:
+    """A table key as a player count: TOML keys are strings ("2"), Python callers pass ints."""
+    if _is_int(count):
+        return count
+    if isinstance(count, str) and count.isdigit():
+        return int(count)
+    raise ConfigError(
+        f"expected a player count as key, got {show(count)}",
+        key=f"{key}.{count}",
+        value=count,
+    )
+
+
+def _check_deal(deal: object, players: tuple[int, int]) -> dict[int, int]:
+    checked = _check_per_player_table(deal, players, "deal", "cards per player")
+    missing = [p for p in range(players[0], players[1] + 1) if p not in checked]
+    if missing:
+        raise ConfigError(
+            f"no deal size for {', '.join(map(str, missing))} players",
+            key="deal",
+            value=missing,
+            allowed=f"one entry per player count in the player range {_range_text(players)}",
+        )
+    return checked
+
+
+def _check_decks_by_players(table: object, players: tuple[int, int]) -> dict[int, int]:
+    checked = _check_per_player_table(table, players, "decks_by_players", "packs")
+    for count, decks in checked.items():
+        try:
+            BY_NAME["decks"].check(decks)
+        except ConfigError as err:
+            raise ConfigError(
+                err.problem, key=f"decks_by_players.{count}", value=decks, allowed=err.allowed
+            ) from None
+    return checked
+
+
+def _check_ace_points_auto(table: object) -> dict[str, int]:
+    if not isinstance(table, Mapping):
+        raise ConfigError("expected a table of ace_rank -> points", key="ace_points_auto")
+    checked = dict(ACE_POINTS_AUTO)
+    for rank, points in table.items():
+        if rank not in ACE_POINTS_AUTO:
+            raise ConfigError(
+                f"{show(rank)} is not an ace_rank",
+                key=f"ace_points_auto.{rank}",
+                value=rank,
+                allowed=", ".join(ACE_POINTS_AUTO),
+            )
+        if points not in ACE_POINT_VALUES or not _is_int(points):
+            raise ConfigError(
+                f"{show(points)} is not allowed",
+                key=f"ace_points_auto.{rank}",
+                value=points,
+                allowed=", ".join(map(str, ACE_POINT_VALUES)),
+            )
+        checked[rank] = points
+    return checked
+
+
+def _check_contradictions(rules: Rules) -> None:
+    """Settings that are fine alone but not together."""
+    for players in rules.player_counts:
+        _check_shoe(rules, players)
+    _check_meld_capacity(rules)
+    _check_scoring_and_end(rules)
+
+
+def _check_shoe(rules: Rules, players: int) -> None:
+    """The deal, the upcard and at least one stock card must fit in the shoe (§1.4)."""
+    hand, decks = rules.deal[players], rules.decks_for(players)
+    jokers = rules.values["jokers"]
+    upcard = 1 if rules.values["upcard"] else 0
+    needed = players * hand + upcard + 1
+    shoe = N_NATURAL * decks + jokers
+    if needed > shoe:
+        most = (shoe - upcard - 1) // players
+        raise ConfigError(
+            f"{players} players x {hand} cards + {upcard} upcard + 1 stock card = {needed} cards, "
+            f"but the shoe holds {shoe} ({decks} x {N_NATURAL} + {jokers} jokers)",
+            key=f"deal.{players}",
+            value=hand,
+            allowed=f"at most {most} cards each with {players} players and {decks} pack(s)",
+        )
+
+
+def _check_meld_capacity(rules: Rules) -> None:
+    """A group of identical-rank cards must fit in the engine's meld slots."""
+    if rules.values["group_duplicates"] != "allowed":
+        return
+    decks = max(rules.decks_for(p) for p in rules.player_counts)
+    largest = 4 * decks + rules.values["jokers"]
+    if largest > MAX_MELD_CARDS:
+        raise ConfigError(
+            f"with {decks} packs and {rules.values['jokers']} jokers a group could hold "
+            f"{largest} cards, more than the engine's {MAX_MELD_CARDS} cards per meld; "
+            "this is not supported by the engine yet (RULES.md §2B.9)",
+            key="group_duplicates",
+            value="allowed",
+            allowed=f"forbidden, or at most {MAX_MELD_CARDS} cards of one rank in the shoe",
+        )
+
+
+def _check_scoring_and_end(rules: Rules) -> None:
+    """scoring and game_end must agree (RULES.md §2G.29, §2H.30)."""
+    scoring = rules.values["scoring"]
+    end, end_value = rules.option("game_end")
+    if scoring == "penalty" and end not in ("penalty_limit", "fixed_hands"):
+        raise ConfigError(
+            f"scoring 'penalty' needs a game end that counts penalties, not {show(end)}",
+            key="scoring",
+            value=scoring,
+            allowed="game_end = 'penalty_limit:L' or 'fixed_hands:N' with scoring 'penalty'",
+        )
+    if end == "penalty_limit" and scoring != "penalty":
+        raise ConfigError(
+            f"game_end 'penalty_limit' needs scoring 'penalty', not {show(scoring)}",
+            key="game_end",
+            value=rules.values["game_end"],
+            allowed="target:T, fixed_hands:N or single_hand with this scoring",
+        )
+    if end == "fixed_hands" and end_value > rules.values["hand_cap"]:
+        raise ConfigError(
+            f"a game of {end_value} hands would be cut by hand_cap = {rules.values['hand_cap']}",
+            key="game_end",
+            value=rules.values["game_end"],
+            allowed=f"fixed_hands:N with N <= hand_cap ({rules.values['hand_cap']})",
+        )

@@ -1,0 +1,377 @@
+"""Every rule toggle of RULES.md §2A–2H (ids 1–31), declared once, plus two engine-policy settings.
+
+A toggle declaration says what values exist in RULES.md (``choices`` or ``low``/``high``) and,
+separately, which of them the engine can play today (``supported`` / ``supported_high``).
+Values that exist but are not supported are rejected by :meth:`Toggle.check` with a message
+naming the RULES.md section; later engine work only widens ``supported``.
+
+Value kinds, as written in TOML:
+
+- ``int``: an integer in ``low..high`` (``decks = 2``).
+- ``choice``: one of ``choices`` (``ace_rank = "high_or_low"``; ``joker_points = 25``).
+- ``switch``: on/off, written ``true``/``false`` or ``"on"``/``"off"``; stored as ``bool``.
+- ``param``: a choice whose options may carry an integer, ``"form:N"``
+  (``game_end = "target:150"``, ``going_rummy = "bonus:10"``). A bare form that has a default
+  argument (``"bonus"``) means ``"bonus:<default>"``. Stored normalised as ``"form:N"``.
+
+Variant-only values marked † in RULES.md (``void_at_two``, ``loser_sits_out`` ...) are not
+declared yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from types import MappingProxyType
+
+from sim.rules.errors import ConfigError, show, unknown_key
+
+Value = int | str | bool
+
+MAX_INT = 2**31 - 1  # every integer setting must fit the kernels' int64 params comfortably
+
+
+class Kind(StrEnum):
+    """How a toggle's value is written and checked."""
+
+    INT = "int"
+    """An integer in a range."""
+    CHOICE = "choice"
+    """One of a fixed set of strings or integers."""
+    SWITCH = "switch"
+    """On or off."""
+    PARAM = "param"
+    """One of a fixed set of forms, some carrying an integer argument (``target:100``)."""
+
+
+@dataclass(frozen=True)
+class Toggle:
+    """One setting: its name, kind, allowed and supported values, default and meaning.
+
+    ``section`` is the RULES.md section (``"2A.4"``); ``id`` is the toggle number in RULES.md
+    §2 (``None`` for engine-policy settings, which are not rules). For ``param`` toggles,
+    ``choices`` holds forms such as ``"bonus:N"`` and ``arg_defaults`` the argument used when
+    the form is written bare.
+    """
+
+    id: int | None
+    name: str
+    kind: Kind
+    default: Value
+    meaning: str
+    section: str
+    choices: tuple[Value, ...] = ()
+    low: int | None = None
+    high: int | None = None
+    supported: tuple[Value, ...] | None = None  # None: every declared value
+    supported_high: int | None = None  # int toggles: the engine's upper limit
+    arg_defaults: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def policy(self) -> bool:
+        """True for engine-policy settings (turn and hand caps), which are not game rules."""
+        return self.id is None
+
+    def allowed_text(self) -> str:
+        """What RULES.md declares, for messages: ``low, high`` or ``integer >= 1``."""
+        if self.kind is Kind.INT:
+            return _range_text(self.low, self.high)
+        if self.kind is Kind.SWITCH:
+            return "on, off (or true, false)"
+        return ", ".join(str(c) for c in self.choices)
+
+    def supported_text(self) -> str:
+        """What the engine plays today, for messages."""
+        if self.kind is Kind.INT:
+            return _range_text(self.low, self.supported_high)
+        if self.kind is Kind.SWITCH:
+            return ", ".join("on" if v else "off" for v in self.supported_values())
+        return ", ".join(str(c) for c in self.supported_values())
+
+    def supported_values(self) -> tuple[Value, ...]:
+        """Supported choices (``param``: supported form names without arguments)."""
+        if self.supported is not None:
+            return self.supported
+        if self.kind is Kind.SWITCH:
+            return (False, True)
+        if self.kind is Kind.PARAM:
+            return tuple(split_param(str(c))[0] for c in self.choices)
+        return self.choices
+
+    def check(self, value: object) -> Value:
+        """``value`` normalised; ConfigError (key = this toggle) if wrong or unsupported."""
+        checker = {
+            Kind.INT: self._check_int,
+            Kind.CHOICE: self._check_choice,
+            Kind.SWITCH: self._check_switch,
+            Kind.PARAM: self._check_param,
+        }[self.kind]
+        return checker(value)
+
+    def _error(self, problem: str, value: object, allowed: str | None = None) -> ConfigError:
+        return ConfigError(problem, key=self.name, value=value, allowed=allowed)
+
+    def _unsupported(self, value: object) -> ConfigError:
+        problem = f"{show(value)} is not supported by the engine yet (RULES.md §{self.section})"
+        return self._error(problem, value, self.supported_text())
+
+    def _check_int(self, value: object) -> int:
+        if not _is_int(value):
+            raise self._error(f"expected an integer, got {_type_name(value)} {show(value)}", value)
+        high = MAX_INT if self.high is None else self.high
+        if (self.low is not None and value < self.low) or value > high:
+            raise self._error(f"{value} is out of range", value, self.allowed_text())
+        if self.supported_high is not None and value > self.supported_high:
+            raise self._unsupported(value)
+        return value
+
+    def _check_choice(self, value: object) -> Value:
+        kinds = {type(c) for c in self.choices}
+        if not (isinstance(value, str) and str in kinds) and not (_is_int(value) and int in kinds):
+            wanted = " or ".join(sorted({"a string" if k is str else "an integer" for k in kinds}))
+            raise self._error(
+                f"expected {wanted}, got {_type_name(value)} {show(value)}",
+                value,
+                self.allowed_text(),
+            )
+        if value not in self.choices:
+            raise self._error(f"{show(value)} is not allowed", value, self.allowed_text())
+        if value not in self.supported_values():
+            raise self._unsupported(value)
+        return value
+
+    def _check_switch(self, value: object) -> bool:
+        words = {"on": True, "off": False}
+        if isinstance(value, bool):
+            flag = value
+        elif isinstance(value, str) and value in words:
+            flag = words[value]
+        elif isinstance(value, str):
+            raise self._error(f"{show(value)} is not allowed", value, self.allowed_text())
+        else:
+            raise self._error(
+                f"expected true/false or 'on'/'off', got {_type_name(value)} {show(value)}",
+                value,
+                self.allowed_text(),
+            )
+        if flag not in self.supported_values():
+            raise self._unsupported("on" if flag else "off")
+        return flag
+
+    def _check_param(self, value: object) -> str:
+        if not isinstance(value, str):
+            raise self._error(
+                f"expected a string, got {_type_name(value)} {show(value)}",
+                value,
+                self.allowed_text(),
+            )
+        forms = dict(
+            split_param(str(c)) for c in self.choices
+        )  # form -> None if it takes no number
+        form, _, arg_text = value.partition(":")
+        if form not in forms:
+            raise self._error(f"{show(value)} is not allowed", value, self.allowed_text())
+        if forms[form] is None:
+            if arg_text:
+                raise self._error(f"{show(form)} takes no number", value, self.allowed_text())
+            normalised = form
+        else:
+            arg = self._param_arg(form, arg_text.strip(), value)
+            normalised = f"{form}:{arg}"
+        if form not in self.supported_values():
+            raise self._unsupported(value)
+        return normalised
+
+    def _param_arg(self, form: str, arg_text: str, value: str) -> int:
+        if not arg_text:
+            default = dict(self.arg_defaults).get(form)
+            if default is None:
+                raise self._error(f"{show(form)} needs a number", value, self.allowed_text())
+            return default
+        if not arg_text.isdigit() or not 1 <= int(arg_text) <= MAX_INT:
+            raise self._error(
+                f"{show(value)}: the number after '{form}:' must be a positive integer",
+                value,
+                self.allowed_text(),
+            )
+        return int(arg_text)
+
+
+def split_param(value: str) -> tuple[str, int | None]:
+    """``"target:100"`` -> ``("target", 100)``; ``"single_hand"`` -> ``("single_hand", None)``.
+
+    A declared form such as ``"bonus:N"`` gives ``("bonus", 0)`` (it takes an argument).
+    """
+    form, sep, arg = value.partition(":")
+    if not sep:
+        return form, None
+    return form, int(arg) if arg.isdigit() else 0
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _type_name(value: object) -> str:
+    names = {bool: "boolean", int: "integer", str: "string", float: "float", list: "array"}
+    return names.get(type(value), "table" if isinstance(value, Mapping) else type(value).__name__)
+
+
+def _range_text(low: int | None, high: int | None) -> str:
+    if high is None:
+        return f"integer >= {low}"
+    return f"integer {low}..{high}"
+
+
+def _int(id: int | None, name: str, default: int, section: str, meaning: str, **kw) -> Toggle:
+    return Toggle(id, name, Kind.INT, default, meaning, section, **kw)
+
+
+def _choice(id: int, name: str, default: Value, section: str, meaning: str, **kw) -> Toggle:
+    return Toggle(id, name, Kind.CHOICE, default, meaning, section, **kw)
+
+
+def _switch(id: int, name: str, default: bool, section: str, meaning: str, **kw) -> Toggle:
+    return Toggle(id, name, Kind.SWITCH, default, meaning, section, **kw)
+
+
+def _param(id: int, name: str, default: str, section: str, meaning: str, **kw) -> Toggle:
+    return Toggle(id, name, Kind.PARAM, default, meaning, section, **kw)
+
+
+# fmt: off
+TOGGLES: tuple[Toggle, ...] = (
+    # ---- 2A. Cards, ranking, values -------------------------------------------------------
+    _int(1, "decks", 1, "2A.1", "number of 52-card packs shuffled together",
+         low=1, supported_high=4),
+    _int(2, "jokers", 0, "2A.2", "jokers in the whole shoe (wild)",
+         low=0, supported_high=8),
+    _choice(3, "joker_points", 15, "2A.3", "penalty value of a joker left in hand",
+            choices=(2, 15, 25, 30)),
+    _choice(4, "ace_rank", "low", "2A.4",
+            "where the ace sits in runs: A-2-3 only, Q-K-A only, either end, or wrapping",
+            choices=("low", "high", "high_or_low", "around_corner")),
+    _choice(5, "ace_points", "auto", "2A.5",
+            "penalty value of an ace in hand; auto follows ace_rank (low 1, high 10, "
+            "high_or_low 15, around_corner 11)",
+            choices=("auto", 1, 10, 11, 15)),
+    _choice(6, "run_suit", "same_suit", "2A.6", "whether the cards of a run must share one suit",
+            choices=("same_suit", "any_suit")),
+    _switch(7, "strip_8_9_10", False, "2A.7",
+            "40-card pack without 8s, 9s and 10s (7 and J adjacent)",
+            supported=(False,)),
+    _choice(8, "face_values", "ten", "2A.8", "J/Q/K count 10 each, or 11/12/13",
+            choices=("ten", "rank"), supported=("ten",)),
+    # ---- 2B. Melds and wild cards ---------------------------------------------------------
+    _choice(9, "group_duplicates", "forbidden", "2B.9",
+            "whether identical cards (multi-pack) may sit in one group",
+            choices=("forbidden", "allowed")),
+    _choice(10, "joker_limit", "none", "2B.10",
+            "a meld may not hold more jokers than natural cards",
+            choices=("none", "not_more_than_naturals"), supported=("none",)),
+    _choice(11, "joker_declare", "inferred", "2B.11",
+            "when a melded joker's represented card must be stated",
+            choices=("inferred", "three_card_group", "always"), supported=("inferred",)),
+    _choice(12, "joker_replace", "none", "2B.12",
+            "whether and how a melded joker may be taken back by supplying its natural card",
+            choices=("none", "to_hand", "reuse_same_turn", "steal_by_replacement"),
+            supported=("none", "steal_by_replacement")),
+    _switch(13, "joker_slide", False, "2B.13",
+            "a joker at the end of a run may move to the other end on a lay-off",
+            supported=(False,)),
+    _switch(14, "deuces_wild", False, "2B.14", "2s are wild as well as jokers",
+            supported=(False,)),
+    # ---- 2C. Drawing and discarding -------------------------------------------------------
+    _switch(15, "upcard", True, "2C.15",
+            "turn one card face up after the deal to start the discard pile",
+            supported=(True,)),
+    _choice(16, "discard_draw", "top", "2C.16", "which discard-pile cards a player may draw",
+            choices=("top", "any_card", "top_plus_one"), supported=("top",)),
+    _switch(17, "call_rummy", False, "2C.17",
+            "out-of-turn claim of a discard that could be laid off (§3.2)",
+            supported=(False,)),
+    # ---- 2D. Melding and laying off -------------------------------------------------------
+    _choice(18, "meld_timing", "progressive", "2D.18",
+            "when melds reach the table: during play, all at once, or never (knock)",
+            choices=("progressive", "all_at_once", "knock", "phom_final"),
+            supported=("progressive",)),
+    _choice(19, "melds_per_turn", "unlimited", "2D.19",
+            "new melds a player may lay down in one turn",
+            choices=("unlimited", "one", "one_or_layoff")),
+    _choice(20, "layoff_target", "any", "2D.20", "whose melds a player may lay off on",
+            choices=("any", "own_only", "none")),
+    _choice(21, "layoff_requires_meld", "off", "2D.21",
+            "what a player must have done before laying off on others' melds",
+            choices=("off", "after_first_meld", "after_own_layoff")),
+    _choice(22, "borrowing", "off", "2D.22", "take one card from a table meld into a new meld",
+            choices=("off", "own", "any"), supported=("off",)),
+    _choice(23, "rearrange", "none", "2D.23", "whether table melds may be rearranged",
+            choices=("none", "own", "table"), supported=("none",)),
+    _choice(24, "initial_meld_min", 0, "2D.24", "minimum card value of a player's first melds",
+            choices=(0, 40, 51), supported=(0,)),
+    _choice(25, "discard_before_initial_meld", "free", "2D.25",
+            "whether the discard top may be taken before one's initial meld",
+            choices=("free", "only_for_initial_meld"), supported=("free",)),
+    # ---- 2E. Going out ---------------------------------------------------------------------
+    _switch(26, "must_discard_to_go_out", False, "2E.26", "the last card must be discarded"),
+    _param(27, "going_rummy", "off", "2E.27",
+           "bonus for going out in one turn with nothing played earlier: double, or +N points",
+           choices=("off", "double", "bonus:N"), arg_defaults=(("bonus", 10),)),
+    # ---- 2F. Stock exhaustion -------------------------------------------------------------
+    _choice(28, "stock_exhaustion", "turn_over", "2F.28", "what happens when the stock runs out",
+            choices=("turn_over", "shuffle_except_top", "block_difference", "block_totals")),
+    # ---- 2G. Scoring ----------------------------------------------------------------------
+    _choice(29, "scoring", "pip_to_winner", "2G.29",
+            "winner takes opponents' pips, 1 per card, or each player loses his own pips",
+            choices=("pip_to_winner", "per_card", "penalty")),
+    # ---- 2H. Game end and dealing ---------------------------------------------------------
+    _param(30, "game_end", "target:100", "2H.30",
+           "first to T points, most after N hands, every hand a game, or first to lose L",
+           choices=("target:T", "fixed_hands:N", "single_hand", "penalty_limit:L"),
+           arg_defaults=(("target", 100), ("fixed_hands", 10), ("penalty_limit", 100))),
+    _choice(31, "dealer_rotation", "left", "2H.31", "who deals the next hand",
+            choices=("left", "winner_deals")),
+    # ---- engine policy (not rules) --------------------------------------------------------
+    _int(None, "turn_cap", 500, "1.8",
+         "engine policy: turns per hand before the hand is recorded as stalled", low=1),
+    _int(None, "hand_cap", 1000, "1.11",
+         "engine policy: hands per game before the game is cut", low=1),
+)
+# fmt: on
+
+BY_NAME: Mapping[str, Toggle] = MappingProxyType({t.name: t for t in TOGGLES})
+RULE_NAMES: tuple[str, ...] = tuple(t.name for t in TOGGLES if not t.policy)
+POLICY_NAMES: tuple[str, ...] = tuple(t.name for t in TOGGLES if t.policy)
+DEFAULTS: Mapping[str, Value] = MappingProxyType({t.name: t.default for t in TOGGLES})
+
+
+def toggle(name: str) -> Toggle:
+    """The declaration of ``name``, or ConfigError suggesting the closest name."""
+    try:
+        return BY_NAME[name]
+    except KeyError:
+        raise unknown_key(name, BY_NAME, what="setting") from None
+
+
+def check_values(values: Mapping[str, object]) -> dict[str, Value]:
+    """Every setting normalised: declared defaults overridden by ``values`` (each checked)."""
+    resolved = dict(DEFAULTS)
+    for name, value in values.items():
+        resolved[name] = toggle(name).check(value)
+    return resolved
+
+
+def markdown_table() -> str:
+    """Every setting as a Markdown table (pasted into docs/variants.md; a test keeps it in sync)."""
+    rows = [
+        "| id | setting | kind | values (RULES.md) | engine supports | default | § | meaning |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for t in TOGGLES:
+        default = ("on" if t.default else "off") if isinstance(t.default, bool) else t.default
+        rows.append(
+            f"| {t.id or '–'} | `{t.name}` | {t.kind} | {t.allowed_text()} | "
+            f"{t.supported_text()} | `{default}` | {t.section} | {t.meaning} |"
+        )
+    return "\n".join(rows) + "\n"
