@@ -1,0 +1,30 @@
+"""The numba engine. Kernels live in their own modules and take only numpy arrays, scalars
+and named tuples of arrays (``state.HandState``, ``melds.SearchWork``).
+
+numba's on-disk cache (``cache=True``) notices when a kernel's own file changes but not when
+a module it calls does, and a stale kernel can crash the process. So the cache lives in a
+folder named after a hash of every engine source file: any edit starts a fresh cache.
+``NUMBA_CACHE_DIR``, when set, is used as the parent folder.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import numba
+
+
+def _engine_cache_dir() -> str:
+    digest = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    digest.update((Path(__file__).parent.parent / "cards.py").read_bytes())
+    digest.update(numba.__version__.encode())
+    base = os.environ.get("NUMBA_CACHE_DIR") or str(Path.home() / ".cache" / "rummysim")
+    return str(Path(base) / f"numba-{digest.hexdigest()[:16]}")
+
+
+numba.config.CACHE_DIR = _engine_cache_dir()

@@ -201,83 +201,101 @@ def _groups_with(ws, params, depth, c, cards):
 
 
 @njit(cache=True)
-def _runs_from(ws, ace_rank, any_suit, suit, depth, c, pc, lo):
-    """Emit every run that starts at position ``lo`` and contains ``c`` (at position ``pc``).
-
-    A depth-first walk over positions lo, lo+1, ...: ``opt[level]`` is the choice made at
-    position lo+level (0..3: the natural card of that suit, 4: a joker, 5: ``c`` itself).
-    Iterative, because numba cannot cache recursive functions."""
-    fill = ws.fill
-    opt = ws.opt
-    jokers = ws.cnt[JOKER]
-    used_jokers = 0
-    has_c = False
-    level = 0
-    opt[0] = -1
-    while level >= 0:
-        if opt[level] == 4:
-            used_jokers -= 1
-        elif opt[level] == 5:
-            has_c = False
-        pos = position_ok(lo + level, ace_rank)
-        o = opt[level] + 1
-        found = -1
-        if pos >= 0:
-            if pos == pc:
-                if o <= 5:
-                    found = 5
-            elif has_c or level < MAX_RUN - 1:
-                rank = rank_at(pos, ace_rank)
-                while o <= 4:
-                    if o < 4:
-                        if (any_suit or o == suit) and ws.cnt[rank * N_SUITS + o] > 0:
-                            found = o
-                            break
-                    elif used_jokers < jokers:
-                        found = 4
-                        break
-                    o += 1
-        if found < 0:
-            opt[level] = -1
-            level -= 1
-            continue
-        opt[level] = found
-        if found == 5:
-            fill[level] = c
-            has_c = True
-        elif found == 4:
-            fill[level] = JOKER
-            used_jokers += 1
-        else:
-            fill[level] = rank_at(pos, ace_rank) * N_SUITS + found
-        length = level + 1
-        if has_c and length >= 3:
-            if not _emit(ws, depth, MELD_RUN, lo, length, -1 if any_suit else suit, fill):
-                return
-        if length < MAX_RUN:
-            level += 1
-            opt[level] = -1
-
-
-@njit(cache=True)
 def _runs_with(ws, params, depth, c):
-    """Every run containing card ``c`` that can be built from ``ws.cnt``."""
+    """Emit every run containing card ``c`` that can be built from ``ws.cnt``.
+
+    For each first position ``lo`` from which position ``pc`` of ``c`` is reachable (every
+    position between holds an available natural or a joker can fill it), a depth-first walk
+    over positions lo, lo+1, ...: ``opt[level]`` is the choice made at position lo+level
+    (0..3: the natural card of that suit, 4: a joker, 5: ``c`` itself). Iterative, because
+    numba cannot cache recursive functions; one function, because every call passing the
+    workspace costs more than the walk."""
     ace_rank = params[P_ACE_RANK]
     any_suit = params[P_RUN_SUIT] == RUN_ANY_SUIT
     rank = c // N_SUITS
     suit = c % N_SUITS
     npos = n_positions(ace_rank)
+    fill = ws.fill
+    opt = ws.opt
+    cnt = ws.cnt
+    jokers = cnt[JOKER]
     for which in range(2):
         pc = first_position(rank, ace_rank) if which == 0 else second_position(rank, ace_rank)
         if pc < 0:
             continue
+        gaps = 0
         for back in range(MAX_RUN):
             lo = pc - back
             if wraps(ace_rank):
                 lo = (lo + npos) % npos
             elif lo < 0:
                 break
-            _runs_from(ws, ace_rank, any_suit, suit, depth, c, pc, lo)
+            if back > 0 and not _natural_at(cnt, ace_rank, any_suit, suit, lo):
+                gaps += 1
+                if gaps > jokers:
+                    break
+            # the walk from lo
+            used_jokers = 0
+            has_c = False
+            level = 0
+            opt[0] = -1
+            while level >= 0:
+                if opt[level] == 4:
+                    used_jokers -= 1
+                elif opt[level] == 5:
+                    has_c = False
+                pos = position_ok(lo + level, ace_rank)
+                o = opt[level] + 1
+                found = -1
+                if pos >= 0:
+                    if pos == pc:
+                        if o <= 5:
+                            found = 5
+                    elif has_c or level < MAX_RUN - 1:
+                        r = rank_at(pos, ace_rank)
+                        if not any_suit and o < suit:
+                            o = suit
+                        while o <= 4:
+                            if o < 4:
+                                if (any_suit or o == suit) and cnt[r * N_SUITS + o] > 0:
+                                    found = o
+                                    break
+                            elif used_jokers < jokers:
+                                found = 4
+                                break
+                            o += 1
+                if found < 0:
+                    opt[level] = -1
+                    level -= 1
+                    continue
+                opt[level] = found
+                if found == 5:
+                    fill[level] = c
+                    has_c = True
+                elif found == 4:
+                    fill[level] = JOKER
+                    used_jokers += 1
+                else:
+                    fill[level] = rank_at(pos, ace_rank) * N_SUITS + found
+                length = level + 1
+                if has_c and length >= 3:
+                    if not _emit(ws, depth, MELD_RUN, lo, length, -1 if any_suit else suit, fill):
+                        return
+                if length < MAX_RUN:
+                    level += 1
+                    opt[level] = -1
+
+
+@njit(cache=True)
+def _natural_at(cnt, ace_rank, any_suit, suit, pos):
+    """Is a natural card for run position ``pos`` (of ``suit``, or any suit) available?"""
+    r = rank_at(pos, ace_rank)
+    if any_suit:
+        for t in range(N_SUITS):
+            if cnt[r * N_SUITS + t] > 0:
+                return True
+        return False
+    return cnt[r * N_SUITS + suit] > 0
 
 
 @njit(cache=True)
@@ -321,9 +339,14 @@ def _search(ws, params, values, limit):
     ``ws.node[depth]`` holds the node's (start kind, first card, choice, melded value,
     undecided value, melds left); choice -2 means "not expanded yet"."""
     node = ws.node
+    cnt = ws.cnt
+    cand_n = ws.cand_n
+    cand_len = ws.cand_len
+    cand_cards = ws.cand_cards
+    scal = ws.scal
     node[0, N_START] = 0
     node[0, N_MELDED] = 0
-    node[0, N_REMAINING] = ws.scal[S_TOTAL]
+    node[0, N_REMAINING] = scal[S_TOTAL]
     node[0, N_LEFT] = limit
     node[0, N_CHOICE] = -2
     depth = 0
@@ -331,14 +354,14 @@ def _search(ws, params, values, limit):
         choice = node[depth, N_CHOICE]
         melded = node[depth, N_MELDED]
         if choice == -2:
-            if ws.scal[S_DONE] == 1 or melded + node[depth, N_REMAINING] <= ws.scal[S_BEST_VALUE]:
+            if scal[S_DONE] == 1 or melded + node[depth, N_REMAINING] <= scal[S_BEST_VALUE]:
                 depth -= 1
                 continue
             c = node[depth, N_START]
-            while c < N_NATURAL and ws.cnt[c] == 0:
+            while c < N_NATURAL and cnt[c] == 0:
                 c += 1
             if depth >= MAX_DEPTH - 1:
-                ws.scal[S_OVERFLOW] += 1
+                scal[S_OVERFLOW] += 1
             if c == N_NATURAL or node[depth, N_LEFT] == 0 or depth >= MAX_DEPTH - 1:
                 _record(ws, melded)
                 depth -= 1
@@ -348,34 +371,34 @@ def _search(ws, params, values, limit):
             choice = -1
         else:
             c = node[depth, N_CARD]
-            if choice < ws.cand_n[depth]:
-                for j in range(ws.cand_len[depth, choice]):
-                    ws.cnt[ws.cand_cards[depth, choice, j]] += 1
-                ws.scal[S_CUR_N] -= 1
+            if choice < cand_n[depth]:
+                for j in range(cand_len[depth, choice]):
+                    cnt[cand_cards[depth, choice, j]] += 1
+                scal[S_CUR_N] -= 1
             else:
-                ws.cnt[c] += 1
-            if ws.scal[S_DONE] == 1:
+                cnt[c] += 1
+            if scal[S_DONE] == 1:
                 depth -= 1
                 continue
         choice += 1
         node[depth, N_CHOICE] = choice
-        n = ws.cand_n[depth]
+        n = cand_n[depth]
         child = depth + 1
         if choice < n:
             v = 0
-            for j in range(ws.cand_len[depth, choice]):
-                k = ws.cand_cards[depth, choice, j]
-                ws.cnt[k] -= 1
+            for j in range(cand_len[depth, choice]):
+                k = cand_cards[depth, choice, j]
+                cnt[k] -= 1
                 v += values[k]
-            m = ws.scal[S_CUR_N]
+            m = scal[S_CUR_N]
             ws.cur[m, 0] = depth
             ws.cur[m, 1] = choice
-            ws.scal[S_CUR_N] = m + 1
+            scal[S_CUR_N] = m + 1
             node[child, N_MELDED] = melded + v
             node[child, N_REMAINING] = node[depth, N_REMAINING] - v
             node[child, N_LEFT] = node[depth, N_LEFT] - 1
         elif choice == n:
-            ws.cnt[c] -= 1
+            cnt[c] -= 1
             node[child, N_MELDED] = melded
             node[child, N_REMAINING] = node[depth, N_REMAINING] - values[c]
             node[child, N_LEFT] = node[depth, N_LEFT]
@@ -388,20 +411,59 @@ def _search(ws, params, values, limit):
 
 
 @njit(cache=True)
+def has_partner(cnt, params, c):
+    """Could natural ``c`` be in any meld of ``cnt`` at all: a joker, another card of its rank
+    that a group may hold, or a run neighbour one position away? Cards without a partner are
+    deadwood in every arrangement, and the relation is symmetric, so they can be set aside
+    before the search."""
+    if cnt[JOKER] > 0:
+        return True
+    rank = c // N_SUITS
+    suit = c % N_SUITS
+    for t in range(N_SUITS):
+        k = rank * N_SUITS + t
+        if k != c and cnt[k] > 0:
+            return True
+    if params[P_GROUP_DUPLICATES] == 1 and cnt[c] >= 2:
+        return True
+    ace_rank = params[P_ACE_RANK]
+    any_suit = params[P_RUN_SUIT] == RUN_ANY_SUIT
+    for which in range(2):
+        pc = first_position(rank, ace_rank) if which == 0 else second_position(rank, ace_rank)
+        if pc < 0:
+            continue
+        for step in range(-1, 2, 2):
+            pos = position_ok(pc + step, ace_rank)
+            if pos < 0:
+                continue
+            r = rank_at(pos, ace_rank)
+            for t in range(N_SUITS):
+                if (any_suit or t == suit) and cnt[r * N_SUITS + t] > 0:
+                    return True
+    return False
+
+
+@njit(cache=True)
 def best_arrangement(ws, params, values, hand, max_melds):
     """Find the disjoint melds from ``hand`` (``int64[N_KINDS]`` counts) that leave the
     least value in hand, using at most ``max_melds`` melds (<= 0: unlimited).
 
     Returns the melded value; the melds are in ``ws.best_*[:ws.scal[S_BEST_N]]``.
     Ties keep the first arrangement found (deterministic)."""
-    total = 0
     for k in range(N_KINDS):
         ws.cnt[k] = hand[k]
-        total += hand[k] * values[k]
+    searched = 0
+    for k in range(N_NATURAL):
+        if hand[k] > 0:
+            if has_partner(hand, params, k):
+                searched += hand[k] * values[k]
+            else:
+                ws.cnt[k] = 0
+    searched += hand[JOKER] * values[JOKER]
     ws.scal[S_BEST_VALUE] = -1
     ws.scal[S_BEST_N] = 0
     ws.scal[S_CUR_N] = 0
-    ws.scal[S_TOTAL] = total
+    ws.scal[S_TOTAL] = searched
     ws.scal[S_DONE] = 0
     limit = max_melds if max_melds > 0 else MAX_ARRANGEMENT
     _search(ws, params, values, limit)
