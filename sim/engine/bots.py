@@ -91,13 +91,15 @@ def _arrangement_leaves_legal_turn(st, params, player):
     for k in range(N_KINDS):
         tmp[k] = st.hand[player, k]
     left = st.hand_n[player]
+    taken = st.sc[SC_TAKEN]
     for m in range(ws.scal[S_BEST_N]):
         for j in range(ws.best_len[m]):
             tmp[ws.best_cards[m, j]] -= 1
             left -= 1
+            if ws.best_cards[m, j] == taken:
+                taken = -1  # melding a copy of the taken kind spends the rule (§1.5)
     if left == 0:
         return params[P_MUST_DISCARD_TO_GO_OUT] == 0
-    taken = st.sc[SC_TAKEN]
     for k in range(N_KINDS):
         if tmp[k] > 0 and (k != taken or tmp[k] >= 2):
             return True
@@ -356,9 +358,11 @@ def _meld_leaves_legal_turn(st, params, player, depth, i):
     tmp = st.tmp
     for k in range(N_KINDS):
         tmp[k] = st.hand[player, k]
+    taken = st.sc[SC_TAKEN]
     for j in range(ws.cand_len[depth, i]):
         tmp[ws.cand_cards[depth, i, j]] -= 1
-    taken = st.sc[SC_TAKEN]
+        if ws.cand_cards[depth, i, j] == taken:
+            taken = -1
     for k in range(N_KINDS):
         if tmp[k] > 0 and (k != taken or tmp[k] >= 2):
             return True

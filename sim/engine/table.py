@@ -40,6 +40,7 @@ from sim.engine.state import (
     SC_LAYOFFS_TURN,
     SC_MELDS_TURN,
     SC_N_MELDS,
+    SC_TAKEN,
     give,
     has_allowed_discard,
     log_card,
@@ -144,16 +145,30 @@ def turn_stays_finishable(st, params, player, kind):
     card may still be discarded (§1.5 engine note, §2E.26)."""
     if st.hand_n[player] == 1:
         return params[P_MUST_DISCARD_TO_GO_OUT] == 0
+    taken = st.sc[SC_TAKEN]
+    if kind == taken:
+        st.sc[SC_TAKEN] = -1  # the copy played is the one taken (identical copies)
     take(st, player, kind)
     ok = has_allowed_discard(st, player)
     give(st, player, kind)
+    st.sc[SC_TAKEN] = taken
     return ok
+
+
+@njit(cache=True)
+def _played(st, kind):
+    """A card of the kind taken from the discard pile this turn went to the table: with
+    identical copies the player may say it was the taken one, so the no-discard rule is
+    spent (§1.5)."""
+    if kind == st.sc[SC_TAKEN]:
+        st.sc[SC_TAKEN] = -1
 
 
 @njit(cache=True)
 def lay_off(st, player, m, kind, place):
     """Move ``kind`` from ``player``'s hand onto meld ``m`` at ``place``."""
     take(st, player, kind)
+    _played(st, kind)
     length = st.meld_len[m]
     if place == LAY_LOW:
         for i in range(length, 0, -1):
@@ -184,6 +199,7 @@ def lay_down(st, player, mtype, start, length, suit, cards):
     for i in range(length):
         st.meld_cards[m, i] = cards[i]
         take(st, player, cards[i])
+        _played(st, cards[i])
         log_card(st, row, cards[i])
     st.sc[SC_N_MELDS] = m + 1
     st.sc[SC_MELDS_TURN] += 1
@@ -224,6 +240,7 @@ def steal_joker(st, player, m, i, natural):
     """Replace the joker at index ``i`` of meld ``m`` by ``natural`` from hand; the joker goes
     to the hand (``joker_replace = steal_by_replacement``, §2B.12)."""
     take(st, player, natural)
+    _played(st, natural)
     st.meld_cards[m, i] = natural
     give(st, player, JOKER)
     log_event(st, E_STEAL, player, m, natural)
