@@ -36,8 +36,9 @@ def _play_hands(params, values, bots, hands: int, shard: int, seed: int) -> int:
     done = 0
     while done < hands:
         n = min(CHUNK, hands - done)
-        out = play(params, values, bots, seed=seed, shard=shard, first_deal=done, first_game=done,
-                   hands=n)
+        out = play(
+            params, values, bots, seed=seed, shard=shard, first_deal=done, first_game=done, hands=n
+        )
         done += out.hands
     return done
 
@@ -67,7 +68,8 @@ def bench(
         with ctx.Pool(workers) as pool:
             done = sum(
                 pool.starmap(
-                    _play_hands, [(params, values, codes, share[w], w, seed) for w in range(workers)]
+                    _play_hands,
+                    [(params, values, codes, share[w], w, seed) for w in range(workers)],
                 )
             )
     seconds = time.perf_counter() - start

@@ -180,3 +180,7 @@ def replay(
         fixed = load_deal(deal, players) if deal else None
         text = transcript(rules, players, codes, seed=seed, deal=fixed, hand=hand)
     typer.echo(text)
+
+
+if __name__ == "__main__":
+    app()

@@ -23,6 +23,7 @@ from sim.engine import layout as L
 from sim.engine import state as S
 from sim.engine.api import play
 from sim.rules import ConfigError, compile_rules
+from sim.rules.errors import show
 from sim.rules.model import Rules
 
 
@@ -34,6 +35,7 @@ class Deal:
     upcard: int | None
     stock: tuple[int, ...]
     dealer: int
+    source: str = "<deal>"
 
 
 def load_deal(path: str | Path, players: int) -> Deal:
@@ -42,57 +44,63 @@ def load_deal(path: str | Path, players: int) -> Deal:
     try:
         data = tomllib.loads(Path(path).read_text())
     except OSError as err:
-        raise ConfigError(source, None, None, f"a readable deal file ({err.strerror})") from None
+        raise _bad(source, None, None, f"a readable deal file ({err.strerror})") from None
     except tomllib.TOMLDecodeError as err:
-        raise ConfigError(source, None, None, f"valid TOML ({err})") from None
+        raise _bad(source, None, None, f"valid TOML ({err})") from None
     known = {"hands", "upcard", "stock", "dealer", "variant", "players"}
     for key in data:
         if key not in known:
-            raise ConfigError(source, key, data[key], ", ".join(sorted(known)))
+            raise _bad(source, key, data[key], ", ".join(sorted(known)))
     table = data.get("hands")
     if not isinstance(table, dict):
-        raise ConfigError(source, "hands", table, "a table of seat = \"cards\"")
+        raise _bad(source, "hands", table, 'a table of seat = "cards"')
     hands = []
     for seat in range(players):
         text = table.get(str(seat))
         if not isinstance(text, str):
-            raise ConfigError(source, f"hands.{seat}", text, f"the cards of seat {seat}")
+            raise _bad(source, f"hands.{seat}", text, f"the cards of seat {seat}")
         hands.append(tuple(_cards(source, f"hands.{seat}", text)))
     extra = set(table) - {str(s) for s in range(players)}
     if extra:
-        raise ConfigError(source, "hands", sorted(extra), f"seats 0..{players - 1}")
+        raise _bad(source, "hands", sorted(extra), f"seats 0..{players - 1}")
     upcard = data.get("upcard")
     up = None
     if upcard is not None:
         cards = _cards(source, "upcard", upcard)
         if len(cards) != 1:
-            raise ConfigError(source, "upcard", upcard, "one card")
+            raise _bad(source, "upcard", upcard, "one card")
         up = cards[0]
     stock = tuple(_cards(source, "stock", data.get("stock", "")))
     dealer = data.get("dealer", players - 1)
     if not isinstance(dealer, int) or not 0 <= dealer < players:
-        raise ConfigError(source, "dealer", dealer, f"a seat 0..{players - 1}")
-    return Deal(tuple(hands), up, stock, dealer)
+        raise _bad(source, "dealer", dealer, f"a seat 0..{players - 1}")
+    return Deal(tuple(hands), up, stock, dealer, source)
+
+
+def _bad(source: str, key: str | None, value: object, allowed: str) -> ConfigError:
+    problem = "cannot be read" if key is None else f"{show(value)} is not valid"
+    return ConfigError(problem, file=source, key=key, value=value, allowed=allowed)
 
 
 def _cards(source: str, key: str, text: object) -> list[int]:
     if not isinstance(text, str):
-        raise ConfigError(source, key, text, "a string of cards such as \"As Td 9h Jk\"")
+        raise _bad(source, key, text, 'a string of cards such as "As Td 9h Jk"')
     try:
         return parse_cards(text)
     except ValueError as err:
-        raise ConfigError(source, key, text, str(err)) from None
+        raise _bad(source, key, text, str(err)) from None
 
 
-def preset_stock(deal: Deal, params: np.ndarray, source: str = "<deal>") -> np.ndarray:
+def preset_stock(deal: Deal, params: np.ndarray) -> np.ndarray:
     """The shoe in the order the kernel pops it (top card last) so that dealing reproduces
     ``deal``: cards go one at a time clockwise from the dealer's left, then the upcard, then
     the stock from its top. Shoe cards the file does not place go to the bottom."""
     players = int(params[L.P_PLAYERS])
     size = int(params[L.P_HAND_SIZE])
+    source = deal.source
     for seat, cards in enumerate(deal.hands):
         if len(cards) != size:
-            raise ConfigError(source, f"hands.{seat}", cards_text(cards), f"{size} cards")
+            raise _bad(source, f"hands.{seat}", cards_text(cards), f"{size} cards")
     shoe = np.zeros(N_KINDS, np.int64)
     shoe[:N_NATURAL] = params[L.P_DECKS]
     shoe[N_KINDS - 1] = params[L.P_JOKERS]
@@ -102,14 +110,14 @@ def preset_stock(deal: Deal, params: np.ndarray, source: str = "<deal>") -> np.n
             order.append(deal.hands[(deal.dealer + off) % players][i])
     if params[L.P_UPCARD] == 1:
         if deal.upcard is None:
-            raise ConfigError(source, "upcard", None, "the upcard (this variant turns one)")
+            raise _bad(source, "upcard", None, "the upcard (this variant turns one)")
         order.append(deal.upcard)
     order.extend(deal.stock)
     left = shoe.copy()
     for kind in order:
         left[kind] -= 1
         if left[kind] < 0:
-            raise ConfigError(
+            raise _bad(
                 source, "hands/upcard/stock", card_name(kind), "at most as many copies as the shoe"
             )
     for kind in range(N_KINDS):
@@ -120,8 +128,14 @@ def preset_stock(deal: Deal, params: np.ndarray, source: str = "<deal>") -> np.n
 # ---- transcript --------------------------------------------------------------------------
 
 
-def transcript(rules: Rules, players: int, bots: list[int], seed: int = 0, deal: Deal | None = None,
-               hand: int = 0) -> str:
+def transcript(
+    rules: Rules,
+    players: int,
+    bots: list[int],
+    seed: int = 0,
+    deal: Deal | None = None,
+    hand: int = 0,
+) -> str:
     """Play one hand (deal number ``hand`` of ``seed``, or ``deal``) and describe it."""
     compiled = compile_rules(rules, players, audit=True)
     params = compiled.params
@@ -169,7 +183,9 @@ def _describe(events: np.ndarray, names: list[str], values: np.ndarray) -> list[
             else:
                 lines.append(f"  declines {card_name(a)} with the stock empty: the hand is blocked")
         elif etype == S.E_REBUILD:
-            lines.append(f"  the discard pile becomes the stock ({a} cards); new upcard {card_name(b)}")
+            lines.append(
+                f"  the discard pile becomes the stock ({a} cards); new upcard {card_name(b)}"
+            )
         elif etype == S.E_MELD:
             melds.append(cards)
             lines.append(f"  melds #{a}: {cards_text(cards)}")

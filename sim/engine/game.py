@@ -41,7 +41,14 @@ from sim.engine.layout import (
     P_PLAYERS,
 )
 from sim.engine.rng import below, stream_seed
-from sim.engine.state import SC_DRAWS_DISCARD, SC_DRAWS_STOCK, SC_LOG, SC_N_EVENTS, SC_VIOLATIONS, new_state
+from sim.engine.state import (
+    SC_DRAWS_DISCARD,
+    SC_DRAWS_STOCK,
+    SC_LOG,
+    SC_N_EVENTS,
+    SC_VIOLATIONS,
+    new_state,
+)
 
 STREAM_GAME = 3  # the first dealer of a game
 
@@ -115,7 +122,8 @@ def play_games(
     int64[max_hands, players], ``game_rows`` int64[max_games, N_GCOLS], ``game_scores``
     int64[max_games, players], ``counters`` int64[N_COUNTERS]. ``events`` (int64[E, EV_COLS])
     receives the event log when it has more than one row. ``first_dealer`` >= 0 fixes the
-    first dealer of every game (replays); otherwise it is drawn at random (engine policy, §1.4). Deal ``first_deal + h`` uses the
+    first dealer of every game (replays); otherwise it is drawn at random (engine policy, §1.4).
+    Deal ``first_deal + h`` uses the
     shuffle of (seed, shard, deal) whatever the rules, so arms share their deals.
     """
     players = params[P_PLAYERS]

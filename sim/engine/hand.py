@@ -345,4 +345,3 @@ def play_hand(st, params, values, bots, dealer, seed, shard, deal, preset, score
     for p in range(players):
         log_event(st, E_SCORE, p, left[p], scores[p])
     return reason, winner, st.sc[SC_TURN]
-

@@ -18,7 +18,8 @@ or the run's first position), ``length``, ``suit`` (the run's suit, -1 for group
 any-suit runs) and ``cards[:length]`` (card kinds; for runs in position order, a joker
 standing at its position).
 
-The search (iterative: numba cannot cache recursive functions) branches on the first natural card still undecided: it is either deadwood or
+The search (iterative: numba cannot cache recursive functions) branches on the first
+natural card still undecided: it is either deadwood or
 in one of the melds, built from undecided cards, that contain it. Every arrangement is
 reachable, so the result is exact; a bound on the value still undecided prunes it.
 """

@@ -13,8 +13,12 @@ from sim.engine.api import play
 from sim.rules import ConfigError, compile_rules, list_variants, load_variant
 from sim.rules.toggles import TOGGLES
 
-LINEUPS = {"random": [L.BOT_RANDOM], "greedy": [L.BOT_GREEDY], "careful": [L.BOT_CAREFUL],
-           "mixed": [L.BOT_GREEDY, L.BOT_CAREFUL, L.BOT_RANDOM]}
+LINEUPS = {
+    "random": [L.BOT_RANDOM],
+    "greedy": [L.BOT_GREEDY],
+    "careful": [L.BOT_CAREFUL],
+    "mixed": [L.BOT_GREEDY, L.BOT_CAREFUL, L.BOT_RANDOM],
+}
 HANDS = {"random": 150, "greedy": 1000, "careful": 700, "mixed": 500}
 
 

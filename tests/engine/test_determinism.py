@@ -33,10 +33,21 @@ def test_other_seed_or_shard_gives_other_deals():
 
 
 def _dealt(params, values, deal):
-    out = play(params, values, np.array([GREEDY, GREEDY]), seed=5, first_deal=deal, hands=1,
-               events=4000, dealer=1)
-    return [tuple(row[S.EV_CARDS : S.EV_CARDS + row[S.EV_N]]) for row in out.events
-            if row[S.EV_TYPE] == S.E_DEAL]
+    out = play(
+        params,
+        values,
+        np.array([GREEDY, GREEDY]),
+        seed=5,
+        first_deal=deal,
+        hands=1,
+        events=4000,
+        dealer=1,
+    )
+    return [
+        tuple(row[S.EV_CARDS : S.EV_CARDS + row[S.EV_N]])
+        for row in out.events
+        if row[S.EV_TYPE] == S.E_DEAL
+    ]
 
 
 def test_arms_share_deals_whatever_the_rules():

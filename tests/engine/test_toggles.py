@@ -73,9 +73,7 @@ def _run(overrides, bots, players=3):
 def test_toggle_changes_the_game(name, base, flipped, bots):
     a = _run(base, bots)
     b = _run(flipped, bots)
-    same_hands = a.hand_rows.shape == b.hand_rows.shape and np.array_equal(
-        a.hand_rows, b.hand_rows
-    )
+    same_hands = a.hand_rows.shape == b.hand_rows.shape and np.array_equal(a.hand_rows, b.hand_rows)
     same_scores = a.hand_scores.shape == b.hand_scores.shape and np.array_equal(
         a.hand_scores, b.hand_scores
     )

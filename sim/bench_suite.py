@@ -1,0 +1,56 @@
+"""``make bench``: the standard engine benchmarks, one JSON line per figure.
+
+Figures: 2-player rummy_basic greedy on one worker and on every core, 4 players, careful
+bots, and the warm-cache start-up time of ``rummysim bench --hands 1``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+from sim.bench import bench, cpu_count
+
+HANDS = int(os.environ.get("RUMMYSIM_BENCH_HANDS", "100000"))
+
+
+def startup_seconds(repeats: int = 3) -> float:
+    """Median wall time of a fresh ``rummysim bench --hands 1`` process (cache warmed first)."""
+    command = [sys.executable, "-m", "sim.cli", "bench", "--hands", "1"]
+    subprocess.run(command, check=True, capture_output=True)
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        subprocess.run(command, check=True, capture_output=True)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main() -> None:
+    cores = cpu_count()
+    runs = [
+        dict(players=2, bots="greedy", workers=1),
+        dict(players=2, bots="greedy", workers=cores),
+        dict(players=4, bots="greedy", workers=1),
+        dict(players=2, bots="careful", workers=1),
+    ]
+    for run in runs:
+        print(json.dumps(bench("rummy_basic", hands=HANDS, **run)), flush=True)
+    print(
+        json.dumps(
+            {
+                "bench": "startup",
+                "command": "rummysim bench --hands 1",
+                "seconds": round(startup_seconds(), 3),
+            }
+        ),
+        flush=True,
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,76 @@
+"""The engine commands as a user meets them: bench, simulate, replay (with a deal file)."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from sim.cli import app
+
+runner = CliRunner()
+
+
+def test_bench_prints_one_json_line_with_the_figures():
+    result = runner.invoke(app, ["bench", "--hands", "300", "--players", "3"])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output.strip().splitlines()[-1])
+    assert figures["bench"] == "engine" and figures["hands"] == 300 and figures["players"] == 3
+    assert figures["hands_per_s"] > 0 and figures["workers"] == 1
+
+
+def test_bench_with_two_workers_plays_every_hand():
+    result = runner.invoke(app, ["bench", "--hands", "301", "--workers", "2"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output.strip().splitlines()[-1])["hands"] == 301
+
+
+def test_bench_rejects_an_unknown_bot_with_exit_2():
+    result = runner.invoke(app, ["bench", "--bots", "cheater"])
+    assert result.exit_code == 2
+    assert "cheater" in result.output and "greedy" in result.output
+
+
+def test_bench_rejects_an_impossible_player_count_with_exit_2():
+    result = runner.invoke(app, ["bench", "--players", "9"])
+    assert result.exit_code == 2
+
+
+def test_simulate_prints_a_summary():
+    result = runner.invoke(app, ["simulate", "block_rummy", "--hands", "200", "--audit"])
+    assert result.exit_code == 0, result.output
+    assert '"violations": 0' in result.output and '"block"' in result.output
+
+
+def test_replay_prints_a_transcript_in_card_names():
+    result = runner.invoke(app, ["replay", "rummy_basic", "--seed", "3", "--bots", "greedy,random"])
+    assert result.exit_code == 0, result.output
+    assert "turn 1:" in result.output and "upcard" in result.output
+    assert "audit: 0 violation(s)" in result.output
+
+
+def test_replay_a_hand_built_deal(tmp_path):
+    deal = tmp_path / "deal.toml"
+    deal.write_text(
+        'upcard = "Ts"\n'
+        'stock = "2c 3c"\n'
+        "[hands]\n"
+        '0 = "As 2s 3s 4s 5s 6s 7s 8s 9s Kd"\n'
+        '1 = "7c Kh Ah 5h 5d 2d 3d 9c Jd 4c"\n'
+    )
+    result = runner.invoke(app, ["replay", "rummy_basic@004", "--deal", str(deal)])
+    assert result.exit_code == 0, result.output
+    assert "takes Ts from the discard pile" in result.output
+    assert "went rummy after 1 turns" in result.output
+    assert "hand score +112" in result.output  # (7+10+1+5+5+2+3+9+10+4) doubled (@004)
+
+
+def test_replay_rejects_a_bad_deal_file_with_exit_2(tmp_path):
+    deal = tmp_path / "deal.toml"
+    deal.write_text('upcard = "Ts"\n[hands]\n0 = "As 2s"\n1 = "7c Kh"\n')
+    result = runner.invoke(app, ["replay", "rummy_basic", "--deal", str(deal)])
+    assert result.exit_code == 2
+    assert "hands.0" in result.output and "10 cards" in result.output
+    deal.write_text('upcard = "Zz"\n[hands]\n0 = "As"\n1 = "7c"\n')
+    result = runner.invoke(app, ["replay", "rummy_basic", "--deal", str(deal)])
+    assert result.exit_code == 2 and "Zz" in result.output
