@@ -23,7 +23,11 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
-console = Console()
+
+
+def console() -> Console:
+    """A console made when a command runs, so it sees the terminal (and COLUMNS) of that run."""
+    return Console()
 
 
 @app.callback()
@@ -55,7 +59,7 @@ def variants() -> None:
     with config_errors():
         for name, description in list_variants():
             table.add_row(name, players_text(load_variant(name)), description)
-    console.print(table)
+    console().print(table)
 
 
 # ---- rummysim validate ------------------------------------------------------------------
@@ -72,20 +76,21 @@ def validate(
 
 
 def _print_summary(rules: Rules) -> None:
-    console.print(f"[bold]{rules.name}[/bold] (RULES.md §{rules.section}): ", end="")
-    console.print(rules.description, markup=False, highlight=False)
+    out = console()
+    out.print(f"[bold]{rules.name}[/bold] (RULES.md §{rules.section}): ", end="")
+    out.print(rules.description, markup=False, highlight=False)
     deal = ", ".join(
         f"{p}p: {rules.deal[p]} cards x {rules.decks_for(p)} pack(s)" for p in rules.player_counts
     )
-    console.print(f"players {players_text(rules)}; deal {deal}; ace worth {rules.ace_value}")
+    out.print(f"players {players_text(rules)}; deal {deal}; ace worth {rules.ace_value}")
     changed = rules.changed()
     table = Table("setting", "value", "§", "", title="resolved rules")
     for toggle in TOGGLES:
         value = rules[toggle.name]
         mark = "changed" if toggle.name in changed else ""
         table.add_row(toggle.name, _value_text(value), toggle.section, mark)
-    console.print(table)
-    console.print("valid")
+    out.print(table)
+    out.print("valid")
 
 
 def _value_text(value: object) -> str:
@@ -156,8 +161,8 @@ def simulate(
     seconds = time.perf_counter() - start
     summary = summarize(out, players)
     summary["seconds"] = round(seconds, 3)
-    console.print(f"[bold]{variant}[/bold], {players} players, bots {bots}, seed {seed}")
-    console.print_json(json.dumps(summary))
+    console().print(f"[bold]{variant}[/bold], {players} players, bots {bots}, seed {seed}")
+    console().print_json(json.dumps(summary))
 
 
 # ---- rummysim replay --------------------------------------------------------------------
