@@ -17,6 +17,7 @@ from sim.engine.layout import (
     BOT_CAREFUL,
     BOT_RANDOM,
     JOKER,
+    LAYOFF_NONE,
     N_KINDS,
     N_NATURAL,
     N_RANKS,
@@ -24,6 +25,7 @@ from sim.engine.layout import (
     P_ACE_RANK,
     P_GOING_RUMMY,
     P_GROUP_DUPLICATES,
+    P_LAYOFF_TARGET,
     P_MUST_DISCARD_TO_GO_OUT,
     P_PLAYERS,
     P_RUN_SUIT,
@@ -39,6 +41,7 @@ from sim.engine.state import (
     SC_N_MELDS,
     SC_PLAN,
     SC_TAKEN,
+    SC_TURN,
     discard_allowed,
     give,
     take,
@@ -56,6 +59,8 @@ from sim.engine.table import (
     steal_joker,
     turn_stays_finishable,
 )
+
+HOLD_TURNS = 6  # careful holds melds for a rummy during each player's first 6 turns at most
 
 # ---- shared helpers -----------------------------------------------------------------
 
@@ -245,21 +250,33 @@ def _greedy_discard(st, params, values, player):
 
 
 @njit(cache=True)
+def _fits_table(st, params, kind):
+    """Does ``kind`` fit some table meld (whoever may lay off on it)?"""
+    if params[P_LAYOFF_TARGET] == LAYOFF_NONE:
+        return False
+    for m in range(st.sc[SC_N_MELDS]):
+        if lay_off_place(st, params, m, kind) != LAY_NONE:
+            return True
+    return False
+
+
+@njit(cache=True)
 def _next_player_wants(st, params, player, kind):
     """A guess that the next player would take ``kind``: it fits a table meld, or he has
     taken a card of the same rank or a same-suit neighbour from the discard pile."""
-    if _can_lay_off_anywhere(st, params, (player + 1) % params[P_PLAYERS], kind):
+    if _fits_table(st, params, kind):
         return True
     nxt = (player + 1) % params[P_PLAYERS]
     rank = kind // N_SUITS
     suit = kind % N_SUITS
+    any_suit = params[P_RUN_SUIT] == RUN_ANY_SUIT
     for k in range(N_NATURAL):
         if st.picked[nxt, k] == 0:
             continue
         r = k // N_SUITS
         if r == rank:
             return True
-        if k % N_SUITS == suit and distance(rank, r, params[P_ACE_RANK]) <= 2:
+        if (any_suit or k % N_SUITS == suit) and distance(rank, r, params[P_ACE_RANK]) <= 2:
             return True
     return False
 
@@ -267,8 +284,10 @@ def _next_player_wants(st, params, player, kind):
 @njit(cache=True)
 def _live_partners(st, params, player, kind):
     """How many cards not yet seen (not in own hand, on the table or in the discard pile)
-    could still join ``kind`` in a meld: the other suits of its rank and its same-suit run
-    neighbours. A partial meld whose partners are all gone is dead weight."""
+    could still join ``kind`` in a meld: unseen jokers, the other cards of its rank a group
+    may hold (identical copies too under group_duplicates), and its run neighbours of its
+    suit (any suit under run_suit = any_suit). A partial meld whose partners are all gone is
+    dead weight."""
     seen = st.tmp
     for k in range(N_KINDS):
         seen[k] = st.hand[player, k]
@@ -279,22 +298,30 @@ def _live_partners(st, params, player, kind):
             seen[st.meld_cards[m, j]] += 1
     rank = kind // N_SUITS
     suit = kind % N_SUITS
-    copies = st.shoe[kind]
-    live = 0
+    any_suit = params[P_RUN_SUIT] == RUN_ANY_SUIT
+    live = st.shoe[JOKER] - min(seen[JOKER], st.shoe[JOKER])
     for t in range(N_SUITS):
-        if t != suit:
-            live += copies - min(seen[rank * N_SUITS + t], copies)
+        k = rank * N_SUITS + t
+        if t != suit or params[P_GROUP_DUPLICATES] == 1:
+            live += st.shoe[k] - min(seen[k], st.shoe[k])
     for r in range(N_RANKS):
         if r != rank and distance(rank, r, params[P_ACE_RANK]) == 1:
-            live += copies - min(seen[r * N_SUITS + suit], copies)
+            for t in range(N_SUITS):
+                if any_suit or t == suit:
+                    k = r * N_SUITS + t
+                    live += st.shoe[k] - min(seen[k], st.shoe[k])
     return live
 
 
 @njit(cache=True)
 def _careful_hold_for_rummy(st, params, values, player):
-    """Under a going-rummy reward, keep melds in hand while nobody threatens to go out:
-    every opponent holds more than 3 cards and this player has not played yet."""
+    """Under a going-rummy reward, keep melds in hand early in the hand while nobody threatens
+    to go out: this player has not played yet, the hand is within its first
+    ``HOLD_TURNS`` turns per player, and every opponent holds more than 3 cards. (Without the
+    turn limit two holding bots would never meld.)"""
     if params[P_GOING_RUMMY] == RUMMY_OFF or st.flags[player, F_PLAYED] == 1:
+        return False
+    if st.sc[SC_TURN] > HOLD_TURNS * params[P_PLAYERS]:
         return False
     for q in range(params[P_PLAYERS]):
         if q != player and st.hand_n[q] <= 3:
@@ -306,15 +333,20 @@ def _careful_hold_for_rummy(st, params, values, player):
 def _careful_play(st, params, values, player):
     ws = st.ws
     if _careful_hold_for_rummy(st, params, values, player):
-        # lay down only if everything goes out this turn (going rummy)
+        # lay down only if the whole hand goes this turn (all cards, or all but an allowed
+        # discard): that is going rummy
         if not may_meld_now(st, params):
             return
         best_arrangement(ws, params, values, st.hand[player], meld_limit(params))
         melded = 0
         for m in range(ws.scal[S_BEST_N]):
             melded += ws.best_len[m]
-        if melded >= st.hand_n[player] - 1 and ws.scal[S_BEST_N] > 0:
-            _greedy_lay_down(st, params, values, player)
+        if (
+            ws.scal[S_BEST_N] > 0
+            and melded >= st.hand_n[player] - 1
+            and _arrangement_leaves_legal_turn(st, params, player)
+        ):
+            _lay_down_best(st, player)
             _greedy_lay_off(st, params, player)
         return
     _greedy_lay_down(st, params, values, player)

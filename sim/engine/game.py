@@ -135,6 +135,8 @@ def play_games(
     totals = np.zeros(players, np.int64)
     h = 0
     g = 0
+    single = params[P_GAME_END] == END_SINGLE_HAND
+    next_dealer = -1
     while h < max_hands and g < max_games:
         game = first_game + g
         game_rng = np.zeros(1, np.uint64)
@@ -142,6 +144,8 @@ def play_games(
         dealer = below(game_rng, players)
         if first_dealer >= 0:
             dealer = first_dealer
+        if single and next_dealer >= 0:
+            dealer = next_dealer  # one-hand games: the deal still rotates (§2H.30-31)
         totals[:] = 0
         leader = -1
         lead_changes = 0
@@ -184,12 +188,13 @@ def play_games(
                 finished = True
                 winner = unique_leader(totals)
                 capped = 1
-            if finished:
-                break
             if params[P_DEALER_ROTATION] == DEALER_WINNER_DEALS and hand_winner >= 0:
                 dealer = hand_winner
             else:
                 dealer = (dealer + 1) % players
+            if finished:
+                next_dealer = dealer
+                break
         if not finished:
             break
         grow = game_rows[g]

@@ -58,6 +58,7 @@ from sim.engine.state import (
     SC_MELDS_TURN,
     SC_PLAN,
     SC_REBUILDS,
+    SC_STEALS_TURN,
     SC_STOCK_N,
     SC_STOCK_RANDOM,
     SC_TAKEN,
@@ -278,6 +279,7 @@ def _start_turn(st):
     st.sc[SC_PLAN] = -1
     st.sc[SC_MELDS_TURN] = 0
     st.sc[SC_LAYOFFS_TURN] = 0
+    st.sc[SC_STEALS_TURN] = 0
 
 
 @njit(cache=True)
@@ -298,7 +300,8 @@ def play_turns(st, params, values, bots, dealer):
             return REASON_EXHAUSTED, -1
         play_melds(st, params, values, bots, player)
         _audit(st, params)
-        played = st.sc[SC_MELDS_TURN] + st.sc[SC_LAYOFFS_TURN] > 0
+        # a joker replacement puts a card on the table too: no going rummy after it (§2E.27)
+        played = st.sc[SC_MELDS_TURN] + st.sc[SC_LAYOFFS_TURN] + st.sc[SC_STEALS_TURN] > 0
         if st.hand_n[player] > 0:
             card = choose_discard(st, params, values, bots, player)
             if card < 0 or not discard_allowed(st, player, card):

@@ -65,7 +65,8 @@ SC_N_EVENTS = 12
 SC_TURN = 13
 SC_CURRENT = 14
 SC_REBUILDS = 15  # stock rebuilt from the discard pile
-N_SC = 16
+SC_STEALS_TURN = 16  # table jokers replaced this turn
+N_SC = 17
 
 # event log columns and types
 EV_TYPE = 0

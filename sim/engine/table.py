@@ -40,6 +40,7 @@ from sim.engine.state import (
     SC_LAYOFFS_TURN,
     SC_MELDS_TURN,
     SC_N_MELDS,
+    SC_STEALS_TURN,
     SC_TAKEN,
     give,
     has_allowed_discard,
@@ -241,6 +242,7 @@ def steal_joker(st, player, m, i, natural):
     to the hand (``joker_replace = steal_by_replacement``, §2B.12)."""
     take(st, player, natural)
     _played(st, natural)
+    st.sc[SC_STEALS_TURN] += 1
     st.meld_cards[m, i] = natural
     give(st, player, JOKER)
     log_event(st, E_STEAL, player, m, natural)

@@ -93,3 +93,15 @@ def test_audit_random_toggle_combinations(batch):
         out = play(compiled.params, compiled.card_values, np.array(seats), seed=batch, hands=25)
         assert int(out.counters[L.C_VIOLATIONS]) == 0, overrides
         _check(out, compiled.params)
+
+
+def test_two_careful_bots_under_going_rummy_rarely_stall():
+    # careful holds melds for a rummy only early in the hand; two of them must not block each
+    # other until the turn cap (review finding: 29% of @004 hands stalled before the limit)
+    compiled = compile_rules(load_variant("rummy_basic@004"), 2, audit=True)
+    out = play(
+        compiled.params, compiled.card_values, np.array([L.BOT_CAREFUL] * 2), seed=1, hands=1000
+    )
+    stalled = float(np.mean(out.hand_rows[:, L.H_END_REASON] == L.REASON_STALLED))
+    assert stalled < 0.02
+    _check(out, compiled.params)

@@ -15,7 +15,7 @@ from sim.engine import layout as L
 from sim.engine import state as S
 from sim.engine.api import make_params
 
-from .helpers import GREEDY, compiled, deal, end_of, events_of, play_deal
+from .helpers import CAREFUL, GREEDY, compiled, deal, end_of, events_of, play_deal
 
 pytestmark = pytest.mark.nojit
 
@@ -375,3 +375,52 @@ def test_2B_12_steal_by_replacement_takes_a_table_joker():
     _no_violations(out)
     params, values = compiled(jokers=2)
     assert events_of(play_deal(fixed, params, values), S.E_STEAL) == []
+
+
+def test_2E_27_a_joker_replacement_is_a_card_played_so_no_rummy_after_it():
+    # turn 2: seat 1 puts 6h and 9c in place of seat 0's jokers; turn 4 it melds everything:
+    # it played cards before, so this is a plain win, not a doubled rummy (review finding)
+    params, values = compiled(
+        "rummy_basic@003", jokers=2, going_rummy="double", layoff_target="own_only"
+    )
+    fixed = deal(
+        ["5h Jk 7h 8c Jk Tc As 3s 9d Qd", "6h 9c 2c 3c Ks Kd 5d 6d 8d 7s"], "Kc", "4s 2h 9h"
+    )
+    out = play_deal(fixed, params, values)
+    assert [e[0] for e in events_of(out, S.E_STEAL)] == [1, 1]
+    reason, winner = end_of(out)
+    assert winner == 1 and reason == "went_out"
+    _no_violations(out)
+
+
+def test_2H_30_31_single_hand_games_still_pass_the_deal():
+    from sim.engine.api import play
+
+    for rotation in ("left", "winner_deals"):
+        params, values = compiled(players=3, game_end="single_hand", dealer_rotation=rotation)
+        out = play(params, values, np.array([GREEDY] * 3), seed=4, games=200)
+        rows = out.hand_rows
+        for prev, row in zip(rows[:-1], rows[1:], strict=True):
+            if rotation == "winner_deals" and prev[L.H_WINNER] >= 0:
+                assert row[L.H_DEALER] == prev[L.H_WINNER]
+            else:
+                assert row[L.H_DEALER] == (prev[L.H_DEALER] + 1) % 3
+
+
+def test_bots_careful_holding_for_rummy_never_lays_down_part_of_its_hand():
+    # seat 0 takes 6c; all but 6c melds, but 6c may not be discarded this turn: a careful bot
+    # holding for a rummy keeps everything rather than lay down part of its hand
+    params, values = compiled("rummy_basic@004")
+    fixed = deal(
+        ["4d 4h 4c 5d 5h 5c Ts Js Qs Ks", "As 3s 7h 9c Jd Kh 2d 8c Td Qc"], "6c", "2s 9h 8d 7s"
+    )
+    out = play_deal(fixed, params, values, bots=[CAREFUL, CAREFUL])
+    first_turn = []
+    for row in out.events:
+        etype, player = int(row[S.EV_TYPE]), int(row[S.EV_PLAYER])
+        if etype in (S.E_MELD, S.E_LAYOFF) and player == 0:
+            first_turn.append(etype)
+        if etype == S.E_DISCARD and player == 0:
+            break
+    assert first_turn == [] or end_of(out)[1] == 0 and out.hand_rows[0, L.H_TURNS] == 1
+    _no_violations(out)
