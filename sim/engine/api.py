@@ -10,7 +10,7 @@ import numpy as np
 from sim.cards import JOKER, N_KINDS, N_NATURAL, N_SUITS
 from sim.engine import layout as L
 from sim.engine.game import play_games
-from sim.engine.melds import best_arrangement, new_search_work
+from sim.engine.melds import CC_CARDS, CC_LEN, best_arrangement, new_search_work
 from sim.engine.state import EV_COLS
 
 _WORK = None
@@ -90,8 +90,8 @@ def min_deadwood(
     melded = best_arrangement(ws, params, card_values, hand, max_melds)
     melds = []
     for m in range(int(ws.scal[1])):
-        length = int(ws.best_len[m])
-        melds.append([int(k) for k in ws.best_cards[m, :length]])
+        length = int(ws.best[m, CC_LEN])
+        melds.append([int(k) for k in ws.best[m, CC_CARDS : CC_CARDS + length]])
     return int(hand @ card_values - melded), melds
 
 

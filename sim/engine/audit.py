@@ -20,7 +20,22 @@ from sim.engine.layout import (
     STOCK_BLOCK_TOTALS,
 )
 from sim.engine.melds import S_OVERFLOW, meld_is_legal
-from sim.engine.state import SC_DISCARD_N, SC_N_MELDS, SC_STOCK_N, SC_VIOLATIONS
+from sim.engine.state import (
+    KR_SHOE,
+    KR_TMP,
+    MC_CARDS,
+    MC_LEN,
+    MC_START,
+    MC_SUIT,
+    MC_TYPE,
+    PILE_DISCARD,
+    PILE_STOCK,
+    PL_N,
+    SC_DISCARD_N,
+    SC_N_MELDS,
+    SC_STOCK_N,
+    SC_VIOLATIONS,
+)
 
 
 @njit(cache=True)
@@ -28,7 +43,7 @@ def check_state(st, params):
     """Every card of the shoe in exactly one place, hand sizes consistent, every table meld
     legal, and the meld search never truncated. Returns the violations found."""
     bad = 0
-    seen = st.tmp
+    seen = st.kinds[KR_TMP]
     for k in range(N_KINDS):
         seen[k] = 0
     players = params[P_PLAYERS]
@@ -39,26 +54,26 @@ def check_state(st, params):
                 bad += 1
             seen[k] += st.hand[p, k]
             n += st.hand[p, k]
-        if n != st.hand_n[p]:
+        if n != st.pl[p, PL_N]:
             bad += 1
     for i in range(st.sc[SC_STOCK_N]):
-        seen[st.stock[i]] += 1
+        seen[st.piles[PILE_STOCK, i]] += 1
     for i in range(st.sc[SC_DISCARD_N]):
-        seen[st.discard[i]] += 1
+        seen[st.piles[PILE_DISCARD, i]] += 1
     for m in range(st.sc[SC_N_MELDS]):
-        for j in range(st.meld_len[m]):
-            seen[st.meld_cards[m, j]] += 1
+        for j in range(st.melds[m, MC_LEN]):
+            seen[st.melds[m, MC_CARDS + j]] += 1
         if not meld_is_legal(
             params,
-            st.meld_type[m],
-            st.meld_start[m],
-            st.meld_len[m],
-            st.meld_suit[m],
-            st.meld_cards[m],
+            st.melds[m, MC_TYPE],
+            st.melds[m, MC_START],
+            st.melds[m, MC_LEN],
+            st.melds[m, MC_SUIT],
+            st.melds[m, MC_CARDS:],
         ):
             bad += 1
     for k in range(N_KINDS):
-        if seen[k] != st.shoe[k]:
+        if seen[k] != st.kinds[KR_SHOE, k]:
             bad += 1
     if st.ws.scal[S_OVERFLOW] != 0:
         bad += 1

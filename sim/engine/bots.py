@@ -10,7 +10,6 @@ Each policy answers three questions, dispatched on the seat's ``BOT_*`` code:
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from sim.engine.layout import (
@@ -32,11 +31,28 @@ from sim.engine.layout import (
     RUMMY_OFF,
     RUN_ANY_SUIT,
 )
-from sim.engine.melds import S_BEST_N, best_arrangement, forms_meld_with, melds_with
+from sim.engine.melds import (
+    CC_CARDS,
+    CC_LEN,
+    CC_START,
+    CC_SUIT,
+    CC_TYPE,
+    S_BEST_N,
+    best_arrangement,
+    forms_meld_with,
+    melds_with,
+)
 from sim.engine.positions import distance
 from sim.engine.rng import below
 from sim.engine.state import (
     F_PLAYED,
+    KR_PICKED,
+    KR_SHOE,
+    KR_TMP,
+    MC_CARDS,
+    MC_LEN,
+    PILE_DISCARD,
+    PL_N,
     SC_DISCARD_N,
     SC_N_MELDS,
     SC_PLAN,
@@ -92,16 +108,16 @@ def _completes_meld(st, params, player, kind):
 def _arrangement_leaves_legal_turn(st, params, player):
     """After laying down ``ws.best``, could the turn still end legally?"""
     ws = st.ws
-    tmp = st.tmp
+    tmp = st.kinds[KR_TMP]
     for k in range(N_KINDS):
         tmp[k] = st.hand[player, k]
-    left = st.hand_n[player]
+    left = st.pl[player, PL_N]
     taken = st.sc[SC_TAKEN]
     for m in range(ws.scal[S_BEST_N]):
-        for j in range(ws.best_len[m]):
-            tmp[ws.best_cards[m, j]] -= 1
+        for j in range(ws.best[m, CC_LEN]):
+            tmp[ws.best[m, CC_CARDS + j]] -= 1
             left -= 1
-            if ws.best_cards[m, j] == taken:
+            if ws.best[m, CC_CARDS + j] == taken:
                 taken = -1  # melding a copy of the taken kind spends the rule (§1.5)
     if left == 0:
         return params[P_MUST_DISCARD_TO_GO_OUT] == 0
@@ -118,11 +134,11 @@ def _lay_down_best(st, player):
         lay_down(
             st,
             player,
-            ws.best_type[m],
-            ws.best_start[m],
-            ws.best_len[m],
-            ws.best_suit[m],
-            ws.best_cards[m],
+            ws.best[m, CC_TYPE],
+            ws.best[m, CC_START],
+            ws.best[m, CC_LEN],
+            ws.best[m, CC_SUIT],
+            ws.best[m, CC_CARDS:],
         )
 
 
@@ -199,7 +215,7 @@ def _greedy_lay_off(st, params, player):
             break
         steal_joker(st, player, m, i, natural)
     changed = True
-    while changed and st.hand_n[player] > 0:
+    while changed and st.pl[player, PL_N] > 0:
         changed = False
         for k in range(N_KINDS):
             if st.hand[player, k] == 0:
@@ -271,7 +287,7 @@ def _next_player_wants(st, params, player, kind):
     suit = kind % N_SUITS
     any_suit = params[P_RUN_SUIT] == RUN_ANY_SUIT
     for k in range(N_NATURAL):
-        if st.picked[nxt, k] == 0:
+        if st.kinds[KR_PICKED + nxt, k] == 0:
             continue
         r = k // N_SUITS
         if r == rank:
@@ -288,28 +304,28 @@ def _live_partners(st, params, player, kind):
     may hold (identical copies too under group_duplicates), and its run neighbours of its
     suit (any suit under run_suit = any_suit). A partial meld whose partners are all gone is
     dead weight."""
-    seen = st.tmp
+    seen = st.kinds[KR_TMP]
     for k in range(N_KINDS):
         seen[k] = st.hand[player, k]
     for i in range(st.sc[SC_DISCARD_N]):
-        seen[st.discard[i]] += 1
+        seen[st.piles[PILE_DISCARD, i]] += 1
     for m in range(st.sc[SC_N_MELDS]):
-        for j in range(st.meld_len[m]):
-            seen[st.meld_cards[m, j]] += 1
+        for j in range(st.melds[m, MC_LEN]):
+            seen[st.melds[m, MC_CARDS + j]] += 1
     rank = kind // N_SUITS
     suit = kind % N_SUITS
     any_suit = params[P_RUN_SUIT] == RUN_ANY_SUIT
-    live = st.shoe[JOKER] - min(seen[JOKER], st.shoe[JOKER])
+    live = st.kinds[KR_SHOE, JOKER] - min(seen[JOKER], st.kinds[KR_SHOE, JOKER])
     for t in range(N_SUITS):
         k = rank * N_SUITS + t
         if t != suit or params[P_GROUP_DUPLICATES] == 1:
-            live += st.shoe[k] - min(seen[k], st.shoe[k])
+            live += st.kinds[KR_SHOE, k] - min(seen[k], st.kinds[KR_SHOE, k])
     for r in range(N_RANKS):
         if r != rank and distance(rank, r, params[P_ACE_RANK]) == 1:
             for t in range(N_SUITS):
                 if any_suit or t == suit:
                     k = r * N_SUITS + t
-                    live += st.shoe[k] - min(seen[k], st.shoe[k])
+                    live += st.kinds[KR_SHOE, k] - min(seen[k], st.kinds[KR_SHOE, k])
     return live
 
 
@@ -319,12 +335,12 @@ def _careful_hold_for_rummy(st, params, values, player):
     to go out: this player has not played yet, the hand is within its first
     ``HOLD_TURNS`` turns per player, and every opponent holds more than 3 cards. (Without the
     turn limit two holding bots would never meld.)"""
-    if params[P_GOING_RUMMY] == RUMMY_OFF or st.flags[player, F_PLAYED] == 1:
+    if params[P_GOING_RUMMY] == RUMMY_OFF or st.pl[player, F_PLAYED] == 1:
         return False
     if st.sc[SC_TURN] > HOLD_TURNS * params[P_PLAYERS]:
         return False
     for q in range(params[P_PLAYERS]):
-        if q != player and st.hand_n[q] <= 3:
+        if q != player and st.pl[q, PL_N] <= 3:
             return False
     return True
 
@@ -340,10 +356,10 @@ def _careful_play(st, params, values, player):
         best_arrangement(ws, params, values, st.hand[player], meld_limit(params))
         melded = 0
         for m in range(ws.scal[S_BEST_N]):
-            melded += ws.best_len[m]
+            melded += ws.best[m, CC_LEN]
         if (
             ws.scal[S_BEST_N] > 0
-            and melded >= st.hand_n[player] - 1
+            and melded >= st.pl[player, PL_N] - 1
             and _arrangement_leaves_legal_turn(st, params, player)
         ):
             _lay_down_best(st, player)
@@ -384,16 +400,16 @@ def _careful_discard(st, params, values, player):
 @njit(cache=True)
 def _meld_leaves_legal_turn(st, params, player, depth, i):
     ws = st.ws
-    left = st.hand_n[player] - ws.cand_len[depth, i]
+    left = st.pl[player, PL_N] - ws.cand[depth, i, CC_LEN]
     if left == 0:
         return params[P_MUST_DISCARD_TO_GO_OUT] == 0
-    tmp = st.tmp
+    tmp = st.kinds[KR_TMP]
     for k in range(N_KINDS):
         tmp[k] = st.hand[player, k]
     taken = st.sc[SC_TAKEN]
-    for j in range(ws.cand_len[depth, i]):
-        tmp[ws.cand_cards[depth, i, j]] -= 1
-        if ws.cand_cards[depth, i, j] == taken:
+    for j in range(ws.cand[depth, i, CC_LEN]):
+        tmp[ws.cand[depth, i, CC_CARDS + j]] -= 1
+        if ws.cand[depth, i, CC_CARDS + j] == taken:
             taken = -1
     for k in range(N_KINDS):
         if tmp[k] > 0 and (k != taken or tmp[k] >= 2):
@@ -404,8 +420,8 @@ def _meld_leaves_legal_turn(st, params, player, depth, i):
 @njit(cache=True)
 def _lowest_natural(ws, depth, i):
     low = N_KINDS
-    for j in range(ws.cand_len[depth, i]):
-        k = ws.cand_cards[depth, i, j]
+    for j in range(ws.cand[depth, i, CC_LEN]):
+        k = ws.cand[depth, i, CC_CARDS + j]
         if k != JOKER and k < low:
             low = k
     return low
@@ -434,11 +450,11 @@ def _random_actions(st, params, player, pick):
                     lay_down(
                         st,
                         player,
-                        ws.cand_type[0, i],
-                        ws.cand_start[0, i],
-                        ws.cand_len[0, i],
-                        ws.cand_suit[0, i],
-                        ws.cand_cards[0, i].astype(np.int64),
+                        ws.cand[0, i, CC_TYPE],
+                        ws.cand[0, i, CC_START],
+                        ws.cand[0, i, CC_LEN],
+                        ws.cand[0, i, CC_SUIT],
+                        ws.cand[0, i, CC_CARDS:],
                     )
                     return -1
                 count += 1
@@ -456,7 +472,7 @@ def _random_actions(st, params, player, pick):
                 return -1
             count += 1
     for m in range(st.sc[SC_N_MELDS]):
-        for i in range(st.meld_len[m]):
+        for i in range(st.melds[m, MC_LEN]):
             natural = joker_stands_for(st, params, m, i)
             if natural >= 0 and st.hand[player, natural] > 0:
                 if count == pick:
@@ -469,7 +485,7 @@ def _random_actions(st, params, player, pick):
 @njit(cache=True)
 def _random_play(st, params, player):
     """Repeatedly choose uniformly among every legal table action and stopping."""
-    while st.hand_n[player] > 0:
+    while st.pl[player, PL_N] > 0:
         n = _random_actions(st, params, player, -1)
         pick = below(_bot_rng(st), n + 1)
         if pick == n:

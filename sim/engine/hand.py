@@ -49,7 +49,11 @@ from sim.engine.state import (
     E_SCORE,
     E_UPCARD,
     F_PLAYED,
-    N_FLAGS,
+    KR_PICKED,
+    N_PL,
+    PILE_DISCARD,
+    PILE_STOCK,
+    PL_N,
     SC_DISCARD_N,
     SC_DRAWS_DISCARD,
     SC_DRAWS_STOCK,
@@ -95,10 +99,9 @@ def reset_hand(st, params, seed, shard, deal, preset):
     for p in range(players):
         for k in range(N_KINDS):
             st.hand[p, k] = 0
-            st.picked[p, k] = 0
-        st.hand_n[p] = 0
-        for f in range(N_FLAGS):
-            st.flags[p, f] = 0
+            st.kinds[KR_PICKED + p, k] = 0
+        for f in range(N_PL):
+            st.pl[p, f] = 0
     for i in range(st.sc.shape[0]):
         if i != SC_LOG:  # the caller sets whether events are logged
             st.sc[i] = 0
@@ -134,30 +137,30 @@ def _rebuild_stock(st, params):
     ``shuffle_except_top`` shuffles all but the top card into a new stock."""
     n = st.sc[SC_DISCARD_N]
     if params[P_STOCK_EXHAUSTION] == STOCK_SHUFFLE_EXCEPT_TOP:
-        top = st.discard[n - 1]
+        top = st.piles[PILE_DISCARD, n - 1]
         for i in range(n - 1):
-            st.stock[i] = st.discard[i]
+            st.piles[PILE_STOCK, i] = st.piles[PILE_DISCARD, i]
         st.sc[SC_STOCK_N] = n - 1
         st.sc[SC_STOCK_RANDOM] = 1
-        st.discard[0] = top
+        st.piles[PILE_DISCARD, 0] = top
     else:
-        oldest = st.discard[0]
+        oldest = st.piles[PILE_DISCARD, 0]
         # new stock, top first: discard[1], discard[2], ..., discard[n-1]; the top is last
         for i in range(n - 1):
-            st.stock[i] = st.discard[n - 1 - i]
+            st.piles[PILE_STOCK, i] = st.piles[PILE_DISCARD, n - 1 - i]
         st.sc[SC_STOCK_N] = n - 1
         st.sc[SC_STOCK_RANDOM] = 0
-        st.discard[0] = oldest
+        st.piles[PILE_DISCARD, 0] = oldest
     st.sc[SC_DISCARD_N] = 1
     st.sc[SC_REBUILDS] += 1
-    log_event(st, E_REBUILD, -1, n - 1, st.discard[0])
+    log_event(st, E_REBUILD, -1, n - 1, st.piles[PILE_DISCARD, 0])
 
 
 @njit(cache=True)
 def _take_discard(st, player, forced):
     card = pop_discard(st)
     give(st, player, card)
-    st.picked[player, card] += 1
+    st.kinds[KR_PICKED + player, card] += 1
     st.sc[SC_TAKEN] = card
     st.sc[SC_DRAWS_DISCARD] += 1
     log_event(st, E_FORCED_TAKE if forced else E_DRAW_DISCARD, player, card, 0)
@@ -302,7 +305,7 @@ def play_turns(st, params, values, bots, dealer):
         _audit(st, params)
         # a joker replacement puts a card on the table too: no going rummy after it (§2E.27)
         played = st.sc[SC_MELDS_TURN] + st.sc[SC_LAYOFFS_TURN] + st.sc[SC_STEALS_TURN] > 0
-        if st.hand_n[player] > 0:
+        if st.pl[player, PL_N] > 0:
             card = choose_discard(st, params, values, bots, player)
             if card < 0 or not discard_allowed(st, player, card):
                 st.sc[SC_VIOLATIONS] += 1  # a bot chose an illegal discard
@@ -313,12 +316,12 @@ def play_turns(st, params, values, bots, dealer):
             _audit(st, params)
         elif params[P_MUST_DISCARD_TO_GO_OUT] == 1:
             st.sc[SC_VIOLATIONS] += 1  # went out without the required discard (§2E.26)
-        if st.hand_n[player] == 0:
-            if st.flags[player, F_PLAYED] == 0:
+        if st.pl[player, PL_N] == 0:
+            if st.pl[player, F_PLAYED] == 0:
                 return REASON_WENT_RUMMY, player
             return REASON_WENT_OUT, player
         if played:
-            st.flags[player, F_PLAYED] = 1
+            st.pl[player, F_PLAYED] = 1
         player = (player + 1) % players
 
 

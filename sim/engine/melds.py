@@ -76,24 +76,26 @@ N_REMAINING = 4  # value still undecided
 N_LEFT = 5  # melds still allowed
 N_NODE = 6
 
+# columns of a meld row in SearchWork.cand and SearchWork.best (and of table melds' first
+# columns, see state.py)
+CC_TYPE = 0  # MELD_GROUP or MELD_RUN
+CC_START = 1  # the group's rank, or the run's first position
+CC_LEN = 2  # cards in the meld
+CC_SUIT = 3  # the run's suit, -1 for groups and any-suit runs
+CC_CARDS = 4  # first of MAX_MELD_CARDS card kinds (runs in position order)
+N_CC = CC_CARDS + MAX_MELD_CARDS
+
+# Few, larger arrays on purpose: numba passes a named tuple as all of its arrays' fields, so
+# every kernel call costs in proportion to the number of arrays it carries.
 SearchWork = namedtuple(
     "SearchWork",
     [
         "cnt",  # int64[N_KINDS]: cards still undecided, by kind
         "cand_n",  # int64[MAX_DEPTH]: candidates enumerated at each depth
-        "cand_type",  # int64[MAX_DEPTH, MAX_CAND]
-        "cand_start",  # int64[MAX_DEPTH, MAX_CAND]
-        "cand_len",  # int64[MAX_DEPTH, MAX_CAND]
-        "cand_suit",  # int64[MAX_DEPTH, MAX_CAND]
-        "cand_cards",  # int8[MAX_DEPTH, MAX_CAND, MAX_MELD_CARDS]
+        "cand",  # int64[MAX_DEPTH, MAX_CAND, N_CC]: candidate melds per depth (CC_* columns)
+        "best",  # int64[MAX_ARRANGEMENT, N_CC]: the best arrangement found (CC_* columns)
         "cur",  # int64[MAX_ARRANGEMENT, 2]: (depth, candidate) of each meld on the path
-        "best_type",  # int64[MAX_ARRANGEMENT]
-        "best_start",  # int64[MAX_ARRANGEMENT]
-        "best_len",  # int64[MAX_ARRANGEMENT]
-        "best_suit",  # int64[MAX_ARRANGEMENT]
-        "best_cards",  # int64[MAX_ARRANGEMENT, MAX_MELD_CARDS]
-        "fill",  # int64[MAX_MELD_CARDS]: run being built
-        "opt",  # int64[MAX_MELD_CARDS]: choice at each position of the run being built
+        "run",  # int64[2, MAX_MELD_CARDS]: run being built (row 0) and choices made (row 1)
         "node",  # int64[MAX_DEPTH, N_NODE]: the search path
         "scal",  # int64[N_SCAL]
     ],
@@ -106,19 +108,10 @@ def new_search_work():
     return SearchWork(
         np.zeros(N_KINDS, np.int64),
         np.zeros(MAX_DEPTH, np.int64),
-        np.zeros((MAX_DEPTH, MAX_CAND), np.int64),
-        np.zeros((MAX_DEPTH, MAX_CAND), np.int64),
-        np.zeros((MAX_DEPTH, MAX_CAND), np.int64),
-        np.zeros((MAX_DEPTH, MAX_CAND), np.int64),
-        np.zeros((MAX_DEPTH, MAX_CAND, MAX_MELD_CARDS), np.int8),
+        np.zeros((MAX_DEPTH, MAX_CAND, N_CC), np.int64),
+        np.zeros((MAX_ARRANGEMENT, N_CC), np.int64),
         np.zeros((MAX_ARRANGEMENT, 2), np.int64),
-        np.zeros(MAX_ARRANGEMENT, np.int64),
-        np.zeros(MAX_ARRANGEMENT, np.int64),
-        np.zeros(MAX_ARRANGEMENT, np.int64),
-        np.zeros(MAX_ARRANGEMENT, np.int64),
-        np.zeros((MAX_ARRANGEMENT, MAX_MELD_CARDS), np.int64),
-        np.zeros(MAX_MELD_CARDS, np.int64),
-        np.zeros(MAX_MELD_CARDS, np.int64),
+        np.zeros((2, MAX_MELD_CARDS), np.int64),
         np.zeros((MAX_DEPTH, N_NODE), np.int64),
         np.zeros(N_SCAL, np.int64),
     )
@@ -134,12 +127,12 @@ def _emit(ws, depth, mtype, start, length, suit, cards):
     if n >= MAX_CAND:
         ws.scal[S_OVERFLOW] += 1
         return False
-    ws.cand_type[depth, n] = mtype
-    ws.cand_start[depth, n] = start
-    ws.cand_len[depth, n] = length
-    ws.cand_suit[depth, n] = suit
+    ws.cand[depth, n, CC_TYPE] = mtype
+    ws.cand[depth, n, CC_START] = start
+    ws.cand[depth, n, CC_LEN] = length
+    ws.cand[depth, n, CC_SUIT] = suit
     for i in range(length):
-        ws.cand_cards[depth, n, i] = cards[i]
+        ws.cand[depth, n, CC_CARDS + i] = cards[i]
     ws.cand_n[depth] = n + 1
     return True
 
@@ -216,8 +209,8 @@ def _runs_with(ws, params, depth, c):
     rank = c // N_SUITS
     suit = c % N_SUITS
     npos = n_positions(ace_rank)
-    fill = ws.fill
-    opt = ws.opt
+    fill = ws.run[0]
+    opt = ws.run[1]
     cnt = ws.cnt
     jokers = cnt[JOKER]
     for which in range(2):
@@ -304,7 +297,7 @@ def melds_with(ws, params, depth, c):
     """Enumerate into ``ws.cand_*[depth]`` every meld that contains natural card ``c`` and
     uses only cards in ``ws.cnt`` (which must include ``c``); returns how many."""
     ws.cand_n[depth] = 0
-    _groups_with(ws, params, depth, c, ws.fill)
+    _groups_with(ws, params, depth, c, ws.run[0])
     _runs_with(ws, params, depth, c)
     return ws.cand_n[depth]
 
@@ -323,12 +316,12 @@ def _record(ws, melded):
     for m in range(n):
         d = ws.cur[m, 0]
         i = ws.cur[m, 1]
-        ws.best_type[m] = ws.cand_type[d, i]
-        ws.best_start[m] = ws.cand_start[d, i]
-        ws.best_len[m] = ws.cand_len[d, i]
-        ws.best_suit[m] = ws.cand_suit[d, i]
-        for j in range(ws.cand_len[d, i]):
-            ws.best_cards[m, j] = ws.cand_cards[d, i, j]
+        ws.best[m, CC_TYPE] = ws.cand[d, i, CC_TYPE]
+        ws.best[m, CC_START] = ws.cand[d, i, CC_START]
+        ws.best[m, CC_LEN] = ws.cand[d, i, CC_LEN]
+        ws.best[m, CC_SUIT] = ws.cand[d, i, CC_SUIT]
+        for j in range(ws.cand[d, i, CC_LEN]):
+            ws.best[m, CC_CARDS + j] = ws.cand[d, i, CC_CARDS + j]
     if melded == ws.scal[S_TOTAL]:
         ws.scal[S_DONE] = 1
 
@@ -342,8 +335,7 @@ def _search(ws, params, values, limit):
     node = ws.node
     cnt = ws.cnt
     cand_n = ws.cand_n
-    cand_len = ws.cand_len
-    cand_cards = ws.cand_cards
+    cand = ws.cand
     scal = ws.scal
     node[0, N_START] = 0
     node[0, N_MELDED] = 0
@@ -373,8 +365,8 @@ def _search(ws, params, values, limit):
         else:
             c = node[depth, N_CARD]
             if choice < cand_n[depth]:
-                for j in range(cand_len[depth, choice]):
-                    cnt[cand_cards[depth, choice, j]] += 1
+                for j in range(cand[depth, choice, CC_LEN]):
+                    cnt[cand[depth, choice, CC_CARDS + j]] += 1
                 scal[S_CUR_N] -= 1
             else:
                 cnt[c] += 1
@@ -387,8 +379,8 @@ def _search(ws, params, values, limit):
         child = depth + 1
         if choice < n:
             v = 0
-            for j in range(cand_len[depth, choice]):
-                k = cand_cards[depth, choice, j]
+            for j in range(cand[depth, choice, CC_LEN]):
+                k = cand[depth, choice, CC_CARDS + j]
                 cnt[k] -= 1
                 v += values[k]
             m = scal[S_CUR_N]
@@ -449,7 +441,7 @@ def best_arrangement(ws, params, values, hand, max_melds):
     """Find the disjoint melds from ``hand`` (``int64[N_KINDS]`` counts) that leave the
     least value in hand, using at most ``max_melds`` melds (<= 0: unlimited).
 
-    Returns the melded value; the melds are in ``ws.best_*[:ws.scal[S_BEST_N]]``.
+    Returns the melded value; the melds are rows ``ws.best[:ws.scal[S_BEST_N]]``.
     Ties keep the first arrangement found (deterministic)."""
     for k in range(N_KINDS):
         ws.cnt[k] = hand[k]
@@ -497,8 +489,8 @@ def forms_meld_with(ws, params, hand, kind):
         if hand[c] > 0:
             n = melds_with(ws, params, 0, c)
             for i in range(n):
-                for j in range(ws.cand_len[0, i]):
-                    if ws.cand_cards[0, i, j] == JOKER:
+                for j in range(ws.cand[0, i, CC_LEN]):
+                    if ws.cand[0, i, CC_CARDS + j] == JOKER:
                         return True
     return False
 

@@ -1,20 +1,23 @@
 """The state of one hand in flat arrays, and the card movements every phase uses.
 
 ``HandState`` fields (P = players, K = ``N_KINDS``, S = cards in the shoe,
-M = ``MAX_TABLE_MELDS``):
+M = ``MAX_TABLE_MELDS``). There are few, larger arrays on purpose: numba passes a named tuple
+as all of its arrays' fields, so every kernel call costs in proportion to their number.
 
 - ``hand``: int64[P, K], cards each player holds, by kind (multi-deck: counts > 1);
-- ``hand_n``: int64[P], cards each player holds;
-- ``stock``: int64[S], stock cards, top at ``stock[sc[SC_STOCK_N] - 1]``; while
-  ``sc[SC_STOCK_RANDOM]`` is 1 the remaining stock is unordered and each draw picks a
-  uniform card (a lazy Fisher-Yates shuffle); after a turn-over it is ordered;
-- ``discard``: int64[S], the discard pile, top at ``discard[sc[SC_DISCARD_N] - 1]``;
-- ``meld_type``/``meld_start``/``meld_len``/``meld_suit``/``meld_owner``: int64[M] and
-  ``meld_cards``: int64[M, MAX_MELD_CARDS], the table melds (see ``melds.py``);
-- ``flags``: int64[P, N_FLAGS], per-player facts of this hand (``F_*``);
-- ``picked``: int64[P, K], cards each player took from the discard pile this hand (public);
-- ``shoe``: int64[K], how many cards of each kind the shoe holds (for the audit);
-- ``tmp``: int64[K], scratch counts; ``sc``: int64[N_SC], scalars (``SC_*``);
+- ``pl``: int64[P, N_PL], per player: cards held (``PL_N``) and facts of this hand
+  (``F_PLAYED``, ``F_HAS_MELDED``, ``F_LAID_OFF_OWN``);
+- ``piles``: int64[2, S]: row ``PILE_STOCK`` is the stock, top at
+  ``[PILE_STOCK, sc[SC_STOCK_N] - 1]`` (while ``sc[SC_STOCK_RANDOM]`` is 1 the remaining
+  stock is unordered and each draw picks a uniform card: a lazy Fisher-Yates shuffle; after
+  a turn-over it is ordered); row ``PILE_DISCARD`` is the discard pile, top at
+  ``[PILE_DISCARD, sc[SC_DISCARD_N] - 1]``;
+- ``melds``: int64[M, N_MC], the table melds: ``MC_TYPE``, ``MC_START``, ``MC_LEN``,
+  ``MC_SUIT`` (as in ``melds.py``), ``MC_OWNER``, then the cards from ``MC_CARDS``;
+- ``kinds``: int64[2 + P, K]: row ``KR_SHOE`` is how many cards of each kind the shoe holds
+  (for the audit), row ``KR_TMP`` scratch counts, row ``KR_PICKED + p`` the cards player p
+  took from the discard pile this hand (public);
+- ``sc``: int64[N_SC], scalars (``SC_*``);
 - ``rng``: uint64[2], the deal stream and the bot stream (``rng.py``);
 - ``events``: int64[E, EV_COLS], the event log for replays (``SC_LOG`` = 1);
 - ``ws``: the meld search workspace.
@@ -29,24 +32,42 @@ from numba import njit
 
 from sim.engine.layout import (
     JOKER,
-    MAX_MELD_CARDS,
     N_KINDS,
     N_NATURAL,
     P_DECKS,
     P_JOKERS,
     P_PLAYERS,
 )
-from sim.engine.melds import new_search_work
+from sim.engine.melds import CC_CARDS, CC_LEN, CC_START, CC_SUIT, CC_TYPE, N_CC, new_search_work
 from sim.engine.rng import below
 
 MAX_SHOE = 4 * N_NATURAL + 16
 MAX_TABLE_MELDS = MAX_SHOE // 3 + 1
 
-# flags
-F_PLAYED = 0  # laid down or laid off a card in an earlier turn of this hand (going rummy)
-F_HAS_MELDED = 1  # has laid down a meld this hand (layoff_requires_meld)
-F_LAID_OFF_OWN = 2  # has laid off on one of his own melds (layoff_requires_meld)
-N_FLAGS = 3
+# pl columns
+PL_N = 0  # cards in hand
+F_PLAYED = 1  # laid down or laid off a card in an earlier turn of this hand (going rummy)
+F_HAS_MELDED = 2  # has laid down a meld this hand (layoff_requires_meld)
+F_LAID_OFF_OWN = 3  # has laid off on one of his own melds (layoff_requires_meld)
+N_PL = 4
+
+# piles rows
+PILE_STOCK = 0
+PILE_DISCARD = 1
+
+# melds columns: the first ones match melds.CC_* so a meld row can be copied as is
+MC_TYPE = CC_TYPE
+MC_START = CC_START
+MC_LEN = CC_LEN
+MC_SUIT = CC_SUIT
+MC_CARDS = CC_CARDS
+MC_OWNER = N_CC
+N_MC = N_CC + 1
+
+# kinds rows
+KR_SHOE = 0
+KR_TMP = 1
+KR_PICKED = 2
 
 # sc slots
 SC_STOCK_N = 0
@@ -92,27 +113,7 @@ E_SCORE = 11  # player, a = value in hand, b = hand score
 E_FORCED_TAKE = 12  # took the only card left (discard top) because no stock could be rebuilt
 
 HandState = namedtuple(
-    "HandState",
-    [
-        "hand",
-        "hand_n",
-        "stock",
-        "discard",
-        "meld_type",
-        "meld_start",
-        "meld_len",
-        "meld_suit",
-        "meld_owner",
-        "meld_cards",
-        "flags",
-        "picked",
-        "shoe",
-        "tmp",
-        "sc",
-        "rng",
-        "events",
-        "ws",
-    ],
+    "HandState", ["hand", "pl", "piles", "melds", "kinds", "sc", "rng", "events", "ws"]
 )
 
 
@@ -121,25 +122,16 @@ def new_state(params, events):
     """Allocate a HandState for ``params[P_PLAYERS]`` players; ``events`` (int64[E, EV_COLS])
     becomes its event log."""
     players = params[P_PLAYERS]
-    shoe = np.zeros(N_KINDS, np.int64)
+    kinds = np.zeros((KR_PICKED + players, N_KINDS), np.int64)
     for k in range(N_NATURAL):
-        shoe[k] = params[P_DECKS]
-    shoe[JOKER] = params[P_JOKERS]
+        kinds[KR_SHOE, k] = params[P_DECKS]
+    kinds[KR_SHOE, JOKER] = params[P_JOKERS]
     return HandState(
         np.zeros((players, N_KINDS), np.int64),
-        np.zeros(players, np.int64),
-        np.zeros(MAX_SHOE, np.int64),
-        np.zeros(MAX_SHOE, np.int64),
-        np.zeros(MAX_TABLE_MELDS, np.int64),
-        np.zeros(MAX_TABLE_MELDS, np.int64),
-        np.zeros(MAX_TABLE_MELDS, np.int64),
-        np.zeros(MAX_TABLE_MELDS, np.int64),
-        np.zeros(MAX_TABLE_MELDS, np.int64),
-        np.zeros((MAX_TABLE_MELDS, MAX_MELD_CARDS), np.int64),
-        np.zeros((players, N_FLAGS), np.int64),
-        np.zeros((players, N_KINDS), np.int64),
-        shoe,
-        np.zeros(N_KINDS, np.int64),
+        np.zeros((players, N_PL), np.int64),
+        np.zeros((2, MAX_SHOE), np.int64),
+        np.zeros((MAX_TABLE_MELDS, N_MC), np.int64),
+        kinds,
         np.zeros(N_SC, np.int64),
         np.zeros(2, np.uint64),
         events,
@@ -184,14 +176,14 @@ def fill_stock(st, preset):
     (top card last) when ``preset`` is not empty."""
     if preset.shape[0] > 0:
         for i in range(preset.shape[0]):
-            st.stock[i] = preset[i]
+            st.piles[PILE_STOCK, i] = preset[i]
         st.sc[SC_STOCK_N] = preset.shape[0]
         st.sc[SC_STOCK_RANDOM] = 0
         return
     n = 0
     for k in range(N_KINDS):
-        for _ in range(st.shoe[k]):
-            st.stock[n] = k
+        for _ in range(st.kinds[KR_SHOE, k]):
+            st.piles[PILE_STOCK, n] = k
             n += 1
     st.sc[SC_STOCK_N] = n
     st.sc[SC_STOCK_RANDOM] = 1
@@ -203,16 +195,16 @@ def pop_stock(st):
     n = st.sc[SC_STOCK_N]
     if st.sc[SC_STOCK_RANDOM] == 1:
         j = below(st.rng[0:1], n)
-        tmp = st.stock[j]
-        st.stock[j] = st.stock[n - 1]
-        st.stock[n - 1] = tmp
+        tmp = st.piles[PILE_STOCK, j]
+        st.piles[PILE_STOCK, j] = st.piles[PILE_STOCK, n - 1]
+        st.piles[PILE_STOCK, n - 1] = tmp
     st.sc[SC_STOCK_N] = n - 1
-    return st.stock[n - 1]
+    return st.piles[PILE_STOCK, n - 1]
 
 
 @njit(cache=True)
 def push_discard(st, kind):
-    st.discard[st.sc[SC_DISCARD_N]] = kind
+    st.piles[PILE_DISCARD, st.sc[SC_DISCARD_N]] = kind
     st.sc[SC_DISCARD_N] += 1
 
 
@@ -220,25 +212,25 @@ def push_discard(st, kind):
 def discard_top(st):
     """The top of the discard pile, or -1 when it is empty."""
     n = st.sc[SC_DISCARD_N]
-    return st.discard[n - 1] if n > 0 else -1
+    return st.piles[PILE_DISCARD, n - 1] if n > 0 else -1
 
 
 @njit(cache=True)
 def pop_discard(st):
     st.sc[SC_DISCARD_N] -= 1
-    return st.discard[st.sc[SC_DISCARD_N]]
+    return st.piles[PILE_DISCARD, st.sc[SC_DISCARD_N]]
 
 
 @njit(cache=True)
 def give(st, player, kind):
     st.hand[player, kind] += 1
-    st.hand_n[player] += 1
+    st.pl[player, PL_N] += 1
 
 
 @njit(cache=True)
 def take(st, player, kind):
     st.hand[player, kind] -= 1
-    st.hand_n[player] -= 1
+    st.pl[player, PL_N] -= 1
 
 
 @njit(cache=True)

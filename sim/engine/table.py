@@ -37,6 +37,13 @@ from sim.engine.state import (
     E_STEAL,
     F_HAS_MELDED,
     F_LAID_OFF_OWN,
+    MC_CARDS,
+    MC_LEN,
+    MC_OWNER,
+    MC_START,
+    MC_SUIT,
+    MC_TYPE,
+    PL_N,
     SC_LAYOFFS_TURN,
     SC_MELDS_TURN,
     SC_N_MELDS,
@@ -83,44 +90,44 @@ def may_lay_off_on(st, params, player, m):
     target = params[P_LAYOFF_TARGET]
     if target == LAYOFF_NONE:
         return False
-    own = st.meld_owner[m] == player
+    own = st.melds[m, MC_OWNER] == player
     if own:
         return True
     if target == LAYOFF_OWN_ONLY:
         return False
     req = params[P_LAYOFF_REQUIRES]
     if req == LREQ_AFTER_FIRST_MELD:
-        return st.flags[player, F_HAS_MELDED] == 1
+        return st.pl[player, F_HAS_MELDED] == 1
     if req == LREQ_AFTER_OWN_LAYOFF:
-        return st.flags[player, F_LAID_OFF_OWN] == 1
+        return st.pl[player, F_LAID_OFF_OWN] == 1
     return True
 
 
 @njit(cache=True)
 def lay_off_place(st, params, m, kind):
     """Where ``kind`` could be added to meld ``m`` keeping it legal (``LAY_*``)."""
-    length = st.meld_len[m]
-    if st.meld_type[m] == MELD_GROUP:
+    length = st.melds[m, MC_LEN]
+    if st.melds[m, MC_TYPE] == MELD_GROUP:
         if params[P_GROUP_DUPLICATES] == 1:
             if length >= MAX_MELD_CARDS:
                 return LAY_NONE
-            if kind == JOKER or kind // N_SUITS == st.meld_start[m]:
+            if kind == JOKER or kind // N_SUITS == st.melds[m, MC_START]:
                 return LAY_GROUP
             return LAY_NONE
         if length >= 4:
             return LAY_NONE
         if kind == JOKER:
             return LAY_GROUP
-        if kind // N_SUITS != st.meld_start[m]:
+        if kind // N_SUITS != st.melds[m, MC_START]:
             return LAY_NONE
         for i in range(length):
-            if st.meld_cards[m, i] == kind:
+            if st.melds[m, MC_CARDS + i] == kind:
                 return LAY_NONE
         return LAY_GROUP
     if length >= MAX_RUN:
         return LAY_NONE
     ace_rank = params[P_ACE_RANK]
-    start = st.meld_start[m]
+    start = st.melds[m, MC_START]
     high = position_ok(start + length, ace_rank)
     low = position_ok(start - 1, ace_rank)
     if kind == JOKER:
@@ -129,7 +136,7 @@ def lay_off_place(st, params, m, kind):
         if low >= 0:
             return LAY_LOW
         return LAY_NONE
-    if params[P_RUN_SUIT] != RUN_ANY_SUIT and kind % N_SUITS != st.meld_suit[m]:
+    if params[P_RUN_SUIT] != RUN_ANY_SUIT and kind % N_SUITS != st.melds[m, MC_SUIT]:
         return LAY_NONE
     rank = kind // N_SUITS
     if high >= 0 and rank_at(high, ace_rank) == rank:
@@ -144,7 +151,7 @@ def turn_stays_finishable(st, params, player, kind):
     """After ``kind`` leaves ``player``'s hand by meld or lay-off, can the turn still end
     legally: either the hand is empty and going out without a discard is allowed, or some
     card may still be discarded (§1.5 engine note, §2E.26)."""
-    if st.hand_n[player] == 1:
+    if st.pl[player, PL_N] == 1:
         return params[P_MUST_DISCARD_TO_GO_OUT] == 0
     taken = st.sc[SC_TAKEN]
     if kind == taken:
@@ -170,20 +177,20 @@ def lay_off(st, player, m, kind, place):
     """Move ``kind`` from ``player``'s hand onto meld ``m`` at ``place``."""
     take(st, player, kind)
     _played(st, kind)
-    length = st.meld_len[m]
+    length = st.melds[m, MC_LEN]
     if place == LAY_LOW:
         for i in range(length, 0, -1):
-            st.meld_cards[m, i] = st.meld_cards[m, i - 1]
-        st.meld_cards[m, 0] = kind
-        st.meld_start[m] -= 1
-        if st.meld_start[m] < 0:  # around the corner: wrap below the ace
-            st.meld_start[m] += 13
+            st.melds[m, MC_CARDS + i] = st.melds[m, MC_CARDS + i - 1]
+        st.melds[m, MC_CARDS + 0] = kind
+        st.melds[m, MC_START] -= 1
+        if st.melds[m, MC_START] < 0:  # around the corner: wrap below the ace
+            st.melds[m, MC_START] += 13
     else:
-        st.meld_cards[m, length] = kind
-    st.meld_len[m] = length + 1
+        st.melds[m, MC_CARDS + length] = kind
+    st.melds[m, MC_LEN] = length + 1
     st.sc[SC_LAYOFFS_TURN] += 1
-    if st.meld_owner[m] == player:
-        st.flags[player, F_LAID_OFF_OWN] = 1
+    if st.melds[m, MC_OWNER] == player:
+        st.pl[player, F_LAID_OFF_OWN] = 1
     log_event(st, E_LAYOFF, player, m, kind)
 
 
@@ -191,20 +198,20 @@ def lay_off(st, player, m, kind, place):
 def lay_down(st, player, mtype, start, length, suit, cards):
     """Move a new meld from ``player``'s hand to the table; returns its index."""
     m = st.sc[SC_N_MELDS]
-    st.meld_type[m] = mtype
-    st.meld_start[m] = start
-    st.meld_len[m] = length
-    st.meld_suit[m] = suit
-    st.meld_owner[m] = player
+    st.melds[m, MC_TYPE] = mtype
+    st.melds[m, MC_START] = start
+    st.melds[m, MC_LEN] = length
+    st.melds[m, MC_SUIT] = suit
+    st.melds[m, MC_OWNER] = player
     row = log_event(st, E_MELD, player, m, 0)
     for i in range(length):
-        st.meld_cards[m, i] = cards[i]
+        st.melds[m, MC_CARDS + i] = cards[i]
         take(st, player, cards[i])
         _played(st, cards[i])
         log_card(st, row, cards[i])
     st.sc[SC_N_MELDS] = m + 1
     st.sc[SC_MELDS_TURN] += 1
-    st.flags[player, F_HAS_MELDED] = 1
+    st.pl[player, F_HAS_MELDED] = 1
     return m
 
 
@@ -213,21 +220,21 @@ def joker_stands_for(st, params, m, i):
     """The natural card a joker at index ``i`` of meld ``m`` stands for, or -1 when it is not
     fixed (``joker_declare = inferred``, §2B.11: runs fix it by position, 4-card groups as the
     missing suit)."""
-    if st.meld_cards[m, i] != JOKER:
+    if st.melds[m, MC_CARDS + i] != JOKER:
         return -1
-    if st.meld_type[m] == MELD_RUN:
+    if st.melds[m, MC_TYPE] == MELD_RUN:
         if params[P_RUN_SUIT] == RUN_ANY_SUIT:
             return -1
-        pos = position_ok(st.meld_start[m] + i, params[P_ACE_RANK])
-        return rank_at(pos, params[P_ACE_RANK]) * N_SUITS + st.meld_suit[m]
-    if params[P_GROUP_DUPLICATES] == 1 or st.meld_len[m] != 4:
+        pos = position_ok(st.melds[m, MC_START] + i, params[P_ACE_RANK])
+        return rank_at(pos, params[P_ACE_RANK]) * N_SUITS + st.melds[m, MC_SUIT]
+    if params[P_GROUP_DUPLICATES] == 1 or st.melds[m, MC_LEN] != 4:
         return -1
     missing = -1
     for t in range(N_SUITS):
-        kind = st.meld_start[m] * N_SUITS + t
+        kind = st.melds[m, MC_START] * N_SUITS + t
         present = False
         for j in range(4):
-            if st.meld_cards[m, j] == kind:
+            if st.melds[m, MC_CARDS + j] == kind:
                 present = True
         if not present:
             if missing >= 0:
@@ -243,7 +250,7 @@ def steal_joker(st, player, m, i, natural):
     take(st, player, natural)
     _played(st, natural)
     st.sc[SC_STEALS_TURN] += 1
-    st.meld_cards[m, i] = natural
+    st.melds[m, MC_CARDS + i] = natural
     give(st, player, JOKER)
     log_event(st, E_STEAL, player, m, natural)
 
@@ -254,7 +261,7 @@ def find_steal(st, params, player):
     if params[P_JOKER_REPLACE] != JREPLACE_STEAL:
         return -1, -1, -1
     for m in range(st.sc[SC_N_MELDS]):
-        for i in range(st.meld_len[m]):
+        for i in range(st.melds[m, MC_LEN]):
             natural = joker_stands_for(st, params, m, i)
             if natural >= 0 and st.hand[player, natural] > 0:
                 return m, i, natural
