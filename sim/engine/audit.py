@@ -6,8 +6,7 @@ game loop reports. The checks are written independently of the code that moves c
 
 from __future__ import annotations
 
-from numba import njit
-
+from sim.engine.jit import kernel
 from sim.engine.layout import (
     N_KINDS,
     P_PLAYERS,
@@ -38,7 +37,7 @@ from sim.engine.state import (
 )
 
 
-@njit(cache=True)
+@kernel
 def check_state(st, params):
     """Every card of the shoe in exactly one place, hand sizes consistent, every table meld
     legal, and the meld search never truncated. Returns the violations found."""
@@ -82,7 +81,7 @@ def check_state(st, params):
     return bad
 
 
-@njit(cache=True)
+@kernel
 def check_scores(params, reason, winner, totals_in_hand, scores):
     """Cross-check a hand's scores against the shape the rules give them (§1.10, §2F, §2G):
     no score without a result; under going-out scoring only the winner scores (or, under

@@ -10,8 +10,7 @@ Each policy answers three questions, dispatched on the seat's ``BOT_*`` code:
 
 from __future__ import annotations
 
-from numba import njit
-
+from sim.engine.jit import kernel
 from sim.engine.layout import (
     BOT_CAREFUL,
     BOT_RANDOM,
@@ -81,12 +80,7 @@ HOLD_TURNS = 6  # careful holds melds for a rummy during each player's first 6 t
 # ---- shared helpers -----------------------------------------------------------------
 
 
-@njit(cache=True)
-def _bot_rng(st):
-    return st.rng[1:2]
-
-
-@njit(cache=True)
+@kernel
 def _can_lay_off_anywhere(st, params, player, kind):
     for m in range(st.sc[SC_N_MELDS]):
         if may_lay_off_on(st, params, player, m) and lay_off_place(st, params, m, kind) != LAY_NONE:
@@ -94,7 +88,7 @@ def _can_lay_off_anywhere(st, params, player, kind):
     return False
 
 
-@njit(cache=True)
+@kernel
 def _completes_meld(st, params, player, kind):
     """Would ``kind`` belong to a meld of the hand, or fit a table meld ``player`` may lay
     off on?"""
@@ -104,7 +98,7 @@ def _completes_meld(st, params, player, kind):
     return found or _can_lay_off_anywhere(st, params, player, kind)
 
 
-@njit(cache=True)
+@kernel
 def _arrangement_leaves_legal_turn(st, params, player):
     """After laying down ``ws.best``, could the turn still end legally?"""
     ws = st.ws
@@ -127,7 +121,7 @@ def _arrangement_leaves_legal_turn(st, params, player):
     return False
 
 
-@njit(cache=True)
+@kernel
 def _lay_down_best(st, player):
     ws = st.ws
     for m in range(ws.scal[S_BEST_N]):
@@ -142,7 +136,7 @@ def _lay_down_best(st, player):
         )
 
 
-@njit(cache=True)
+@kernel
 def in_partial_meld(st, params, player, kind):
     """Is natural ``kind`` one card short of... a pair toward a group or a same-suit (any-suit)
     neighbour within two run positions (docs/bots.md, "partial meld")?"""
@@ -174,7 +168,7 @@ def in_partial_meld(st, params, player, kind):
 # ---- greedy -------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@kernel
 def _greedy_lay_down(st, params, values, player):
     """Lay down the arrangement leaving the least value in hand (within the per-turn meld
     limit); if that would leave no legal end of turn, the best arrangement that keeps one
@@ -204,7 +198,7 @@ def _greedy_lay_down(st, params, values, player):
     _lay_down_best(st, player)
 
 
-@njit(cache=True)
+@kernel
 def _greedy_lay_off(st, params, player):
     """Replace table jokers by the natural cards they stand for, then lay off every card that
     fits, until nothing more fits; never the planned discard, never emptying the hand
@@ -234,7 +228,7 @@ def _greedy_lay_off(st, params, player):
                 break
 
 
-@njit(cache=True)
+@kernel
 def _greedy_discard(st, params, values, player):
     """The highest-value allowed card outside every partial meld; else the highest-value
     allowed card; jokers only when nothing else is allowed. Ties: the higher kind."""
@@ -265,7 +259,7 @@ def _greedy_discard(st, params, values, player):
 # ---- careful --------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@kernel
 def _fits_table(st, params, kind):
     """Does ``kind`` fit some table meld (whoever may lay off on it)?"""
     if params[P_LAYOFF_TARGET] == LAYOFF_NONE:
@@ -276,7 +270,7 @@ def _fits_table(st, params, kind):
     return False
 
 
-@njit(cache=True)
+@kernel
 def _next_player_wants(st, params, player, kind):
     """A guess that the next player would take ``kind``: it fits a table meld, or he has
     taken a card of the same rank or a same-suit neighbour from the discard pile."""
@@ -297,7 +291,7 @@ def _next_player_wants(st, params, player, kind):
     return False
 
 
-@njit(cache=True)
+@kernel
 def _live_partners(st, params, player, kind):
     """How many cards not yet seen (not in own hand, on the table or in the discard pile)
     could still join ``kind`` in a meld: unseen jokers, the other cards of its rank a group
@@ -329,7 +323,7 @@ def _live_partners(st, params, player, kind):
     return live
 
 
-@njit(cache=True)
+@kernel
 def _careful_hold_for_rummy(st, params, values, player):
     """Under a going-rummy reward, keep melds in hand early in the hand while nobody threatens
     to go out: this player has not played yet, the hand is within its first
@@ -345,7 +339,7 @@ def _careful_hold_for_rummy(st, params, values, player):
     return True
 
 
-@njit(cache=True)
+@kernel
 def _careful_play(st, params, values, player):
     ws = st.ws
     if _careful_hold_for_rummy(st, params, values, player):
@@ -369,7 +363,7 @@ def _careful_play(st, params, values, player):
     _greedy_lay_off(st, params, player)
 
 
-@njit(cache=True)
+@kernel
 def _careful_discard(st, params, values, player):
     """Score each allowed card: its value, +20 if it is outside every partial meld or its
     partial meld is dead, -25 if the next player is likely to want it; discard the best."""
@@ -397,7 +391,7 @@ def _careful_discard(st, params, values, player):
 # ---- random -----------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@kernel
 def _meld_leaves_legal_turn(st, params, player, depth, i):
     ws = st.ws
     left = st.pl[player, PL_N] - ws.cand[depth, i, CC_LEN]
@@ -417,7 +411,7 @@ def _meld_leaves_legal_turn(st, params, player, depth, i):
     return False
 
 
-@njit(cache=True)
+@kernel
 def _lowest_natural(ws, depth, i):
     low = N_KINDS
     for j in range(ws.cand[depth, i, CC_LEN]):
@@ -427,7 +421,7 @@ def _lowest_natural(ws, depth, i):
     return low
 
 
-@njit(cache=True)
+@kernel
 def _random_actions(st, params, player, pick):
     """Count the legal table actions (pick < 0), or carry out action number ``pick``.
     Order: new melds (by lowest natural card), lay-offs (by card, then meld), joker
@@ -482,24 +476,24 @@ def _random_actions(st, params, player, pick):
     return count
 
 
-@njit(cache=True)
+@kernel
 def _random_play(st, params, player):
     """Repeatedly choose uniformly among every legal table action and stopping."""
     while st.pl[player, PL_N] > 0:
         n = _random_actions(st, params, player, -1)
-        pick = below(_bot_rng(st), n + 1)
+        pick = below(st.rng[1:2], n + 1)
         if pick == n:
             return
         _random_actions(st, params, player, pick)
 
 
-@njit(cache=True)
+@kernel
 def _random_discard(st, player):
     n = 0
     for k in range(N_KINDS):
         if discard_allowed(st, player, k):
             n += 1
-    pick = below(_bot_rng(st), n)
+    pick = below(st.rng[1:2], n)
     for k in range(N_KINDS):
         if discard_allowed(st, player, k):
             if pick == 0:
@@ -511,16 +505,16 @@ def _random_discard(st, player):
 # ---- dispatch -----------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@kernel
 def wants_discard(st, params, values, bots, player, kind):
     """Does ``player`` take ``kind`` from the discard pile?"""
     bot = bots[player]
     if bot == BOT_RANDOM:
-        return below(_bot_rng(st), 2) == 1
+        return below(st.rng[1:2], 2) == 1
     return _completes_meld(st, params, player, kind)
 
 
-@njit(cache=True)
+@kernel
 def play_melds(st, params, values, bots, player):
     """Meld, lay off and replace jokers for ``player`` after his draw."""
     bot = bots[player]
@@ -533,7 +527,7 @@ def play_melds(st, params, values, bots, player):
         _greedy_lay_off(st, params, player)
 
 
-@njit(cache=True)
+@kernel
 def choose_discard(st, params, values, bots, player):
     """The card ``player`` discards (must be allowed)."""
     bot = bots[player]

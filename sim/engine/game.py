@@ -5,9 +5,9 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim.engine.hand import play_hand
+from sim.engine.jit import allocating, kernel
 from sim.engine.layout import (
     C_EVENTS,
     C_GAMES,
@@ -53,7 +53,7 @@ from sim.engine.state import (
 STREAM_GAME = 3  # the first dealer of a game
 
 
-@njit(cache=True)
+@kernel
 def unique_leader(totals):
     """The seat with the strictly highest total, or -1 when the highest is shared."""
     best = totals[0]
@@ -69,7 +69,7 @@ def unique_leader(totals):
     return -1 if shared else who
 
 
-@njit(cache=True)
+@kernel
 def game_over(params, totals, hands_played, hand_winner):
     """Whether the game ends now and who won it (§2H.30). Ties at the end are played off
     with extra hands (§1.11)."""
@@ -93,7 +93,7 @@ def game_over(params, totals, hands_played, hand_winner):
     return False, -1
 
 
-@njit(cache=True)
+@allocating
 def play_games(
     params,
     values,

@@ -6,10 +6,9 @@ scores are written to ``scores`` (int64[P]).
 
 from __future__ import annotations
 
-from numba import njit
-
 from sim.engine.audit import check_scores, check_state
 from sim.engine.bots import choose_discard, play_melds, wants_discard
+from sim.engine.jit import kernel
 from sim.engine.layout import (
     JOKER,
     N_KINDS,
@@ -86,13 +85,13 @@ DRAW_BLOCK = 1  # stock empty and the discard declined: the hand ends (block_*)
 DRAW_EXHAUSTED = 2  # nothing left to draw anywhere
 
 
-@njit(cache=True)
+@kernel
 def _block_rule(params):
     s = params[P_STOCK_EXHAUSTION]
     return s == STOCK_BLOCK_DIFFERENCE or s == STOCK_BLOCK_TOTALS
 
 
-@njit(cache=True)
+@kernel
 def reset_hand(st, params, seed, shard, deal, preset):
     """Empty the table and hands and seed this deal's random streams."""
     players = params[P_PLAYERS]
@@ -112,7 +111,7 @@ def reset_hand(st, params, seed, shard, deal, preset):
     fill_stock(st, preset)
 
 
-@njit(cache=True)
+@kernel
 def deal_cards(st, params, dealer):
     """Deal one card at a time clockwise from the dealer's left, then turn the upcard (§1.4)."""
     players = params[P_PLAYERS]
@@ -130,7 +129,7 @@ def deal_cards(st, params, dealer):
         log_event(st, E_UPCARD, -1, card, 0)
 
 
-@njit(cache=True)
+@kernel
 def _rebuild_stock(st, params):
     """Stock exhaustion (§1.8, §2F.28) with at least two discards: ``turn_over`` turns the
     pile face down unshuffled and turns its top (the oldest discard) up as the new pile;
@@ -156,7 +155,7 @@ def _rebuild_stock(st, params):
     log_event(st, E_REBUILD, -1, n - 1, st.piles[PILE_DISCARD, 0])
 
 
-@njit(cache=True)
+@kernel
 def _take_discard(st, player, forced):
     card = pop_discard(st)
     give(st, player, card)
@@ -166,7 +165,7 @@ def _take_discard(st, player, forced):
     log_event(st, E_FORCED_TAKE if forced else E_DRAW_DISCARD, player, card, 0)
 
 
-@njit(cache=True)
+@kernel
 def _draw_stock(st, player):
     card = pop_stock(st)
     give(st, player, card)
@@ -174,7 +173,7 @@ def _draw_stock(st, player):
     log_event(st, E_DRAW_STOCK, player, card, 0)
 
 
-@njit(cache=True)
+@kernel
 def draw_phase(st, params, values, bots, player):
     """Draw one card: the discard top or the stock top; handle an empty stock (§1.5, §1.8,
     §2F.28)."""
@@ -204,7 +203,7 @@ def draw_phase(st, params, values, bots, player):
     return DRAW_OK
 
 
-@njit(cache=True)
+@kernel
 def _value_left(st, params, values, player):
     """What ``player``'s remaining cards count under the scoring rule (§1.9, §2G.29)."""
     v = 0
@@ -219,7 +218,7 @@ def _value_left(st, params, values, player):
     return v
 
 
-@njit(cache=True)
+@kernel
 def score_went_out(st, params, values, winner, rummy, scores, left):
     """§1.10, §2E.27, §2G.29: the winner takes what the others hold (per card or by value),
     or, under penalty scoring, each other player loses what he holds. Going rummy doubles
@@ -241,7 +240,7 @@ def score_went_out(st, params, values, winner, rummy, scores, left):
         scores[winner] = pot * factor + bonus
 
 
-@njit(cache=True)
+@kernel
 def score_block(st, params, scores, left):
     """§2F.28 / §3.5: the lowest total wins the difference to each other total
     (block_difference) or the sum of the other totals (block_totals); tied lowest players
@@ -270,13 +269,13 @@ def score_block(st, params, scores, left):
     return winner if tied == 1 else -1
 
 
-@njit(cache=True)
+@kernel
 def _audit(st, params):
     if params[P_AUDIT] == 1:
         check_state(st, params)
 
 
-@njit(cache=True)
+@kernel
 def _start_turn(st):
     st.sc[SC_TAKEN] = -1
     st.sc[SC_PLAN] = -1
@@ -285,7 +284,7 @@ def _start_turn(st):
     st.sc[SC_STEALS_TURN] = 0
 
 
-@njit(cache=True)
+@kernel
 def play_turns(st, params, values, bots, dealer):
     """Play turns from the dealer's left until the hand ends. Returns (reason, winner)."""
     players = params[P_PLAYERS]
@@ -325,7 +324,7 @@ def play_turns(st, params, values, bots, dealer):
         player = (player + 1) % players
 
 
-@njit(cache=True)
+@kernel
 def play_hand(st, params, values, bots, dealer, seed, shard, deal, preset, scores, left):
     """Deal and play one hand. ``preset`` (int64, top card last) fixes the stock order, or is
     empty for a shuffled deal. Writes each player's score to ``scores`` and the value he still

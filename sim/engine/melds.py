@@ -29,8 +29,8 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
+from sim.engine.jit import allocating, kernel
 from sim.engine.layout import (
     JOKER,
     MAX_MELD_CARDS,
@@ -102,7 +102,7 @@ SearchWork = namedtuple(
 )
 
 
-@njit(cache=True)
+@allocating
 def new_search_work():
     """Allocate a SearchWork."""
     return SearchWork(
@@ -120,7 +120,7 @@ def new_search_work():
 # ---- candidate enumeration ---------------------------------------------------------
 
 
-@njit(cache=True)
+@kernel
 def _emit(ws, depth, mtype, start, length, suit, cards):
     """Append one candidate meld at ``depth``; returns False when the buffer is full."""
     n = ws.cand_n[depth]
@@ -137,7 +137,7 @@ def _emit(ws, depth, mtype, start, length, suit, cards):
     return True
 
 
-@njit(cache=True)
+@kernel
 def _groups_with(ws, params, depth, c, cards):
     """Every group containing card ``c`` that can be built from ``ws.cnt``."""
     rank = c // N_SUITS
@@ -194,7 +194,7 @@ def _groups_with(ws, params, depth, c, cards):
                                 return
 
 
-@njit(cache=True)
+@kernel
 def _runs_with(ws, params, depth, c):
     """Emit every run containing card ``c`` that can be built from ``ws.cnt``.
 
@@ -280,7 +280,7 @@ def _runs_with(ws, params, depth, c):
                     opt[level] = -1
 
 
-@njit(cache=True)
+@kernel
 def _natural_at(cnt, ace_rank, any_suit, suit, pos):
     """Is a natural card for run position ``pos`` (of ``suit``, or any suit) available?"""
     r = rank_at(pos, ace_rank)
@@ -292,7 +292,7 @@ def _natural_at(cnt, ace_rank, any_suit, suit, pos):
     return cnt[r * N_SUITS + suit] > 0
 
 
-@njit(cache=True)
+@kernel
 def melds_with(ws, params, depth, c):
     """Enumerate into ``ws.cand_*[depth]`` every meld that contains natural card ``c`` and
     uses only cards in ``ws.cnt`` (which must include ``c``); returns how many."""
@@ -305,7 +305,7 @@ def melds_with(ws, params, depth, c):
 # ---- exact search -------------------------------------------------------------------
 
 
-@njit(cache=True)
+@kernel
 def _record(ws, melded):
     """Keep the current path as the best arrangement when it melds strictly more."""
     if melded <= ws.scal[S_BEST_VALUE]:
@@ -326,7 +326,7 @@ def _record(ws, melded):
         ws.scal[S_DONE] = 1
 
 
-@njit(cache=True)
+@kernel
 def _search(ws, params, values, limit):
     """Depth-first search over the first undecided natural card of each node: one child per
     meld containing it (``ws.cand_*[depth]``), then one child with it as deadwood.
@@ -403,7 +403,7 @@ def _search(ws, params, values, limit):
         depth = child
 
 
-@njit(cache=True)
+@kernel
 def has_partner(cnt, params, c):
     """Could natural ``c`` be in any meld of ``cnt`` at all: a joker, another card of its rank
     that a group may hold, or a run neighbour one position away? Cards without a partner are
@@ -436,7 +436,7 @@ def has_partner(cnt, params, c):
     return False
 
 
-@njit(cache=True)
+@kernel
 def best_arrangement(ws, params, values, hand, max_melds):
     """Find the disjoint melds from ``hand`` (``int64[N_KINDS]`` counts) that leave the
     least value in hand, using at most ``max_melds`` melds (<= 0: unlimited).
@@ -463,7 +463,7 @@ def best_arrangement(ws, params, values, hand, max_melds):
     return ws.scal[S_BEST_VALUE]
 
 
-@njit(cache=True)
+@kernel
 def hand_value(hand, values):
     """Total value of a hand of counts."""
     v = 0
@@ -472,13 +472,13 @@ def hand_value(hand, values):
     return v
 
 
-@njit(cache=True)
+@kernel
 def min_deadwood(ws, params, values, hand, max_melds):
     """Least value left in hand over every arrangement (RULES.md §1.13)."""
     return hand_value(hand, values) - best_arrangement(ws, params, values, hand, max_melds)
 
 
-@njit(cache=True)
+@kernel
 def forms_meld_with(ws, params, hand, kind):
     """True when ``kind`` (already counted in ``hand``) belongs to some meld of ``hand``."""
     for k in range(N_KINDS):
@@ -498,14 +498,15 @@ def forms_meld_with(ws, params, hand, kind):
 # ---- legality of a stored meld (audit) ----------------------------------------------
 
 
-@njit(cache=True)
+@kernel
 def meld_is_legal(params, mtype, start, length, suit, cards):
     """Whether a stored meld obeys the meld contract above."""
     if length < 3 or length > MAX_MELD_CARDS:
         return False
     naturals = 0
     if mtype == MELD_GROUP:
-        seen = np.zeros(N_SUITS, np.int64)
+        suits_seen = 0  # bit t set once suit t is in the group
+        repeated = False
         for i in range(length):
             k = cards[i]
             if k == JOKER:
@@ -513,15 +514,14 @@ def meld_is_legal(params, mtype, start, length, suit, cards):
             if k < 0 or k >= N_NATURAL or k // N_SUITS != start:
                 return False
             naturals += 1
-            seen[k % N_SUITS] += 1
+            bit = 1 << (k % N_SUITS)
+            if suits_seen & bit:
+                repeated = True
+            suits_seen |= bit
         if naturals == 0:
             return False
-        if params[P_GROUP_DUPLICATES] == 0:
-            if length > 4:
-                return False
-            for t in range(N_SUITS):
-                if seen[t] > 1:
-                    return False
+        if params[P_GROUP_DUPLICATES] == 0 and (length > 4 or repeated):
+            return False
         return True
     if mtype != MELD_RUN or length > MAX_RUN:
         return False

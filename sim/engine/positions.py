@@ -12,8 +12,7 @@ A run occupies consecutive *positions*. Each ace rule maps positions to ranks:
 
 from __future__ import annotations
 
-from numba import njit
-
+from sim.engine.jit import kernel
 from sim.engine.layout import (
     ACE_AROUND_CORNER,
     ACE_HIGH,
@@ -24,7 +23,7 @@ from sim.engine.layout import (
 MAX_RUN = 13  # no rank may appear twice in one run
 
 
-@njit(cache=True)
+@kernel
 def n_positions(ace_rank):
     """How many distinct run positions exist (14 for high_or_low, else 13)."""
     if ace_rank == ACE_HIGH_OR_LOW:
@@ -32,13 +31,13 @@ def n_positions(ace_rank):
     return N_RANKS
 
 
-@njit(cache=True)
+@kernel
 def wraps(ace_rank):
     """True when runs may wrap from K back to A (around the corner)."""
     return ace_rank == ACE_AROUND_CORNER
 
 
-@njit(cache=True)
+@kernel
 def rank_at(pos, ace_rank):
     """Rank (0 = ace .. 12 = king) at run position ``pos`` (already reduced if wrapping)."""
     if ace_rank == ACE_HIGH:
@@ -46,7 +45,7 @@ def rank_at(pos, ace_rank):
     return pos % N_RANKS
 
 
-@njit(cache=True)
+@kernel
 def first_position(rank, ace_rank):
     """The (lowest) run position of ``rank``."""
     if ace_rank == ACE_HIGH:
@@ -54,7 +53,7 @@ def first_position(rank, ace_rank):
     return rank
 
 
-@njit(cache=True)
+@kernel
 def second_position(rank, ace_rank):
     """The other position of an ace under high_or_low (13), else -1."""
     if ace_rank == ACE_HIGH_OR_LOW and rank == 0:
@@ -62,7 +61,7 @@ def second_position(rank, ace_rank):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def position_ok(pos, ace_rank):
     """Whether ``pos`` (possibly past the end when wrapping) is usable; returns the reduced
     position or -1."""
@@ -73,7 +72,7 @@ def position_ok(pos, ace_rank):
     return pos
 
 
-@njit(cache=True)
+@kernel
 def distance(rank_a, rank_b, ace_rank):
     """Smallest gap in run positions between two ranks (0 = same rank)."""
     best = 99

@@ -8,7 +8,8 @@ a deal never depends on the arm, the worker or the bots (common random numbers).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from sim.engine.jit import kernel
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -18,7 +19,7 @@ STREAM_DEAL = 1  # shuffles and deals: the same for every arm (common random num
 STREAM_BOTS = 2  # random choices of bots and tie-breaks
 
 
-@njit(cache=True)
+@kernel
 def mix64(z):
     """splitmix64 finaliser: a bijective scramble of a uint64."""
     z = np.uint64(z)
@@ -27,7 +28,7 @@ def mix64(z):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@kernel
 def stream_seed(seed, shard, deal, purpose):
     """Initial state of the stream for one (seed, shard, deal, purpose)."""
     z = mix64(np.uint64(seed) + GOLDEN)
@@ -36,14 +37,14 @@ def stream_seed(seed, shard, deal, purpose):
     return mix64(z ^ (np.uint64(purpose) * np.uint64(0xD1B54A32D192ED03)))
 
 
-@njit(cache=True)
+@kernel
 def next_u64(state):
     """Advance ``state`` (uint64[1]) and return the next 64 random bits."""
     state[0] += GOLDEN
     return mix64(state[0])
 
 
-@njit(cache=True)
+@kernel
 def below(state, n):
     """A uniform integer in ``[0, n)`` for ``1 <= n < 2**32`` (multiply-shift on 32 bits)."""
     r = next_u64(state) >> np.uint64(32)

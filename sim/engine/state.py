@@ -28,8 +28,8 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
+from sim.engine.jit import allocating, kernel
 from sim.engine.layout import (
     JOKER,
     N_KINDS,
@@ -117,7 +117,7 @@ HandState = namedtuple(
 )
 
 
-@njit(cache=True)
+@allocating
 def new_state(params, events):
     """Allocate a HandState for ``params[P_PLAYERS]`` players; ``events`` (int64[E, EV_COLS])
     becomes its event log."""
@@ -139,7 +139,7 @@ def new_state(params, events):
     )
 
 
-@njit(cache=True)
+@kernel
 def log_event(st, etype, player, a, b):
     """Append an event (when logging); returns its row or -1."""
     if st.sc[SC_LOG] == 0:
@@ -156,7 +156,7 @@ def log_event(st, etype, player, a, b):
     return row
 
 
-@njit(cache=True)
+@kernel
 def log_card(st, row, kind):
     """Add a card to the list of event ``row``."""
     if row < 0:
@@ -170,7 +170,7 @@ def log_card(st, row, kind):
 # ---- the stock and the discard pile ----------------------------------------------------
 
 
-@njit(cache=True)
+@kernel
 def fill_stock(st, preset):
     """Put the whole shoe in the stock: shuffled lazily, or in the order of ``preset``
     (top card last) when ``preset`` is not empty."""
@@ -189,7 +189,7 @@ def fill_stock(st, preset):
     st.sc[SC_STOCK_RANDOM] = 1
 
 
-@njit(cache=True)
+@kernel
 def pop_stock(st):
     """Take the top card of the stock (a uniform remaining card while it is unordered)."""
     n = st.sc[SC_STOCK_N]
@@ -202,38 +202,38 @@ def pop_stock(st):
     return st.piles[PILE_STOCK, n - 1]
 
 
-@njit(cache=True)
+@kernel
 def push_discard(st, kind):
     st.piles[PILE_DISCARD, st.sc[SC_DISCARD_N]] = kind
     st.sc[SC_DISCARD_N] += 1
 
 
-@njit(cache=True)
+@kernel
 def discard_top(st):
     """The top of the discard pile, or -1 when it is empty."""
     n = st.sc[SC_DISCARD_N]
     return st.piles[PILE_DISCARD, n - 1] if n > 0 else -1
 
 
-@njit(cache=True)
+@kernel
 def pop_discard(st):
     st.sc[SC_DISCARD_N] -= 1
     return st.piles[PILE_DISCARD, st.sc[SC_DISCARD_N]]
 
 
-@njit(cache=True)
+@kernel
 def give(st, player, kind):
     st.hand[player, kind] += 1
     st.pl[player, PL_N] += 1
 
 
-@njit(cache=True)
+@kernel
 def take(st, player, kind):
     st.hand[player, kind] -= 1
     st.pl[player, PL_N] -= 1
 
 
-@njit(cache=True)
+@kernel
 def discard_allowed(st, player, kind):
     """A card may be discarded unless it is the card taken from the discard pile this turn
     (an identical copy from another pack may be; RULES.md §1.5)."""
@@ -244,7 +244,7 @@ def discard_allowed(st, player, kind):
     return True
 
 
-@njit(cache=True)
+@kernel
 def has_allowed_discard(st, player):
     for k in range(N_KINDS):
         if st.hand[player, k] > 0 and discard_allowed(st, player, k):

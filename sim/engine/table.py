@@ -5,8 +5,7 @@ All functions take a ``HandState`` (``state.py``) and ``params``.
 
 from __future__ import annotations
 
-from numba import njit
-
+from sim.engine.jit import kernel
 from sim.engine.layout import (
     JOKER,
     JREPLACE_STEAL,
@@ -63,7 +62,7 @@ LAY_HIGH = 2  # after the last card of a run
 LAY_GROUP = 3  # into a group
 
 
-@njit(cache=True)
+@kernel
 def meld_limit(params):
     """New melds allowed per turn (0 = unlimited), RULES.md §2D.19."""
     if params[P_MELDS_PER_TURN] == MELDS_ONE or params[P_MELDS_PER_TURN] == MELDS_ONE_OR_LAYOFF:
@@ -71,7 +70,7 @@ def meld_limit(params):
     return 0
 
 
-@njit(cache=True)
+@kernel
 def may_meld_now(st, params):
     """Whether another new meld may be laid down this turn (§2D.19)."""
     limit = meld_limit(params)
@@ -82,7 +81,7 @@ def may_meld_now(st, params):
     return True
 
 
-@njit(cache=True)
+@kernel
 def may_lay_off_on(st, params, player, m):
     """Whether ``player`` may lay off on table meld ``m`` now (§2D.19–21)."""
     if params[P_MELDS_PER_TURN] == MELDS_ONE_OR_LAYOFF and st.sc[SC_MELDS_TURN] > 0:
@@ -103,7 +102,7 @@ def may_lay_off_on(st, params, player, m):
     return True
 
 
-@njit(cache=True)
+@kernel
 def lay_off_place(st, params, m, kind):
     """Where ``kind`` could be added to meld ``m`` keeping it legal (``LAY_*``)."""
     length = st.melds[m, MC_LEN]
@@ -146,7 +145,7 @@ def lay_off_place(st, params, m, kind):
     return LAY_NONE
 
 
-@njit(cache=True)
+@kernel
 def turn_stays_finishable(st, params, player, kind):
     """After ``kind`` leaves ``player``'s hand by meld or lay-off, can the turn still end
     legally: either the hand is empty and going out without a discard is allowed, or some
@@ -163,7 +162,7 @@ def turn_stays_finishable(st, params, player, kind):
     return ok
 
 
-@njit(cache=True)
+@kernel
 def _played(st, kind):
     """A card of the kind taken from the discard pile this turn went to the table: with
     identical copies the player may say it was the taken one, so the no-discard rule is
@@ -172,7 +171,7 @@ def _played(st, kind):
         st.sc[SC_TAKEN] = -1
 
 
-@njit(cache=True)
+@kernel
 def lay_off(st, player, m, kind, place):
     """Move ``kind`` from ``player``'s hand onto meld ``m`` at ``place``."""
     take(st, player, kind)
@@ -194,7 +193,7 @@ def lay_off(st, player, m, kind, place):
     log_event(st, E_LAYOFF, player, m, kind)
 
 
-@njit(cache=True)
+@kernel
 def lay_down(st, player, mtype, start, length, suit, cards):
     """Move a new meld from ``player``'s hand to the table; returns its index."""
     m = st.sc[SC_N_MELDS]
@@ -215,7 +214,7 @@ def lay_down(st, player, mtype, start, length, suit, cards):
     return m
 
 
-@njit(cache=True)
+@kernel
 def joker_stands_for(st, params, m, i):
     """The natural card a joker at index ``i`` of meld ``m`` stands for, or -1 when it is not
     fixed (``joker_declare = inferred``, §2B.11: runs fix it by position, 4-card groups as the
@@ -243,7 +242,7 @@ def joker_stands_for(st, params, m, i):
     return missing
 
 
-@njit(cache=True)
+@kernel
 def steal_joker(st, player, m, i, natural):
     """Replace the joker at index ``i`` of meld ``m`` by ``natural`` from hand; the joker goes
     to the hand (``joker_replace = steal_by_replacement``, §2B.12)."""
@@ -255,7 +254,7 @@ def steal_joker(st, player, m, i, natural):
     log_event(st, E_STEAL, player, m, natural)
 
 
-@njit(cache=True)
+@kernel
 def find_steal(st, params, player):
     """A (meld, index, natural) joker replacement ``player`` can make now, or (-1, -1, -1)."""
     if params[P_JOKER_REPLACE] != JREPLACE_STEAL:
