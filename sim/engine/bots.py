@@ -41,7 +41,7 @@ from sim.engine.melds import (
     forms_meld_with,
     melds_with,
 )
-from sim.engine.positions import distance
+from sim.engine.positions import distance, first_position, position_ok, rank_at, second_position
 from sim.engine.rng import below
 from sim.engine.state import (
     F_PLAYED,
@@ -153,15 +153,20 @@ def in_partial_meld(st, params, player, kind):
             return True
     any_suit = params[P_RUN_SUIT] == RUN_ANY_SUIT
     ace_rank = params[P_ACE_RANK]
-    for r in range(N_RANKS):
-        if r == rank:
+    for which in range(2):
+        pc = first_position(rank, ace_rank) if which == 0 else second_position(rank, ace_rank)
+        if pc < 0:
             continue
-        d = distance(rank, r, ace_rank)
-        if d > 2:
-            continue
-        for t in range(N_SUITS):
-            if (any_suit or t == suit) and st.hand[player, r * N_SUITS + t] > 0:
-                return True
+        for off in range(-2, 3):
+            pos = position_ok(pc + off, ace_rank) if off != 0 else -1
+            if pos < 0:
+                continue
+            r = rank_at(pos, ace_rank)
+            if r == rank:
+                continue
+            for t in range(N_SUITS):
+                if (any_suit or t == suit) and st.hand[player, r * N_SUITS + t] > 0:
+                    return True
     return False
 
 

@@ -404,20 +404,25 @@ def _search(ws, params, values, limit):
 
 
 @kernel
-def has_partner(cnt, params, c):
-    """Could natural ``c`` be in any meld of ``cnt`` at all: a joker, another card of its rank
-    that a group may hold, or a run neighbour one position away? Cards without a partner are
-    deadwood in every arrangement, and the relation is symmetric, so they can be set aside
-    before the search."""
-    if cnt[JOKER] > 0:
-        return True
+def could_meld(cnt, params, c):
+    """A necessary condition for natural ``c`` to be in some meld of ``cnt``: its rank has
+    enough cards (and jokers) for a group, or some 3-position window of runs through it can be
+    filled from ``cnt`` (naturals of its suit, or any suit, and jokers). A card failing it is
+    deadwood in every arrangement, so it can be set aside before the search."""
+    jokers = cnt[JOKER]
     rank = c // N_SUITS
     suit = c % N_SUITS
+    same_rank = 0
     for t in range(N_SUITS):
         k = rank * N_SUITS + t
-        if k != c and cnt[k] > 0:
+        if params[P_GROUP_DUPLICATES] == 1:
+            same_rank += cnt[k]
+        elif cnt[k] > 0:
+            same_rank += 1
+    if params[P_GROUP_DUPLICATES] == 1:
+        if same_rank + jokers >= 3:
             return True
-    if params[P_GROUP_DUPLICATES] == 1 and cnt[c] >= 2:
+    elif same_rank + min(jokers, 4 - same_rank) >= 3:
         return True
     ace_rank = params[P_ACE_RANK]
     any_suit = params[P_RUN_SUIT] == RUN_ANY_SUIT
@@ -425,14 +430,19 @@ def has_partner(cnt, params, c):
         pc = first_position(rank, ace_rank) if which == 0 else second_position(rank, ace_rank)
         if pc < 0:
             continue
-        for step in range(-1, 2, 2):
-            pos = position_ok(pc + step, ace_rank)
-            if pos < 0:
-                continue
-            r = rank_at(pos, ace_rank)
-            for t in range(N_SUITS):
-                if (any_suit or t == suit) and cnt[r * N_SUITS + t] > 0:
-                    return True
+        for off in range(-2, 1):
+            missing = 0
+            for i in range(3):
+                if off + i == 0:
+                    continue
+                pos = position_ok(pc + off + i, ace_rank)
+                if pos < 0:
+                    missing = 99
+                    break
+                if not _natural_at(cnt, ace_rank, any_suit, suit, pos):
+                    missing += 1
+            if missing <= jokers:
+                return True
     return False
 
 
@@ -443,16 +453,19 @@ def best_arrangement(ws, params, values, hand, max_melds):
 
     Returns the melded value; the melds are rows ``ws.best[:ws.scal[S_BEST_N]]``.
     Ties keep the first arrangement found (deterministic)."""
+    cnt = ws.cnt
     for k in range(N_KINDS):
-        ws.cnt[k] = hand[k]
+        cnt[k] = hand[k]
+    changed = True
+    while changed:  # setting a card aside can leave another without a possible meld
+        changed = False
+        for k in range(N_NATURAL):
+            if cnt[k] > 0 and not could_meld(cnt, params, k):
+                cnt[k] = 0
+                changed = True
     searched = 0
-    for k in range(N_NATURAL):
-        if hand[k] > 0:
-            if has_partner(hand, params, k):
-                searched += hand[k] * values[k]
-            else:
-                ws.cnt[k] = 0
-    searched += hand[JOKER] * values[JOKER]
+    for k in range(N_KINDS):
+        searched += cnt[k] * values[k]
     ws.scal[S_BEST_VALUE] = -1
     ws.scal[S_BEST_N] = 0
     ws.scal[S_CUR_N] = 0
