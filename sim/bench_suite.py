@@ -15,7 +15,7 @@ import time
 
 from sim.bench import bench, cpu_count
 
-HANDS = int(os.environ.get("RUMMYSIM_BENCH_HANDS", "100000"))
+HANDS = int(os.environ.get("RUMMYSIM_BENCH_HANDS", "200000"))
 
 
 def startup_seconds(repeats: int = 3) -> float:
