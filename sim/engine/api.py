@@ -10,7 +10,7 @@ import numpy as np
 from sim.cards import JOKER, N_KINDS, N_NATURAL, N_SUITS
 from sim.engine import layout as L
 from sim.engine.game import play_games
-from sim.engine.melds import CC_CARDS, CC_LEN, best_arrangement, new_search_work
+from sim.engine.melds import CC_CARDS, CC_LEN, S_BEST_N, best_arrangement, new_search_work
 from sim.engine.state import EV_COLS
 
 _WORK = None
@@ -89,7 +89,7 @@ def min_deadwood(
     hand = counts_of(cards)
     melded = best_arrangement(ws, params, card_values, hand, max_melds)
     melds = []
-    for m in range(int(ws.scal[1])):
+    for m in range(int(ws.scal[S_BEST_N])):
         length = int(ws.best[m, CC_LEN])
         melds.append([int(k) for k in ws.best[m, CC_CARDS : CC_CARDS + length]])
     return int(hand @ card_values - melded), melds
