@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import tempfile
 from pathlib import Path
 
 import numba
@@ -24,7 +25,15 @@ def _engine_cache_dir() -> str:
     digest.update((Path(__file__).parent.parent / "cards.py").read_bytes())
     digest.update(numba.__version__.encode())
     base = os.environ.get("NUMBA_CACHE_DIR") or str(Path.home() / ".cache" / "rummysim")
-    return str(Path(base) / f"numba-{digest.hexdigest()[:16]}")
+    folder = Path(base) / f"numba-{digest.hexdigest()[:16]}"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / ".writable"
+        probe.touch()
+    except OSError:  # read-only home: numba would refuse to cache at all
+        folder = Path(tempfile.gettempdir()) / "rummysim" / folder.name
+        folder.mkdir(parents=True, exist_ok=True)
+    return str(folder)
 
 
 numba.config.CACHE_DIR = _engine_cache_dir()
