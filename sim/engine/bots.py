@@ -99,26 +99,35 @@ def _completes_meld(st, params, player, kind):
 
 
 @kernel
-def _arrangement_leaves_legal_turn(st, params, player):
-    """After laying down ``ws.best``, could the turn still end legally?"""
-    ws = st.ws
+def _rows_leave_legal_turn(st, params, player, rows, first, count):
+    """After laying down the melds ``rows[first:first + count]`` (``CC_*`` rows: the best
+    arrangement or one candidate), could ``player``'s turn still end legally: an empty hand
+    where going out without a discard is allowed, or a card that may still be discarded?
+    Melding a copy of the card taken from the discard pile spends the no-discard rule (§1.5)."""
     tmp = st.kinds[KR_TMP]
     for k in range(N_KINDS):
         tmp[k] = st.hand[player, k]
     left = st.pl[player, PL_N]
     taken = st.sc[SC_TAKEN]
-    for m in range(ws.scal[S_BEST_N]):
-        for j in range(ws.best[m, CC_LEN]):
-            tmp[ws.best[m, CC_CARDS + j]] -= 1
+    for m in range(first, first + count):
+        for j in range(rows[m, CC_LEN]):
+            kind = rows[m, CC_CARDS + j]
+            tmp[kind] -= 1
             left -= 1
-            if ws.best[m, CC_CARDS + j] == taken:
-                taken = -1  # melding a copy of the taken kind spends the rule (§1.5)
+            if kind == taken:
+                taken = -1
     if left == 0:
         return params[P_MUST_DISCARD_TO_GO_OUT] == 0
     for k in range(N_KINDS):
         if tmp[k] > 0 and (k != taken or tmp[k] >= 2):
             return True
     return False
+
+
+@kernel
+def _arrangement_leaves_legal_turn(st, params, player):
+    """After laying down ``ws.best``, could the turn still end legally?"""
+    return _rows_leave_legal_turn(st, params, player, st.ws.best, 0, st.ws.scal[S_BEST_N])
 
 
 @kernel
@@ -138,8 +147,8 @@ def _lay_down_best(st, player):
 
 @kernel
 def in_partial_meld(st, params, player, kind):
-    """Is natural ``kind`` one card short of... a pair toward a group or a same-suit (any-suit)
-    neighbour within two run positions (docs/bots.md, "partial meld")?"""
+    """Is natural ``kind`` in a partial meld: another card of its rank a group may hold, or a
+    card of its suit (any suit under any_suit) at most two run positions away (docs/bots.md)?"""
     rank = kind // N_SUITS
     suit = kind % N_SUITS
     dup = params[P_GROUP_DUPLICATES] == 1
@@ -397,26 +406,6 @@ def _careful_discard(st, params, values, player):
 
 
 @kernel
-def _meld_leaves_legal_turn(st, params, player, depth, i):
-    ws = st.ws
-    left = st.pl[player, PL_N] - ws.cand[depth, i, CC_LEN]
-    if left == 0:
-        return params[P_MUST_DISCARD_TO_GO_OUT] == 0
-    tmp = st.kinds[KR_TMP]
-    for k in range(N_KINDS):
-        tmp[k] = st.hand[player, k]
-    taken = st.sc[SC_TAKEN]
-    for j in range(ws.cand[depth, i, CC_LEN]):
-        tmp[ws.cand[depth, i, CC_CARDS + j]] -= 1
-        if ws.cand[depth, i, CC_CARDS + j] == taken:
-            taken = -1
-    for k in range(N_KINDS):
-        if tmp[k] > 0 and (k != taken or tmp[k] >= 2):
-            return True
-    return False
-
-
-@kernel
 def _lowest_natural(ws, depth, i):
     low = N_KINDS
     for j in range(ws.cand[depth, i, CC_LEN]):
@@ -443,7 +432,7 @@ def _random_actions(st, params, player, pick):
             for i in range(n):
                 if _lowest_natural(ws, 0, i) != c:
                     continue  # listed under its lowest natural card
-                if not _meld_leaves_legal_turn(st, params, player, 0, i):
+                if not _rows_leave_legal_turn(st, params, player, ws.cand[0], i, 1):
                     continue
                 if count == pick:
                     lay_down(

@@ -123,8 +123,8 @@ def play_games(
     int64[max_games, players], ``counters`` int64[N_COUNTERS]. ``events`` (int64[E, EV_COLS])
     receives the event log when it has more than one row. ``first_dealer`` >= 0 fixes the
     first dealer of every game (replays); otherwise it is drawn at random (engine policy, §1.4).
-    Deal ``first_deal + h`` uses the
-    shuffle of (seed, shard, deal) whatever the rules, so arms share their deals.
+    Deal ``first_deal + h`` uses the shuffle of (seed, shard, deal) whatever the rules, so arms
+    share their deals.
     """
     players = params[P_PLAYERS]
     st = new_state(params, events)

@@ -69,13 +69,15 @@ def _run(overrides, bots, players=3):
     return out
 
 
+def _same(x, y):
+    return x.shape == y.shape and np.array_equal(x, y)
+
+
 @pytest.mark.parametrize(("name", "base", "flipped", "bots"), CASES, ids=[c[0] for c in CASES])
 def test_toggle_changes_the_game(name, base, flipped, bots):
     a = _run(base, bots)
     b = _run(flipped, bots)
-    same_hands = a.hand_rows.shape == b.hand_rows.shape and np.array_equal(a.hand_rows, b.hand_rows)
-    same_scores = a.hand_scores.shape == b.hand_scores.shape and np.array_equal(
-        a.hand_scores, b.hand_scores
-    )
-    same_games = a.game_rows.shape == b.game_rows.shape and np.array_equal(a.game_rows, b.game_rows)
+    same_hands = _same(a.hand_rows, b.hand_rows)
+    same_scores = _same(a.hand_scores, b.hand_scores)
+    same_games = _same(a.game_rows, b.game_rows)
     assert not (same_hands and same_scores and same_games), f"{name} changed nothing"
