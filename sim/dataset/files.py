@@ -1,0 +1,64 @@
+"""Writing Parquet files so a file only ever appears complete.
+
+A file is written under the dataset's ``.tmp/`` folder, flushed to disk, then renamed into
+place (a rename within one file system is atomic). A crash leaves at most a stray temporary
+file, which the next run removes; readers never see a half-written shard.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+COMPRESSION = "zstd"
+TMP_DIR = ".tmp"
+
+
+def with_metadata(table: pa.Table, metadata: Mapping[str, str]) -> pa.Table:
+    """The table with ``metadata`` (keys prefixed ``rummysim.``) added to its schema."""
+    extra = {f"rummysim.{k}".encode(): str(v).encode() for k, v in metadata.items()}
+    return table.replace_schema_metadata({**(table.schema.metadata or {}), **extra})
+
+
+def write_parquet_atomic(table: pa.Table, path: Path, root: Path) -> str:
+    """Write ``table`` to ``path`` through a temporary file under ``root/.tmp``; return the
+    SHA-256 of the file's bytes."""
+    tmp_dir = root / TMP_DIR
+    tmp_dir.mkdir(parents=True, exist_ok=True)
+    tmp = tmp_dir / f"{path.parent.name}.{path.name}.{os.getpid()}"
+    try:
+        pq.write_table(table, tmp, compression=COMPRESSION)
+        with open(tmp, "rb") as handle:
+            digest = hashlib.file_digest(handle, "sha256").hexdigest()
+            os.fsync(handle.fileno())
+        path.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return digest
+
+
+def write_text_atomic(text: str, path: Path) -> None:
+    """Replace ``path`` with ``text`` through a temporary file next to it."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def file_digest(path: Path) -> str:
+    """SHA-256 of a file's bytes."""
+    with open(path, "rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()

@@ -1,0 +1,161 @@
+"""The dataset schema, defined once: the columns of the hands and games tables.
+
+Every Parquet file of a dataset is built here, from the arrays the kernels fill
+(:class:`sim.engine.api.Played`) plus the shard's identity. ``docs/schema.md`` documents
+the same columns for readers; a test checks the two agree.
+
+The Hive partition key ``arm`` is not stored inside the files: readers add it from the
+folder name ``arm=<name>`` (polars ``hive_partitioning``, pyarrow ``partitioning="hive"``,
+duckdb ``hive_partitioning=true``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+
+from sim.engine import layout as L
+from sim.engine.api import Played
+
+SCHEMA_VERSION = 1
+
+END_REASONS = L.REASON_NAMES
+"""Values of ``hands.end_reason``, in the kernels' code order."""
+
+_REASON_TYPE = pa.dictionary(pa.int8(), pa.string())
+_SCORES = pa.list_(pa.int32())
+_BOTS = pa.list_(pa.string())
+
+# (name, type, meaning): the single source for the schemas and docs/schema.md
+SHARD_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
+    ("ruleset", pa.string(), "the arm's rule set: its name in the experiment file"),
+    ("variant", pa.string(), "the variant file the rule set starts from"),
+    ("players", pa.int8(), "seats at the table"),
+    ("lineup", pa.string(), "the bots by seat, comma-separated (`greedy,careful`)"),
+    ("seed", pa.int64(), "the experiment seed"),
+    ("shard", pa.int32(), "shard number; deals of shard s are the same in every arm"),
+    ("rotation", pa.int8(), "seat rotation of a mirrored deal (0 when deals are not mirrored)"),
+)
+
+HAND_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = SHARD_COLUMNS + (
+    ("game", pa.int64(), "game number within the shard"),
+    ("hand", pa.int32(), "hand number within its game, from 0"),
+    ("deal", pa.int64(), "deal number within the shard: (seed, shard, deal) fixes the shuffle"),
+    ("dealer", pa.int8(), "the dealer's seat"),
+    ("bots", _BOTS, "bot at each seat"),
+    ("turns", pa.int32(), "turns played in the hand"),
+    ("draws_stock", pa.int32(), "draws from the stock"),
+    ("draws_discard", pa.int32(), "draws from the discard pile"),
+    ("end_reason", _REASON_TYPE, "how the hand ended: " + ", ".join(END_REASONS)),
+    ("winner", pa.int8(), "seat that won the hand, or -1 (stalled, exhausted, tied block)"),
+    ("hand_scores", _SCORES, "points each seat scored in this hand"),
+    ("total_scores", _SCORES, "each seat's game total after this hand"),
+    ("violations", pa.int32(), "audit violations in this hand (0 unless run in audit mode)"),
+)
+
+GAME_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = SHARD_COLUMNS + (
+    ("game", pa.int64(), "game number within the shard"),
+    ("hands", pa.int32(), "hands the game lasted"),
+    ("bots", _BOTS, "bot at each seat"),
+    ("winner", pa.int8(), "seat that won the game, or -1 (tie cut by the hand cap)"),
+    ("final_scores", _SCORES, "each seat's total at the end of the game"),
+    ("lead_changes", pa.int32(), "times the unique leader changed during the game"),
+    ("capped", pa.bool_(), "the game hit the hand cap"),
+)
+
+HANDS_SCHEMA = pa.schema([(name, kind) for name, kind, _ in HAND_COLUMNS])
+GAMES_SCHEMA = pa.schema([(name, kind) for name, kind, _ in GAME_COLUMNS])
+
+
+@dataclass(frozen=True)
+class ShardId:
+    """What identifies the rows of one shard: the arm's rule set, table and seed."""
+
+    ruleset: str
+    variant: str
+    players: int
+    bots: tuple[str, ...]
+    seed: int
+    shard: int
+    rotation: int = 0
+
+    @property
+    def lineup(self) -> str:
+        return ",".join(self.bots)
+
+
+def _shard_arrays(sid: ShardId, n: int) -> list[pa.Array]:
+    return [
+        pa.DictionaryArray.from_arrays(np.zeros(n, np.int8), [sid.ruleset]).cast(pa.string()),
+        pa.DictionaryArray.from_arrays(np.zeros(n, np.int8), [sid.variant]).cast(pa.string()),
+        pa.array(np.full(n, sid.players, np.int8)),
+        pa.DictionaryArray.from_arrays(np.zeros(n, np.int8), [sid.lineup]).cast(pa.string()),
+        pa.array(np.full(n, sid.seed, np.int64)),
+        pa.array(np.full(n, sid.shard, np.int32)),
+        pa.array(np.full(n, sid.rotation, np.int8)),
+    ]
+
+
+def _per_seat(values: np.ndarray) -> pa.Array:
+    """int64[n, players] to a list<int32> column without a Python loop."""
+    n, players = values.shape
+    offsets = pa.array(np.arange(0, (n + 1) * players, players, dtype=np.int32))
+    return pa.ListArray.from_arrays(offsets, pa.array(values.reshape(-1).astype(np.int32)))
+
+
+def _bots(sid: ShardId, n: int) -> pa.Array:
+    players = len(sid.bots)
+    offsets = pa.array(np.arange(0, (n + 1) * players, players, dtype=np.int32))
+    names = pa.array(list(sid.bots) * n, pa.string()) if n else pa.array([], pa.string())
+    return pa.ListArray.from_arrays(offsets, names)
+
+
+def hands_table(out: Played, sid: ShardId) -> pa.Table:
+    """The hands rows of one kernel call as a table of :data:`HANDS_SCHEMA`."""
+    rows = out.hand_rows
+    n = len(rows)
+    reasons = pa.DictionaryArray.from_arrays(
+        pa.array(rows[:, L.H_END_REASON].astype(np.int8)), pa.array(END_REASONS, pa.string())
+    )
+    arrays = _shard_arrays(sid, n) + [
+        pa.array(rows[:, L.H_GAME]),
+        pa.array(rows[:, L.H_HAND].astype(np.int32)),
+        pa.array(rows[:, L.H_DEAL]),
+        pa.array(rows[:, L.H_DEALER].astype(np.int8)),
+        _bots(sid, n),
+        pa.array(rows[:, L.H_TURNS].astype(np.int32)),
+        pa.array(rows[:, L.H_DRAWS_STOCK].astype(np.int32)),
+        pa.array(rows[:, L.H_DRAWS_DISCARD].astype(np.int32)),
+        reasons,
+        pa.array(rows[:, L.H_WINNER].astype(np.int8)),
+        _per_seat(out.hand_scores),
+        _per_seat(out.hand_totals),
+        pa.array(rows[:, L.H_VIOLATIONS].astype(np.int32)),
+    ]
+    return pa.Table.from_arrays(arrays, schema=HANDS_SCHEMA)
+
+
+def games_table(out: Played, sid: ShardId) -> pa.Table:
+    """The games rows of one kernel call as a table of :data:`GAMES_SCHEMA`."""
+    rows = out.game_rows
+    n = len(rows)
+    arrays = _shard_arrays(sid, n) + [
+        pa.array(rows[:, L.G_GAME]),
+        pa.array(rows[:, L.G_HANDS].astype(np.int32)),
+        _bots(sid, n),
+        pa.array(rows[:, L.G_WINNER].astype(np.int8)),
+        _per_seat(out.game_scores),
+        pa.array(rows[:, L.G_LEAD_CHANGES].astype(np.int32)),
+        pa.array(rows[:, L.G_CAPPED].astype(bool)),
+    ]
+    return pa.Table.from_arrays(arrays, schema=GAMES_SCHEMA)
+
+
+def markdown_table(columns: tuple[tuple[str, pa.DataType, str], ...]) -> str:
+    """The columns as a Markdown table (docs/schema.md is checked against this)."""
+    lines = ["| column | type | meaning |", "|---|---|---|"]
+    for name, kind, meaning in columns:
+        lines.append(f"| `{name}` | {kind} | {meaning} |")
+    return "\n".join(lines)
