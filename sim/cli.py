@@ -187,6 +187,34 @@ def replay(
     typer.echo(text)
 
 
+# ---- rummysim report --------------------------------------------------------------------
+@app.command()
+def report(
+    dataset: str = typer.Argument(..., help="a dataset folder: DIR/<experiment>"),
+    out: str = typer.Option(None, help="output folder (default reports/<experiment>)"),
+    baseline: str = typer.Option(None, help="rule set to compare with (default: manifest's)"),
+    resamples: int = typer.Option(2000, min=100, help="bootstrap resamples"),
+    seed: int = typer.Option(0, help="bootstrap seed"),
+    bench: bool = typer.Option(False, help="also print a JSON line: seconds to report"),
+) -> None:
+    """Write the balance report of a dataset: index.html, report.md, summary.parquet/csv."""
+    import json
+
+    from sim.report import DatasetError
+    from sim.report.build import bench_report, write_report
+
+    try:
+        if bench:
+            figures = bench_report(dataset, out, baseline=baseline, resamples=resamples, seed=seed)
+            typer.echo(json.dumps(figures))
+            return
+        written = write_report(dataset, out, baseline=baseline, resamples=resamples, seed=seed)
+    except DatasetError as err:
+        typer.echo(f"error: {err}", err=True)
+        raise typer.Exit(code=EXIT_CONFIG_ERROR) from None
+    typer.echo(f"report: {written.index} ({written.seconds['total']:.1f} s)")
+
+
 def main() -> None:
     """The console script: run the command, then end the process at once. The interpreter's
     teardown of numba and LLVM takes ~0.4 s; every command has flushed its output and closed

@@ -1,0 +1,572 @@
+"""From aggregates to what the report says: per-arm metrics with intervals, comparisons
+with the baseline arm (paired block bootstrap, Holm-adjusted p-values, effect sizes) and one
+plain sentence per finding.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+import polars as pl
+
+from sim.report.dataset import Arm, Dataset
+from sim.report.metrics import Aggregates, game_sum_names, hand_sum_names
+from sim.report.stats import (
+    Interval,
+    Sums,
+    block_bootstrap,
+    cohen_h,
+    hist_summary,
+    holm,
+    wilson,
+)
+
+ALPHA = 0.05
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A statistic the report estimates per arm and compares with the baseline.
+
+    ``fn`` maps block sums to the statistic; ``kind`` is ``mean`` (effect size: standardised
+    difference, with ``sd`` naming the matching spread metric), ``share`` (Cohen's h;
+    shown in percentage points) or ``other``; ``what`` finishes the finding's sentence.
+    """
+
+    name: str
+    title: str
+    level: str  # "hand" or "game"
+    kind: str
+    fn: Callable[[Sums], np.ndarray]
+    what: str
+    unit: str = ""
+    decimals: int = 1
+    sd: str = ""
+    up: str = "raises"
+    down: str = "lowers"
+    none_what: str = ""  # what "no clear difference to ..." names, when not ``what``
+
+    def scale(self) -> float:
+        return 100.0 if self.kind == "share" else 1.0
+
+
+def _sd(total: str, squares: str) -> Callable[[Sums], np.ndarray]:
+    def fn(s: Sums) -> np.ndarray:
+        n = s["n"]
+        mean = s[total] / n
+        return np.sqrt(np.maximum(s[squares] / n - mean * mean, 0.0) * n / np.maximum(n - 1, 1))
+
+    return fn
+
+
+def _ratio(num: str, den: str = "n") -> Callable[[Sums], np.ndarray]:
+    return lambda s: s[num] / s[den]
+
+
+def _balance(players: int) -> Callable[[Sums], np.ndarray]:
+    def fn(s: Sums) -> np.ndarray:
+        rates = np.stack([s[f"win{p}"] / s["n"] for p in range(players)], axis=-1)
+        return 1.0 - (rates.max(axis=-1) - rates.min(axis=-1))
+
+    return fn
+
+
+REASON_WORDS = {
+    "went_out": "end with a player going out",
+    "went_rummy": "end with a player going rummy",
+    "block": "end by a block",
+    "stalled": "stall (hit the turn cap)",
+    "exhausted": "end with the stock exhausted",
+    "knock": "end by a knock",
+    "gin": "end by gin",
+    "undercut": "end by an undercut",
+    "void": "end void",
+}
+
+
+def metrics_for(players: int, reasons: tuple[str, ...]) -> list[Metric]:
+    """The metrics compared between arms of one table size."""
+    p = players
+    out = [
+        Metric(
+            "turns_mean",
+            "turns per hand (mean)",
+            "hand",
+            "mean",
+            _ratio("turns"),
+            f"a {p}-player hand",
+            " turns",
+            1,
+            "turns_sd",
+            "lengthens",
+            "shortens",
+            f"the length of a {p}-player hand",
+        ),
+        Metric(
+            "turns_sd",
+            "turns per hand (sd)",
+            "hand",
+            "other",
+            _sd("turns", "turns2"),
+            f"the spread (sd) of turns in a {p}-player hand",
+            " turns",
+            2,
+        ),
+        Metric(
+            "hands_per_game",
+            "hands per game (mean)",
+            "game",
+            "mean",
+            _ratio("hands"),
+            f"a {p}-player game",
+            " hands",
+            2,
+            "hands_sd",
+            "lengthens",
+            "shortens",
+            f"the length of a {p}-player game",
+        ),
+        Metric(
+            "points_mean",
+            "points won per hand (mean)",
+            "hand",
+            "mean",
+            _ratio("points"),
+            f"the points won in a {p}-player hand",
+            " points",
+            1,
+            "points_sd",
+        ),
+        Metric(
+            "points_sd",
+            "points won per hand (sd)",
+            "hand",
+            "other",
+            _sd("points", "points2"),
+            f"the spread (sd) of points won per {p}-player hand",
+            " points",
+            1,
+        ),
+        Metric(
+            "margin_mean",
+            "final margin of a game (mean)",
+            "game",
+            "mean",
+            _ratio("margin"),
+            f"the final margin of a {p}-player game",
+            " points",
+            1,
+            "margin_sd",
+        ),
+        Metric(
+            "comeback_share",
+            "games won from behind",
+            "game",
+            "share",
+            _ratio("comeback"),
+            f"the share of {p}-player games won by a player who trailed before the last hand",
+            " percentage points",
+        ),
+        Metric(
+            "lead_changes",
+            "lead changes per game",
+            "game",
+            "mean",
+            _ratio("lead_changes"),
+            f"the lead changes in a {p}-player game",
+            "",
+            2,
+            "lead_changes_sd",
+        ),
+        Metric(
+            "dealer_win",
+            "dealer's hand win rate",
+            "hand",
+            "share",
+            _ratio("dealer_win"),
+            f"the dealer's hand win rate at {p} players",
+            " percentage points",
+        ),
+        Metric(
+            "first_win",
+            "first player's hand win rate",
+            "hand",
+            "share",
+            _ratio("first_win"),
+            f"the first player's hand win rate at {p} players",
+            " percentage points",
+        ),
+        Metric(
+            "balance",
+            "seat balance (1 - largest gap)",
+            "hand",
+            "share",
+            _balance(p),
+            f"seat balance at {p} players",
+            " percentage points",
+        ),
+    ]
+    for r in reasons:
+        out.append(
+            Metric(
+                f"share_{r}",
+                f"hands: {r}",
+                "hand",
+                "share",
+                _ratio(f"r_{r}"),
+                f"the share of {p}-player hands that {REASON_WORDS.get(r, 'end: ' + r)}",
+                " percentage points",
+            )
+        )
+    return out
+
+
+def _spread_stats() -> dict[str, Callable[[Sums], np.ndarray]]:
+    return {
+        "turns_sd": _sd("turns", "turns2"),
+        "points_sd": _sd("points", "points2"),
+    }
+
+
+@dataclass
+class Comparison:
+    """One metric of one arm against its baseline."""
+
+    arm: Arm
+    metric: Metric
+    baseline_value: float
+    arm_value: float
+    interval: Interval
+    effect: float
+    p_holm: float = math.nan
+    sentence: str = ""
+
+    @property
+    def significant(self) -> bool:
+        return self.p_holm < ALPHA
+
+
+@dataclass
+class Report:
+    """Everything the outputs are drawn from."""
+
+    dataset: Dataset
+    agg: Aggregates
+    rows: pl.DataFrame  # one row per arm and metric
+    comparisons: list[Comparison]
+    hands: dict[str, int]
+    games: dict[str, int]
+    pairs: dict[str, int] = field(default_factory=dict)
+    resamples: int = 2000
+    seed: int = 0
+
+
+def _blocks(frame: pl.DataFrame, arm: str, names: tuple[str, ...]) -> pl.DataFrame:
+    return frame.filter(pl.col("arm") == arm).select("shard", "block", *names)
+
+
+def _sums(frame: pl.DataFrame, names: tuple[str, ...]) -> Sums:
+    return Sums(names, frame.select(names).to_numpy().astype(float))
+
+
+def _paired(a: pl.DataFrame, b: pl.DataFrame, names: tuple[str, ...]) -> tuple[Sums, Sums]:
+    """Blocks of the same (shard, block) holding the same number of hands in both arms:
+    the deals of a shard are numbered from 0, so equal counts mean the same deals."""
+    joined = a.join(b, on=["shard", "block"], suffix="_b").filter(pl.col("n") == pl.col("n_b"))
+    sa = Sums(names, joined.select(names).to_numpy().astype(float))
+    sb = Sums(names, joined.select([f"{c}_b" for c in names]).to_numpy().astype(float))
+    return sa, sb
+
+
+def analyse(ds: Dataset, agg: Aggregates, *, resamples: int = 2000, seed: int = 0) -> Report:
+    """Per-arm metrics and comparisons with the baseline."""
+    hnames = hand_sum_names(agg.seats, agg.reasons)
+    gnames = game_sum_names(agg.seats)
+    rows: list[dict] = []
+    estimates: dict[tuple[str, str], Interval] = {}
+    hands_n: dict[str, int] = {}
+    games_n: dict[str, int] = {}
+    for arm in ds.arms:
+        hb = _sums(_blocks(agg.hand_blocks, arm.name, hnames), hnames)
+        gb = _sums(_blocks(agg.game_blocks, arm.name, gnames), gnames)
+        hands_n[arm.name] = int(hb["n"].sum())
+        games_n[arm.name] = int(gb["n"].sum())
+        metrics = metrics_for(arm.players, agg.reasons)
+        hand_stats = {m.name: m.fn for m in metrics if m.level == "hand"} | _spread_stats()
+        game_stats = {m.name: m.fn for m in metrics if m.level == "game"}
+        game_stats |= {
+            "hands_sd": _sd("hands", "hands2"),
+            "margin_sd": _sd("margin", "margin2"),
+            "lead_changes_sd": _sd("lead_changes", "lead_changes"),
+        }
+        for name, iv in block_bootstrap(hand_stats, hb, resamples=resamples, seed=seed).items():
+            estimates[(arm.name, name)] = iv
+        for name, iv in block_bootstrap(game_stats, gb, resamples=resamples, seed=seed).items():
+            estimates[(arm.name, name)] = iv
+        rows += _arm_rows(arm, agg, hb, gb, metrics, estimates)
+    comparisons = _compare(ds, agg, hnames, gnames, estimates, resamples, seed)
+    adjusted = holm([c.interval.p for c in comparisons])
+    for c, p in zip(comparisons, adjusted, strict=True):
+        c.p_holm = p
+        c.sentence = sentence(c)
+    by_key = {(c.arm.name, c.metric.name): c for c in comparisons}
+    for row in rows:
+        c = by_key.get((row["arm"], row["metric"]))
+        if c is not None:
+            scale = c.metric.scale()
+            row.update(
+                baseline=c.arm.baseline,
+                diff=c.interval.estimate * scale,
+                diff_low=c.interval.low * scale,
+                diff_high=c.interval.high * scale,
+                effect_size=c.effect,
+                p_value=c.interval.p,
+                p_holm=c.p_holm,
+            )
+    frame = pl.DataFrame(rows, schema=SUMMARY_SCHEMA, strict=False)
+    return Report(ds, agg, frame, comparisons, hands_n, games_n, resamples=resamples, seed=seed)
+
+
+SUMMARY_SCHEMA = {
+    "arm": pl.String,
+    "ruleset": pl.String,
+    "players": pl.Int64,
+    "lineup": pl.String,
+    "metric": pl.String,
+    "title": pl.String,
+    "value": pl.Float64,
+    "ci_low": pl.Float64,
+    "ci_high": pl.Float64,
+    "interval": pl.String,
+    "n": pl.Int64,
+    "baseline": pl.String,
+    "diff": pl.Float64,
+    "diff_low": pl.Float64,
+    "diff_high": pl.Float64,
+    "effect_size": pl.Float64,
+    "p_value": pl.Float64,
+    "p_holm": pl.Float64,
+}
+
+
+def _row(arm: Arm, metric: str, title: str, value, low, high, how: str, n: int) -> dict:
+    return {
+        "arm": arm.name,
+        "ruleset": arm.ruleset,
+        "players": arm.players,
+        "lineup": arm.lineup,
+        "metric": metric,
+        "title": title,
+        "value": value,
+        "ci_low": low,
+        "ci_high": high,
+        "interval": how,
+        "n": n,
+    }
+
+
+def _arm_rows(arm, agg, hb, gb, metrics, estimates) -> list[dict]:
+    n = int(hb["n"].sum())
+    g = int(gb["n"].sum())
+    rows = []
+    # distributions from the histograms (exact, no interval)
+    for key, hist, col, noun in (
+        ("turns", agg.turns_hist, "turns", "turns per hand"),
+        ("points", agg.points_hist, "points", "points won per hand"),
+        ("hands", agg.hands_hist, "hands", "hands per game"),
+        ("margin", agg.margin_hist, "margin", "final margin"),
+    ):
+        h = hist.filter(pl.col("arm") == arm.name)
+        if h.height == 0:
+            continue
+        s = hist_summary(h[col].to_numpy(), h["len"].to_numpy())
+        for q in ("median", "p10", "p25", "p75", "p90"):
+            rows.append(_row(arm, f"{key}_{q}", f"{noun} ({q})", s[q], None, None, "", int(s["n"])))
+    for m in metrics:
+        iv = estimates[(arm.name, m.name)]
+        scale = m.scale()
+        size = n if m.level == "hand" else g
+        if m.kind == "share" and m.name != "balance":
+            sums = hb if m.level == "hand" else gb
+            num = {"dealer_win": "dealer_win", "first_win": "first_win"}.get(m.name)
+            num = num or ("comeback" if m.name == "comeback_share" else f"r_{m.name[6:]}")
+            p, lo, hi = wilson(float(sums[num].sum()), float(size))
+            rows.append(
+                _row(arm, m.name, m.title, p * scale, lo * scale, hi * scale, "wilson", size)
+            )
+        else:
+            rows.append(
+                _row(
+                    arm,
+                    m.name,
+                    m.title,
+                    iv.estimate * scale,
+                    iv.low * scale,
+                    iv.high * scale,
+                    "bootstrap",
+                    size,
+                )
+            )
+    for s in range(arm.players):
+        p, lo, hi = wilson(float(hb[f"win{s}"].sum()), float(n))
+        rows.append(
+            _row(
+                arm,
+                f"seat{s}_win",
+                f"seat {s} hand win rate",
+                p * 100,
+                lo * 100,
+                hi * 100,
+                "wilson",
+                n,
+            )
+        )
+        p, lo, hi = wilson(float(gb[f"gwin{s}"].sum()), float(g))
+        rows.append(
+            _row(
+                arm,
+                f"seat{s}_game_win",
+                f"seat {s} game win rate",
+                p * 100,
+                lo * 100,
+                hi * 100,
+                "wilson",
+                g,
+            )
+        )
+    rows += _skill_rows(arm, agg)
+    return rows
+
+
+def _skill_rows(arm: Arm, agg: Aggregates) -> list[dict]:
+    """Win rate and points per hand of each bot, when the line-up mixes bots."""
+    if not arm.mixed:
+        return []
+    table = agg.skill.filter(pl.col("arm") == arm.name)
+    wins: dict[str, float] = {}
+    seats: dict[str, float] = {}
+    points: dict[str, float] = {}
+    for row in table.iter_rows(named=True):
+        for s, bot in enumerate(row["seating"].split(",")):
+            wins[bot] = wins.get(bot, 0) + row[f"win{s}"]
+            seats[bot] = seats.get(bot, 0) + row["n"]
+            points[bot] = points.get(bot, 0) + row[f"pts{s}"]
+    out = []
+    for bot in sorted(wins):
+        p, lo, hi = wilson(wins[bot], seats[bot])
+        out.append(
+            _row(
+                arm,
+                f"bot_{bot}_win",
+                f"{bot}: hand win rate per seat",
+                p * 100,
+                lo * 100,
+                hi * 100,
+                "wilson",
+                int(seats[bot]),
+            )
+        )
+        out.append(
+            _row(
+                arm,
+                f"bot_{bot}_points",
+                f"{bot}: points per seat-hand",
+                points[bot] / seats[bot],
+                None,
+                None,
+                "",
+                int(seats[bot]),
+            )
+        )
+    return out
+
+
+def _compare(ds, agg, hnames, gnames, estimates, resamples, seed) -> list[Comparison]:
+    out: list[Comparison] = []
+    for arm in ds.arms:
+        if arm.is_baseline or arm.baseline not in {a.name for a in ds.arms}:
+            continue
+        base = ds.arm(arm.baseline)
+        metrics = metrics_for(arm.players, agg.reasons)
+        ha, hb = _paired(
+            _blocks(agg.hand_blocks, arm.name, hnames),
+            _blocks(agg.hand_blocks, base.name, hnames),
+            hnames,
+        )
+        ga = _sums(_blocks(agg.game_blocks, arm.name, gnames), gnames)
+        gb = _sums(_blocks(agg.game_blocks, base.name, gnames), gnames)
+        hand = {m.name: m.fn for m in metrics if m.level == "hand"}
+        game = {m.name: m.fn for m in metrics if m.level == "game"}
+        ivs = block_bootstrap(hand, ha, hb, paired=True, resamples=resamples, seed=seed)
+        ivs |= block_bootstrap(game, ga, gb, paired=False, resamples=resamples, seed=seed)
+        for m in metrics:
+            a_val = estimates[(arm.name, m.name)].estimate
+            b_val = estimates[(base.name, m.name)].estimate
+            if m.name.startswith("share_") and a_val == 0 and b_val == 0:
+                continue  # an ending neither rule set produces
+            out.append(
+                Comparison(arm, m, b_val, a_val, ivs[m.name], _effect(m, arm, base, estimates))
+            )
+    return out
+
+
+def _effect(m: Metric, arm: Arm, base: Arm, estimates) -> float:
+    a = estimates[(arm.name, m.name)].estimate
+    b = estimates[(base.name, m.name)].estimate
+    if m.kind == "share":
+        if not (0 <= a <= 1 and 0 <= b <= 1):
+            return math.nan
+        return cohen_h(a, b)
+    if m.kind == "mean" and m.sd:
+        sa = estimates[(arm.name, m.sd)].estimate
+        sb = estimates[(base.name, m.sd)].estimate
+        pooled = math.sqrt((sa * sa + sb * sb) / 2)
+        return (a - b) / pooled if pooled > 0 else (0.0 if a == b else math.nan)
+    return math.nan
+
+
+def _decimals(size: float, decimals: int) -> int:
+    """More decimals for small numbers, so a real difference never prints as 0."""
+    while decimals < 4 and 0 < size < 10 ** (1 - decimals):
+        decimals += 1
+    return decimals
+
+
+def _num(x: float, decimals: int) -> str:
+    text = f"{x:.{decimals}f}"
+    return "0" if float(text) == 0 else text
+
+
+def sentence(c: Comparison) -> str:
+    """One plain sentence for a comparison, e.g. 'around the corner shortens a 2-player
+    hand by 2.1 turns (95% CI 1.9 to 2.3)'."""
+    m = c.metric
+    iv = c.interval
+    scale = m.scale()
+    d = m.decimals
+    label = c.arm.label[:1].upper() + c.arm.label[1:]
+    lineup = f" ({c.arm.lineup} bots)"
+    d = _decimals(max(abs(iv.estimate), abs(iv.low), abs(iv.high)) * scale, d)
+    if math.isnan(iv.estimate) or math.isnan(iv.low):
+        return f"{label}: too little data to compare {m.what}{lineup}."
+    est, low, high = iv.estimate * scale, iv.low * scale, iv.high * scale
+    ptext = "p < 0.001" if c.p_holm < 0.001 else f"p = {c.p_holm:.3f}"
+    if not c.significant:
+        return (
+            f"{label} makes no clear difference to {m.none_what or m.what}{lineup}: "
+            f"{_signed(est, d)}{m.unit} (95% CI {_signed(low, d)} to {_signed(high, d)}; "
+            f"Holm {ptext})."
+        )
+    verb, lo, hi = (m.up, low, high) if est > 0 else (m.down, -high, -low)
+    return (
+        f"{label} {verb} {m.what}{lineup} by {_num(abs(est), d)}{m.unit} "
+        f"(95% CI {_num(lo, d)} to {_num(hi, d)}; Holm {ptext})."
+    )
+
+
+def _signed(x: float, decimals: int) -> str:
+    text = _num(x, decimals)
+    return text if text.startswith("-") or text == "0" else "+" + text

@@ -1,0 +1,119 @@
+"""``rummysim report``: aggregate, analyse, draw and write a dataset's balance report."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as package_version
+from pathlib import Path
+
+from sim.dataset.files import write_text_atomic
+from sim.report import html, markdown
+from sim.report.analysis import Report, analyse
+from sim.report.dataset import open_dataset
+from sim.report.figures import draw_all
+from sim.report.metrics import aggregate
+
+
+def rummysim_version() -> str:
+    """The installed rummysim version."""
+    try:
+        return package_version("rummysim")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree
+        return "unknown"
+
+
+@dataclass(frozen=True)
+class Written:
+    """Where the report went and how long each stage took."""
+
+    folder: Path
+    report: Report
+    seconds: dict[str, float]
+
+    @property
+    def index(self) -> Path:
+        return self.folder / "index.html"
+
+
+def write_report(
+    dataset: str | Path,
+    out: str | Path | None = None,
+    *,
+    baseline: str | None = None,
+    resamples: int = 2000,
+    seed: int = 0,
+) -> Written:
+    """Write index.html, report.md, summary.parquet/csv and figures/ for a dataset folder;
+    ``out`` defaults to ``reports/<experiment>``."""
+    times: dict[str, float] = {}
+    start = time.perf_counter()
+    ds = open_dataset(dataset, baseline=baseline)
+    agg = aggregate(ds)
+    times["aggregate"] = time.perf_counter() - start
+    mark = time.perf_counter()
+    report = analyse(ds, agg, resamples=resamples, seed=seed)
+    times["analyse"] = time.perf_counter() - mark
+    folder = Path(out) if out is not None else Path("reports") / ds.name
+    folder.mkdir(parents=True, exist_ok=True)
+    mark = time.perf_counter()
+    figures = draw_all(report, folder / "figures")
+    times["figures"] = time.perf_counter() - mark
+    mark = time.perf_counter()
+    version = rummysim_version()
+    report.rows.write_parquet(folder / "summary.parquet")
+    report.rows.write_csv(folder / "summary.csv")
+    write_text_atomic(markdown.render(report, version), folder / "report.md")
+    write_text_atomic(html.render(report, figures, version), folder / "index.html")
+    times["write"] = time.perf_counter() - mark
+    times["total"] = time.perf_counter() - start
+    return Written(folder, report, {k: round(v, 3) for k, v in times.items()})
+
+
+def simulate_seconds(manifest: dict) -> float | None:
+    """Seconds the runner spent simulating, from the manifest (when it recorded them)."""
+    for key in ("seconds", "simulate_seconds"):
+        if isinstance(manifest.get(key), int | float):
+            return float(manifest[key])
+    shards = [s.get("seconds") for s in manifest.get("shards", []) if isinstance(s, dict)]
+    if shards and all(isinstance(s, int | float) for s in shards):
+        return float(sum(shards))
+    return None
+
+
+def bench_report(dataset: str | Path, out: str | Path | None = None, **kwargs) -> dict:
+    """One ``make bench`` figure: seconds to report on a dataset, next to the seconds its
+    simulation took (the sum of the shards' times in the manifest, when recorded)."""
+    written = write_report(dataset, out, **kwargs)
+    report = written.report
+    sim = simulate_seconds(report.dataset.manifest)
+    total = written.seconds["total"]
+    return {
+        "bench": "report",
+        "dataset": str(dataset),
+        "arms": len(report.dataset.arms),
+        "hands": sum(report.hands.values()),
+        "games": sum(report.games.values()),
+        "seconds": total,
+        "stages": written.seconds,
+        "simulate_seconds": sim,
+        "report_share_of_simulate": round(total / sim, 4) if sim else None,
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m sim.report.build DATASET OUT``: print the report benchmark as JSON."""
+    import sys
+
+    args = sys.argv[1:] if argv is None else argv
+    print(
+        json.dumps(
+            bench_report(args[0], args[1] if len(args) > 1 else "/tmp/rummysim-bench-report")
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()

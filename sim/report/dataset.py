@@ -1,0 +1,168 @@
+"""Opening a dataset for the report: its folders, manifest and arms (docs/schema.md).
+
+A dataset written by ``rummysim run`` has a ``manifest.json``; one without (for example
+one built by hand) still reports, with the arms read from the Parquet files and the
+baseline rule set given by ``baseline`` or taken as the first rule set in name order.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+
+class DatasetError(Exception):
+    """The folder is not a dataset the report can read (the message says why)."""
+
+
+@dataclass(frozen=True)
+class Arm:
+    """One arm: a rule set at one table with one bot line-up, and the arm it is compared with."""
+
+    name: str
+    ruleset: str
+    variant: str
+    players: int
+    bots: tuple[str, ...]
+    lineup: str
+    baseline: str
+    label: str
+    rules_toml: str = ""
+    changes: dict = field(default_factory=dict)
+
+    @property
+    def is_baseline(self) -> bool:
+        return self.baseline == self.name
+
+    @property
+    def mixed(self) -> bool:
+        """The line-up mixes different bots."""
+        return len(set(self.bots)) > 1
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """A dataset folder with its manifest (possibly empty) and arms."""
+
+    root: Path
+    name: str
+    manifest: dict
+    arms: tuple[Arm, ...]
+
+    def hands(self) -> pl.LazyFrame:
+        """Every hand, lazily, with the ``arm`` column from the folder names."""
+        return scan(self.root / "hands")
+
+    def games(self) -> pl.LazyFrame:
+        """Every completed game, lazily, with the ``arm`` column."""
+        return scan(self.root / "games")
+
+    def arm(self, name: str) -> Arm:
+        return next(a for a in self.arms if a.name == name)
+
+    @property
+    def seed(self) -> object:
+        return self.manifest.get("experiment", {}).get("seed")
+
+    @property
+    def version(self) -> object:
+        return self.manifest.get("rummysim_version")
+
+
+def scan(folder: Path) -> pl.LazyFrame:
+    """A Hive-partitioned Parquet folder as a lazy frame."""
+    return pl.scan_parquet(
+        str(folder / "arm=*" / "*.parquet"), hive_partitioning=True, hive_schema={"arm": pl.String}
+    )
+
+
+def _parts(folder: Path) -> list[Path]:
+    return sorted(folder.glob("arm=*/*.parquet")) if folder.is_dir() else []
+
+
+def open_dataset(root: str | Path, baseline: str | None = None) -> Dataset:
+    """Check ``root`` is a dataset and read its arms; raise :class:`DatasetError` if not.
+
+    ``baseline`` (a rule set name) overrides the manifest's baselines.
+    """
+    root = Path(root)
+    if not root.is_dir():
+        raise DatasetError(f"{root} is not a folder")
+    if not _parts(root / "hands"):
+        raise DatasetError(f"{root} has no hands/arm=*/*.parquet files: not a rummysim dataset")
+    if not _parts(root / "games"):
+        raise DatasetError(f"{root} has no games/arm=*/*.parquet files: not a rummysim dataset")
+    manifest: dict = {}
+    path = root / "manifest.json"
+    if path.exists():
+        try:
+            manifest = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as err:
+            raise DatasetError(f"{path}: cannot read the manifest: {err}") from None
+        if not isinstance(manifest, dict):
+            raise DatasetError(f"{path}: the manifest is not a JSON object")
+    present = sorted(p.name.removeprefix("arm=") for p in (root / "hands").glob("arm=*"))
+    try:
+        arms = _arms(root, manifest, present, baseline)
+    except pl.exceptions.PolarsError as err:
+        raise DatasetError(f"{root}: cannot read the Parquet files: {err}") from None
+    name = manifest.get("experiment", {}).get("name") or root.name
+    return Dataset(root, str(name), manifest, tuple(arms))
+
+
+def _arms(root: Path, manifest: dict, present: list[str], baseline: str | None) -> list[Arm]:
+    listed = {a["name"]: a for a in manifest.get("arms", []) if isinstance(a, dict)}
+    info = (
+        scan(root / "hands")
+        .group_by("arm")
+        .agg(
+            pl.col("ruleset").first(),
+            pl.col("variant").first(),
+            pl.col("players").first(),
+            pl.col("lineup").first(),
+            pl.col("bots").first(),
+        )
+        .collect()
+    )
+    rows = {r["arm"]: r for r in info.iter_rows(named=True)}
+    rulesets = sorted({r["ruleset"] for r in rows.values()})
+    base_ruleset = baseline or (rulesets[0] if rulesets else "")
+    if baseline is not None and baseline not in rulesets:
+        raise DatasetError(f"--baseline {baseline!r} is not a rule set of this dataset")
+    by_table = {(r["ruleset"], int(r["players"]), r["lineup"]): a for a, r in rows.items()}
+    arms = []
+    for name in present:
+        row = rows.get(name)
+        if row is None:
+            continue
+        meta = listed.get(name, {})
+        players = int(row["players"])
+        lineup = str(row["lineup"])
+        if baseline is not None or "baseline" not in meta:
+            base = by_table.get((base_ruleset, players, lineup), name)
+        else:
+            base = str(meta["baseline"])
+        arms.append(
+            Arm(
+                name=name,
+                ruleset=str(row["ruleset"]),
+                variant=str(row["variant"]),
+                players=players,
+                bots=tuple(meta.get("bots") or row["bots"]),
+                lineup=str(meta.get("lineup") or _short_lineup(lineup)),
+                baseline=base if base in rows else name,
+                label=str(meta.get("label") or row["ruleset"]),
+                rules_toml=str(meta.get("rules_toml", "")),
+                changes=dict(meta.get("changes") or {}),
+            )
+        )
+    return arms
+
+
+def _short_lineup(lineup: str) -> str:
+    """``greedy,greedy`` -> ``greedy`` (the arm names' form); a mixed line-up stays whole."""
+    bots = lineup.split(",")
+    return bots[0] if len(set(bots)) == 1 else lineup

@@ -1,0 +1,83 @@
+"""report.md: the same findings and tables as index.html, in Markdown."""
+
+from __future__ import annotations
+
+from sim.report.analysis import Report
+from sim.report.figures import FIGURES
+from sim.report.tables import (
+    arm_table,
+    fmt_ci,
+    key_findings,
+    other_findings,
+    skill_rows,
+)
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _table(header: list[str], rows) -> str:
+    lines = ["| " + " | ".join(_cell(h) for h in header) + " |"]
+    lines.append("|" + "---|" * len(header))
+    for row in rows:
+        lines.append("| " + " | ".join(_cell(text) for text, _ in row) + " |")
+    return "\n".join(lines)
+
+
+def render(report: Report, version: str) -> str:
+    """The whole report as Markdown (figures linked from figures/)."""
+    ds = report.dataset
+    exp = ds.manifest.get("experiment", {})
+    out = [
+        f"# Balance report: {ds.name}",
+        "",
+        f"rummysim {ds.version or version} (report by {version}), seed {ds.seed}; "
+        f"{sum(report.hands.values()):,} hands and {sum(report.games.values()):,} games in "
+        f"{len(ds.arms)} arms; bootstrap {report.resamples} resamples (seed {report.seed}), "
+        f"blocks of {report.agg.block} deals / {report.agg.game_block} games.",
+        "",
+        "## Findings: game length and score spread",
+        "",
+        "Each rule set against the baseline at the same table and line-up, paired on the "
+        "deals both played. 95% bootstrap intervals; Holm-adjusted p-values.",
+    ]
+    for players, comps in key_findings(report).items():
+        out += ["", f"### {players} players", ""]
+        out += [f"- {c.sentence}" for c in comps]
+    sig, nosig = other_findings(report)
+    out += ["", "## Other findings", ""]
+    out += [f"- {c.sentence}" for c in sig] or ["- None."]
+    if nosig:
+        out += ["", "### No clear difference", ""]
+        out += [f"- {c.sentence}" for c in nosig]
+    skill = skill_rows(report)
+    if skill:
+        out += ["", "## Skill: mixed line-ups", ""]
+        out += [
+            f"- {r['arm']}: {r['title']} {fmt_ci(r['value'], r['ci_low'], r['ci_high'], 2)}"
+            for r in skill
+        ]
+    out += ["", "## Figures", ""]
+    out += [f"![{caption}](figures/{stem}.png)" for stem, caption in FIGURES]
+    out += ["", "## Per-arm summary", "", _table(*arm_table(report))]
+    out += ["", "## Arms", ""]
+    for arm in ds.arms:
+        changes = ", ".join(f"{k} = {v}" for k, v in arm.changes.items()) or "no overrides"
+        out.append(
+            f"- `{arm.name}`: {arm.label} (variant {arm.variant}, {changes}); "
+            f"baseline `{arm.baseline}`"
+        )
+    if exp:
+        out += [
+            "",
+            "## Experiment file",
+            "",
+            f"`{exp.get('file', '')}`",
+            "",
+            "```toml",
+            str(exp.get("text", "")).rstrip(),
+            "```",
+        ]
+    out += ["", "Full tables: summary.csv / summary.parquet. Method: docs/report.md.", ""]
+    return "\n".join(out)

@@ -1,0 +1,146 @@
+"""The report's tables as plain rows of text, shared by the HTML and Markdown writers."""
+
+from __future__ import annotations
+
+import math
+
+import polars as pl
+
+from sim.report.analysis import Comparison, Report
+
+KEY_METRICS = ("turns_mean", "hands_per_game", "points_mean", "points_sd", "margin_mean")
+"""What the headline findings cover: game length and score spread."""
+
+
+def fmt(x: float | None, decimals: int = 1) -> str:
+    """A number for a table: NaN and None as an en dash."""
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "–"
+    return f"{x:.{decimals}f}"
+
+
+def fmt_ci(value: float | None, low: float | None, high: float | None, decimals: int = 1) -> str:
+    """``12.3 [11.9, 12.7]``."""
+    if low is None or high is None or (isinstance(low, float) and math.isnan(low)):
+        return fmt(value, decimals)
+    return f"{fmt(value, decimals)} [{fmt(low, decimals)}, {fmt(high, decimals)}]"
+
+
+def fmt_p(p: float) -> str:
+    """A p-value: three decimals, or ``<0.001``."""
+    if math.isnan(p):
+        return "–"
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
+# (metric, column title, decimals)
+ARM_COLUMNS = (
+    ("turns_mean", "turns/hand mean [95% CI]", 1),
+    ("turns_median", "median", 0),
+    ("turns_p10", "p10", 0),
+    ("turns_p90", "p90", 0),
+    ("hands_per_game", "hands/game [95% CI]", 2),
+    ("points_mean", "points/hand mean [95% CI]", 1),
+    ("points_sd", "points/hand sd", 1),
+    ("points_p25", "points p25", 0),
+    ("points_p75", "points p75", 0),
+    ("points_p90", "points p90", 0),
+    ("margin_mean", "final margin [95% CI]", 1),
+    ("comeback_share", "won from behind % [95% CI]", 1),
+    ("lead_changes", "lead changes/game", 2),
+    ("balance", "seat balance % [95% CI]", 1),
+    ("dealer_win", "dealer wins % [95% CI]", 1),
+    ("first_win", "first player wins % [95% CI]", 1),
+)
+
+
+def arm_table(report: Report) -> tuple[list[str], list[list[tuple[str, float | str | None]]]]:
+    """Header and rows (text, sort key) of the per-arm summary table."""
+    reasons = [f"share_{r}" for r in report.agg.reasons]
+    header = ["arm", "players", "line-up", "rule set", "hands", "games"]
+    header += [title for _, title, _ in ARM_COLUMNS]
+    header += [f"{r[6:]} %" for r in reasons]
+    values = {(r["arm"], r["metric"]): r for r in report.rows.iter_rows(named=True)}
+    rows = []
+    for arm in sorted(report.dataset.arms, key=lambda a: (a.players, a.lineup, a.name)):
+        row: list[tuple[str, float | str | None]] = [
+            (arm.name, arm.name),
+            (str(arm.players), arm.players),
+            (arm.lineup, arm.lineup),
+            (arm.label, arm.label),
+            (str(report.hands[arm.name]), report.hands[arm.name]),
+            (str(report.games[arm.name]), report.games[arm.name]),
+        ]
+        for metric, _title, d in ARM_COLUMNS:
+            v = values.get((arm.name, metric))
+            if v is None:
+                row.append(("–", None))
+            else:
+                row.append((fmt_ci(v["value"], v["ci_low"], v["ci_high"], d), v["value"]))
+        for metric in reasons:
+            v = values.get((arm.name, metric))
+            row.append((fmt(v["value"], 2), v["value"]) if v else ("–", None))
+        rows.append(row)
+    return header, rows
+
+
+def comparison_table(
+    report: Report,
+) -> tuple[list[str], list[list[tuple[str, float | str | None]]]]:
+    """Header and rows of the table of every comparison with the baseline."""
+    header = [
+        "arm",
+        "baseline",
+        "metric",
+        "baseline value",
+        "arm value",
+        "difference [95% CI]",
+        "effect size",
+        "p",
+        "Holm p",
+        "finding",
+    ]
+    rows = []
+    for c in report.comparisons:
+        scale = c.metric.scale()
+        d = max(c.metric.decimals, 2)
+        iv = c.interval
+        rows.append(
+            [
+                (c.arm.name, c.arm.name),
+                (c.arm.baseline, c.arm.baseline),
+                (c.metric.title, c.metric.title),
+                (fmt(c.baseline_value * scale, d), c.baseline_value * scale),
+                (fmt(c.arm_value * scale, d), c.arm_value * scale),
+                (
+                    fmt_ci(iv.estimate * scale, iv.low * scale, iv.high * scale, d),
+                    iv.estimate * scale,
+                ),
+                (fmt(c.effect, 2), c.effect),
+                (fmt_p(iv.p), iv.p),
+                (fmt_p(c.p_holm), c.p_holm),
+                ("difference" if c.significant else "no clear difference", int(c.significant)),
+            ]
+        )
+    return header, rows
+
+
+def key_findings(report: Report) -> dict[int, list[Comparison]]:
+    """Headline comparisons (game length and score spread) by player count."""
+    out: dict[int, list[Comparison]] = {}
+    for c in report.comparisons:
+        if c.metric.name in KEY_METRICS:
+            out.setdefault(c.arm.players, []).append(c)
+    return dict(sorted(out.items()))
+
+
+def other_findings(report: Report) -> tuple[list[Comparison], list[Comparison]]:
+    """The remaining comparisons: (clear differences, no clear difference)."""
+    rest = [c for c in report.comparisons if c.metric.name not in KEY_METRICS]
+    return [c for c in rest if c.significant], [c for c in rest if not c.significant]
+
+
+def skill_rows(report: Report) -> list[dict]:
+    """Per-bot rows of mixed line-ups (empty when no line-up mixes bots)."""
+    rows = report.rows.filter(pl.col("metric").str.starts_with("bot_"))
+    return list(rows.iter_rows(named=True))

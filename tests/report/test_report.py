@@ -1,0 +1,181 @@
+"""The report end to end on the small dataset: its numbers, findings, files and CLI."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import polars as pl
+import pyarrow.dataset as pads
+import pytest
+from typer.testing import CliRunner
+
+from sim.cli import app
+from sim.report import DatasetError, open_dataset
+from sim.report.metrics import aggregate
+
+
+def _hands(root: Path) -> pl.DataFrame:
+    table = pads.dataset(root / "hands", format="parquet", partitioning="hive").to_table()
+    return pl.from_arrow(table)
+
+
+def test_aggregates_match_a_direct_count(small_dataset: Path) -> None:
+    ds = open_dataset(small_dataset)
+    agg = aggregate(ds)
+    hands = _hands(small_dataset)
+    totals = agg.hand_blocks.group_by("arm").agg(pl.all().exclude("shard", "block").sum())
+    for arm in ds.arms:
+        rows = hands.filter(pl.col("arm") == arm.name)
+        t = totals.filter(pl.col("arm") == arm.name).row(0, named=True)
+        assert t["n"] == rows.height
+        assert t["turns"] == rows["turns"].sum()
+        assert t["win0"] == (rows["winner"] == 0).sum()
+        assert t["dealer_win"] == (rows["winner"] == rows["dealer"]).sum()
+        points = sum(sum(abs(v) for v in s) for s in rows["hand_scores"].to_list())
+        assert t["points"] == points
+        stalled = (rows["end_reason"].cast(pl.String) == "stalled").sum()
+        assert t["r_stalled"] == stalled
+
+
+def test_comebacks_match_a_brute_force_count(small_dataset: Path) -> None:
+    ds = open_dataset(small_dataset)
+    agg = aggregate(ds)
+    hands = _hands(small_dataset)
+    games = pl.from_arrow(
+        pads.dataset(small_dataset / "games", format="parquet", partitioning="hive").to_table()
+    )
+    arm = "basic-4p-greedy"
+    last = {
+        (r["shard"], r["game"], r["hand"]): r
+        for r in hands.filter(pl.col("arm") == arm).iter_rows(named=True)
+    }
+    expected = 0
+    for g in games.filter(pl.col("arm") == arm).iter_rows(named=True):
+        h = last[(g["shard"], g["game"], g["hands"] - 1)]
+        before = [t - s for t, s in zip(h["total_scores"], h["hand_scores"], strict=True)]
+        if g["winner"] >= 0 and before[g["winner"]] < max(before):
+            expected += 1
+    got = agg.game_blocks.filter(pl.col("arm") == arm)["comeback"].sum()
+    assert got == expected
+
+
+def _comparisons(report, arm: str) -> dict:
+    return {c.metric.name: c for c in report.comparisons if c.arm.name == arm}
+
+
+def test_identical_arms_come_out_as_no_difference(small_report) -> None:
+    comps = _comparisons(small_report.report, "same-2p-greedy")
+    assert comps, "the identical arm was not compared"
+    for name, c in comps.items():
+        if c.metric.level == "hand":  # paired on the same deals: exactly zero
+            assert c.interval.estimate == 0, name
+            assert c.interval.low == 0 and c.interval.high == 0, name
+        assert c.interval.low <= 0 <= c.interval.high, name
+        assert not c.significant, name
+        assert "no clear difference" in c.sentence, c.sentence
+
+
+def test_around_the_corner_shortens_hands(small_report) -> None:
+    for players in (2, 4):
+        c = _comparisons(small_report.report, f"around-{players}p-greedy")["turns_mean"]
+        assert c.significant
+        assert c.interval.high < 0
+        assert c.sentence.startswith("Around the corner shortens a")
+        assert "95% CI" in c.sentence
+
+
+def test_holm_adjusts_every_comparison(small_report) -> None:
+    comps = small_report.report.comparisons
+    assert all(c.p_holm >= c.interval.p or math.isnan(c.interval.p) for c in comps)
+
+
+def test_summary_files_have_one_row_per_arm_and_metric(small_report) -> None:
+    folder = small_report.folder
+    summary = pl.read_parquet(folder / "summary.parquet")
+    csv = pl.read_csv(folder / "summary.csv")
+    assert summary.height == csv.height
+    assert summary.select("arm", "metric").is_duplicated().sum() == 0
+    arms = set(summary["arm"])
+    assert len(arms) == 6
+    row = summary.filter((pl.col("arm") == "around-2p-greedy") & (pl.col("metric") == "turns_mean"))
+    assert row["baseline"][0] == "basic-2p-greedy"
+    assert row["diff_low"][0] <= row["diff"][0] <= row["diff_high"][0]
+    seats = summary.filter(pl.col("metric") == "seat0_win")
+    assert (seats["ci_low"] <= seats["value"]).all() and (seats["value"] <= seats["ci_high"]).all()
+
+
+def test_mixed_line_up_reports_each_bot(small_report) -> None:
+    rows = small_report.report.rows.filter(pl.col("arm") == "basic-2p-greedy,careful")
+    metrics = set(rows["metric"])
+    assert {"bot_greedy_win", "bot_careful_win", "bot_greedy_points"} <= metrics
+
+
+def test_outputs_exist_and_config_strings_are_escaped(small_report) -> None:
+    folder = small_report.folder
+    for name in ("index.html", "report.md", "summary.csv", "summary.parquet"):
+        assert (folder / name).stat().st_size > 0
+    for stem in ("turns", "survival", "spread", "seats", "forest"):
+        assert (folder / "figures" / f"{stem}.png").stat().st_size > 0
+        assert (folder / "figures" / f"{stem}.svg").stat().st_size > 0
+    page = (folder / "index.html").read_text()
+    assert "<script>alert(1)</script>" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "same &lt;rules&gt; &amp; name" in page
+    assert page.count("data:image/png;base64,") == 5
+    assert 'src="http' not in page and "src='http" not in page  # self-contained
+    md = (folder / "report.md").read_text()
+    assert "Around the corner shortens a 2-player hand" in md
+
+
+def test_cli_writes_the_report(small_dataset: Path, tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    result = CliRunner().invoke(
+        app, ["report", str(small_dataset), "--out", str(out), "--resamples", "100"]
+    )
+    assert result.exit_code == 0, result.output
+    assert str(out / "index.html") in result.output
+    assert (out / "index.html").exists()
+
+
+def test_cli_bench_prints_a_json_line(small_dataset: Path, tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        app,
+        ["report", str(small_dataset), "--out", str(tmp_path), "--resamples", "100", "--bench"],
+    )
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output.strip().splitlines()[-1])
+    assert figures["bench"] == "report"
+    assert figures["hands"] == 6 * 3000
+    assert figures["seconds"] > 0
+
+
+@pytest.mark.nojit
+def test_cli_rejects_a_folder_that_is_not_a_dataset(tmp_path: Path) -> None:
+    runner = CliRunner()
+    missing = runner.invoke(app, ["report", str(tmp_path / "nope")])
+    assert missing.exit_code == 2
+    assert "not a folder" in missing.output
+    empty = runner.invoke(app, ["report", str(tmp_path)])
+    assert empty.exit_code == 2
+    assert "not a rummysim dataset" in empty.output
+
+
+def test_bad_manifest_and_bad_baseline_are_clear_errors(
+    small_dataset: Path, tmp_path: Path
+) -> None:
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(small_dataset, copy)
+    with pytest.raises(DatasetError, match="baseline"):
+        open_dataset(copy, baseline="nope")
+    (copy / "manifest.json").write_text("{not json")
+    with pytest.raises(DatasetError, match="manifest"):
+        open_dataset(copy)
+    (copy / "manifest.json").unlink()
+    ds = open_dataset(copy)  # no manifest: arms from the files, baseline by name order
+    assert {a.baseline for a in ds.arms if a.players == 2 and a.lineup == "greedy"} == {
+        "around-2p-greedy"
+    }

@@ -1,0 +1,125 @@
+"""The statistics of the report against known answers."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from sim.report.stats import (
+    Sums,
+    block_bootstrap,
+    hist_quantile,
+    hist_summary,
+    holm,
+    two_sided_p,
+    wilson,
+)
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize(
+    ("k", "n", "low", "high"),
+    [
+        # Newcombe (1998), Statistics in Medicine 17:857, table I, method 3 (Wilson score)
+        (81, 263, 0.2553, 0.3662),
+        (15, 148, 0.0624, 0.1605),
+        (0, 20, 0.0, 0.1611),
+        (1, 29, 0.0061, 0.1718),
+    ],
+)
+def test_wilson_matches_newcombe(k: int, n: int, low: float, high: float) -> None:
+    p, lo, hi = wilson(k, n)
+    assert p == pytest.approx(k / n)
+    assert lo == pytest.approx(low, abs=1e-4)
+    assert hi == pytest.approx(high, abs=1e-4)
+
+
+@pytest.mark.nojit
+def test_wilson_of_nothing_is_nan() -> None:
+    assert all(math.isnan(x) for x in wilson(0, 0))
+
+
+@pytest.mark.nojit
+def test_holm_matches_hand_computation() -> None:
+    # sorted: 0.005*4 = 0.02, 0.01*3 = 0.03, 0.03*2 = 0.06, 0.04*1 = 0.04 -> 0.06 (monotone)
+    assert holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    assert holm([0.5, 0.9]) == pytest.approx([1.0, 1.0])
+    out = holm([0.01, math.nan])
+    assert out[0] == pytest.approx(0.01) and math.isnan(out[1])
+
+
+@pytest.mark.nojit
+def test_two_sided_p() -> None:
+    assert two_sided_p(1.959963984540054, 1.0) == pytest.approx(0.05)
+    assert two_sided_p(0.0, 0.0) == 1.0
+    assert two_sided_p(0.3, 0.0) == 0.0
+
+
+@pytest.mark.nojit
+def test_histogram_quantiles_match_expanded_data() -> None:
+    rng = np.random.default_rng(1)
+    data = rng.poisson(17, size=5001)
+    values, counts = np.unique(data, return_counts=True)
+    for q in (0.1, 0.25, 0.5, 0.75, 0.9):
+        assert hist_quantile(values, counts, q) == np.quantile(data, q, method="inverted_cdf")
+    s = hist_summary(values, counts)
+    assert s["mean"] == pytest.approx(data.mean())
+    assert s["sd"] == pytest.approx(data.std(ddof=1))
+
+
+def _blocks(rng: np.random.Generator, x: np.ndarray, size: int) -> Sums:
+    """Rows x -> blocks of ``size`` rows: (n, sum x)."""
+    k = len(x) // size
+    x = x[: k * size].reshape(k, size)
+    return Sums(("n", "x"), np.stack([np.full(k, size, float), x.sum(axis=1)], axis=1))
+
+
+MEAN = {"mean": lambda s: s["x"] / s["n"]}
+
+
+@pytest.mark.nojit
+def test_identical_arms_give_exactly_no_difference() -> None:
+    rng = np.random.default_rng(2)
+    a = _blocks(rng, rng.normal(20, 5, 4000), 10)
+    iv = block_bootstrap(MEAN, a, a, paired=True, resamples=300)["mean"]
+    assert iv.estimate == 0 and iv.low == 0 and iv.high == 0
+    assert iv.p == 1.0
+
+
+@pytest.mark.nojit
+def test_paired_bootstrap_finds_a_built_in_effect() -> None:
+    rng = np.random.default_rng(3)
+    shared = rng.normal(20, 5, 4000)  # what the common deals contribute to both arms
+    a = _blocks(rng, shared + 0.3 + rng.normal(0, 1, 4000), 10)
+    b = _blocks(rng, shared + rng.normal(0, 1, 4000), 10)
+    iv = block_bootstrap(MEAN, a, b, paired=True, resamples=1000)["mean"]
+    assert iv.low < 0.3 < iv.high
+    assert iv.low > 0 and iv.p < 1e-6
+    # unpaired, the shared noise does not cancel: a much wider interval
+    wide = block_bootstrap(MEAN, a, b, paired=False, resamples=1000)["mean"]
+    assert (wide.high - wide.low) > 3 * (iv.high - iv.low)
+
+
+@pytest.mark.nojit
+def test_paired_intervals_cover_zero_about_95_percent_without_effect() -> None:
+    rng = np.random.default_rng(4)
+    covered = 0
+    trials = 200
+    for t in range(trials):
+        shared = rng.normal(20, 5, 600)
+        a = _blocks(rng, shared + rng.normal(0, 1, 600), 6)
+        b = _blocks(rng, shared + rng.normal(0, 1, 600), 6)
+        iv = block_bootstrap(MEAN, a, b, paired=True, resamples=200, seed=t)["mean"]
+        covered += iv.low <= 0 <= iv.high
+    assert 0.89 <= covered / trials <= 0.99
+
+
+@pytest.mark.nojit
+def test_paired_blocks_must_line_up() -> None:
+    rng = np.random.default_rng(5)
+    a = _blocks(rng, rng.normal(size=100), 10)
+    b = _blocks(rng, rng.normal(size=50), 10)
+    with pytest.raises(ValueError):
+        block_bootstrap(MEAN, a, b, paired=True)
