@@ -130,6 +130,7 @@ def render(report: Report, figures: dict[str, Path], version: str) -> str:
     skill = skill_rows(report)
     if skill:
         parts.append("<h2>Skill: mixed line-ups</h2><ul>")
+        parts += [f"<li><strong>{e(f.sentence)}</strong></li>" for f in report.skill]
         for r in skill:
             text = fmt_ci(r["value"], r["ci_low"], r["ci_high"], 2)
             parts.append(f"<li>{e(r['arm'])}: {e(r['title'])} {e(text)}</li>")

@@ -54,6 +54,7 @@ def render(report: Report, version: str) -> str:
     skill = skill_rows(report)
     if skill:
         out += ["", "## Skill: mixed line-ups", ""]
+        out += [f"- **{f.sentence}**" for f in report.skill]
         out += [
             f"- {r['arm']}: {r['title']} {fmt_ci(r['value'], r['ci_low'], r['ci_high'], 2)}"
             for r in skill

@@ -21,8 +21,10 @@ hand whatever the scoring (RULES.md §2G.29).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import polars as pl
+import pyarrow.parquet as pq
 
 from sim.report.dataset import Dataset
 
@@ -64,6 +66,7 @@ def hand_sum_names(seats: int, reasons: tuple[str, ...]) -> tuple[str, ...]:
         ("n", "turns", "turns2", "points", "points2", "decided", "dealer_win", "first_win")
         + tuple(f"win{s}" for s in range(seats))
         + tuple(f"seats{s}" for s in range(seats))
+        + tuple(f"pts{s}" for s in range(seats))
         + tuple(f"r_{r}" for r in reasons)
     )
 
@@ -106,32 +109,63 @@ def _hand_columns(seats: int, reasons: tuple[str, ...]) -> list[pl.Expr]:
     ]
     cols += [(winner == s).cast(pl.Int64).alias(f"win{s}") for s in range(seats)]
     cols += [(players > s).cast(pl.Int64).alias(f"seats{s}") for s in range(seats)]
+    cols += [
+        pl.col("hand_scores")
+        .list.get(s, null_on_oob=True)
+        .cast(pl.Int64)
+        .fill_null(0)
+        .alias(f"pts{s}")
+        for s in range(seats)
+    ]
     reason = pl.col("end_reason").cast(pl.String)
-    cols += [(reason == r).cast(pl.Int64).alias(f"r_{r}") for r in reasons]
+    cols += [
+        (~reason.is_in(REASONS) if r == "other" else reason == r).cast(pl.Int64).alias(f"r_{r}")
+        for r in reasons
+    ]
     return cols
 
 
-def _game_frame(ds: Dataset, seats: int) -> pl.LazyFrame:
-    """Games with their final margin and whether the winner trailed before the last hand."""
-    last = ds.hands().select(
-        "arm",
+def _file_chunks(ds: Dataset, max_rows: int) -> list[tuple[str, list[str], list[str]]]:
+    """(arm, hands files, games files) in chunks of at most ``max_rows`` hands (or one
+    shard), matching each games file with the hands file of the same shard."""
+    chunks = []
+    for folder in sorted((ds.root / "hands").glob("arm=*")):
+        arm = folder.name.removeprefix("arm=")
+        hands: list[str] = []
+        games: list[str] = []
+        rows = 0
+        for part in sorted(folder.glob("*.parquet")):
+            other = ds.root / "games" / folder.name / part.name
+            if not other.exists():
+                continue
+            n = pq.read_metadata(part).num_rows
+            if hands and rows + n > max_rows:
+                chunks.append((arm, hands, games))
+                hands, games, rows = [], [], 0
+            hands.append(str(part))
+            games.append(str(other))
+            rows += n
+        if hands:
+            chunks.append((arm, hands, games))
+    return chunks
+
+
+def _game_frame(arm: str, hands_files: list[str], games_files: list[str], seats: int):
+    """One chunk's games with their final margin and whether the winner trailed before the
+    last hand (final totals minus the last hand's scores), joined on (shard, game, hand)."""
+    last = pl.scan_parquet(hands_files).select(
         "shard",
         "game",
         "hand",
-        pl.col("total_scores").alias("t"),
-        pl.col("hand_scores").alias("h"),
+        *[pl.col("hand_scores").list.get(s, null_on_oob=True).alias(f"h{s}") for s in range(seats)],
     )
-    games = ds.games().with_columns((pl.col("hands") - 1).alias("hand"))
-    joined = games.join(last, on=["arm", "shard", "game", "hand"], how="left")
-    before = [
-        (pl.col("t").list.get(s, null_on_oob=True) - pl.col("h").list.get(s, null_on_oob=True))
-        for s in range(seats)
-    ]
+    games = pl.scan_parquet(games_files).with_columns((pl.col("hands") - 1).alias("hand"))
+    joined = games.join(last, on=["shard", "game", "hand"], how="left")
+    final = pl.col("final_scores")
+    before = [final.list.get(s, null_on_oob=True) - pl.col(f"h{s}") for s in range(seats)]
     winner = pl.col("winner").cast(pl.Int32)
-    winner_before = pl.col("t").list.get(winner.clip(0), null_on_oob=True) - pl.col("h").list.get(
-        winner.clip(0), null_on_oob=True
-    )
-    ranked = pl.col("final_scores").list.sort(descending=True)
+    winner_before = pl.coalesce([pl.when(winner == s).then(before[s]) for s in range(seats)])
+    ranked = final.list.sort(descending=True)
     margin = (ranked.list.get(0, null_on_oob=True) - ranked.list.get(1, null_on_oob=True)).cast(
         pl.Int64
     )
@@ -151,64 +185,76 @@ def _game_frame(ds: Dataset, seats: int) -> pl.LazyFrame:
         pl.col("capped").cast(pl.Int64).alias("capped"),
     ]
     cols += [(winner == s).cast(pl.Int64).alias(f"gwin{s}") for s in range(seats)]
-    return joined.select("arm", "shard", "game", *cols)
+    return joined.select(pl.lit(arm).alias("arm"), "shard", "game", *cols)
+
+
+def _rows_per_arm(folder: Path) -> dict[str, int]:
+    """Rows of every arm from the Parquet footers (no data read)."""
+    rows: dict[str, int] = {}
+    for part in folder.glob("arm=*/*.parquet"):
+        arm = part.parent.name.removeprefix("arm=")
+        rows[arm] = rows.get(arm, 0) + pq.read_metadata(part).num_rows
+    return rows
+
+
+JOIN_CHUNK_ROWS = 2_000_000
+"""Hands per chunk of the games-to-last-hand join: bounds the join's memory."""
 
 
 def aggregate(ds: Dataset) -> Aggregates:
     """Run every aggregation of the report over the dataset."""
     hands = ds.hands()
     seats = max(a.players for a in ds.arms)
-    counts = (
-        hands.group_by("arm")
-        .agg(pl.len().alias("rows"), pl.col("end_reason").cast(pl.String).unique().alias("r"))
-        .collect(engine=ENGINE)
-    )
-    seen = {r for row in counts["r"].to_list() for r in row}
-    reasons = tuple(r for r in REASONS if r in seen) + tuple(sorted(seen - set(REASONS)))
-    block = block_size(int(counts["rows"].min()))
-    games_counts = ds.games().group_by("arm").len().collect(engine=ENGINE)
-    game_block = block_size(int(games_counts["len"].min()))
+    block = block_size(min(_rows_per_arm(ds.root / "hands").values()))
+    game_block = block_size(min(_rows_per_arm(ds.root / "games").values()))
+    known = REASONS + ("other",)
 
-    names = hand_sum_names(seats, reasons)
+    names = hand_sum_names(seats, known)
     per_hand = hands.select(
         "arm",
         "shard",
         (pl.col("deal") // block).alias("block"),
-        *_hand_columns(seats, reasons),
+        *_hand_columns(seats, known),
     )
     hand_blocks = per_hand.group_by("arm", "shard", "block").agg([pl.col(c).sum() for c in names])
     turns_hist = hands.group_by("arm", "turns").len()
     points_hist = per_hand.group_by("arm", "points").len()
-    games = _game_frame(ds, seats)
-    gnames = game_sum_names(seats)
-    game_blocks = (
-        games.with_columns((pl.col("game") // game_block).alias("block"))
-        .group_by("arm", "shard", "block")
-        .agg([pl.col(c).sum() for c in gnames])
-    )
     hands_hist = ds.games().group_by("arm", "hands").len()
-    margin_hist = games.group_by("arm", "margin").len()
-    skill = (
-        hands.with_columns(pl.col("bots").list.join(",").alias("seating"))
-        .group_by("arm", "seating")
-        .agg(
-            pl.len().alias("n"),
-            *[(pl.col("winner") == s).sum().alias(f"win{s}") for s in range(seats)],
-            *[
-                pl.col("hand_scores")
-                .list.get(s, null_on_oob=True)
-                .cast(pl.Int64)
-                .sum()
-                .alias(f"pts{s}")
-                for s in range(seats)
-            ],
+    # per arm and seating of bots (the seating changes only with mirrored rotations)
+    skill = hands.group_by("arm", "rotation").agg(
+        pl.col("bots").first().list.join(",").alias("seating"),
+        pl.len().alias("n"),
+        *[(pl.col("winner") == s).sum().alias(f"win{s}") for s in range(seats)],
+        *[
+            pl.col("hand_scores")
+            .list.get(s, null_on_oob=True)
+            .cast(pl.Int64)
+            .sum()
+            .alias(f"pts{s}")
+            for s in range(seats)
+        ],
+    )
+    # one query at a time: collect_all would share (and so cache) the scan of the hands
+    hb, th, ph, hh, sk = (
+        q.collect(engine=ENGINE) for q in (hand_blocks, turns_hist, points_hist, hands_hist, skill)
+    )
+    seen = [r for r in known if hb[f"r_{r}"].sum() > 0]
+    reasons = tuple(seen)
+    hb = hb.drop([f"r_{r}" for r in known if r not in seen])
+    gnames = game_sum_names(seats)
+    game_parts, margin_parts = [], []
+    for arm, hands_files, games_files in _file_chunks(ds, JOIN_CHUNK_ROWS):
+        games = _game_frame(arm, hands_files, games_files, seats)
+        game_parts.append(
+            games.with_columns((pl.col("game") // game_block).alias("block"))
+            .group_by("arm", "shard", "block")
+            .agg([pl.col(c).sum() for c in gnames])
+            .collect(engine=ENGINE)
         )
-    )
-    frames = pl.collect_all(
-        [hand_blocks, game_blocks, turns_hist, points_hist, hands_hist, margin_hist, skill],
-        engine=ENGINE,
-    )
-    hb, gb, th, ph, hh, mh, sk = frames
+        margin_parts.append(games.group_by("arm", "margin").len().collect(engine=ENGINE))
+    gb = pl.concat(game_parts).group_by("arm", "shard", "block").agg(pl.all().sum())
+    mh = pl.concat(margin_parts).group_by("arm", "margin").agg(pl.col("len").sum())
+    sk = sk.group_by("arm", "seating").agg(pl.all().exclude("rotation").sum())
     return Aggregates(
         hand_blocks=hb.sort("arm", "shard", "block"),
         game_blocks=gb.sort("arm", "shard", "block"),

@@ -64,6 +64,7 @@ def play_shard(spec: ArmSpec, root: Path, shard: int, hands: int, seed: int) -> 
     sid = ShardId(spec.ruleset, spec.variant, spec.players, spec.bots, seed, shard)
     hands_parts, games_parts = [], []
     done = 0
+    start = time.perf_counter()
     while done < hands:
         n = min(CHUNK, hands - done)
         out = play(
@@ -95,6 +96,7 @@ def play_shard(spec: ArmSpec, root: Path, shard: int, hands: int, seed: int) -> 
         "games": games_t.num_rows,
         "hands_sha256": hsha,
         "games_sha256": gsha,
+        "seconds": round(time.perf_counter() - start, 3),
     }
 
 

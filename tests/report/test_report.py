@@ -179,3 +179,12 @@ def test_bad_manifest_and_bad_baseline_are_clear_errors(
     assert {a.baseline for a in ds.arms if a.players == 2 and a.lineup == "greedy"} == {
         "around-2p-greedy"
     }
+
+
+def test_mixed_line_up_names_the_stronger_bot(small_report) -> None:
+    (finding,) = small_report.report.skill
+    assert finding.arm.name == "basic-2p-greedy,careful"
+    assert {finding.strong, finding.weak} == {"greedy", "careful"}
+    assert finding.strong_rate >= finding.weak_rate
+    assert finding.win_gap.low <= finding.win_gap.estimate <= finding.win_gap.high
+    assert finding.sentence in (small_report.folder / "report.md").read_text()
