@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import ctypes
 import os
-import queue
 import signal
 import traceback
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from sim.runner.shards import ShardResult, ShardTask, run_shard
@@ -32,11 +31,13 @@ class RunFault(Exception):
 
 @dataclass
 class _Slot:
+    """One worker process, the pipes to and from it, and the shard it is playing."""
+
     process: Any
-    tasks: Any
+    inbox: Any  # parent -> worker: tasks, then None to stop
+    outbox: Any  # worker -> parent: progress, results, failures
     task: ShardTask | None = None
     done: int = 0  # progress reported for the current task
-    extra: dict = field(default_factory=dict)
 
 
 def run_local(
@@ -48,22 +49,49 @@ def run_local(
 ) -> None:
     """Run ``tasks`` on ``workers`` processes. ``on_progress(arm, n)`` gets every step of
     progress (negative when a dead worker's partial progress is taken back); ``on_done`` gets
-    each finished shard, in the parent, in completion order."""
+    each finished shard, in the parent, in completion order.
+
+    Each worker has its own pipes, so a worker killed in the middle of a message cannot
+    block the others (a shared queue's lock could stay held).
+    """
     import multiprocess as mp
+    from multiprocess.connection import wait
 
     ctx = mp.get_context("fork")
-    results = ctx.Queue()
     todo = deque(tasks)
     attempts: dict[str, int] = {}
-    finished: set[str] = set()
     slots: dict[int, _Slot] = {}
     parent = os.getpid()
 
     def start(wid: int) -> None:
-        inbox = ctx.SimpleQueue()
-        proc = ctx.Process(target=_worker, args=(wid, inbox, results, parent), daemon=True)
+        task_reader, task_writer = ctx.Pipe(duplex=False)
+        result_reader, result_writer = ctx.Pipe(duplex=False)
+        proc = ctx.Process(
+            target=_worker, args=(wid, task_reader, result_writer, parent), daemon=True
+        )
         proc.start()
-        slots[wid] = _Slot(proc, inbox)
+        task_reader.close()
+        result_writer.close()
+        slots[wid] = _Slot(proc, task_writer, result_reader)
+
+    def died(wid: int, slot: _Slot) -> None:
+        task = slot.task
+        slot.process.join(timeout=5)
+        code = slot.process.exitcode
+        slot.outbox.close()
+        slot.inbox.close()
+        on_progress(task.arm, -slot.done)
+        if attempts[task.key] >= MAX_ATTEMPTS:
+            raise RunFault(
+                f"shard {task.key} killed its worker {attempts[task.key]} times "
+                f"(last exit code {code}); giving up"
+            )
+        log(
+            f"worker {wid} (pid {slot.process.pid}) died with exit code {code} "
+            f"while playing shard {task.key}; retrying it"
+        )
+        todo.appendleft(task)
+        start(wid)
 
     try:
         for wid in range(min(workers, len(tasks))):
@@ -74,64 +102,41 @@ def run_local(
                     task = todo.popleft()
                     attempts[task.key] = attempts.get(task.key, 0) + 1
                     slot.task, slot.done = task, 0
-                    slot.tasks.put(task)
-            _drain(results, slots, finished, on_progress, on_done)
-            for wid, slot in list(slots.items()):
-                if slot.task is None or slot.process.is_alive():
+                    slot.inbox.send(task)
+            busy = {s.outbox: wid for wid, s in slots.items() if s.task is not None}
+            for reader in wait(list(busy), timeout=POLL_SECONDS):
+                wid = busy[reader]
+                slot = slots[wid]
+                try:
+                    message = reader.recv()
+                except (EOFError, OSError):
+                    died(wid, slot)
                     continue
-                _drain(results, slots, finished, on_progress, on_done, wait=False)
-                if slot.task is None:  # its result arrived after all
-                    start(wid)
-                    continue
-                task = slot.task
-                code = slot.process.exitcode
-                on_progress(task.arm, -slot.done)
-                if attempts[task.key] >= MAX_ATTEMPTS:
-                    raise RunFault(
-                        f"shard {task.key} killed its worker {attempts[task.key]} times "
-                        f"(last exit code {code}); giving up"
-                    )
-                log(
-                    f"worker {wid} (pid {slot.process.pid}) died with exit code {code} "
-                    f"while playing shard {task.key}; retrying it"
-                )
-                todo.appendleft(task)
-                start(wid)
+                _handle(message, slot, on_progress, on_done)
     finally:
         _stop(slots)
 
 
-def _drain(results, slots, finished, on_progress, on_done, wait: bool = True) -> None:
-    """Handle the workers' messages: wait up to POLL_SECONDS for the first, then take all."""
-    timeout = POLL_SECONDS if wait else 0.0
-    while True:
-        try:
-            message = results.get(timeout=timeout) if timeout else results.get_nowait()
-        except queue.Empty:
-            return
-        timeout = 0.0
-        kind, wid, key = message[0], message[1], message[2]
-        slot = slots.get(wid)
-        current = slot is not None and slot.task is not None and slot.task.key == key
-        if kind == "progress":
-            if current:
-                slot.done += message[3]
-                on_progress(slot.task.arm, message[3])
-        elif kind == "done":
-            if current:
-                slot.task = None
-            if key not in finished:
-                finished.add(key)
-                on_done(message[3])
-        elif kind == "failed":
-            raise RunFault(f"shard {key} failed: {message[3]}")
+def _handle(message: tuple, slot: _Slot, on_progress, on_done) -> None:
+    kind, key = message[0], message[1]
+    if kind == "progress":
+        slot.done += message[2]
+        on_progress(slot.task.arm, message[2])
+    elif kind == "done":
+        slot.task = None
+        on_done(message[2])
+    elif kind == "failed":
+        raise RunFault(f"shard {key} failed: {message[2]}")
 
 
 def _stop(slots: dict[int, _Slot]) -> None:
     for slot in slots.values():
         if slot.process.is_alive():
             if slot.task is None:
-                slot.tasks.put(None)
+                try:
+                    slot.inbox.send(None)
+                except OSError:
+                    slot.process.terminate()
             else:
                 slot.process.terminate()
     for slot in slots.values():
@@ -141,23 +146,26 @@ def _stop(slots: dict[int, _Slot]) -> None:
             slot.process.join()
 
 
-def _worker(wid: int, inbox, results, parent: int) -> None:
+def _worker(wid: int, inbox, outbox, parent: int) -> None:
     """A worker's loop: play the shards it is given until told to stop or the parent dies."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _die_with_parent()
     while True:
-        task = inbox.get()
+        try:
+            task = inbox.recv()
+        except EOFError:
+            return
         if task is None or os.getppid() != parent:
             return
         try:
-            result = run_shard(task, lambda n, key=task.key: results.put(("progress", wid, key, n)))
+            result = run_shard(task, lambda n, key=task.key: outbox.send(("progress", key, n)))
         except OSError as err:
-            results.put(("failed", wid, task.key, _os_error_text(err)))
+            outbox.send(("failed", task.key, _os_error_text(err)))
             return
         except Exception:
-            results.put(("failed", wid, task.key, traceback.format_exc(limit=6)))
+            outbox.send(("failed", task.key, traceback.format_exc(limit=6)))
             return
-        results.put(("done", wid, task.key, result))
+        outbox.send(("done", task.key, result))
 
 
 def _os_error_text(err: OSError) -> str:

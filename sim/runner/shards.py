@@ -123,8 +123,7 @@ def _metadata(task: ShardTask) -> dict[str, str]:
 
 def _play_chunks(params, values, codes, task: ShardTask, progress: Progress | None):
     """Yield ``Played`` chunks that together are the shard's rows for one rotation."""
-    hand_cap = int(params[L.P_HAND_CAP])
-    chunk = max(CHUNK_HANDS, hand_cap + 1)  # a chunk always holds a whole game
+    chunk = CHUNK_HANDS
     first_game = first_deal = 0
     carry = -1  # the first dealer of the next chunk's first one-hand game
     left = task.count
@@ -148,8 +147,9 @@ def _play_chunks(params, values, codes, task: ShardTask, progress: Progress | No
         if not last:
             out = _complete_games(out, first_game)
         kept = len(out.hand_rows)
-        if kept == 0:  # cannot happen: a chunk is longer than the hand cap of one game
-            raise RuntimeError(f"shard {task.key}: a chunk completed no game")
+        if kept == 0:  # one game outlasted the chunk: replay it with a longer one
+            chunk *= 2
+            continue
         first_game += out.games
         first_deal += kept
         carry = _next_dealer(params, out)
