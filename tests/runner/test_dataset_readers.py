@@ -14,7 +14,7 @@ import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 import pytest
 
-from sim.dataset.schema import GAME_COLUMNS, HAND_COLUMNS, GAMES_SCHEMA, HANDS_SCHEMA
+from sim.dataset.schema import GAME_COLUMNS, GAMES_SCHEMA, HAND_COLUMNS, HANDS_SCHEMA
 from sim.rules.loader import rules_from_toml
 from sim.runner.experiment import load_experiment
 from sim.runner.run import run_experiment

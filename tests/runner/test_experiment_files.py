@@ -43,12 +43,15 @@ def test_every_shipped_experiment_is_valid():
 
 
 def test_a_grid_makes_one_rule_set_per_combination(tmp_path):
-    text = SMALL + """
+    text = (
+        SMALL
+        + """
 [[grids]]
 name = "g"
 variant = "rummy_basic"
 toggles = { ace_rank = ["high", "around_corner"], going_rummy = ["off", "bonus:10"] }
 """
+    )
     exp = load_experiment(write_experiment(tmp_path, text))
     grid = [r for r in exp.rulesets if r.name.startswith("g.")]
     assert sorted(r.name for r in grid) == [
@@ -63,7 +66,7 @@ toggles = { ace_rank = ["high", "around_corner"], going_rummy = ["off", "bonus:1
 
 
 def test_mixed_lineups_repeat_round_the_table(tmp_path):
-    text = SMALL.replace('players = [2]', 'players = [2, 4]').replace(
+    text = SMALL.replace("players = [2]", "players = [2, 4]").replace(
         'lineups = ["greedy"]', 'lineups = [["careful", "greedy"]]'
     )
     exp = load_experiment(write_experiment(tmp_path, text))

@@ -28,7 +28,9 @@ def test_one_and_two_workers_write_identical_datasets(tmp_path):
         assert dataset_rows(one, table) == dataset_rows(two, table)
     m1 = json.loads((one / "manifest.json").read_text())
     m2 = json.loads((two / "manifest.json").read_text())
-    digests = [{k: s[k] for k in ("arm", "shard", "hands_sha256", "games_sha256")} for s in m1["shards"]]
+    digests = [
+        {k: s[k] for k in ("arm", "shard", "hands_sha256", "games_sha256")} for s in m1["shards"]
+    ]
     assert digests == [
         {k: s[k] for k in ("arm", "shard", "hands_sha256", "games_sha256")} for s in m2["shards"]
     ]

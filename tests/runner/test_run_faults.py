@@ -17,7 +17,9 @@ from sim.runner.experiment import load_experiment
 from sim.runner.run import run_experiment
 from tests.runner.helpers import SMALL, cli, dataset_rows, start_cli, write_experiment
 
-LONG = SMALL.replace("hands = 3000", "hands = 36000").replace("shard_size = 1000", "shard_size = 1500")
+LONG = SMALL.replace("hands = 3000", "hands = 36000").replace(
+    "shard_size = 1000", "shard_size = 1500"
+)
 
 
 def _reference(tmp_path: Path, text: str) -> Path:
