@@ -10,6 +10,7 @@ exactly where an uncut call would have been.
 
 from __future__ import annotations
 
+import resource
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -45,6 +46,7 @@ class ShardTask:
     count: int  # hands or games to play (per rotation)
     rotations: int  # 1, or the player count when deals are mirrored
     root: str  # the dataset folder DIR/<experiment>
+    write: bool = True  # False: play only (the engine-only figure of the pipeline benchmark)
 
     @property
     def key(self) -> str:
@@ -68,6 +70,7 @@ class ShardResult:
     hands_sha256: str
     games_sha256: str
     seconds: float
+    peak_rss_mb: float  # the worker process's peak resident memory so far
 
 
 Progress = Callable[[int], None]
@@ -83,6 +86,7 @@ def run_shard(task: ShardTask, progress: Progress | None = None) -> ShardResult:
     players = len(task.bots)
     hands_parts: list[pa.Table] = []
     games_parts: list[pa.Table] = []
+    played_hands = played_games = 0
     for rotation in range(task.rotations):
         params = task.params.copy()
         params[L.P_SEAT_ROTATION] = rotation
@@ -90,8 +94,17 @@ def run_shard(task: ShardTask, progress: Progress | None = None) -> ShardResult:
             task.ruleset, task.variant, players, task.bots, task.seed, task.shard, rotation
         )
         for out in _play_chunks(params, task.card_values, codes, task, progress):
-            hands_parts.append(hands_table(out, sid))
-            games_parts.append(games_table(out, sid))
+            if task.write:
+                hands_parts.append(hands_table(out, sid))
+                games_parts.append(games_table(out, sid))
+            else:
+                played_hands += len(out.hand_rows)
+                played_games += len(out.game_rows)
+    if not task.write:
+        seconds = round(time.perf_counter() - start, 3)
+        return ShardResult(
+            task.arm, task.shard, played_hands, played_games, "", "", seconds, _peak_rss_mb()
+        )
     hands = with_metadata(pa.concat_tables(hands_parts).combine_chunks(), _metadata(task))
     games = with_metadata(pa.concat_tables(games_parts).combine_chunks(), _metadata(task))
     hands_path, games_path = task.paths()
@@ -106,7 +119,13 @@ def run_shard(task: ShardTask, progress: Progress | None = None) -> ShardResult:
         hands_sha,
         games_sha,
         round(time.perf_counter() - start, 3),
+        _peak_rss_mb(),
     )
+
+
+def _peak_rss_mb() -> float:
+    """Peak resident memory of this process in MiB (Linux reports ru_maxrss in KiB)."""
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
 
 
 def _metadata(task: ShardTask) -> dict[str, str]:
