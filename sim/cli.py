@@ -65,14 +65,55 @@ def variants() -> None:
 # ---- rummysim validate ------------------------------------------------------------------
 @app.command()
 def validate(
-    file: str = typer.Argument(..., help="a variant TOML file (or the name of a shipped variant)"),
+    file: str = typer.Argument(..., help="a variant or experiment file, or a shipped one's name"),
 ) -> None:
-    """Check a variant file and print its resolved rules; exit 2 if it is invalid."""
+    """Check a variant or experiment file and print what it resolves to; exit 2 if invalid."""
+    if _is_experiment(file):
+        _validate_experiment(file)
+        return
     with config_errors():
         rules = load_variant(file)
         for players in rules.player_counts:
             compile_rules(rules, players)
     _print_summary(rules)
+
+
+def _is_experiment(file: str) -> bool:
+    """An experiment file: under configs/experiments, or a TOML with arms or grids."""
+    import tomllib
+    from pathlib import Path
+
+    from sim.runner.experiment import experiments_dir
+
+    path = Path(file)
+    if not path.is_file():
+        return (experiments_dir() / f"{file}.toml").is_file()
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return path.resolve().parent == experiments_dir()
+    return "arms" in raw or "grids" in raw
+
+
+def _validate_experiment(file: str) -> None:
+    from sim.runner.experiment import load_experiment
+
+    with config_errors():
+        exp = load_experiment(file)
+    out = console()
+    out.print(f"[bold]{exp.name}[/bold]: {exp.description}", highlight=False)
+    out.print(
+        f"seed {exp.seed}; {exp.per_arm:,} {exp.unit} per arm in shards of {exp.shard_size:,}"
+        f"{'; mirrored deals' if exp.mirror else ''}",
+        highlight=False,
+    )
+    table = Table("arm", "variant", "changes", "compared with", title=f"{len(exp.arms)} arms")
+    for arm in exp.arms:
+        changes = ", ".join(f"{k} = {v}" for k, v in arm.ruleset.changes.items())
+        base = "(baseline)" if arm.baseline == arm.name else arm.baseline
+        table.add_row(arm.name, arm.ruleset.variant, changes, base)
+    out.print(table)
+    out.print("valid")
 
 
 def _print_summary(rules: Rules) -> None:

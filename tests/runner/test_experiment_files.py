@@ -131,3 +131,15 @@ def test_the_cli_exits_2_and_writes_nothing_on_a_bad_experiment(tmp_path):
 def test_an_unknown_experiment_name_lists_the_shipped_ones(tmp_path):
     done = cli("run", "no-such-experiment", "--out", str(tmp_path / "out"))
     assert done.returncode == 2 and "house-rules" in done.stderr
+
+
+def test_validate_lists_the_arms_of_an_experiment():
+    done = cli("validate", "house-rules")
+    assert done.returncode == 0 and done.stdout.rstrip().endswith("valid")
+    assert "32 arms" in done.stdout and "rummy_bonus10-4p-careful" in done.stdout
+
+
+def test_validate_rejects_a_bad_experiment_with_exit_2(tmp_path):
+    path = write_experiment(tmp_path, SMALL.replace("seed = 7", "seed = -7"))
+    done = cli("validate", str(path))
+    assert done.returncode == 2 and "small.toml" in done.stderr and "'seed'" in done.stderr
