@@ -87,7 +87,7 @@ def run_local(
                 f"(last exit code {code}); giving up"
             )
         log(
-            f"worker {wid} (pid {slot.process.pid}) died with exit code {code} "
+            f"warning: worker {wid} (pid {slot.process.pid}) died with exit code {code} "
             f"while playing shard {task.key}; retrying it"
         )
         todo.appendleft(task)

@@ -76,7 +76,7 @@ class RichReporter(Reporter):
             self.progress.update(bar, visible=not task.finished)
 
     def log(self, message: str) -> None:
-        self.console.print(f"[yellow]warning:[/yellow] {message}", highlight=False)
+        self.console.print(message, highlight=False, style="yellow")
 
     def stop(self) -> None:
         if self.progress is not None:

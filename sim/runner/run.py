@@ -182,7 +182,6 @@ def run_experiment(
         totals[task.arm] = totals.get(task.arm, 0) + amount
         if task.key in done:
             already[task.arm] = already.get(task.arm, 0) + amount
-    start = time.perf_counter()
 
     left = {arm: 0 for arm in totals}
     for task in todo:
@@ -198,6 +197,9 @@ def run_experiment(
         summary.hands += result.hands
         summary.games += result.games
 
+    if todo and not scheduler:
+        _warm_up(todo[0], reporter)
+    start = time.perf_counter()
     reporter.start(experiment, totals, already)
     try:
         if todo:
@@ -224,20 +226,22 @@ def _backend(scheduler: str | None) -> Callable:
 def _run_local(todo, workers, scheduler, reporter, finished) -> None:
     from sim.runner.local import RunFault, run_local
 
-    _warm_up(todo[0])
     try:
         run_local(todo, workers, reporter.advance, finished, reporter.log)
     except RunFault as err:
         raise RunError(str(err)) from None
 
 
-def _warm_up(task: ShardTask) -> None:
+def _warm_up(task: ShardTask, reporter: Reporter) -> None:
     """Compile (or load) the kernels once in the parent, so forked workers start warm."""
     import numpy as np
 
+    from sim.engine import cache_is_cold
     from sim.engine import layout as L
     from sim.engine.api import play
 
+    if cache_is_cold():
+        reporter.log("compiling the engine's kernels (first run only; this takes 1-4 minutes)")
     codes = np.array([L.BOT_NAMES.index(b) for b in task.bots], np.int64)
     play(task.params, task.card_values, codes, hands=1)
 
