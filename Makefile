@@ -17,9 +17,10 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)  ## create .venv and install rummysim with its dev tools
 
-run: $(STAMP)  ## play the default variant and print a summary
-	$(BIN)/rummysim variants
-	$(BIN)/rummysim simulate rummy_basic --players 2 --bots greedy,greedy --hands 200000
+RUN_HANDS ?= 20000
+
+run: $(STAMP)  ## run the default experiment (RUN_HANDS hands per arm) into data/
+	$(BIN)/rummysim run house-rules --hands $(RUN_HANDS) --out data
 
 test: $(STAMP) chromium  ## full test suite, then the reduced suite without JIT
 	$(BIN)/python -m pytest -n 2 -q

@@ -1,7 +1,9 @@
-"""``make bench``: the standard engine benchmarks, one JSON line per figure.
+"""``make bench``: the standard benchmarks, one JSON line per figure.
 
-Figures: 2-player rummy_basic greedy on one worker and on every core, 4 players, careful
+Engine: 2-player rummy_basic greedy on one worker and on every core, 4 players, careful
 bots, and the warm-cache start-up time of ``rummysim bench --hands 1``.
+Pipeline (sim.bench_pipeline): ``rummysim run`` end to end against the engine alone, worker
+scaling, the Dask backend, and a worker's peak memory at 1x and 10x the hands.
 """
 
 from __future__ import annotations
@@ -14,8 +16,10 @@ import sys
 import time
 
 from sim.bench import bench, cpu_count
+from sim.bench_pipeline import bench_dask, bench_memory, bench_pipeline, bench_scaling
 
 HANDS = int(os.environ.get("RUMMYSIM_BENCH_HANDS", "200000"))
+MEMORY_HANDS = int(os.environ.get("RUMMYSIM_BENCH_MEMORY_HANDS", "100000"))
 
 
 def startup_seconds(repeats: int = 3) -> float:
@@ -50,6 +54,14 @@ def main() -> None:
         ),
         flush=True,
     )
+    workers = max(2, cores)
+    for figure in (
+        bench_pipeline(HANDS, workers),
+        bench_scaling(HANDS, workers),
+        bench_dask(HANDS, workers),
+        bench_memory(MEMORY_HANDS, workers),
+    ):
+        print(json.dumps(figure), flush=True)
 
 
 if __name__ == "__main__":

@@ -65,14 +65,55 @@ def variants() -> None:
 # ---- rummysim validate ------------------------------------------------------------------
 @app.command()
 def validate(
-    file: str = typer.Argument(..., help="a variant TOML file (or the name of a shipped variant)"),
+    file: str = typer.Argument(..., help="a variant or experiment file, or a shipped one's name"),
 ) -> None:
-    """Check a variant file and print its resolved rules; exit 2 if it is invalid."""
+    """Check a variant or experiment file and print what it resolves to; exit 2 if invalid."""
+    if _is_experiment(file):
+        _validate_experiment(file)
+        return
     with config_errors():
         rules = load_variant(file)
         for players in rules.player_counts:
             compile_rules(rules, players)
     _print_summary(rules)
+
+
+def _is_experiment(file: str) -> bool:
+    """An experiment file: under configs/experiments, or a TOML with arms or grids."""
+    import tomllib
+    from pathlib import Path
+
+    from sim.runner.experiment import experiments_dir
+
+    path = Path(file)
+    if not path.is_file():
+        return (experiments_dir() / f"{file}.toml").is_file()
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return path.resolve().parent == experiments_dir()
+    return "arms" in raw or "grids" in raw
+
+
+def _validate_experiment(file: str) -> None:
+    from sim.runner.experiment import load_experiment
+
+    with config_errors():
+        exp = load_experiment(file)
+    out = console()
+    out.print(f"[bold]{exp.name}[/bold]: {exp.description}", highlight=False)
+    out.print(
+        f"seed {exp.seed}; {exp.per_arm:,} {exp.unit} per arm in shards of {exp.shard_size:,}"
+        f"{'; mirrored deals' if exp.mirror else ''}",
+        highlight=False,
+    )
+    table = Table("arm", "variant", "changes", "compared with", title=f"{len(exp.arms)} arms")
+    for arm in exp.arms:
+        changes = ", ".join(f"{k} = {v}" for k, v in arm.ruleset.changes.items())
+        base = "(baseline)" if arm.baseline == arm.name else arm.baseline
+        table.add_row(arm.name, arm.ruleset.variant, changes, base)
+    out.print(table)
+    out.print("valid")
 
 
 def _print_summary(rules: Rules) -> None:
@@ -185,6 +226,68 @@ def replay(
         fixed = load_deal(deal, players) if deal else None
         text = transcript(rules, players, codes, seed=seed, deal=fixed, hand=hand)
     typer.echo(text)
+
+
+# ---- rummysim run -----------------------------------------------------------------------
+EXIT_RUN_FAILED = 1
+EXIT_INTERRUPTED = 130
+
+
+@app.command()
+def run(
+    experiment: str = typer.Argument(..., help="experiment file, or the name of a shipped one"),
+    hands: int = typer.Option(None, help="hands per arm (overrides the file)"),
+    games: int = typer.Option(None, help="games per arm (overrides the file)"),
+    workers: int = typer.Option(0, help="worker processes (0: one per core)"),
+    out: str = typer.Option("data", help="datasets folder; the run writes OUT/<experiment>"),
+    scheduler: str = typer.Option(None, help="Dask scheduler address: run on that cluster"),
+    fresh: bool = typer.Option(False, help="replace an existing dataset instead of resuming"),
+) -> None:
+    """Simulate an experiment into a Parquet dataset (resumes an interrupted run)."""
+    from pathlib import Path
+
+    from sim.bench import cpu_count
+    from sim.runner.experiment import load_experiment
+    from sim.runner.progress import RichReporter
+    from sim.runner.run import RunError, run_experiment
+
+    with config_errors():
+        exp = load_experiment(experiment).scaled(hands=hands, games=games)
+    out_console = console()
+    n_workers = workers if workers > 0 else cpu_count()
+    unit = exp.unit
+    out_console.print(
+        f"[bold]{exp.name}[/bold]: {len(exp.arms)} arms x {exp.per_arm:,} {unit}"
+        f"{' (mirrored deals)' if exp.mirror else ''}, seed {exp.seed}, "
+        + (f"Dask scheduler {scheduler}" if scheduler else f"{n_workers} workers"),
+        highlight=False,
+    )
+    try:
+        summary = run_experiment(
+            exp,
+            Path(out),
+            workers=n_workers,
+            scheduler=scheduler,
+            fresh=fresh,
+            reporter=RichReporter(out_console),
+        )
+    except RunError as err:
+        typer.echo(f"error: {err}", err=True)
+        raise typer.Exit(code=EXIT_RUN_FAILED) from None
+    except KeyboardInterrupt:
+        typer.echo(
+            "interrupted: completed shards are kept; run the same command again to finish",
+            err=True,
+        )
+        raise typer.Exit(code=EXIT_INTERRUPTED) from None
+    rate = summary.hands / summary.seconds if summary.seconds > 0 else 0.0
+    out_console.print(
+        f"wrote {summary.ran} shards ({summary.hands:,} hands, {summary.games:,} games) in "
+        f"{summary.seconds:.1f} s ({rate:,.0f} hands/s); {summary.skipped} shards were "
+        f"already done",
+        highlight=False,
+    )
+    out_console.print(f"dataset: {summary.root}", highlight=False)
 
 
 # ---- rummysim report --------------------------------------------------------------------

@@ -37,3 +37,9 @@ def _engine_cache_dir() -> str:
 
 
 numba.config.CACHE_DIR = _engine_cache_dir()
+
+
+def cache_is_cold() -> bool:
+    """True when no kernel has been compiled into this engine's cache yet (the first call
+    will compile them all, which takes minutes)."""
+    return not any(Path(numba.config.CACHE_DIR).rglob("*.nbi"))

@@ -39,6 +39,7 @@ from sim.engine.layout import (
     P_GAME_END_VALUE,
     P_HAND_CAP,
     P_PLAYERS,
+    P_SEAT_ROTATION,
 )
 from sim.engine.rng import below, stream_seed
 from sim.engine.state import (
@@ -141,7 +142,8 @@ def play_games(
         game = first_game + g
         game_rng = np.zeros(1, np.uint64)
         game_rng[0] = stream_seed(seed, shard, game, STREAM_GAME)
-        dealer = below(game_rng, players)
+        # A seat rotation r shifts the dealer, so the same shuffle reaches seat p + r.
+        dealer = (below(game_rng, players) + params[P_SEAT_ROTATION]) % players
         if first_dealer >= 0:
             dealer = first_dealer
         if single and next_dealer >= 0:

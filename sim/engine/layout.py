@@ -39,7 +39,8 @@ P_HAND_CAP = 20  # engine policy: hands per game before the game is recorded as 
 P_AUDIT = 21  # 1: check invariants after every action and count violations
 P_MELD_TIMING = 22  # TIMING_* (§2D.18); the standard-rummy engine supports progressive
 P_UPCARD = 23  # 1: turn an upcard after the deal (§2C.15)
-N_PARAMS = 24
+P_SEAT_ROTATION = 24  # runner: added to each game's drawn first dealer (mirrored deals)
+N_PARAMS = 25
 
 # ---- option codes -------------------------------------------------------------
 ACE_LOW = 0

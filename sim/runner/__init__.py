@@ -1,0 +1,1 @@
+"""Experiments to datasets: planning, shards, backends, manifest, progress."""

@@ -1,0 +1,413 @@
+"""Experiment files (configs/experiments/*.toml): what to simulate, validated before anything runs.
+
+An experiment names a seed, how many hands (or games) each arm plays, the player counts, the
+bot line-ups, the rule sets to compare and the baseline rule set. An *arm* is one rule set at
+one player count with one line-up; its name is ``<ruleset>-<players>p-<lineup>``. See
+docs/experiments.md for the format; every problem raises :class:`ConfigError` naming the file
+and the key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import re
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sim.engine.layout import BOT_NAMES
+from sim.rules import ConfigError, Rules, compile_rules, load_variant
+from sim.rules.errors import show, unknown_key
+from sim.rules.toggles import BY_NAME
+
+NAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_.@+]*$")
+NAME_ALLOWED = "lower-case letters, digits and _ . @ +, starting with a letter or digit"
+EXPERIMENT_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_.@+-]*$")
+EXPERIMENT_ALLOWED = "lower-case letters, digits and _ . @ + -, starting with a letter or digit"
+DEFAULT_SHARD_HANDS = 50_000
+DEFAULT_SHARD_GAMES = 2_000
+MAX_ARMS = 10_000
+
+TOP_KEYS = (
+    "name",
+    "description",
+    "seed",
+    "hands",
+    "games",
+    "players",
+    "lineups",
+    "baseline",
+    "mirror",
+    "shard_size",
+    "audit",
+    "arms",
+    "grids",
+)
+ARM_KEYS = ("name", "variant", "label", "rules", "players")
+GRID_KEYS = ("name", "variant", "label", "toggles", "players")
+
+
+def experiments_dir() -> Path:
+    """The directory of the shipped experiment files (``configs/experiments/``)."""
+    return Path(__file__).resolve().parents[2] / "configs" / "experiments"
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """One rule set of the experiment: a variant plus toggle changes."""
+
+    name: str
+    variant: str
+    label: str
+    changes: Mapping[str, Any]
+    rules: Rules
+    players: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Arm:
+    """One rule set at one player count with one bot line-up."""
+
+    name: str
+    ruleset: RuleSet
+    players: int
+    bots: tuple[str, ...]
+    baseline: str  # the name of the arm this one is compared with (itself for the baseline)
+
+    @property
+    def lineup(self) -> str:
+        """``greedy`` when every seat has the same bot, else ``greedy+careful+...``."""
+        return self.bots[0] if len(set(self.bots)) == 1 else "+".join(self.bots)
+
+    @property
+    def rules(self) -> Rules:
+        return self.ruleset.rules
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A validated experiment file."""
+
+    name: str
+    description: str
+    file: str
+    text: str
+    seed: int
+    unit: str  # "hands" or "games"
+    per_arm: int  # hands or games each arm plays
+    shard_size: int  # hands or games per shard
+    mirror: bool
+    audit: bool
+    baseline: str
+    rulesets: tuple[RuleSet, ...]
+    arms: tuple[Arm, ...] = field(default_factory=tuple)
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.text.encode()).hexdigest()
+
+    def scaled(self, *, hands: int | None = None, games: int | None = None) -> Experiment:
+        """The same experiment with a different number of hands or games per arm."""
+        if hands is None and games is None:
+            return self
+        if hands is not None and games is not None:
+            raise ConfigError("give --hands or --games, not both", key="hands")
+        unit, count = ("hands", hands) if hands is not None else ("games", games)
+        if count < 1:
+            raise ConfigError(f"{show(count)} is not allowed", key=unit, allowed=">= 1")
+        size = self.shard_size if unit == self.unit else _default_shard(unit)
+        return _replace(self, unit=unit, per_arm=count, shard_size=size)
+
+
+def load_experiment(name_or_path: str | Path) -> Experiment:
+    """The experiment at a path, or a shipped one by name; ConfigError on any problem."""
+    path = _experiment_path(name_or_path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as err:
+        raise ConfigError(f"cannot read the file: {err.strerror}", file=path) from None
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        line = getattr(err, "lineno", None)
+        raise ConfigError(f"not valid TOML: {err}", file=path, line=line) from None
+    try:
+        return _build(raw, path, text)
+    except ConfigError as err:
+        raise err.in_file(path) from None
+
+
+def list_experiments() -> list[tuple[str, str]]:
+    """``(name, description)`` of every shipped experiment file."""
+    return [
+        (p.stem, load_experiment(p).description) for p in sorted(experiments_dir().glob("*.toml"))
+    ]
+
+
+# ---- building -------------------------------------------------------------------------------
+def _experiment_path(name_or_path: str | Path) -> Path:
+    text = str(name_or_path)
+    if text.endswith(".toml") or "/" in text:
+        path = Path(text)
+        if not path.is_file():
+            raise ConfigError("experiment file not found", file=path)
+        return path
+    path = experiments_dir() / f"{text}.toml"
+    if not path.is_file():
+        known = ", ".join(p.stem for p in sorted(experiments_dir().glob("*.toml")))
+        raise ConfigError(f"unknown experiment {show(text)}", allowed=known or "(none)")
+    return path
+
+
+def _build(raw: dict[str, Any], path: Path, text: str) -> Experiment:
+    _check_keys(raw, TOP_KEYS, "")
+    name = raw.get("name", path.stem)
+    if not isinstance(name, str) or not EXPERIMENT_PATTERN.match(name):
+        raise ConfigError(
+            f"{show(name)} is not a usable name", key="name", allowed=EXPERIMENT_ALLOWED
+        )
+    description = _string(raw.get("description", ""), "description")
+    seed = _int(_require(raw, "seed"), "seed", low=0, high=2**63 - 1)
+    unit, per_arm = _unit(raw)
+    shard_size = _int(raw.get("shard_size", _default_shard(unit)), "shard_size", low=1)
+    mirror = _bool(raw.get("mirror", False), "mirror")
+    audit = _bool(raw.get("audit", False), "audit")
+    players = _players(_require(raw, "players"), "players")
+    lineups = _lineups(raw.get("lineups", ["greedy"]))
+    rulesets = _rulesets(raw, players, path)
+    baseline = _string(_require(raw, "baseline"), "baseline")
+    names = [r.name for r in rulesets]
+    if baseline not in names:
+        raise ConfigError(
+            f"baseline {show(baseline)} is not one of the arms",
+            key="baseline",
+            allowed=", ".join(names),
+        )
+    experiment = Experiment(
+        name, description, str(path), text, seed, unit, per_arm, shard_size, mirror, audit,
+        baseline, tuple(rulesets),
+    )  # fmt: skip
+    return _replace(experiment, arms=_expand(experiment, lineups))
+
+
+def _expand(experiment: Experiment, lineups: list[list[str]]) -> tuple[Arm, ...]:
+    arms = []
+    base = next(r for r in experiment.rulesets if r.name == experiment.baseline)
+    for ruleset in experiment.rulesets:
+        for players in ruleset.players:
+            for key, lineup in enumerate(lineups):
+                bots = _seat_bots(lineup, players, f"lineups[{key}]")
+                arm = Arm("", ruleset, players, bots, "")
+                name = f"{ruleset.name}-{players}p-{arm.lineup}"
+                base_name = f"{base.name}-{players}p-{arm.lineup}"
+                if players not in base.players:
+                    base_name = name  # nothing to compare with at this player count
+                arms.append(Arm(name, ruleset, players, bots, base_name))
+    if len(arms) > MAX_ARMS:
+        raise ConfigError(f"{len(arms)} arms is too many", key="arms", allowed=f"<= {MAX_ARMS}")
+    seen: dict[str, Arm] = {}
+    for arm in arms:
+        if arm.name in seen:
+            raise ConfigError(f"two arms are both named {show(arm.name)}", key="lineups")
+        seen[arm.name] = arm
+    return tuple(arms)
+
+
+def _seat_bots(lineup: list[str], players: int, key: str) -> tuple[str, ...]:
+    if players % len(lineup):
+        raise ConfigError(
+            f"a line-up of {len(lineup)} bots does not fit {players} players",
+            key=key,
+            allowed="one bot for every seat, or a list whose length divides the player count",
+        )
+    return tuple(lineup * (players // len(lineup)))
+
+
+def _rulesets(raw: dict[str, Any], players: tuple[int, ...], path: Path) -> list[RuleSet]:
+    arms = raw.get("arms", [])
+    grids = raw.get("grids", [])
+    if not isinstance(arms, list) or not all(isinstance(a, dict) for a in arms):
+        raise ConfigError("must be an array of tables ([[arms]])", key="arms")
+    if not isinstance(grids, list) or not all(isinstance(g, dict) for g in grids):
+        raise ConfigError("must be an array of tables ([[grids]])", key="grids")
+    if not arms and not grids:
+        raise ConfigError("the experiment has no arms", key="arms", allowed="[[arms]] or [[grids]]")
+    rulesets: list[RuleSet] = []
+    for i, arm in enumerate(arms):
+        where = f"arms[{i}]"
+        _check_keys(arm, ARM_KEYS, where)
+        name = _name(_require(arm, "name", where), f"{where}.name")
+        changes = _table(arm.get("rules", {}), f"{where}.rules")
+        rulesets.append(_ruleset(name, arm, changes, players, path, where))
+    for i, grid in enumerate(grids):
+        where = f"grids[{i}]"
+        _check_keys(grid, GRID_KEYS, where)
+        prefix = _name(_require(grid, "name", where), f"{where}.name")
+        toggles = _table(_require(grid, "toggles", where), f"{where}.toggles")
+        if not toggles:
+            raise ConfigError("names no toggles", key=f"{where}.toggles")
+        for name, values in toggles.items():
+            if not isinstance(values, list) or not values:
+                raise ConfigError(
+                    "must be a non-empty list of values", key=f"{where}.toggles.{name}"
+                )
+        keys = list(toggles)
+        for combo in itertools.product(*(toggles[k] for k in keys)):
+            changes = dict(zip(keys, combo, strict=True))
+            name = ".".join([prefix, *(_slug(v) for v in combo)])
+            label = grid.get("label", prefix)
+            text = ", ".join(f"{k} = {v}" for k, v in changes.items())
+            rulesets.append(
+                _ruleset(
+                    name, {**grid, "label": f"{label} ({text})"}, changes, players, path, where
+                )
+            )
+    seen = set()
+    for ruleset in rulesets:
+        if ruleset.name in seen:
+            raise ConfigError(f"two arms are both named {show(ruleset.name)}", key="arms")
+        seen.add(ruleset.name)
+    return rulesets
+
+
+def _ruleset(
+    name: str,
+    table: dict[str, Any],
+    changes: dict[str, Any],
+    players: tuple[int, ...],
+    path: Path,
+    where: str,
+) -> RuleSet:
+    variant = _string(_require(table, "variant", where), f"{where}.variant")
+    label = _string(table.get("label", name), f"{where}.label")
+    for key in changes:
+        if key not in BY_NAME:
+            err = unknown_key(key, BY_NAME, what="toggle")
+            raise ConfigError(err.problem, key=f"{where}.rules.{key}", allowed=err.allowed)
+    try:
+        rules = load_variant(variant, changes, source=path)
+    except ConfigError as err:
+        key = f"{where}.rules.{err.key}" if err.key and err.key in changes else err.key
+        if err.key is None and "unknown variant" in err.problem:
+            key = f"{where}.variant"
+        raise ConfigError(err.problem, key=key, value=err.value, allowed=err.allowed) from None
+    counts = players
+    if "players" in table:
+        counts = _players(table["players"], f"{where}.players")
+    for count in counts:
+        try:
+            compile_rules(rules, count)
+        except ConfigError as err:
+            raise ConfigError(
+                f"{err.problem} (arm {show(name)})",
+                key=f"{where}.players" if "players" in table else "players",
+                value=count,
+                allowed=err.allowed,
+            ) from None
+    return RuleSet(name, variant, label, dict(changes), rules, counts)
+
+
+# ---- small checks ------------------------------------------------------------------------------
+def _check_keys(table: dict[str, Any], known: Sequence[str], where: str) -> None:
+    for key in table:
+        if key not in known:
+            err = unknown_key(key, known)
+            full = f"{where}.{key}" if where else key
+            raise ConfigError(err.problem, key=full, allowed=err.allowed)
+
+
+def _require(table: dict[str, Any], key: str, where: str = "") -> Any:
+    if key not in table:
+        full = f"{where}.{key}" if where else key
+        raise ConfigError("is missing", key=full)
+    return table[key]
+
+
+def _name(value: Any, key: str) -> str:
+    if not isinstance(value, str) or not NAME_PATTERN.match(value):
+        raise ConfigError(f"{show(value)} is not a usable name", key=key, allowed=NAME_ALLOWED)
+    return value
+
+
+def _string(value: Any, key: str) -> str:
+    if not isinstance(value, str):
+        raise ConfigError(f"{show(value)} is not a string", key=key)
+    return value
+
+
+def _bool(value: Any, key: str) -> bool:
+    if not isinstance(value, bool):
+        raise ConfigError(f"{show(value)} is not allowed", key=key, allowed="true, false")
+    return value
+
+
+def _int(value: Any, key: str, *, low: int, high: int | None = None) -> int:
+    ok = isinstance(value, int) and not isinstance(value, bool) and value >= low
+    if ok and high is not None:
+        ok = value <= high
+    if not ok:
+        allowed = f"an integer >= {low}" + ("" if high is None else f" and <= {high}")
+        raise ConfigError(f"{show(value)} is not allowed", key=key, allowed=allowed)
+    return value
+
+
+def _table(value: Any, key: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ConfigError(f"{show(value)} is not a table", key=key)
+    return value
+
+
+def _unit(raw: dict[str, Any]) -> tuple[str, int]:
+    if "hands" in raw and "games" in raw:
+        raise ConfigError("give hands or games per arm, not both", key="games")
+    if "games" in raw:
+        return "games", _int(raw["games"], "games", low=1)
+    return "hands", _int(_require(raw, "hands"), "hands", low=1)
+
+
+def _default_shard(unit: str) -> int:
+    return DEFAULT_SHARD_HANDS if unit == "hands" else DEFAULT_SHARD_GAMES
+
+
+def _players(value: Any, key: str) -> tuple[int, ...]:
+    values = value if isinstance(value, list) else [value]
+    if not values:
+        raise ConfigError("is empty", key=key, allowed="player counts from 2 to 12")
+    for count in values:
+        _int(count, key, low=2, high=12)
+    if len(set(values)) != len(values):
+        raise ConfigError("lists a player count twice", key=key)
+    return tuple(values)
+
+
+def _lineups(value: Any) -> list[list[str]]:
+    if not isinstance(value, list) or not value:
+        raise ConfigError(
+            "must be a non-empty list of line-ups", key="lineups", allowed='e.g. ["greedy"]'
+        )
+    lineups = []
+    for i, lineup in enumerate(value):
+        bots = lineup if isinstance(lineup, list) else [lineup]
+        if not bots:
+            raise ConfigError("is empty", key=f"lineups[{i}]")
+        for bot in bots:
+            if bot not in BOT_NAMES:
+                raise ConfigError(
+                    f"unknown bot {show(bot)}", key=f"lineups[{i}]", allowed=", ".join(BOT_NAMES)
+                )
+        lineups.append(list(bots))
+    return lineups
+
+
+def _slug(value: Any) -> str:
+    text = show(value).strip("'").lower()
+    return re.sub(r"[^a-z0-9_@+]+", "", text) or "x"
+
+
+def _replace(experiment: Experiment, **changes: Any) -> Experiment:
+    import dataclasses
+
+    return dataclasses.replace(experiment, **changes)

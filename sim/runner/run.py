@@ -1,0 +1,252 @@
+"""``rummysim run``: plan an experiment's shards, skip the ones already done, run the rest on
+the local or the Dask backend, and keep the manifest current.
+
+The output folder ``DIR/<experiment>`` belongs to one experiment file and plan. Running into a
+folder made from another one refuses (:class:`RunError`) unless ``fresh`` is set, which
+deletes the old dataset first.
+"""
+
+from __future__ import annotations
+
+import errno
+import math
+import os
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sim.dataset.files import TMP_DIR
+from sim.rules import compile_rules
+from sim.rules.loader import rules_to_toml
+from sim.runner import manifest as mf
+from sim.runner.experiment import Arm, Experiment
+from sim.runner.shards import ShardResult, ShardTask
+
+
+class RunError(Exception):
+    """A run that cannot start or cannot finish, with a message for the user."""
+
+
+@dataclass
+class RunSummary:
+    """What a run did, for the closing message."""
+
+    root: Path
+    shards: int
+    skipped: int
+    ran: int
+    hands: int = 0
+    games: int = 0
+    seconds: float = 0.0
+    results: list[ShardResult] = field(default_factory=list)
+
+
+class Reporter:
+    """Callbacks the runner uses to show progress; the default shows nothing."""
+
+    def start(self, experiment: Experiment, totals: dict[str, int], done: dict[str, int]) -> None:
+        """Before running: the planned and already-done amount per arm."""
+
+    def advance(self, arm: str, amount: int) -> None:
+        """``amount`` more hands (or games) of ``arm`` are done (negative: taken back)."""
+
+    def log(self, message: str) -> None:
+        """A message for the user (a worker died, a shard is retried)."""
+
+    def arm_done(self, arm: str) -> None:
+        """Every shard of ``arm`` is written."""
+
+    def stop(self) -> None:
+        """The run is over, whatever the outcome."""
+
+
+def plan(experiment: Experiment, root: Path) -> list[ShardTask]:
+    """Every shard of every arm, in a fixed order (shard-major, so early results cover arms)."""
+    tasks = []
+    rotations = {arm.name: arm.players if experiment.mirror else 1 for arm in experiment.arms}
+    n_shards = math.ceil(experiment.per_arm / experiment.shard_size)
+    compiled = {arm.name: _compile(arm, experiment.audit) for arm in experiment.arms}
+    for shard in range(n_shards):
+        count = min(experiment.shard_size, experiment.per_arm - shard * experiment.shard_size)
+        for arm in experiment.arms:
+            params, values, toml = compiled[arm.name]
+            tasks.append(
+                ShardTask(
+                    experiment=experiment.name,
+                    arm=arm.name,
+                    ruleset=arm.ruleset.name,
+                    variant=arm.ruleset.variant,
+                    rules_toml=toml,
+                    params=params,
+                    card_values=values,
+                    bots=arm.bots,
+                    seed=experiment.seed,
+                    shard=shard,
+                    unit=experiment.unit,
+                    count=count,
+                    rotations=rotations[arm.name],
+                    root=str(root),
+                )
+            )
+    return tasks
+
+
+def _compile(arm: Arm, audit: bool):
+    compiled = compile_rules(arm.rules, arm.players, audit=audit)
+    return compiled.params, compiled.card_values, rules_to_toml(arm.rules)
+
+
+def prepare(experiment: Experiment, root: Path, tasks: list[ShardTask], fresh: bool) -> dict:
+    """The manifest to continue from: the old one when it matches, else a new one.
+
+    Refuses (RunError) to touch a folder made from another experiment or plan unless
+    ``fresh``; refuses to delete a folder that is not a rummysim dataset at all.
+    """
+    old = mf.load(root)
+    if root.exists() and not root.is_dir():
+        raise RunError(f"{root} exists and is not a folder")
+    if fresh and root.exists():
+        if old is None and any(p.name not in _OURS for p in root.iterdir()):
+            raise RunError(f"{root} is not a rummysim dataset; refusing to delete it for --fresh")
+        _remove_dataset(root)
+        old = None
+    elif old is not None and not mf.matches(old, experiment):
+        raise RunError(
+            f"{root} holds a dataset made from a different experiment file or plan "
+            f"({old.get('experiment', {}).get('file', '?')}, "
+            f"{old.get('experiment', {}).get('per_arm', '?')} "
+            f"{old.get('experiment', {}).get('unit', '?')} per arm); "
+            "use --fresh to replace it, or --out to write elsewhere"
+        )
+    elif old is None and root.exists() and any(p.name not in _OURS for p in root.iterdir()):
+        raise RunError(f"{root} exists and is not a rummysim dataset; choose another --out")
+    _check_writable(root)
+    if old is not None and old.get("shards") and _same_shards(old, tasks):
+        return old
+    return mf.new_manifest(experiment, tasks)
+
+
+_OURS = {"hands", "games", mf.MANIFEST, TMP_DIR}
+
+
+def _same_shards(old: dict, tasks: list[ShardTask]) -> bool:
+    return {f"{s['arm']}/{s['shard']}" for s in old["shards"]} == {t.key for t in tasks}
+
+
+def _remove_dataset(root: Path) -> None:
+    for name in ("hands", "games", TMP_DIR):
+        shutil.rmtree(root / name, ignore_errors=True)
+    (root / mf.MANIFEST).unlink(missing_ok=True)
+
+
+def _check_writable(root: Path) -> None:
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        probe = root / f".write-test-{os.getpid()}"
+        probe.write_bytes(b"x")
+        probe.unlink()
+    except OSError as err:
+        reason = "no space left on the device" if err.errno == errno.ENOSPC else err.strerror
+        raise RunError(f"cannot write to the output folder {root}: {reason}") from None
+    shutil.rmtree(root / TMP_DIR, ignore_errors=True)  # leftovers of an interrupted run
+
+
+def run_experiment(
+    experiment: Experiment,
+    out: Path,
+    *,
+    workers: int,
+    scheduler: str | None = None,
+    fresh: bool = False,
+    reporter: Reporter | None = None,
+) -> RunSummary:
+    """Run every shard of ``experiment`` not yet in ``out/<name>``; return what was done.
+
+    Raises RunError for a refused folder or a failed run (completed shards stay recorded);
+    KeyboardInterrupt propagates after the workers are stopped and the manifest saved.
+    """
+    reporter = reporter or Reporter()
+    root = out / experiment.name
+    tasks = plan(experiment, root)
+    manifest = prepare(experiment, root, tasks, fresh)
+    done = mf.verified_done(manifest, tasks)
+    mf.save(root, manifest)
+    todo = [t for t in tasks if t.key not in done]
+    summary = RunSummary(root, len(tasks), len(done), len(todo))
+    totals: dict[str, int] = {}
+    already: dict[str, int] = {}
+    for task in tasks:
+        amount = task.count * task.rotations
+        totals[task.arm] = totals.get(task.arm, 0) + amount
+        if task.key in done:
+            already[task.arm] = already.get(task.arm, 0) + amount
+
+    left = {arm: 0 for arm in totals}
+    for task in todo:
+        left[task.arm] += 1
+
+    def finished(result: ShardResult) -> None:
+        mf.record(manifest, result)
+        mf.save(root, manifest)
+        left[result.arm] -= 1
+        if left[result.arm] == 0:
+            reporter.arm_done(result.arm)
+        summary.results.append(result)
+        summary.hands += result.hands
+        summary.games += result.games
+
+    if todo and not scheduler:
+        _warm_up(todo[0], reporter)
+    start = time.perf_counter()
+    reporter.start(experiment, totals, already)
+    try:
+        if todo:
+            _backend(scheduler)(todo, workers, scheduler, reporter, finished)
+        manifest["complete"] = all(s["status"] == mf.DONE for s in manifest["shards"])
+        mf.save(root, manifest)
+        shutil.rmtree(root / TMP_DIR, ignore_errors=True)
+    except OSError as err:
+        raise RunError(_os_text(err, root)) from None
+    finally:
+        reporter.stop()
+        summary.seconds = time.perf_counter() - start
+    return summary
+
+
+def _backend(scheduler: str | None) -> Callable:
+    if scheduler:
+        from sim.runner.dask_backend import run_on_dask
+
+        return run_on_dask
+    return _run_local
+
+
+def _run_local(todo, workers, scheduler, reporter, finished) -> None:
+    from sim.runner.local import RunFault, run_local
+
+    try:
+        run_local(todo, workers, reporter.advance, finished, reporter.log)
+    except RunFault as err:
+        raise RunError(str(err)) from None
+
+
+def _warm_up(task: ShardTask, reporter: Reporter) -> None:
+    """Compile (or load) the kernels once in the parent, so forked workers start warm."""
+    import numpy as np
+
+    from sim.engine import cache_is_cold
+    from sim.engine import layout as L
+    from sim.engine.api import play
+
+    if cache_is_cold():
+        reporter.log("compiling the engine's kernels (first run only; this takes 1-4 minutes)")
+    codes = np.array([L.BOT_NAMES.index(b) for b in task.bots], np.int64)
+    play(task.params, task.card_values, codes, hands=1)
+
+
+def _os_text(err: OSError, root: Path) -> str:
+    if err.errno == errno.ENOSPC:
+        return f"no space left on the device while writing to {root}; completed shards are kept"
+    return f"cannot write to {root}: {err.strerror or err}; completed shards are kept"

@@ -1,0 +1,146 @@
+"""The Dask backend against a real dask.distributed cluster on 127.0.0.1: a scheduler and
+two workers started as a user would start them. The dataset equals the local run's, and
+killing a worker in the middle of the run loses nothing."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from sim.runner.experiment import load_experiment
+from sim.runner.run import run_experiment
+from tests.runner.helpers import SMALL, cli, dataset_rows, start_cli, write_experiment
+
+DASK = Path(sys.executable).with_name("dask")
+LONG = SMALL.replace("hands = 3000", "hands = 24000").replace(
+    "shard_size = 1000", "shard_size = 1500"
+)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _start(*args: str, log: Path) -> subprocess.Popen:
+    """A dask process in its own session, so the whole process tree can be killed."""
+    return subprocess.Popen(
+        [str(DASK), *args],
+        stdout=subprocess.DEVNULL,
+        stderr=open(log, "w"),  # noqa: SIM115 (closed with the process)
+        start_new_session=True,
+    )
+
+
+def _kill(proc: subprocess.Popen) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=30)
+
+
+@pytest.fixture
+def cluster(tmp_path):
+    """(address, [worker processes]) of a fresh scheduler with two single-thread workers."""
+    if not DASK.exists():
+        pytest.skip("the dask command is not installed in this environment")
+    port = _free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    procs = [
+        _start(
+            "scheduler", "--host", "127.0.0.1", "--port", str(port),
+            "--dashboard-address", "127.0.0.1:0", "--no-show",
+            log=tmp_path / "scheduler.log",
+        )
+    ]  # fmt: skip
+    workers = [
+        _start(
+            "worker", address, "--nthreads", "1", "--nworkers", "1", "--no-nanny",
+            "--host", "127.0.0.1", "--dashboard-address", "127.0.0.1:0",
+            "--local-directory", str(tmp_path / f"w{i}"),
+            log=tmp_path / f"worker{i}.log",
+        )
+        for i in range(2)
+    ]  # fmt: skip
+    procs += workers
+    try:
+        _wait_for_workers(address, 2)
+        yield address, workers
+    finally:
+        for proc in reversed(procs):
+            _kill(proc)
+
+
+def _wait_for_workers(address: str, n: int, timeout: float = 90) -> None:
+    from dask.distributed import Client
+
+    end = time.monotonic() + timeout
+    while True:
+        try:
+            with Client(address, timeout="5s") as client:
+                client.wait_for_workers(n, timeout=max(1, end - time.monotonic()))
+                return
+        except (OSError, TimeoutError):
+            if time.monotonic() > end:
+                raise
+
+
+def _local(tmp_path: Path, text: str) -> Path:
+    exp = load_experiment(write_experiment(tmp_path, text, "local.toml"))
+    return run_experiment(exp, tmp_path / "local", workers=2).root
+
+
+def test_the_dask_backend_writes_the_same_dataset_as_the_local_one(tmp_path, cluster):
+    address, _ = cluster
+    path = write_experiment(tmp_path, SMALL)
+    done = cli("run", str(path), "--out", str(tmp_path / "dask"), "--scheduler", address)
+    assert done.returncode == 0, done.stderr
+    assert f"Dask scheduler {address}" in done.stdout
+    local = _local(tmp_path, SMALL)
+    for table in ("hands", "games"):
+        assert dataset_rows(tmp_path / "dask" / "small", table) == dataset_rows(local, table)
+
+
+def test_a_worker_killed_mid_run_loses_nothing(tmp_path, cluster):
+    address, workers = cluster
+    path = write_experiment(tmp_path, LONG)
+    out = tmp_path / "dask"
+    run = start_cli("run", str(path), "--out", str(out), "--scheduler", address)
+    manifest = out / "small" / "manifest.json"
+
+    def done_shards() -> int:
+        try:
+            return sum(s["status"] == "done" for s in json.loads(manifest.read_text())["shards"])
+        except (OSError, ValueError):
+            return 0
+
+    end = time.monotonic() + 180
+    while done_shards() < 2:
+        assert time.monotonic() < end and run.poll() is None, run.communicate()
+        time.sleep(0.05)
+    _kill(workers[0])
+    stdout, stderr = run.communicate(timeout=300)
+    assert run.returncode == 0, stderr
+    assert done_shards() == 32
+    local = _local(tmp_path, LONG)
+    for table in ("hands", "games"):
+        assert dataset_rows(out / "small", table) == dataset_rows(local, table)
+
+
+def test_an_unreachable_scheduler_is_a_clear_error(tmp_path):
+    path = write_experiment(tmp_path, SMALL)
+    port = _free_port()
+    done = cli(
+        "run", str(path), "--out", str(tmp_path / "o"), "--scheduler", f"tcp://127.0.0.1:{port}"
+    )
+    assert done.returncode == 1 and "cannot reach the Dask scheduler" in done.stderr
+    assert "Traceback" not in done.stderr

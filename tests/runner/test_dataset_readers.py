@@ -1,0 +1,95 @@
+"""The dataset opens as it is in polars, pyarrow, duckdb and pandas, with the documented
+columns, the arm from the folder name and the metadata in every file (docs/schema.md)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+import polars as pl
+import pyarrow.dataset as ds
+import pyarrow.parquet as pq
+import pytest
+
+from sim.dataset.schema import GAME_COLUMNS, GAMES_SCHEMA, HAND_COLUMNS, HANDS_SCHEMA
+from sim.rules.loader import rules_from_toml
+from sim.runner.experiment import load_experiment
+from sim.runner.run import run_experiment
+from tests.runner.helpers import SMALL, write_experiment
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "schema.md"
+
+
+@pytest.fixture(scope="module")
+def dataset(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("readers")
+    exp = load_experiment(write_experiment(folder, SMALL))
+    return run_experiment(exp, folder / "out", workers=2).root
+
+
+def _expected(root: Path) -> tuple[int, int]:
+    manifest = json.loads((root / "manifest.json").read_text())
+    return sum(s["hands"] for s in manifest["shards"]), sum(s["games"] for s in manifest["shards"])
+
+
+def test_polars(dataset):
+    hands = pl.scan_parquet(dataset / "hands" / "**" / "*.parquet", hive_partitioning=True)
+    counts = hands.group_by("arm").agg(pl.len(), pl.col("turns").mean()).collect()
+    assert sorted(counts["arm"].to_list()) == ["ace_high-2p-greedy", "basic-2p-greedy"]
+    assert counts["len"].sum() == _expected(dataset)[0]
+    games = pl.scan_parquet(dataset / "games" / "**" / "*.parquet", hive_partitioning=True)
+    assert games.select(pl.len()).collect().item() == _expected(dataset)[1]
+
+
+def test_pyarrow(dataset):
+    hands = ds.dataset(dataset / "hands", format="parquet", partitioning="hive")
+    assert hands.count_rows() == _expected(dataset)[0]
+    assert set(hands.schema.names) == set(HANDS_SCHEMA.names) | {"arm"}
+    games = ds.dataset(dataset / "games", format="parquet", partitioning="hive")
+    assert games.count_rows() == _expected(dataset)[1]
+
+
+def test_duckdb(dataset):
+    glob = str(dataset / "hands" / "*" / "*.parquet")
+    rows = duckdb.sql(
+        f"SELECT arm, count(*) AS n, sum(hand_scores[1]) AS s FROM "
+        f"read_parquet('{glob}', hive_partitioning = true) GROUP BY arm ORDER BY arm"
+    ).fetchall()
+    assert [r[0] for r in rows] == ["ace_high-2p-greedy", "basic-2p-greedy"]
+    assert sum(r[1] for r in rows) == _expected(dataset)[0]
+
+
+def test_pandas(dataset):
+    hands = pd.read_parquet(dataset / "hands")
+    assert len(hands) == _expected(dataset)[0]
+    assert set(hands["arm"].astype(str)) == {"ace_high-2p-greedy", "basic-2p-greedy"}
+    games = pd.read_parquet(dataset / "games")
+    assert len(games) == _expected(dataset)[1]
+
+
+def test_every_file_carries_its_arm_rules_seed_and_shard(dataset):
+    for path in dataset.rglob("*.parquet"):
+        meta = {k.decode(): v.decode() for k, v in pq.read_schema(path).metadata.items()}
+        arm = path.parent.name.removeprefix("arm=")
+        assert meta["rummysim.arm"] == arm
+        assert meta["rummysim.seed"] == "7"
+        assert meta["rummysim.shard"] == str(int(path.stem.removeprefix("part-")))
+        assert meta["rummysim.experiment"] == "small"
+        rules = rules_from_toml(meta["rummysim.rules"])
+        assert rules.ace_rank == ("high" if arm.startswith("ace_high") else "low")
+        assert pq.read_schema(path).remove_metadata() in (
+            HANDS_SCHEMA.remove_metadata(),
+            GAMES_SCHEMA.remove_metadata(),
+        )
+        assert pq.ParquetFile(path).metadata.row_group(0).column(0).compression == "ZSTD"
+
+
+def test_docs_list_the_columns_of_the_schema():
+    text = DOCS.read_text()
+    for title, columns in (("hands", HAND_COLUMNS), ("games", GAME_COLUMNS)):
+        section = text.split(f"## {title}\n", 1)[1].split("\n## ", 1)[0]
+        documented = re.findall(r"^\| `(\w+)` \| ([^|]+?) \|", section, re.M)
+        assert documented == [(name, str(kind)) for name, kind, _ in columns]

@@ -1,0 +1,145 @@
+"""Experiment files: the shipped ones load, grids expand, and every kind of mistake is named
+with its file and key before anything runs (exit code 2)."""
+
+from __future__ import annotations
+
+import pytest
+
+from sim.rules import ConfigError
+from sim.runner.experiment import list_experiments, load_experiment
+from tests.runner.helpers import SMALL, cli, write_experiment
+
+
+def test_the_default_experiment_compares_every_house_rule_at_2_and_4_players():
+    exp = load_experiment("house-rules")
+    assert exp.per_arm == 1_000_000 and exp.unit == "hands"
+    names = {r.name for r in exp.rulesets}
+    assert names == {
+        "basic",
+        "ace_high",
+        "ace_high_or_low",
+        "around_the_corner",
+        "block_difference",
+        "block_totals",
+        "rummy_double",
+        "rummy_bonus10",
+    }
+    assert {a.players for a in exp.arms} == {2, 4}
+    assert {a.lineup for a in exp.arms} == {"greedy", "careful"}
+    assert len(exp.arms) == 8 * 2 * 2
+    for arm in exp.arms:
+        assert arm.baseline == f"basic-{arm.players}p-{arm.lineup}"
+    rules = {r.name: r.rules for r in exp.rulesets}
+    assert rules["ace_high"].ace_rank == "high"
+    assert rules["around_the_corner"].ace_rank == "around_corner"
+    assert rules["block_difference"].stock_exhaustion == "block_difference"
+    assert rules["block_totals"].stock_exhaustion == "block_totals"
+    assert rules["rummy_double"].going_rummy == "double"
+    assert rules["rummy_bonus10"].going_rummy == "bonus:10"
+
+
+def test_every_shipped_experiment_is_valid():
+    assert [name for name, _ in list_experiments()] == ["house-rules"]
+
+
+def test_a_grid_makes_one_rule_set_per_combination(tmp_path):
+    text = (
+        SMALL
+        + """
+[[grids]]
+name = "g"
+variant = "rummy_basic"
+toggles = { ace_rank = ["high", "around_corner"], going_rummy = ["off", "bonus:10"] }
+"""
+    )
+    exp = load_experiment(write_experiment(tmp_path, text))
+    grid = [r for r in exp.rulesets if r.name.startswith("g.")]
+    assert sorted(r.name for r in grid) == [
+        "g.around_corner.bonus10",
+        "g.around_corner.off",
+        "g.high.bonus10",
+        "g.high.off",
+    ]
+    cell = next(r for r in grid if r.name == "g.around_corner.bonus10")
+    assert cell.rules.ace_rank == "around_corner" and cell.rules.going_rummy == "bonus:10"
+    assert len(exp.arms) == 6
+
+
+def test_mixed_lineups_repeat_round_the_table(tmp_path):
+    text = SMALL.replace("players = [2]", "players = [2, 4]").replace(
+        'lineups = ["greedy"]', 'lineups = [["careful", "greedy"]]'
+    )
+    exp = load_experiment(write_experiment(tmp_path, text))
+    four = next(a for a in exp.arms if a.players == 4)
+    assert four.bots == ("careful", "greedy", "careful", "greedy")
+    assert four.name == "basic-4p-careful+greedy+careful+greedy"
+
+
+def test_scaling_changes_only_the_amount():
+    exp = load_experiment("house-rules").scaled(hands=5000)
+    assert exp.per_arm == 5000 and exp.unit == "hands" and len(exp.arms) == 32
+    games = exp.scaled(games=10)
+    assert games.unit == "games" and games.per_arm == 10
+
+
+BAD = [
+    # (what to change in SMALL, the key the message must name, words it must contain)
+    (("seed = 7", "sed = 7"), "sed", "did you mean 'seed'"),
+    (("seed = 7\n", ""), "seed", "missing"),
+    (("hands = 3000", "hands = -5"), "hands", ">= 1"),
+    (("hands = 3000", 'hands = "many"'), "hands", "'many'"),
+    (('rules = { ace_rank = "high" }', 'rules = { ace_rank = "sideways" }'), "ace_rank", "low"),
+    (('rules = { ace_rank = "high" }', "rules = { ace_rnk = 1 }"), "ace_rnk", "ace_rank"),
+    (('variant = "rummy_basic"\n\n[[arms]]', 'variant = "nope"\n\n[[arms]]'), "variant", "nope"),
+    (("players = [2]", "players = [9]"), "players", "2..6"),
+    (("players = [2]", "players = [1]"), "players", "2"),
+    (('baseline = "basic"', 'baseline = "base"'), "baseline", "ace_high"),
+    (('lineups = ["greedy"]', 'lineups = ["cheater"]'), "lineups[0]", "careful"),
+    (('lineups = ["greedy"]', 'lineups = [["greedy", "greedy", "careful"]]'), "lineups[0]", "3"),
+    (('name = "basic"', 'name = "Basic Rummy"'), "arms[0].name", "lower-case"),
+    (('name = "ace_high"', 'name = "basic"'), "arms", "both named"),
+    (("shard_size = 1000", "shard_size = 1000\ngames = 5"), "games", "not both"),
+]
+
+
+@pytest.mark.parametrize(("change", "key", "words"), BAD, ids=[b[1] for b in BAD])
+def test_a_bad_experiment_names_the_file_and_key(tmp_path, change, key, words):
+    old, new = change
+    assert old in SMALL
+    path = write_experiment(tmp_path, SMALL.replace(old, new, 1))
+    with pytest.raises(ConfigError) as caught:
+        load_experiment(path)
+    message = str(caught.value)
+    assert "small.toml" in message and f"{key}'" in message and words in message, message
+
+
+def test_toml_syntax_errors_name_the_line(tmp_path):
+    path = write_experiment(tmp_path, SMALL + "\n[[arms]\n")
+    with pytest.raises(ConfigError) as caught:
+        load_experiment(path)
+    assert "small.toml" in str(caught.value) and "line" in str(caught.value)
+
+
+def test_the_cli_exits_2_and_writes_nothing_on_a_bad_experiment(tmp_path):
+    path = write_experiment(tmp_path, SMALL.replace('"high"', '"sideways"'))
+    done = cli("run", str(path), "--out", str(tmp_path / "out"))
+    assert done.returncode == 2
+    assert "small.toml" in done.stderr and "sideways" in done.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_unknown_experiment_name_lists_the_shipped_ones(tmp_path):
+    done = cli("run", "no-such-experiment", "--out", str(tmp_path / "out"))
+    assert done.returncode == 2 and "house-rules" in done.stderr
+
+
+def test_validate_lists_the_arms_of_an_experiment():
+    done = cli("validate", "house-rules")
+    assert done.returncode == 0 and done.stdout.rstrip().endswith("valid")
+    assert "32 arms" in done.stdout and "rummy_bonus10-4p-careful" in done.stdout
+
+
+def test_validate_rejects_a_bad_experiment_with_exit_2(tmp_path):
+    path = write_experiment(tmp_path, SMALL.replace("seed = 7", "seed = -7"))
+    done = cli("validate", str(path))
+    assert done.returncode == 2 and "small.toml" in done.stderr and "'seed'" in done.stderr

@@ -1,0 +1,204 @@
+"""Faults a long run meets: killed (SIGKILL, Ctrl-C), a worker dying, an unwritable or full
+output folder, an existing dataset of another experiment. Nothing is lost or half-written,
+and running the same command again completes exactly what is missing."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from sim.runner.experiment import load_experiment
+from sim.runner.run import run_experiment
+from tests.runner.helpers import SMALL, cli, dataset_rows, start_cli, write_experiment
+
+LONG = SMALL.replace("hands = 3000", "hands = 36000").replace(
+    "shard_size = 1000", "shard_size = 1500"
+)
+
+
+def _reference(tmp_path: Path, text: str) -> Path:
+    exp = load_experiment(write_experiment(tmp_path, text, "reference.toml"))
+    return run_experiment(exp, tmp_path / "reference", workers=2).root
+
+
+def _done_shards(root: Path) -> int:
+    try:
+        manifest = json.loads((root / "manifest.json").read_text())
+    except (OSError, ValueError):
+        return 0
+    return sum(s["status"] == "done" for s in manifest["shards"])
+
+
+def _wait_for(condition, timeout: float = 120.0) -> None:
+    end = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > end:
+            raise AssertionError("timed out waiting")
+        time.sleep(0.02)
+
+
+def _children(pid: int) -> list[int]:
+    path = Path(f"/proc/{pid}/task/{pid}/children")
+    return [int(p) for p in path.read_text().split()] if path.exists() else []
+
+
+def _same_dataset(a: Path, b: Path) -> None:
+    for table in ("hands", "games"):
+        assert dataset_rows(a, table) == dataset_rows(b, table)
+    shards_a = json.loads((a / "manifest.json").read_text())["shards"]
+    shards_b = json.loads((b / "manifest.json").read_text())["shards"]
+    assert [dict(s, seconds=0) for s in shards_a] == [dict(s, seconds=0) for s in shards_b]
+
+
+def _no_stray_files(root: Path) -> None:
+    assert not (root / ".tmp").exists()
+    assert not list(root.rglob("*.tmp"))
+
+
+@pytest.mark.parametrize("how", ["sigkill", "ctrl-c"])
+def test_an_interrupted_run_resumes_to_the_same_dataset(tmp_path, how):
+    path = write_experiment(tmp_path, LONG)
+    out = tmp_path / "out"
+    root = out / "small"
+    run = start_cli("run", str(path), "--out", str(out), "--workers", "2")
+    _wait_for(lambda: _done_shards(root) >= 3)
+    if how == "sigkill":
+        run.kill()
+    else:
+        run.send_signal(signal.SIGINT)
+        for child in _children(run.pid):  # as a terminal would: every process of the job
+            os.kill(child, signal.SIGINT)
+    _, err = run.communicate(timeout=60)
+    before = _done_shards(root)
+    assert before < 48, "the run finished before it was interrupted; make LONG longer"
+    if how == "ctrl-c":
+        assert run.returncode == 130 and "run the same command again" in err
+    else:
+        assert run.returncode == -signal.SIGKILL
+    again = cli("run", str(path), "--out", str(out), "--workers", "2")
+    assert again.returncode == 0, again.stderr
+    assert f"{before} shards were already done" in again.stdout.replace("\n", " ")
+    _same_dataset(root, _reference(tmp_path, LONG))
+    _no_stray_files(root)
+
+
+def test_a_killed_worker_is_reported_and_its_shard_retried(tmp_path):
+    path = write_experiment(tmp_path, LONG)
+    out = tmp_path / "out"
+    run = start_cli("run", str(path), "--out", str(out), "--workers", "2")
+    _wait_for(lambda: _done_shards(out / "small") >= 2 and len(_children(run.pid)) >= 2)
+    victim = _children(run.pid)[0]
+    os.kill(victim, signal.SIGKILL)
+    stdout, stderr = run.communicate(timeout=300)
+    assert run.returncode == 0, stderr
+    text = (stdout + stderr).replace("\n", " ")
+    assert f"pid {victim}" in text and "died" in text and "retrying" in text
+    _same_dataset(out / "small", _reference(tmp_path, LONG))
+
+
+def test_a_different_experiment_is_refused_unless_fresh(tmp_path):
+    path = write_experiment(tmp_path, SMALL)
+    out = tmp_path / "out"
+    assert cli("run", str(path), "--out", str(out), "--workers", "1").returncode == 0
+    write_experiment(tmp_path, SMALL.replace("seed = 7", "seed = 8"))
+    refused = cli("run", str(path), "--out", str(out), "--workers", "1")
+    assert refused.returncode == 1 and "different experiment" in refused.stderr
+    assert "--fresh" in refused.stderr
+    redone = cli("run", str(path), "--out", str(out), "--workers", "1", "--fresh")
+    assert redone.returncode == 0, redone.stderr
+    manifest = json.loads((out / "small" / "manifest.json").read_text())
+    assert manifest["experiment"]["seed"] == 8 and manifest["complete"]
+
+
+def test_more_hands_is_another_plan_and_is_refused_too(tmp_path):
+    path = write_experiment(tmp_path, SMALL)
+    out = tmp_path / "out"
+    assert cli("run", str(path), "--out", str(out), "--workers", "1").returncode == 0
+    refused = cli("run", str(path), "--out", str(out), "--hands", "4000")
+    assert refused.returncode == 1 and "different experiment" in refused.stderr
+
+
+def test_a_folder_that_is_not_a_dataset_is_never_deleted(tmp_path):
+    path = write_experiment(tmp_path, SMALL)
+    out = tmp_path / "out"
+    (out / "small").mkdir(parents=True)
+    (out / "small" / "thesis.tex").write_text("precious")
+    for extra in ([], ["--fresh"]):
+        done = cli("run", str(path), "--out", str(out), *extra)
+        assert done.returncode == 1 and "not a rummysim dataset" in done.stderr
+    assert (out / "small" / "thesis.tex").read_text() == "precious"
+
+
+def test_a_repeated_run_of_a_complete_dataset_does_nothing(tmp_path):
+    path = write_experiment(tmp_path, SMALL)
+    out = tmp_path / "out"
+    assert cli("run", str(path), "--out", str(out)).returncode == 0
+    before = {p: p.stat().st_mtime_ns for p in (out / "small").rglob("*.parquet")}
+    again = cli("run", str(path), "--out", str(out))
+    assert again.returncode == 0 and "wrote 0 shards" in again.stdout
+    assert before == {p: p.stat().st_mtime_ns for p in (out / "small").rglob("*.parquet")}
+
+
+def test_a_damaged_shard_file_is_played_again(tmp_path):
+    path = write_experiment(tmp_path, SMALL)
+    out = tmp_path / "out"
+    assert cli("run", str(path), "--out", str(out)).returncode == 0
+    reference = dataset_rows(out / "small")
+    victim = next((out / "small" / "hands").rglob("part-00001.parquet"))
+    victim.write_bytes(victim.read_bytes()[:100])
+    again = cli("run", str(path), "--out", str(out))
+    assert again.returncode == 0 and "wrote 1 shards" in again.stdout
+    assert dataset_rows(out / "small") == reference
+
+
+def _mount_tmpfs(where: Path, options: str) -> None:
+    where.mkdir()
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(where)], capture_output=True
+    )
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here ({done.stderr.decode().strip()})")
+
+
+def test_an_unwritable_output_folder_is_a_clear_error(tmp_path):
+    path = write_experiment(tmp_path, SMALL)
+    ro = tmp_path / "ro"
+    _mount_tmpfs(ro, "size=1m,ro")
+    try:
+        done = cli("run", str(path), "--out", str(ro / "data"))
+    finally:
+        subprocess.run(["umount", str(ro)], check=False)
+    assert done.returncode == 1
+    assert "cannot write to the output folder" in done.stderr and str(ro) in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_full_disk_stops_the_run_and_keeps_the_completed_shards(tmp_path):
+    path = write_experiment(tmp_path, LONG)
+    disk = tmp_path / "disk"
+    _mount_tmpfs(disk, "size=400k")
+    try:
+        done = cli("run", str(path), "--out", str(disk), "--workers", "2")
+        root = disk / "small"
+        assert done.returncode == 1, done.stdout
+        assert "No space left on device" in done.stderr or "no space left" in done.stderr
+        assert "Traceback" not in done.stderr
+        manifest = json.loads((root / "manifest.json").read_text())
+        kept = [s for s in manifest["shards"] if s["status"] == "done"]
+        assert 0 < len(kept) < len(manifest["shards"]) and not manifest["complete"]
+        files = {str(p.relative_to(root)) for p in root.rglob("*.parquet")}
+        for shard in kept:
+            name = f"arm={shard['arm']}/part-{shard['shard']:05d}.parquet"
+            assert f"hands/{name}" in files and f"games/{name}" in files
+        rows = dataset_rows(root)
+        reference = dataset_rows(_reference(tmp_path, LONG))
+        for name, part in rows.items():
+            assert part == reference[name]  # every file there is complete and correct
+    finally:
+        subprocess.run(["umount", str(disk)], check=False)
