@@ -19,8 +19,9 @@ install: $(STAMP)  ## create .venv and install rummysim with its dev tools
 
 RUN_HANDS ?= 20000
 
-run: $(STAMP)  ## run the default experiment (RUN_HANDS hands per arm) into data/
+run: $(STAMP)  ## run the default experiment (RUN_HANDS hands per arm) into data/, then report it
 	$(BIN)/rummysim run house-rules --hands $(RUN_HANDS) --out data
+	$(BIN)/rummysim report data/house-rules --out reports/house-rules
 
 test: $(STAMP) chromium  ## full test suite, then the reduced suite without JIT
 	$(BIN)/python -m pytest -n 2 -q

@@ -4,6 +4,8 @@ Engine: 2-player rummy_basic greedy on one worker and on every core, 4 players, 
 bots, and the warm-cache start-up time of ``rummysim bench --hands 1``.
 Pipeline (sim.bench_pipeline): ``rummysim run`` end to end against the engine alone, worker
 scaling, the Dask backend, and a worker's peak memory at 1x and 10x the hands.
+Report (sim.report.bench): seconds to report on a simulated dataset next to the seconds it
+took to simulate it.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import time
 
 from sim.bench import bench, cpu_count
 from sim.bench_pipeline import bench_dask, bench_memory, bench_pipeline, bench_scaling
+from sim.report.bench import bench_report_pipeline
 
 HANDS = int(os.environ.get("RUMMYSIM_BENCH_HANDS", "200000"))
 MEMORY_HANDS = int(os.environ.get("RUMMYSIM_BENCH_MEMORY_HANDS", "100000"))
@@ -60,6 +63,7 @@ def main() -> None:
         bench_scaling(HANDS, workers),
         bench_dask(HANDS, workers),
         bench_memory(MEMORY_HANDS, workers),
+        bench_report_pipeline(workers=workers),
     ):
         print(json.dumps(figure), flush=True)
 

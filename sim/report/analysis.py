@@ -26,6 +26,8 @@ from sim.report.stats import (
 )
 
 ALPHA = 0.05
+SURVIVAL_TURNS = (10, 20, 30, 50)
+"""Turns at which the summary gives the share of hands already over (the survival curve)."""
 
 
 @dataclass(frozen=True)
@@ -407,6 +409,23 @@ def _arm_rows(arm, agg, hb, gb, metrics, estimates) -> list[dict]:
         s = hist_summary(h[col].to_numpy(), h["len"].to_numpy())
         for q in ("median", "p10", "p25", "p75", "p90"):
             rows.append(_row(arm, f"{key}_{q}", f"{noun} ({q})", s[q], None, None, "", int(s["n"])))
+    h = agg.turns_hist.filter(pl.col("arm") == arm.name)
+    total = float(h["len"].sum())
+    for turn in SURVIVAL_TURNS:
+        over = float(h.filter(pl.col("turns") <= turn)["len"].sum())
+        p, lo, hi = wilson(over, total)
+        rows.append(
+            _row(
+                arm,
+                f"over_by_{turn}",
+                f"hands over by turn {turn}",
+                p * 100,
+                lo * 100,
+                hi * 100,
+                "wilson",
+                int(total),
+            )
+        )
     for m in metrics:
         iv = estimates[(arm.name, m.name)]
         scale = m.scale()
@@ -550,7 +569,7 @@ def _effect(m: Metric, arm: Arm, base: Arm, estimates) -> float:
     return math.nan
 
 
-def _decimals(size: float, decimals: int) -> int:
+def decimals_for(size: float, decimals: int) -> int:
     """More decimals for small numbers, so a real difference never prints as 0."""
     while decimals < 4 and 0 < size < 10 ** (1 - decimals):
         decimals += 1
@@ -571,7 +590,7 @@ def sentence(c: Comparison) -> str:
     d = m.decimals
     label = c.arm.label[:1].upper() + c.arm.label[1:]
     lineup = f" ({c.arm.lineup} bots)"
-    d = _decimals(max(abs(iv.estimate), abs(iv.low), abs(iv.high)) * scale, d)
+    d = decimals_for(max(abs(iv.estimate), abs(iv.low), abs(iv.high)) * scale, d)
     if math.isnan(iv.estimate) or math.isnan(iv.low):
         return f"{label}: too little data to compare {m.what}{lineup}."
     est, low, high = iv.estimate * scale, iv.low * scale, iv.high * scale

@@ -28,7 +28,11 @@ FIGURES = (
     ("survival", "Chance that a hand is over by turn N"),
     ("spread", "Points won per hand by arm"),
     ("seats", "Hand win rate by seat (95% Wilson intervals)"),
-    ("forest", "Effect of each rule set against its baseline (95% bootstrap intervals)"),
+    (
+        "forest",
+        "Effect of each rule set against its baseline (95% bootstrap intervals; orange: a "
+        "clear difference, Holm p < 0.05; blue: no clear difference)",
+    ),
 )
 """(file stem, caption) of every figure, in the order the report shows them."""
 

@@ -15,6 +15,7 @@ from sim.report.tables import (
     arm_table,
     comparison_table,
     fmt_ci,
+    glance_table,
     key_findings,
     other_findings,
     skill_rows,
@@ -37,6 +38,7 @@ figure{margin:1rem 0 2rem}figure img{max-width:100%;height:auto;border:1px solid
 figcaption{color:#444;font-size:.9rem}
 pre{background:#f6f8fa;padding:.6rem;overflow-x:auto;font-size:.8rem}
 li.no{color:#666}details{margin:.3rem 0}
+td.clear{font-weight:600;background:#fff3e0 !important}
 """
 
 SCRIPT = """
@@ -57,17 +59,22 @@ document.querySelectorAll('table.sortable th').forEach(function (th, col) {
 """
 
 
-def _table(header: list[str], rows, cls: str = "sortable") -> str:
+def _table(header: list[str], rows, cls: str = "sortable", ident: str = "") -> str:
+    """A table; each cell is ``(text, sort key)`` or ``(text, sort key, highlighted)``."""
     head = "".join(f"<th>{e(h)}</th>" for h in header)
     body = []
     for row in rows:
         cells = []
-        for text, key in row:
+        for cell in row:
+            text, key = cell[0], cell[1]
             key = "" if key is None else key
-            cells.append(f'<td data-v="{e(str(key))}">{e(text)}</td>')
+            mark = ' class="clear"' if len(cell) > 2 and cell[2] else ""
+            cells.append(f'<td data-v="{e(str(key))}"{mark}>{e(text)}</td>')
         body.append("<tr>" + "".join(cells) + "</tr>")
+    idattr = f' id="{e(ident)}"' if ident else ""
     return (
-        f'<table class="{cls}"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+        f'<table class="{e(cls)}"{idattr}><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table>"
     )
 
 
@@ -109,14 +116,28 @@ def render(report: Report, figures: dict[str, Path], version: str) -> str:
     parts.append(
         "<p>Each rule set against the baseline rule set at the same table and line-up, paired "
         "on the deals both played (common random numbers). Intervals are 95% bootstrap "
-        "intervals; p-values are Holm-adjusted over every comparison in this report.</p>"
+        "intervals, not adjusted; p-values are Holm-adjusted over every comparison in this "
+        "report, and a change counts as clear only when its adjusted p &lt; 0.05.</p>"
     )
     for players, comps in key_findings(report).items():
-        parts.append(f"<h3>{players} players</h3><ul>")
-        for c in comps:
-            cls = "" if c.significant else " class='no'"
-            parts.append(f"<li{cls}>{e(c.sentence)}</li>")
+        parts.append(f"<h3>{players} players</h3>")
+        parts.append(
+            "<p>At a glance: change against the baseline, highlighted where it is clear "
+            "(Holm p &lt; 0.05).</p>"
+        )
+        parts.append(_table(*glance_table(report, players)))
+        clear = [c for c in comps if c.significant]
+        unclear = [c for c in comps if not c.significant]
+        parts.append("<ul>")
+        parts += [f"<li>{e(c.sentence)}</li>" for c in clear] or ["<li>No clear change.</li>"]
         parts.append("</ul>")
+        if unclear:
+            parts.append(
+                f"<details><summary>{len(unclear)} with no clear difference at {players} "
+                "players</summary><ul>"
+            )
+            parts += [f"<li class='no'>{e(c.sentence)}</li>" for c in unclear]
+            parts.append("</ul></details>")
     sig, nosig = other_findings(report)
     parts.append("<h2>Other findings</h2><ul>")
     parts += [f"<li>{e(c.sentence)}</li>" for c in sig] or ["<li>None.</li>"]
@@ -140,7 +161,7 @@ def render(report: Report, figures: dict[str, Path], version: str) -> str:
     for stem, path in figures.items():
         parts.append(_img(path, captions.get(stem, stem)))
     parts.append("<h2>Per-arm summary</h2><p>Click a column to sort.</p>")
-    parts.append(_table(*arm_table(report)))
+    parts.append(_table(*arm_table(report), ident="arms"))
     parts.append("<h2>Every comparison with the baseline</h2>")
     parts.append(_table(*comparison_table(report)))
     parts.append("<h2>Arms and their rules</h2>")

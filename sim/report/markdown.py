@@ -7,6 +7,7 @@ from sim.report.figures import FIGURES
 from sim.report.tables import (
     arm_table,
     fmt_ci,
+    glance_table,
     key_findings,
     other_findings,
     skill_rows,
@@ -40,11 +41,18 @@ def render(report: Report, version: str) -> str:
         "## Findings: game length and score spread",
         "",
         "Each rule set against the baseline at the same table and line-up, paired on the "
-        "deals both played. 95% bootstrap intervals; Holm-adjusted p-values.",
+        "deals both played. 95% bootstrap intervals (not adjusted); Holm-adjusted p-values "
+        "over every comparison: a change is clear when its adjusted p < 0.05.",
     ]
     for players, comps in key_findings(report).items():
-        out += ["", f"### {players} players", ""]
-        out += [f"- {c.sentence}" for c in comps]
+        header, rows = glance_table(report, players)
+        marked = [
+            [(f"**{cell[0]}**" if cell[2] else cell[0], cell[1]) for cell in row] for row in rows
+        ]
+        out += ["", f"### {players} players", "", "At a glance (bold: clear, Holm p < 0.05):", ""]
+        out += [_table(header, marked), ""]
+        out += [f"- {c.sentence}" for c in comps if c.significant]
+        out += [f"- {c.sentence}" for c in comps if not c.significant]
     sig, nosig = other_findings(report)
     out += ["", "## Other findings", ""]
     out += [f"- {c.sentence}" for c in sig] or ["- None."]

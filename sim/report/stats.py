@@ -183,8 +183,8 @@ def block_bootstrap(
         sb = None
         if bv is not None:
             wb = wa if paired else _weights(rng, kb, n)
-            sb = Sums(a.names, wb @ bv)
-        draws.append(diff(Sums(a.names, wa @ av), sb))
+            sb = Sums(a.names, np.einsum("dk,kc->dc", wb, bv))
+        draws.append(diff(Sums(a.names, np.einsum("dk,kc->dc", wa, av)), sb))
         done += n
     table = np.concatenate(draws)
     out = {}

@@ -6,7 +6,7 @@ import math
 
 import polars as pl
 
-from sim.report.analysis import Comparison, Report
+from sim.report.analysis import Comparison, Report, decimals_for
 
 KEY_METRICS = ("turns_mean", "hands_per_game", "points_mean", "points_sd", "margin_mean")
 """What the headline findings cover: game length and score spread."""
@@ -39,6 +39,8 @@ ARM_COLUMNS = (
     ("turns_median", "median", 0),
     ("turns_p10", "p10", 0),
     ("turns_p90", "p90", 0),
+    ("over_by_20", "over by turn 20 %", 1),
+    ("over_by_50", "over by turn 50 %", 1),
     ("hands_per_game", "hands/game [95% CI]", 2),
     ("points_mean", "points/hand mean [95% CI]", 1),
     ("points_sd", "points/hand sd", 1),
@@ -144,3 +146,43 @@ def skill_rows(report: Report) -> list[dict]:
     """Per-bot rows of mixed line-ups (empty when no line-up mixes bots)."""
     rows = report.rows.filter(pl.col("metric").str.starts_with("bot_"))
     return list(rows.iter_rows(named=True))
+
+
+GLANCE = (
+    ("turns_mean", "turns per hand"),
+    ("hands_per_game", "hands per game"),
+    ("points_mean", "points per hand"),
+    ("points_sd", "sd of points per hand"),
+    ("margin_mean", "final margin"),
+)
+
+
+def glance_table(report: Report, players: int) -> tuple[list[str], list[list[tuple]]]:
+    """At a glance, for one player count: each rule set's change against the baseline of
+    turns per hand, hands per game, points per hand, its sd and the final margin. Cells are
+    ``(text, sort key, clear)``; ``clear`` marks a Holm-adjusted p < 0.05."""
+    header = ["rule set", "line-up"] + [f"{title}: change [95% CI]" for _, title in GLANCE]
+    by_arm: dict[str, dict[str, Comparison]] = {}
+    for c in report.comparisons:
+        if c.arm.players == players:
+            by_arm.setdefault(c.arm.name, {})[c.metric.name] = c
+    rows = []
+    for arm in sorted(report.dataset.arms, key=lambda a: (a.lineup, a.name)):
+        comps = by_arm.get(arm.name)
+        if not comps:
+            continue
+        row: list[tuple] = [(arm.label, arm.label, False), (arm.lineup, arm.lineup, False)]
+        for metric, _title in GLANCE:
+            c = comps.get(metric)
+            if c is None:
+                row.append(("–", None, False))
+                continue
+            iv = c.interval
+            size = max(abs(iv.estimate), abs(iv.low), abs(iv.high))
+            d = decimals_for(size, max(c.metric.decimals, 1))
+            text = fmt_ci(iv.estimate, iv.low, iv.high, d)
+            if not text.startswith("-") and iv.estimate == iv.estimate:
+                text = "+" + text
+            row.append((text, iv.estimate, c.significant))
+        rows.append(row)
+    return header, rows

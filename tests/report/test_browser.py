@@ -151,14 +151,16 @@ def test_report_page_loads_cleanly_in_chromium(small_report, chromium: Page) -> 
     flipped = chromium.call(
         "Runtime.evaluate",
         expression=(
-            "(() => { const t = document.querySelector('table.sortable');"
+            "(() => { const t = document.getElementById('arms');"
             " const th = t.tHead.rows[0].cells[4]; th.click();"
             " const a = t.tBodies[0].rows[0].cells[4].dataset.v; th.click();"
             " const b = t.tBodies[0].rows[0].cells[4].dataset.v;"
             " return [a, b]; })()"
         ),
         returnByValue=True,
-    )["result"]["value"]
+    )
+    assert "value" in flipped["result"], flipped
+    flipped = flipped["result"]["value"]
     assert float(flipped[0]) <= float(flipped[1])
     shot = chromium.call("Page.captureScreenshot", format="png")
     path = index.parent / "screenshot.png"

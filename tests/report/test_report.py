@@ -124,6 +124,7 @@ def test_outputs_exist_and_config_strings_are_escaped(small_report) -> None:
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "same &lt;rules&gt; &amp; name" in page
     assert page.count("data:image/png;base64,") == 5
+    assert page.count("<table") == page.count('<table class="sortable"') >= 3
     assert 'src="http' not in page and "src='http" not in page  # self-contained
     md = (folder / "report.md").read_text()
     assert "Around the corner shortens a 2-player hand" in md

@@ -1,0 +1,18 @@
+"""The report benchmark figure of ``make bench``."""
+
+from __future__ import annotations
+
+import pytest
+
+from sim.report.bench import bench_report_pipeline
+
+
+def test_bench_report_pipeline_times_simulation_and_report() -> None:
+    figure = bench_report_pipeline(hands=3000, workers=1)
+    assert figure["bench"] == "report"
+    assert figure["hands"] == 2 * 3000
+    assert figure["simulate_seconds"] > 0 and figure["seconds"] > 0
+    assert figure["ratio"] == pytest.approx(
+        figure["seconds"] / figure["simulate_seconds"], rel=1e-2
+    )
+    assert set(figure["stages"]) >= {"aggregate", "analyse", "figures", "write", "total"}
