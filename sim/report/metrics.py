@@ -96,7 +96,11 @@ def _hand_columns(seats: int, reasons: tuple[str, ...]) -> list[pl.Expr]:
     players = pl.col("players").cast(pl.Int32)
     dealer = pl.col("dealer").cast(pl.Int32)
     turns = pl.col("turns").cast(pl.Int64)
-    points = pl.col("hand_scores").list.eval(pl.element().abs()).list.sum().cast(pl.Int64)
+    seat_scores = [
+        pl.col("hand_scores").list.get(s, null_on_oob=True).cast(pl.Int64).fill_null(0)
+        for s in range(seats)
+    ]
+    points = pl.sum_horizontal([score.abs() for score in seat_scores])
     cols = [
         pl.lit(1, pl.Int64).alias("n"),
         turns.alias("turns"),
@@ -109,14 +113,7 @@ def _hand_columns(seats: int, reasons: tuple[str, ...]) -> list[pl.Expr]:
     ]
     cols += [(winner == s).cast(pl.Int64).alias(f"win{s}") for s in range(seats)]
     cols += [(players > s).cast(pl.Int64).alias(f"seats{s}") for s in range(seats)]
-    cols += [
-        pl.col("hand_scores")
-        .list.get(s, null_on_oob=True)
-        .cast(pl.Int64)
-        .fill_null(0)
-        .alias(f"pts{s}")
-        for s in range(seats)
-    ]
+    cols += [score.alias(f"pts{s}") for s, score in enumerate(seat_scores)]
     reason = pl.col("end_reason").cast(pl.String)
     cols += [
         (~reason.is_in(REASONS) if r == "other" else reason == r).cast(pl.Int64).alias(f"r_{r}")
@@ -197,6 +194,37 @@ def _rows_per_arm(folder: Path) -> dict[str, int]:
     return rows
 
 
+def _skill(ds: Dataset, seats: int) -> pl.DataFrame:
+    """Per mixed-line-up arm and seating of bots (the seating changes only with mirrored
+    rotations): hands, wins and points per seat. Empty when no line-up mixes bots."""
+    mixed = [a.name for a in ds.arms if a.mixed]
+    schema = {"arm": pl.String, "seating": pl.String, "n": pl.UInt32}
+    schema |= {f"win{s}": pl.UInt32 for s in range(seats)}
+    schema |= {f"pts{s}": pl.Int64 for s in range(seats)}
+    if not mixed:
+        return pl.DataFrame(schema=schema)
+    frame = (
+        ds.hands()
+        .filter(pl.col("arm").is_in(mixed))
+        .group_by("arm", "rotation")
+        .agg(
+            pl.col("bots").first().list.join(",").alias("seating"),
+            pl.len().alias("n"),
+            *[(pl.col("winner") == s).sum().alias(f"win{s}") for s in range(seats)],
+            *[
+                pl.col("hand_scores")
+                .list.get(s, null_on_oob=True)
+                .cast(pl.Int64)
+                .sum()
+                .alias(f"pts{s}")
+                for s in range(seats)
+            ],
+        )
+        .collect(engine=ENGINE)
+    )
+    return frame.group_by("arm", "seating").agg(pl.all().exclude("rotation").sum())
+
+
 JOIN_CHUNK_ROWS = 2_000_000
 """Hands per chunk of the games-to-last-hand join: bounds the join's memory."""
 
@@ -220,41 +248,27 @@ def aggregate(ds: Dataset) -> Aggregates:
     turns_hist = hands.group_by("arm", "turns").len()
     points_hist = per_hand.group_by("arm", "points").len()
     hands_hist = ds.games().group_by("arm", "hands").len()
-    # per arm and seating of bots (the seating changes only with mirrored rotations)
-    skill = hands.group_by("arm", "rotation").agg(
-        pl.col("bots").first().list.join(",").alias("seating"),
-        pl.len().alias("n"),
-        *[(pl.col("winner") == s).sum().alias(f"win{s}") for s in range(seats)],
-        *[
-            pl.col("hand_scores")
-            .list.get(s, null_on_oob=True)
-            .cast(pl.Int64)
-            .sum()
-            .alias(f"pts{s}")
-            for s in range(seats)
-        ],
-    )
     # one query at a time: collect_all would share (and so cache) the scan of the hands
-    hb, th, ph, hh, sk = (
-        q.collect(engine=ENGINE) for q in (hand_blocks, turns_hist, points_hist, hands_hist, skill)
+    hb, th, ph, hh = (
+        q.collect(engine=ENGINE) for q in (hand_blocks, turns_hist, points_hist, hands_hist)
     )
+    sk = _skill(ds, seats)
     seen = [r for r in known if hb[f"r_{r}"].sum() > 0]
     reasons = tuple(seen)
     hb = hb.drop([f"r_{r}" for r in known if r not in seen])
     gnames = game_sum_names(seats)
     game_parts, margin_parts = [], []
     for arm, hands_files, games_files in _file_chunks(ds, JOIN_CHUNK_ROWS):
-        games = _game_frame(arm, hands_files, games_files, seats)
+        # one row per game of this chunk: small enough to hold, and read once
+        games = _game_frame(arm, hands_files, games_files, seats).collect(engine=ENGINE)
         game_parts.append(
             games.with_columns((pl.col("game") // game_block).alias("block"))
             .group_by("arm", "shard", "block")
             .agg([pl.col(c).sum() for c in gnames])
-            .collect(engine=ENGINE)
         )
-        margin_parts.append(games.group_by("arm", "margin").len().collect(engine=ENGINE))
+        margin_parts.append(games.group_by("arm", "margin").len())
     gb = pl.concat(game_parts).group_by("arm", "shard", "block").agg(pl.all().sum())
     mh = pl.concat(margin_parts).group_by("arm", "margin").agg(pl.col("len").sum())
-    sk = sk.group_by("arm", "seating").agg(pl.all().exclude("rotation").sum())
     return Aggregates(
         hand_blocks=hb.sort("arm", "shard", "block"),
         game_blocks=gb.sort("arm", "shard", "block"),
