@@ -409,6 +409,22 @@ def _arm_rows(arm, agg, hb, gb, metrics, estimates) -> list[dict]:
         s = hist_summary(h[col].to_numpy(), h["len"].to_numpy())
         for q in ("median", "p10", "p25", "p75", "p90"):
             rows.append(_row(arm, f"{key}_{q}", f"{noun} ({q})", s[q], None, None, "", int(s["n"])))
+    points = agg.points_hist.filter(pl.col("arm") == arm.name)
+    if points.height:
+        spread = hist_summary(points["points"].to_numpy(), points["len"].to_numpy())
+        iqr = spread["p75"] - spread["p25"]
+        rows.append(
+            _row(
+                arm,
+                "points_iqr",
+                "points won per hand (IQR)",
+                iqr,
+                None,
+                None,
+                "",
+                int(spread["n"]),
+            )
+        )
     h = agg.turns_hist.filter(pl.col("arm") == arm.name)
     total = float(h["len"].sum())
     for turn in SURVIVAL_TURNS:
@@ -451,6 +467,23 @@ def _arm_rows(arm, agg, hb, gb, metrics, estimates) -> list[dict]:
                     size,
                 )
             )
+    # first-player advantage: the first player's share of the hands someone won, minus a
+    # fair 1/players share (percentage points)
+    decided = float(hb["decided"].sum())
+    p, lo, hi = wilson(float(hb["first_win"].sum()), decided)
+    fair = 1.0 / arm.players
+    rows.append(
+        _row(
+            arm,
+            "first_advantage",
+            "first-player advantage (share of won hands - fair share)",
+            (p - fair) * 100,
+            (lo - fair) * 100,
+            (hi - fair) * 100,
+            "wilson",
+            int(decided),
+        )
+    )
     for s in range(arm.players):
         p, lo, hi = wilson(float(hb[f"win{s}"].sum()), float(n))
         rows.append(

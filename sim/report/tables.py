@@ -44,8 +44,7 @@ ARM_COLUMNS = (
     ("hands_per_game", "hands/game [95% CI]", 2),
     ("points_mean", "points/hand mean [95% CI]", 1),
     ("points_sd", "points/hand sd", 1),
-    ("points_p25", "points p25", 0),
-    ("points_p75", "points p75", 0),
+    ("points_iqr", "points IQR", 0),
     ("points_p90", "points p90", 0),
     ("margin_mean", "final margin [95% CI]", 1),
     ("comeback_share", "won from behind % [95% CI]", 1),
@@ -53,6 +52,7 @@ ARM_COLUMNS = (
     ("balance", "seat balance % [95% CI]", 1),
     ("dealer_win", "dealer wins % [95% CI]", 1),
     ("first_win", "first player wins % [95% CI]", 1),
+    ("first_advantage", "first-player advantage, pp [95% CI]", 1),
 )
 
 

@@ -1,0 +1,52 @@
+"""The report on a dataset written by the real runner (``rummysim run``), with mirrored
+deals and a mixed line-up: the manifest, the rotations and the skill finding."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from sim.report import write_report
+from sim.runner.experiment import load_experiment
+from sim.runner.run import run_experiment
+
+EXPERIMENT = """\
+name = "mirror"
+description = "mirrored deals, a mixed line-up, <b>escaped</b>"
+seed = 3
+hands = 1500
+players = [2]
+lineups = [["careful", "greedy"]]
+mirror = true
+baseline = "basic"
+
+[[arms]]
+name = "basic"
+variant = "rummy_basic"
+label = "standard"
+
+[[arms]]
+name = "around"
+variant = "around_the_corner"
+label = "around the corner"
+"""
+
+
+def test_report_on_a_mirrored_runner_dataset(tmp_path: Path) -> None:
+    path = tmp_path / "mirror.toml"
+    path.write_text(EXPERIMENT, encoding="utf-8")
+    summary = run_experiment(load_experiment(path), tmp_path / "data", workers=1, fresh=True)
+    written = write_report(summary.root, tmp_path / "report", resamples=200)
+    report = written.report
+    assert report.hands == {a.name: 2 * 1500 for a in report.dataset.arms}  # 2 rotations
+    (arm,) = [a for a in report.dataset.arms if not a.is_baseline]
+    assert arm.label == "around the corner" and arm.baseline.startswith("basic-2p-")
+    turns = next(c for c in report.comparisons if c.metric.name == "turns_mean")
+    assert turns.interval.low <= turns.interval.estimate <= turns.interval.high
+    assert len(report.skill) == 2
+    rows = report.rows
+    adv = rows.filter(pl.col("metric") == "first_advantage")
+    assert adv.height == 2 and (adv["ci_low"] <= adv["ci_high"]).all()
+    page = written.index.read_text()
+    assert "&lt;b&gt;escaped&lt;/b&gt;" in page and "<b>escaped</b>" not in page
