@@ -9,11 +9,13 @@ deletes the old dataset first.
 from __future__ import annotations
 
 import errno
+import fcntl
 import math
 import os
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -148,8 +150,7 @@ def _check_writable(root: Path) -> None:
         probe.write_bytes(b"x")
         probe.unlink()
     except OSError as err:
-        reason = "no space left on the device" if err.errno == errno.ENOSPC else err.strerror
-        raise RunError(f"cannot write to the output folder {root}: {reason}") from None
+        raise RunError(f"cannot write to the output folder {root}: {_reason(err)}") from None
     shutil.rmtree(root / TMP_DIR, ignore_errors=True)  # leftovers of an interrupted run
 
 
@@ -170,6 +171,32 @@ def run_experiment(
     reporter = reporter or Reporter()
     root = out / experiment.name
     tasks = plan(experiment, root)
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise RunError(f"cannot write to the output folder {root}: {_reason(err)}") from None
+    with _exclusive(root):
+        try:
+            return _run(experiment, root, tasks, workers, scheduler, fresh, reporter)
+        except OSError as err:
+            raise RunError(_os_text(err, root)) from None
+
+
+@contextmanager
+def _exclusive(root: Path) -> Iterator[None]:
+    """Hold an exclusive lock on the dataset folder: two runs never write one dataset."""
+    fd = os.open(root, os.O_RDONLY)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise RunError(f"another rummysim run is writing to {root}; wait for it") from None
+        yield
+    finally:
+        os.close(fd)
+
+
+def _run(experiment, root, tasks, workers, scheduler, fresh, reporter) -> RunSummary:
     manifest = prepare(experiment, root, tasks, fresh)
     done = mf.verified_done(manifest, tasks)
     mf.save(root, manifest)
@@ -207,12 +234,14 @@ def run_experiment(
         manifest["complete"] = all(s["status"] == mf.DONE for s in manifest["shards"])
         mf.save(root, manifest)
         shutil.rmtree(root / TMP_DIR, ignore_errors=True)
-    except OSError as err:
-        raise RunError(_os_text(err, root)) from None
     finally:
         reporter.stop()
         summary.seconds = time.perf_counter() - start
     return summary
+
+
+def _reason(err: OSError) -> str:
+    return "no space left on the device" if err.errno == errno.ENOSPC else str(err.strerror)
 
 
 def _backend(scheduler: str | None) -> Callable:

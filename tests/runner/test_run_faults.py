@@ -202,3 +202,14 @@ def test_a_full_disk_stops_the_run_and_keeps_the_completed_shards(tmp_path):
             assert part == reference[name]  # every file there is complete and correct
     finally:
         subprocess.run(["umount", str(disk)], check=False)
+
+
+def test_a_second_run_into_the_same_dataset_waits_its_turn(tmp_path):
+    path = write_experiment(tmp_path, LONG)
+    out = tmp_path / "out"
+    first = start_cli("run", str(path), "--out", str(out), "--workers", "1")
+    _wait_for(lambda: _done_shards(out / "small") >= 1)
+    second = cli("run", str(path), "--out", str(out), "--workers", "1")
+    assert second.returncode == 1 and "another rummysim run is writing" in second.stderr
+    first.kill()
+    first.communicate(timeout=60)
