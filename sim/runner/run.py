@@ -265,9 +265,9 @@ def _warm_up(task: ShardTask, reporter: Reporter) -> None:
     """Compile (or load) the kernels once in the parent, so forked workers start warm."""
     import numpy as np
 
-    from sim.engine import cache_is_cold
     from sim.engine import layout as L
     from sim.engine.api import play
+    from sim.engine.jit import cache_is_cold
 
     if cache_is_cold():
         reporter.log("compiling the engine's kernels (first run only; this takes 1-4 minutes)")
