@@ -92,7 +92,7 @@ def _is_experiment(file: str) -> bool:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return path.resolve().parent == experiments_dir()
-    return "arms" in raw or "grids" in raw
+    return any(key in raw for key in ("arms", "grids", "seed", "baseline", "lineups"))
 
 
 def _validate_experiment(file: str) -> None:
@@ -281,8 +281,9 @@ def run(
         )
         raise typer.Exit(code=EXIT_INTERRUPTED) from None
     rate = summary.hands / summary.seconds if summary.seconds > 0 else 0.0
+    rows = "hand rows (every deal once per seat rotation)" if exp.mirror else "hands"
     out_console.print(
-        f"wrote {summary.ran} shards ({summary.hands:,} hands, {summary.games:,} games) in "
+        f"wrote {summary.ran} shards ({summary.hands:,} {rows}, {summary.games:,} games) in "
         f"{summary.seconds:.1f} s ({rate:,.0f} hands/s); {summary.skipped} shards were "
         f"already done",
         highlight=False,
@@ -302,6 +303,9 @@ def main() -> None:
         app()
     except SystemExit as done:
         code = done.code
+    except KeyboardInterrupt:  # Ctrl-C before a command set up its own handling
+        print("interrupted", file=sys.stderr)
+        code = EXIT_INTERRUPTED
     sys.stdout.flush()
     sys.stderr.flush()
     if isinstance(code, str):

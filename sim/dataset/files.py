@@ -44,9 +44,11 @@ def write_parquet_atomic(table: pa.Table, path: Path, root: Path) -> str:
     return digest
 
 
-def write_text_atomic(text: str, path: Path) -> None:
-    """Replace ``path`` with ``text`` through a temporary file next to it."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+def write_text_atomic(text: str, path: Path, tmp_dir: Path) -> None:
+    """Replace ``path`` with ``text`` through a temporary file in ``tmp_dir`` (which must be
+    on the same file system)."""
+    tmp_dir.mkdir(parents=True, exist_ok=True)
+    tmp = tmp_dir / f"{path.name}.{os.getpid()}"
     try:
         with open(tmp, "w", encoding="utf-8") as handle:
             handle.write(text)
