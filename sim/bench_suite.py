@@ -2,6 +2,7 @@
 
 Engine: 2-player rummy_basic greedy on one worker and on every core, 4 players, careful
 bots, and the warm-cache start-up time of ``rummysim bench --hands 1``.
+Hand analysis: `rummysim deadwood --file` on a million random hands.
 Pipeline (sim.bench_pipeline): ``rummysim run`` end to end against the engine alone, worker
 scaling, the Dask backend, and a worker's peak memory at 1x and 10x the hands.
 Report (sim.report.bench): seconds to report on a simulated dataset next to the seconds it
@@ -22,6 +23,7 @@ from sim.bench_pipeline import bench_dask, bench_memory, bench_pipeline, bench_s
 from sim.report.bench import bench_report_pipeline
 
 HANDS = int(os.environ.get("RUMMYSIM_BENCH_HANDS", "200000"))
+DEADWOOD_HANDS = int(os.environ.get("RUMMYSIM_BENCH_DEADWOOD_HANDS", "1000000"))
 MEMORY_HANDS = int(os.environ.get("RUMMYSIM_BENCH_MEMORY_HANDS", "100000"))
 
 
@@ -35,6 +37,29 @@ def startup_seconds(repeats: int = 3) -> float:
         subprocess.run(command, check=True, capture_output=True)
         times.append(time.perf_counter() - start)
     return statistics.median(times)
+
+
+def deadwood_seconds(hands: int) -> dict:
+    """Seconds for ``rummysim deadwood --file`` on ``hands`` random 10/11-card hands."""
+    import random
+    import tempfile
+
+    from sim.cards import card_name
+
+    rng = random.Random(0)
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as handle:
+        for i in range(hands):
+            cards = rng.sample(range(52), 10 + i % 2)
+            handle.write(" ".join(card_name(k) for k in cards) + "\n")
+    command = [sys.executable, "-m", "sim.cli", "deadwood", "--file", handle.name]
+    subprocess.run([*command[:-2], "As", "2s", "3s"], check=True, capture_output=True)  # warm
+    start = time.perf_counter()
+    done = subprocess.run(command, check=True, capture_output=True)
+    seconds = time.perf_counter() - start
+    os.unlink(handle.name)
+    lines = done.stdout.count(b"\n")
+    return {"bench": "deadwood", "hands": lines, "seconds": round(seconds, 3),
+            "hands_per_s": round(lines / seconds, 1)}  # fmt: skip
 
 
 def main() -> None:
@@ -57,6 +82,7 @@ def main() -> None:
         ),
         flush=True,
     )
+    print(json.dumps(deadwood_seconds(DEADWOOD_HANDS)), flush=True)
     workers = max(2, cores)
     for figure in (
         bench_pipeline(HANDS, workers),

@@ -92,7 +92,7 @@ def _is_experiment(file: str) -> bool:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return path.resolve().parent == experiments_dir()
-    return "arms" in raw or "grids" in raw
+    return any(key in raw for key in ("arms", "grids", "seed", "baseline", "lineups"))
 
 
 def _validate_experiment(file: str) -> None:
@@ -228,6 +228,42 @@ def replay(
     typer.echo(text)
 
 
+# ---- rummysim deadwood ------------------------------------------------------------------
+@app.command()
+def deadwood(
+    cards: list[str] = typer.Argument(None, help="one hand, e.g. As 2s 3s 7h 7d 7c Kd 9c"),  # noqa: B008
+    variant: str = typer.Option("rummy_basic", help="variant name or file (its meld rules)"),
+    file: str = typer.Option(None, "--file", help="one hand per line; prints one line each"),
+) -> None:
+    """Minimum deadwood of a hand and one best arrangement (or of every hand of a file)."""
+    import sys
+
+    from sim.deadwood import analyse, line, parse_hand, read_hands
+
+    if bool(cards) == bool(file):
+        typer.echo("error: give the cards of one hand, or --file with one hand per line", err=True)
+        raise typer.Exit(code=EXIT_CONFIG_ERROR)
+    with config_errors():
+        rules = load_variant(variant)
+        if cards:
+            (result,) = analyse(rules, [parse_hand(cards, "cards")])
+            melds = line(result).split(": ", 1)[1] if result.melds() else "(none)"
+            from sim.cards import cards_text
+
+            typer.echo(f"deadwood {result.deadwood}")
+            typer.echo(f"melds: {melds}")
+            typer.echo(f"left in hand: {cards_text(result.left()) or '(nothing)'}")
+            return
+        try:
+            handle = sys.stdin if file == "-" else open(file, encoding="utf-8")  # noqa: SIM115
+        except OSError as err:
+            raise ConfigError(f"cannot read the file: {err.strerror}", file=file) from None
+        with handle:
+            out = sys.stdout
+            for result in analyse(rules, read_hands(handle, file)):
+                out.write(line(result) + "\n")
+
+
 # ---- rummysim run -----------------------------------------------------------------------
 EXIT_RUN_FAILED = 1
 EXIT_INTERRUPTED = 130
@@ -281,8 +317,9 @@ def run(
         )
         raise typer.Exit(code=EXIT_INTERRUPTED) from None
     rate = summary.hands / summary.seconds if summary.seconds > 0 else 0.0
+    rows = "hand rows (every deal once per seat rotation)" if exp.mirror else "hands"
     out_console.print(
-        f"wrote {summary.ran} shards ({summary.hands:,} hands, {summary.games:,} games) in "
+        f"wrote {summary.ran} shards ({summary.hands:,} {rows}, {summary.games:,} games) in "
         f"{summary.seconds:.1f} s ({rate:,.0f} hands/s); {summary.skipped} shards were "
         f"already done",
         highlight=False,
@@ -330,6 +367,9 @@ def main() -> None:
         app()
     except SystemExit as done:
         code = done.code
+    except KeyboardInterrupt:  # Ctrl-C before a command set up its own handling
+        print("interrupted", file=sys.stderr)
+        code = EXIT_INTERRUPTED
     sys.stdout.flush()
     sys.stderr.flush()
     if isinstance(code, str):

@@ -15,6 +15,8 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from sim.dataset.schema import DELTA_COLUMNS
+
 COMPRESSION = "zstd"
 TMP_DIR = ".tmp"
 
@@ -31,8 +33,12 @@ def write_parquet_atomic(table: pa.Table, path: Path, root: Path) -> str:
     tmp_dir = root / TMP_DIR
     tmp_dir.mkdir(parents=True, exist_ok=True)
     tmp = tmp_dir / f"{path.parent.name}.{path.name}.{os.getpid()}"
+    delta = {name: "DELTA_BINARY_PACKED" for name in DELTA_COLUMNS if name in table.column_names}
+    dictionary = [name for name in table.column_names if name not in delta]
     try:
-        pq.write_table(table, tmp, compression=COMPRESSION)
+        pq.write_table(
+            table, tmp, compression=COMPRESSION, use_dictionary=dictionary, column_encoding=delta
+        )
         with open(tmp, "rb") as handle:
             digest = hashlib.file_digest(handle, "sha256").hexdigest()
             os.fsync(handle.fileno())
@@ -44,9 +50,11 @@ def write_parquet_atomic(table: pa.Table, path: Path, root: Path) -> str:
     return digest
 
 
-def write_text_atomic(text: str, path: Path) -> None:
-    """Replace ``path`` with ``text`` through a temporary file next to it."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+def write_text_atomic(text: str, path: Path, tmp_dir: Path) -> None:
+    """Replace ``path`` with ``text`` through a temporary file in ``tmp_dir`` (which must be
+    on the same file system)."""
+    tmp_dir.mkdir(parents=True, exist_ok=True)
+    tmp = tmp_dir / f"{path.name}.{os.getpid()}"
     try:
         with open(tmp, "w", encoding="utf-8") as handle:
             handle.write(text)

@@ -24,6 +24,7 @@ from sim.engine.layout import (
     G_HANDS,
     G_LEAD_CHANGES,
     G_WINNER,
+    GAME_DEAL_STRIDE,
     H_DEAL,
     H_DEALER,
     H_DRAWS_DISCARD,
@@ -34,6 +35,7 @@ from sim.engine.layout import (
     H_TURNS,
     H_VIOLATIONS,
     H_WINNER,
+    P_DEAL_PER_GAME,
     P_DEALER_ROTATION,
     P_GAME_END,
     P_GAME_END_VALUE,
@@ -124,7 +126,9 @@ def play_games(
     int64[max_games, players], ``counters`` int64[N_COUNTERS]. ``events`` (int64[E, EV_COLS])
     receives the event log when it has more than one row. ``first_dealer`` >= 0 fixes the
     first dealer of every game (replays); otherwise it is drawn at random (engine policy, §1.4).
-    Deal ``first_deal + h`` uses the shuffle of (seed, shard, deal) whatever the rules, so arms
+    Deal ``first_deal + h`` (or ``game * GAME_DEAL_STRIDE + hand`` when ``P_DEAL_PER_GAME``
+    is set, so every rotation of a mirrored game starts from the same deals) uses the
+    shuffle of (seed, shard, deal) whatever the rules, so arms
     share their deals.
     """
     players = params[P_PLAYERS]
@@ -157,8 +161,11 @@ def play_games(
         capped = 0
         while h < max_hands:
             before = st.sc[SC_VIOLATIONS]
+            deal = first_deal + h
+            if params[P_DEAL_PER_GAME] == 1:
+                deal = game * GAME_DEAL_STRIDE + hands_in_game
             reason, hand_winner, turns = play_hand(
-                st, params, values, bots, dealer, seed, shard, first_deal + h, preset, scores, left
+                st, params, values, bots, dealer, seed, shard, deal, preset, scores, left
             )
             for p in range(players):
                 totals[p] += scores[p]
@@ -167,7 +174,7 @@ def play_games(
             row = hand_rows[h]
             row[H_GAME] = game
             row[H_HAND] = hands_in_game
-            row[H_DEAL] = first_deal + h
+            row[H_DEAL] = deal
             row[H_DEALER] = dealer
             row[H_TURNS] = turns
             row[H_DRAWS_STOCK] = st.sc[SC_DRAWS_STOCK]

@@ -8,11 +8,52 @@ allocate arrays; it only reads and writes arrays it is given (and views of them)
 
 ``allocating``: plain ``njit(cache=True)`` for the few functions that create arrays (the
 state and workspace constructors, the game loop's buffers).
+
+numba's on-disk cache (``cache=True``) notices when a kernel's own file changes but not when
+a module it calls does, and a stale kernel can crash the process. So the cache lives in a
+folder named after a hash of every engine source file: any edit starts a fresh cache.
+``NUMBA_CACHE_DIR``, when set, is used as the parent folder. It is set here, before any
+kernel is decorated.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+
+import numba
 from numba import njit
+
+
+def _engine_cache_dir() -> str:
+    digest = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    digest.update((Path(__file__).parent.parent / "cards.py").read_bytes())
+    digest.update(numba.__version__.encode())
+    base = os.environ.get("NUMBA_CACHE_DIR") or str(Path.home() / ".cache" / "rummysim")
+    folder = Path(base) / f"numba-{digest.hexdigest()[:16]}"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / ".writable"
+        probe.touch()
+    except OSError:  # read-only home: numba would refuse to cache at all
+        folder = Path(tempfile.gettempdir()) / "rummysim" / folder.name
+        folder.mkdir(parents=True, exist_ok=True)
+    return str(folder)
+
+
+numba.config.CACHE_DIR = _engine_cache_dir()
+
+
+def cache_is_cold() -> bool:
+    """True when no kernel has been compiled into this engine's cache yet (the first call
+    will compile them all, which takes minutes)."""
+    return not any(Path(numba.config.CACHE_DIR).rglob("*.nbi"))
+
 
 kernel = njit(cache=True, _nrt=False)
 allocating = njit(cache=True)

@@ -40,7 +40,10 @@ P_AUDIT = 21  # 1: check invariants after every action and count violations
 P_MELD_TIMING = 22  # TIMING_* (§2D.18); the standard-rummy engine supports progressive
 P_UPCARD = 23  # 1: turn an upcard after the deal (§2C.15)
 P_SEAT_ROTATION = 24  # runner: added to each game's drawn first dealer (mirrored deals)
-N_PARAMS = 25
+P_DEAL_PER_GAME = 25  # runner: 0 deal = first_deal + hand index; 1 deal = game * stride + hand
+N_PARAMS = 26
+
+GAME_DEAL_STRIDE = 1 << 20  # deal numbers per game under P_DEAL_PER_GAME (> any hand cap)
 
 # ---- option codes -------------------------------------------------------------
 ACE_LOW = 0

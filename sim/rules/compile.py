@@ -153,6 +153,7 @@ def compile_rules(rules: Rules, players: int, *, audit: bool = False) -> Compile
     params[L.P_DECKS] = decks
     params[L.P_AUDIT] = int(audit)
     params[L.P_SEAT_ROTATION] = 0  # set by the runner for mirrored deals
+    params[L.P_DEAL_PER_GAME] = 0  # set by the runner for mirrored deals
     for name, slot in NUMBER_SLOTS.items():
         params[slot] = rules[name]
     for name, slot in FLAG_SLOTS.items():

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import math
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -30,6 +31,8 @@ EXPERIMENT_ALLOWED = "lower-case letters, digits and _ . @ + -, starting with a 
 DEFAULT_SHARD_HANDS = 50_000
 DEFAULT_SHARD_GAMES = 2_000
 MAX_ARMS = 10_000
+MAX_SHARDS = 100_000  # shards of the whole run (each is a task, a manifest entry, two files)
+MAX_SHARD_SIZE = {"hands": 1_000_000, "games": 100_000}  # a worker holds one shard's tables
 
 TOP_KEYS = (
     "name",
@@ -119,7 +122,9 @@ class Experiment:
         if count < 1:
             raise ConfigError(f"{show(count)} is not allowed", key=unit, allowed=">= 1")
         size = self.shard_size if unit == self.unit else _default_shard(unit)
-        return _replace(self, unit=unit, per_arm=count, shard_size=size)
+        scaled = _replace(self, unit=unit, per_arm=count, shard_size=size)
+        _check_size(scaled, key=unit)
+        return scaled
 
 
 def load_experiment(name_or_path: str | Path) -> Experiment:
@@ -178,6 +183,15 @@ def _build(raw: dict[str, Any], path: Path, text: str) -> Experiment:
     players = _players(_require(raw, "players"), "players")
     lineups = _lineups(raw.get("lineups", ["greedy"]))
     rulesets = _rulesets(raw, players, path)
+    if mirror:
+        for ruleset in rulesets:
+            if ruleset.rules.dealer_rotation != "left":
+                raise ConfigError(
+                    f"mirrored deals need the deal to pass left, but arm {show(ruleset.name)} "
+                    f"has dealer_rotation = {show(ruleset.rules.dealer_rotation)}",
+                    key="mirror",
+                    allowed="false, or arms whose dealer_rotation is 'left'",
+                )
     baseline = _string(_require(raw, "baseline"), "baseline")
     names = [r.name for r in rulesets]
     if baseline not in names:
@@ -190,7 +204,27 @@ def _build(raw: dict[str, Any], path: Path, text: str) -> Experiment:
         name, description, str(path), text, seed, unit, per_arm, shard_size, mirror, audit,
         baseline, tuple(rulesets),
     )  # fmt: skip
-    return _replace(experiment, arms=_expand(experiment, lineups))
+    experiment = _replace(experiment, arms=_expand(experiment, lineups))
+    _check_size(experiment, key="shard_size")
+    return experiment
+
+
+def _check_size(experiment: Experiment, key: str) -> None:
+    """Refuse plans too big to hold: too many shards, or shards too big for a worker."""
+    limit = MAX_SHARD_SIZE[experiment.unit]
+    if experiment.shard_size > limit:
+        raise ConfigError(
+            f"{experiment.shard_size:,} {experiment.unit} per shard is too many for a worker "
+            "to hold", key="shard_size", allowed=f"at most {limit:,}",
+        )  # fmt: skip
+    shards = math.ceil(experiment.per_arm / experiment.shard_size) * len(experiment.arms)
+    if shards > MAX_SHARDS:
+        raise ConfigError(
+            f"{experiment.per_arm:,} {experiment.unit} per arm in shards of "
+            f"{experiment.shard_size:,} over {len(experiment.arms)} arms makes {shards:,} shards",
+            key=key, allowed=f"at most {MAX_SHARDS:,} shards (fewer {experiment.unit} or a "
+            "bigger shard_size)",
+        )  # fmt: skip
 
 
 def _expand(experiment: Experiment, lineups: list[list[str]]) -> tuple[Arm, ...]:
@@ -255,16 +289,19 @@ def _rulesets(raw: dict[str, Any], players: tuple[int, ...], path: Path) -> list
                     "must be a non-empty list of values", key=f"{where}.toggles.{name}"
                 )
         keys = list(toggles)
+        size = math.prod(len(toggles[k]) for k in keys)
+        if len(rulesets) + size > MAX_ARMS:
+            raise ConfigError(
+                f"makes {size} combinations, too many", key=f"{where}.toggles",
+                allowed=f"at most {MAX_ARMS} rule sets in an experiment",
+            )  # fmt: skip
+        label = _string(grid.get("label", prefix), f"{where}.label")
         for combo in itertools.product(*(toggles[k] for k in keys)):
             changes = dict(zip(keys, combo, strict=True))
             name = ".".join([prefix, *(_slug(v) for v in combo)])
-            label = grid.get("label", prefix)
-            text = ", ".join(f"{k} = {v}" for k, v in changes.items())
-            rulesets.append(
-                _ruleset(
-                    name, {**grid, "label": f"{label} ({text})"}, changes, players, path, where
-                )
-            )
+            text = ", ".join(f"{k} = {show(v)}" for k, v in changes.items())
+            table = {**grid, "label": f"{label} ({text})"}
+            rulesets.append(_ruleset(name, table, changes, players, path, where, "toggles", text))
     seen = set()
     for ruleset in rulesets:
         if ruleset.name in seen:
@@ -280,20 +317,31 @@ def _ruleset(
     players: tuple[int, ...],
     path: Path,
     where: str,
+    rules_key: str = "rules",
+    combination: str = "",
 ) -> RuleSet:
+    """One rule set; errors name ``where.rules_key.<toggle>`` and, in a grid, the combination."""
     variant = _string(_require(table, "variant", where), f"{where}.variant")
     label = _string(table.get("label", name), f"{where}.label")
     for key in changes:
         if key not in BY_NAME:
             err = unknown_key(key, BY_NAME, what="toggle")
-            raise ConfigError(err.problem, key=f"{where}.rules.{key}", allowed=err.allowed)
+            raise ConfigError(err.problem, key=f"{where}.{rules_key}.{key}", allowed=err.allowed)
     try:
         rules = load_variant(variant, changes, source=path)
     except ConfigError as err:
-        key = f"{where}.rules.{err.key}" if err.key and err.key in changes else err.key
-        if err.key is None and "unknown variant" in err.problem:
-            key = f"{where}.variant"
-        raise ConfigError(err.problem, key=key, value=err.value, allowed=err.allowed) from None
+        if err.key is None:  # the variant itself was not found
+            raise ConfigError(
+                f"variant {show(variant)}: {err.problem}", key=f"{where}.variant",
+                allowed=err.allowed,
+            ) from None  # fmt: skip
+        if err.file is not None and Path(err.file) != path and err.key not in changes:
+            raise  # a problem inside the variant file: its own file and key say it best
+        key = f"{where}.{rules_key}.{err.key}" if err.key in changes else err.key
+        problem = err.problem
+        if combination:
+            problem += f" (in the combination {combination})"
+        raise ConfigError(problem, key=key, value=err.value, allowed=err.allowed) from None
     counts = players
     if "players" in table:
         counts = _players(table["players"], f"{where}.players")

@@ -93,26 +93,56 @@ def run_local(
         todo.appendleft(task)
         start(wid)
 
+    def idle_death(wid: int, slot: _Slot) -> None:
+        slot.process.join(timeout=5)
+        log(
+            f"warning: worker {wid} (pid {slot.process.pid}) died while idle "
+            f"(exit code {slot.process.exitcode}); starting another"
+        )
+        if slot.task is not None:  # handed a shard it never received: not its fault
+            attempts[slot.task.key] -= 1
+            todo.appendleft(slot.task)
+        start(wid)
+
     try:
         for wid in range(min(workers, len(tasks))):
             start(wid)
         while todo or any(s.task is not None for s in slots.values()):
-            for slot in slots.values():
+            for wid, slot in list(slots.items()):
                 if slot.task is None and todo:
                     task = todo.popleft()
                     attempts[task.key] = attempts.get(task.key, 0) + 1
                     slot.task, slot.done = task, 0
-                    slot.inbox.send(task)
-            busy = {s.outbox: wid for wid, s in slots.items() if s.task is not None}
-            for reader in wait(list(busy), timeout=POLL_SECONDS):
-                wid = busy[reader]
-                slot = slots[wid]
+                    try:
+                        slot.inbox.send(task)
+                    except OSError:  # the worker died between two shards
+                        idle_death(wid, slot)
+            readers = {s.outbox: (wid, s) for wid, s in slots.items() if s.task is not None}
+            sentinels = {s.process.sentinel: (wid, s) for wid, s in slots.items()}
+            ready = wait([*readers, *sentinels], timeout=POLL_SECONDS)
+            for reader in (r for r in ready if r in readers):
+                wid, slot = readers[reader]
+                if slots.get(wid) is not slot or slot.task is None:
+                    continue
                 try:
                     message = reader.recv()
                 except (EOFError, OSError):
                     died(wid, slot)
                     continue
                 _handle(message, slot, on_progress, on_done)
+            for sentinel in (r for r in ready if r in sentinels):
+                wid, slot = sentinels[sentinel]
+                if slots.get(wid) is not slot:
+                    continue  # already replaced
+                while slot.task is not None and slot.outbox.poll():  # its last words first
+                    try:
+                        _handle(slot.outbox.recv(), slot, on_progress, on_done)
+                    except (EOFError, OSError):
+                        break
+                if slot.task is None:
+                    idle_death(wid, slot)
+                else:
+                    died(wid, slot)
     finally:
         _stop(slots)
 
@@ -162,8 +192,10 @@ def _worker(wid: int, inbox, outbox, parent: int) -> None:
         except OSError as err:
             outbox.send(("failed", task.key, _os_error_text(err)))
             return
-        except Exception:
-            outbox.send(("failed", task.key, traceback.format_exc(limit=6)))
+        except Exception as err:  # a bug: one line for the user, the frames for a developer
+            where = traceback.extract_tb(err.__traceback__)[-1]
+            text = f"{type(err).__name__}: {err} (at {where.filename}:{where.lineno})"
+            outbox.send(("failed", task.key, text))
             return
         outbox.send(("done", task.key, result))
 

@@ -7,12 +7,13 @@ manifest says so *and* both of its files are on disk with the recorded SHA-256.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
 
 from sim import __version__
-from sim.dataset.files import file_digest, write_text_atomic
+from sim.dataset.files import TMP_DIR, file_digest, write_text_atomic
 from sim.dataset.schema import SCHEMA_VERSION
 from sim.rules.loader import rules_to_toml
 from sim.runner.experiment import Experiment
@@ -22,20 +23,28 @@ MANIFEST = "manifest.json"
 DONE, PENDING = "done", "pending"
 
 
-def identity(experiment: Experiment) -> dict[str, Any]:
-    """What must match for a run to add to an existing dataset (same file, same plan)."""
-    return {
-        "sha256": experiment.sha256,
-        "unit": experiment.unit,
-        "per_arm": experiment.per_arm,
-        "shard_size": experiment.shard_size,
-        "schema_version": SCHEMA_VERSION,
-    }
+def plan_id(experiment: Experiment, tasks: list[ShardTask]) -> str:
+    """A digest of everything a shard's rows depend on: the experiment file, the amount, the
+    shard size, every arm's resolved rules and kernel arrays (so an edited variant file
+    counts), the bots, the rummysim and schema versions. Resuming needs the same plan_id."""
+    digest = hashlib.sha256()
+    head = [experiment.sha256, experiment.unit, experiment.per_arm, experiment.shard_size]
+    digest.update(json.dumps([*head, __version__, SCHEMA_VERSION]).encode())
+    seen = set()
+    for task in tasks:
+        if task.arm in seen:
+            continue
+        seen.add(task.arm)
+        digest.update(json.dumps([task.arm, task.rules_toml, task.bots, task.rotations]).encode())
+        digest.update(task.params.tobytes())
+        digest.update(task.card_values.tobytes())
+    return digest.hexdigest()
 
 
 def new_manifest(experiment: Experiment, tasks: list[ShardTask]) -> dict[str, Any]:
     """A manifest with every planned shard pending."""
     return {
+        "plan_id": plan_id(experiment, tasks),
         "rummysim_version": __version__,
         "schema_version": SCHEMA_VERSION,
         "complete": False,
@@ -75,32 +84,27 @@ def new_manifest(experiment: Experiment, tasks: list[ShardTask]) -> dict[str, An
     }
 
 
-def matches(manifest: dict[str, Any], experiment: Experiment) -> bool:
-    """Whether ``manifest`` was made from this experiment file with this plan."""
-    old = manifest.get("experiment", {})
-    return {
-        "sha256": old.get("sha256"),
-        "unit": old.get("unit"),
-        "per_arm": old.get("per_arm"),
-        "shard_size": old.get("shard_size"),
-        "schema_version": manifest.get("schema_version"),
-    } == identity(experiment)
+def matches(manifest: dict[str, Any], experiment: Experiment, tasks: list[ShardTask]) -> bool:
+    """Whether ``manifest`` was made from this experiment, rules and version (same plan)."""
+    return manifest.get("plan_id") == plan_id(experiment, tasks)
 
 
 def load(root: Path) -> dict[str, Any] | None:
-    """The manifest in ``root``, or None when there is none (or it cannot be parsed)."""
+    """The manifest in ``root``, or None when there is none or it is not one of ours."""
     path = root / MANIFEST
     if not path.is_file():
         return None
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        manifest = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
+    ok = isinstance(manifest, dict) and isinstance(manifest.get("shards"), list)
+    return manifest if ok else None
 
 
 def save(root: Path, manifest: dict[str, Any]) -> None:
-    """Write the manifest atomically."""
-    write_text_atomic(json.dumps(manifest, indent=1) + "\n", root / MANIFEST)
+    """Write the manifest atomically (its temporary file lives in ``.tmp/``)."""
+    write_text_atomic(json.dumps(manifest, indent=1) + "\n", root / MANIFEST, root / TMP_DIR)
 
 
 def record(manifest: dict[str, Any], result: ShardResult) -> None:

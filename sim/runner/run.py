@@ -8,16 +8,20 @@ deletes the old dataset first.
 
 from __future__ import annotations
 
+import dataclasses
 import errno
+import fcntl
 import math
 import os
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from sim.dataset.files import TMP_DIR
+from sim.engine import layout as L
 from sim.rules import compile_rules
 from sim.rules.loader import rules_to_toml
 from sim.runner import manifest as mf
@@ -68,6 +72,9 @@ def plan(experiment: Experiment, root: Path) -> list[ShardTask]:
     rotations = {arm.name: arm.players if experiment.mirror else 1 for arm in experiment.arms}
     n_shards = math.ceil(experiment.per_arm / experiment.shard_size)
     compiled = {arm.name: _compile(arm, experiment.audit) for arm in experiment.arms}
+    if experiment.mirror:  # number deals per game, so each rotation of game g deals alike
+        for params, _, _ in compiled.values():
+            params[L.P_DEAL_PER_GAME] = 1
     for shard in range(n_shards):
         count = min(experiment.shard_size, experiment.per_arm - shard * experiment.shard_size)
         for arm in experiment.arms:
@@ -108,19 +115,19 @@ def prepare(experiment: Experiment, root: Path, tasks: list[ShardTask], fresh: b
     if root.exists() and not root.is_dir():
         raise RunError(f"{root} exists and is not a folder")
     if fresh and root.exists():
-        if old is None and any(p.name not in _OURS for p in root.iterdir()):
+        if old is None and any(not _is_ours(p) for p in root.iterdir()):
             raise RunError(f"{root} is not a rummysim dataset; refusing to delete it for --fresh")
         _remove_dataset(root)
         old = None
-    elif old is not None and not mf.matches(old, experiment):
+    elif old is not None and not mf.matches(old, experiment, tasks):
+        made = old.get("experiment", {}) if isinstance(old.get("experiment"), dict) else {}
         raise RunError(
-            f"{root} holds a dataset made from a different experiment file or plan "
-            f"({old.get('experiment', {}).get('file', '?')}, "
-            f"{old.get('experiment', {}).get('per_arm', '?')} "
-            f"{old.get('experiment', {}).get('unit', '?')} per arm); "
+            f"{root} holds a dataset made from a different experiment file, variant rules, "
+            f"amount or rummysim version ({made.get('file', '?')}, {made.get('per_arm', '?')} "
+            f"{made.get('unit', '?')} per arm, rummysim {old.get('rummysim_version', '?')}); "
             "use --fresh to replace it, or --out to write elsewhere"
         )
-    elif old is None and root.exists() and any(p.name not in _OURS for p in root.iterdir()):
+    elif old is None and root.exists() and any(not _is_ours(p) for p in root.iterdir()):
         raise RunError(f"{root} exists and is not a rummysim dataset; choose another --out")
     _check_writable(root)
     if old is not None and old.get("shards") and _same_shards(old, tasks):
@@ -129,6 +136,11 @@ def prepare(experiment: Experiment, root: Path, tasks: list[ShardTask], fresh: b
 
 
 _OURS = {"hands", "games", mf.MANIFEST, TMP_DIR}
+_OURS_PREFIXES = (".manifest.json.", ".write-test-")  # temporary names of earlier versions
+
+
+def _is_ours(path: Path) -> bool:
+    return path.name in _OURS or path.name.startswith(_OURS_PREFIXES)
 
 
 def _same_shards(old: dict, tasks: list[ShardTask]) -> bool:
@@ -144,13 +156,13 @@ def _remove_dataset(root: Path) -> None:
 def _check_writable(root: Path) -> None:
     try:
         root.mkdir(parents=True, exist_ok=True)
-        probe = root / f".write-test-{os.getpid()}"
+        shutil.rmtree(root / TMP_DIR, ignore_errors=True)  # leftovers of an interrupted run
+        (root / TMP_DIR).mkdir()
+        probe = root / TMP_DIR / f"write-test-{os.getpid()}"
         probe.write_bytes(b"x")
         probe.unlink()
     except OSError as err:
-        reason = "no space left on the device" if err.errno == errno.ENOSPC else err.strerror
-        raise RunError(f"cannot write to the output folder {root}: {reason}") from None
-    shutil.rmtree(root / TMP_DIR, ignore_errors=True)  # leftovers of an interrupted run
+        raise RunError(f"cannot write to the output folder {root}: {_reason(err)}") from None
 
 
 def run_experiment(
@@ -168,9 +180,36 @@ def run_experiment(
     KeyboardInterrupt propagates after the workers are stopped and the manifest saved.
     """
     reporter = reporter or Reporter()
-    root = out / experiment.name
+    root = Path(out).resolve() / experiment.name  # absolute: Dask workers run elsewhere
     tasks = plan(experiment, root)
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise RunError(f"cannot write to the output folder {root}: {_reason(err)}") from None
+    with _exclusive(root):
+        try:
+            return _run(experiment, root, tasks, workers, scheduler, fresh, reporter)
+        except OSError as err:
+            raise RunError(_os_text(err, root)) from None
+
+
+@contextmanager
+def _exclusive(root: Path) -> Iterator[None]:
+    """Hold an exclusive lock on the dataset folder: two runs never write one dataset."""
+    fd = os.open(root, os.O_RDONLY)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise RunError(f"another rummysim run is writing to {root}; wait for it") from None
+        yield
+    finally:
+        os.close(fd)
+
+
+def _run(experiment, root, tasks, workers, scheduler, fresh, reporter) -> RunSummary:
     manifest = prepare(experiment, root, tasks, fresh)
+    tasks = [dataclasses.replace(t, plan_id=manifest["plan_id"]) for t in tasks]
     done = mf.verified_done(manifest, tasks)
     mf.save(root, manifest)
     todo = [t for t in tasks if t.key not in done]
@@ -207,12 +246,14 @@ def run_experiment(
         manifest["complete"] = all(s["status"] == mf.DONE for s in manifest["shards"])
         mf.save(root, manifest)
         shutil.rmtree(root / TMP_DIR, ignore_errors=True)
-    except OSError as err:
-        raise RunError(_os_text(err, root)) from None
     finally:
         reporter.stop()
         summary.seconds = time.perf_counter() - start
     return summary
+
+
+def _reason(err: OSError) -> str:
+    return "no space left on the device" if err.errno == errno.ENOSPC else str(err.strerror)
 
 
 def _backend(scheduler: str | None) -> Callable:
@@ -236,9 +277,9 @@ def _warm_up(task: ShardTask, reporter: Reporter) -> None:
     """Compile (or load) the kernels once in the parent, so forked workers start warm."""
     import numpy as np
 
-    from sim.engine import cache_is_cold
     from sim.engine import layout as L
     from sim.engine.api import play
+    from sim.engine.jit import cache_is_cold
 
     if cache_is_cold():
         reporter.log("compiling the engine's kernels (first run only; this takes 1-4 minutes)")

@@ -10,6 +10,7 @@ exactly where an uncut call would have been.
 
 from __future__ import annotations
 
+import json
 import resource
 import time
 from collections.abc import Callable
@@ -47,6 +48,7 @@ class ShardTask:
     rotations: int  # 1, or the player count when deals are mirrored
     root: str  # the dataset folder DIR/<experiment>
     write: bool = True  # False: play only (the engine-only figure of the pipeline benchmark)
+    plan_id: str = ""  # the run's plan (manifest.plan_id); files are written only under it
 
     @property
     def key(self) -> str:
@@ -109,6 +111,7 @@ def run_shard(task: ShardTask, progress: Progress | None = None) -> ShardResult:
     games = with_metadata(pa.concat_tables(games_parts).combine_chunks(), _metadata(task))
     hands_path, games_path = task.paths()
     root = Path(task.root)
+    _check_plan(task, root)
     games_sha = write_parquet_atomic(games, games_path, root)
     hands_sha = write_parquet_atomic(hands, hands_path, root)
     return ShardResult(
@@ -126,6 +129,23 @@ def run_shard(task: ShardTask, progress: Progress | None = None) -> ShardResult:
 def _peak_rss_mb() -> float:
     """Peak resident memory of this process in MiB (Linux reports ru_maxrss in KiB)."""
     return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+
+class StaleShard(Exception):
+    """The dataset now belongs to another plan (a --fresh run replaced it): do not write."""
+
+
+def _check_plan(task: ShardTask, root: Path) -> None:
+    """Refuse to write when the dataset's manifest names another plan. A shard still running
+    on a cluster after its run stopped must not overwrite a newer run's files."""
+    if not task.plan_id:
+        return
+    try:
+        current = json.loads((root / "manifest.json").read_text(encoding="utf-8")).get("plan_id")
+    except (OSError, ValueError, AttributeError):
+        current = None
+    if current != task.plan_id:
+        raise StaleShard(f"shard {task.key}: the dataset in {root} belongs to another run now")
 
 
 def _metadata(task: ShardTask) -> dict[str, str]:

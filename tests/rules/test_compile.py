@@ -62,6 +62,7 @@ def test_baseline_slots_are_the_layout_defaults():
         L.P_MELD_TIMING: L.TIMING_PROGRESSIVE,
         L.P_UPCARD: 1,
         L.P_SEAT_ROTATION: 0,
+        L.P_DEAL_PER_GAME: 0,
     }
     assert len(expected) == L.N_PARAMS
     assert {slot: int(p[slot]) for slot in expected} == expected

@@ -144,3 +144,17 @@ def test_an_unreachable_scheduler_is_a_clear_error(tmp_path):
     )
     assert done.returncode == 1 and "cannot reach the Dask scheduler" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_two_runs_of_one_experiment_at_once_each_write_their_own_dataset(tmp_path, cluster):
+    address, _ = cluster
+    path = write_experiment(tmp_path, SMALL)
+    runs = [
+        start_cli("run", str(path), "--out", str(tmp_path / name), "--scheduler", address)
+        for name in ("a", "b")
+    ]
+    for run in runs:
+        _, stderr = run.communicate(timeout=300)
+        assert run.returncode == 0, stderr
+    a = dataset_rows(tmp_path / "a" / "small")
+    assert len(a) == 6 and a == dataset_rows(tmp_path / "b" / "small")

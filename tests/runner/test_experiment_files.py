@@ -143,3 +143,53 @@ def test_validate_rejects_a_bad_experiment_with_exit_2(tmp_path):
     path = write_experiment(tmp_path, SMALL.replace("seed = 7", "seed = -7"))
     done = cli("validate", str(path))
     assert done.returncode == 2 and "small.toml" in done.stderr and "'seed'" in done.stderr
+
+
+def test_a_grid_error_names_the_toggle_and_the_combination(tmp_path):
+    text = (
+        SMALL
+        + """
+[[grids]]
+name = "g"
+variant = "rummy_basic"
+toggles = { game_end = ["penalty_limit:50"], ace_rank = ["high"] }
+"""
+    )
+    with pytest.raises(ConfigError) as caught:
+        load_experiment(write_experiment(tmp_path, text))
+    message = str(caught.value)
+    assert "'grids[0].toggles.game_end'" in message and "ace_rank = 'high'" in message
+
+
+def test_a_missing_variant_file_is_named_at_its_key(tmp_path):
+    text = SMALL.replace(
+        'variant = "rummy_basic"', 'variant = "configs/variants/rummy_basc.toml"', 1
+    )
+    with pytest.raises(ConfigError) as caught:
+        load_experiment(write_experiment(tmp_path, text))
+    message = str(caught.value)
+    assert "small.toml" in message and "'arms[0].variant'" in message and "rummy_basc" in message
+
+
+def test_a_huge_grid_is_refused_before_it_is_built(tmp_path):
+    values = ", ".join(str(100 + i) for i in range(300))
+    grid = f"""
+[[grids]]
+name = "g"
+variant = "rummy_basic"
+toggles = {{ turn_cap = [{values}], hand_cap = [{values}] }}
+"""
+    with pytest.raises(ConfigError) as caught:
+        load_experiment(write_experiment(tmp_path, SMALL + grid))
+    assert "90000 combinations" in str(caught.value)
+
+
+def test_a_plan_with_too_many_shards_is_refused(tmp_path):
+    text = SMALL.replace("hands = 3000", "hands = 10_000_000_000").replace(
+        "shard_size = 1000", "shard_size = 10"
+    )
+    with pytest.raises(ConfigError) as caught:
+        load_experiment(write_experiment(tmp_path, text))
+    assert "shards" in str(caught.value) and "'shard_size'" in str(caught.value)
+    with pytest.raises(ConfigError):
+        load_experiment("house-rules").scaled(hands=10**12)

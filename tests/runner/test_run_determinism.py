@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from sim.rules import ConfigError
 from sim.runner import shards
 from sim.runner.experiment import load_experiment
 from sim.runner.run import plan, run_experiment
@@ -67,7 +68,7 @@ def test_games_mode_writes_whole_games_only(tmp_path):
         assert max(game["final_scores"]) >= 100 or game["capped"]
 
 
-def test_mirrored_deals_give_every_seat_every_hand(tmp_path):
+def test_mirrored_one_hand_games_are_the_same_hand_with_the_seats_turned(tmp_path):
     text = ONE_HAND.replace("seed = 7", "seed = 7\nmirror = true")
     root = _run(tmp_path, text, "out", workers=2)
     rows = dataset_rows(root, "hands")["hands/arm=ace_high-2p-greedy/part-00000.parquet"]
@@ -75,9 +76,54 @@ def test_mirrored_deals_give_every_seat_every_hand(tmp_path):
     for row in rows:
         by_rotation[row["rotation"]].append(row)
     assert len(by_rotation[0]) == len(by_rotation[1]) == 1000
-    same = 0
     for a, b in zip(by_rotation[0], by_rotation[1], strict=True):
         assert a["deal"] == b["deal"] and b["dealer"] == (a["dealer"] + 1) % 2
-        # identical bots on the same cards, seats swapped: the same hand, seats swapped
-        same += b["hand_scores"] == list(np.roll(a["hand_scores"], 1))
-    assert same == 1000
+        # identical bots on the same cards, seats turned: the same hand, seats turned
+        assert b["hand_scores"] == list(np.roll(a["hand_scores"], 1))
+
+
+MIRROR_GAMES = """\
+name = "mirror"
+seed = 11
+games = 30
+players = [3]
+lineups = [["greedy", "careful", "random"]]
+baseline = "basic"
+mirror = true
+
+[[arms]]
+name = "basic"
+variant = "rummy_basic"
+rules = { game_end = "target:60" }
+"""
+
+
+def test_mirrored_games_deal_every_seat_every_hand_with_mixed_bots(tmp_path):
+    root = _run(tmp_path, MIRROR_GAMES, "out", workers=2)
+    name = "hands/arm=basic-3p-greedy+careful+random/part-00000.parquet"
+    rows = dataset_rows(root, "hands")[name]
+    by_key = {(r["rotation"], r["game"], r["hand"]): r for r in rows}
+    games = {(r["rotation"], r["game"]) for r in rows}
+    assert {rotation for rotation, _ in games} == {0, 1, 2}
+    assert len(games) == 3 * 30
+    compared = 0
+    for (rotation, game, hand), row in by_key.items():
+        first = by_key.get((0, game, hand))
+        if rotation == 0 or first is None:
+            continue
+        # the same shuffle, the deal moved `rotation` seats on: seat p's cards go to p + r
+        assert row["deal"] == first["deal"]
+        assert row["dealer"] == (first["dealer"] + rotation) % 3
+        compared += 1
+    assert compared >= 2 * 30  # at least every game's first hand, in both other rotations
+    outcomes = {tuple(by_key[(r, 0, 0)]["hand_scores"]) for r in range(3)}
+    assert len(outcomes) > 1  # different bots got the cards: the mirror is not a no-op
+
+
+def test_mirroring_refuses_rules_where_the_winner_deals(tmp_path):
+    text = MIRROR_GAMES.replace(
+        'rules = { game_end = "target:60" }', 'rules = { dealer_rotation = "winner_deals" }'
+    )
+    with pytest.raises(ConfigError) as caught:
+        load_experiment(write_experiment(tmp_path, text))
+    assert "'mirror'" in str(caught.value) and "winner_deals" in str(caught.value)

@@ -8,6 +8,7 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -202,3 +203,87 @@ def test_a_full_disk_stops_the_run_and_keeps_the_completed_shards(tmp_path):
             assert part == reference[name]  # every file there is complete and correct
     finally:
         subprocess.run(["umount", str(disk)], check=False)
+
+
+def test_a_second_run_into_the_same_dataset_waits_its_turn(tmp_path):
+    path = write_experiment(tmp_path, LONG)
+    out = tmp_path / "out"
+    first = start_cli("run", str(path), "--out", str(out), "--workers", "1")
+    _wait_for(lambda: _done_shards(out / "small") >= 1)
+    second = cli("run", str(path), "--out", str(out), "--workers", "1")
+    assert second.returncode == 1 and "another rummysim run is writing" in second.stderr
+    first.kill()
+    first.communicate(timeout=60)
+
+
+def test_a_worker_dying_between_shards_is_replaced_without_fuss(tmp_path, monkeypatch):
+    """A worker that dies right after reporting a shard (idle, waiting for the next one) is
+    replaced; its finished shard counts and nothing is replayed or lost."""
+    import threading
+
+    import sim.runner.local as local
+    from sim.runner.run import plan
+    from sim.runner.shards import run_shard
+
+    def dies_after_shard_1(task, progress=None):
+        result = run_shard(task, progress)
+        if task.shard == 1 and task.arm.startswith("basic"):
+
+            def later():
+                time.sleep(0.05)
+                os.kill(os.getpid(), signal.SIGKILL)
+
+            threading.Thread(target=later).start()
+        return result
+
+    monkeypatch.setattr(local, "run_shard", dies_after_shard_1)
+    exp = load_experiment(write_experiment(tmp_path, SMALL))
+    tasks = plan(exp, tmp_path / "out" / "small")
+    done, messages = [], []
+
+    def slow_record(result):  # the parent is busy while the worker dies
+        done.append((result.arm, result.shard))
+        time.sleep(0.3)
+
+    local.run_local(tasks, 2, lambda arm, n: None, slow_record, messages.append)
+    assert sorted(done) == sorted((t.arm, t.shard) for t in tasks)
+    assert any("died while idle" in m for m in messages), messages
+
+
+def test_an_edited_variant_file_is_a_different_plan(tmp_path):
+    variant = tmp_path / "house.toml"
+    variant.write_text('extends = "rummy_basic"\ndescription = "house"\n')
+    text = SMALL.replace(
+        'variant = "rummy_basic"\n\n[[arms]]', f'variant = "{variant}"\n\n[[arms]]'
+    )
+    path = write_experiment(tmp_path, text)
+    out = tmp_path / "out"
+    assert cli("run", str(path), "--out", str(out)).returncode == 0
+    variant.write_text(
+        'extends = "rummy_basic"\ndescription = "house"\n[rules]\nace_rank = "high"\n'
+    )
+    refused = cli("run", str(path), "--out", str(out))
+    assert refused.returncode == 1 and "variant rules" in refused.stderr
+
+
+def test_leftovers_of_a_killed_first_run_do_not_lock_the_folder(tmp_path):
+    path = write_experiment(tmp_path, SMALL)
+    root = tmp_path / "out" / "small"
+    (root / ".tmp").mkdir(parents=True)
+    (root / ".tmp" / "manifest.json.999").write_text("{")
+    (root / ".manifest.json.998.tmp").write_text("{")  # the name an earlier version used
+    done = cli("run", str(path), "--out", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    assert not (root / ".tmp").exists()
+
+
+def test_a_relative_out_folder_is_made_absolute(tmp_path):
+    path = write_experiment(tmp_path, SMALL)
+    done = subprocess.run(
+        [sys.executable, "-m", "sim.cli", "run", str(path), "--out", "rel"],
+        capture_output=True, text=True, cwd=tmp_path, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    manifest = json.loads((tmp_path / "rel" / "small" / "manifest.json").read_text())
+    assert manifest["complete"]
+    assert f"dataset: {tmp_path / 'rel' / 'small'}" in done.stdout.replace("\n", "")

@@ -1,0 +1,104 @@
+"""``rummysim deadwood``: a hand's minimum deadwood and one best arrangement (RULES.md §1.3,
+§1.9, §1.13, §2A.4), checked against the brute-force oracle on random hands."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from sim.cards import JOKER, parse_cards
+from sim.deadwood import analyse, line, read_hands
+from sim.rules import ConfigError, compile_rules, load_variant
+from tests.oracles import deadwood as oracle
+from tests.runner.helpers import cli
+
+VARIANTS = ["rummy_basic", "around_the_corner", "rummy_basic@003"]
+
+
+def _oracle_args(rules):
+    compiled = compile_rules(rules, rules.players[0])
+    p = compiled.params
+    from sim.engine import layout as L
+
+    return (
+        int(p[L.P_ACE_RANK]),
+        int(p[L.P_RUN_SUIT]),
+        bool(p[L.P_GROUP_DUPLICATES]),
+        [int(v) for v in compiled.card_values],
+    )
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_deadwood_matches_the_oracle_on_random_hands(variant):
+    rules = load_variant(variant)
+    if variant.endswith("@003"):
+        rules = rules.with_values({"jokers": 2})
+    ace, suit, dup, values = _oracle_args(rules)
+    rng = random.Random(variant)
+    jokers = 2 if variant.endswith("@003") else 0
+    hands = [oracle.random_hand(rng, rng.choice([7, 10, 11]), 1, jokers) for _ in range(1500)]
+    for hand, result in zip(hands, analyse(rules, hands), strict=True):
+        assert result.deadwood == oracle.min_deadwood(hand, ace, suit, dup, values), hand
+        melds = result.melds()
+        for meld in melds:
+            assert oracle.is_meld(meld, ace, suit, dup), (hand, meld)
+        used = Counter(c for meld in melds for c in meld) + Counter(result.left())
+        assert used == Counter(hand)
+        assert sum(values[c] for c in result.left()) == result.deadwood
+
+
+def test_one_hand_on_the_command_line():
+    done = cli("deadwood", "As", "2s", "3s", "7h", "7d", "7c", "Kd", "9c", "4s", "Qh")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "deadwood 29",
+        "melds: [As 2s 3s 4s] [7h 7d 7c]",
+        "left in hand: Kd 9c Qh",
+    ]
+
+
+def test_around_the_corner_runs_wrap(tmp_path):
+    done = cli("deadwood", "--variant", "around_the_corner", "Qs", "Ks", "As", "2s", "9h")
+    assert done.stdout.splitlines()[:2] == ["deadwood 9", "melds: [Qs Ks As 2s]"]
+
+
+def test_a_file_gives_one_line_per_hand(tmp_path):
+    path = tmp_path / "hands.txt"
+    path.write_text("As 2s 3s 7h 7d 7c Kd 9c 4s Qh\n# a comment\n\nKd Qh\n5c,5d,5h 6c\n")
+    done = cli("deadwood", "--file", str(path))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["29: [As 2s 3s 4s] [7h 7d 7c]", "20: -", "6: [5h 5d 5c]"]
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["As", "Xx"], "'Xx' is not a card"),
+        ([], "give the cards of one hand"),
+        (["As", "As"], "more copies of a card than the shoe has"),
+        (["As", "Jk"], "more copies of a card than the shoe has"),
+        (["--variant", "nope", "As"], "unknown variant"),
+        (["--file", "/no/such/file"], "cannot read the file"),
+    ],
+)
+def test_bad_input_exits_2_with_a_message(args, words):
+    done = cli("deadwood", *args)
+    assert done.returncode == 2 and words in done.stderr, done.stderr
+
+
+def test_a_bad_card_in_a_file_names_the_line(tmp_path):
+    path = tmp_path / "hands.txt"
+    path.write_text("As 2s 3s\nAs 2s 3x\n")
+    with pytest.raises(ConfigError) as caught:
+        list(read_hands(path.read_text().splitlines(), str(path)))
+    assert "line 2" in str(caught.value) and "'3x'" in str(caught.value)
+
+
+def test_jokers_are_used_as_wild_cards_where_the_variant_has_them():
+    rules = load_variant("rummy_basic@003").with_values({"jokers": 2})
+    (result,) = analyse(rules, [parse_cards("As 2s Jk 9h")])
+    assert result.deadwood == 9 and sorted(result.melds()[0]) == sorted(parse_cards("As 2s Jk"))
+    assert JOKER in result.melds()[0]
+    assert line(result) in ("9: [As 2s Jk]", "9: [Jk As 2s]")
