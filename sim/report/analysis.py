@@ -291,9 +291,15 @@ def _sums(frame: pl.DataFrame, names: tuple[str, ...]) -> Sums:
 
 
 def _paired(a: pl.DataFrame, b: pl.DataFrame, names: tuple[str, ...]) -> tuple[Sums, Sums]:
-    """Blocks of the same (shard, block) holding the same number of hands in both arms:
-    the deals of a shard are numbered from 0, so equal counts mean the same deals."""
-    joined = a.join(b, on=["shard", "block"], suffix="_b").filter(pl.col("n") == pl.col("n_b"))
+    """Both arms' blocks lined up on (shard, block); a block one arm lacks counts as empty.
+
+    A block is a set of deal numbers, the same in every arm, so resampling blocks jointly
+    keeps the deals the two arms share together (a paired cluster bootstrap). Where both
+    arms played the same deals of a block (sequential deals, the same number of hands), the
+    pairing is exact; where they did not (a shard's last block, games of different length
+    when deals are numbered per game), the block still carries what is common to its deals.
+    """
+    joined = a.join(b, on=["shard", "block"], how="full", suffix="_b", coalesce=True).fill_null(0)
     sa = Sums(names, joined.select(names).to_numpy().astype(float))
     sb = Sums(names, joined.select([f"{c}_b" for c in names]).to_numpy().astype(float))
     return sa, sb

@@ -65,8 +65,8 @@ def write_report(
     version = rummysim_version()
     report.rows.write_parquet(folder / "summary.parquet")
     report.rows.write_csv(folder / "summary.csv")
-    write_text_atomic(markdown.render(report, version), folder / "report.md")
-    write_text_atomic(html.render(report, figures, version), folder / "index.html")
+    write_text_atomic(markdown.render(report, version), folder / "report.md", folder)
+    write_text_atomic(html.render(report, figures, version), folder / "index.html", folder)
     times["write"] = time.perf_counter() - mark
     times["total"] = time.perf_counter() - start
     return Written(folder, report, {k: round(v, 3) for k, v in times.items()})

@@ -101,8 +101,8 @@ def render(report: Report, figures: dict[str, Path], version: str) -> str:
         f"rummysim {e(str(ds.version or version))} (report by {e(version)}) · seed "
         f"{e(str(ds.seed))} · {sum(report.hands.values()):,} hands, "
         f"{sum(report.games.values()):,} games in {len(ds.arms)} arms · "
-        f"bootstrap: {report.resamples} resamples, seed {report.seed}, blocks of "
-        f"{report.agg.block} deals / {report.agg.game_block} games",
+        f"bootstrap: {report.resamples} resamples, seed {report.seed}, "
+        f"{e(report.agg.blocks_text)}",
         "</p>",
     ]
     if ds.manifest and not ds.manifest.get("complete", True):

@@ -36,7 +36,7 @@ def render(report: Report, version: str) -> str:
         f"rummysim {ds.version or version} (report by {version}), seed {ds.seed}; "
         f"{sum(report.hands.values()):,} hands and {sum(report.games.values()):,} games in "
         f"{len(ds.arms)} arms; bootstrap {report.resamples} resamples (seed {report.seed}), "
-        f"blocks of {report.agg.block} deals / {report.agg.game_block} games.",
+        f"{report.agg.blocks_text}.",
         "",
         "## Findings: game length and score spread",
         "",

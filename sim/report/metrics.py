@@ -26,6 +26,7 @@ from pathlib import Path
 import polars as pl
 import pyarrow.parquet as pq
 
+from sim.engine.layout import GAME_DEAL_STRIDE
 from sim.report.dataset import Dataset
 
 ENGINE = "streaming"
@@ -58,6 +59,17 @@ class Aggregates:
     reasons: tuple[str, ...]
     block: int
     game_block: int
+    per_game_deals: bool = False
+
+    @property
+    def blocks_text(self) -> str:
+        """How hands and games were cut into bootstrap blocks, for the report."""
+        hands = (
+            f"blocks of {self.block} games' hands (deals numbered per game)"
+            if self.per_game_deals
+            else f"blocks of {self.block} consecutive deals"
+        )
+        return f"{hands}; games in blocks of {self.game_block}"
 
 
 def hand_sum_names(seats: int, reasons: tuple[str, ...]) -> tuple[str, ...]:
@@ -225,6 +237,25 @@ def _skill(ds: Dataset, seats: int) -> pl.DataFrame:
     return frame.group_by("arm", "seating").agg(pl.all().exclude("rotation").sum())
 
 
+def _deals_per_game(ds: Dataset) -> bool:
+    """Whether the deals are numbered per game (``game * GAME_DEAL_STRIDE + hand``, as
+    mirrored runs do) rather than one after another: read from the footers' statistics."""
+    top = 0
+    for part in (ds.root / "hands").glob("arm=*/*.parquet"):
+        meta = pq.read_metadata(part)
+        names = [meta.schema.column(i).name for i in range(meta.num_columns)]
+        if "deal" not in names:
+            continue
+        col = names.index("deal")
+        for g in range(meta.num_row_groups):
+            stats = meta.row_group(g).column(col).statistics
+            if stats is None or not stats.has_min_max:
+                value = ds.hands().select(pl.col("deal").max()).collect().item()
+                return value is not None and value >= GAME_DEAL_STRIDE
+            top = max(top, int(stats.max))
+    return top >= GAME_DEAL_STRIDE
+
+
 JOIN_CHUNK_ROWS = 2_000_000
 """Hands per chunk of the games-to-last-hand join: bounds the join's memory."""
 
@@ -233,15 +264,23 @@ def aggregate(ds: Dataset) -> Aggregates:
     """Run every aggregation of the report over the dataset."""
     hands = ds.hands()
     seats = max(a.players for a in ds.arms)
-    block = block_size(min(_rows_per_arm(ds.root / "hands").values()))
-    game_block = block_size(min(_rows_per_arm(ds.root / "games").values()))
+    games_per_arm = min(_rows_per_arm(ds.root / "games").values())
+    game_block = block_size(games_per_arm)
+    per_game = _deals_per_game(ds)
+    if per_game:
+        # mirrored runs number deals per game (game * GAME_DEAL_STRIDE + hand): block games
+        block = block_size(games_per_arm)
+        deal_unit = pl.col("deal") // GAME_DEAL_STRIDE
+    else:
+        block = block_size(min(_rows_per_arm(ds.root / "hands").values()))
+        deal_unit = pl.col("deal")
     known = REASONS + ("other",)
 
     names = hand_sum_names(seats, known)
     per_hand = hands.select(
         "arm",
         "shard",
-        (pl.col("deal") // block).alias("block"),
+        (deal_unit // block).alias("block"),
         *_hand_columns(seats, known),
     )
     hand_blocks = per_hand.group_by("arm", "shard", "block").agg([pl.col(c).sum() for c in names])
@@ -281,4 +320,5 @@ def aggregate(ds: Dataset) -> Aggregates:
         reasons=reasons,
         block=block,
         game_block=game_block,
+        per_game_deals=per_game,
     )

@@ -39,6 +39,7 @@ def test_report_on_a_mirrored_runner_dataset(tmp_path: Path) -> None:
     summary = run_experiment(load_experiment(path), tmp_path / "data", workers=1, fresh=True)
     written = write_report(summary.root, tmp_path / "report", resamples=200)
     report = written.report
+    assert report.agg.per_game_deals  # mirrored runs number deals per game
     assert report.hands == {a.name: 2 * 1500 for a in report.dataset.arms}  # 2 rotations
     (arm,) = [a for a in report.dataset.arms if not a.is_baseline]
     assert arm.label == "around the corner" and arm.baseline.startswith("basic-2p-")
