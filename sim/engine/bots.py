@@ -10,6 +10,12 @@ Each policy answers three questions, dispatched on the seat's ``BOT_*`` code:
 
 from __future__ import annotations
 
+from sim.engine.bits import (
+    best_arrangement_bits,
+    bit,
+    fast_path,
+    forms_meld_bits,
+)
 from sim.engine.jit import kernel
 from sim.engine.layout import (
     BOT_CAREFUL,
@@ -41,7 +47,13 @@ from sim.engine.melds import (
     forms_meld_with,
     melds_with,
 )
-from sim.engine.positions import distance, first_position, position_ok, rank_at, second_position
+from sim.engine.positions import (
+    distance,
+    first_position,
+    position_ok,
+    rank_at,
+    second_position,
+)
 from sim.engine.rng import below
 from sim.engine.state import (
     F_PLAYED,
@@ -51,6 +63,7 @@ from sim.engine.state import (
     MC_CARDS,
     MC_LEN,
     PILE_DISCARD,
+    PL_BITS,
     PL_N,
     SC_DISCARD_N,
     SC_N_MELDS,
@@ -92,9 +105,12 @@ def _can_lay_off_anywhere(st, params, player, kind):
 def _completes_meld(st, params, player, kind):
     """Would ``kind`` belong to a meld of the hand, or fit a table meld ``player`` may lay
     off on?"""
-    give(st, player, kind)
-    found = forms_meld_with(st.ws, params, st.hand[player], kind)
-    take(st, player, kind)
+    if fast_path(params):
+        found = forms_meld_bits(params, st.pl[player, PL_BITS] | bit(kind), kind)
+    else:
+        give(st, player, kind)
+        found = forms_meld_with(st.ws, params, st.hand[player], kind)
+        take(st, player, kind)
     return found or _can_lay_off_anywhere(st, params, player, kind)
 
 
@@ -128,6 +144,15 @@ def _rows_leave_legal_turn(st, params, player, rows, first, count):
 def _arrangement_leaves_legal_turn(st, params, player):
     """After laying down ``ws.best``, could the turn still end legally?"""
     return _rows_leave_legal_turn(st, params, player, st.ws.best, 0, st.ws.scal[S_BEST_N])
+
+
+@kernel
+def _best(st, params, values, player, limit):
+    """``melds.best_arrangement`` of ``player``'s hand into ``st.ws`` (the bitmask search
+    when ``bits.fast_path`` holds: the same arrangement, faster); returns the melded value."""
+    if fast_path(params):
+        return best_arrangement_bits(st.ws, params, values, st.pl[player, PL_BITS], limit)
+    return best_arrangement(st.ws, params, values, st.hand[player], limit)
 
 
 @kernel
@@ -191,7 +216,7 @@ def _greedy_lay_down(st, params, values, player):
         return
     ws = st.ws
     limit = meld_limit(params)
-    best_arrangement(ws, params, values, st.hand[player], limit)
+    _best(st, params, values, player, limit)
     if ws.scal[S_BEST_N] == 0:
         return
     if not _arrangement_leaves_legal_turn(st, params, player):
@@ -200,13 +225,13 @@ def _greedy_lay_down(st, params, values, player):
         for d in range(N_KINDS):
             if st.hand[player, d] > 0 and discard_allowed(st, player, d):
                 take(st, player, d)
-                v = best_arrangement(ws, params, values, st.hand[player], limit)
+                v = _best(st, params, values, player, limit)
                 give(st, player, d)
                 if v > best_v:
                     best_v = v
                     best_d = d
         take(st, player, best_d)
-        best_arrangement(ws, params, values, st.hand[player], limit)
+        _best(st, params, values, player, limit)
         give(st, player, best_d)
         st.sc[SC_PLAN] = best_d
     _lay_down_best(st, player)
@@ -361,7 +386,7 @@ def _careful_play(st, params, values, player):
         # discard): that is going rummy
         if not may_meld_now(st, params):
             return
-        best_arrangement(ws, params, values, st.hand[player], meld_limit(params))
+        _best(st, params, values, player, meld_limit(params))
         melded = 0
         for m in range(ws.scal[S_BEST_N]):
             melded += ws.best[m, CC_LEN]
