@@ -11,10 +11,13 @@ Each policy answers three questions, dispatched on the seat's ``BOT_*`` code:
 from __future__ import annotations
 
 from sim.engine.bits import (
+    RANK_FIELD,
     best_arrangement_bits,
     bit,
     fast_path,
     forms_meld_bits,
+    lowest_bit,
+    partial_melds,
 )
 from sim.engine.jit import kernel
 from sim.engine.layout import (
@@ -22,6 +25,7 @@ from sim.engine.layout import (
     BOT_RANDOM,
     JOKER,
     LAYOFF_NONE,
+    MELD_GROUP,
     N_KINDS,
     N_NATURAL,
     N_RANKS,
@@ -48,6 +52,7 @@ from sim.engine.melds import (
     melds_with,
 )
 from sim.engine.positions import (
+    MAX_RUN,
     distance,
     first_position,
     position_ok,
@@ -62,6 +67,9 @@ from sim.engine.state import (
     KR_TMP,
     MC_CARDS,
     MC_LEN,
+    MC_START,
+    MC_SUIT,
+    MC_TYPE,
     PILE_DISCARD,
     PL_BITS,
     PL_N,
@@ -238,6 +246,68 @@ def _greedy_lay_down(st, params, values, player):
 
 
 @kernel
+def _lay_off_targets(st, params, player, m):
+    """The natural kinds ``player`` could lay off on table meld ``m`` now, as a mask (one
+    pack, no jokers: ``bits.fast_path``); the same cards ``lay_off_place`` accepts."""
+    if not may_lay_off_on(st, params, player, m):
+        return 0
+    length = st.melds[m, MC_LEN]
+    start = st.melds[m, MC_START]
+    if st.melds[m, MC_TYPE] == MELD_GROUP:
+        if params[P_GROUP_DUPLICATES] == 0 and length >= 4:
+            return 0
+        return RANK_FIELD << (start * N_SUITS)  # the group's own cards are not in hand
+    if length >= MAX_RUN:
+        return 0
+    ace_rank = params[P_ACE_RANK]
+    suit = st.melds[m, MC_SUIT]
+    targets = 0
+    high = position_ok(start + length, ace_rank)
+    if high >= 0:
+        targets |= bit(rank_at(high, ace_rank) * N_SUITS + suit)
+    low = position_ok(start - 1, ace_rank)
+    if low >= 0:
+        targets |= bit(rank_at(low, ace_rank) * N_SUITS + suit)
+    return targets
+
+
+@kernel
+def _lay_off_first_fit(st, params, player, kind):
+    """Lay ``kind`` off on the first table meld that takes it; returns whether it did."""
+    for m in range(st.sc[SC_N_MELDS]):
+        if not may_lay_off_on(st, params, player, m):
+            continue
+        place = lay_off_place(st, params, m, kind)
+        if place != LAY_NONE:
+            lay_off(st, player, m, kind, place)
+            return True
+    return False
+
+
+@kernel
+def _greedy_lay_off_bits(st, params, player):
+    """``_greedy_lay_off``'s lay-offs on masks (``bits.fast_path``): the lowest held card
+    that fits a table meld and keeps the turn finishable goes on the first meld it fits,
+    again and again."""
+    changed = True
+    while changed and st.pl[player, PL_N] > 0:
+        changed = False
+        targets = 0
+        for m in range(st.sc[SC_N_MELDS]):
+            targets |= _lay_off_targets(st, params, player, m)
+        cands = st.pl[player, PL_BITS] & targets
+        plan = st.sc[SC_PLAN]
+        if plan >= 0 and plan < N_NATURAL:
+            cands &= ~bit(plan)
+        while cands != 0:
+            k = lowest_bit(cands)
+            cands &= cands - 1
+            if turn_stays_finishable(st, params, player, k):
+                changed = _lay_off_first_fit(st, params, player, k)
+                break
+
+
+@kernel
 def _greedy_lay_off(st, params, player):
     """Replace table jokers by the natural cards they stand for, then lay off every card that
     fits, until nothing more fits; never the planned discard, never emptying the hand
@@ -247,6 +317,9 @@ def _greedy_lay_off(st, params, player):
         if m < 0:
             break
         steal_joker(st, player, m, i, natural)
+    if fast_path(params):
+        _greedy_lay_off_bits(st, params, player)
+        return
     changed = True
     while changed and st.pl[player, PL_N] > 0:
         changed = False
@@ -268,12 +341,53 @@ def _greedy_lay_off(st, params, player):
 
 
 @kernel
+def _allowed_bits(st, player):
+    """The natural kinds ``player`` may discard, as a mask (one pack: never the card taken
+    from the discard pile this turn)."""
+    allowed = st.pl[player, PL_BITS]
+    taken = st.sc[SC_TAKEN]
+    if taken >= 0 and taken < N_NATURAL:
+        allowed &= ~bit(taken)
+    return allowed
+
+
+@kernel
+def _greedy_discard_bits(st, params, values, player):
+    """``_greedy_discard`` on masks (``bits.fast_path``). Cards are visited from the lowest
+    kind and ``>=`` keeps the last of equal values: the higher kind, as the count version."""
+    allowed = _allowed_bits(st, player)
+    partial = partial_melds(st.pl[player, PL_BITS], params[P_ACE_RANK])
+    loose = -1
+    loose_v = -1
+    any_k = -1
+    any_v = -1
+    rest = allowed
+    while rest != 0:
+        k = lowest_bit(rest)
+        rest &= rest - 1
+        v = values[k]
+        if v >= any_v:
+            any_v = v
+            any_k = k
+        if v >= loose_v and ((partial >> k) & 1) == 0:
+            loose_v = v
+            loose = k
+    if loose >= 0:
+        return loose
+    if any_k >= 0:
+        return any_k
+    return JOKER
+
+
+@kernel
 def _greedy_discard(st, params, values, player):
     """The highest-value allowed card outside every partial meld; else the highest-value
     allowed card; jokers only when nothing else is allowed. Ties: the higher kind."""
     plan = st.sc[SC_PLAN]
     if plan >= 0 and discard_allowed(st, player, plan):
         return plan
+    if fast_path(params):
+        return _greedy_discard_bits(st, params, values, player)
     loose = -1
     loose_v = -1
     any_k = -1
@@ -411,11 +525,17 @@ def _careful_discard(st, params, values, player):
         return plan
     best = -1
     best_s = -(10**9)
+    fast = fast_path(params)
+    partial = partial_melds(st.pl[player, PL_BITS], params[P_ACE_RANK]) if fast else 0
     for k in range(N_NATURAL - 1, -1, -1):
         if not discard_allowed(st, player, k):
             continue
         s = values[k]
-        if not in_partial_meld(st, params, player, k) or _live_partners(st, params, player, k) == 0:
+        if fast:
+            in_partial = ((partial >> k) & 1) == 1
+        else:
+            in_partial = in_partial_meld(st, params, player, k)
+        if not in_partial or _live_partners(st, params, player, k) == 0:
             s += 20
         if _next_player_wants(st, params, player, k):
             s -= 25

@@ -5,6 +5,7 @@ All functions take a ``HandState`` (``state.py``) and ``params``.
 
 from __future__ import annotations
 
+from sim.engine.bits import bit, fast_path
 from sim.engine.jit import kernel
 from sim.engine.layout import (
     JOKER,
@@ -42,6 +43,7 @@ from sim.engine.state import (
     MC_START,
     MC_SUIT,
     MC_TYPE,
+    PL_BITS,
     PL_N,
     SC_LAYOFFS_TURN,
     SC_MELDS_TURN,
@@ -153,6 +155,11 @@ def turn_stays_finishable(st, params, player, kind):
     if st.pl[player, PL_N] == 1:
         return params[P_MUST_DISCARD_TO_GO_OUT] == 0
     taken = st.sc[SC_TAKEN]
+    if fast_path(params):  # one pack, no jokers: the other held cards, less the taken one
+        left = st.pl[player, PL_BITS] & ~bit(kind)
+        if taken >= 0 and taken != kind:
+            left &= ~bit(taken)
+        return left != 0
     if kind == taken:
         st.sc[SC_TAKEN] = -1  # the copy played is the one taken (identical copies)
     take(st, player, kind)
