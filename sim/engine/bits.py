@@ -23,7 +23,7 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-from sim.engine.jit import kernel
+from sim.engine.jit import inline_kernel, kernel
 from sim.engine.layout import (
     ACE_AROUND_CORNER,
     ACE_HIGH,
@@ -141,7 +141,7 @@ else:
 # ---- when the fast path applies -------------------------------------------------------------
 
 
-@kernel
+@inline_kernel
 def fast_path(params):
     """True when hands are sets of cards and runs keep one suit: one pack, no jokers,
     ``run_suit = same_suit``. Then the bitmask kernels here give the same answers as the
@@ -149,7 +149,7 @@ def fast_path(params):
     return params[P_DECKS] == 1 and params[P_JOKERS] == 0 and params[P_RUN_SUIT] != RUN_ANY_SUIT
 
 
-@kernel
+@inline_kernel
 def bit(kind):
     """The mask of one card kind."""
     return 1 << kind

@@ -19,7 +19,7 @@ from sim.engine.bits import (
     lowest_bit,
     partial_melds,
 )
-from sim.engine.jit import kernel
+from sim.engine.jit import inline_kernel, kernel
 from sim.engine.layout import (
     BOT_CAREFUL,
     BOT_RANDOM,
@@ -109,7 +109,7 @@ def _can_lay_off_anywhere(st, params, player, kind):
     return False
 
 
-@kernel
+@inline_kernel
 def _completes_meld(st, params, player, kind):
     """Would ``kind`` belong to a meld of the hand, or fit a table meld ``player`` may lay
     off on?"""
@@ -154,7 +154,7 @@ def _arrangement_leaves_legal_turn(st, params, player):
     return _rows_leave_legal_turn(st, params, player, st.ws.best, 0, st.ws.scal[S_BEST_N])
 
 
-@kernel
+@inline_kernel
 def _best(st, params, values, player, limit):
     """``melds.best_arrangement`` of ``player``'s hand into ``st.ws`` (the bitmask search
     when ``bits.fast_path`` holds: the same arrangement, faster); returns the melded value."""
@@ -340,7 +340,7 @@ def _greedy_lay_off(st, params, player):
                 break
 
 
-@kernel
+@inline_kernel
 def _allowed_bits(st, player):
     """The natural kinds ``player`` may discard, as a mask (one pack: never the card taken
     from the discard pile this turn)."""
@@ -644,7 +644,7 @@ def _random_discard(st, player):
 # ---- dispatch -----------------------------------------------------------------------------
 
 
-@kernel
+@inline_kernel
 def wants_discard(st, params, values, bots, player, kind):
     """Does ``player`` take ``kind`` from the discard pile?"""
     bot = bots[player]
@@ -653,7 +653,7 @@ def wants_discard(st, params, values, bots, player, kind):
     return _completes_meld(st, params, player, kind)
 
 
-@kernel
+@inline_kernel
 def play_melds(st, params, values, bots, player):
     """Meld, lay off and replace jokers for ``player`` after his draw."""
     bot = bots[player]
@@ -666,7 +666,7 @@ def play_melds(st, params, values, bots, player):
         _greedy_lay_off(st, params, player)
 
 
-@kernel
+@inline_kernel
 def choose_discard(st, params, values, bots, player):
     """The card ``player`` discards (must be allowed)."""
     bot = bots[player]

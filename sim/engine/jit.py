@@ -15,4 +15,5 @@ from __future__ import annotations
 from numba import njit
 
 kernel = njit(cache=True, _nrt=False)
+inline_kernel = njit(cache=True, _nrt=False, inline="always")
 allocating = njit(cache=True)

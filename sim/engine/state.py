@@ -31,7 +31,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from sim.engine.jit import allocating, kernel
+from sim.engine.jit import allocating, inline_kernel, kernel
 from sim.engine.layout import (
     JOKER,
     N_KINDS,
@@ -142,7 +142,7 @@ def new_state(params, events):
     )
 
 
-@kernel
+@inline_kernel
 def log_event(st, etype, player, a, b):
     """Append an event (when logging); returns its row or -1."""
     if st.sc[SC_LOG] == 0:
@@ -159,7 +159,7 @@ def log_event(st, etype, player, a, b):
     return row
 
 
-@kernel
+@inline_kernel
 def log_card(st, row, kind):
     """Add a card to the list of event ``row``."""
     if row < 0:
@@ -192,7 +192,7 @@ def fill_stock(st, preset):
     st.sc[SC_STOCK_RANDOM] = 1
 
 
-@kernel
+@inline_kernel
 def pop_stock(st):
     """Take the top card of the stock (a uniform remaining card while it is unordered)."""
     n = st.sc[SC_STOCK_N]
@@ -205,26 +205,26 @@ def pop_stock(st):
     return st.piles[PILE_STOCK, n - 1]
 
 
-@kernel
+@inline_kernel
 def push_discard(st, kind):
     st.piles[PILE_DISCARD, st.sc[SC_DISCARD_N]] = kind
     st.sc[SC_DISCARD_N] += 1
 
 
-@kernel
+@inline_kernel
 def discard_top(st):
     """The top of the discard pile, or -1 when it is empty."""
     n = st.sc[SC_DISCARD_N]
     return st.piles[PILE_DISCARD, n - 1] if n > 0 else -1
 
 
-@kernel
+@inline_kernel
 def pop_discard(st):
     st.sc[SC_DISCARD_N] -= 1
     return st.piles[PILE_DISCARD, st.sc[SC_DISCARD_N]]
 
 
-@kernel
+@inline_kernel
 def give(st, player, kind):
     """One card of ``kind`` into ``player``'s hand."""
     st.hand[player, kind] += 1
@@ -233,7 +233,7 @@ def give(st, player, kind):
         st.pl[player, PL_BITS] |= 1 << kind
 
 
-@kernel
+@inline_kernel
 def take(st, player, kind):
     """One card of ``kind`` out of ``player``'s hand."""
     st.hand[player, kind] -= 1
@@ -242,7 +242,7 @@ def take(st, player, kind):
         st.pl[player, PL_BITS] &= ~(1 << kind)
 
 
-@kernel
+@inline_kernel
 def discard_allowed(st, player, kind):
     """A card may be discarded unless it is the card taken from the discard pile this turn
     (an identical copy from another pack may be; RULES.md §1.5)."""

@@ -6,7 +6,7 @@ All functions take a ``HandState`` (``state.py``) and ``params``.
 from __future__ import annotations
 
 from sim.engine.bits import bit, fast_path
-from sim.engine.jit import kernel
+from sim.engine.jit import inline_kernel, kernel
 from sim.engine.layout import (
     JOKER,
     JREPLACE_STEAL,
@@ -64,7 +64,7 @@ LAY_HIGH = 2  # after the last card of a run
 LAY_GROUP = 3  # into a group
 
 
-@kernel
+@inline_kernel
 def meld_limit(params):
     """New melds allowed per turn (0 = unlimited), RULES.md §2D.19."""
     if params[P_MELDS_PER_TURN] == MELDS_ONE or params[P_MELDS_PER_TURN] == MELDS_ONE_OR_LAYOFF:
@@ -72,7 +72,7 @@ def meld_limit(params):
     return 0
 
 
-@kernel
+@inline_kernel
 def may_meld_now(st, params):
     """Whether another new meld may be laid down this turn (§2D.19)."""
     limit = meld_limit(params)
@@ -83,7 +83,7 @@ def may_meld_now(st, params):
     return True
 
 
-@kernel
+@inline_kernel
 def may_lay_off_on(st, params, player, m):
     """Whether ``player`` may lay off on table meld ``m`` now (§2D.19–21)."""
     if params[P_MELDS_PER_TURN] == MELDS_ONE_OR_LAYOFF and st.sc[SC_MELDS_TURN] > 0:
