@@ -155,7 +155,7 @@ def bit(kind):
     return 1 << kind
 
 
-@kernel
+@inline_kernel
 def mask_value(mask, values):
     """Total of ``values`` (``int64[N_KINDS]``, value per kind) over the cards of ``mask``."""
     v = 0
@@ -456,7 +456,7 @@ def _search_bits(ws, params, values, limit):
         depth = child
 
 
-@kernel
+@inline_kernel
 def best_arrangement_bits(ws, params, values, hand_mask, max_melds):
     """``melds.best_arrangement`` for a hand given as a mask (only when ``fast_path``):
     the same melded value and the same rows ``ws.best[:ws.scal[S_BEST_N]]``."""
@@ -477,7 +477,7 @@ def best_arrangement_bits(ws, params, values, hand_mask, max_melds):
     return scal[S_BEST_VALUE]
 
 
-@kernel
+@inline_kernel
 def forms_meld_bits(params, hand_mask, kind):
     """``melds.forms_meld_with`` on a mask: is natural ``kind`` (held) in some meld?"""
     if kind == JOKER:

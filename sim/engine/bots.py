@@ -94,6 +94,7 @@ from sim.engine.table import (
     meld_limit,
     steal_joker,
     turn_stays_finishable,
+    turn_stays_finishable_bits,
 )
 
 HOLD_TURNS = 6  # careful holds melds for a rummy during each player's first 6 turns at most
@@ -101,8 +102,14 @@ HOLD_TURNS = 6  # careful holds melds for a rummy during each player's first 6 t
 # ---- shared helpers -----------------------------------------------------------------
 
 
-@kernel
+@inline_kernel
 def _can_lay_off_anywhere(st, params, player, kind):
+    """Does ``kind`` fit a table meld ``player`` may lay off on now?"""
+    if fast_path(params):
+        for m in range(st.sc[SC_N_MELDS]):
+            if (_lay_off_targets(st, params, player, m) >> kind) & 1:
+                return True
+        return False
     for m in range(st.sc[SC_N_MELDS]):
         if may_lay_off_on(st, params, player, m) and lay_off_place(st, params, m, kind) != LAY_NONE:
             return True
@@ -215,7 +222,7 @@ def in_partial_meld(st, params, player, kind):
 # ---- greedy -------------------------------------------------------------------------
 
 
-@kernel
+@inline_kernel
 def _greedy_lay_down(st, params, values, player):
     """Lay down the arrangement leaving the least value in hand (within the per-turn meld
     limit); if that would leave no legal end of turn, the best arrangement that keeps one
@@ -245,7 +252,7 @@ def _greedy_lay_down(st, params, values, player):
     _lay_down_best(st, player)
 
 
-@kernel
+@inline_kernel
 def _lay_off_targets(st, params, player, m):
     """The natural kinds ``player`` could lay off on table meld ``m`` now, as a mask (one
     pack, no jokers: ``bits.fast_path``); the same cards ``lay_off_place`` accepts."""
@@ -271,7 +278,7 @@ def _lay_off_targets(st, params, player, m):
     return targets
 
 
-@kernel
+@inline_kernel
 def _lay_off_first_fit(st, params, player, kind):
     """Lay ``kind`` off on the first table meld that takes it; returns whether it did."""
     for m in range(st.sc[SC_N_MELDS]):
@@ -284,7 +291,7 @@ def _lay_off_first_fit(st, params, player, kind):
     return False
 
 
-@kernel
+@inline_kernel
 def _greedy_lay_off_bits(st, params, player):
     """``_greedy_lay_off``'s lay-offs on masks (``bits.fast_path``): the lowest held card
     that fits a table meld and keeps the turn finishable goes on the first meld it fits,
@@ -302,12 +309,12 @@ def _greedy_lay_off_bits(st, params, player):
         while cands != 0:
             k = lowest_bit(cands)
             cands &= cands - 1
-            if turn_stays_finishable(st, params, player, k):
+            if turn_stays_finishable_bits(st, params, player, k):
                 changed = _lay_off_first_fit(st, params, player, k)
                 break
 
 
-@kernel
+@inline_kernel
 def _greedy_lay_off(st, params, player):
     """Replace table jokers by the natural cards they stand for, then lay off every card that
     fits, until nothing more fits; never the planned discard, never emptying the hand
@@ -351,7 +358,7 @@ def _allowed_bits(st, player):
     return allowed
 
 
-@kernel
+@inline_kernel
 def _greedy_discard_bits(st, params, values, player):
     """``_greedy_discard`` on masks (``bits.fast_path``). Cards are visited from the lowest
     kind and ``>=`` keeps the last of equal values: the higher kind, as the count version."""
@@ -379,7 +386,7 @@ def _greedy_discard_bits(st, params, values, player):
     return JOKER
 
 
-@kernel
+@inline_kernel
 def _greedy_discard(st, params, values, player):
     """The highest-value allowed card outside every partial meld; else the highest-value
     allowed card; jokers only when nothing else is allowed. Ties: the higher kind."""

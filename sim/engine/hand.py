@@ -173,7 +173,7 @@ def _draw_stock(st, player):
     log_event(st, E_DRAW_STOCK, player, card, 0)
 
 
-@kernel
+@inline_kernel
 def draw_phase(st, params, values, bots, player):
     """Draw one card: the discard top or the stock top; handle an empty stock (§1.5, §1.8,
     §2F.28)."""

@@ -147,19 +147,29 @@ def lay_off_place(st, params, m, kind):
     return LAY_NONE
 
 
+@inline_kernel
+def turn_stays_finishable_bits(st, params, player, kind):
+    """``turn_stays_finishable`` on the hand mask (one pack, no jokers: ``bits.fast_path``):
+    some other held card, not the one taken from the discard pile, is left to discard."""
+    if st.pl[player, PL_N] == 1:
+        return params[P_MUST_DISCARD_TO_GO_OUT] == 0
+    taken = st.sc[SC_TAKEN]
+    left = st.pl[player, PL_BITS] & ~bit(kind)
+    if taken >= 0 and taken != kind:
+        left &= ~bit(taken)
+    return left != 0
+
+
 @kernel
 def turn_stays_finishable(st, params, player, kind):
     """After ``kind`` leaves ``player``'s hand by meld or lay-off, can the turn still end
     legally: either the hand is empty and going out without a discard is allowed, or some
     card may still be discarded (§1.5 engine note, §2E.26)."""
+    if fast_path(params):
+        return turn_stays_finishable_bits(st, params, player, kind)
     if st.pl[player, PL_N] == 1:
         return params[P_MUST_DISCARD_TO_GO_OUT] == 0
     taken = st.sc[SC_TAKEN]
-    if fast_path(params):  # one pack, no jokers: the other held cards, less the taken one
-        left = st.pl[player, PL_BITS] & ~bit(kind)
-        if taken >= 0 and taken != kind:
-            left &= ~bit(taken)
-        return left != 0
     if kind == taken:
         st.sc[SC_TAKEN] = -1  # the copy played is the one taken (identical copies)
     take(st, player, kind)
@@ -261,7 +271,7 @@ def steal_joker(st, player, m, i, natural):
     log_event(st, E_STEAL, player, m, natural)
 
 
-@kernel
+@inline_kernel
 def find_steal(st, params, player):
     """A (meld, index, natural) joker replacement ``player`` can make now, or (-1, -1, -1)."""
     if params[P_JOKER_REPLACE] != JREPLACE_STEAL:
