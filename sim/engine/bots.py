@@ -452,12 +452,9 @@ def _next_player_wants(st, params, player, kind):
 
 
 @kernel
-def _live_partners(st, params, player, kind):
-    """How many cards not yet seen (not in own hand, on the table or in the discard pile)
-    could still join ``kind`` in a meld: unseen jokers, the other cards of its rank a group
-    may hold (identical copies too under group_duplicates), and its run neighbours of its
-    suit (any suit under run_suit = any_suit). A partial meld whose partners are all gone is
-    dead weight."""
+def _count_seen(st, player):
+    """Fill ``st.kinds[KR_TMP]`` with the cards ``player`` has seen, by kind: his hand, the
+    table and the discard pile."""
     seen = st.kinds[KR_TMP]
     for k in range(N_KINDS):
         seen[k] = st.hand[player, k]
@@ -466,6 +463,16 @@ def _live_partners(st, params, player, kind):
     for m in range(st.sc[SC_N_MELDS]):
         for j in range(st.melds[m, MC_LEN]):
             seen[st.melds[m, MC_CARDS + j]] += 1
+
+
+@kernel
+def _live_partners(st, params, kind):
+    """How many cards not yet seen (``st.kinds[KR_TMP]``, filled by ``_count_seen``) could
+    still join ``kind`` in a meld: unseen jokers, the other cards of its rank a group
+    may hold (identical copies too under group_duplicates), and its run neighbours of its
+    suit (any suit under run_suit = any_suit). A partial meld whose partners are all gone is
+    dead weight."""
+    seen = st.kinds[KR_TMP]
     rank = kind // N_SUITS
     suit = kind % N_SUITS
     any_suit = params[P_RUN_SUIT] == RUN_ANY_SUIT
@@ -534,6 +541,7 @@ def _careful_discard(st, params, values, player):
     best_s = -(10**9)
     fast = fast_path(params)
     partial = partial_melds(st.pl[player, PL_BITS], params[P_ACE_RANK]) if fast else 0
+    _count_seen(st, player)  # the same for every candidate: nothing moves while choosing
     for k in range(N_NATURAL - 1, -1, -1):
         if not discard_allowed(st, player, k):
             continue
@@ -542,7 +550,7 @@ def _careful_discard(st, params, values, player):
             in_partial = ((partial >> k) & 1) == 1
         else:
             in_partial = in_partial_meld(st, params, player, k)
-        if not in_partial or _live_partners(st, params, player, k) == 0:
+        if not in_partial or _live_partners(st, params, k) == 0:
             s += 20
         if _next_player_wants(st, params, player, k):
             s -= 25
