@@ -9,6 +9,7 @@ from __future__ import annotations
 from sim.engine.jit import kernel
 from sim.engine.layout import (
     N_KINDS,
+    N_NATURAL,
     P_PLAYERS,
     P_SCORING,
     P_STOCK_EXHAUSTION,
@@ -29,6 +30,7 @@ from sim.engine.state import (
     MC_TYPE,
     PILE_DISCARD,
     PILE_STOCK,
+    PL_BITS,
     PL_N,
     SC_DISCARD_N,
     SC_N_MELDS,
@@ -39,8 +41,9 @@ from sim.engine.state import (
 
 @kernel
 def check_state(st, params):
-    """Every card of the shoe in exactly one place, hand sizes consistent, every table meld
-    legal, and the meld search never truncated. Returns the violations found."""
+    """Every card of the shoe in exactly one place, hand sizes and bitmasks consistent with
+    the counts, every table meld legal, and the meld search never truncated. Returns the
+    violations found."""
     bad = 0
     seen = st.kinds[KR_TMP]
     for k in range(N_KINDS):
@@ -48,12 +51,17 @@ def check_state(st, params):
     players = params[P_PLAYERS]
     for p in range(players):
         n = 0
+        held = 0
         for k in range(N_KINDS):
             if st.hand[p, k] < 0:
                 bad += 1
             seen[k] += st.hand[p, k]
             n += st.hand[p, k]
+            if k < N_NATURAL and st.hand[p, k] > 0:
+                held |= 1 << k
         if n != st.pl[p, PL_N]:
+            bad += 1
+        if held != st.pl[p, PL_BITS]:
             bad += 1
     for i in range(st.sc[SC_STOCK_N]):
         seen[st.piles[PILE_STOCK, i]] += 1

@@ -10,12 +10,22 @@ Each policy answers three questions, dispatched on the seat's ``BOT_*`` code:
 
 from __future__ import annotations
 
-from sim.engine.jit import kernel
+from sim.engine.bits import (
+    RANK_FIELD,
+    best_arrangement_bits,
+    bit,
+    fast_path,
+    forms_meld_bits,
+    lowest_bit,
+    partial_melds,
+)
+from sim.engine.jit import inline_kernel, kernel
 from sim.engine.layout import (
     BOT_CAREFUL,
     BOT_RANDOM,
     JOKER,
     LAYOFF_NONE,
+    MELD_GROUP,
     N_KINDS,
     N_NATURAL,
     N_RANKS,
@@ -41,7 +51,14 @@ from sim.engine.melds import (
     forms_meld_with,
     melds_with,
 )
-from sim.engine.positions import distance, first_position, position_ok, rank_at, second_position
+from sim.engine.positions import (
+    MAX_RUN,
+    distance,
+    first_position,
+    position_ok,
+    rank_at,
+    second_position,
+)
 from sim.engine.rng import below
 from sim.engine.state import (
     F_PLAYED,
@@ -50,7 +67,11 @@ from sim.engine.state import (
     KR_TMP,
     MC_CARDS,
     MC_LEN,
+    MC_START,
+    MC_SUIT,
+    MC_TYPE,
     PILE_DISCARD,
+    PL_BITS,
     PL_N,
     SC_DISCARD_N,
     SC_N_MELDS,
@@ -73,6 +94,7 @@ from sim.engine.table import (
     meld_limit,
     steal_joker,
     turn_stays_finishable,
+    turn_stays_finishable_bits,
 )
 
 HOLD_TURNS = 6  # careful holds melds for a rummy during each player's first 6 turns at most
@@ -80,21 +102,30 @@ HOLD_TURNS = 6  # careful holds melds for a rummy during each player's first 6 t
 # ---- shared helpers -----------------------------------------------------------------
 
 
-@kernel
+@inline_kernel
 def _can_lay_off_anywhere(st, params, player, kind):
+    """Does ``kind`` fit a table meld ``player`` may lay off on now?"""
+    if fast_path(params):
+        for m in range(st.sc[SC_N_MELDS]):
+            if (_lay_off_targets(st, params, player, m) >> kind) & 1:
+                return True
+        return False
     for m in range(st.sc[SC_N_MELDS]):
         if may_lay_off_on(st, params, player, m) and lay_off_place(st, params, m, kind) != LAY_NONE:
             return True
     return False
 
 
-@kernel
+@inline_kernel
 def _completes_meld(st, params, player, kind):
     """Would ``kind`` belong to a meld of the hand, or fit a table meld ``player`` may lay
     off on?"""
-    give(st, player, kind)
-    found = forms_meld_with(st.ws, params, st.hand[player], kind)
-    take(st, player, kind)
+    if fast_path(params):
+        found = forms_meld_bits(params, st.pl[player, PL_BITS] | bit(kind), kind)
+    else:
+        give(st, player, kind)
+        found = forms_meld_with(st.ws, params, st.hand[player], kind)
+        take(st, player, kind)
     return found or _can_lay_off_anywhere(st, params, player, kind)
 
 
@@ -128,6 +159,15 @@ def _rows_leave_legal_turn(st, params, player, rows, first, count):
 def _arrangement_leaves_legal_turn(st, params, player):
     """After laying down ``ws.best``, could the turn still end legally?"""
     return _rows_leave_legal_turn(st, params, player, st.ws.best, 0, st.ws.scal[S_BEST_N])
+
+
+@inline_kernel
+def _best(st, params, values, player, limit):
+    """``melds.best_arrangement`` of ``player``'s hand into ``st.ws`` (the bitmask search
+    when ``bits.fast_path`` holds: the same arrangement, faster); returns the melded value."""
+    if fast_path(params):
+        return best_arrangement_bits(st.ws, params, values, st.pl[player, PL_BITS], limit)
+    return best_arrangement(st.ws, params, values, st.hand[player], limit)
 
 
 @kernel
@@ -182,7 +222,7 @@ def in_partial_meld(st, params, player, kind):
 # ---- greedy -------------------------------------------------------------------------
 
 
-@kernel
+@inline_kernel
 def _greedy_lay_down(st, params, values, player):
     """Lay down the arrangement leaving the least value in hand (within the per-turn meld
     limit); if that would leave no legal end of turn, the best arrangement that keeps one
@@ -191,7 +231,7 @@ def _greedy_lay_down(st, params, values, player):
         return
     ws = st.ws
     limit = meld_limit(params)
-    best_arrangement(ws, params, values, st.hand[player], limit)
+    _best(st, params, values, player, limit)
     if ws.scal[S_BEST_N] == 0:
         return
     if not _arrangement_leaves_legal_turn(st, params, player):
@@ -200,19 +240,81 @@ def _greedy_lay_down(st, params, values, player):
         for d in range(N_KINDS):
             if st.hand[player, d] > 0 and discard_allowed(st, player, d):
                 take(st, player, d)
-                v = best_arrangement(ws, params, values, st.hand[player], limit)
+                v = _best(st, params, values, player, limit)
                 give(st, player, d)
                 if v > best_v:
                     best_v = v
                     best_d = d
         take(st, player, best_d)
-        best_arrangement(ws, params, values, st.hand[player], limit)
+        _best(st, params, values, player, limit)
         give(st, player, best_d)
         st.sc[SC_PLAN] = best_d
     _lay_down_best(st, player)
 
 
-@kernel
+@inline_kernel
+def _lay_off_targets(st, params, player, m):
+    """The natural kinds ``player`` could lay off on table meld ``m`` now, as a mask (one
+    pack, no jokers: ``bits.fast_path``); the same cards ``lay_off_place`` accepts."""
+    if not may_lay_off_on(st, params, player, m):
+        return 0
+    length = st.melds[m, MC_LEN]
+    start = st.melds[m, MC_START]
+    if st.melds[m, MC_TYPE] == MELD_GROUP:
+        if params[P_GROUP_DUPLICATES] == 0 and length >= 4:
+            return 0
+        return RANK_FIELD << (start * N_SUITS)  # the group's own cards are not in hand
+    if length >= MAX_RUN:
+        return 0
+    ace_rank = params[P_ACE_RANK]
+    suit = st.melds[m, MC_SUIT]
+    targets = 0
+    high = position_ok(start + length, ace_rank)
+    if high >= 0:
+        targets |= bit(rank_at(high, ace_rank) * N_SUITS + suit)
+    low = position_ok(start - 1, ace_rank)
+    if low >= 0:
+        targets |= bit(rank_at(low, ace_rank) * N_SUITS + suit)
+    return targets
+
+
+@inline_kernel
+def _lay_off_first_fit(st, params, player, kind):
+    """Lay ``kind`` off on the first table meld that takes it; returns whether it did."""
+    for m in range(st.sc[SC_N_MELDS]):
+        if not may_lay_off_on(st, params, player, m):
+            continue
+        place = lay_off_place(st, params, m, kind)
+        if place != LAY_NONE:
+            lay_off(st, player, m, kind, place)
+            return True
+    return False
+
+
+@inline_kernel
+def _greedy_lay_off_bits(st, params, player):
+    """``_greedy_lay_off``'s lay-offs on masks (``bits.fast_path``): the lowest held card
+    that fits a table meld and keeps the turn finishable goes on the first meld it fits,
+    again and again."""
+    changed = True
+    while changed and st.pl[player, PL_N] > 0:
+        changed = False
+        targets = 0
+        for m in range(st.sc[SC_N_MELDS]):
+            targets |= _lay_off_targets(st, params, player, m)
+        cands = st.pl[player, PL_BITS] & targets
+        plan = st.sc[SC_PLAN]
+        if plan >= 0 and plan < N_NATURAL:
+            cands &= ~bit(plan)
+        while cands != 0:
+            k = lowest_bit(cands)
+            cands &= cands - 1
+            if turn_stays_finishable_bits(st, params, player, k):
+                changed = _lay_off_first_fit(st, params, player, k)
+                break
+
+
+@inline_kernel
 def _greedy_lay_off(st, params, player):
     """Replace table jokers by the natural cards they stand for, then lay off every card that
     fits, until nothing more fits; never the planned discard, never emptying the hand
@@ -222,6 +324,9 @@ def _greedy_lay_off(st, params, player):
         if m < 0:
             break
         steal_joker(st, player, m, i, natural)
+    if fast_path(params):
+        _greedy_lay_off_bits(st, params, player)
+        return
     changed = True
     while changed and st.pl[player, PL_N] > 0:
         changed = False
@@ -242,13 +347,54 @@ def _greedy_lay_off(st, params, player):
                 break
 
 
-@kernel
+@inline_kernel
+def _allowed_bits(st, player):
+    """The natural kinds ``player`` may discard, as a mask (one pack: never the card taken
+    from the discard pile this turn)."""
+    allowed = st.pl[player, PL_BITS]
+    taken = st.sc[SC_TAKEN]
+    if taken >= 0 and taken < N_NATURAL:
+        allowed &= ~bit(taken)
+    return allowed
+
+
+@inline_kernel
+def _greedy_discard_bits(st, params, values, player):
+    """``_greedy_discard`` on masks (``bits.fast_path``). Cards are visited from the lowest
+    kind and ``>=`` keeps the last of equal values: the higher kind, as the count version."""
+    allowed = _allowed_bits(st, player)
+    partial = partial_melds(st.pl[player, PL_BITS], params[P_ACE_RANK])
+    loose = -1
+    loose_v = -1
+    any_k = -1
+    any_v = -1
+    rest = allowed
+    while rest != 0:
+        k = lowest_bit(rest)
+        rest &= rest - 1
+        v = values[k]
+        if v >= any_v:
+            any_v = v
+            any_k = k
+        if v >= loose_v and ((partial >> k) & 1) == 0:
+            loose_v = v
+            loose = k
+    if loose >= 0:
+        return loose
+    if any_k >= 0:
+        return any_k
+    return JOKER
+
+
+@inline_kernel
 def _greedy_discard(st, params, values, player):
     """The highest-value allowed card outside every partial meld; else the highest-value
     allowed card; jokers only when nothing else is allowed. Ties: the higher kind."""
     plan = st.sc[SC_PLAN]
     if plan >= 0 and discard_allowed(st, player, plan):
         return plan
+    if fast_path(params):
+        return _greedy_discard_bits(st, params, values, player)
     loose = -1
     loose_v = -1
     any_k = -1
@@ -306,12 +452,9 @@ def _next_player_wants(st, params, player, kind):
 
 
 @kernel
-def _live_partners(st, params, player, kind):
-    """How many cards not yet seen (not in own hand, on the table or in the discard pile)
-    could still join ``kind`` in a meld: unseen jokers, the other cards of its rank a group
-    may hold (identical copies too under group_duplicates), and its run neighbours of its
-    suit (any suit under run_suit = any_suit). A partial meld whose partners are all gone is
-    dead weight."""
+def _count_seen(st, player):
+    """Fill ``st.kinds[KR_TMP]`` with the cards ``player`` has seen, by kind: his hand, the
+    table and the discard pile."""
     seen = st.kinds[KR_TMP]
     for k in range(N_KINDS):
         seen[k] = st.hand[player, k]
@@ -320,6 +463,16 @@ def _live_partners(st, params, player, kind):
     for m in range(st.sc[SC_N_MELDS]):
         for j in range(st.melds[m, MC_LEN]):
             seen[st.melds[m, MC_CARDS + j]] += 1
+
+
+@kernel
+def _live_partners(st, params, kind):
+    """How many cards not yet seen (``st.kinds[KR_TMP]``, filled by ``_count_seen``) could
+    still join ``kind`` in a meld: unseen jokers, the other cards of its rank a group
+    may hold (identical copies too under group_duplicates), and its run neighbours of its
+    suit (any suit under run_suit = any_suit). A partial meld whose partners are all gone is
+    dead weight."""
+    seen = st.kinds[KR_TMP]
     rank = kind // N_SUITS
     suit = kind % N_SUITS
     any_suit = params[P_RUN_SUIT] == RUN_ANY_SUIT
@@ -361,7 +514,7 @@ def _careful_play(st, params, values, player):
         # discard): that is going rummy
         if not may_meld_now(st, params):
             return
-        best_arrangement(ws, params, values, st.hand[player], meld_limit(params))
+        _best(st, params, values, player, meld_limit(params))
         melded = 0
         for m in range(ws.scal[S_BEST_N]):
             melded += ws.best[m, CC_LEN]
@@ -386,11 +539,18 @@ def _careful_discard(st, params, values, player):
         return plan
     best = -1
     best_s = -(10**9)
+    fast = fast_path(params)
+    partial = partial_melds(st.pl[player, PL_BITS], params[P_ACE_RANK]) if fast else 0
+    _count_seen(st, player)  # the same for every candidate: nothing moves while choosing
     for k in range(N_NATURAL - 1, -1, -1):
         if not discard_allowed(st, player, k):
             continue
         s = values[k]
-        if not in_partial_meld(st, params, player, k) or _live_partners(st, params, player, k) == 0:
+        if fast:
+            in_partial = ((partial >> k) & 1) == 1
+        else:
+            in_partial = in_partial_meld(st, params, player, k)
+        if not in_partial or _live_partners(st, params, k) == 0:
             s += 20
         if _next_player_wants(st, params, player, k):
             s -= 25
@@ -499,7 +659,7 @@ def _random_discard(st, player):
 # ---- dispatch -----------------------------------------------------------------------------
 
 
-@kernel
+@inline_kernel
 def wants_discard(st, params, values, bots, player, kind):
     """Does ``player`` take ``kind`` from the discard pile?"""
     bot = bots[player]
@@ -508,7 +668,7 @@ def wants_discard(st, params, values, bots, player, kind):
     return _completes_meld(st, params, player, kind)
 
 
-@kernel
+@inline_kernel
 def play_melds(st, params, values, bots, player):
     """Meld, lay off and replace jokers for ``player`` after his draw."""
     bot = bots[player]
@@ -521,7 +681,7 @@ def play_melds(st, params, values, bots, player):
         _greedy_lay_off(st, params, player)
 
 
-@kernel
+@inline_kernel
 def choose_discard(st, params, values, bots, player):
     """The card ``player`` discards (must be allowed)."""
     bot = bots[player]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from sim.engine.audit import check_scores, check_state
 from sim.engine.bots import choose_discard, play_melds, wants_discard
-from sim.engine.jit import kernel
+from sim.engine.jit import inline_kernel, kernel
 from sim.engine.layout import (
     JOKER,
     N_KINDS,
@@ -85,7 +85,7 @@ DRAW_BLOCK = 1  # stock empty and the discard declined: the hand ends (block_*)
 DRAW_EXHAUSTED = 2  # nothing left to draw anywhere
 
 
-@kernel
+@inline_kernel
 def _block_rule(params):
     s = params[P_STOCK_EXHAUSTION]
     return s == STOCK_BLOCK_DIFFERENCE or s == STOCK_BLOCK_TOTALS
@@ -155,7 +155,7 @@ def _rebuild_stock(st, params):
     log_event(st, E_REBUILD, -1, n - 1, st.piles[PILE_DISCARD, 0])
 
 
-@kernel
+@inline_kernel
 def _take_discard(st, player, forced):
     card = pop_discard(st)
     give(st, player, card)
@@ -165,7 +165,7 @@ def _take_discard(st, player, forced):
     log_event(st, E_FORCED_TAKE if forced else E_DRAW_DISCARD, player, card, 0)
 
 
-@kernel
+@inline_kernel
 def _draw_stock(st, player):
     card = pop_stock(st)
     give(st, player, card)
@@ -173,7 +173,7 @@ def _draw_stock(st, player):
     log_event(st, E_DRAW_STOCK, player, card, 0)
 
 
-@kernel
+@inline_kernel
 def draw_phase(st, params, values, bots, player):
     """Draw one card: the discard top or the stock top; handle an empty stock (§1.5, §1.8,
     §2F.28)."""
@@ -269,13 +269,13 @@ def score_block(st, params, scores, left):
     return winner if tied == 1 else -1
 
 
-@kernel
+@inline_kernel
 def _audit(st, params):
     if params[P_AUDIT] == 1:
         check_state(st, params)
 
 
-@kernel
+@inline_kernel
 def _start_turn(st):
     st.sc[SC_TAKEN] = -1
     st.sc[SC_PLAN] = -1

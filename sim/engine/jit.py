@@ -56,4 +56,5 @@ def cache_is_cold() -> bool:
 
 
 kernel = njit(cache=True, _nrt=False)
+inline_kernel = njit(cache=True, _nrt=False, inline="always")
 allocating = njit(cache=True)

@@ -5,8 +5,10 @@ M = ``MAX_TABLE_MELDS``). There are few, larger arrays on purpose: numba passes 
 as all of its arrays' fields, so every kernel call costs in proportion to their number.
 
 - ``hand``: int64[P, K], cards each player holds, by kind (multi-deck: counts > 1);
-- ``pl``: int64[P, N_PL], per player: cards held (``PL_N``) and facts of this hand
-  (``F_PLAYED``, ``F_HAS_MELDED``, ``F_LAID_OFF_OWN``);
+- ``pl``: int64[P, N_PL], per player: cards held (``PL_N``), facts of this hand
+  (``F_PLAYED``, ``F_HAS_MELDED``, ``F_LAID_OFF_OWN``) and ``PL_BITS``, the natural kinds
+  held as a bitmask (bit k set when ``hand[p, k] > 0``; kept by ``give``/``take`` for the
+  fast paths of ``bits.py``);
 - ``piles``: int64[2, S]: row ``PILE_STOCK`` is the stock, top at
   ``[PILE_STOCK, sc[SC_STOCK_N] - 1]`` (while ``sc[SC_STOCK_RANDOM]`` is 1 the remaining
   stock is unordered and each draw picks a uniform card: a lazy Fisher-Yates shuffle; after
@@ -29,7 +31,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from sim.engine.jit import allocating, kernel
+from sim.engine.jit import allocating, inline_kernel, kernel
 from sim.engine.layout import (
     JOKER,
     N_KINDS,
@@ -49,7 +51,8 @@ PL_N = 0  # cards in hand
 F_PLAYED = 1  # laid down or laid off a card in an earlier turn of this hand (going rummy)
 F_HAS_MELDED = 2  # has laid down a meld this hand (layoff_requires_meld)
 F_LAID_OFF_OWN = 3  # has laid off on one of his own melds (layoff_requires_meld)
-N_PL = 4
+PL_BITS = 4  # bitmask of the natural kinds held (bit k: hand[p, k] > 0)
+N_PL = 5
 
 # piles rows
 PILE_STOCK = 0
@@ -139,7 +142,7 @@ def new_state(params, events):
     )
 
 
-@kernel
+@inline_kernel
 def log_event(st, etype, player, a, b):
     """Append an event (when logging); returns its row or -1."""
     if st.sc[SC_LOG] == 0:
@@ -156,7 +159,7 @@ def log_event(st, etype, player, a, b):
     return row
 
 
-@kernel
+@inline_kernel
 def log_card(st, row, kind):
     """Add a card to the list of event ``row``."""
     if row < 0:
@@ -189,7 +192,7 @@ def fill_stock(st, preset):
     st.sc[SC_STOCK_RANDOM] = 1
 
 
-@kernel
+@inline_kernel
 def pop_stock(st):
     """Take the top card of the stock (a uniform remaining card while it is unordered)."""
     n = st.sc[SC_STOCK_N]
@@ -202,38 +205,44 @@ def pop_stock(st):
     return st.piles[PILE_STOCK, n - 1]
 
 
-@kernel
+@inline_kernel
 def push_discard(st, kind):
     st.piles[PILE_DISCARD, st.sc[SC_DISCARD_N]] = kind
     st.sc[SC_DISCARD_N] += 1
 
 
-@kernel
+@inline_kernel
 def discard_top(st):
     """The top of the discard pile, or -1 when it is empty."""
     n = st.sc[SC_DISCARD_N]
     return st.piles[PILE_DISCARD, n - 1] if n > 0 else -1
 
 
-@kernel
+@inline_kernel
 def pop_discard(st):
     st.sc[SC_DISCARD_N] -= 1
     return st.piles[PILE_DISCARD, st.sc[SC_DISCARD_N]]
 
 
-@kernel
+@inline_kernel
 def give(st, player, kind):
+    """One card of ``kind`` into ``player``'s hand."""
     st.hand[player, kind] += 1
     st.pl[player, PL_N] += 1
+    if kind < N_NATURAL:
+        st.pl[player, PL_BITS] |= 1 << kind
 
 
-@kernel
+@inline_kernel
 def take(st, player, kind):
+    """One card of ``kind`` out of ``player``'s hand."""
     st.hand[player, kind] -= 1
     st.pl[player, PL_N] -= 1
+    if kind < N_NATURAL and st.hand[player, kind] == 0:
+        st.pl[player, PL_BITS] &= ~(1 << kind)
 
 
-@kernel
+@inline_kernel
 def discard_allowed(st, player, kind):
     """A card may be discarded unless it is the card taken from the discard pile this turn
     (an identical copy from another pack may be; RULES.md §1.5)."""

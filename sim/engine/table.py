@@ -5,7 +5,8 @@ All functions take a ``HandState`` (``state.py``) and ``params``.
 
 from __future__ import annotations
 
-from sim.engine.jit import kernel
+from sim.engine.bits import bit, fast_path
+from sim.engine.jit import inline_kernel, kernel
 from sim.engine.layout import (
     JOKER,
     JREPLACE_STEAL,
@@ -42,6 +43,7 @@ from sim.engine.state import (
     MC_START,
     MC_SUIT,
     MC_TYPE,
+    PL_BITS,
     PL_N,
     SC_LAYOFFS_TURN,
     SC_MELDS_TURN,
@@ -62,7 +64,7 @@ LAY_HIGH = 2  # after the last card of a run
 LAY_GROUP = 3  # into a group
 
 
-@kernel
+@inline_kernel
 def meld_limit(params):
     """New melds allowed per turn (0 = unlimited), RULES.md §2D.19."""
     if params[P_MELDS_PER_TURN] == MELDS_ONE or params[P_MELDS_PER_TURN] == MELDS_ONE_OR_LAYOFF:
@@ -70,7 +72,7 @@ def meld_limit(params):
     return 0
 
 
-@kernel
+@inline_kernel
 def may_meld_now(st, params):
     """Whether another new meld may be laid down this turn (§2D.19)."""
     limit = meld_limit(params)
@@ -81,7 +83,7 @@ def may_meld_now(st, params):
     return True
 
 
-@kernel
+@inline_kernel
 def may_lay_off_on(st, params, player, m):
     """Whether ``player`` may lay off on table meld ``m`` now (§2D.19–21)."""
     if params[P_MELDS_PER_TURN] == MELDS_ONE_OR_LAYOFF and st.sc[SC_MELDS_TURN] > 0:
@@ -145,11 +147,26 @@ def lay_off_place(st, params, m, kind):
     return LAY_NONE
 
 
+@inline_kernel
+def turn_stays_finishable_bits(st, params, player, kind):
+    """``turn_stays_finishable`` on the hand mask (one pack, no jokers: ``bits.fast_path``):
+    some other held card, not the one taken from the discard pile, is left to discard."""
+    if st.pl[player, PL_N] == 1:
+        return params[P_MUST_DISCARD_TO_GO_OUT] == 0
+    taken = st.sc[SC_TAKEN]
+    left = st.pl[player, PL_BITS] & ~bit(kind)
+    if taken >= 0 and taken != kind:
+        left &= ~bit(taken)
+    return left != 0
+
+
 @kernel
 def turn_stays_finishable(st, params, player, kind):
     """After ``kind`` leaves ``player``'s hand by meld or lay-off, can the turn still end
     legally: either the hand is empty and going out without a discard is allowed, or some
     card may still be discarded (§1.5 engine note, §2E.26)."""
+    if fast_path(params):
+        return turn_stays_finishable_bits(st, params, player, kind)
     if st.pl[player, PL_N] == 1:
         return params[P_MUST_DISCARD_TO_GO_OUT] == 0
     taken = st.sc[SC_TAKEN]
@@ -254,7 +271,7 @@ def steal_joker(st, player, m, i, natural):
     log_event(st, E_STEAL, player, m, natural)
 
 
-@kernel
+@inline_kernel
 def find_steal(st, params, player):
     """A (meld, index, natural) joker replacement ``player`` can make now, or (-1, -1, -1)."""
     if params[P_JOKER_REPLACE] != JREPLACE_STEAL:

@@ -1,0 +1,485 @@
+"""Bitmask fast path for one pack without jokers and runs of one suit (most variants).
+
+A hand is an ``int64`` bitmask: bit ``k`` is set when the hand holds card kind
+``k = rank * 4 + suit`` (kinds 0..51; ``state.py`` keeps one per player in
+``pl[p, PL_BITS]``). A rank's four cards are one 4-bit field; the same suit one rank up is
+4 bits higher. Masks stay below bit 60, so ``int64`` never goes negative and no ``uint64``
+typing is needed.
+
+Run positions (``positions.py``) are handled in *position space*: bit ``pos * 4 + suit``
+for run position ``pos``. ``to_positions`` maps a hand there (ace high: the ace moves to
+the top; high_or_low: the ace is at both ends; around the corner: shifts rotate within
+52 bits), ``from_positions`` folds back.
+
+The exact search ``best_arrangement_bits`` mirrors ``melds.best_arrangement`` step by
+step (same cards set aside, same branching card, same candidate order, same pruning), so
+it returns the very same arrangement, ties included; only the bookkeeping is bitmasks.
+"""
+
+from __future__ import annotations
+
+import numba
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
+
+from sim.engine.jit import inline_kernel, kernel
+from sim.engine.layout import (
+    ACE_AROUND_CORNER,
+    ACE_HIGH,
+    ACE_HIGH_OR_LOW,
+    JOKER,
+    MELD_GROUP,
+    MELD_RUN,
+    N_NATURAL,
+    N_SUITS,
+    P_ACE_RANK,
+    P_DECKS,
+    P_GROUP_DUPLICATES,
+    P_JOKERS,
+    P_RUN_SUIT,
+    RUN_ANY_SUIT,
+)
+from sim.engine.melds import (
+    CC_CARDS,
+    CC_LEN,
+    CC_START,
+    CC_SUIT,
+    CC_TYPE,
+    MAX_ARRANGEMENT,
+    MAX_CAND,
+    MAX_DEPTH,
+    N_CARD,
+    N_CHOICE,
+    N_LEFT,
+    N_MELDED,
+    N_REMAINING,
+    N_START,
+    S_BEST_N,
+    S_BEST_VALUE,
+    S_CUR_N,
+    S_DONE,
+    S_OVERFLOW,
+    S_TOTAL,
+)
+from sim.engine.positions import (
+    MAX_RUN,
+    first_position,
+    n_positions,
+    position_ok,
+    rank_at,
+    second_position,
+)
+
+FULL52 = (1 << N_NATURAL) - 1  # every card of one pack
+FULL56 = (1 << (N_NATURAL + N_SUITS)) - 1  # position space of high_or_low (14 positions)
+BELOW_ACE_HIGH = (1 << (N_NATURAL - N_SUITS)) - 1  # positions 0..11 (2..K) under ace high
+RANK_FIELD = (1 << N_SUITS) - 1  # the four cards of one rank
+FIELD_LOW = 0x1111111111111  # bit 0 of each of the 13 rank fields
+PAIR_LOW = 0x5555555555555  # bit 0 of each 2-bit pair
+QUAD_LOW = 0x3333333333333  # bits 0-1 of each 4-bit field
+
+# In bitmask searches a candidate row of SearchWork.cand keeps CC_TYPE..CC_SUIT as usual,
+# then the meld's card mask and its value (cards are written out only for the best rows).
+CB_MASK = CC_CARDS
+CB_VALUE = CC_CARDS + 1
+# SearchWork.node: in bitmask searches the N_START column holds the undecided cards' mask.
+N_UNDECIDED = N_START
+
+
+# ---- bit counting -------------------------------------------------------------------------
+
+
+@intrinsic
+def _ctpop(typingctx, x):
+    """LLVM ``ctpop``: the number of set bits of an integer."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return x(x), codegen
+
+
+@intrinsic
+def _cttz(typingctx, x):
+    """LLVM ``cttz``: the number of trailing zero bits (the bit width for 0)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return x(x), codegen
+
+
+if numba.config.DISABLE_JIT:
+
+    def popcount(x):
+        """Number of set bits of a non-negative integer."""
+        return bin(int(x)).count("1")
+
+    def lowest_bit(x):
+        """Index of the lowest set bit of a positive integer."""
+        x = int(x)
+        return (x & -x).bit_length() - 1
+
+else:
+
+    @kernel
+    def popcount(x):
+        """Number of set bits of a non-negative integer."""
+        return _ctpop(x)
+
+    @kernel
+    def lowest_bit(x):
+        """Index of the lowest set bit of a positive integer."""
+        return _cttz(x)
+
+
+# ---- when the fast path applies -------------------------------------------------------------
+
+
+@inline_kernel
+def fast_path(params):
+    """True when hands are sets of cards and runs keep one suit: one pack, no jokers,
+    ``run_suit = same_suit``. Then the bitmask kernels here give the same answers as the
+    count-array kernels of ``melds.py``/``bots.py``."""
+    return params[P_DECKS] == 1 and params[P_JOKERS] == 0 and params[P_RUN_SUIT] != RUN_ANY_SUIT
+
+
+@inline_kernel
+def bit(kind):
+    """The mask of one card kind."""
+    return 1 << kind
+
+
+@inline_kernel
+def mask_value(mask, values):
+    """Total of ``values`` (``int64[N_KINDS]``, value per kind) over the cards of ``mask``."""
+    v = 0
+    m = mask
+    while m != 0:
+        v += values[lowest_bit(m)]
+        m &= m - 1
+    return v
+
+
+# ---- ranks and run positions ------------------------------------------------------------------
+
+
+@kernel
+def rank_counts(mask):
+    """Each 4-bit rank field replaced by how many cards of that rank ``mask`` holds (0..4)."""
+    a = (mask & PAIR_LOW) + ((mask >> 1) & PAIR_LOW)
+    return (a & QUAD_LOW) + ((a >> 2) & QUAD_LOW)
+
+
+@kernel
+def ranks_holding(mask, at_least):
+    """The whole rank fields in which ``mask`` holds at least ``at_least`` (2 or 3) cards."""
+    b = rank_counts(mask)
+    if at_least >= 3:
+        low = ((b >> 2) | (b & (b >> 1))) & FIELD_LOW
+    else:
+        low = ((b >> 1) | (b >> 2)) & FIELD_LOW
+    return low * RANK_FIELD
+
+
+@kernel
+def to_positions(mask, ace_rank):
+    """``mask`` in position space (bit ``pos * 4 + suit``) under ``ace_rank``."""
+    if ace_rank == ACE_HIGH:
+        return (mask >> N_SUITS) | ((mask & RANK_FIELD) << (N_NATURAL - N_SUITS))
+    if ace_rank == ACE_HIGH_OR_LOW:
+        return mask | ((mask & RANK_FIELD) << N_NATURAL)
+    return mask
+
+
+@kernel
+def from_positions(pmask, ace_rank):
+    """A position-space mask back to card kinds (both aces of high_or_low fold onto one)."""
+    if ace_rank == ACE_HIGH:
+        return ((pmask & BELOW_ACE_HIGH) << N_SUITS) | (
+            (pmask >> (N_NATURAL - N_SUITS)) & RANK_FIELD
+        )
+    if ace_rank == ACE_HIGH_OR_LOW:
+        return (pmask | (pmask >> N_NATURAL)) & FULL52
+    return pmask & FULL52
+
+
+@kernel
+def positions_up(pmask, steps, ace_rank):
+    """Every card moved ``steps`` positions up (toward the king); cards leaving the last
+    position drop out, or wrap to the first around the corner."""
+    s = steps * N_SUITS
+    if ace_rank == ACE_AROUND_CORNER:
+        return ((pmask << s) & FULL52) | (pmask >> (N_NATURAL - s))
+    full = FULL56 if ace_rank == ACE_HIGH_OR_LOW else FULL52
+    return (pmask & (full >> s)) << s
+
+
+@kernel
+def positions_down(pmask, steps, ace_rank):
+    """Every card moved ``steps`` positions down; around the corner the lowest wrap to the
+    top."""
+    s = steps * N_SUITS
+    if ace_rank == ACE_AROUND_CORNER:
+        return (pmask >> s) | ((pmask & ((1 << s) - 1)) << (N_NATURAL - s))
+    return pmask >> s
+
+
+@kernel
+def in_run_windows(mask, ace_rank):
+    """Cards of ``mask`` on some three consecutive run positions of one suit, all held."""
+    e = to_positions(mask, ace_rank)
+    starts = e & positions_down(e, 1, ace_rank) & positions_down(e, 2, ace_rank)
+    covered = starts | positions_up(starts, 1, ace_rank) | positions_up(starts, 2, ace_rank)
+    return from_positions(covered, ace_rank) & mask
+
+
+@kernel
+def meldable(mask, ace_rank):
+    """Cards of ``mask`` that are in some meld of ``mask``: three or more of their rank, or
+    a three-card run through them (``melds.could_meld`` without jokers or duplicates)."""
+    return mask & (ranks_holding(mask, 3) | in_run_windows(mask, ace_rank))
+
+
+@kernel
+def may_meld(mask, ace_rank):
+    """What is left after setting aside, again and again, cards in no meld of what is left
+    (the greatest subset in which every card can meld, as in ``melds.best_arrangement``)."""
+    u = mask
+    while True:
+        kept = meldable(u, ace_rank)
+        if kept == u:
+            return u
+        u = kept
+
+
+@kernel
+def partial_melds(mask, ace_rank):
+    """Cards of ``mask`` in a partial meld (docs/bots.md): another card of their rank, or a
+    card of their suit at most two run positions away (``bots.in_partial_meld``)."""
+    e = to_positions(mask, ace_rank)
+    near = (
+        positions_up(e, 1, ace_rank)
+        | positions_up(e, 2, ace_rank)
+        | positions_down(e, 1, ace_rank)
+        | positions_down(e, 2, ace_rank)
+    )
+    return mask & (ranks_holding(mask, 2) | from_positions(near, ace_rank))
+
+
+# ---- the exact search ----------------------------------------------------------------------
+
+
+@kernel
+def _emit_bits(ws, depth, mtype, start, length, suit, mask, value):
+    """Append a candidate (``CC_TYPE..CC_SUIT``, ``CB_MASK``, ``CB_VALUE``) at ``depth``."""
+    n = ws.cand_n[depth]
+    if n >= MAX_CAND:
+        ws.scal[S_OVERFLOW] += 1
+        return
+    row = ws.cand[depth, n]
+    row[CC_TYPE] = mtype
+    row[CC_START] = start
+    row[CC_LEN] = length
+    row[CC_SUIT] = suit
+    row[CB_MASK] = mask
+    row[CB_VALUE] = value
+    ws.cand_n[depth] = n + 1
+
+
+@kernel
+def _group_order(i, dup):
+    """The suit subset tried ``i``-th: ``melds._groups_with`` counts suits up from spades
+    (bit 0) when duplicates are forbidden, and nests spades outermost when they are allowed."""
+    if dup:
+        return ((i & 1) << 3) | ((i & 2) << 1) | ((i & 4) >> 1) | ((i & 8) >> 3)
+    return i
+
+
+@kernel
+def _groups_bits(ws, params, values, depth, u, c):
+    """Candidate groups through card ``c`` from the undecided cards ``u``, in the order of
+    ``melds._groups_with``."""
+    rank = c // N_SUITS
+    suit = c % N_SUITS
+    base = rank * N_SUITS
+    field = (u >> base) & RANK_FIELD
+    dup = params[P_GROUP_DUPLICATES] == 1
+    for i in range(RANK_FIELD + 1):
+        m = _group_order(i, dup)
+        if ((m >> suit) & 1) == 0 or (m & field) != m:
+            continue
+        size = popcount(m)
+        if size >= 3:
+            mask = m << base
+            _emit_bits(ws, depth, MELD_GROUP, rank, size, -1, mask, mask_value(mask, values))
+
+
+@kernel
+def _runs_bits(ws, params, values, depth, u, c):
+    """Candidate runs through card ``c`` from ``u``, in the order of ``melds._runs_with``:
+    for each position of ``c``, first positions from ``c`` down while held, and from each,
+    lengths up while held."""
+    ace_rank = params[P_ACE_RANK]
+    rank = c // N_SUITS
+    suit = c % N_SUITS
+    npos = n_positions(ace_rank)
+    wrap = ace_rank == ACE_AROUND_CORNER
+    for which in range(2):
+        pc = first_position(rank, ace_rank) if which == 0 else second_position(rank, ace_rank)
+        if pc < 0:
+            continue
+        for back in range(MAX_RUN):
+            lo = pc - back
+            if wrap:
+                lo = (lo + npos) % npos
+            elif lo < 0:
+                break
+            if back > 0 and ((u >> (rank_at(lo, ace_rank) * N_SUITS + suit)) & 1) == 0:
+                break
+            mask = 0
+            value = 0
+            for level in range(MAX_RUN):
+                pos = position_ok(lo + level, ace_rank)
+                if pos < 0:
+                    break
+                k = rank_at(pos, ace_rank) * N_SUITS + suit
+                if ((u >> k) & 1) == 0:
+                    break
+                mask |= 1 << k
+                value += values[k]
+                if level >= back and level >= 2:
+                    _emit_bits(ws, depth, MELD_RUN, lo, level + 1, suit, mask, value)
+
+
+@kernel
+def _record_bits(ws, params, melded):
+    """Keep the current path as the best arrangement when it melds strictly more (cards
+    written as ``melds._record`` would: groups by suit, runs in position order)."""
+    if melded <= ws.scal[S_BEST_VALUE]:
+        return
+    ace_rank = params[P_ACE_RANK]
+    ws.scal[S_BEST_VALUE] = melded
+    n = ws.scal[S_CUR_N]
+    ws.scal[S_BEST_N] = n
+    for m in range(n):
+        src = ws.cand[ws.cur[m, 0], ws.cur[m, 1]]
+        dst = ws.best[m]
+        dst[CC_TYPE] = src[CC_TYPE]
+        dst[CC_START] = src[CC_START]
+        dst[CC_LEN] = src[CC_LEN]
+        dst[CC_SUIT] = src[CC_SUIT]
+        if src[CC_TYPE] == MELD_GROUP:
+            j = 0
+            rest = src[CB_MASK]
+            while rest != 0:
+                dst[CC_CARDS + j] = lowest_bit(rest)
+                rest &= rest - 1
+                j += 1
+        else:
+            for j in range(src[CC_LEN]):
+                pos = position_ok(src[CC_START] + j, ace_rank)
+                dst[CC_CARDS + j] = rank_at(pos, ace_rank) * N_SUITS + src[CC_SUIT]
+    if melded == ws.scal[S_TOTAL]:
+        ws.scal[S_DONE] = 1
+
+
+@kernel
+def _search_bits(ws, params, values, limit):
+    """``melds._search`` on masks: ``ws.node[depth]`` holds (undecided mask, branching card,
+    choice, melded value, undecided value, melds left); children are the candidate melds
+    through the lowest undecided card, then that card as deadwood."""
+    node = ws.node
+    cand_n = ws.cand_n
+    cand = ws.cand
+    scal = ws.scal
+    node[0, N_MELDED] = 0
+    node[0, N_REMAINING] = scal[S_TOTAL]
+    node[0, N_LEFT] = limit
+    node[0, N_CHOICE] = -2
+    depth = 0
+    while depth >= 0:
+        choice = node[depth, N_CHOICE]
+        melded = node[depth, N_MELDED]
+        u = node[depth, N_UNDECIDED]
+        if choice == -2:
+            if scal[S_DONE] == 1 or melded + node[depth, N_REMAINING] <= scal[S_BEST_VALUE]:
+                depth -= 1
+                continue
+            if depth >= MAX_DEPTH - 1:
+                scal[S_OVERFLOW] += 1
+            if u == 0 or node[depth, N_LEFT] == 0 or depth >= MAX_DEPTH - 1:
+                _record_bits(ws, params, melded)
+                depth -= 1
+                continue
+            c = lowest_bit(u)
+            node[depth, N_CARD] = c
+            cand_n[depth] = 0
+            _groups_bits(ws, params, values, depth, u, c)
+            _runs_bits(ws, params, values, depth, u, c)
+            choice = -1
+        else:
+            if choice < cand_n[depth]:
+                scal[S_CUR_N] -= 1
+            if scal[S_DONE] == 1:
+                depth -= 1
+                continue
+        choice += 1
+        node[depth, N_CHOICE] = choice
+        n = cand_n[depth]
+        child = depth + 1
+        if choice < n:
+            v = cand[depth, choice, CB_VALUE]
+            m = scal[S_CUR_N]
+            ws.cur[m, 0] = depth
+            ws.cur[m, 1] = choice
+            scal[S_CUR_N] = m + 1
+            node[child, N_UNDECIDED] = u & ~cand[depth, choice, CB_MASK]
+            node[child, N_MELDED] = melded + v
+            node[child, N_REMAINING] = node[depth, N_REMAINING] - v
+            node[child, N_LEFT] = node[depth, N_LEFT] - 1
+        elif choice == n:
+            c = node[depth, N_CARD]
+            node[child, N_UNDECIDED] = u & ~(1 << c)
+            node[child, N_MELDED] = melded
+            node[child, N_REMAINING] = node[depth, N_REMAINING] - values[c]
+            node[child, N_LEFT] = node[depth, N_LEFT]
+        else:
+            depth -= 1
+            continue
+        node[child, N_CHOICE] = -2
+        depth = child
+
+
+@inline_kernel
+def best_arrangement_bits(ws, params, values, hand_mask, max_melds):
+    """``melds.best_arrangement`` for a hand given as a mask (only when ``fast_path``):
+    the same melded value and the same rows ``ws.best[:ws.scal[S_BEST_N]]``."""
+    u = may_meld(hand_mask, params[P_ACE_RANK])
+    scal = ws.scal
+    scal[S_BEST_VALUE] = -1
+    scal[S_BEST_N] = 0
+    scal[S_CUR_N] = 0
+    scal[S_DONE] = 0
+    if u == 0:  # what the search finds at once: nothing melds
+        scal[S_TOTAL] = 0
+        scal[S_BEST_VALUE] = 0
+        scal[S_DONE] = 1
+        return 0
+    scal[S_TOTAL] = mask_value(u, values)
+    ws.node[0, N_UNDECIDED] = u
+    _search_bits(ws, params, values, max_melds if max_melds > 0 else MAX_ARRANGEMENT)
+    return scal[S_BEST_VALUE]
+
+
+@inline_kernel
+def forms_meld_bits(params, hand_mask, kind):
+    """``melds.forms_meld_with`` on a mask: is natural ``kind`` (held) in some meld?"""
+    if kind == JOKER:
+        return False
+    return ((meldable(hand_mask, params[P_ACE_RANK]) >> kind) & 1) == 1
