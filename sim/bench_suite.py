@@ -24,6 +24,7 @@ from sim.report.bench import bench_report_pipeline
 
 HANDS = int(os.environ.get("RUMMYSIM_BENCH_HANDS", "200000"))
 DEADWOOD_HANDS = int(os.environ.get("RUMMYSIM_BENCH_DEADWOOD_HANDS", "1000000"))
+PIPELINE_HANDS = int(os.environ.get("RUMMYSIM_BENCH_PIPELINE_HANDS", "1000000"))  # per arm
 MEMORY_HANDS = int(os.environ.get("RUMMYSIM_BENCH_MEMORY_HANDS", "100000"))
 
 
@@ -85,9 +86,9 @@ def main() -> None:
     print(json.dumps(deadwood_seconds(DEADWOOD_HANDS)), flush=True)
     workers = max(2, cores)
     for figure in (
-        bench_pipeline(HANDS, workers),
-        bench_scaling(HANDS, workers),
-        bench_dask(HANDS, workers),
+        bench_pipeline(PIPELINE_HANDS, workers),
+        bench_scaling(PIPELINE_HANDS, workers),
+        bench_dask(PIPELINE_HANDS, workers),
         bench_memory(MEMORY_HANDS, workers),
         bench_report_pipeline(workers=workers),
     ):
