@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)  ## create .venv and install rummysim with its dev tools
 
-RUN_HANDS ?= 20000
+RUN_HANDS ?= 50000
 
 run: $(STAMP)  ## run the default experiment (RUN_HANDS hands per arm) into data/, then report it
 	$(BIN)/rummysim run house-rules --hands $(RUN_HANDS) --out data
