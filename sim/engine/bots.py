@@ -431,24 +431,34 @@ def _fits_table(st, params, kind):
 
 
 @kernel
-def _next_player_wants(st, params, player, kind):
-    """A guess that the next player would take ``kind``: it fits a table meld, or he has
-    taken a card of the same rank or a same-suit neighbour from the discard pile."""
-    if _fits_table(st, params, kind):
-        return True
+def _near_next_players_picks(st, params, player):
+    """A mask with bit ``k`` set when natural kind ``k`` has the rank of, or lies within two
+    run positions of (same suit; any suit under any_suit), a card the next player took from
+    the discard pile. Computed once per discard decision: it does not depend on the
+    candidate card."""
     nxt = (player + 1) % params[P_PLAYERS]
-    rank = kind // N_SUITS
-    suit = kind % N_SUITS
     any_suit = params[P_RUN_SUIT] == RUN_ANY_SUIT
-    for k in range(N_NATURAL):
-        if st.kinds[KR_PICKED + nxt, k] == 0:
+    near = 0
+    for p in range(N_NATURAL):
+        if st.kinds[KR_PICKED + nxt, p] == 0:
             continue
-        r = k // N_SUITS
-        if r == rank:
-            return True
-        if (any_suit or k % N_SUITS == suit) and distance(rank, r, params[P_ACE_RANK]) <= 2:
-            return True
-    return False
+        r = p // N_SUITS
+        for k in range(N_NATURAL):
+            rank = k // N_SUITS
+            suited = any_suit or p % N_SUITS == k % N_SUITS
+            if rank == r or (suited and distance(rank, r, params[P_ACE_RANK]) <= 2):
+                near |= 1 << k
+    return near
+
+
+@kernel
+def _next_player_wants(st, params, kind, near):
+    """A guess that the next player would take ``kind``: it fits a table meld, or he has
+    taken a card of the same rank or a same-suit neighbour from the discard pile (``near``,
+    from ``_near_next_players_picks``)."""
+    if (near >> kind) & 1 == 1:
+        return True
+    return _fits_table(st, params, kind)
 
 
 @kernel
@@ -542,6 +552,7 @@ def _careful_discard(st, params, values, player):
     fast = fast_path(params)
     partial = partial_melds(st.pl[player, PL_BITS], params[P_ACE_RANK]) if fast else 0
     _count_seen(st, player)  # the same for every candidate: nothing moves while choosing
+    near = _near_next_players_picks(st, params, player)
     for k in range(N_NATURAL - 1, -1, -1):
         if not discard_allowed(st, player, k):
             continue
@@ -552,7 +563,7 @@ def _careful_discard(st, params, values, player):
             in_partial = in_partial_meld(st, params, player, k)
         if not in_partial or _live_partners(st, params, k) == 0:
             s += 20
-        if _next_player_wants(st, params, player, k):
+        if _next_player_wants(st, params, k, near):
             s -= 25
         if s > best_s:
             best_s = s
