@@ -20,7 +20,7 @@ install: $(STAMP)  ## create .venv and install rummysim with its dev tools
 RUN_HANDS ?= 50000
 
 run: $(STAMP)  ## run the default experiment (RUN_HANDS hands per arm) into data/, then report it
-	$(BIN)/rummysim run house-rules --hands $(RUN_HANDS) --out data
+	$(BIN)/rummysim run house-rules --hands $(RUN_HANDS) --out data --fresh
 	$(BIN)/rummysim report data/house-rules --out reports/house-rules
 
 test: $(STAMP) chromium  ## full test suite, then the reduced suite without JIT

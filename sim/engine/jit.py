@@ -27,15 +27,25 @@ import numba
 from numba import njit
 
 
-def _engine_cache_dir() -> str:
+def _engine_digest() -> str:
+    """SHA-256 of every engine source file, cards.py and the numba version."""
     digest = hashlib.sha256()
     for path in sorted(Path(__file__).parent.glob("*.py")):
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     digest.update((Path(__file__).parent.parent / "cards.py").read_bytes())
     digest.update(numba.__version__.encode())
+    return digest.hexdigest()
+
+
+ENGINE_DIGEST = _engine_digest()
+"""Names this exact engine: the cache folder, and the runner's plan (a changed engine may
+play differently, so a dataset is never resumed across engine versions)."""
+
+
+def _engine_cache_dir() -> str:
     base = os.environ.get("NUMBA_CACHE_DIR") or str(Path.home() / ".cache" / "rummysim")
-    folder = Path(base) / f"numba-{digest.hexdigest()[:16]}"
+    folder = Path(base) / f"numba-{ENGINE_DIGEST[:16]}"
     try:
         folder.mkdir(parents=True, exist_ok=True)
         probe = folder / ".writable"

@@ -15,6 +15,7 @@ from typing import Any
 from sim import __version__
 from sim.dataset.files import TMP_DIR, file_digest, write_text_atomic
 from sim.dataset.schema import SCHEMA_VERSION
+from sim.engine.jit import ENGINE_DIGEST
 from sim.rules.loader import rules_to_toml
 from sim.runner.experiment import Experiment
 from sim.runner.shards import ShardResult, ShardTask
@@ -26,10 +27,11 @@ DONE, PENDING = "done", "pending"
 def plan_id(experiment: Experiment, tasks: list[ShardTask]) -> str:
     """A digest of everything a shard's rows depend on: the experiment file, the amount, the
     shard size, every arm's resolved rules and kernel arrays (so an edited variant file
-    counts), the bots, the rummysim and schema versions. Resuming needs the same plan_id."""
+    counts), the bots, the rummysim and schema versions and the engine's source digest.
+    Resuming needs the same plan_id."""
     digest = hashlib.sha256()
     head = [experiment.sha256, experiment.unit, experiment.per_arm, experiment.shard_size]
-    digest.update(json.dumps([*head, __version__, SCHEMA_VERSION]).encode())
+    digest.update(json.dumps([*head, __version__, SCHEMA_VERSION, ENGINE_DIGEST]).encode())
     seen = set()
     for task in tasks:
         if task.arm in seen:

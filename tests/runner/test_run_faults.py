@@ -287,3 +287,14 @@ def test_a_relative_out_folder_is_made_absolute(tmp_path):
     manifest = json.loads((tmp_path / "rel" / "small" / "manifest.json").read_text())
     assert manifest["complete"]
     assert f"dataset: {tmp_path / 'rel' / 'small'}" in done.stdout.replace("\n", "")
+
+
+def test_the_plan_names_the_engine_so_a_changed_engine_never_resumes(tmp_path, monkeypatch):
+    from sim.runner import manifest as mf
+    from sim.runner.run import plan
+
+    exp = load_experiment(write_experiment(tmp_path, SMALL))
+    tasks = plan(exp, tmp_path / "out" / "small")
+    before = mf.plan_id(exp, tasks)
+    monkeypatch.setattr(mf, "ENGINE_DIGEST", "another engine")
+    assert mf.plan_id(exp, tasks) != before
