@@ -40,8 +40,8 @@ def write_parquet_atomic(table: pa.Table, path: Path, root: Path) -> str:
             table, tmp, compression=COMPRESSION, use_dictionary=dictionary, column_encoding=delta
         )
         with open(tmp, "rb") as handle:
-            digest = hashlib.file_digest(handle, "sha256").hexdigest()
             os.fsync(handle.fileno())
+        digest = file_digest(tmp)
         path.parent.mkdir(parents=True, exist_ok=True)
         os.replace(tmp, path)
     except BaseException:

@@ -275,16 +275,12 @@ def _run_local(todo, workers, scheduler, reporter, finished) -> None:
 
 def _warm_up(task: ShardTask, reporter: Reporter) -> None:
     """Compile (or load) the kernels once in the parent, so forked workers start warm."""
-    import numpy as np
-
-    from sim.engine import layout as L
     from sim.engine.api import play
     from sim.engine.jit import cache_is_cold
 
     if cache_is_cold():
         reporter.log("compiling the engine's kernels (first run only; this takes 1-4 minutes)")
-    codes = np.array([L.BOT_NAMES.index(b) for b in task.bots], np.int64)
-    play(task.params, task.card_values, codes, hands=1)
+    play(task.params, task.card_values, task.bot_codes(), hands=1)
 
 
 def _os_text(err: OSError, root: Path) -> str:

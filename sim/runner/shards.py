@@ -50,6 +50,10 @@ class ShardTask:
     write: bool = True  # False: play only (the engine-only figure of the pipeline benchmark)
     plan_id: str = ""  # the run's plan (manifest.plan_id); files are written only under it
 
+    def bot_codes(self) -> np.ndarray:
+        """The ``BOT_*`` code of each seat, as the kernels take them."""
+        return np.array([L.BOT_NAMES.index(b) for b in self.bots], np.int64)
+
     @property
     def key(self) -> str:
         return f"{self.arm}/{self.shard}"
@@ -84,7 +88,7 @@ def run_shard(task: ShardTask, progress: Progress | None = None) -> ShardResult:
     ``progress(n)`` is called with the number of hands (or games) just finished.
     """
     start = time.perf_counter()
-    codes = np.array([L.BOT_NAMES.index(b) for b in task.bots], np.int64)
+    codes = task.bot_codes()
     players = len(task.bots)
     hands_parts: list[pa.Table] = []
     games_parts: list[pa.Table] = []
