@@ -1,7 +1,8 @@
 """``make bench``: the standard benchmarks, one JSON line per figure.
 
 Engine: 2-player rummy_basic greedy on one worker and on every core, 4 players, careful
-bots, and the warm-cache start-up time of ``rummysim bench --hands 1``.
+bots; gin_rummy simple against simple on one core (issue #4's bar: 250,000 hands/s); and the
+warm-cache start-up time of ``rummysim bench --hands 1``.
 Hand analysis: `rummysim deadwood --file` on a million random hands.
 Pipeline (sim.bench_pipeline): ``rummysim run`` end to end against the engine alone, worker
 scaling, the Dask backend, and a worker's peak memory at 1x and 10x the hands.
@@ -73,6 +74,8 @@ def main() -> None:
     ]
     for run in runs:
         print(json.dumps(bench("rummy_basic", hands=HANDS, **run)), flush=True)
+    gin = bench("gin_rummy", players=2, bots="simple", hands=HANDS * 2, workers=1)
+    print(json.dumps(gin), flush=True)
     print(
         json.dumps(
             {

@@ -98,16 +98,29 @@ def preset_stock(deal: Deal, params: np.ndarray) -> np.ndarray:
     players = int(params[L.P_PLAYERS])
     size = int(params[L.P_HAND_SIZE])
     source = deal.source
+    # gin's 11/10 opening: the non-dealer gets one card more, dealt last (RULES.md §3.17)
+    eleven = (
+        int(params[L.P_FAMILY]) == L.FAMILY_GIN
+        and int(params[L.P_GIN_OPENING]) == L.GIN_OPENING_DEAL_11_10
+    )
+    # 3-player gin: the dealer sits out and is dealt nothing (RULES.md §3.18)
+    out = deal.dealer if int(params[L.P_DEALER_ROTATION]) == L.DEALER_LOSER_SITS_OUT else -1
+    opener = (deal.dealer + 1) % players
     for seat, cards in enumerate(deal.hands):
-        if len(cards) != size:
-            raise _bad(source, f"hands.{seat}", cards_text(cards), f"{size} cards")
+        want = 0 if seat == out else size + (1 if eleven and seat == opener else 0)
+        if len(cards) != want:
+            raise _bad(source, f"hands.{seat}", cards_text(cards), f"{want} cards")
     shoe = np.zeros(N_KINDS, np.int64)
     shoe[:N_NATURAL] = params[L.P_DECKS]
     shoe[N_KINDS - 1] = params[L.P_JOKERS]
     order = []
     for i in range(size):
         for off in range(1, players + 1):
-            order.append(deal.hands[(deal.dealer + off) % players][i])
+            seat = (deal.dealer + off) % players
+            if seat != out:
+                order.append(deal.hands[seat][i])
+    if eleven:
+        order.append(deal.hands[opener][size])
     if params[L.P_UPCARD] == 1:
         if deal.upcard is None:
             raise _bad(source, "upcard", None, "the upcard (this variant turns one)")
@@ -196,11 +209,25 @@ def _describe(events: np.ndarray, names: list[str], values: np.ndarray) -> list[
             lines.append(f"  puts {card_name(b)} in place of the joker in #{a} and takes the joker")
         elif etype == S.E_DISCARD:
             lines.append(f"  discards {card_name(a)}")
+        elif etype == S.E_DECLINE_UPCARD:
+            turn += 1
+            lines.append(f"turn {turn}: {who}")
+            lines.append(f"  lets the upcard {card_name(a)} go")
+        elif etype == S.E_KNOCK:
+            lines.append(f"  knocks with {a} deadwood" if a else "  goes gin")
+        elif etype == S.E_SHOW:
+            laid = f", laying off {cards_text(sorted(cards))}" if cards else ""
+            lines.append(f"  {who} shows {a} deadwood{laid}")
         elif etype == S.E_END:
             reason = L.REASON_NAMES[a]
             if reason in ("went_out", "went_rummy"):
                 verb = "went out" if reason == "went_out" else "went rummy"
                 lines.append(f"end: {who} {verb} after {b} turns")
+            elif reason in ("knock", "gin", "undercut"):
+                winner = who or "tied players"
+                lines.append(f"end: {reason} after {b} turns; hand won by {winner}")
+            elif reason == "void":
+                lines.append(f"end: void after {b} turns (two stock cards left); same dealer again")
             elif reason == "block":
                 winner = who or "nobody alone (tied lowest)"
                 lines.append(f"end: blocked after {b} turns; lowest hand: {winner}")

@@ -49,9 +49,9 @@ HAND_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = SHARD_COLUMNS + (
     ("draws_stock", pa.int32(), "draws from the stock"),
     ("draws_discard", pa.int32(), "draws from the discard pile"),
     ("end_reason", _REASON_TYPE, "how the hand ended: " + ", ".join(END_REASONS)),
-    ("winner", pa.int8(), "seat that won the hand, or -1 (stalled, exhausted, tied block)"),
+    ("winner", pa.int8(), "seat that won the hand, or -1 (stalled, exhausted, void, tie)"),
     ("hand_scores", _SCORES, "points each seat scored in this hand"),
-    ("total_scores", _SCORES, "each seat's game total after this hand"),
+    ("total_scores", _SCORES, "each seat's game total after this hand (toward the target)"),
     ("violations", pa.int32(), "audit violations in this hand (0 unless run in audit mode)"),
 )
 
@@ -60,7 +60,11 @@ GAME_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = SHARD_COLUMNS + (
     ("hands", pa.int32(), "hands the game lasted"),
     ("bots", _BOTS, "bot at each seat"),
     ("winner", pa.int8(), "seat that won the game, or -1 (tie cut by the hand cap)"),
-    ("final_scores", _SCORES, "each seat's total at the end of the game"),
+    (
+        "final_scores",
+        _SCORES,
+        "each seat's total at the end of the game, with gin's game, box and side bonuses",
+    ),
     ("lead_changes", pa.int32(), "times the unique leader changed during the game"),
     ("capped", pa.bool_(), "the game hit the hand cap"),
 )

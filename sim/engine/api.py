@@ -142,6 +142,8 @@ def play(
     if hands is None and games is None:
         raise ValueError("give hands or games")
     players = int(params[L.P_PLAYERS])
+    if int(params[L.P_FAMILY]) == L.FAMILY_RUMMY and L.BOT_SIMPLE in np.asarray(bots):
+        raise ValueError("bot 'simple' (the reference gin bot) plays only knock-family variants")
     hand_cap = int(params[L.P_HAND_CAP])
     max_games = games if games is not None else hands
     max_hands = hands if hands is not None else games * hand_cap

@@ -8,22 +8,27 @@ import numpy as np
 
 from sim.engine.hand import play_hand
 from sim.engine.jit import allocating, kernel
+from sim.engine.knock import play_knock_hand
 from sim.engine.layout import (
     C_EVENTS,
     C_GAMES,
     C_HANDS,
     C_TURNS,
     C_VIOLATIONS,
+    DEALER_LOSER_SITS_OUT,
     DEALER_WINNER_DEALS,
     END_FIXED_HANDS,
     END_PENALTY_LIMIT,
     END_SINGLE_HAND,
     END_TARGET,
+    FAMILY_GIN,
+    FAMILY_RUMMY,
     G_CAPPED,
     G_GAME,
     G_HANDS,
     G_LEAD_CHANGES,
     G_WINNER,
+    GAME_BONUS,
     GAME_DEAL_STRIDE,
     H_DEAL,
     H_DEALER,
@@ -35,13 +40,19 @@ from sim.engine.layout import (
     H_TURNS,
     H_VIOLATIONS,
     H_WINNER,
+    P_BOX_BONUS,
     P_DEAL_PER_GAME,
     P_DEALER_ROTATION,
+    P_FAMILY,
     P_GAME_END,
     P_GAME_END_VALUE,
     P_HAND_CAP,
     P_PLAYERS,
     P_SEAT_ROTATION,
+    P_SHUTOUT,
+    REASON_VOID,
+    SHUTOUT_DOUBLE_ALL,
+    SHUTOUT_GAME_BONUS,
 )
 from sim.engine.rng import below, stream_seed
 from sim.engine.state import (
@@ -96,6 +107,26 @@ def game_over(params, totals, hands_played, hand_winner):
     return False, -1
 
 
+@kernel
+def gin_game_bonuses(params, totals, won, extra, winner, final):
+    """§3.17 game end: the winner gets the game bonus (200 instead of 100 when every other
+    player has 0, or his whole total doubled under ``shutout = "double_all"``), then every
+    player the box bonus for each hand he won. Side bonuses (``extra``, §2I.39) are added;
+    none of this counts toward the target. Writes ``final``."""
+    players = totals.shape[0]
+    shutout = True
+    for p in range(players):
+        final[p] = totals[p] + won[p] * params[P_BOX_BONUS] + extra[p]
+        if p != winner and totals[p] != 0:
+            shutout = False
+    if winner < 0:
+        return
+    if shutout and params[P_SHUTOUT] == SHUTOUT_DOUBLE_ALL:
+        final[winner] = (final[winner] - extra[winner] + GAME_BONUS) * 2 + extra[winner]
+    else:
+        final[winner] += SHUTOUT_GAME_BONUS if shutout else GAME_BONUS
+
+
 @allocating
 def play_games(
     params,
@@ -138,6 +169,11 @@ def play_games(
     scores = np.zeros(players, np.int64)
     left = np.zeros(players, np.int64)
     totals = np.zeros(players, np.int64)
+    extra = np.zeros(players, np.int64)  # this hand's side bonuses (knock family)
+    side = np.zeros(players, np.int64)  # side bonuses of this game so far
+    won = np.zeros(players, np.int64)  # hands won in this game (gin box bonus)
+    final = np.zeros(players, np.int64)
+    family = params[P_FAMILY]
     h = 0
     g = 0
     single = params[P_GAME_END] == END_SINGLE_HAND
@@ -153,6 +189,8 @@ def play_games(
         if single and next_dealer >= 0:
             dealer = next_dealer  # one-hand games: the deal still rotates (§2H.30-31)
         totals[:] = 0
+        side[:] = 0
+        won[:] = 0
         leader = -1
         lead_changes = 0
         hands_in_game = 0
@@ -164,9 +202,29 @@ def play_games(
             deal = first_deal + h
             if params[P_DEAL_PER_GAME] == 1:
                 deal = game * GAME_DEAL_STRIDE + hands_in_game
-            reason, hand_winner, turns = play_hand(
-                st, params, values, bots, dealer, seed, shard, deal, preset, scores, left
-            )
+            if family == FAMILY_RUMMY:
+                reason, hand_winner, turns = play_hand(
+                    st, params, values, bots, dealer, seed, shard, deal, preset, scores, left
+                )
+            else:
+                reason, hand_winner, turns = play_knock_hand(
+                    st,
+                    params,
+                    values,
+                    bots,
+                    dealer,
+                    seed,
+                    shard,
+                    deal,
+                    preset,
+                    scores,
+                    left,
+                    extra,
+                )
+                for p in range(players):
+                    side[p] += extra[p]
+                if hand_winner >= 0:
+                    won[hand_winner] += 1
             for p in range(players):
                 totals[p] += scores[p]
                 hand_scores[h, p] = scores[p]
@@ -197,7 +255,12 @@ def play_games(
                 finished = True
                 winner = unique_leader(totals)
                 capped = 1
-            if params[P_DEALER_ROTATION] == DEALER_WINNER_DEALS and hand_winner >= 0:
+            if reason == REASON_VOID:
+                pass  # §3.17: the same dealer deals again
+            elif params[P_DEALER_ROTATION] == DEALER_LOSER_SITS_OUT:
+                if hand_winner >= 0:  # §3.18: the loser deals next and sits out
+                    dealer = 3 - hand_winner - dealer  # seats 0, 1, 2
+            elif params[P_DEALER_ROTATION] == DEALER_WINNER_DEALS and hand_winner >= 0:
                 dealer = hand_winner
             else:
                 dealer = (dealer + 1) % players
@@ -213,7 +276,11 @@ def play_games(
         grow[G_LEAD_CHANGES] = lead_changes
         grow[G_CAPPED] = capped
         for p in range(players):
-            game_scores[g, p] = totals[p]
+            final[p] = totals[p]
+        if family == FAMILY_GIN:
+            gin_game_bonuses(params, totals, won, side, winner, final)
+        for p in range(players):
+            game_scores[g, p] = final[p]
         g += 1
     counters[C_HANDS] = h
     counters[C_GAMES] = g

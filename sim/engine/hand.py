@@ -130,7 +130,7 @@ def deal_cards(st, params, dealer):
 
 
 @kernel
-def _rebuild_stock(st, params):
+def rebuild_stock(st, params):
     """Stock exhaustion (§1.8, §2F.28) with at least two discards: ``turn_over`` turns the
     pile face down unshuffled and turns its top (the oldest discard) up as the new pile;
     ``shuffle_except_top`` shuffles all but the top card into a new stock."""
@@ -193,7 +193,7 @@ def draw_phase(st, params, values, bots, player):
         elif st.sc[SC_DISCARD_N] < 2:
             _take_discard(st, player, True)  # no stock can be rebuilt from one card
         else:
-            _rebuild_stock(st, params)
+            rebuild_stock(st, params)
             _draw_stock(st, player)
         return DRAW_OK
     if top >= 0 and wants_discard(st, params, values, bots, player, top):

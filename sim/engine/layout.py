@@ -41,7 +41,16 @@ P_MELD_TIMING = 22  # TIMING_* (§2D.18); the standard-rummy engine supports pro
 P_UPCARD = 23  # 1: turn an upcard after the deal (§2C.15)
 P_SEAT_ROTATION = 24  # runner: added to each game's drawn first dealer (mirrored deals)
 P_DEAL_PER_GAME = 25  # runner: 0 deal = first_deal + hand index; 1 deal = game * stride + hand
-N_PARAMS = 26
+P_FAMILY = 26  # FAMILY_*: which game the variant is (progressive rummy, knock rummy, gin)
+P_KNOCK_LIMIT = 27  # §2I.32: most deadwood a knocker may keep; KNOCK_UNLIMITED, KNOCK_UPCARD or N
+P_GIN_OPENING = 28  # GIN_OPENING_* (§2I.33)
+P_GIN_BONUS = 29  # §2I.34: points for going gin
+P_UNDERCUT_BONUS = 30  # §2I.35: points for undercutting the knocker
+P_BOX_BONUS = 31  # §2I.36: points per hand won, added at game end
+P_SHUTOUT = 32  # SHUTOUT_* (§2I.37)
+P_SPADE_DOUBLE = 33  # 0/1 (§2I.38): a spade upcard doubles the hand
+P_OKLAHOMA_EXTRA = 34  # 0/1 (§2I.39): Oklahoma's side bonuses
+N_PARAMS = 35
 
 GAME_DEAL_STRIDE = 1 << 20  # deal numbers per game under P_DEAL_PER_GAME (> any hand cap)
 
@@ -79,6 +88,7 @@ STOCK_TURN_OVER = 0
 STOCK_SHUFFLE_EXCEPT_TOP = 1
 STOCK_BLOCK_DIFFERENCE = 2
 STOCK_BLOCK_TOTALS = 3
+STOCK_VOID_AT_TWO = 4  # gin family: the hand is void when two stock cards are left (§3.17)
 
 SCORE_PIP_TO_WINNER = 0
 SCORE_PER_CARD = 1
@@ -93,6 +103,24 @@ DEALER_LEFT = 0
 DEALER_WINNER_DEALS = 1
 DEALER_LOSER_SITS_OUT = 2
 
+FAMILY_RUMMY = 0  # progressive melding (§1, §3.1-3.5)
+FAMILY_KNOCK_RUMMY = 1  # §3.10: melds stay in hand, knock, differences, rum bonus
+FAMILY_GIN = 2  # §3.17, §3.20: knock or gin, the defender lays off, undercut, game bonuses
+
+KNOCK_UNLIMITED = -1  # §2I.32 knock_limit = unlimited
+KNOCK_UPCARD = -2  # §2I.32 knock_limit = upcard (Oklahoma)
+
+GIN_OPENING_UPCARD_OFFER = 0  # §3.17 opening: the upcard is offered to each player in turn
+GIN_OPENING_DEAL_11_10 = 1  # the non-dealer gets 11 cards and opens by discarding
+
+SHUTOUT_GAME_BONUS_200 = 0  # §2I.37: the game bonus becomes 200
+SHUTOUT_DOUBLE_ALL = 1  # §2I.37: the winner's final total is doubled
+
+GAME_BONUS = 100  # §3.17: bonus for winning a gin game (200 on a shutout)
+SHUTOUT_GAME_BONUS = 200
+RUM_BONUS = 25  # §3.10 rule 2: a hand won with 0 deadwood collects 25 from each opponent
+KNOCK_PENALTY = 10  # §3.10 rule 4: an undercut knocker pays 10
+
 TIMING_PROGRESSIVE = 0
 TIMING_ALL_AT_ONCE = 1
 TIMING_KNOCK = 2
@@ -101,7 +129,8 @@ TIMING_KNOCK = 2
 BOT_RANDOM = 0
 BOT_GREEDY = 1
 BOT_CAREFUL = 2
-BOT_NAMES = ("random", "greedy", "careful")
+BOT_SIMPLE = 3  # the reference gin bot (knock family only, docs/bots.md)
+BOT_NAMES = ("random", "greedy", "careful", "simple")
 
 # ---- how a hand ended (hands.end_reason) ---------------------------------------
 REASON_WENT_OUT = 0
@@ -109,7 +138,21 @@ REASON_WENT_RUMMY = 1
 REASON_BLOCK = 2
 REASON_STALLED = 3  # turn cap reached: no score (engine policy, §1.8)
 REASON_EXHAUSTED = 4  # no card left to draw anywhere: no score (engine policy)
-REASON_NAMES = ("went_out", "went_rummy", "block", "stalled", "exhausted")
+REASON_KNOCK = 5  # knock family: the knocker had the lowest count and won
+REASON_GIN = 6  # knock family: the winner had no deadwood (gin; "rum" in knock rummy)
+REASON_UNDERCUT = 7  # knock family: an opponent tied or beat the knocker and won
+REASON_VOID = 8  # gin: two stock cards left and no knock; no score, same dealer (§3.17)
+REASON_NAMES = (
+    "went_out",
+    "went_rummy",
+    "block",
+    "stalled",
+    "exhausted",
+    "knock",
+    "gin",
+    "undercut",
+    "void",
+)
 
 # ---- table melds ------------------------------------------------------------------
 MELD_GROUP = 0

@@ -90,7 +90,14 @@ SC_TURN = 13
 SC_CURRENT = 14
 SC_REBUILDS = 15  # stock rebuilt from the discard pile
 SC_STEALS_TURN = 16  # table jokers replaced this turn
-N_SC = 17
+SC_UPCARD = 17  # knock family: the upcard of this deal (-1: none)
+SC_KNOCK_LIMIT = 18  # knock family: most deadwood a knocker may keep this hand (-1: no limit)
+SC_ARR_MASK = 19  # knock family: the hand mask whose arrangement is kept below (0: none)
+SC_ARR_DW = 20  # ... its minimum deadwood
+SC_ARR_GROUPS = 21  # ... its cards in groups
+SC_ARR_RUNS = 22  # ... its cards in runs
+SC_SITTING_OUT = 23  # 3-player gin: the dealer's seat, who sits this hand out (-1: nobody)
+N_SC = 24
 
 # event log columns and types
 EV_TYPE = 0
@@ -114,6 +121,9 @@ E_DECLINE = 9  # declined the discard with an empty stock (block)
 E_END = 10  # a = reason, b = winner
 E_SCORE = 11  # player, a = value in hand, b = hand score
 E_FORCED_TAKE = 12  # took the only card left (discard top) because no stock could be rebuilt
+E_KNOCK = 13  # knock family: player knocked, a = deadwood after his discard
+E_SHOW = 14  # knock family: player's showdown, a = deadwood after lay-offs, cards = laid off
+E_DECLINE_UPCARD = 15  # gin opening: player let the offered upcard go
 
 HandState = namedtuple(
     "HandState", ["hand", "pl", "piles", "melds", "kinds", "sc", "rng", "events", "ws"]

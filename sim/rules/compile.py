@@ -48,6 +48,7 @@ STOCK_EXHAUSTION_CODES = {
     "shuffle_except_top": L.STOCK_SHUFFLE_EXCEPT_TOP,
     "block_difference": L.STOCK_BLOCK_DIFFERENCE,
     "block_totals": L.STOCK_BLOCK_TOTALS,
+    "void_at_two": L.STOCK_VOID_AT_TWO,
 }
 SCORING_CODES = {
     "pip_to_winner": L.SCORE_PIP_TO_WINNER,
@@ -60,7 +61,26 @@ GAME_END_CODES = {
     "single_hand": L.END_SINGLE_HAND,
     "penalty_limit": L.END_PENALTY_LIMIT,
 }
-DEALER_ROTATION_CODES = {"left": L.DEALER_LEFT, "winner_deals": L.DEALER_WINNER_DEALS}
+DEALER_ROTATION_CODES = {
+    "left": L.DEALER_LEFT,
+    "winner_deals": L.DEALER_WINNER_DEALS,
+    "loser_sits_out": L.DEALER_LOSER_SITS_OUT,
+}
+GIN_OPENING_CODES = {
+    "upcard_offer": L.GIN_OPENING_UPCARD_OFFER,
+    "deal_11_10": L.GIN_OPENING_DEAL_11_10,
+}
+SHUTOUT_CODES = {
+    "game_bonus_200": L.SHUTOUT_GAME_BONUS_200,
+    "double_all": L.SHUTOUT_DOUBLE_ALL,
+}
+FAMILY_CODES = {
+    "rummy": L.FAMILY_RUMMY,
+    "knock_rummy": L.FAMILY_KNOCK_RUMMY,
+    "gin": L.FAMILY_GIN,
+}
+KNOCK_LIMIT_CODES = {"unlimited": L.KNOCK_UNLIMITED, "upcard": L.KNOCK_UPCARD}
+"""knock_limit words; a number is copied as it is."""
 MELD_TIMING_CODES = {
     "progressive": L.TIMING_PROGRESSIVE,
     "all_at_once": L.TIMING_ALL_AT_ONCE,
@@ -79,6 +99,8 @@ CODED_SLOTS: Mapping[str, tuple[int, Mapping[str, int]]] = {
     "stock_exhaustion": (L.P_STOCK_EXHAUSTION, STOCK_EXHAUSTION_CODES),
     "scoring": (L.P_SCORING, SCORING_CODES),
     "dealer_rotation": (L.P_DEALER_ROTATION, DEALER_ROTATION_CODES),
+    "gin_opening": (L.P_GIN_OPENING, GIN_OPENING_CODES),
+    "shutout": (L.P_SHUTOUT, SHUTOUT_CODES),
 }
 """Choice toggles that map one-to-one onto a params slot through a code table."""
 
@@ -91,6 +113,8 @@ PARAM_SLOTS: Mapping[str, tuple[int, int, Mapping[str, int]]] = {
 FLAG_SLOTS: Mapping[str, int] = {
     "must_discard_to_go_out": L.P_MUST_DISCARD_TO_GO_OUT,
     "upcard": L.P_UPCARD,
+    "spade_double": L.P_SPADE_DOUBLE,
+    "oklahoma_extra_bonus": L.P_OKLAHOMA_EXTRA,
 }
 """On/off toggles stored as 0/1."""
 
@@ -98,8 +122,14 @@ NUMBER_SLOTS: Mapping[str, int] = {
     "jokers": L.P_JOKERS,
     "turn_cap": L.P_TURN_CAP,
     "hand_cap": L.P_HAND_CAP,
+    "gin_bonus": L.P_GIN_BONUS,
+    "undercut_bonus": L.P_UNDERCUT_BONUS,
+    "box_bonus": L.P_BOX_BONUS,
 }
 """Integer settings copied as they are (``decks`` depends on the player count)."""
+
+SPECIAL_SLOTS: Mapping[str, int] = {"knock_limit": L.P_KNOCK_LIMIT}
+"""Toggles compiled by hand in ``compile_rules`` (a word code or a number)."""
 
 CARD_VALUE_TOGGLES = ("joker_points", "ace_points", "face_values")
 """Toggles that reach the kernels through ``card_values`` rather than ``params``."""
@@ -121,7 +151,7 @@ UNSLOTTED_TOGGLES = (
 
 PIP_FACE_VALUE = 10  # J, Q, K under face_values = "ten" (§1.9)
 PER_CARD_NATURAL, PER_CARD_JOKER = 1, 2  # scoring = "per_card" (§2G.29)
-_UNFILLED = -1
+_UNFILLED = np.iinfo(np.int64).min  # no code or number uses it
 
 
 @dataclass(frozen=True, eq=False)
@@ -164,6 +194,11 @@ def compile_rules(rules: Rules, players: int, *, audit: bool = False) -> Compile
         form, arg = rules.option(name)
         params[slot] = codes[form]
         params[arg_slot] = 0 if arg is None else arg
+    params[L.P_FAMILY] = FAMILY_CODES[rules.family]
+    limit = rules["knock_limit"]
+    params[SPECIAL_SLOTS["knock_limit"]] = KNOCK_LIMIT_CODES.get(limit, limit)
+    if rules["gin_opening"] == "deal_11_10" and rules.family == "gin":
+        params[L.P_UPCARD] = 0  # §2C.15: the 11/10 deal has no upcard
     unfilled = np.flatnonzero(params == _UNFILLED)
     if unfilled.size:  # a slot was added to the layout without a rule behind it
         raise RuntimeError(f"params slots {unfilled.tolist()} are not filled by compile_rules")

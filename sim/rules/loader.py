@@ -7,6 +7,7 @@ The format is documented in ``docs/variants.md``. In short::
     players = [2, 6]                # allowed player counts, inclusive
     extends = "rummy_basic"         # optional: start from another variant
     name = "..."                    # optional: defaults to the file name without .toml
+    family = "gin"                  # optional: rummy (default), knock_rummy or gin
 
     [deal]                          # players -> cards dealt to each player
     2 = 10
@@ -42,6 +43,7 @@ TOP_KEYS = (
     "deal",
     "decks_by_players",
     "ace_points_auto",
+    "family",
     "rules",
     "policy",
 )
@@ -109,6 +111,7 @@ def rules_to_toml(rules: Rules) -> str:
         f"description = {_toml(rules.description)}",
         f"section = {_toml(rules.section)}",
         f"players = [{rules.players[0]}, {rules.players[1]}]",
+        f"family = {_toml(rules.family)}",
         "",
         "[deal]",
         *(f"{p} = {n}" for p, n in rules.deal.items()),
@@ -283,6 +286,7 @@ def _build(merged: dict[str, Any], default_name: str | None, file: str | Path) -
             values={**merged.get("rules", {}), **merged.get("policy", {})},
             decks_by_players=merged.get("decks_by_players", {}),
             ace_points_auto=merged.get("ace_points_auto", {}),
+            family=merged.get("family", "rummy"),
         )
     except ConfigError as err:
         raise err.in_file(file) from None

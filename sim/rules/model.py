@@ -28,6 +28,41 @@ ACE_POINTS_AUTO: Mapping[str, int] = MappingProxyType(
 
 ACE_POINT_VALUES = (1, 10, 11, 15)  # the ace values RULES.md §1.9 knows
 
+FAMILIES: Mapping[str, str] = MappingProxyType(
+    {
+        "rummy": "progressive melding and laying off (RULES.md §1, §3.1-3.5)",
+        "knock_rummy": "melds stay in hand until someone knocks; differences and rum bonus (§3.10)",
+        "gin": "two-player knock or gin; the defender lays off; undercut and game bonuses (§3.17)",
+    }
+)
+"""What the ``family`` key of a variant file may say: which game the toggles apply to."""
+
+KNOCK_FAMILIES = ("knock_rummy", "gin")
+GIN_ONLY = (
+    "gin_opening",
+    "gin_bonus",
+    "undercut_bonus",
+    "box_bonus",
+    "shutout",
+    "spade_double",
+    "oklahoma_extra_bonus",
+)
+"""§2I toggles that only gin has (RULES.md §4D); other families keep their defaults."""
+KNOCK_ONLY = ("knock_limit",)
+"""§2I toggles of every knock family (RULES.md §4D)."""
+KNOCK_FIXED = {
+    "decks": 1,
+    "jokers": 0,
+    "scoring": "pip_to_winner",
+    "going_rummy": "off",
+    "melds_per_turn": "unlimited",
+    "layoff_requires_meld": "off",
+    "must_discard_to_go_out": False,
+    "joker_replace": "none",
+}
+"""Settings the knock families do not use (one pack, no jokers, their own scoring): they must
+stay at these values so that a file cannot look as if it changed something it does not."""
+
 
 @dataclass(frozen=True)
 class Rules:
@@ -38,6 +73,7 @@ class Rules:
     cards dealt per player; ``decks_by_players`` overrides the ``decks`` toggle for some
     player counts. ``ace_points_auto`` overrides what ``ace_points = "auto"`` means for some
     ace ranks (the @003 preset makes high_or_low worth 11, RULES.md §3.1 open point 7).
+    ``family`` says which game the toggles apply to (:data:`FAMILIES`).
     Toggles read as attributes too: ``rules.ace_rank``.
     """
 
@@ -49,6 +85,7 @@ class Rules:
     values: Mapping[str, Value] = field(default_factory=dict)
     decks_by_players: Mapping[int, int] = field(default_factory=dict)
     ace_points_auto: Mapping[str, int] = field(default_factory=dict)
+    family: str = "rummy"
 
     def __post_init__(self) -> None:
         _check_identity(self.name, self.description, self.section)
@@ -89,6 +126,7 @@ class Rules:
             tuple(self.values.items()),
             tuple(self.decks_by_players.items()),
             tuple(self.ace_points_auto.items()),
+            self.family,
         )
 
     @property
@@ -268,10 +306,134 @@ def _check_ace_points_auto(table: object) -> dict[str, int]:
 
 def _check_contradictions(rules: Rules) -> None:
     """Settings that are fine alone but not together."""
+    _check_family(rules)
     for players in rules.player_counts:
         _check_shoe(rules, players)
     _check_meld_capacity(rules)
     _check_scoring_and_end(rules)
+
+
+def _check_family(rules: Rules) -> None:
+    """The family and the settings that only some families have (RULES.md §2D.18, §2I, §4D)."""
+    family = rules.family
+    if family not in FAMILIES:
+        raise ConfigError(
+            f"unknown family {show(family)}",
+            key="family",
+            value=family,
+            allowed=", ".join(FAMILIES),
+        )
+    values = rules.values
+    knock = family in KNOCK_FAMILIES
+    timing = values["meld_timing"]
+    if knock != (timing == "knock"):
+        raise ConfigError(
+            f"meld_timing {show(timing)} does not fit family {show(family)}",
+            key="meld_timing",
+            value=timing,
+            allowed="'knock' exactly in the knock_rummy and gin families",
+        )
+    for name in (*GIN_ONLY, *KNOCK_ONLY):
+        if values[name] != DEFAULTS[name] and ((name in GIN_ONLY and family != "gin") or not knock):
+            owners = "gin" if name in GIN_ONLY else "knock_rummy and gin"
+            raise ConfigError(
+                f"{name} applies only to the {owners} families, not to {show(family)}",
+                key=name,
+                value=values[name],
+                allowed=f"the default {show(DEFAULTS[name])} outside {owners}",
+            )
+    if values["dealer_rotation"] == "loser_sits_out" and family != "gin":
+        raise ConfigError(
+            f"dealer_rotation 'loser_sits_out' is 3-player gin's, not family {show(family)}'s",
+            key="dealer_rotation",
+            value="loser_sits_out",
+            allowed="left, winner_deals (RULES.md §3.18)",
+        )
+    stock = values["stock_exhaustion"]
+    if (stock == "void_at_two") != (family == "gin"):
+        raise ConfigError(
+            f"stock_exhaustion {show(stock)} does not fit family {show(family)}",
+            key="stock_exhaustion",
+            value=stock,
+            allowed="'void_at_two' exactly in the gin family (RULES.md §3.17)",
+        )
+    if not knock:
+        return
+    _check_knock_family(rules)
+
+
+def _check_knock_family(rules: Rules) -> None:
+    values = rules.values
+    for name, fixed in KNOCK_FIXED.items():
+        if values[name] != fixed:
+            raise ConfigError(
+                f"the {rules.family} family does not use {name}",
+                key=name,
+                value=values[name],
+                allowed=f"{show(fixed)} (the knock families play one pack without jokers "
+                "and score by deadwood, RULES.md §3.10, §3.17)",
+            )
+    if any(n != 1 for n in rules.decks_by_players.values()):
+        raise ConfigError(
+            "the knock families play one pack", key="decks_by_players", allowed="1 or nothing"
+        )
+    if values["layoff_target"] not in ("any", "none"):
+        raise ConfigError(
+            f"layoff_target {show(values['layoff_target'])} does not fit the knock families",
+            key="layoff_target",
+            value=values["layoff_target"],
+            allowed="any (defenders lay off on the knocker's melds), none (no lay-offs)",
+        )
+    for name, bad in (("ace_rank", "high_or_low"), ("run_suit", "any_suit")):
+        if values[name] == bad:
+            raise ConfigError(
+                f"{name} {show(bad)} is not supported by the engine yet in the knock families",
+                key=name,
+                value=bad,
+                allowed=f"anything but {show(bad)} (sim/engine/knock_melds.py says why)",
+            )
+    stock = values["stock_exhaustion"]
+    if rules.family == "knock_rummy" and stock not in ("turn_over", "shuffle_except_top"):
+        raise ConfigError(
+            f"stock_exhaustion {show(stock)} does not fit knock rummy",
+            key="stock_exhaustion",
+            value=stock,
+            allowed="turn_over, shuffle_except_top",
+        )
+    end, _ = rules.option("game_end")
+    if end != "target":
+        raise ConfigError(
+            f"the knock families end a game at a target, not by {show(end)}",
+            key="game_end",
+            value=values["game_end"],
+            allowed="target:T",
+        )
+    sits_out = values["dealer_rotation"] == "loser_sits_out"
+    if rules.family == "gin" and rules.players != ((3, 3) if sits_out else (2, 2)):
+        raise ConfigError(
+            "gin is played by 2 players, or by 3 with dealer_rotation 'loser_sits_out' "
+            "(RULES.md §3.18); 4-player partnership gin is not supported by the engine yet",
+            key="players",
+            value=list(rules.players),
+            allowed="[2, 2], or [3, 3] with loser_sits_out",
+        )
+    limit, opening = values["knock_limit"], values["gin_opening"]
+    if opening == "deal_11_10":
+        for name in ("spade_double", "oklahoma_extra_bonus"):
+            if values[name]:
+                raise ConfigError(
+                    f"{name} needs an upcard, and gin_opening 'deal_11_10' has none",
+                    key=name,
+                    value=True,
+                    allowed="off with deal_11_10 (RULES.md §3.20 open point 3)",
+                )
+        if limit == "upcard":
+            raise ConfigError(
+                "knock_limit 'upcard' needs an upcard, and gin_opening 'deal_11_10' has none",
+                key="knock_limit",
+                value=limit,
+                allowed="unlimited, 10, 5 with deal_11_10 (RULES.md §3.20 open point 3)",
+            )
 
 
 def _check_shoe(rules: Rules, players: int) -> None:

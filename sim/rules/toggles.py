@@ -1,4 +1,4 @@
-"""Every rule toggle of RULES.md §2A–2H (ids 1–31), declared once, plus two engine-policy settings.
+"""Every rule toggle of RULES.md §2A–2I (ids 1–39), declared once, plus two engine-policy settings.
 
 A toggle declaration says what values exist in RULES.md (``choices`` or ``low``/``high``) and,
 separately, which of them the engine can play today (``supported`` / ``supported_high``).
@@ -14,8 +14,8 @@ Value kinds, as written in TOML:
   (``game_end = "target:150"``, ``going_rummy = "bonus:10"``). A bare form that has a default
   argument (``"bonus"``) means ``"bonus:<default>"``. Stored normalised as ``"form:N"``.
 
-Variant-only values marked † in RULES.md (``void_at_two``, ``loser_sits_out`` ...) are not
-declared yet.
+Variant-only values marked † in RULES.md are declared with the toggle they belong to
+(``stock_exhaustion = "void_at_two"``); the rules model allows them only in their family.
 """
 
 from __future__ import annotations
@@ -295,7 +295,7 @@ TOGGLES: tuple[Toggle, ...] = (
     _choice(18, "meld_timing", "progressive", "2D.18",
             "when melds reach the table: during play, all at once, or never (knock)",
             choices=("progressive", "all_at_once", "knock", "phom_final"),
-            supported=("progressive",)),
+            supported=("progressive", "knock")),
     _choice(19, "melds_per_turn", "unlimited", "2D.19",
             "new melds a player may lay down in one turn",
             choices=("unlimited", "one", "one_or_layoff")),
@@ -320,7 +320,11 @@ TOGGLES: tuple[Toggle, ...] = (
            choices=("off", "double", "bonus:N"), arg_defaults=(("bonus", 10),)),
     # ---- 2F. Stock exhaustion -------------------------------------------------------------
     _choice(28, "stock_exhaustion", "turn_over", "2F.28", "what happens when the stock runs out",
-            choices=("turn_over", "shuffle_except_top", "block_difference", "block_totals")),
+            choices=("turn_over", "shuffle_except_top", "block_difference", "block_totals",
+                     "void_at_two", "final_turns", "lowest_collects", "redeal",
+                     "drawn_hand_carry"),
+            supported=("turn_over", "shuffle_except_top", "block_difference", "block_totals",
+                       "void_at_two")),
     # ---- 2G. Scoring ----------------------------------------------------------------------
     _choice(29, "scoring", "pip_to_winner", "2G.29",
             "winner takes opponents' pips, 1 per card, or each player loses his own pips",
@@ -331,7 +335,27 @@ TOGGLES: tuple[Toggle, ...] = (
            choices=("target:T", "fixed_hands:N", "single_hand", "penalty_limit:L"),
            arg_defaults=(("target", 100), ("fixed_hands", 10), ("penalty_limit", 100))),
     _choice(31, "dealer_rotation", "left", "2H.31", "who deals the next hand",
-            choices=("left", "winner_deals")),
+            choices=("left", "winner_deals", "loser_sits_out")),
+    # ---- 2I. Knock / Gin family -----------------------------------------------------------
+    _choice(32, "knock_limit", 10, "2I.32",
+            "most deadwood a knocker may keep after his discard (upcard: the upcard's value)",
+            choices=("unlimited", 10, 5, "upcard")),
+    _choice(33, "gin_opening", "upcard_offer", "2I.33",
+            "gin's first turn: the upcard is offered to each player, or 11/10 cards and no upcard",
+            choices=("upcard_offer", "deal_11_10")),
+    _choice(34, "gin_bonus", 20, "2I.34", "gin: bonus for going gin", choices=(20, 25)),
+    _choice(35, "undercut_bonus", 10, "2I.35", "gin: bonus for undercutting the knocker",
+            choices=(10, 25)),
+    _choice(36, "box_bonus", 20, "2I.36",
+            "gin: bonus per hand won, added at game end (not toward the target)",
+            choices=(20, 25)),
+    _choice(37, "shutout", "game_bonus_200", "2I.37",
+            "gin: when the loser has 0 points, the game bonus is 200 or the winner's total doubles",
+            choices=("game_bonus_200", "double_all")),
+    _switch(38, "spade_double", False, "2I.38",
+            "gin: a spade upcard doubles that hand's score, bonuses included"),
+    _switch(39, "oklahoma_extra_bonus", False, "2I.39",
+            "gin: side bonuses (undercut +20/+40, gin +40/+80), not counted toward the target"),
     # ---- engine policy (not rules) --------------------------------------------------------
     _int(None, "turn_cap", 500, "1.8",
          "engine policy: turns per hand before the hand is recorded as stalled", low=1),

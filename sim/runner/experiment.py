@@ -22,6 +22,7 @@ from typing import Any
 from sim.engine.layout import BOT_NAMES
 from sim.rules import ConfigError, Rules, compile_rules, load_variant
 from sim.rules.errors import show, unknown_key
+from sim.rules.model import KNOCK_FAMILIES
 from sim.rules.toggles import BY_NAME
 
 NAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_.@+]*$")
@@ -234,6 +235,7 @@ def _expand(experiment: Experiment, lineups: list[list[str]]) -> tuple[Arm, ...]
         for players in ruleset.players:
             for key, lineup in enumerate(lineups):
                 bots = _seat_bots(lineup, players, f"lineups[{key}]")
+                _check_bots_fit(bots, ruleset, f"lineups[{key}]")
                 arm = Arm("", ruleset, players, bots, "")
                 name = f"{ruleset.name}-{players}p-{arm.lineup}"
                 base_name = f"{base.name}-{players}p-{arm.lineup}"
@@ -248,6 +250,17 @@ def _expand(experiment: Experiment, lineups: list[list[str]]) -> tuple[Arm, ...]
             raise ConfigError(f"two arms are both named {show(arm.name)}", key="lineups")
         seen[arm.name] = arm
     return tuple(arms)
+
+
+def _check_bots_fit(bots: tuple[str, ...], ruleset: RuleSet, key: str) -> None:
+    """``simple`` is the reference gin bot: it has no policy for progressive melding."""
+    if "simple" in bots and ruleset.rules.family not in KNOCK_FAMILIES:
+        raise ConfigError(
+            f"bot 'simple' plays only the knock families, not rule set {show(ruleset.name)} "
+            f"(family {show(ruleset.rules.family)})",
+            key=key,
+            allowed="random, greedy, careful for this rule set",
+        )
 
 
 def _seat_bots(lineup: list[str], players: int, key: str) -> tuple[str, ...]:

@@ -19,14 +19,24 @@ LINEUPS = {
     "careful": [L.BOT_CAREFUL],
     "mixed": [L.BOT_GREEDY, L.BOT_CAREFUL, L.BOT_RANDOM],
 }
-HANDS = {"random": 150, "greedy": 1000, "careful": 700, "mixed": 500}
+KNOCK_LINEUPS = {
+    **LINEUPS,
+    "simple": [L.BOT_SIMPLE],
+    "mixed": [L.BOT_SIMPLE, L.BOT_CAREFUL, L.BOT_RANDOM, L.BOT_GREEDY],
+}
+"""The knock families add the reference gin bot (rummy variants refuse it)."""
+HANDS = {"random": 150, "greedy": 1000, "careful": 700, "mixed": 500, "simple": 1000}
+
+
+def _lineups(rules):
+    return KNOCK_LINEUPS if rules.family != "rummy" else LINEUPS
 
 
 def _cases():
     for name, _ in list_variants():
         rules = load_variant(name)
         for players in rules.player_counts:
-            for lineup in LINEUPS:
+            for lineup in _lineups(rules):
                 yield name, players, lineup
 
 
@@ -39,8 +49,9 @@ def _check(out, params):
 
 @pytest.mark.parametrize(("variant", "players", "lineup"), list(_cases()))
 def test_audit_every_variant_player_count_and_bot(variant, players, lineup):
-    compiled = compile_rules(load_variant(variant), players, audit=True)
-    seats = (LINEUPS[lineup] * players)[:players]
+    rules = load_variant(variant)
+    compiled = compile_rules(rules, players, audit=True)
+    seats = (_lineups(rules)[lineup] * players)[:players]
     out = play(compiled.params, compiled.card_values, np.array(seats), seed=3, hands=HANDS[lineup])
     assert out.hands == HANDS[lineup]
     _check(out, compiled.params)
@@ -93,6 +104,54 @@ def test_audit_random_toggle_combinations(batch):
         out = play(compiled.params, compiled.card_values, np.array(seats), seed=batch, hands=25)
         assert int(out.counters[L.C_VIOLATIONS]) == 0, overrides
         _check(out, compiled.params)
+
+
+KNOCK_CHOICES = {
+    "knock_limit": ["unlimited", 10, 5, "upcard"],
+    "gin_opening": ["upcard_offer", "deal_11_10"],
+    "gin_bonus": [20, 25],
+    "undercut_bonus": [10, 25],
+    "box_bonus": [20, 25],
+    "shutout": ["game_bonus_200", "double_all"],
+    "spade_double": [False, True],
+    "oklahoma_extra_bonus": [False, True],
+    "layoff_target": ["any", "none"],
+    "ace_rank": ["low", "high", "around_corner"],
+    "dealer_rotation": ["left", "winner_deals"],
+    "game_end": ["target:50", "target:100", "target:150"],
+}
+"""§2I and the other settings the knock families take (RULES.md §4D)."""
+KNOCK_BOTS = [L.BOT_RANDOM, L.BOT_GREEDY, L.BOT_CAREFUL, L.BOT_SIMPLE]
+
+
+@pytest.mark.parametrize("batch", range(4))
+def test_audit_random_knock_family_toggle_combinations(batch):
+    rng = random.Random(2000 + batch)
+    done = 0
+    while done < 100:
+        variant = rng.choice(["gin_rummy", "knock_rummy"])
+        names = (
+            KNOCK_CHOICES
+            if variant == "gin_rummy"
+            else {
+                k: KNOCK_CHOICES[k]
+                for k in ("knock_limit", "layoff_target", "ace_rank", "game_end")
+            }
+        )
+        overrides = {k: rng.choice(v) for k, v in names.items()}
+        if variant == "knock_rummy" and overrides["knock_limit"] == "upcard":
+            overrides["knock_limit"] = "unlimited"  # both are fine; keep the sweep balanced
+        try:
+            rules = load_variant(variant, overrides)
+        except ConfigError:
+            continue
+        players = rng.choice(rules.player_counts)
+        compiled = compile_rules(rules, players, audit=True)
+        seats = [rng.choice(KNOCK_BOTS) for _ in range(players)]
+        out = play(compiled.params, compiled.card_values, np.array(seats), seed=batch, hands=60)
+        assert int(out.counters[L.C_VIOLATIONS]) == 0, overrides
+        _check(out, compiled.params)
+        done += 1
 
 
 def test_two_careful_bots_under_going_rummy_rarely_stall():

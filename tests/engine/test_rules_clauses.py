@@ -188,7 +188,7 @@ def _state_with_discards(params, discards: str):
 def test_1_8_turn_over_keeps_the_discard_order_and_turns_up_the_oldest():
     params, values = make_params(stock_exhaustion=L.STOCK_TURN_OVER)
     st = _state_with_discards(params, "2c 3c 4c 5c 6c")  # 6c is the top
-    H._rebuild_stock(st, params)
+    H.rebuild_stock(st, params)
     assert S.discard_top(st) == parse_card("2c") and st.sc[S.SC_DISCARD_N] == 1
     drawn = [S.pop_stock(st) for _ in range(4)]
     assert drawn == parse_cards("3c 4c 5c 6c")  # the new stock is fully known
@@ -198,7 +198,7 @@ def test_2F_28_shuffle_except_top_keeps_the_top_discard():
     params, values = make_params(stock_exhaustion=L.STOCK_SHUFFLE_EXCEPT_TOP)
     st = _state_with_discards(params, "2c 3c 4c 5c 6c")
     st.rng[0] = 12345
-    H._rebuild_stock(st, params)
+    H.rebuild_stock(st, params)
     assert S.discard_top(st) == parse_card("6c") and st.sc[S.SC_DISCARD_N] == 1
     drawn = sorted(S.pop_stock(st) for _ in range(4))
     assert drawn == sorted(parse_cards("2c 3c 4c 5c"))

@@ -14,6 +14,7 @@ from sim.rules.compile import (
     FLAG_SLOTS,
     NUMBER_SLOTS,
     PARAM_SLOTS,
+    SPECIAL_SLOTS,
     UNSLOTTED_TOGGLES,
 )
 from sim.rules.toggles import TOGGLES, Kind, split_param
@@ -27,7 +28,9 @@ def test_every_variant_compiles_at_every_allowed_player_count(name, players):
     params = compiled.params
     assert params.dtype == np.int64 and params.shape == (L.N_PARAMS,)
     assert compiled.card_values.dtype == np.int64 and compiled.card_values.shape == (N_KINDS,)
-    assert (params >= 0).all()
+    coded_negative = {L.P_KNOCK_LIMIT: (L.KNOCK_UNLIMITED, L.KNOCK_UPCARD)}
+    for slot, value in enumerate(params):
+        assert value >= 0 or value in coded_negative.get(slot, ()), slot
     assert params[L.P_PLAYERS] == players == compiled.players
     assert params[L.P_HAND_SIZE] == compiled.hand_size
     shoe = 52 * params[L.P_DECKS] + params[L.P_JOKERS]
@@ -60,6 +63,15 @@ def test_baseline_slots_are_the_layout_defaults():
         L.P_HAND_CAP: 1000,
         L.P_AUDIT: 0,
         L.P_MELD_TIMING: L.TIMING_PROGRESSIVE,
+        L.P_FAMILY: L.FAMILY_RUMMY,
+        L.P_KNOCK_LIMIT: 10,
+        L.P_GIN_OPENING: L.GIN_OPENING_UPCARD_OFFER,
+        L.P_GIN_BONUS: 20,
+        L.P_UNDERCUT_BONUS: 10,
+        L.P_BOX_BONUS: 20,
+        L.P_SHUTOUT: L.SHUTOUT_GAME_BONUS_200,
+        L.P_SPADE_DOUBLE: 0,
+        L.P_OKLAHOMA_EXTRA: 0,
         L.P_UPCARD: 1,
         L.P_SEAT_ROTATION: 0,
         L.P_DEAL_PER_GAME: 0,
@@ -174,7 +186,7 @@ def test_stock_exhaustion_codes(value, code):
 
 def test_every_rule_toggle_reaches_the_kernels_or_is_fixed():
     """A toggle without a slot must have exactly one supported value (widen it with a slot)."""
-    slotted = {*CODED_SLOTS, *PARAM_SLOTS, *FLAG_SLOTS, *NUMBER_SLOTS, "decks"}
+    slotted = {*CODED_SLOTS, *PARAM_SLOTS, *FLAG_SLOTS, *NUMBER_SLOTS, *SPECIAL_SLOTS, "decks"}
     for t in TOGGLES:
         if t.name in slotted or t.name in CARD_VALUE_TOGGLES:
             continue

@@ -17,17 +17,19 @@ RULES_IDS = {
     "layoff_target": 20, "layoff_requires_meld": 21, "borrowing": 22, "rearrange": 23,
     "initial_meld_min": 24, "discard_before_initial_meld": 25, "must_discard_to_go_out": 26,
     "going_rummy": 27, "stock_exhaustion": 28, "scoring": 29, "game_end": 30,
-    "dealer_rotation": 31,
+    "dealer_rotation": 31, "knock_limit": 32, "gin_opening": 33, "gin_bonus": 34,
+    "undercut_bonus": 35, "box_bonus": 36, "shutout": 37, "spade_double": 38,
+    "oklahoma_extra_bonus": 39,
 }  # fmt: skip
 SECTION_GROUPS = {range(1, 9): "2A", range(9, 15): "2B", range(15, 18): "2C",
                   range(18, 26): "2D", range(26, 28): "2E", range(28, 29): "2F",
-                  range(29, 30): "2G", range(30, 32): "2H"}  # fmt: skip
+                  range(29, 30): "2G", range(30, 32): "2H", range(32, 40): "2I"}  # fmt: skip
 
 
 def test_every_rules_toggle_declared_once_with_its_id():
     rules = [t for t in TOGGLES if not t.policy]
     assert {t.name: t.id for t in rules} == RULES_IDS
-    assert len(rules) == len(RULES_IDS) == 31
+    assert len(rules) == len(RULES_IDS) == 39
     assert len(BY_NAME) == len(TOGGLES)
 
 
@@ -84,8 +86,8 @@ def test_check_normalises(name, value, normalised):
         ("game_end", "target:abc"),
         ("game_end", "single_hand:3"),
         ("upcard", "yes"),
-        ("stock_exhaustion", "void_at_two"),  # variant-only (†), not declared yet
-        ("dealer_rotation", "loser_sits_out"),
+        ("stock_exhaustion", "final_turns"),  # variant-only (†), not played by the engine yet
+        ("dealer_rotation", "winner"),
     ],
 )
 def test_check_rejects(name, value):

@@ -38,8 +38,20 @@ def test_the_default_experiment_compares_every_house_rule_at_2_and_4_players():
     assert rules["rummy_bonus10"].going_rummy == "bonus:10"
 
 
+def test_the_gin_experiment_compares_gin_house_rules_with_the_reference_bot():
+    exp = load_experiment("gin-rules")
+    assert exp.unit == "games"
+    assert {r.rules.family for r in exp.rulesets} == {"gin"}
+    assert {a.lineup for a in exp.arms} >= {"simple", "careful"}
+    for arm in exp.arms:
+        assert arm.baseline == f"gin-2p-{arm.lineup}"
+
+
 def test_every_shipped_experiment_is_valid():
-    assert [name for name, _ in list_experiments()] == ["house-rules"]
+    names = [name for name, _ in list_experiments()]
+    assert names == ["gin-rules", "house-rules"]
+    for name in names:
+        assert load_experiment(name).arms
 
 
 def test_a_grid_makes_one_rule_set_per_combination(tmp_path):
@@ -99,6 +111,7 @@ BAD = [
     (('name = "basic"', 'name = "Basic Rummy"'), "arms[0].name", "lower-case"),
     (('name = "ace_high"', 'name = "basic"'), "arms", "both named"),
     (("shard_size = 1000", "shard_size = 1000\ngames = 5"), "games", "not both"),
+    (('lineups = ["greedy"]', 'lineups = ["simple"]'), "lineups[0]", "knock families"),
 ]
 
 

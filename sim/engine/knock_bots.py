@@ -1,0 +1,284 @@
+"""The bots' decisions in the knock family (RULES.md §3.10, §3.17, §3.20; docs/bots.md).
+
+A knock-family turn asks two questions: take the offered card (the upcard at the gin
+opening, or the discard top), and, holding one card more than the deal, which card to
+discard and whether to knock. Every policy answers them on the hand bitmask with
+``knock_melds.arrange`` (exact minimum deadwood).
+
+- ``simple``: the reference gin bot. Takes the card only if it then belongs to the
+  minimum-deadwood arrangement or if it could then knock; discards the highest-ranked card
+  outside the arrangement (with none outside, the card whose removal leaves the least
+  deadwood); knocks as soon as it may.
+- ``greedy``: takes the card when that lowers its deadwood after the best discard; discards
+  the highest-valued card outside the arrangement, preferring one in no partial meld;
+  knocks as soon as it may.
+- ``careful``: greedy's taking, plus a discard that avoids cards next to what the next
+  player has picked up; a stronger knocker: it knocks at once only with little deadwood,
+  late in the hand, or once the opponent has picked up discards, and otherwise waits for a
+  better knock or gin.
+- ``random``: every choice uniform among the legal ones.
+
+Under ``knock_limit = unlimited`` (Knock Rummy) the simple and greedy bots treat 10 as their
+own limit: "knock as soon as you may" would otherwise mean knocking at once with any hand.
+"""
+
+from __future__ import annotations
+
+from sim.engine.bits import FULL52, bit, lowest_bit, meldable, partial_melds, popcount
+from sim.engine.jit import inline_kernel, kernel
+from sim.engine.knock_melds import arrange, deadwood, neighbours
+from sim.engine.layout import (
+    BOT_CAREFUL,
+    BOT_GREEDY,
+    BOT_RANDOM,
+    N_NATURAL,
+    P_ACE_RANK,
+    P_PLAYERS,
+)
+from sim.engine.rng import below
+from sim.engine.state import (
+    KR_PICKED,
+    PILE_DISCARD,
+    PL_BITS,
+    SC_ARR_DW,
+    SC_ARR_GROUPS,
+    SC_ARR_MASK,
+    SC_ARR_RUNS,
+    SC_DISCARD_N,
+    SC_KNOCK_LIMIT,
+    SC_SITTING_OUT,
+    SC_STOCK_N,
+    SC_TAKEN,
+)
+
+BOT_OWN_LIMIT = 10  # simple/greedy knock threshold when the rules set no limit
+NO_CARD = -1
+CAREFUL_SAFE_KNOCK = 3  # careful always knocks with this much deadwood or less
+CAREFUL_LATE_STOCK = 10  # ... and with more, only while more stock cards than this are left
+CAREFUL_OPPONENT_PICKS = 2  # ... or once the next player has picked up this many discards
+CAREFUL_DANGER = 0  # points a careful discard gives up to avoid feeding the next player
+CAREFUL_PARTIAL = 2  # points a careful discard gives up to keep a partial meld
+CAREFUL_DEAD = 3  # points a careful discard gives up to throw a card that can never meld
+HUGE = 1 << 40
+
+
+@inline_kernel
+def next_seat(st, params, player):
+    """The next seat in play after ``player`` (3-player gin skips the dealer, §3.18)."""
+    seat = (player + 1) % params[P_PLAYERS]
+    if seat == st.sc[SC_SITTING_OUT]:
+        seat = (seat + 1) % params[P_PLAYERS]
+    return seat
+
+
+@inline_kernel
+def knock_threshold(st, bot):
+    """The most deadwood ``bot`` knocks with: the rules' limit for this hand, or its own
+    when there is none."""
+    limit = st.sc[SC_KNOCK_LIMIT]
+    if limit < 0:
+        return BOT_OWN_LIMIT if bot != BOT_RANDOM else HUGE
+    return limit
+
+
+@kernel
+def _top_by_value(cards, values, avoid, penalty):
+    """The card of ``cards`` with the highest value, counting cards of ``avoid`` ``penalty``
+    points lower and preferring cards outside ``avoid`` among equals (then the highest
+    card kind); -1 when ``cards`` is empty."""
+    best = NO_CARD
+    best_key = -HUGE
+    m = cards
+    while m != 0:  # lowest kind first; ">=" lets the higher kind win a tie
+        k = lowest_bit(m)
+        m &= m - 1
+        avoided = (avoid >> k) & 1
+        key = (values[k] - penalty * avoided) * 2 + (1 - avoided)
+        if key >= best_key:
+            best_key = key
+            best = k
+    return best
+
+
+@inline_kernel
+def arrange_kept(st, mask, values, ace_rank, keep):
+    """``knock_melds.arrange(mask)``, reusing the arrangement kept in ``st.sc`` when ``mask`` is
+    that hand or that hand plus one card in no meld of ``mask``: then the minimum arrangement
+    is the kept one with that card as deadwood (the same candidates, so the same result, ties
+    included). ``keep``: remember this result for the next call."""
+    kept = st.sc[SC_ARR_MASK]
+    extra = mask & ~kept
+    if kept != 0 and kept & ~mask == 0 and extra & (extra - 1) == 0:
+        if extra == 0:
+            return st.sc[SC_ARR_DW], st.sc[SC_ARR_GROUPS], st.sc[SC_ARR_RUNS]
+        if meldable(mask, ace_rank) & extra == 0:
+            dw = st.sc[SC_ARR_DW] + values[lowest_bit(extra)]
+            return dw, st.sc[SC_ARR_GROUPS], st.sc[SC_ARR_RUNS]
+    dw, groups, runs = arrange(mask, values, ace_rank)
+    if keep:
+        st.sc[SC_ARR_MASK] = mask
+        st.sc[SC_ARR_DW] = dw
+        st.sc[SC_ARR_GROUPS] = groups
+        st.sc[SC_ARR_RUNS] = runs
+    return dw, groups, runs
+
+
+@kernel
+def discard_from(hand, taken, values, ace_rank, avoid, penalty, dw, groups, runs):
+    """The discard that leaves the least deadwood among the cards outside the minimum
+    arrangement (``dw``, ``groups``, ``runs``) of ``hand`` (never ``taken``, the card just
+    taken from the discard pile): the highest-valued one, counting cards of ``avoid``
+    ``penalty`` points lower and preferring cards outside it among equals. With no such
+    card, the card whose removal leaves the least deadwood (ties: the highest kind).
+    Returns ``(card, deadwood after discarding it)``."""
+    taken_bit = bit(taken) if taken >= 0 else 0
+    outside = hand & ~(groups | runs) & ~taken_bit
+    if outside != 0:
+        card = _top_by_value(outside, values, avoid, penalty)
+        return card, dw - values[card]
+    best = NO_CARD
+    best_dw = HUGE
+    m = hand & ~taken_bit
+    while m != 0:  # lowest kind first; "<=" lets the higher kind win a tie
+        k = lowest_bit(m)
+        m &= m - 1
+        left = deadwood(hand & ~bit(k), values, ace_rank)
+        if left <= best_dw:
+            best_dw = left
+            best = k
+    return best, best_dw
+
+
+@kernel
+def _picked_mask(st, who):
+    """Cards ``who`` has taken from the discard pile this hand (public)."""
+    m = 0
+    for k in range(N_NATURAL):
+        if st.kinds[KR_PICKED + who, k] > 0:
+            m |= bit(k)
+    return m
+
+
+@kernel
+def _danger(st, params, player):
+    """Cards the next player is likely to want: same rank as, or next in suit to, a card he
+    took from the discard pile (careful)."""
+    picked = _picked_mask(st, next_seat(st, params, player))
+    if picked == 0:
+        return 0
+    same_rank = 0
+    m = picked
+    while m != 0:
+        same_rank |= 0xF << (lowest_bit(m) & ~3)
+        m &= m - 1
+    return same_rank | neighbours(picked, params[P_ACE_RANK])
+
+
+@inline_kernel
+def takes_card(st, params, values, bots, player, card):
+    """Whether ``player`` takes ``card`` (the offered upcard or the discard top)."""
+    bot = bots[player]
+    if bot == BOT_RANDOM:
+        return below(st.rng[1:2], 2) == 1
+    ace = params[P_ACE_RANK]
+    hand = st.pl[player, PL_BITS]
+    with_card = hand | bit(card)
+    now = arrange_kept(st, hand, values, ace, True)[0]
+    dw, groups, runs = arrange_kept(st, with_card, values, ace, False)
+    if bot == BOT_GREEDY:
+        _, after = discard_from(with_card, card, values, ace, 0, 0, dw, groups, runs)
+        return after < now
+    # simple and careful: the card melds in the minimum arrangement, or lets him knock
+    if ((groups | runs) >> card) & 1:
+        return True
+    _, after = discard_from(with_card, card, values, ace, 0, 0, dw, groups, runs)
+    return after <= knock_threshold(st, bot)
+
+
+@inline_kernel
+def _random_turn(st, player, values, ace):
+    hand = st.pl[player, PL_BITS]
+    taken = st.sc[SC_TAKEN]
+    allowed = hand & ~(bit(taken) if taken >= 0 else 0)
+    pick = below(st.rng[1:2], popcount(allowed))
+    m = allowed
+    for _ in range(pick):
+        m &= m - 1
+    card = lowest_bit(m)
+    left = deadwood(hand & ~bit(card), values, ace)
+    knock = left <= knock_threshold(st, BOT_RANDOM) and below(st.rng[1:2], 2) == 1
+    return card, knock
+
+
+@inline_kernel
+def _careful_knocks(st, params, player, left):
+    """The careful bot's knock: gin always; a knock within the limit early in the hand; late
+    in the hand (few stock cards left, the opponent's hand has had time to form) only with
+    little deadwood, since an undercut is then likely, or once waiting has become riskier
+    still (the next player has taken several discards)."""
+    if left == 0:
+        return True
+    if left > knock_threshold(st, BOT_CAREFUL):
+        return False
+    if left <= CAREFUL_SAFE_KNOCK or st.sc[SC_STOCK_N] > CAREFUL_LATE_STOCK:
+        return True
+    return popcount(_picked_mask(st, next_seat(st, params, player))) >= CAREFUL_OPPONENT_PICKS
+
+
+@kernel
+def _dead_cards(st, hand, ace_rank):
+    """Cards of ``hand`` that can never meld: every meld through them needs a card already
+    in the discard pile (the pile's top excepted: it can still be taken)."""
+    gone = 0
+    for i in range(st.sc[SC_DISCARD_N] - 1):
+        gone |= bit(st.piles[PILE_DISCARD, i])
+    return hand & ~meldable(FULL52 & ~gone, ace_rank)
+
+
+@kernel
+def _careful_pick(outside, values, partial, danger, dead):
+    """careful's discard among the cards outside: the highest value, counting a card in a
+    partial meld ``CAREFUL_PARTIAL`` points lower, one the next player likely wants
+    ``CAREFUL_DANGER`` points lower and a dead card ``CAREFUL_DEAD`` points higher (ties:
+    the highest card kind)."""
+    best = NO_CARD
+    best_key = -HUGE
+    m = outside
+    while m != 0:  # lowest kind first; ">=" lets the higher kind win a tie
+        k = lowest_bit(m)
+        m &= m - 1
+        key = values[k] - CAREFUL_PARTIAL * ((partial >> k) & 1)
+        key -= CAREFUL_DANGER * ((danger >> k) & 1)
+        key += CAREFUL_DEAD * ((dead >> k) & 1)
+        if key >= best_key:
+            best_key = key
+            best = k
+    return best
+
+
+@inline_kernel
+def choose_turn(st, params, values, bots, player):
+    """``player`` holds one card more than the deal: returns ``(discard, knock)``."""
+    bot = bots[player]
+    ace = params[P_ACE_RANK]
+    if bot == BOT_RANDOM:
+        return _random_turn(st, player, values, ace)
+    hand = st.pl[player, PL_BITS]
+    taken = st.sc[SC_TAKEN]
+    dw, groups, runs = arrange_kept(st, hand, values, ace, True)
+    if bot == BOT_GREEDY:
+        partial = partial_melds(hand, ace)
+        card, left = discard_from(hand, taken, values, ace, partial, 0, dw, groups, runs)
+        return card, left <= knock_threshold(st, bot)
+    if bot == BOT_CAREFUL:
+        outside = hand & ~(groups | runs) & ~(bit(taken) if taken >= 0 else 0)
+        if outside != 0:
+            danger = _danger(st, params, player) if CAREFUL_DANGER > 0 else 0
+            dead = _dead_cards(st, outside, ace) if CAREFUL_DEAD > 0 else 0
+            card = _careful_pick(outside, values, partial_melds(hand, ace), danger, dead)
+            left = dw - values[card]
+        else:
+            card, left = discard_from(hand, taken, values, ace, 0, 0, dw, groups, runs)
+        return card, _careful_knocks(st, params, player, left)
+    card, left = discard_from(hand, taken, values, ace, 0, 0, dw, groups, runs)
+    return card, left <= knock_threshold(st, bot)
