@@ -143,14 +143,23 @@ def _value_text(value: object) -> str:
 # ---- further commands (bench, replay, simulate) go below --------------------------------
 
 
-def _bots_or_exit(bots: str, players: int) -> list[int]:
+def _bots_or_exit(bots: str, players: int, family: str) -> list[int]:
     from sim.bench import parse_bots
+    from sim.engine.layout import BOT_SIMPLE
 
     try:
-        return parse_bots(bots, players)
+        codes = parse_bots(bots, players)
     except ValueError as err:
         typer.echo(f"error: --bots: {err}", err=True)
         raise typer.Exit(code=EXIT_CONFIG_ERROR) from None
+    if BOT_SIMPLE in codes and family == "rummy":
+        typer.echo(
+            "error: --bots: 'simple' (the reference gin bot) plays only the knock families "
+            "(knock_rummy, gin); allowed here: random, greedy, careful",
+            err=True,
+        )
+        raise typer.Exit(code=EXIT_CONFIG_ERROR)
+    return codes
 
 
 # ---- rummysim bench ---------------------------------------------------------------------
@@ -169,8 +178,9 @@ def bench(
     from sim.bench import bench as run_bench
 
     with config_errors():
-        compile_rules(load_variant(variant), players)
-        _bots_or_exit(bots, players)
+        rules = load_variant(variant)
+        compile_rules(rules, players)
+        _bots_or_exit(bots, players, rules.family)
         figures = run_bench(variant, players, bots, hands, workers, seed)
     typer.echo(json.dumps(figures))
 
@@ -196,7 +206,7 @@ def simulate(
 
     with config_errors():
         compiled = compile_rules(load_variant(variant), players, audit=audit)
-    codes = _bots_or_exit(bots, players)
+    codes = _bots_or_exit(bots, players, compiled.rules.family)
     start = time.perf_counter()
     out = play(compiled.params, compiled.card_values, np.array(codes), seed=seed, hands=hands)
     seconds = time.perf_counter() - start
@@ -222,7 +232,7 @@ def replay(
     with config_errors():
         rules = load_variant(variant)
         compile_rules(rules, players)
-        codes = _bots_or_exit(bots, players)
+        codes = _bots_or_exit(bots, players, rules.family)
         fixed = load_deal(deal, players) if deal else None
         text = transcript(rules, players, codes, seed=seed, deal=fixed, hand=hand)
     typer.echo(text)

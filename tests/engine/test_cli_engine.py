@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from typer.testing import CliRunner
 
 from sim.cli import app
@@ -29,6 +30,21 @@ def test_bench_rejects_an_unknown_bot_with_exit_2():
     result = runner.invoke(app, ["bench", "--bots", "cheater"])
     assert result.exit_code == 2
     assert "cheater" in result.output and "greedy" in result.output
+
+
+@pytest.mark.parametrize("command", ["bench", "simulate", "replay"])
+def test_the_simple_bot_is_refused_for_progressive_rummy_with_exit_2(command):
+    args = [command, "--bots", "simple"] + (["rummy_basic"] if command == "replay" else [])
+    result = runner.invoke(app, [*args, "--hands", "10"] if command != "replay" else args)
+    assert result.exit_code == 2
+    assert "knock families" in result.output
+
+
+def test_replay_a_gin_hand_shows_the_knock_and_the_showdown():
+    result = runner.invoke(app, ["replay", "gin_rummy", "--bots", "simple", "--seed", "4"])
+    assert result.exit_code == 0, result.output
+    assert "shows" in result.output and "end:" in result.output
+    assert "audit: 0 violation(s)" in result.output
 
 
 def test_bench_rejects_an_impossible_player_count_with_exit_2():
