@@ -25,11 +25,13 @@ import matplotlib
 
 matplotlib.use("Agg")
 
+import matplotlib.image  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import polars as pl  # noqa: E402
 import seaborn as sns  # noqa: E402
+from matplotlib.transforms import Bbox  # noqa: E402
 
 from sim.report.analysis import Report  # noqa: E402
 from sim.report.stats import hist_summary  # noqa: E402
@@ -50,6 +52,9 @@ FIGURES = (
 FORKED = ("forest", "spread")
 """The figures the forked process draws (CPU seconds on the 2-arm bench dataset: forest
 0.55, survival 0.25, seats 0.20, turns 0.18, spread 0.16)."""
+
+DPI = 100
+"""Resolution of the PNGs (the figures' own dpi, matplotlib's default)."""
 
 PAD_INCHES = 0.1
 """Padding around the tight bounding box (matplotlib's ``savefig.pad_inches`` default)."""
@@ -118,11 +123,46 @@ def draw_one(stem: str, kind: str, data: dict, folder: Path) -> Path:
     fig = DRAW[kind](**data)
     try:
         bbox = fig.get_tightbbox(fig.canvas.get_renderer()).padded(PAD_INCHES)
-        fig.savefig(folder / f"{stem}.png", dpi=100, bbox_inches=bbox)
+        png = folder / f"{stem}.png"
+        if fig.dpi == DPI and _inside(fig, bbox):
+            # whole pixels, so that cropping the figure's own image is exact
+            bbox = Bbox((np.round(np.asarray(bbox.extents) * DPI) / DPI).reshape(2, 2))
+            _save_cropped_png(fig, bbox, png)
+        else:
+            fig.savefig(png, dpi=DPI, bbox_inches=bbox)
         fig.savefig(folder / f"{stem}.svg", bbox_inches=bbox, metadata={"Date": None})
     finally:
         plt.close(fig)
-    return folder / f"{stem}.png"
+    return png
+
+
+def _inside(fig: plt.Figure, bbox: Bbox) -> bool:
+    """Whether ``bbox`` (inches) lies within the figure's canvas, with a pixel to spare."""
+    width, height = fig.get_size_inches()
+    x0, y0, x1, y1 = bbox.extents
+    return x0 >= 0.01 and y0 >= 0.01 and x1 <= width - 0.01 and y1 <= height - 0.01
+
+
+def _save_cropped_png(fig: plt.Figure, bbox: Bbox, path: Path) -> None:
+    """Save the figure's whole-canvas image cropped to ``bbox`` (whole pixels).
+
+    This is the PNG ``savefig(bbox_inches=bbox)`` writes, byte for byte, but drawn by the
+    renderer the bounding box was measured with, whose text metrics are cached (savefig
+    draws on a new renderer of the cropped size and lays every text out again)."""
+    fig.canvas.draw()
+    image = np.asarray(fig.canvas.buffer_rgba())
+    height = image.shape[0]
+    x0, y0, x1, y1 = (int(v) for v in np.round(np.asarray(bbox.extents) * DPI))
+    matplotlib.image.imsave(
+        path,
+        image[height - y1 : height - y0, x0:x1],
+        format="png",
+        origin="upper",
+        dpi=DPI,
+        metadata={
+            "Software": f"Matplotlib version{matplotlib.__version__}, https://matplotlib.org/"
+        },
+    )
 
 
 def _arm_names(report: Report) -> list[str]:

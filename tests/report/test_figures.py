@@ -17,3 +17,24 @@ def test_forked_drawing_writes_the_same_files_as_drawing_here(small_report, tmp_
         assert Path(here[stem]).read_bytes() == Path(forked[stem]).read_bytes(), stem
         svg = f"{stem}.svg"
         assert (tmp_path / "here" / svg).read_bytes() == (tmp_path / "forked" / svg).read_bytes()
+
+
+def test_cropped_png_is_what_savefig_writes_for_the_same_box(small_report, tmp_path) -> None:
+    import matplotlib.pyplot as plt
+    import numpy as np
+    from matplotlib.transforms import Bbox
+
+    from sim.report import figures
+
+    data = figures._forest_data(small_report.report)
+    fig = figures._draw_forest(**data)
+    try:
+        bbox = fig.get_tightbbox(fig.canvas.get_renderer()).padded(figures.PAD_INCHES)
+        assert figures._inside(fig, bbox)
+        extents = np.round(np.asarray(bbox.extents) * figures.DPI) / figures.DPI
+        bbox = Bbox(extents.reshape(2, 2))
+        figures._save_cropped_png(fig, bbox, tmp_path / "cropped.png")
+        fig.savefig(tmp_path / "saved.png", dpi=figures.DPI, bbox_inches=bbox)
+    finally:
+        plt.close(fig)
+    assert (tmp_path / "cropped.png").read_bytes() == (tmp_path / "saved.png").read_bytes()
