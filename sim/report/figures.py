@@ -49,9 +49,39 @@ FIGURES = (
 )
 """(file stem, caption) of every figure, in the order the report shows them."""
 
-FORKED = ("forest", "spread")
-"""The figures the forked process draws (CPU seconds on the 2-arm bench dataset: forest
-0.55, survival 0.25, seats 0.20, turns 0.18, spread 0.16)."""
+COST = {
+    "boxes": (0.13, 0.02),
+    "survival": (0.2, 0.026),
+    "seats": (0.17, 0.016),
+    "forest": (0.46, 0.1),
+}
+"""Rough CPU seconds to draw and save a figure, (fixed, per arm shown): measured on the
+2-arm bench and the 32-arm house-rules datasets; only used to share the figures out."""
+
+
+def forked_share(data: dict[str, tuple[str, dict]]) -> set[str]:
+    """The figures the forked process draws: the forest plot (the costliest) and then, costliest
+    first, every figure that keeps its side the cheaper one (longest processing time first)."""
+    costs = {stem: _cost(kind, d) for stem, (kind, d) in data.items()}
+    forked, here = {"forest"}, set()
+    for stem in sorted(costs, key=lambda stem: -costs[stem]):
+        if stem == "forest":
+            continue
+        side = forked if sum(map(costs.get, forked)) < sum(map(costs.get, here)) else here
+        side.add(stem)
+    return forked
+
+
+def _cost(kind: str, data: dict) -> float:
+    rows = {
+        "boxes": lambda: len(data["stats"]),
+        "survival": lambda: data["data"]["arm"].nunique(),
+        "seats": lambda: len(data["names"]),
+        "forest": lambda: len(data["arms"]) * len(data["panels"]) / 4,
+    }[kind]()
+    fixed, per_row = COST[kind]
+    return fixed + per_row * rows
+
 
 DPI = 100
 """Resolution of the PNGs (the figures' own dpi, matplotlib's default)."""
@@ -72,8 +102,9 @@ def figure_workers() -> int:
 def draw_all(report: Report, folder: Path, workers: int | None = None) -> dict[str, Path]:
     """Draw every figure into ``folder`` (``<stem>.png`` and ``<stem>.svg``); return the PNGs.
 
-    With ``workers`` > 1 (default :func:`figure_workers`) the figures of :data:`FORKED` are
-    drawn in a forked process at the same time as the others; the files are the same."""
+    With ``workers`` > 1 (default :func:`figure_workers`) the figures of
+    :func:`forked_share` are drawn in a forked process at the same time as the others; the
+    files are the same."""
     folder.mkdir(parents=True, exist_ok=True)
     data = {
         "turns": ("boxes", _boxes_data(report, report.agg.turns_hist, "turns", "turns per hand")),
@@ -91,10 +122,11 @@ def draw_all(report: Report, folder: Path, workers: int | None = None) -> dict[s
     if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
         try:
             pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"))
+            share = forked_share(data)
             forked = {
                 stem: pool.submit(draw_one, stem, *data[stem], folder)
                 for stem, _caption in FIGURES
-                if stem in FORKED
+                if stem in share
             }
         except OSError:  # pragma: no cover - no process could be forked: draw them here
             forked = {}
