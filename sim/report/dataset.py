@@ -115,19 +115,7 @@ def open_dataset(root: str | Path, baseline: str | None = None) -> Dataset:
 
 def _arms(root: Path, manifest: dict, present: list[str], baseline: str | None) -> list[Arm]:
     listed = {a["name"]: a for a in manifest.get("arms", []) if isinstance(a, dict)}
-    info = (
-        scan(root / "hands")
-        .group_by("arm")
-        .agg(
-            pl.col("ruleset").first(),
-            pl.col("variant").first(),
-            pl.col("players").first(),
-            pl.col("lineup").first(),
-            pl.col("bots").first(),
-        )
-        .collect()
-    )
-    rows = {r["arm"]: r for r in info.iter_rows(named=True)}
+    rows = _first_rows(root / "hands")
     rulesets = sorted({r["ruleset"] for r in rows.values()})
     base_ruleset = baseline or (rulesets[0] if rulesets else "")
     if baseline is not None and baseline not in rulesets:
@@ -160,6 +148,22 @@ def _arms(root: Path, manifest: dict, present: list[str], baseline: str | None) 
             )
         )
     return arms
+
+
+ARM_COLUMNS = ("ruleset", "variant", "players", "lineup", "bots")
+
+
+def _first_rows(folder: Path) -> dict[str, dict]:
+    """Per arm folder, the :data:`ARM_COLUMNS` of its first hand (the first row of its first
+    non-empty file in name order): one row read per arm, not a scan of every hand."""
+    rows: dict[str, dict] = {}
+    for arm in sorted(folder.glob("arm=*")):
+        for part in sorted(arm.glob("*.parquet")):
+            first = pl.read_parquet(part, columns=list(ARM_COLUMNS), n_rows=1)
+            if first.height:
+                rows[arm.name.removeprefix("arm=")] = first.row(0, named=True)
+                break
+    return rows
 
 
 def _short_lineup(lineup: str) -> str:

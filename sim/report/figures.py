@@ -3,22 +3,35 @@ SVG: turns per hand by arm, survival curves, score spread by arm, seat win rates
 Wilson intervals, and a forest plot of every arm's effect against its baseline.
 
 Every figure is drawn from the small aggregated tables (histograms, per-arm rows), never
-from the hands themselves.
+from the hands themselves. Drawing is split in two: ``_*_data`` turns the report into the
+few plain numbers a figure shows (this is the only part that touches polars), and
+``_draw_*`` draws them with matplotlib alone. Drawing is what costs (text layout of ticks
+and labels, twice per figure for PNG and SVG), so on Linux :func:`draw_all` draws part of
+the figures in one forked process while this one draws the rest: the fork needs nothing
+pickled but the plain numbers, and never calls polars (whose thread pool a fork does not
+copy).
 """
 
 from __future__ import annotations
 
 import math
+import multiprocessing
+import os
+import sys
+from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
 import matplotlib
 
 matplotlib.use("Agg")
 
+import matplotlib.image  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
 import polars as pl  # noqa: E402
 import seaborn as sns  # noqa: E402
+from matplotlib.transforms import Bbox  # noqa: E402
 
 from sim.report.analysis import Report  # noqa: E402
 from sim.report.stats import hist_summary  # noqa: E402
@@ -36,26 +49,152 @@ FIGURES = (
 )
 """(file stem, caption) of every figure, in the order the report shows them."""
 
+COST = {
+    "boxes": (0.13, 0.02),
+    "survival": (0.2, 0.026),
+    "seats": (0.17, 0.016),
+    "forest": (0.46, 0.1),
+}
+"""Rough CPU seconds to draw and save a figure, (fixed, per arm shown): measured on the
+2-arm bench and the 32-arm house-rules datasets; only used to share the figures out."""
 
-def draw_all(report: Report, folder: Path) -> dict[str, Path]:
-    """Draw every figure into ``folder`` (``<stem>.png`` and ``<stem>.svg``); return the PNGs."""
+
+def forked_share(data: dict[str, tuple[str, dict]]) -> set[str]:
+    """The figures the forked process draws: the forest plot (the costliest) and then, costliest
+    first, every figure that keeps its side the cheaper one (longest processing time first)."""
+    costs = {stem: _cost(kind, d) for stem, (kind, d) in data.items()}
+    forked, here = {"forest"}, set()
+    for stem in sorted(costs, key=lambda stem: -costs[stem]):
+        if stem == "forest":
+            continue
+        side = forked if sum(map(costs.get, forked)) < sum(map(costs.get, here)) else here
+        side.add(stem)
+    return forked
+
+
+def _cost(kind: str, data: dict) -> float:
+    rows = {
+        "boxes": lambda: len(data["stats"]),
+        "survival": lambda: data["data"]["arm"].nunique(),
+        "seats": lambda: len(data["names"]),
+        "forest": lambda: len(data["arms"]) * len(data["panels"]) / 4,
+    }[kind]()
+    fixed, per_row = COST[kind]
+    return fixed + per_row * rows
+
+
+DPI = 100
+"""Resolution of the PNGs (the figures' own dpi, matplotlib's default)."""
+
+PAD_INCHES = 0.1
+"""Padding around the tight bounding box (matplotlib's ``savefig.pad_inches`` default)."""
+
+
+def figure_workers() -> int:
+    """Processes to draw with: 2 on Linux (fork), else 1; ``RUMMYSIM_REPORT_FIGURE_WORKERS``
+    overrides (1 draws everything in this process)."""
+    value = os.environ.get("RUMMYSIM_REPORT_FIGURE_WORKERS")
+    if value is not None:
+        return max(1, int(value))
+    return 2 if sys.platform.startswith("linux") else 1
+
+
+def draw_all(report: Report, folder: Path, workers: int | None = None) -> dict[str, Path]:
+    """Draw every figure into ``folder`` (``<stem>.png`` and ``<stem>.svg``); return the PNGs.
+
+    With ``workers`` > 1 (default :func:`figure_workers`) the figures of
+    :func:`forked_share` are drawn in a forked process at the same time as the others; the
+    files are the same."""
     folder.mkdir(parents=True, exist_ok=True)
-    sns.set_theme(style="whitegrid", context="notebook")
-    makers = {
-        "turns": lambda: _boxes(report, report.agg.turns_hist, "turns", "turns per hand"),
-        "survival": lambda: _survival(report),
-        "spread": lambda: _boxes(report, report.agg.points_hist, "points", "points won per hand"),
-        "seats": lambda: _seats(report),
-        "forest": lambda: _forest(report),
+    data = {
+        "turns": ("boxes", _boxes_data(report, report.agg.turns_hist, "turns", "turns per hand")),
+        "survival": ("survival", _survival_data(report)),
+        "spread": (
+            "boxes",
+            _boxes_data(report, report.agg.points_hist, "points", "points won per hand"),
+        ),
+        "seats": ("seats", _seats_data(report)),
+        "forest": ("forest", _forest_data(report)),
     }
-    out = {}
-    for stem, _caption in FIGURES:
-        fig = makers[stem]()
-        fig.savefig(folder / f"{stem}.png", dpi=100, bbox_inches="tight")
-        fig.savefig(folder / f"{stem}.svg", bbox_inches="tight")
+    workers = figure_workers() if workers is None else workers
+    forked: dict[str, Future] = {}
+    pool = None
+    if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
+        try:
+            pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"))
+            share = forked_share(data)
+            forked = {
+                stem: pool.submit(draw_one, stem, *data[stem], folder)
+                for stem, _caption in FIGURES
+                if stem in share
+            }
+        except OSError:  # pragma: no cover - no process could be forked: draw them here
+            forked = {}
+    try:
+        for stem, _caption in FIGURES:
+            if stem not in forked:
+                draw_one(stem, *data[stem], folder)
+        for stem, future in forked.items():
+            try:
+                future.result()
+            except Exception:  # pragma: no cover - the fork failed: draw it here (or raise)
+                draw_one(stem, *data[stem], folder)
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+    return {stem: folder / f"{stem}.png" for stem, _caption in FIGURES}
+
+
+def draw_one(stem: str, kind: str, data: dict, folder: Path) -> Path:
+    """Draw one figure from its plain data and save it as ``<stem>.png`` and ``<stem>.svg``.
+
+    The tight bounding box is measured once and used for both files (``bbox_inches="tight"``
+    would lay the figure out again for each). The SVG carries no date and fixed ids, so the
+    same report gives the same files."""
+    sns.set_theme(style="whitegrid", context="notebook", rc={"svg.hashsalt": "rummysim"})
+    fig = DRAW[kind](**data)
+    try:
+        bbox = fig.get_tightbbox(fig.canvas.get_renderer()).padded(PAD_INCHES)
+        png = folder / f"{stem}.png"
+        if fig.dpi == DPI and _inside(fig, bbox):
+            # whole pixels, so that cropping the figure's own image is exact
+            bbox = Bbox((np.round(np.asarray(bbox.extents) * DPI) / DPI).reshape(2, 2))
+            _save_cropped_png(fig, bbox, png)
+        else:
+            fig.savefig(png, dpi=DPI, bbox_inches=bbox)
+        fig.savefig(folder / f"{stem}.svg", bbox_inches=bbox, metadata={"Date": None})
+    finally:
         plt.close(fig)
-        out[stem] = folder / f"{stem}.png"
-    return out
+    return png
+
+
+def _inside(fig: plt.Figure, bbox: Bbox) -> bool:
+    """Whether ``bbox`` (inches) lies within the figure's canvas, with a pixel to spare."""
+    width, height = fig.get_size_inches()
+    x0, y0, x1, y1 = bbox.extents
+    return x0 >= 0.01 and y0 >= 0.01 and x1 <= width - 0.01 and y1 <= height - 0.01
+
+
+def _save_cropped_png(fig: plt.Figure, bbox: Bbox, path: Path) -> None:
+    """Save the figure's whole-canvas image cropped to ``bbox`` (whole pixels).
+
+    This is the PNG ``savefig(bbox_inches=bbox)`` writes, byte for byte, but drawn by the
+    renderer the bounding box was measured with, whose text metrics are cached (savefig
+    draws on a new renderer of the cropped size and lays every text out again)."""
+    fig.canvas.draw()
+    image = np.asarray(fig.canvas.buffer_rgba())
+    height = image.shape[0]
+    x0, y0, x1, y1 = (int(v) for v in np.round(np.asarray(bbox.extents) * DPI))
+    matplotlib.image.imsave(
+        path,
+        image[height - y1 : height - y0, x0:x1],
+        format="png",
+        origin="upper",
+        dpi=DPI,
+        metadata={
+            "Software": f"Matplotlib version{matplotlib.__version__}, https://matplotlib.org/"
+        },
+    )
 
 
 def _arm_names(report: Report) -> list[str]:
@@ -68,11 +207,10 @@ def _height(rows: int) -> float:
     return max(2.5, 0.32 * rows + 1.2)
 
 
-def _boxes(report: Report, hist: pl.DataFrame, column: str, xlabel: str) -> plt.Figure:
-    """Box plots from histograms: box p25-p75, whiskers p10-p90, line median, dot mean."""
-    names = _arm_names(report)
+def _boxes_data(report: Report, hist: pl.DataFrame, column: str, xlabel: str) -> dict:
+    """Box statistics from histograms: box p25-p75, whiskers p10-p90, median, mean."""
     stats = []
-    for name in names:
+    for name in _arm_names(report):
         h = hist.filter(pl.col("arm") == name)
         s = hist_summary(h[column].to_numpy(), h["len"].to_numpy())
         stats.append(
@@ -87,8 +225,12 @@ def _boxes(report: Report, hist: pl.DataFrame, column: str, xlabel: str) -> plt.
                 "fliers": [],
             }
         )
-    fig, ax = plt.subplots(figsize=(8, _height(len(names))))
-    colors = sns.color_palette("crest", n_colors=max(len(names), 1))
+    return {"stats": stats, "xlabel": xlabel}
+
+
+def _draw_boxes(stats: list[dict], xlabel: str) -> plt.Figure:
+    fig, ax = plt.subplots(figsize=(8, _height(len(stats))))
+    colors = sns.color_palette("crest", n_colors=max(len(stats), 1))
     boxes = ax.bxp(stats, orientation="horizontal", showmeans=True, patch_artist=True, widths=0.6)
     for patch, color in zip(boxes["boxes"], colors, strict=False):
         patch.set_facecolor(color)
@@ -98,7 +240,7 @@ def _boxes(report: Report, hist: pl.DataFrame, column: str, xlabel: str) -> plt.
     return fig
 
 
-def _survival(report: Report) -> plt.Figure:
+def _survival_data(report: Report) -> dict:
     hist = report.agg.turns_hist
     frames = []
     for arm in report.dataset.arms:
@@ -116,15 +258,28 @@ def _survival(report: Report) -> plt.Figure:
                 }
             )
         )
-    data = pl.concat(frames).to_pandas()
+    return {"data": pl.concat(frames).to_pandas()}
+
+
+def _hue_colors(n: int) -> list:
+    """The colors seaborn gives ``n`` hue levels: the current palette, or husl beyond it."""
+    if n <= len(sns.color_palette()):
+        return sns.color_palette(None, n)
+    return sns.color_palette("husl", n)
+
+
+def _draw_survival(data: pd.DataFrame) -> plt.Figure:
     firsts = data[data["over"] >= 0.98].groupby("arm")["turn"].min()
     limit = min(float(firsts.max()) if len(firsts) else 100.0, 150.0)
     tables = sorted(data["players"].unique())
     fig, axes = plt.subplots(1, len(tables), figsize=(6 * len(tables), 4.5), squeeze=False)
     for ax, table in zip(axes[0], tables, strict=True):
         sub = data[(data["players"] == table) & (data["turn"] <= max(limit, 10))]
-        sns.lineplot(data=sub, x="turn", y="over", hue="arm", drawstyle="steps-post", ax=ax)
-        ax.set_title(table)
+        arms = list(sub["arm"].unique())  # in order of appearance, as seaborn's hue
+        for arm, color in zip(arms, _hue_colors(len(arms)), strict=True):
+            line = sub[sub["arm"] == arm]
+            ax.plot(line["turn"], line["over"], drawstyle="steps-post", color=color, label=arm)
+        ax.set_title(table, y=1.0)
         ax.set_xlabel("turn N")
         ax.set_ylabel("share of hands over by turn N")
         ax.set_ylim(0, 1.01)
@@ -133,13 +288,12 @@ def _survival(report: Report) -> plt.Figure:
     return fig
 
 
-def _seats(report: Report) -> plt.Figure:
+def _seats_data(report: Report) -> dict:
     rows = report.rows.filter(pl.col("metric").str.contains(r"^seat\d+_win$"))
     names = _arm_names(report)
-    fig, ax = plt.subplots(figsize=(8, _height(len(names))))
     seats = max(a.players for a in report.dataset.arms)
-    palette = sns.color_palette("deep", n_colors=seats)
     offsets = np.linspace(-0.3, 0.3, seats) if seats > 1 else np.zeros(1)
+    bars = []
     for s in range(seats):
         sub = rows.filter(pl.col("metric") == f"seat{s}_win")
         where = {r["arm"]: r for r in sub.iter_rows(named=True)}
@@ -152,6 +306,14 @@ def _seats(report: Report) -> plt.Figure:
             xs.append(r["value"])
             lo.append(r["value"] - r["ci_low"])
             hi.append(r["ci_high"] - r["value"])
+        bars.append((xs, ys, lo, hi))
+    return {"names": names, "bars": bars}
+
+
+def _draw_seats(names: list[str], bars: list[tuple]) -> plt.Figure:
+    fig, ax = plt.subplots(figsize=(8, _height(len(names))))
+    palette = sns.color_palette("deep", n_colors=len(bars))
+    for s, (xs, ys, lo, hi) in enumerate(bars):
         ax.errorbar(
             xs, ys, xerr=[lo, hi], fmt="o", ms=4, capsize=2, color=palette[s], label=f"seat {s}"
         )
@@ -165,29 +327,45 @@ def _seats(report: Report) -> plt.Figure:
 FOREST_METRICS = ("turns_mean", "hands_per_game", "points_mean", "margin_mean")
 
 
-def _forest(report: Report) -> plt.Figure:
+def _forest_data(report: Report) -> dict:
+    """Per forest metric its title and every arm's (row, estimate, low, high, clear)."""
     comps = [c for c in report.comparisons if c.metric.name in FOREST_METRICS]
     metrics = [m for m in FOREST_METRICS if any(c.metric.name == m for c in comps)] or ["none"]
     arms = sorted({c.arm.name for c in comps}, key=lambda n: _arm_names(report).index(n))
+    panels = []
+    for metric in metrics:
+        sub = [c for c in comps if c.metric.name == metric]
+        points = [
+            (
+                arms.index(c.arm.name),
+                c.interval.estimate,
+                c.interval.low,
+                c.interval.high,
+                c.significant,
+            )
+            for c in sub
+        ]
+        panels.append((sub[0].metric.title if sub else metric, points))
+    return {"arms": arms, "panels": panels}
+
+
+def _draw_forest(arms: list[str], panels: list[tuple]) -> plt.Figure:
     cols = 2
-    rows = math.ceil(len(metrics) / cols)
+    rows = math.ceil(len(panels) / cols)
     fig, axes = plt.subplots(
         rows, cols, figsize=(12, rows * _height(max(len(arms), 1))), squeeze=False
     )
     palette = sns.color_palette("deep", 2)
-    for ax, metric in zip(axes.ravel(), metrics, strict=False):
-        sub = [c for c in comps if c.metric.name == metric]
-        for c in sub:
-            y = arms.index(c.arm.name)
-            iv = c.interval
-            color = palette[1] if c.significant else palette[0]
-            if math.isnan(iv.low):
-                ax.plot([iv.estimate], [y], "o", color=color)
+    for ax, (title, points) in zip(axes.ravel(), panels, strict=False):
+        for y, estimate, low, high, significant in points:
+            color = palette[1] if significant else palette[0]
+            if math.isnan(low):
+                ax.plot([estimate], [y], "o", color=color)
                 continue
             ax.errorbar(
-                [iv.estimate],
+                [estimate],
                 [y],
-                xerr=[[iv.estimate - iv.low], [iv.high - iv.estimate]],
+                xerr=[[estimate - low], [high - estimate]],
                 fmt="o",
                 capsize=3,
                 color=color,
@@ -195,9 +373,17 @@ def _forest(report: Report) -> plt.Figure:
         ax.axvline(0, color="grey", lw=1, ls="--")
         ax.set_yticks(range(len(arms)), arms, fontsize=8)
         ax.set_ylim(len(arms) - 0.5, -0.5)
-        title = sub[0].metric.title if sub else metric
-        ax.set_title(f"{title}: difference", fontsize=10)
-    for ax in axes.ravel()[len(metrics) :]:
+        ax.set_title(f"{title}: difference", fontsize=10, y=1.0)
+    for ax in axes.ravel()[len(panels) :]:
         ax.axis("off")
     fig.tight_layout()
     return fig
+
+
+DRAW = {
+    "boxes": _draw_boxes,
+    "survival": _draw_survival,
+    "seats": _draw_seats,
+    "forest": _draw_forest,
+}
+"""The drawing function of every kind of figure (matplotlib and seaborn only)."""

@@ -1,13 +1,16 @@
-"""Per-arm aggregates of a dataset, computed by polars lazily over the Parquet files.
+"""Per-arm aggregates of a dataset, computed by polars over the Parquet files.
 
-Nothing here collects rows: every query is a ``group_by`` aggregation run by polars'
-streaming engine, so memory depends on the number of arms, blocks and distinct values, not
-on the number of hands. The results are small tables:
+The hands are read once, in chunks of whole files of at most :data:`CHUNK_ROWS` hands of
+one arm and only the columns the report needs (:data:`HAND_COLUMNS`), so memory depends on
+the chunk size, the number of arms, blocks and distinct values, not on the number of hands.
+From each chunk come its cells (hands summed per block, winner, dealer, table and end
+reason), its histograms of turns and points (``np.bincount``) and its games joined with
+their last hands; the chunks' small tables are then summed. The results are small tables:
 
 * hand blocks: per (arm, shard, block of ``block`` consecutive deals) the sums every hand
-  statistic of the report is made of (:data:`HAND_SUMS`); the paired bootstrap of
+  statistic of the report is made of (:func:`hand_sum_names`); the paired bootstrap of
   :mod:`sim.report.stats` resamples these blocks;
-* game blocks: the same for games (:data:`GAME_SUMS`), blocks of consecutive game numbers;
+* game blocks: the same for games (:func:`game_sum_names`), blocks of consecutive game numbers;
 * histograms: turns per hand, points per hand and hands per game, per arm, from which the
   quantiles, distributions and survival curves are exact;
 * skill: per arm and seating of bots, wins and points per seat (for mixed line-ups).
@@ -23,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pyarrow.parquet as pq
 
@@ -103,32 +107,96 @@ def block_size(rows: int, target_blocks: int = 400, cap: int = 1000) -> int:
     return max(1, min(cap, rows // target_blocks))
 
 
-def _hand_columns(seats: int, reasons: tuple[str, ...]) -> list[pl.Expr]:
-    winner = pl.col("winner").cast(pl.Int32)
-    players = pl.col("players").cast(pl.Int32)
-    dealer = pl.col("dealer").cast(pl.Int32)
-    turns = pl.col("turns").cast(pl.Int64)
-    seat_scores = [
+HAND_COLUMNS = (
+    "shard",
+    "game",
+    "hand",
+    "deal",
+    "winner",
+    "dealer",
+    "players",
+    "turns",
+    "end_reason",
+    "hand_scores",
+)
+"""The columns of the hands files the report reads (each once)."""
+
+CELL_KEYS = ("shard", "block", "winner", "dealer", "players", "end_reason")
+"""A cell: the hands of one block with the same winner, dealer, table and end reason. Every
+hand block sum is a sum over cells, and within a cell the indicator columns (wins, dealer
+and first-player wins, end reasons) are constant, so they are computed per cell, not per
+hand."""
+
+
+def _seat_scores(seats: int) -> list[pl.Expr]:
+    return [
         pl.col("hand_scores").list.get(s, null_on_oob=True).cast(pl.Int64).fill_null(0)
         for s in range(seats)
     ]
-    points = pl.sum_horizontal([score.abs() for score in seat_scores])
+
+
+def _cells(hands: pl.DataFrame, deal_unit: pl.Expr, block: int, seats: int) -> pl.DataFrame:
+    """One chunk's hands summed per cell (:data:`CELL_KEYS`): n, Σturns, Σturns², Σpoints,
+    Σpoints² and the points of every seat."""
+    turns = pl.col("turns").cast(pl.Int64)
+    points = pl.col("points")
+    return (
+        hands.lazy()
+        .group_by(pl.col("shard"), (deal_unit // block).alias("block"), *CELL_KEYS[2:])
+        .agg(
+            pl.len().cast(pl.Int64).alias("n"),
+            turns.sum().alias("turns"),
+            (turns * turns).sum().alias("turns2"),
+            points.sum().alias("points"),
+            (points * points).sum().alias("points2"),
+            *[pl.col(f"pts{s}").sum() for s in range(seats)],
+        )
+        .collect()
+    )
+
+
+def _histogram(values: pl.Series) -> pl.DataFrame:
+    """``values`` counted per distinct value (columns: the value's name and ``len``), as
+    ``group_by(name).len()`` counts them; by ``np.bincount`` when they are small
+    non-negative integers (turns and points are), which is much faster."""
+    if values.null_count() == 0 and len(values) and values.min() >= 0 and values.max() < 1 << 20:
+        counts = np.bincount(values.to_numpy())
+        seen = np.flatnonzero(counts)
+        return pl.DataFrame(
+            {
+                values.name: pl.Series(seen).cast(values.dtype),
+                "len": pl.Series(counts[seen]).cast(pl.UInt32),
+            }
+        )
+    return values.to_frame().group_by(values.name).len()
+
+
+def _block_columns(seats: int, reasons: tuple[str, ...]) -> list[pl.Expr]:
+    """The hand block sums of :func:`hand_sum_names` from a table of cells."""
+    n = pl.col("n")
+    winner = pl.col("winner").cast(pl.Int32)
+    players = pl.col("players").cast(pl.Int32)
+    dealer = pl.col("dealer").cast(pl.Int32)
+
+    def count(condition: pl.Expr) -> pl.Expr:
+        return condition.cast(pl.Int64) * n
+
     cols = [
-        pl.lit(1, pl.Int64).alias("n"),
-        turns.alias("turns"),
-        (turns * turns).alias("turns2"),
-        points.alias("points"),
-        (points * points).alias("points2"),
-        (winner >= 0).cast(pl.Int64).alias("decided"),
-        (winner == dealer).cast(pl.Int64).alias("dealer_win"),
-        (winner == (dealer + 1) % players).cast(pl.Int64).alias("first_win"),
+        n,
+        pl.col("turns"),
+        pl.col("turns2"),
+        pl.col("points"),
+        pl.col("points2"),
+        count(winner >= 0).alias("decided"),
+        count(winner == dealer).alias("dealer_win"),
+        count(winner == (dealer + 1) % players).alias("first_win"),
     ]
-    cols += [(winner == s).cast(pl.Int64).alias(f"win{s}") for s in range(seats)]
-    cols += [(players > s).cast(pl.Int64).alias(f"seats{s}") for s in range(seats)]
-    cols += [score.alias(f"pts{s}") for s, score in enumerate(seat_scores)]
+    cols += [count(winner == s).alias(f"win{s}") for s in range(seats)]
+    cols += [count(players > s).alias(f"seats{s}") for s in range(seats)]
+    cols += [pl.col(f"pts{s}") for s in range(seats)]
     reason = pl.col("end_reason").cast(pl.String)
     cols += [
-        (~reason.is_in(REASONS) if r == "other" else reason == r).cast(pl.Int64).alias(f"r_{r}")
+        count(~reason.is_in(REASONS) if r == "other" else reason == r).alias(f"r_{r}")
         for r in reasons
     ]
     return cols
@@ -136,7 +204,7 @@ def _hand_columns(seats: int, reasons: tuple[str, ...]) -> list[pl.Expr]:
 
 def _file_chunks(ds: Dataset, max_rows: int) -> list[tuple[str, list[str], list[str]]]:
     """(arm, hands files, games files) in chunks of at most ``max_rows`` hands (or one
-    shard), matching each games file with the hands file of the same shard."""
+    file): every hands file, each with the games file of the same shard where there is one."""
     chunks = []
     for folder in sorted((ds.root / "hands").glob("arm=*")):
         arm = folder.name.removeprefix("arm=")
@@ -144,25 +212,25 @@ def _file_chunks(ds: Dataset, max_rows: int) -> list[tuple[str, list[str], list[
         games: list[str] = []
         rows = 0
         for part in sorted(folder.glob("*.parquet")):
-            other = ds.root / "games" / folder.name / part.name
-            if not other.exists():
-                continue
             n = pq.read_metadata(part).num_rows
             if hands and rows + n > max_rows:
                 chunks.append((arm, hands, games))
                 hands, games, rows = [], [], 0
             hands.append(str(part))
-            games.append(str(other))
+            other = ds.root / "games" / folder.name / part.name
+            if other.exists():
+                games.append(str(other))
             rows += n
         if hands:
             chunks.append((arm, hands, games))
     return chunks
 
 
-def _game_frame(arm: str, hands_files: list[str], games_files: list[str], seats: int):
+def _game_frame(arm: str, hands: pl.DataFrame, games_files: list[str], seats: int):
     """One chunk's games with their final margin and whether the winner trailed before the
-    last hand (final totals minus the last hand's scores), joined on (shard, game, hand)."""
-    last = pl.scan_parquet(hands_files).select(
+    last hand (final totals minus the last hand's scores), joined on (shard, game, hand)
+    with the chunk's hands (already read)."""
+    last = hands.lazy().select(
         "shard",
         "game",
         "hand",
@@ -256,13 +324,13 @@ def _deals_per_game(ds: Dataset) -> bool:
     return top >= GAME_DEAL_STRIDE
 
 
-JOIN_CHUNK_ROWS = 2_000_000
-"""Hands per chunk of the games-to-last-hand join: bounds the join's memory."""
+CHUNK_ROWS = 500_000
+"""Hands per chunk (whole files): each chunk's columns are read once into memory (about 60
+bytes a hand), summed into cells and histograms and joined with its games."""
 
 
 def aggregate(ds: Dataset) -> Aggregates:
     """Run every aggregation of the report over the dataset."""
-    hands = ds.hands()
     seats = max(a.players for a in ds.arms)
     games_per_arm = min(_rows_per_arm(ds.root / "games").values())
     game_block = block_size(games_per_arm)
@@ -275,37 +343,44 @@ def aggregate(ds: Dataset) -> Aggregates:
         block = block_size(min(_rows_per_arm(ds.root / "hands").values()))
         deal_unit = pl.col("deal")
     known = REASONS + ("other",)
-
-    names = hand_sum_names(seats, known)
-    per_hand = hands.select(
-        "arm",
-        "shard",
-        (deal_unit // block).alias("block"),
-        *_hand_columns(seats, known),
-    )
-    hand_blocks = per_hand.group_by("arm", "shard", "block").agg([pl.col(c).sum() for c in names])
-    turns_hist = hands.group_by("arm", "turns").len()
-    points_hist = per_hand.group_by("arm", "points").len()
-    hands_hist = ds.games().group_by("arm", "hands").len()
-    # one query at a time: collect_all would share (and so cache) the scan of the hands
-    hb, th, ph, hh = (
-        q.collect(engine=ENGINE) for q in (hand_blocks, turns_hist, points_hist, hands_hist)
-    )
-    sk = _skill(ds, seats)
-    seen = [r for r in known if hb[f"r_{r}"].sum() > 0]
-    reasons = tuple(seen)
-    hb = hb.drop([f"r_{r}" for r in known if r not in seen])
     gnames = game_sum_names(seats)
-    game_parts, margin_parts = [], []
-    for arm, hands_files, games_files in _file_chunks(ds, JOIN_CHUNK_ROWS):
-        # one row per game of this chunk: small enough to hold, and read once
-        games = _game_frame(arm, hands_files, games_files, seats).collect(engine=ENGINE)
+    cells, turns_parts, points_parts, game_parts, margin_parts = [], [], [], [], []
+    for arm, hands_files, games_files in _file_chunks(ds, CHUNK_ROWS):
+        # the chunk's hands, read once: cells, histograms and the games' last hands
+        hands = pl.read_parquet(hands_files, columns=list(HAND_COLUMNS)).with_columns(
+            *[score.alias(f"pts{s}") for s, score in enumerate(_seat_scores(seats))]
+        )
+        hands = hands.with_columns(
+            pl.sum_horizontal([pl.col(f"pts{s}").abs() for s in range(seats)]).alias("points")
+        )
+        arm_col = pl.lit(arm).alias("arm")
+        cells.append(_cells(hands, deal_unit, block, seats).with_columns(arm_col))
+        turns_parts.append(_histogram(hands["turns"]).with_columns(arm_col))
+        points_parts.append(_histogram(hands["points"]).with_columns(arm_col))
+        if not games_files:
+            continue
+        # one row per game of this chunk: small enough to hold
+        games = _game_frame(arm, hands, games_files, seats).collect()
         game_parts.append(
             games.with_columns((pl.col("game") // game_block).alias("block"))
             .group_by("arm", "shard", "block")
             .agg([pl.col(c).sum() for c in gnames])
         )
         margin_parts.append(games.group_by("arm", "margin").len())
+    names = hand_sum_names(seats, known)
+    hb = (
+        pl.concat(cells, how="diagonal_relaxed")
+        .select("arm", "shard", "block", *_block_columns(seats, known))
+        .group_by("arm", "shard", "block")
+        .agg([pl.col(c).sum() for c in names])
+    )
+    th = pl.concat(turns_parts).group_by("arm", "turns").agg(pl.col("len").sum())
+    ph = pl.concat(points_parts).group_by("arm", "points").agg(pl.col("len").sum())
+    hh = ds.games().group_by("arm", "hands").len().collect(engine=ENGINE)
+    sk = _skill(ds, seats)
+    seen = [r for r in known if hb[f"r_{r}"].sum() > 0]
+    reasons = tuple(seen)
+    hb = hb.drop([f"r_{r}" for r in known if r not in seen])
     gb = pl.concat(game_parts).group_by("arm", "shard", "block").agg(pl.all().sum())
     mh = pl.concat(margin_parts).group_by("arm", "margin").agg(pl.col("len").sum())
     return Aggregates(

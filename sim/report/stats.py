@@ -15,6 +15,7 @@ docs/report.md explains the method and why it is honest at 10 million hands.
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -130,6 +131,56 @@ def _weights(rng: np.random.Generator, blocks: int, draws: int) -> np.ndarray:
     return np.bincount(picks.ravel(), minlength=draws * blocks).reshape(draws, blocks).astype(float)
 
 
+WEIGHTS_CACHE_BYTES = 64 * 2**20
+"""Bootstrap weights kept for reuse (a report bootstraps many statistics of arms with the
+same number of blocks, from the same seed, so their draws are the same)."""
+
+_weights_cache: OrderedDict[tuple, list[tuple[np.ndarray, np.ndarray | None]]] = OrderedDict()
+
+
+def _weight_chunks(
+    seed: int, resamples: int, chunk: int, ka: int, b: tuple[int, bool] | None
+) -> list[tuple[np.ndarray, np.ndarray | None]]:
+    """The weights of every chunk of draws, ``(wa, wb)``, for ``ka`` blocks of one arm and,
+    unless ``b`` is None, ``b = (kb, paired)`` of the other: drawn from
+    ``default_rng(seed)`` chunk by chunk (``wa``, then ``wb`` unless paired, where ``wb`` is
+    ``wa``), so the same arguments always give the same weights, which are kept (read-only)
+    in a small cache for the next bootstrap with the same arguments."""
+    key = (seed, resamples, chunk, ka, b)
+    if key in _weights_cache:
+        _weights_cache.move_to_end(key)
+        return _weights_cache[key]
+    rng = np.random.default_rng(seed)
+    out: list[tuple[np.ndarray, np.ndarray | None]] = []
+    done = 0
+    while done < resamples:
+        n = min(chunk, resamples - done)
+        wa = _weights(rng, ka, n)
+        wb = None
+        if b is not None:
+            kb, paired = b
+            wb = wa if paired else _weights(rng, kb, n)
+        for w in (wa, wb):
+            if w is not None:
+                w.flags.writeable = False
+        out.append((wa, wb))
+        done += n
+    _weights_cache[key] = out
+    while len(_weights_cache) > 1 and _cached_bytes() > WEIGHTS_CACHE_BYTES:
+        _weights_cache.popitem(last=False)  # the least recently used
+    return out
+
+
+def _cached_bytes() -> int:
+    return sum(
+        w.nbytes
+        for chunks in _weights_cache.values()
+        for pair in chunks
+        for w in pair
+        if w is not None
+    )
+
+
 def block_bootstrap(
     stats: Mapping[str, Statistic],
     a: Sums,
@@ -172,20 +223,15 @@ def block_bootstrap(
             n: Interval(float(e), math.nan, math.nan, math.nan, math.nan)
             for n, e in zip(names, estimates, strict=True)
         }
-    rng = np.random.default_rng(seed)
     draws: list[np.ndarray] = []
-    done = 0
     av = a.values.astype(float)
     bv = b.values.astype(float) if b is not None else None
-    while done < resamples:
-        n = min(chunk, resamples - done)
-        wa = _weights(rng, ka, n)
+    shape = (seed, resamples, chunk, ka, None if b is None else (kb, paired))
+    for wa, wb in _weight_chunks(*shape):
         sb = None
         if bv is not None:
-            wb = wa if paired else _weights(rng, kb, n)
             sb = Sums(a.names, np.einsum("dk,kc->dc", wb, bv))
         draws.append(diff(Sums(a.names, np.einsum("dk,kc->dc", wa, av)), sb))
-        done += n
     table = np.concatenate(draws)
     out = {}
     for j, name in enumerate(names):

@@ -123,3 +123,57 @@ def test_paired_blocks_must_line_up() -> None:
     b = _blocks(rng, rng.normal(size=50), 10)
     with pytest.raises(ValueError):
         block_bootstrap(MEAN, a, b, paired=True)
+
+
+def _reference_draws(av, bv, paired, resamples, seed, chunk=100):
+    """Bootstrap sums drawn chunk by chunk from one generator, without any cache."""
+    from sim.report.stats import _weights
+
+    rng = np.random.default_rng(seed)
+    out = []
+    done = 0
+    while done < resamples:
+        n = min(chunk, resamples - done)
+        wa = _weights(rng, av.shape[0], n)
+        wb = None if bv is None else (wa if paired else _weights(rng, bv.shape[0], n))
+        out.append((wa @ av, None if bv is None else wb @ bv))
+        done += n
+    return out
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize("paired", [True, False, None])
+def test_cached_weights_draw_what_one_generator_draws(paired) -> None:
+    from sim.report import stats
+
+    rng = np.random.default_rng(6)
+    a = _blocks(rng, rng.normal(20, 5, 3000), 10)
+    b = _blocks(rng, rng.normal(20, 5, 3000 if paired else 2000), 10)
+    other = None if paired is None else b
+    stats._weights_cache.clear()
+    first = block_bootstrap(MEAN, a, other, paired=bool(paired), resamples=250, seed=9)
+    again = block_bootstrap(MEAN, a, other, paired=bool(paired), resamples=250, seed=9)
+    assert len(stats._weights_cache) == 1  # the second run drew nothing new
+    stats._weights_cache.clear()
+    fresh = block_bootstrap(MEAN, a, other, paired=bool(paired), resamples=250, seed=9)
+    assert first == again == fresh
+    # and the weights are those of one generator, chunk after chunk, as before the cache
+    expected = _reference_draws(
+        a.values.astype(float),
+        None if other is None else other.values.astype(float),
+        bool(paired),
+        250,
+        9,
+    )
+    chunks = stats._weight_chunks(
+        9,
+        250,
+        100,
+        a.values.shape[0],
+        None if other is None else (other.values.shape[0], bool(paired)),
+    )
+    assert len(chunks) == len(expected) == 3
+    for (wa, wb), (sa, sb) in zip(chunks, expected, strict=True):
+        assert np.array_equal(wa @ a.values.astype(float), sa)
+        if other is not None:
+            assert np.array_equal(wb @ other.values.astype(float), sb)
