@@ -156,7 +156,8 @@ def rebuild_stock(st, params):
 
 
 @inline_kernel
-def _take_discard(st, player, forced):
+def take_discard(st, player, forced):
+    """``player`` takes the discard top (``forced``: it was the only card left to draw)."""
     card = pop_discard(st)
     give(st, player, card)
     st.kinds[KR_PICKED + player, card] += 1
@@ -166,11 +167,26 @@ def _take_discard(st, player, forced):
 
 
 @inline_kernel
-def _draw_stock(st, player):
+def draw_stock(st, player):
+    """``player`` draws the stock top."""
     card = pop_stock(st)
     give(st, player, card)
     st.sc[SC_DRAWS_STOCK] += 1
     log_event(st, E_DRAW_STOCK, player, card, 0)
+
+
+@inline_kernel
+def draw_with_empty_stock(st, params, player, wants):
+    """The stock is empty and the discard pile is not (§1.8, §2F.28, not a block rule): take
+    the discard top when wanted; with one discard left it must be taken (no stock can be
+    rebuilt from one card); otherwise rebuild the stock and draw from it."""
+    if wants:
+        take_discard(st, player, False)
+    elif st.sc[SC_DISCARD_N] < 2:
+        take_discard(st, player, True)
+    else:
+        rebuild_stock(st, params)
+        draw_stock(st, player)
 
 
 @inline_kernel
@@ -182,24 +198,15 @@ def draw_phase(st, params, values, bots, player):
         if top < 0:
             return DRAW_EXHAUSTED
         wants = wants_discard(st, params, values, bots, player, top)
-        if _block_rule(params):
-            if wants:
-                _take_discard(st, player, False)
-                return DRAW_OK
+        if _block_rule(params) and not wants:
             log_event(st, E_DECLINE, player, top, 0)
             return DRAW_BLOCK
-        if wants:
-            _take_discard(st, player, False)
-        elif st.sc[SC_DISCARD_N] < 2:
-            _take_discard(st, player, True)  # no stock can be rebuilt from one card
-        else:
-            rebuild_stock(st, params)
-            _draw_stock(st, player)
+        draw_with_empty_stock(st, params, player, wants)
         return DRAW_OK
     if top >= 0 and wants_discard(st, params, values, bots, player, top):
-        _take_discard(st, player, False)
+        take_discard(st, player, False)
     else:
-        _draw_stock(st, player)
+        draw_stock(st, player)
     return DRAW_OK
 
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from sim.engine.audit import check_state
 from sim.engine.bits import lowest_bit
-from sim.engine.hand import rebuild_stock, reset_hand
+from sim.engine.hand import draw_stock, draw_with_empty_stock, reset_hand, take_discard
 from sim.engine.jit import inline_kernel, kernel
-from sim.engine.knock_bots import choose_turn, next_seat, takes_card
+from sim.engine.knock_bots import choose_turn, keep_after_discard, next_seat, takes_card
 from sim.engine.knock_melds import arrange, defend, run_reach
 from sim.engine.layout import (
     DEALER_LOSER_SITS_OUT,
@@ -54,19 +54,12 @@ from sim.engine.state import (
     E_DEAL,
     E_DECLINE_UPCARD,
     E_DISCARD,
-    E_DRAW_DISCARD,
-    E_DRAW_STOCK,
     E_END,
-    E_FORCED_TAKE,
     E_KNOCK,
     E_SCORE,
     E_SHOW,
     E_UPCARD,
-    KR_PICKED,
     PL_BITS,
-    SC_DISCARD_N,
-    SC_DRAWS_DISCARD,
-    SC_DRAWS_STOCK,
     SC_KNOCK_LIMIT,
     SC_SITTING_OUT,
     SC_STOCK_N,
@@ -79,7 +72,6 @@ from sim.engine.state import (
     give,
     log_card,
     log_event,
-    pop_discard,
     pop_stock,
     push_discard,
     take,
@@ -156,24 +148,6 @@ def deal_knock(st, params, dealer):
 
 
 @inline_kernel
-def _take_top(st, player, forced):
-    card = pop_discard(st)
-    give(st, player, card)
-    st.kinds[KR_PICKED + player, card] += 1
-    st.sc[SC_TAKEN] = card
-    st.sc[SC_DRAWS_DISCARD] += 1
-    log_event(st, E_FORCED_TAKE if forced else E_DRAW_DISCARD, player, card, 0)
-
-
-@inline_kernel
-def _draw_stock(st, player):
-    card = pop_stock(st)
-    give(st, player, card)
-    st.sc[SC_DRAWS_STOCK] += 1
-    log_event(st, E_DRAW_STOCK, player, card, 0)
-
-
-@inline_kernel
 def _draw(st, params, values, bots, player):
     """Draw the discard top or the stock top (§1.5); an empty stock is rebuilt (§1.8; gin
     never gets there, its hands are void first). Returns False when nothing is left."""
@@ -181,18 +155,13 @@ def _draw(st, params, values, bots, player):
     if st.sc[SC_STOCK_N] == 0:
         if top < 0:
             return False
-        if takes_card(st, params, values, bots, player, top):
-            _take_top(st, player, False)
-        elif st.sc[SC_DISCARD_N] < 2:
-            _take_top(st, player, True)
-        else:
-            rebuild_stock(st, params)
-            _draw_stock(st, player)
+        wants = takes_card(st, params, values, bots, player, top)
+        draw_with_empty_stock(st, params, player, wants)
         return True
     if top >= 0 and takes_card(st, params, values, bots, player, top):
-        _take_top(st, player, False)
+        take_discard(st, player, False)
     else:
-        _draw_stock(st, player)
+        draw_stock(st, player)
     return True
 
 
@@ -204,6 +173,7 @@ def _finish_turn(st, params, values, bots, player):
     if card < 0 or not discard_allowed(st, player, card):
         st.sc[SC_VIOLATIONS] += 1
         return TURN_BAD
+    keep_after_discard(st, player, st.pl[player, PL_BITS], card, values, params[P_ACE_RANK])
     take(st, player, card)
     push_discard(st, card)
     log_event(st, E_DISCARD, player, card, 0)
@@ -233,13 +203,13 @@ def _gin_opening(st, params, values, bots, dealer):
         st.sc[SC_TURN] += 1
         st.sc[SC_TAKEN] = -1
         if takes_card(st, params, values, bots, who, upcard):
-            _take_top(st, who, False)
+            take_discard(st, who, False)
             _audit(st, params)
             return _finish_turn(st, params, values, bots, who), who, next_seat(st, params, who)
         log_event(st, E_DECLINE_UPCARD, who, upcard, 0)
     st.sc[SC_TURN] += 1
     st.sc[SC_TAKEN] = -1
-    _draw_stock(st, first)
+    draw_stock(st, first)
     _audit(st, params)
     return _finish_turn(st, params, values, bots, first), first, second
 

@@ -39,11 +39,11 @@ from sim.engine.rng import below
 from sim.engine.state import (
     KR_PICKED,
     PILE_DISCARD,
+    PL_ARR_DW,
+    PL_ARR_GROUPS,
+    PL_ARR_MASK,
+    PL_ARR_RUNS,
     PL_BITS,
-    SC_ARR_DW,
-    SC_ARR_GROUPS,
-    SC_ARR_MASK,
-    SC_ARR_RUNS,
     SC_DISCARD_N,
     SC_KNOCK_LIMIT,
     SC_SITTING_OUT,
@@ -82,18 +82,19 @@ def knock_threshold(st, bot):
 
 
 @kernel
-def _top_by_value(cards, values, avoid, penalty):
-    """The card of ``cards`` with the highest value, counting cards of ``avoid`` ``penalty``
-    points lower and preferring cards outside ``avoid`` among equals (then the highest
-    card kind); -1 when ``cards`` is empty."""
+def _best_card(cards, values, lower, lower_by, lower2, lower2_by, higher, higher_by, tie_avoid):
+    """The card of ``cards`` with the highest value, counting cards of the mask ``lower``
+    ``lower_by`` points lower, of ``lower2`` ``lower2_by`` lower and of ``higher``
+    ``higher_by`` higher; among equals one outside ``tie_avoid``, then the highest card
+    kind. -1 when ``cards`` is empty."""
     best = NO_CARD
     best_key = -HUGE
     m = cards
     while m != 0:  # lowest kind first; ">=" lets the higher kind win a tie
         k = lowest_bit(m)
         m &= m - 1
-        avoided = (avoid >> k) & 1
-        key = (values[k] - penalty * avoided) * 2 + (1 - avoided)
+        key = values[k] - lower_by * ((lower >> k) & 1) - lower2_by * ((lower2 >> k) & 1)
+        key = (key + higher_by * ((higher >> k) & 1)) * 2 + 1 - ((tie_avoid >> k) & 1)
         if key >= best_key:
             best_key = key
             best = k
@@ -101,40 +102,55 @@ def _top_by_value(cards, values, avoid, penalty):
 
 
 @inline_kernel
-def arrange_kept(st, mask, values, ace_rank, keep):
-    """``knock_melds.arrange(mask)``, reusing the arrangement kept in ``st.sc`` when ``mask`` is
-    that hand or that hand plus one card in no meld of ``mask``: then the minimum arrangement
-    is the kept one with that card as deadwood (the same candidates, so the same result, ties
-    included). ``keep``: remember this result for the next call."""
-    kept = st.sc[SC_ARR_MASK]
+def arrange_kept(st, player, mask, values, ace_rank, keep):
+    """``knock_melds.arrange(mask)`` for ``player``'s hand, reusing the arrangement kept for
+    him (``PL_ARR_*``) when ``mask`` is that hand or that hand plus one card in no meld of
+    ``mask``. Then the minimum arrangement is the kept one with that card as deadwood: the
+    card changes none of the candidate groups and runs, so ``arrange`` would make the same
+    choices, ties included. ``keep``: remember this result for the next call."""
+    pl = st.pl[player]
+    kept = pl[PL_ARR_MASK]
     extra = mask & ~kept
     if kept != 0 and kept & ~mask == 0 and extra & (extra - 1) == 0:
         if extra == 0:
-            return st.sc[SC_ARR_DW], st.sc[SC_ARR_GROUPS], st.sc[SC_ARR_RUNS]
+            return pl[PL_ARR_DW], pl[PL_ARR_GROUPS], pl[PL_ARR_RUNS]
         if meldable(mask, ace_rank) & extra == 0:
-            dw = st.sc[SC_ARR_DW] + values[lowest_bit(extra)]
-            return dw, st.sc[SC_ARR_GROUPS], st.sc[SC_ARR_RUNS]
+            dw = pl[PL_ARR_DW] + values[lowest_bit(extra)]
+            if keep:
+                pl[PL_ARR_MASK] = mask
+                pl[PL_ARR_DW] = dw
+            return dw, pl[PL_ARR_GROUPS], pl[PL_ARR_RUNS]
     dw, groups, runs = arrange(mask, values, ace_rank)
     if keep:
-        st.sc[SC_ARR_MASK] = mask
-        st.sc[SC_ARR_DW] = dw
-        st.sc[SC_ARR_GROUPS] = groups
-        st.sc[SC_ARR_RUNS] = runs
+        pl[PL_ARR_MASK] = mask
+        pl[PL_ARR_DW] = dw
+        pl[PL_ARR_GROUPS] = groups
+        pl[PL_ARR_RUNS] = runs
     return dw, groups, runs
 
 
+@inline_kernel
+def keep_after_discard(st, player, hand, card, values, ace_rank):
+    """``player`` discarded ``card`` from ``hand``. When the card was in no meld of ``hand``
+    and ``hand``'s arrangement is kept, the arrangement of what is left is the same less that
+    card (the mirror of ``arrange_kept``): keep it for his next turn."""
+    pl = st.pl[player]
+    if pl[PL_ARR_MASK] == hand and (meldable(hand, ace_rank) >> card) & 1 == 0:
+        pl[PL_ARR_MASK] = hand & ~bit(card)
+        pl[PL_ARR_DW] -= values[card]
+
+
 @kernel
-def discard_from(hand, taken, values, ace_rank, avoid, penalty, dw, groups, runs):
+def discard_from(hand, taken, values, ace_rank, tie_avoid, dw, groups, runs):
     """The discard that leaves the least deadwood among the cards outside the minimum
     arrangement (``dw``, ``groups``, ``runs``) of ``hand`` (never ``taken``, the card just
-    taken from the discard pile): the highest-valued one, counting cards of ``avoid``
-    ``penalty`` points lower and preferring cards outside it among equals. With no such
-    card, the card whose removal leaves the least deadwood (ties: the highest kind).
-    Returns ``(card, deadwood after discarding it)``."""
+    taken from the discard pile): the highest-valued one, preferring cards outside
+    ``tie_avoid`` among equals. With no such card, the card whose removal leaves the least
+    deadwood (ties: the highest kind). Returns ``(card, deadwood after discarding it)``."""
     taken_bit = bit(taken) if taken >= 0 else 0
     outside = hand & ~(groups | runs) & ~taken_bit
     if outside != 0:
-        card = _top_by_value(outside, values, avoid, penalty)
+        card = _best_card(outside, values, 0, 0, 0, 0, 0, 0, tie_avoid)
         return card, dw - values[card]
     best = NO_CARD
     best_dw = HUGE
@@ -183,15 +199,15 @@ def takes_card(st, params, values, bots, player, card):
     ace = params[P_ACE_RANK]
     hand = st.pl[player, PL_BITS]
     with_card = hand | bit(card)
-    now = arrange_kept(st, hand, values, ace, True)[0]
-    dw, groups, runs = arrange_kept(st, with_card, values, ace, False)
+    now = arrange_kept(st, player, hand, values, ace, True)[0]
+    dw, groups, runs = arrange_kept(st, player, with_card, values, ace, False)
     if bot == BOT_GREEDY:
-        _, after = discard_from(with_card, card, values, ace, 0, 0, dw, groups, runs)
+        _, after = discard_from(with_card, card, values, ace, 0, dw, groups, runs)
         return after < now
     # simple and careful: the card melds in the minimum arrangement, or lets him knock
     if ((groups | runs) >> card) & 1:
         return True
-    _, after = discard_from(with_card, card, values, ace, 0, 0, dw, groups, runs)
+    _, after = discard_from(with_card, card, values, ace, 0, dw, groups, runs)
     return after <= knock_threshold(st, bot)
 
 
@@ -235,27 +251,6 @@ def _dead_cards(st, hand, ace_rank):
     return hand & ~meldable(FULL52 & ~gone, ace_rank)
 
 
-@kernel
-def _careful_pick(outside, values, partial, danger, dead):
-    """careful's discard among the cards outside: the highest value, counting a card in a
-    partial meld ``CAREFUL_PARTIAL`` points lower, one the next player likely wants
-    ``CAREFUL_DANGER`` points lower and a dead card ``CAREFUL_DEAD`` points higher (ties:
-    the highest card kind)."""
-    best = NO_CARD
-    best_key = -HUGE
-    m = outside
-    while m != 0:  # lowest kind first; ">=" lets the higher kind win a tie
-        k = lowest_bit(m)
-        m &= m - 1
-        key = values[k] - CAREFUL_PARTIAL * ((partial >> k) & 1)
-        key -= CAREFUL_DANGER * ((danger >> k) & 1)
-        key += CAREFUL_DEAD * ((dead >> k) & 1)
-        if key >= best_key:
-            best_key = key
-            best = k
-    return best
-
-
 @inline_kernel
 def choose_turn(st, params, values, bots, player):
     """``player`` holds one card more than the deal: returns ``(discard, knock)``."""
@@ -265,20 +260,31 @@ def choose_turn(st, params, values, bots, player):
         return _random_turn(st, player, values, ace)
     hand = st.pl[player, PL_BITS]
     taken = st.sc[SC_TAKEN]
-    dw, groups, runs = arrange_kept(st, hand, values, ace, True)
+    dw, groups, runs = arrange_kept(st, player, hand, values, ace, True)
     if bot == BOT_GREEDY:
         partial = partial_melds(hand, ace)
-        card, left = discard_from(hand, taken, values, ace, partial, 0, dw, groups, runs)
+        card, left = discard_from(hand, taken, values, ace, partial, dw, groups, runs)
         return card, left <= knock_threshold(st, bot)
     if bot == BOT_CAREFUL:
         outside = hand & ~(groups | runs) & ~(bit(taken) if taken >= 0 else 0)
         if outside != 0:
             danger = _danger(st, params, player) if CAREFUL_DANGER > 0 else 0
             dead = _dead_cards(st, outside, ace) if CAREFUL_DEAD > 0 else 0
-            card = _careful_pick(outside, values, partial_melds(hand, ace), danger, dead)
+            partial = partial_melds(hand, ace)
+            card = _best_card(
+                outside,
+                values,
+                partial,
+                CAREFUL_PARTIAL,
+                danger,
+                CAREFUL_DANGER,
+                dead,
+                CAREFUL_DEAD,
+                0,
+            )
             left = dw - values[card]
         else:
-            card, left = discard_from(hand, taken, values, ace, 0, 0, dw, groups, runs)
+            card, left = discard_from(hand, taken, values, ace, 0, dw, groups, runs)
         return card, _careful_knocks(st, params, player, left)
-    card, left = discard_from(hand, taken, values, ace, 0, 0, dw, groups, runs)
+    card, left = discard_from(hand, taken, values, ace, 0, dw, groups, runs)
     return card, left <= knock_threshold(st, bot)

@@ -6,9 +6,10 @@ as all of its arrays' fields, so every kernel call costs in proportion to their 
 
 - ``hand``: int64[P, K], cards each player holds, by kind (multi-deck: counts > 1);
 - ``pl``: int64[P, N_PL], per player: cards held (``PL_N``), facts of this hand
-  (``F_PLAYED``, ``F_HAS_MELDED``, ``F_LAID_OFF_OWN``) and ``PL_BITS``, the natural kinds
+  (``F_PLAYED``, ``F_HAS_MELDED``, ``F_LAID_OFF_OWN``), ``PL_BITS``, the natural kinds
   held as a bitmask (bit k set when ``hand[p, k] > 0``; kept by ``give``/``take`` for the
-  fast paths of ``bits.py``);
+  fast paths of ``bits.py``), and in the knock family the last minimum arrangement worked
+  out for the player (``PL_ARR_*``, see ``knock_bots.arrange_kept``);
 - ``piles``: int64[2, S]: row ``PILE_STOCK`` is the stock, top at
   ``[PILE_STOCK, sc[SC_STOCK_N] - 1]`` (while ``sc[SC_STOCK_RANDOM]`` is 1 the remaining
   stock is unordered and each draw picks a uniform card: a lazy Fisher-Yates shuffle; after
@@ -52,7 +53,11 @@ F_PLAYED = 1  # laid down or laid off a card in an earlier turn of this hand (go
 F_HAS_MELDED = 2  # has laid down a meld this hand (layoff_requires_meld)
 F_LAID_OFF_OWN = 3  # has laid off on one of his own melds (layoff_requires_meld)
 PL_BITS = 4  # bitmask of the natural kinds held (bit k: hand[p, k] > 0)
-N_PL = 5
+PL_ARR_MASK = 5  # knock family: the hand mask whose minimum arrangement is kept below (0: none)
+PL_ARR_DW = 6  # ... its minimum deadwood
+PL_ARR_GROUPS = 7  # ... its cards in groups
+PL_ARR_RUNS = 8  # ... its cards in runs
+N_PL = 9
 
 # piles rows
 PILE_STOCK = 0
@@ -92,12 +97,8 @@ SC_REBUILDS = 15  # stock rebuilt from the discard pile
 SC_STEALS_TURN = 16  # table jokers replaced this turn
 SC_UPCARD = 17  # knock family: the upcard of this deal (-1: none)
 SC_KNOCK_LIMIT = 18  # knock family: most deadwood a knocker may keep this hand (-1: no limit)
-SC_ARR_MASK = 19  # knock family: the hand mask whose arrangement is kept below (0: none)
-SC_ARR_DW = 20  # ... its minimum deadwood
-SC_ARR_GROUPS = 21  # ... its cards in groups
-SC_ARR_RUNS = 22  # ... its cards in runs
-SC_SITTING_OUT = 23  # 3-player gin: the dealer's seat, who sits this hand out (-1: nobody)
-N_SC = 24
+SC_SITTING_OUT = 19  # 3-player gin: the dealer's seat, who sits this hand out (-1: nobody)
+N_SC = 20
 
 # event log columns and types
 EV_TYPE = 0
