@@ -30,21 +30,11 @@ import numpy as np
 import polars as pl
 import pyarrow.parquet as pq
 
-from sim.engine.layout import GAME_DEAL_STRIDE
+from sim.engine.layout import GAME_DEAL_STRIDE, REASON_NAMES
 from sim.report.dataset import Dataset
 
 ENGINE = "streaming"
-REASONS = (
-    "went_out",
-    "went_rummy",
-    "block",
-    "stalled",
-    "exhausted",
-    "knock",
-    "gin",
-    "undercut",
-    "void",
-)
+REASONS = REASON_NAMES
 """Every end reason a variant may produce; the report shows those that occur."""
 
 
