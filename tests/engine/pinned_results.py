@@ -24,7 +24,7 @@ from .helpers import compiled
 
 FIXTURE = Path(__file__).with_name("pinned_results.json")
 
-G, C, R = "greedy", "careful", "random"
+G, C, R, S = "greedy", "careful", "random", "simple"
 
 # (case id, variant, players, bots per seat, toggle overrides, hands)
 CASES = [
@@ -90,13 +90,37 @@ CASES = [
         {"melds_per_turn": "one", "jokers": 2, "joker_replace": "steal_by_replacement"},
         500,
     ),
+    # the knock family (recorded with the code as it landed and again after the kept
+    # arrangements went in: the same digests)
+    ("gin-2-simple", "gin_rummy", 2, (S, S), {}, 3000),
+    ("gin-2-careful-greedy", "gin_rummy", 2, (C, G), {}, 2000),
+    ("gin-2-simple-random", "gin_rummy", 2, (S, R), {}, 1000),
+    (
+        "gin-2-1110-bonuses",
+        "gin_rummy",
+        2,
+        (S, C),
+        {"gin_opening": "deal_11_10", "gin_bonus": 25},
+        1000,
+    ),
+    ("oklahoma-2-careful-simple", "oklahoma_gin", 2, (C, S), {}, 2000),
+    ("gin3-3-mixed", "gin_rummy_3p", 3, (S, C, G), {}, 1000),
+    ("knock-4-mixed", "knock_rummy", 4, (S, C, G, R), {}, 1000),
+    ("knock-2-careful-layoff", "knock_rummy", 2, (C, C), {"layoff_target": "any"}, 1000),
 ]
 
 # A few small cases for the reduced suite under NUMBA_DISABLE_JIT=1.
-NOJIT_CASES = ["basic-2-greedy", "basic-2-careful", "highlow-3-mixed", "corner-2-greedy"]
+NOJIT_CASES = [
+    "basic-2-greedy",
+    "basic-2-careful",
+    "highlow-3-mixed",
+    "corner-2-greedy",
+    "gin-2-simple",
+    "knock-4-mixed",
+]
 NOJIT_HANDS = 20
 
-BOT_CODES = {"random": 0, "greedy": 1, "careful": 2}
+BOT_CODES = {"random": 0, "greedy": 1, "careful": 2, "simple": 3}
 
 
 def digest(case_id: str, hands: int | None = None, seed: int = 11) -> str:
