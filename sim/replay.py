@@ -150,6 +150,13 @@ def transcript(
     hand: int = 0,
 ) -> str:
     """Play one hand (deal number ``hand`` of ``seed``, or ``deal``) and describe it."""
+    if rules.family == "gin" and players == 4:
+        raise ConfigError(
+            "replays of partnership gin (two tables at once, RULES.md §3.19) are not supported yet",
+            key="players",
+            value=players,
+            allowed="gin_rummy, gin_rummy_3p or oklahoma_gin for a replay",
+        )
     compiled = compile_rules(rules, players, audit=True)
     params = compiled.params
     preset = preset_stock(deal, params) if deal is not None else None

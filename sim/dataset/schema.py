@@ -59,7 +59,12 @@ GAME_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = SHARD_COLUMNS + (
     ("game", pa.int64(), "game number within the shard"),
     ("hands", pa.int32(), "hands the game lasted"),
     ("bots", _BOTS, "bot at each seat"),
-    ("winner", pa.int8(), "seat that won the game, or -1 (tie cut by the hand cap)"),
+    (
+        "winner",
+        pa.int8(),
+        "seat that won the game, or -1 (tie cut by the hand cap); partnership gin: the "
+        "team's first seat (0: seats 0 and 2, 1: seats 1 and 3)",
+    ),
     (
         "final_scores",
         _SCORES,

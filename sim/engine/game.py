@@ -54,8 +54,10 @@ from sim.engine.layout import (
     SHUTOUT_DOUBLE_ALL,
     SHUTOUT_GAME_BONUS,
 )
+from sim.engine.partnership import TEAMS, play_partnership_hand
 from sim.engine.rng import below, stream_seed
 from sim.engine.state import (
+    EV_COLS,
     SC_DRAWS_DISCARD,
     SC_DRAWS_STOCK,
     SC_LOG,
@@ -174,6 +176,15 @@ def play_games(
     won = np.zeros(players, np.int64)  # hands won in this game (gin box bonus)
     final = np.zeros(players, np.int64)
     family = params[P_FAMILY]
+    # 4-player gin is the partnership game (§3.19): two 2-player tables, scored by team
+    partnership = family == FAMILY_GIN and players == 4
+    params2 = params.copy()
+    params2[P_PLAYERS] = 2
+    st2 = new_state(params2, np.zeros((1, EV_COLS), np.int64))
+    bots2 = np.zeros(2, np.int64)
+    scores2 = np.zeros(2, np.int64)
+    left2 = np.zeros(2, np.int64)
+    extra2 = np.zeros(2, np.int64)
     h = 0
     g = 0
     single = params[P_GAME_END] == END_SINGLE_HAND
@@ -206,6 +217,28 @@ def play_games(
                 reason, hand_winner, turns = play_hand(
                     st, params, values, bots, dealer, seed, shard, deal, preset, scores, left
                 )
+            elif partnership:
+                reason, hand_winner, turns = play_partnership_hand(
+                    st,
+                    st2,
+                    params2,
+                    values,
+                    bots,
+                    bots2,
+                    dealer,
+                    hands_in_game,
+                    seed,
+                    shard,
+                    deal,
+                    preset,
+                    scores,
+                    scores2,
+                    left2,
+                    extra2,
+                    side,
+                )
+                if hand_winner >= 0:
+                    won[hand_winner % TEAMS] += 1  # box bonus: a hand the team scored in
             else:
                 reason, hand_winner, turns = play_knock_hand(
                     st,
@@ -245,17 +278,22 @@ def play_games(
             counters[C_TURNS] += turns
             h += 1
             hands_in_game += 1
-            now = unique_leader(totals)
+            # partners carry one total: the game is decided between the two teams, whose
+            # totals are seats 0 (team A) and 1 (team B)
+            ranked = totals[:TEAMS] if partnership else totals
+            now = unique_leader(ranked)
             if now >= 0 and now != leader:
                 if leader >= 0:
                     lead_changes += 1
                 leader = now
-            finished, winner = game_over(params, totals, hands_in_game, hand_winner)
+            finished, winner = game_over(params, ranked, hands_in_game, hand_winner)
             if not finished and hands_in_game >= params[P_HAND_CAP]:
                 finished = True
-                winner = unique_leader(totals)
+                winner = unique_leader(ranked)
                 capped = 1
-            if reason == REASON_VOID:
+            if partnership:
+                dealer = (dealer + 1) % players  # a void table is not redealt (§3.19)
+            elif reason == REASON_VOID:
                 pass  # §3.17: the same dealer deals again
             elif params[P_DEALER_ROTATION] == DEALER_LOSER_SITS_OUT:
                 if hand_winner >= 0:  # §3.18: the loser deals next and sits out
@@ -277,7 +315,13 @@ def play_games(
         grow[G_CAPPED] = capped
         for p in range(players):
             final[p] = totals[p]
-        if family == FAMILY_GIN:
+        if partnership:
+            for team in range(TEAMS):
+                side[team] += side[team + TEAMS]  # partners' side bonuses, by team
+            gin_game_bonuses(params, totals[:TEAMS], won[:TEAMS], side[:TEAMS], winner, final)
+            final[2] = final[0]
+            final[3] = final[1]
+        elif family == FAMILY_GIN:
             gin_game_bonuses(params, totals, won, side, winner, final)
         for p in range(players):
             game_scores[g, p] = final[p]

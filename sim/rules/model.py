@@ -409,13 +409,14 @@ def _check_knock_family(rules: Rules) -> None:
             allowed="target:T",
         )
     sits_out = values["dealer_rotation"] == "loser_sits_out"
-    if rules.family == "gin" and rules.players != ((3, 3) if sits_out else (2, 2)):
+    allowed = ((3, 3),) if sits_out else ((2, 2), (4, 4))
+    if rules.family == "gin" and rules.players not in allowed:
         raise ConfigError(
-            "gin is played by 2 players, or by 3 with dealer_rotation 'loser_sits_out' "
-            "(RULES.md §3.18); 4-player partnership gin is not supported by the engine yet",
+            "gin is played by 2 players, by 3 with dealer_rotation 'loser_sits_out' (RULES.md "
+            "§3.18), or by 4 in partnerships with the deal passing left (§3.19)",
             key="players",
             value=list(rules.players),
-            allowed="[2, 2], or [3, 3] with loser_sits_out",
+            allowed="[2, 2], [3, 3] with loser_sits_out, [4, 4] with left",
         )
     limit, opening = values["knock_limit"], values["gin_opening"]
     if opening == "deal_11_10":

@@ -90,3 +90,9 @@ def test_replay_rejects_a_bad_deal_file_with_exit_2(tmp_path):
     deal.write_text('upcard = "Zz"\n[hands]\n0 = "As"\n1 = "7c"\n')
     result = runner.invoke(app, ["replay", "rummy_basic", "--deal", str(deal)])
     assert result.exit_code == 2 and "Zz" in result.output
+
+
+def test_replay_refuses_partnership_gin_with_exit_2():
+    result = runner.invoke(app, ["replay", "gin_rummy_4p", "--players", "4", "--bots", "simple"])
+    assert result.exit_code == 2
+    assert "partnership" in result.output

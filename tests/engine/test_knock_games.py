@@ -58,7 +58,7 @@ def test_3_17_games_end_at_100_with_bonuses_in_final_scores():
 
 
 AUDIT_HANDS = 100_000  # issue #4: audit mode over 100,000 hands of each variant and player count
-KNOCK_CASES = [("gin_rummy", 2), ("oklahoma_gin", 2), ("gin_rummy_3p", 3)] + [
+KNOCK_CASES = [("gin_rummy", 2), ("oklahoma_gin", 2), ("gin_rummy_3p", 3), ("gin_rummy_4p", 4)] + [
     ("knock_rummy", p) for p in (2, 3, 4, 5)
 ]
 ALL_BOTS = [L.BOT_SIMPLE, L.BOT_CAREFUL, L.BOT_GREEDY, L.BOT_RANDOM]
@@ -164,3 +164,55 @@ def test_3_18_the_loser_deals_next_and_sits_out_and_bonuses_follow():
         expected = totals + won * 20
         expected[winner] += 200 if all(totals[p] == 0 for p in others) else 100
         assert out.game_scores[g].tolist() == expected.tolist()
+
+
+# ---- 4-player partnership gin (§3.19) ------------------------------------------------------
+
+
+def test_3_19_partners_switch_opponents_every_hand():
+    from sim.engine.partnership import table_seats
+
+    assert [table_seats(0, t) for t in (0, 1)] == [(0, 1), (2, 3)]
+    assert [table_seats(1, t) for t in (0, 1)] == [(0, 3), (2, 1)]
+    assert [table_seats(2, t) for t in (0, 1)] == [(0, 1), (2, 3)]
+
+
+@pytest.mark.parametrize(
+    ("points", "expected", "team"),
+    [
+        ((30, 0), [30, 0, 30, 0], 0),  # one table won by A, the other void
+        ((45, 0), [45, 0, 45, 0], 0),  # both partners won: the sum
+        ((12, 30), [0, 18, 0, 18], 1),  # one winner each: the larger records the difference
+        ((20, 20), [0, 0, 0, 0], -1),  # equal: nothing (default)
+        ((0, 0), [0, 0, 0, 0], -1),
+    ],
+)
+def test_3_19_team_score_of_a_hand(points, expected, team):
+    from sim.engine.partnership import team_result
+
+    scores = np.zeros(4, np.int64)
+    assert team_result(points[0], points[1], scores) == team
+    assert scores.tolist() == expected
+
+
+def test_3_19_partnership_games_to_125_with_team_bonuses():
+    params, values = compiled("gin_rummy_4p", 4)
+    bots = np.array([SIMPLE, L.BOT_CAREFUL, SIMPLE, L.BOT_GREEDY])
+    out = play(params, values, bots, seed=6, games=100)
+    _clean(out)
+    rows, totals = out.hand_rows, out.hand_totals
+    assert (out.hand_scores[:, 0] == out.hand_scores[:, 2]).all()
+    assert (out.hand_scores[:, 1] == out.hand_scores[:, 3]).all()
+    assert not ((out.hand_scores[:, 0] > 0) & (out.hand_scores[:, 1] > 0)).any()
+    # the deal passes left every hand, voids included
+    same_game = rows[1:, L.H_GAME] == rows[:-1, L.H_GAME]
+    assert ((rows[1:, L.H_DEALER] - rows[:-1, L.H_DEALER]) % 4 == 1)[same_game].all()
+    for g in range(out.games):
+        in_game = rows[:, L.H_GAME] == out.game_rows[g, L.G_GAME]
+        last = totals[in_game][-1]
+        team = out.game_rows[g, L.G_WINNER]
+        assert team in (0, 1) and last[team] >= 125 > last[1 - team]
+        scored = np.stack([out.hand_scores[in_game, t] > 0 for t in (0, 1)])
+        expected = last[:2] + scored.sum(axis=1) * 20
+        expected[team] += 200 if last[1 - team] == 0 else 100
+        assert out.game_scores[g].tolist() == [*expected, *expected]

@@ -100,3 +100,9 @@ def test_3_18_loser_sits_out_needs_three_player_gin():
         load_variant("gin_rummy", {"dealer_rotation": "loser_sits_out"})
     with pytest.raises(ConfigError, match="key 'dealer_rotation'"):
         load_variant("knock_rummy", {"dealer_rotation": "loser_sits_out"})
+
+
+def test_3_19_four_player_partnership_gin_variant():
+    rules = load_variant("gin_rummy_4p")
+    assert rules.family == "gin" and rules.players == (4, 4) and rules.deal[4] == 10
+    assert rules.game_end == "target:125" and rules.dealer_rotation == "left"
