@@ -107,6 +107,7 @@ CASES = [
     ("gin3-3-mixed", "gin_rummy_3p", 3, (S, C, G), {}, 1000),
     ("knock-4-mixed", "knock_rummy", 4, (S, C, G, R), {}, 1000),
     ("knock-2-careful-layoff", "knock_rummy", 2, (C, C), {"layoff_target": "any"}, 1000),
+    ("gin4-4-mixed", "gin_rummy_4p", 4, (S, C, G, S), {}, 1000),  # pinned when it landed
 ]
 
 # A few small cases for the reduced suite under NUMBA_DISABLE_JIT=1.
