@@ -112,21 +112,45 @@ def reset_hand(st, params, seed, shard, deal, preset):
 
 
 @kernel
-def deal_cards(st, params, dealer):
-    """Deal one card at a time clockwise from the dealer's left, then turn the upcard (§1.4)."""
+def deal_round(st, params, dealer, sitting_out):
+    """Deal ``P_HAND_SIZE`` cards one at a time clockwise from the dealer's left, skipping
+    the seat ``sitting_out`` (-1: nobody; 3-player gin's dealer, §3.18) (§1.4)."""
     players = params[P_PLAYERS]
     for _ in range(params[P_HAND_SIZE]):
         for off in range(1, players + 1):
-            give(st, (dealer + off) % players, pop_stock(st))
-    for p in range(players):
+            seat = (dealer + off) % players
+            if seat != sitting_out:
+                give(st, seat, pop_stock(st))
+
+
+@kernel
+def log_deal(st, params):
+    """Log every player's dealt hand (when the event log is on)."""
+    for p in range(params[P_PLAYERS]):
         row = log_event(st, E_DEAL, p, 0, 0)
+        if row < 0:
+            return
         for k in range(N_KINDS):
             for _ in range(st.hand[p, k]):
                 log_card(st, row, k)
+
+
+@kernel
+def turn_upcard(st):
+    """Turn the stock top face up to start the discard pile (§1.4); returns it."""
+    card = pop_stock(st)
+    push_discard(st, card)
+    log_event(st, E_UPCARD, -1, card, 0)
+    return card
+
+
+@kernel
+def deal_cards(st, params, dealer):
+    """Deal one card at a time clockwise from the dealer's left, then turn the upcard (§1.4)."""
+    deal_round(st, params, dealer, -1)
+    log_deal(st, params)
     if params[P_UPCARD] == 1:
-        card = pop_stock(st)
-        push_discard(st, card)
-        log_event(st, E_UPCARD, -1, card, 0)
+        turn_upcard(st)
 
 
 @kernel

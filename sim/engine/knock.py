@@ -13,7 +13,15 @@ from __future__ import annotations
 
 from sim.engine.audit import check_state
 from sim.engine.bits import lowest_bit
-from sim.engine.hand import draw_stock, draw_with_empty_stock, reset_hand, take_discard
+from sim.engine.hand import (
+    deal_round,
+    draw_stock,
+    draw_with_empty_stock,
+    log_deal,
+    reset_hand,
+    take_discard,
+    turn_upcard,
+)
 from sim.engine.jit import inline_kernel, kernel
 from sim.engine.knock_bots import choose_turn, keep_after_discard, next_seat, takes_card
 from sim.engine.knock_melds import arrange, defend, run_reach
@@ -31,7 +39,6 @@ from sim.engine.layout import (
     P_FAMILY,
     P_GIN_BONUS,
     P_GIN_OPENING,
-    P_HAND_SIZE,
     P_KNOCK_LIMIT,
     P_LAYOFF_TARGET,
     P_OKLAHOMA_EXTRA,
@@ -51,14 +58,12 @@ from sim.engine.layout import (
     STOCK_VOID_AT_TWO,
 )
 from sim.engine.state import (
-    E_DEAL,
     E_DECLINE_UPCARD,
     E_DISCARD,
     E_END,
     E_KNOCK,
     E_SCORE,
     E_SHOW,
-    E_UPCARD,
     PL_BITS,
     SC_KNOCK_LIMIT,
     SC_SITTING_OUT,
@@ -117,30 +122,16 @@ def deal_knock(st, params, dealer):
     """Deal one card at a time from the dealer's left (3-player gin: the dealer sits out and
     gets none, §3.18); then the upcard, or with the 11/10 opening one more card to the
     non-dealer (§1.4, §3.17). Sets the hand's knock limit."""
-    players = params[P_PLAYERS]
     out = dealer if sits_out_dealer(params) else -1
     st.sc[SC_SITTING_OUT] = out
-    for _ in range(params[P_HAND_SIZE]):
-        for off in range(1, players + 1):
-            seat = (dealer + off) % players
-            if seat != out:
-                give(st, seat, pop_stock(st))
-    st.sc[SC_UPCARD] = -1
+    deal_round(st, params, dealer, out)
     eleven = params[P_FAMILY] == FAMILY_GIN and params[P_GIN_OPENING] == GIN_OPENING_DEAL_11_10
     if eleven:
         give(st, next_seat(st, params, dealer), pop_stock(st))
-    for p in range(players):
-        row = log_event(st, E_DEAL, p, 0, 0)
-        m = st.pl[p, PL_BITS] if row >= 0 else 0
-        while m != 0:
-            k = lowest_bit(m)
-            m &= m - 1
-            log_card(st, row, k)
+    log_deal(st, params)
+    st.sc[SC_UPCARD] = -1
     if params[P_UPCARD] == 1 and not eleven:
-        card = pop_stock(st)
-        push_discard(st, card)
-        st.sc[SC_UPCARD] = card
-        log_event(st, E_UPCARD, -1, card, 0)
+        st.sc[SC_UPCARD] = turn_upcard(st)
     limit = params[P_KNOCK_LIMIT]
     if limit == KNOCK_UPCARD:
         limit = upcard_limit(st.sc[SC_UPCARD])
@@ -430,6 +421,5 @@ def check_knock_scores(params, knocker, defender, reason, left, scores):
         if total > tie_pot or scores[knocker] != 0:
             bad += 1
     if reason != REASON_UNDERCUT and (left[knocker] != low or scores[knocker] <= 0):
-        if not (left[knocker] == 0 and scores[knocker] > 0):
-            bad += 1
+        bad += 1  # a knocker who wins holds the lowest count (0 against 0 included)
     return bad
