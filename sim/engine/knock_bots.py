@@ -12,10 +12,10 @@ discard and whether to knock. Every policy answers them on the hand bitmask with
 - ``greedy``: takes the card when that lowers its deadwood after the best discard; discards
   the highest-valued card outside the arrangement, preferring one in no partial meld;
   knocks as soon as it may.
-- ``careful``: greedy's taking, plus a discard that avoids cards next to what the next
-  player has picked up; a stronger knocker: it knocks at once only with little deadwood,
-  late in the hand, or once the opponent has picked up discards, and otherwise waits for a
-  better knock or gin.
+- ``careful``: simple's taking; a discard weighted to keep partial melds and to throw dead
+  cards (whose melds need a card already buried in the discard pile); a knock at once with
+  little deadwood, early in the hand, or once the opponent has picked up discards, and
+  otherwise a wait for a better knock or gin (docs/bots.md gives the weights).
 - ``random``: every choice uniform among the legal ones.
 
 Under ``knock_limit = unlimited`` (Knock Rummy) the simple and greedy bots treat 10 as their
