@@ -12,10 +12,10 @@ discard and whether to knock. Every policy answers them on the hand bitmask with
 - ``greedy``: takes the card when that lowers its deadwood after the best discard; discards
   the highest-valued card outside the arrangement, preferring one in no partial meld;
   knocks as soon as it may.
-- ``careful``: simple's taking; a discard weighted to keep partial melds and to throw dead
-  cards (whose melds need a card already buried in the discard pile); a knock at once with
-  little deadwood, early in the hand, or once the opponent has picked up discards, and
-  otherwise a wait for a better knock or gin (docs/bots.md gives the weights).
+- ``careful``: simple's taking; when it does not knock, the discard after which its next
+  draw from the stock leaves the least deadwood on average over the cards it has not seen
+  (``draw_outlook``); a knock at once with little deadwood, early in the hand, or once the
+  opponent has picked up discards, and otherwise a wait for a better knock or gin.
 - ``random``: every choice uniform among the legal ones.
 
 Under ``knock_limit = unlimited`` (Knock Rummy) the simple and greedy bots treat 10 as their
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from sim.engine.bits import FULL52, bit, lowest_bit, meldable, partial_melds, popcount
 from sim.engine.jit import inline_kernel, kernel
-from sim.engine.knock_melds import arrange, deadwood, neighbours
+from sim.engine.knock_melds import arrange, completers, deadwood, max_value
 from sim.engine.layout import (
     BOT_CAREFUL,
     BOT_GREEDY,
@@ -56,9 +56,7 @@ NO_CARD = -1
 CAREFUL_SAFE_KNOCK = 3  # careful always knocks with this much deadwood or less
 CAREFUL_LATE_STOCK = 10  # ... and with more, only while more stock cards than this are left
 CAREFUL_OPPONENT_PICKS = 2  # ... or once the next player has picked up this many discards
-CAREFUL_DANGER = 0  # points a careful discard gives up to avoid feeding the next player
-CAREFUL_PARTIAL = 2  # points a careful discard gives up to keep a partial meld
-CAREFUL_DEAD = 3  # points a careful discard gives up to throw a card that can never meld
+VALUE_SCALE = 64  # above any card value: a sort key of (outlook, -value) in one integer
 HUGE = 1 << 40
 
 
@@ -175,21 +173,6 @@ def _picked_mask(st, who):
     return m
 
 
-@kernel
-def _danger(st, params, player):
-    """Cards the next player is likely to want: same rank as, or next in suit to, a card he
-    took from the discard pile (careful)."""
-    picked = _picked_mask(st, next_seat(st, params, player))
-    if picked == 0:
-        return 0
-    same_rank = 0
-    m = picked
-    while m != 0:
-        same_rank |= 0xF << (lowest_bit(m) & ~3)
-        m &= m - 1
-    return same_rank | neighbours(picked, params[P_ACE_RANK])
-
-
 @inline_kernel
 def takes_card(st, params, values, bots, player, card):
     """Whether ``player`` takes ``card`` (the offered upcard or the discard top)."""
@@ -242,13 +225,66 @@ def _careful_knocks(st, params, player, left):
 
 
 @kernel
-def _dead_cards(st, hand, ace_rank):
-    """Cards of ``hand`` that can never meld: every meld through them needs a card already
-    in the discard pile (the pile's top excepted: it can still be taken)."""
-    gone = 0
-    for i in range(st.sc[SC_DISCARD_N] - 1):
-        gone |= bit(st.piles[PILE_DISCARD, i])
-    return hand & ~meldable(FULL52 & ~gone, ace_rank)
+def _unseen(st, params, player, hand):
+    """The cards ``player`` (holding ``hand``) has not seen, each as likely as the others to
+    be his next stock card: not his, not in the discard pile, and not known to be another
+    player's (taken from the pile and not thrown back)."""
+    pile = 0
+    for i in range(st.sc[SC_DISCARD_N]):
+        pile |= bit(st.piles[PILE_DISCARD, i])
+    known = 0
+    for other in range(params[P_PLAYERS]):
+        if other != player:
+            known |= _picked_mask(st, other)
+    return FULL52 & ~hand & ~pile & ~known
+
+
+@kernel
+def draw_outlook(hand, unseen, values, ace_rank):
+    """The sum, over every card ``u`` of ``unseen``, of the deadwood ``hand`` keeps after
+    drawing ``u`` and discarding the highest card outside the minimum arrangement (the
+    discard simple makes); divided by the number of unseen cards, the expected deadwood
+    after the next stock draw.
+
+    Only cards that meld with ``hand`` (``completers``) need a new arrangement: any other
+    ``u`` is deadwood in ``hand + u``, whose arrangement is then ``hand``'s plus ``u`` (as in
+    ``arrange_kept``), so the discard is the higher of ``u`` and ``hand``'s highest deadwood
+    card."""
+    dw, groups, runs = arrange(hand, values, ace_rank)
+    highest = max_value(hand & ~(groups | runs), values)
+    melding = completers(hand, ace_rank) & unseen
+    total = 0
+    m = unseen
+    while m != 0:
+        u = lowest_bit(m)
+        m &= m - 1
+        if (melding >> u) & 1:
+            with_u = hand | bit(u)
+            dw_u, g, r = arrange(with_u, values, ace_rank)
+            total += dw_u - max_value(with_u & ~(g | r), values)
+        else:
+            total += dw - max(highest - values[u], 0)
+    return total
+
+
+@kernel
+def _careful_discard(st, params, values, player, hand, outside):
+    """careful's discard when it does not knock: the card of ``outside`` (the cards outside
+    the minimum arrangement of ``hand``) that leaves the best ``draw_outlook``; among equal
+    outlooks the highest value, then the highest card kind."""
+    ace = params[P_ACE_RANK]
+    unseen = _unseen(st, params, player, hand)
+    best = NO_CARD
+    best_key = HUGE
+    m = outside
+    while m != 0:  # lowest kind first; "<=" lets the higher kind win a tie
+        c = lowest_bit(m)
+        m &= m - 1
+        key = draw_outlook(hand & ~bit(c), unseen, values, ace) * VALUE_SCALE - values[c]
+        if key <= best_key:
+            best_key = key
+            best = c
+    return best
 
 
 @inline_kernel
@@ -266,25 +302,12 @@ def choose_turn(st, params, values, bots, player):
         card, left = discard_from(hand, taken, values, ace, partial, dw, groups, runs)
         return card, left <= knock_threshold(st, bot)
     if bot == BOT_CAREFUL:
+        card, left = discard_from(hand, taken, values, ace, 0, dw, groups, runs)
+        knock = _careful_knocks(st, params, player, left)
         outside = hand & ~(groups | runs) & ~(bit(taken) if taken >= 0 else 0)
-        if outside != 0:
-            danger = _danger(st, params, player) if CAREFUL_DANGER > 0 else 0
-            dead = _dead_cards(st, outside, ace) if CAREFUL_DEAD > 0 else 0
-            partial = partial_melds(hand, ace)
-            card = _best_card(
-                outside,
-                values,
-                partial,
-                CAREFUL_PARTIAL,
-                danger,
-                CAREFUL_DANGER,
-                dead,
-                CAREFUL_DEAD,
-                0,
-            )
-            left = dw - values[card]
-        else:
-            card, left = discard_from(hand, taken, values, ace, 0, dw, groups, runs)
-        return card, _careful_knocks(st, params, player, left)
+        if knock or popcount(outside) < 2:
+            return card, knock
+        card = _careful_discard(st, params, values, player, hand, outside)
+        return card, _careful_knocks(st, params, player, dw - values[card])
     card, left = discard_from(hand, taken, values, ace, 0, dw, groups, runs)
     return card, left <= knock_threshold(st, bot)

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from sim.engine.bits import (
     FIELD_LOW,
+    FULL52,
     RANK_FIELD,
     from_positions,
     in_run_windows,
@@ -143,6 +144,33 @@ def neighbours(mask, ace_rank):
     e = to_positions(mask, ace_rank)
     near = positions_up(e, 1, ace_rank) | positions_down(e, 1, ace_rank)
     return from_positions(near, ace_rank)
+
+
+@kernel
+def completers(mask, ace_rank):
+    """Cards outside ``mask`` that would be in a meld of ``mask`` plus that card: a third or
+    fourth card of a rank ``mask`` holds at least twice, or a card that makes a three-card
+    run window of one suit with two cards of ``mask``."""
+    e = to_positions(mask, ace_rank)
+    up1 = positions_up(e, 1, ace_rank)  # one position above a card of mask
+    up2 = positions_up(e, 2, ace_rank)
+    down1 = positions_down(e, 1, ace_rank)  # one position below a card of mask
+    down2 = positions_down(e, 2, ace_rank)
+    runs = from_positions((up1 & up2) | (up1 & down1) | (down1 & down2), ace_rank)
+    return (ranks_holding(mask, 2) | runs) & ~mask & FULL52
+
+
+@kernel
+def max_value(cards, values):
+    """The highest value among ``cards`` (0 when there are none)."""
+    best = 0
+    m = cards
+    while m != 0:
+        k = lowest_bit(m)
+        m &= m - 1
+        if values[k] > best:
+            best = values[k]
+    return best
 
 
 @kernel

@@ -117,6 +117,7 @@ NOJIT_CASES = [
     "highlow-3-mixed",
     "corner-2-greedy",
     "gin-2-simple",
+    "gin-2-careful-greedy",
     "knock-4-mixed",
 ]
 NOJIT_HANDS = 20

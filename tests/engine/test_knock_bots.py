@@ -1,0 +1,133 @@
+"""The careful bot's knock-family discard (docs/bots.md "careful (a stronger knocker)"):
+``completers`` and ``draw_outlook`` against brute force on random hands, and a hand-built
+deal on which careful and simple discard differently."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from sim.cards import parse_cards
+from sim.engine import layout as L
+from sim.engine import state as S
+from sim.engine.bits import meldable
+from sim.engine.knock_bots import draw_outlook
+from sim.engine.knock_melds import arrange, completers
+
+from .helpers import compiled, deal, events_of, play_deal
+
+ACES = [L.ACE_LOW, L.ACE_HIGH, L.ACE_AROUND_CORNER]
+HANDS = 300
+
+
+def _values(ace_rank: int) -> np.ndarray:
+    values = np.zeros(L.N_KINDS, np.int64)
+    for kind in range(52):
+        rank = kind // 4
+        values[kind] = (10 if ace_rank == L.ACE_HIGH else 1) if rank == 0 else min(rank + 1, 10)
+    return values
+
+
+def _mask(cards) -> int:
+    m = 0
+    for k in cards:
+        m |= 1 << int(k)
+    return m
+
+
+def _cards(mask: int) -> list[int]:
+    return [k for k in range(52) if (mask >> k) & 1]
+
+
+def _hand(rng: random.Random, n: int) -> list[int]:
+    # half the hands from a narrow band of ranks, where melds are common
+    pool = list(range(52)) if rng.random() < 0.5 else list(range(rng.randrange(0, 24), 52))
+    return rng.sample(pool[:28] if rng.random() < 0.5 else pool, n)
+
+
+def _after_draw(hand: int, card: int, values, ace: int) -> int:
+    """``hand`` plus ``card``, arranged from scratch, less its highest card outside the
+    arrangement (the discard simple would make; nothing to throw from a full gin)."""
+    with_card = hand | (1 << card)
+    dw, groups, runs = arrange(with_card, values, ace)
+    outside = _cards(with_card & ~(groups | runs))
+    return dw - max((int(values[k]) for k in outside), default=0)
+
+
+def _least_after_draw(hand: int, card: int, values, ace: int) -> int:
+    """The least deadwood of ``hand`` plus ``card`` less any one card."""
+    with_card = hand | (1 << card)
+    return min(arrange(with_card & ~(1 << d), values, ace)[0] for d in _cards(with_card))
+
+
+@pytest.mark.parametrize("ace", ACES)
+def test_completers_are_the_cards_that_would_meld(ace):
+    rng = random.Random(7 + ace)
+    for _ in range(3000):
+        hand = _mask(_hand(rng, rng.randrange(1, 12)))
+        expected = 0
+        for u in range(52):
+            if not (hand >> u) & 1 and (meldable(hand | (1 << u), ace) >> u) & 1:
+                expected |= 1 << u
+        assert completers(hand, ace) == expected, _cards(hand)
+
+
+@pytest.mark.parametrize("ace", ACES)
+def test_draw_outlook_sums_the_deadwood_after_each_draw_and_simples_discard(ace):
+    rng = random.Random(31 + ace)
+    values = _values(ace)
+    exact = 0
+    for _ in range(HANDS):
+        cards = _hand(rng, 10)
+        hand = _mask(cards)
+        rest = [k for k in range(52) if k not in cards]
+        unseen = _mask(rng.sample(rest, rng.randrange(1, len(rest) + 1)))
+        draws = _cards(unseen)
+        expected = sum(_after_draw(hand, u, values, ace) for u in draws)
+        assert draw_outlook(hand, unseen, values, ace) == expected, cards
+        least = sum(_least_after_draw(hand, u, values, ace) for u in draws)
+        exact += expected == least
+        assert expected >= least
+    # another arrangement of equal deadwood may hold a higher card to throw: rarely
+    assert exact >= 0.95 * HANDS
+
+
+# Seat 0 (the non-dealer) takes the upcard 8d into 6d-7d-8d-9d and must then discard one of
+# Kh Ks Jd 9s 5c 2d Ac (deadwood 47: no knock). simple throws its highest card, a king;
+# careful keeps the pair of kings (two cards would make it a group) and throws Jd (one card,
+# Td, would join it to the run).
+CAREFUL_HAND = "9d 5c Jd 6d 7d 2d Kh Ks Ac 9s"
+CAREFUL_UPCARD = "8d"
+OPPONENT = "Ah 2h 4h 6h 8h Ts Js 2s 4s 6s"
+
+
+def _first_discard(bot: int, hand: str, upcard: str) -> int:
+    params, values = compiled("gin_rummy", 2)
+    out = play_deal(deal([hand, OPPONENT], upcard), params, values, [bot, L.BOT_SIMPLE])
+    assert int(out.counters[L.C_VIOLATIONS]) == 0
+    assert events_of(out, S.E_DRAW_DISCARD)[0][:2] == (0, parse_cards(upcard)[0])
+    return events_of(out, S.E_DISCARD)[0][1]
+
+
+@pytest.mark.nojit
+def test_bots_careful_discards_for_the_best_next_draw_where_simple_throws_its_highest():
+    hand, upcard = CAREFUL_HAND, CAREFUL_UPCARD
+    params, values = compiled("gin_rummy", 2)
+    ace = int(params[L.P_ACE_RANK])
+    held = _mask(parse_cards(hand) + parse_cards(upcard))
+    unseen = ((1 << 52) - 1) & ~held  # seat 0 has seen only its own cards and the upcard
+    _, groups, runs = arrange(held, values, ace)
+    outside = _cards(held & ~(groups | runs))
+    outlook = {
+        c: sum(_after_draw(held & ~(1 << c), u, values, ace) for u in _cards(unseen))
+        for c in outside
+    }
+    best = min(outlook.values())
+    careful = _first_discard(L.BOT_CAREFUL, hand, upcard)
+    simple = _first_discard(L.BOT_SIMPLE, hand, upcard)
+    assert outlook[careful] == best
+    assert simple == max(outside, key=lambda c: (int(values[c]), c))
+    assert outlook[simple] > best  # the two policies differ on this deal
+    assert parse_cards("Jd") == [careful]
