@@ -90,9 +90,13 @@ REASON_WORDS = {
 }
 
 
-def metrics_for(players: int, reasons: tuple[str, ...]) -> list[Metric]:
-    """The metrics compared between arms of one table size."""
+def metrics_for(players: int, reasons: tuple[str, ...], teams: bool = False) -> list[Metric]:
+    """The metrics compared between arms of one table size (``teams``: a partnership table,
+    whose two teams are the sides)."""
     p = players
+    sides = "team" if teams else "seat"
+    dealer = "dealer's team's" if teams else "dealer's"
+    first = "first player's team's" if teams else "first player's"
     out = [
         Metric(
             "turns_mean",
@@ -186,29 +190,29 @@ def metrics_for(players: int, reasons: tuple[str, ...]) -> list[Metric]:
         ),
         Metric(
             "dealer_win",
-            "dealer's hand win rate",
+            f"{dealer} hand win rate",
             "hand",
             "share",
             _ratio("dealer_win"),
-            f"the dealer's hand win rate at {p} players",
+            f"the {dealer} hand win rate at {p} players",
             " percentage points",
         ),
         Metric(
             "first_win",
-            "first player's hand win rate",
+            f"{first} hand win rate",
             "hand",
             "share",
             _ratio("first_win"),
-            f"the first player's hand win rate at {p} players",
+            f"the {first} hand win rate at {p} players",
             " percentage points",
         ),
         Metric(
             "balance",
-            "seat balance (1 - largest gap)",
+            f"{sides} balance (1 - largest gap)",
             "hand",
             "share",
-            _balance(p),
-            f"seat balance at {p} players",
+            _balance(2 if teams else p),
+            f"{sides} balance at {p} players",
             " percentage points",
         ),
     ]
@@ -318,7 +322,7 @@ def analyse(ds: Dataset, agg: Aggregates, *, resamples: int = 2000, seed: int = 
         gb = _sums(_blocks(agg.game_blocks, arm.name, gnames), gnames)
         hands_n[arm.name] = int(hb["n"].sum())
         games_n[arm.name] = int(gb["n"].sum())
-        metrics = metrics_for(arm.players, agg.reasons)
+        metrics = metrics_for(arm.players, agg.reasons, arm.teams)
         hand_stats = {m.name: m.fn for m in metrics if m.level == "hand"} | _spread_stats()
         game_stats = {m.name: m.fn for m in metrics if m.level == "game"}
         game_stats |= {
@@ -477,7 +481,7 @@ def _arm_rows(arm, agg, hb, gb, metrics, estimates) -> list[dict]:
     # fair 1/players share (percentage points)
     decided = float(hb["decided"].sum())
     p, lo, hi = wilson(float(hb["first_win"].sum()), decided)
-    fair = 1.0 / arm.players
+    fair = 1.0 / arm.seats
     rows.append(
         _row(
             arm,
@@ -490,13 +494,14 @@ def _arm_rows(arm, agg, hb, gb, metrics, estimates) -> list[dict]:
             int(decided),
         )
     )
-    for s in range(arm.players):
+    for s in range(arm.seats):
+        side = f"team {'AB'[s]} (seats {s} and {s + 2})" if arm.teams else f"seat {s}"
         p, lo, hi = wilson(float(hb[f"win{s}"].sum()), float(n))
         rows.append(
             _row(
                 arm,
                 f"seat{s}_win",
-                f"seat {s} hand win rate",
+                f"{side} hand win rate",
                 p * 100,
                 lo * 100,
                 hi * 100,
@@ -509,7 +514,7 @@ def _arm_rows(arm, agg, hb, gb, metrics, estimates) -> list[dict]:
             _row(
                 arm,
                 f"seat{s}_game_win",
-                f"seat {s} game win rate",
+                f"{side} game win rate",
                 p * 100,
                 lo * 100,
                 hi * 100,
@@ -570,7 +575,7 @@ def _compare(ds, agg, hnames, gnames, estimates, resamples, seed) -> list[Compar
         if arm.is_baseline or arm.baseline not in {a.name for a in ds.arms}:
             continue
         base = ds.arm(arm.baseline)
-        metrics = metrics_for(arm.players, agg.reasons)
+        metrics = metrics_for(arm.players, agg.reasons, arm.teams)
         ha, hb = _paired(
             _blocks(agg.hand_blocks, arm.name, hnames),
             _blocks(agg.hand_blocks, base.name, hnames),

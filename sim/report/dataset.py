@@ -13,6 +13,8 @@ from pathlib import Path
 
 import polars as pl
 
+from sim.rules import ConfigError, load_variant, rules_from_toml
+
 
 class DatasetError(Exception):
     """The folder is not a dataset the report can read (the message says why)."""
@@ -32,6 +34,14 @@ class Arm:
     label: str
     rules_toml: str = ""
     changes: dict = field(default_factory=dict)
+    teams: bool = False
+    """The seats play as two teams, seats 0 and 2 against 1 and 3 (4-player gin, §3.19): the
+    report then reads each team as one seat (seat 0 = team A, seat 1 = team B)."""
+
+    @property
+    def seats(self) -> int:
+        """The sides the report compares: the players, or the two teams."""
+        return 2 if self.teams else self.players
 
     @property
     def is_baseline(self) -> bool:
@@ -129,6 +139,7 @@ def _arms(root: Path, manifest: dict, present: list[str], baseline: str | None) 
         meta = listed.get(name, {})
         players = int(row["players"])
         lineup = str(row["lineup"])
+        rules_toml = str(meta.get("rules_toml", ""))
         if baseline is not None or "baseline" not in meta:
             base = by_table.get((base_ruleset, players, lineup), name)
         else:
@@ -143,14 +154,26 @@ def _arms(root: Path, manifest: dict, present: list[str], baseline: str | None) 
                 lineup=str(meta.get("lineup") or _short_lineup(lineup)),
                 baseline=base if base in rows else name,
                 label=str(meta.get("label") or row["ruleset"]),
-                rules_toml=str(meta.get("rules_toml", "")),
+                rules_toml=rules_toml,
                 changes=dict(meta.get("changes") or {}),
+                teams=_in_partnerships(rules_toml, str(row["variant"]), players),
             )
         )
     return arms
 
 
 ARM_COLUMNS = ("ruleset", "variant", "players", "lineup", "bots")
+
+
+def _in_partnerships(rules_toml: str, variant: str, players: int) -> bool:
+    """Whether the arm's table plays in partnerships: from the rules the manifest recorded,
+    or, without a manifest, from the variant file of that name (a variant's family is not
+    a toggle, so overrides cannot change it)."""
+    try:
+        rules = rules_from_toml(rules_toml) if rules_toml else load_variant(variant)
+    except ConfigError:
+        return False
+    return rules.in_partnerships(players)
 
 
 def _first_rows(folder: Path) -> dict[str, dict]:

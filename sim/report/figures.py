@@ -307,15 +307,18 @@ def _seats_data(report: Report) -> dict:
             lo.append(r["value"] - r["ci_low"])
             hi.append(r["ci_high"] - r["value"])
         bars.append((xs, ys, lo, hi))
-    return {"names": names, "bars": bars}
+    # a partnership arm's seats 0 and 1 are its teams (analysis: Arm.teams)
+    teams = any(a.teams for a in report.dataset.arms)
+    labels = [f"seat {s}" + (f" / team {'AB'[s]}" if teams and s < 2 else "") for s in range(seats)]
+    return {"names": names, "bars": bars, "labels": labels}
 
 
-def _draw_seats(names: list[str], bars: list[tuple]) -> plt.Figure:
+def _draw_seats(names: list[str], bars: list[tuple], labels: list[str]) -> plt.Figure:
     fig, ax = plt.subplots(figsize=(8, _height(len(names))))
     palette = sns.color_palette("deep", n_colors=len(bars))
     for s, (xs, ys, lo, hi) in enumerate(bars):
         ax.errorbar(
-            xs, ys, xerr=[lo, hi], fmt="o", ms=4, capsize=2, color=palette[s], label=f"seat {s}"
+            xs, ys, xerr=[lo, hi], fmt="o", ms=4, capsize=2, color=palette[s], label=labels[s]
         )
     ax.set_yticks(range(len(names)), names)
     ax.invert_yaxis()

@@ -118,6 +118,20 @@ and first-player wins, end reasons) are constant, so they are computed per cell,
 hand."""
 
 
+def as_teams(hands: pl.DataFrame) -> pl.DataFrame:
+    """A partnership arm's hands with each team as one seat (seats 0 and 2 are team A, 1
+    and 3 team B; both partners carry the team's hand score): the winner and the dealer
+    become their team (0 or 1), the table 2 sides, the hand scores the two teams'."""
+    winner = pl.col("winner")
+    dtype = hands.schema
+    return hands.with_columns(
+        pl.when(winner >= 0).then(winner % 2).otherwise(winner).cast(dtype["winner"]),
+        (pl.col("dealer") % 2).cast(dtype["dealer"]),
+        pl.lit(2).cast(dtype["players"]).alias("players"),
+        pl.col("hand_scores").list.head(2),
+    )
+
+
 def _seat_scores(seats: int) -> list[pl.Expr]:
     return [
         pl.col("hand_scores").list.get(s, null_on_oob=True).cast(pl.Int64).fill_null(0)
@@ -216,10 +230,11 @@ def _file_chunks(ds: Dataset, max_rows: int) -> list[tuple[str, list[str], list[
     return chunks
 
 
-def _game_frame(arm: str, hands: pl.DataFrame, games_files: list[str], seats: int):
+def _game_frame(arm: str, hands: pl.DataFrame, games_files: list[str], seats: int, teams: bool):
     """One chunk's games with their final margin and whether the winner trailed before the
     last hand (final totals minus the last hand's scores), joined on (shard, game, hand)
-    with the chunk's hands (already read)."""
+    with the chunk's hands (already read). ``teams``: a partnership arm, whose hands are
+    already :func:`as_teams` and whose final scores are read as the two teams'."""
     last = hands.lazy().select(
         "shard",
         "game",
@@ -228,7 +243,7 @@ def _game_frame(arm: str, hands: pl.DataFrame, games_files: list[str], seats: in
     )
     games = pl.scan_parquet(games_files).with_columns((pl.col("hands") - 1).alias("hand"))
     joined = games.join(last, on=["shard", "game", "hand"], how="left")
-    final = pl.col("final_scores")
+    final = pl.col("final_scores").list.head(2) if teams else pl.col("final_scores")
     before = [final.list.get(s, null_on_oob=True) - pl.col(f"h{s}") for s in range(seats)]
     winner = pl.col("winner").cast(pl.Int32)
     winner_before = pl.coalesce([pl.when(winner == s).then(before[s]) for s in range(seats)])
@@ -322,6 +337,7 @@ bytes a hand), summed into cells and histograms and joined with its games."""
 def aggregate(ds: Dataset) -> Aggregates:
     """Run every aggregation of the report over the dataset."""
     seats = max(a.players for a in ds.arms)
+    teams = {a.name for a in ds.arms if a.teams}
     games_per_arm = min(_rows_per_arm(ds.root / "games").values())
     game_block = block_size(games_per_arm)
     per_game = _deals_per_game(ds)
@@ -337,7 +353,10 @@ def aggregate(ds: Dataset) -> Aggregates:
     cells, turns_parts, points_parts, game_parts, margin_parts = [], [], [], [], []
     for arm, hands_files, games_files in _file_chunks(ds, CHUNK_ROWS):
         # the chunk's hands, read once: cells, histograms and the games' last hands
-        hands = pl.read_parquet(hands_files, columns=list(HAND_COLUMNS)).with_columns(
+        hands = pl.read_parquet(hands_files, columns=list(HAND_COLUMNS))
+        if arm in teams:
+            hands = as_teams(hands)
+        hands = hands.with_columns(
             *[score.alias(f"pts{s}") for s, score in enumerate(_seat_scores(seats))]
         )
         hands = hands.with_columns(
@@ -350,7 +369,7 @@ def aggregate(ds: Dataset) -> Aggregates:
         if not games_files:
             continue
         # one row per game of this chunk: small enough to hold
-        games = _game_frame(arm, hands, games_files, seats).collect()
+        games = _game_frame(arm, hands, games_files, seats, arm in teams).collect()
         game_parts.append(
             games.with_columns((pl.col("game") // game_block).alias("block"))
             .group_by("arm", "shard", "block")

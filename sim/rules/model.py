@@ -145,6 +145,11 @@ class Rules:
             )
         return self.deal[players], self.decks_for(players)
 
+    def in_partnerships(self, players: int) -> bool:
+        """Whether ``players`` seats play as two teams of partners, seats 0 and 2 against 1
+        and 3 (4-player gin, RULES.md §3.19)."""
+        return self.family == "gin" and players == 4
+
     def decks_for(self, players: int) -> int:
         """Packs in the shoe for ``players`` seats (``decks_by_players`` or the decks toggle)."""
         return self.decks_by_players.get(players, self.values["decks"])
