@@ -20,8 +20,10 @@ from sim.report.stats import (
     Sums,
     block_bootstrap,
     cohen_h,
-    hist_summary,
+    hist_bootstrap,
     holm,
+    quantile_of,
+    quantile_rows,
     wilson,
 )
 
@@ -334,7 +336,7 @@ def analyse(ds: Dataset, agg: Aggregates, *, resamples: int = 2000, seed: int = 
             estimates[(arm.name, name)] = iv
         for name, iv in block_bootstrap(game_stats, gb, resamples=resamples, seed=seed).items():
             estimates[(arm.name, name)] = iv
-        rows += _arm_rows(arm, agg, hb, gb, metrics, estimates)
+        rows += _arm_rows(arm, agg, hb, gb, metrics, estimates, resamples, seed)
     comparisons = _compare(ds, agg, hnames, gnames, estimates, resamples, seed)
     skill = _skill(ds, agg, hnames, resamples, seed)
     adjusted = holm([c.interval.p for c in comparisons] + [f.win_gap.p for f in skill])
@@ -402,39 +404,60 @@ def _row(arm: Arm, metric: str, title: str, value, low, high, how: str, n: int) 
     }
 
 
-def _arm_rows(arm, agg, hb, gb, metrics, estimates) -> list[dict]:
+QUANTILES = {"median": 0.5, "p10": 0.1, "p25": 0.25, "p75": 0.75, "p90": 0.9}
+QUANTILE_BLOCKS = 100
+"""At most this many blocks for the quantiles' bootstrap: consecutive blocks are merged
+(a draw costs blocks x distinct values, and whole-number quantiles need no finer blocks)."""
+
+
+def _block_matrix(blocks: pl.DataFrame, col: str) -> tuple[np.ndarray, np.ndarray]:
+    """One arm's per-block histogram (rows of shard, block, ``col``, len) as the distinct
+    values (V,) and a dense (blocks, V) matrix of counts, consecutive blocks merged into at
+    most :data:`QUANTILE_BLOCKS`."""
+    if blocks.height == 0:
+        return np.zeros(0), np.zeros((0, 0))
+    values, vi = np.unique(blocks[col].to_numpy(), return_inverse=True)
+    keys = blocks.select(pl.struct("shard", "block").rank("dense") - 1).to_series().to_numpy()
+    k = int(keys.max()) + 1
+    if k > QUANTILE_BLOCKS:
+        keys = keys * QUANTILE_BLOCKS // k
+    counts = np.zeros((int(keys.max()) + 1, len(values)))
+    np.add.at(counts, (keys, vi), blocks["len"].to_numpy())
+    return values, counts
+
+
+def _arm_rows(arm, agg, hb, gb, metrics, estimates, resamples, seed) -> list[dict]:
     n = int(hb["n"].sum())
     g = int(gb["n"].sum())
     rows = []
-    # distributions from the histograms (exact, no interval)
-    for key, hist, col, noun in (
-        ("turns", agg.turns_hist, "turns", "turns per hand"),
-        ("points", agg.points_hist, "points", "points won per hand"),
-        ("hands", agg.hands_hist, "hands", "hands per game"),
-        ("margin", agg.margin_hist, "margin", "final margin"),
+    # distributions from the per-block histograms, with block bootstrap intervals
+    for key, blocks, noun in (
+        ("turns", agg.turns_blocks, "turns per hand"),
+        ("points", agg.points_blocks, "points won per hand"),
+        ("hands", agg.hands_blocks, "hands per game"),
+        ("margin", agg.margin_blocks, "final margin"),
     ):
-        h = hist.filter(pl.col("arm") == arm.name)
-        if h.height == 0:
+        values, counts = _block_matrix(blocks.filter(pl.col("arm") == arm.name), key)
+        if counts.sum() == 0:
             continue
-        s = hist_summary(h[col].to_numpy(), h["len"].to_numpy())
-        for q in ("median", "p10", "p25", "p75", "p90"):
-            rows.append(_row(arm, f"{key}_{q}", f"{noun} ({q})", s[q], None, None, "", int(s["n"])))
-    points = agg.points_hist.filter(pl.col("arm") == arm.name)
-    if points.height:
-        spread = hist_summary(points["points"].to_numpy(), points["len"].to_numpy())
-        iqr = spread["p75"] - spread["p25"]
-        rows.append(
-            _row(
-                arm,
-                "points_iqr",
-                "points won per hand (IQR)",
-                iqr,
-                None,
-                None,
-                "",
-                int(spread["n"]),
+        stats = {q: quantile_of(share) for q, share in QUANTILES.items()}
+        if key == "points":
+            stats["iqr"] = lambda v, c: quantile_rows(v, c, 0.75) - quantile_rows(v, c, 0.25)
+        ivs = hist_bootstrap(stats, values, counts, resamples=resamples, seed=seed)
+        for q, iv in ivs.items():
+            title = f"{noun} ({q.upper() if q == 'iqr' else q})"
+            rows.append(
+                _row(
+                    arm,
+                    f"{key}_{q}",
+                    title,
+                    iv.estimate,
+                    iv.low,
+                    iv.high,
+                    "bootstrap",
+                    int(counts.sum()),
+                )
             )
-        )
     h = agg.turns_hist.filter(pl.col("arm") == arm.name)
     total = float(h["len"].sum())
     for turn in SURVIVAL_TURNS:

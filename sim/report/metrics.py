@@ -48,6 +48,10 @@ class Aggregates:
     points_hist: pl.DataFrame
     hands_hist: pl.DataFrame
     margin_hist: pl.DataFrame
+    turns_blocks: pl.DataFrame  # (arm, shard, block, turns, len): the histogram per block
+    points_blocks: pl.DataFrame  # ... of points won per hand
+    hands_blocks: pl.DataFrame  # ... of hands per game, per game block
+    margin_blocks: pl.DataFrame  # ... of final margins, per game block
     skill: pl.DataFrame
     seats: int
     reasons: tuple[str, ...]
@@ -159,20 +163,35 @@ def _cells(hands: pl.DataFrame, deal_unit: pl.Expr, block: int, seats: int) -> p
     )
 
 
-def _histogram(values: pl.Series) -> pl.DataFrame:
-    """``values`` counted per distinct value (columns: the value's name and ``len``), as
-    ``group_by(name).len()`` counts them; by ``np.bincount`` when they are small
-    non-negative integers (turns and points are), which is much faster."""
-    if values.null_count() == 0 and len(values) and values.min() >= 0 and values.max() < 1 << 20:
-        counts = np.bincount(values.to_numpy())
-        seen = np.flatnonzero(counts)
-        return pl.DataFrame(
-            {
-                values.name: pl.Series(seen).cast(values.dtype),
-                "len": pl.Series(counts[seen]).cast(pl.UInt32),
-            }
-        )
-    return values.to_frame().group_by(values.name).len()
+def block_histogram(shard: pl.Series, block: pl.Series, values: pl.Series) -> pl.DataFrame:
+    """How many rows have each value, per (shard, block): ``group_by(shard, block,
+    values.name).len()``, counted with one ``np.bincount`` over a combined key when the
+    values are small non-negative integers (turns, points, hands and margins are)."""
+    frame = pl.DataFrame([shard.alias("shard"), block.alias("block"), values])
+    name = values.name
+    if len(values) == 0 or values.null_count() or values.min() < 0 or block.min() < 0:
+        return frame.drop_nulls().group_by("shard", "block", name).len()
+    s, b, v = (x.to_numpy().astype(np.int64) for x in (shard, block, values))
+    s0, b0 = int(s.min()), int(b.min())
+    nb, nv = int(b.max()) - b0 + 1, int(v.max()) + 1
+    size = (int(s.max()) - s0 + 1) * nb * nv
+    if size > 1 << 26:  # too sparse for a dense count
+        return frame.group_by("shard", "block", name).len()
+    counts = np.bincount(((s - s0) * nb + (b - b0)) * nv + v, minlength=size)
+    key = np.flatnonzero(counts)
+    return pl.DataFrame(
+        {
+            "shard": pl.Series(key // (nb * nv) + s0).cast(shard.dtype),
+            "block": pl.Series((key // nv) % nb + b0).cast(block.dtype),
+            name: pl.Series(key % nv).cast(values.dtype),
+            "len": pl.Series(counts[key]).cast(pl.UInt32),
+        }
+    )
+
+
+def _per_arm(blocks: pl.DataFrame, name: str) -> pl.DataFrame:
+    """A per-block histogram summed over the blocks of each arm."""
+    return blocks.group_by("arm", name).agg(pl.col("len").sum()).sort("arm", name)
 
 
 def _block_columns(seats: int, reasons: tuple[str, ...]) -> list[pl.Expr]:
@@ -350,7 +369,8 @@ def aggregate(ds: Dataset) -> Aggregates:
         deal_unit = pl.col("deal")
     known = REASONS + ("other",)
     gnames = game_sum_names(seats)
-    cells, turns_parts, points_parts, game_parts, margin_parts = [], [], [], [], []
+    cells, game_parts = [], []
+    turns_parts, points_parts, hands_parts, margin_parts = [], [], [], []
     for arm, hands_files, games_files in _file_chunks(ds, CHUNK_ROWS):
         # the chunk's hands, read once: cells, histograms and the games' last hands
         hands = pl.read_parquet(hands_files, columns=list(HAND_COLUMNS))
@@ -364,18 +384,20 @@ def aggregate(ds: Dataset) -> Aggregates:
         )
         arm_col = pl.lit(arm).alias("arm")
         cells.append(_cells(hands, deal_unit, block, seats).with_columns(arm_col))
-        turns_parts.append(_histogram(hands["turns"]).with_columns(arm_col))
-        points_parts.append(_histogram(hands["points"]).with_columns(arm_col))
+        blocks = hands.select(deal_unit // block)["deal"]
+        for parts, col in ((turns_parts, "turns"), (points_parts, "points")):
+            parts.append(block_histogram(hands["shard"], blocks, hands[col]).with_columns(arm_col))
         if not games_files:
             continue
         # one row per game of this chunk: small enough to hold
         games = _game_frame(arm, hands, games_files, seats, arm in teams).collect()
+        games = games.with_columns((pl.col("game") // game_block).alias("block"))
         game_parts.append(
-            games.with_columns((pl.col("game") // game_block).alias("block"))
-            .group_by("arm", "shard", "block")
-            .agg([pl.col(c).sum() for c in gnames])
+            games.group_by("arm", "shard", "block").agg([pl.col(c).sum() for c in gnames])
         )
-        margin_parts.append(games.group_by("arm", "margin").len())
+        for parts, col in ((hands_parts, "hands"), (margin_parts, "margin")):
+            hist = block_histogram(games["shard"], games["block"], games[col])
+            parts.append(hist.with_columns(arm_col))
     names = hand_sum_names(seats, known)
     hb = (
         pl.concat(cells, how="diagonal_relaxed")
@@ -383,22 +405,33 @@ def aggregate(ds: Dataset) -> Aggregates:
         .group_by("arm", "shard", "block")
         .agg([pl.col(c).sum() for c in names])
     )
-    th = pl.concat(turns_parts).group_by("arm", "turns").agg(pl.col("len").sum())
-    ph = pl.concat(points_parts).group_by("arm", "points").agg(pl.col("len").sum())
-    hh = ds.games().group_by("arm", "hands").len().collect(engine=ENGINE)
+    turns_blocks, points_blocks, hands_blocks, margin_blocks = (
+        pl.concat(parts)
+        .select("arm", "shard", "block", col, "len")
+        .sort("arm", "shard", "block", col)
+        for parts, col in (
+            (turns_parts, "turns"),
+            (points_parts, "points"),
+            (hands_parts, "hands"),
+            (margin_parts, "margin"),
+        )
+    )
     sk = _skill(ds, seats)
     seen = [r for r in known if hb[f"r_{r}"].sum() > 0]
     reasons = tuple(seen)
     hb = hb.drop([f"r_{r}" for r in known if r not in seen])
     gb = pl.concat(game_parts).group_by("arm", "shard", "block").agg(pl.all().sum())
-    mh = pl.concat(margin_parts).group_by("arm", "margin").agg(pl.col("len").sum())
     return Aggregates(
         hand_blocks=hb.sort("arm", "shard", "block"),
         game_blocks=gb.sort("arm", "shard", "block"),
-        turns_hist=th.sort("arm", "turns"),
-        points_hist=ph.sort("arm", "points"),
-        hands_hist=hh.sort("arm", "hands"),
-        margin_hist=mh.drop_nulls().sort("arm", "margin"),
+        turns_hist=_per_arm(turns_blocks, "turns"),
+        points_hist=_per_arm(points_blocks, "points"),
+        hands_hist=_per_arm(hands_blocks, "hands"),
+        margin_hist=_per_arm(margin_blocks, "margin"),
+        turns_blocks=turns_blocks,
+        points_blocks=points_blocks,
+        hands_blocks=hands_blocks,
+        margin_blocks=margin_blocks,
         skill=sk.sort("arm", "seating"),
         seats=seats,
         reasons=reasons,

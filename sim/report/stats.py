@@ -239,6 +239,71 @@ def block_bootstrap(
     return out
 
 
+def quantile_rows(values: np.ndarray, cdf: np.ndarray, q: float) -> np.ndarray:
+    """``hist_quantile`` of every row of ``cdf`` (rows of cumulative counts over the sorted
+    ``values``): the smallest value whose cumulative share reaches ``q``."""
+    total = cdf[:, -1:]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        reached = cdf / total >= q - 1e-12
+    out = values[np.argmax(reached, axis=1)].astype(float)
+    out[total[:, 0] <= 0] = math.nan
+    return out
+
+
+HistStatistic = Callable[[np.ndarray, np.ndarray], np.ndarray]
+"""Maps (sorted values, rows of cumulative counts over them) to one value per row."""
+
+
+def quantile_of(q: float) -> HistStatistic:
+    """The q-quantile of each row."""
+    return lambda values, cdf: quantile_rows(values, cdf, q)
+
+
+def hist_bootstrap(
+    stats: Mapping[str, HistStatistic],
+    values: np.ndarray,
+    block_counts: np.ndarray,
+    *,
+    resamples: int = 2000,
+    seed: int = 0,
+    chunk: int = 100,
+) -> dict[str, Interval]:
+    """Percentile intervals of statistics of a distribution kept as one histogram per block
+    (quantiles, an IQR): what ``block_bootstrap`` does for sums.
+
+    ``values`` (V,) are the distinct values, ``block_counts`` (blocks, V) how often each
+    occurs in each block. Each draw resamples the blocks with the weights
+    ``block_bootstrap`` uses (the same seed draws the same blocks) and computes every
+    statistic of the summed histogram; a statistic gets the sorted values and the rows of
+    cumulative counts over them. Such a statistic has no null value to test, so ``p`` is
+    NaN.
+    """
+    order = np.argsort(values)
+    values = np.asarray(values)[order]
+    cumulative = np.cumsum(np.asarray(block_counts, dtype=float)[:, order], axis=1)
+    names = list(stats)
+    total = cumulative.sum(axis=0, keepdims=True)
+    estimates = [float(stats[n](values, total)[0]) for n in names]
+    blocks = cumulative.shape[0]
+    if blocks < 2:
+        return {
+            n: Interval(e, math.nan, math.nan, math.nan, math.nan)
+            for n, e in zip(names, estimates, strict=True)
+        }
+    draws: dict[str, list[np.ndarray]] = {n: [] for n in names}
+    for weights, _ in _weight_chunks(seed, resamples, chunk, blocks, None):
+        # (draws, V): the weighted sum of cumulative counts is the draw's cumulative count
+        # (einsum, as in block_bootstrap: BLAS threads here spin more than they work)
+        cdf = np.einsum("dk,kv->dv", weights, cumulative)
+        for n in names:
+            draws[n].append(stats[n](values, cdf))
+    out = {}
+    for n, estimate in zip(names, estimates, strict=True):
+        iv = _interval(estimate, np.concatenate(draws[n]), resamples)
+        out[n] = Interval(iv.estimate, iv.low, iv.high, iv.se, math.nan)
+    return out
+
+
 def _interval(estimate: float, values: np.ndarray, resamples: int) -> Interval:
     values = values[np.isfinite(values)]
     if not math.isfinite(estimate) or len(values) < resamples // 2:

@@ -10,7 +10,7 @@ import pytest
 
 from sim.engine.layout import GAME_DEAL_STRIDE
 from sim.report import open_dataset
-from sim.report.metrics import _histogram, aggregate
+from sim.report.metrics import aggregate, block_histogram
 
 
 @pytest.mark.parametrize(
@@ -23,9 +23,14 @@ from sim.report.metrics import _histogram, aggregate
         pl.Series("turns", [], dtype=pl.Int32),
     ],
 )
-def test_histogram_counts_like_a_group_by(values: pl.Series) -> None:
-    expected = values.to_frame().group_by(values.name).len().sort(values.name)
-    got = _histogram(values).sort(values.name)
+def test_block_histogram_counts_like_a_group_by(values: pl.Series) -> None:
+    n = len(values)
+    shard = pl.Series("shard", [i % 2 + 3 for i in range(n)], dtype=pl.Int32)
+    block = pl.Series("deal", [i // 3 for i in range(n)], dtype=pl.Int64)
+    frame = pl.DataFrame([shard, block.alias("block"), values]).drop_nulls()
+    keys = ["shard", "block", values.name]
+    expected = frame.group_by(keys).len().sort(keys)
+    got = block_histogram(shard, block, values).sort(keys)
     assert got.schema == expected.schema
     assert got.equals(expected)
 
@@ -65,3 +70,14 @@ def test_hand_blocks_and_histograms_match_a_group_by_over_every_hand(
     for hist, column in ((agg.turns_hist, "turns"), (agg.points_hist, "points")):
         expected = hands.group_by("arm", column).len().sort("arm", column).collect()
         assert hist.equals(expected.cast(hist.schema))
+    # per block: the same counts, and blocks that are the hand blocks' blocks
+    for blocks, column in ((agg.turns_blocks, "turns"), (agg.points_blocks, "points")):
+        keys = ["arm", "shard", "block", column]
+        expected = hands.group_by(keys).len().sort(keys).collect()
+        assert blocks.equals(expected.cast(blocks.schema))
+    games = ds.games().with_columns((pl.col("game") // agg.game_block).alias("block"))
+    expected = games.group_by("arm", "hands").len().sort("arm", "hands").collect()
+    assert agg.hands_hist.equals(expected.cast(agg.hands_hist.schema))
+    keys = ["arm", "shard", "block", "hands"]
+    expected = games.group_by(keys).len().sort(keys).collect()
+    assert agg.hands_blocks.equals(expected.cast(agg.hands_blocks.schema))
