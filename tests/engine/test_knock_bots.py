@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
 import pytest
 
 from sim.cards import parse_cards
@@ -15,36 +14,11 @@ from sim.engine import state as S
 from sim.engine.bits import meldable
 from sim.engine.knock_bots import draw_outlook
 from sim.engine.knock_melds import arrange, completers
+from tests.engine.knock_hands import ACES, cards_of, mask_of, random_hand, values_for
 
 from .helpers import compiled, deal, events_of, play_deal
 
-ACES = [L.ACE_LOW, L.ACE_HIGH, L.ACE_AROUND_CORNER]
 HANDS = 300
-
-
-def _values(ace_rank: int) -> np.ndarray:
-    values = np.zeros(L.N_KINDS, np.int64)
-    for kind in range(52):
-        rank = kind // 4
-        values[kind] = (10 if ace_rank == L.ACE_HIGH else 1) if rank == 0 else min(rank + 1, 10)
-    return values
-
-
-def _mask(cards) -> int:
-    m = 0
-    for k in cards:
-        m |= 1 << int(k)
-    return m
-
-
-def _cards(mask: int) -> list[int]:
-    return [k for k in range(52) if (mask >> k) & 1]
-
-
-def _hand(rng: random.Random, n: int) -> list[int]:
-    # half the hands from a narrow band of ranks, where melds are common
-    pool = list(range(52)) if rng.random() < 0.5 else list(range(rng.randrange(0, 24), 52))
-    return rng.sample(pool[:28] if rng.random() < 0.5 else pool, n)
 
 
 def _after_draw(hand: int, card: int, values, ace: int) -> int:
@@ -52,39 +26,39 @@ def _after_draw(hand: int, card: int, values, ace: int) -> int:
     arrangement (the discard simple would make; nothing to throw from a full gin)."""
     with_card = hand | (1 << card)
     dw, groups, runs = arrange(with_card, values, ace)
-    outside = _cards(with_card & ~(groups | runs))
+    outside = cards_of(with_card & ~(groups | runs))
     return dw - max((int(values[k]) for k in outside), default=0)
 
 
 def _least_after_draw(hand: int, card: int, values, ace: int) -> int:
     """The least deadwood of ``hand`` plus ``card`` less any one card."""
     with_card = hand | (1 << card)
-    return min(arrange(with_card & ~(1 << d), values, ace)[0] for d in _cards(with_card))
+    return min(arrange(with_card & ~(1 << d), values, ace)[0] for d in cards_of(with_card))
 
 
 @pytest.mark.parametrize("ace", ACES)
 def test_completers_are_the_cards_that_would_meld(ace):
     rng = random.Random(7 + ace)
     for _ in range(3000):
-        hand = _mask(_hand(rng, rng.randrange(1, 12)))
+        hand = mask_of(random_hand(rng, rng.randrange(1, 12)))
         expected = 0
         for u in range(52):
             if not (hand >> u) & 1 and (meldable(hand | (1 << u), ace) >> u) & 1:
                 expected |= 1 << u
-        assert completers(hand, ace) == expected, _cards(hand)
+        assert completers(hand, ace) == expected, cards_of(hand)
 
 
 @pytest.mark.parametrize("ace", ACES)
 def test_draw_outlook_sums_the_deadwood_after_each_draw_and_simples_discard(ace):
     rng = random.Random(31 + ace)
-    values = _values(ace)
+    values = values_for(ace)
     exact = 0
     for _ in range(HANDS):
-        cards = _hand(rng, 10)
-        hand = _mask(cards)
+        cards = random_hand(rng, 10)
+        hand = mask_of(cards)
         rest = [k for k in range(52) if k not in cards]
-        unseen = _mask(rng.sample(rest, rng.randrange(1, len(rest) + 1)))
-        draws = _cards(unseen)
+        unseen = mask_of(rng.sample(rest, rng.randrange(1, len(rest) + 1)))
+        draws = cards_of(unseen)
         expected = sum(_after_draw(hand, u, values, ace) for u in draws)
         assert draw_outlook(hand, unseen, values, ace) == expected, cards
         least = sum(_least_after_draw(hand, u, values, ace) for u in draws)
@@ -116,12 +90,12 @@ def test_bots_careful_discards_for_the_best_next_draw_where_simple_throws_its_hi
     hand, upcard = CAREFUL_HAND, CAREFUL_UPCARD
     params, values = compiled("gin_rummy", 2)
     ace = int(params[L.P_ACE_RANK])
-    held = _mask(parse_cards(hand) + parse_cards(upcard))
+    held = mask_of(parse_cards(hand) + parse_cards(upcard))
     unseen = ((1 << 52) - 1) & ~held  # seat 0 has seen only its own cards and the upcard
     _, groups, runs = arrange(held, values, ace)
-    outside = _cards(held & ~(groups | runs))
+    outside = cards_of(held & ~(groups | runs))
     outlook = {
-        c: sum(_after_draw(held & ~(1 << c), u, values, ace) for u in _cards(unseen))
+        c: sum(_after_draw(held & ~(1 << c), u, values, ace) for u in cards_of(unseen))
         for c in outside
     }
     best = min(outlook.values())

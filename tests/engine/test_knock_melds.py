@@ -7,54 +7,26 @@ from __future__ import annotations
 import itertools
 import random
 
-import numpy as np
 import pytest
 
 from sim.cards import parse_cards
 from sim.engine import layout as L
 from sim.engine.knock_melds import arrange, defend
+from tests.engine.knock_hands import ACES, cards_of, mask_of, random_hand, values_for
 from tests.oracles import deadwood as oracle
-
-ACES = [L.ACE_LOW, L.ACE_HIGH, L.ACE_AROUND_CORNER]
-
-
-def _values(ace_rank: int) -> np.ndarray:
-    values = np.zeros(L.N_KINDS, np.int64)
-    for kind in range(52):
-        rank = kind // 4
-        values[kind] = (10 if ace_rank == L.ACE_HIGH else 1) if rank == 0 else min(rank + 1, 10)
-    return values
-
-
-def _mask(cards) -> int:
-    m = 0
-    for k in cards:
-        m |= 1 << int(k)
-    return m
-
-
-def _cards(mask: int) -> list[int]:
-    return [k for k in range(52) if (mask >> k) & 1]
-
-
-def _hand(rng: random.Random, n: int) -> list[int]:
-    # half the hands from a narrow band of ranks, where melds and contested ranks are common
-    pool = range(52) if rng.random() < 0.5 else range(rng.randrange(0, 24), 52)
-    pool = list(pool)[:28] if len(pool) > 28 and rng.random() < 0.5 else list(pool)
-    return rng.sample(pool, n)
 
 
 def _check_arrangement(hand, ace, values, dw, groups, runs):
-    assert groups & runs == 0 and (groups | runs) & ~_mask(hand) == 0
+    assert groups & runs == 0 and (groups | runs) & ~mask_of(hand) == 0
     ranks = {}
-    for k in _cards(groups):
+    for k in cards_of(groups):
         ranks.setdefault(k // 4, []).append(k)
     for cards in ranks.values():
         assert oracle.is_group(cards, False)
     by_suit = {}
-    for k in _cards(runs):
+    for k in cards_of(runs):
         by_suit.setdefault(k % 4, []).append(k)
-    melded = _cards(groups | runs)
+    melded = cards_of(groups | runs)
     assert sum(int(values[k]) for k in hand if k not in melded) == dw
     return by_suit
 
@@ -62,25 +34,25 @@ def _check_arrangement(hand, ace, values, dw, groups, runs):
 @pytest.mark.parametrize("ace", ACES)
 def test_1_13_arrange_is_the_oracles_minimum_deadwood(ace):
     rng = random.Random(100 + ace)
-    values = _values(ace)
+    values = values_for(ace)
     for _ in range(1500):
-        hand = _hand(rng, rng.choice([7, 10, 11, 12]))
-        dw, groups, runs = arrange(_mask(hand), values, ace)
+        hand = random_hand(rng, rng.choice([7, 10, 11, 12]))
+        dw, groups, runs = arrange(mask_of(hand), values, ace)
         assert dw == oracle.min_deadwood(hand, ace, L.RUN_SAME_SUIT, False, values), hand
         _check_arrangement(hand, ace, values, dw, groups, runs)
 
 
 def test_arrange_contested_ranks():
-    values = _values(L.ACE_LOW)
+    values = values_for(L.ACE_LOW)
     # 7s 7h 7d with 8s 9s: the run 7-8-9s leaves 7h 7d (14) < group 777 leaving 8s 9s (17)
-    dw, groups, runs = arrange(_mask(parse_cards("7s 7h 7d 8s 9s")), values, L.ACE_LOW)
-    assert (dw, groups, runs) == (14, 0, _mask(parse_cards("7s 8s 9s")))
+    dw, groups, runs = arrange(mask_of(parse_cards("7s 7h 7d 8s 9s")), values, L.ACE_LOW)
+    assert (dw, groups, runs) == (14, 0, mask_of(parse_cards("7s 8s 9s")))
     # four 5s, 3s 4s, 6h 7h: the best keeps a group of three 5s less 5h, and 5-6-7h,
     # leaving 3s 4s (7); the whole rank as a group would leave 3+4+6+7 = 20
     hand = parse_cards("5s 5h 5d 5c 3s 4s 6h 7h")
-    dw, groups, runs = arrange(_mask(hand), values, L.ACE_LOW)
+    dw, groups, runs = arrange(mask_of(hand), values, L.ACE_LOW)
     assert dw == oracle.min_deadwood(hand, L.ACE_LOW, 0, False, values) == 3 + 4
-    assert groups == _mask(parse_cards("5s 5d 5c")) and runs == _mask(parse_cards("5h 6h 7h"))
+    assert groups == mask_of(parse_cards("5s 5d 5c")) and runs == mask_of(parse_cards("5h 6h 7h"))
 
 
 def _layoff_ok(meld: list[int], card: int, ace: int) -> bool:
@@ -129,11 +101,11 @@ def _brute_defend(defender, melds, ace, values):
 def _melds_of(groups: int, runs: int) -> list[list[int]]:
     melds = []
     ranks = {}
-    for k in _cards(groups):
+    for k in cards_of(groups):
         ranks.setdefault(k // 4, []).append(k)
     melds += list(ranks.values())
     for suit in range(4):
-        cards = [k for k in _cards(runs) if k % 4 == suit]
+        cards = [k for k in cards_of(runs) if k % 4 == suit]
         # split a suit's run cards into maximal consecutive runs (ace low/high: linear)
         current: list[int] = []
         for k in cards:
@@ -149,19 +121,19 @@ def _melds_of(groups: int, runs: int) -> list[list[int]]:
 @pytest.mark.parametrize("ace", [L.ACE_LOW, L.ACE_HIGH])
 def test_3_17_defend_is_the_least_deadwood_over_every_legal_layoff(ace):
     rng = random.Random(7 + ace)
-    values = _values(ace)
+    values = values_for(ace)
     checked = 0
     while checked < 400:
-        cards = _hand(rng, 20)
+        cards = random_hand(rng, 20)
         knocker, defender = cards[:10], cards[10:]
-        _, groups, runs = arrange(_mask(knocker), values, ace)
+        _, groups, runs = arrange(mask_of(knocker), values, ace)
         if groups | runs == 0:
             continue
         melds = _melds_of(groups, runs)
         # ace high: the ace sits above the king, which _melds_of does not split; skip those
-        if ace == L.ACE_HIGH and any(k // 4 == 0 for k in _cards(runs)):
+        if ace == L.ACE_HIGH and any(k // 4 == 0 for k in cards_of(runs)):
             continue
-        dw, laid = defend(_mask(defender), groups, runs, values, ace)
+        dw, laid = defend(mask_of(defender), groups, runs, values, ace)
         assert dw == _brute_defend(defender, melds, ace, values), (knocker, defender)
-        assert laid & ~_mask(defender) == 0
+        assert laid & ~mask_of(defender) == 0
         checked += 1
