@@ -7,6 +7,7 @@ scores are written to ``scores`` (int64[P]).
 from __future__ import annotations
 
 from sim.engine.audit import check_scores, check_state
+from sim.engine.bits import fast_path, mask_value, popcount
 from sim.engine.bots import choose_discard, play_melds, wants_discard
 from sim.engine.jit import inline_kernel, kernel
 from sim.engine.layout import (
@@ -52,6 +53,7 @@ from sim.engine.state import (
     N_PL,
     PILE_DISCARD,
     PILE_STOCK,
+    PL_BITS,
     PL_N,
     SC_DISCARD_N,
     SC_DRAWS_DISCARD,
@@ -108,7 +110,7 @@ def reset_hand(st, params, seed, shard, deal, preset):
     st.sc[SC_PLAN] = -1
     st.rng[0] = stream_seed(seed, shard, deal, STREAM_DEAL)
     st.rng[1] = stream_seed(seed, shard, deal, STREAM_BOTS)
-    fill_stock(st, preset)
+    fill_stock(st, params, preset)
 
 
 @kernel
@@ -237,8 +239,11 @@ def draw_phase(st, params, values, bots, player):
 @kernel
 def _value_left(st, params, values, player):
     """What ``player``'s remaining cards count under the scoring rule (§1.9, §2G.29)."""
-    v = 0
     per_card = params[P_SCORING] == SCORE_PER_CARD
+    if fast_path(params):  # a set of natural cards: its mask says it all
+        held = st.pl[player, PL_BITS]
+        return popcount(held) if per_card else mask_value(held, values)
+    v = 0
     for k in range(N_KINDS):
         n = st.hand[player, k]
         if n > 0:
