@@ -253,8 +253,8 @@ def may_meld(mask, ace_rank):
     u = mask
     while True:
         kept = meldable(u, ace_rank)
-        if kept == u:
-            return u
+        if kept == u or kept == 0:
+            return kept
         u = kept
 
 
@@ -275,7 +275,7 @@ def partial_melds(mask, ace_rank):
 # ---- the exact search ----------------------------------------------------------------------
 
 
-@kernel
+@inline_kernel
 def _emit_bits(ws, depth, mtype, start, length, suit, mask, value):
     """Append a candidate (``CC_TYPE..CC_SUIT``, ``CB_MASK``, ``CB_VALUE``) at ``depth``."""
     n = ws.cand_n[depth]
@@ -301,7 +301,7 @@ def _group_order(i, dup):
     return i
 
 
-@kernel
+@inline_kernel
 def _groups_bits(ws, params, values, depth, u, c):
     """Candidate groups through card ``c`` from the undecided cards ``u``, in the order of
     ``melds._groups_with``."""
@@ -320,7 +320,7 @@ def _groups_bits(ws, params, values, depth, u, c):
             _emit_bits(ws, depth, MELD_GROUP, rank, size, -1, mask, mask_value(mask, values))
 
 
-@kernel
+@inline_kernel
 def _runs_bits(ws, params, values, depth, u, c):
     """Candidate runs through card ``c`` from ``u``, in the order of ``melds._runs_with``:
     for each position of ``c``, first positions from ``c`` down while held, and from each,
@@ -357,7 +357,7 @@ def _runs_bits(ws, params, values, depth, u, c):
                     _emit_bits(ws, depth, MELD_RUN, lo, level + 1, suit, mask, value)
 
 
-@kernel
+@inline_kernel
 def _record_bits(ws, params, melded):
     """Keep the current path as the best arrangement when it melds strictly more (cards
     written as ``melds._record`` would: groups by suit, runs in position order)."""

@@ -63,6 +63,7 @@ from sim.engine.state import (
     KR_SHOE,
     KR_TMP,
     MC_CARDS,
+    MC_FITS,
     MC_LEN,
     PILE_DISCARD,
     PL_BITS,
@@ -271,7 +272,10 @@ def _greedy_lay_down(st, params, values, player):
 @inline_kernel
 def _lay_off_first_fit(st, params, player, kind):
     """Lay ``kind`` off on the first table meld that takes it; returns whether it did."""
+    fast = fast_path(params)
     for m in range(st.sc[SC_N_MELDS]):
+        if fast and ((st.melds[m, MC_FITS] >> kind) & 1) == 0:
+            continue  # held, so not on the table: the meld's fits say lay_off_place refuses
         if not may_lay_off_on(st, params, player, m):
             continue
         place = lay_off_place(st, params, m, kind)

@@ -93,7 +93,7 @@ def _block_rule(params):
     return s == STOCK_BLOCK_DIFFERENCE or s == STOCK_BLOCK_TOTALS
 
 
-@kernel
+@inline_kernel
 def reset_hand(st, params, seed, shard, deal, preset):
     """Empty the table and hands and seed this deal's random streams."""
     players = params[P_PLAYERS]
@@ -146,7 +146,7 @@ def turn_upcard(st):
     return card
 
 
-@kernel
+@inline_kernel
 def deal_cards(st, params, dealer):
     """Deal one card at a time clockwise from the dealer's left, then turn the upcard (§1.4)."""
     deal_round(st, params, dealer, -1)
@@ -320,7 +320,7 @@ def _start_turn(st):
     st.sc[SC_STEALS_TURN] = 0
 
 
-@kernel
+@inline_kernel
 def play_turns(st, params, values, bots, dealer):
     """Play turns from the dealer's left until the hand ends. Returns (reason, winner)."""
     players = params[P_PLAYERS]

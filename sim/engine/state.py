@@ -19,7 +19,9 @@ as all of its arrays' fields, so every kernel call costs in proportion to their 
   ``[PILE_DISCARD, sc[SC_DISCARD_N] - 1]``; row ``PILE_SHOE`` holds the whole shoe in
   kind order (filled once by ``new_state``; ``fill_stock`` copies it at every deal);
 - ``melds``: int64[M, N_MC], the table melds: ``MC_TYPE``, ``MC_START``, ``MC_LEN``,
-  ``MC_SUIT`` (as in ``melds.py``), ``MC_OWNER``, then the cards from ``MC_CARDS``;
+  ``MC_SUIT`` (as in ``melds.py``), ``MC_OWNER``, ``MC_FITS`` (bitmask fast path: the
+  natural kinds that fit the meld, ``table.meld_fits_bits``), then the cards from
+  ``MC_CARDS``;
 - ``kinds``: int64[2 + P, K]: row ``KR_SHOE`` is how many cards of each kind the shoe holds
   (for the audit), row ``KR_TMP`` scratch counts, row ``KR_PICKED + p`` the cards player p
   took from the discard pile this hand (public);
@@ -75,7 +77,8 @@ MC_LEN = CC_LEN
 MC_SUIT = CC_SUIT
 MC_CARDS = CC_CARDS
 MC_OWNER = N_CC
-N_MC = N_CC + 1
+MC_FITS = N_CC + 1  # bitmask fast path: natural kinds that could be laid off on the meld
+N_MC = N_CC + 2
 
 # kinds rows
 KR_SHOE = 0

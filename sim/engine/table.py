@@ -38,6 +38,7 @@ from sim.engine.state import (
     F_HAS_MELDED,
     F_LAID_OFF_OWN,
     MC_CARDS,
+    MC_FITS,
     MC_LEN,
     MC_OWNER,
     MC_START,
@@ -216,22 +217,23 @@ def meld_fits_bits(melds, params, m):
     return fits
 
 
-@kernel
-def refresh_fits(melds, n_melds, pl, sc, params):
-    """Bitmask fast path: recompute what fits the table after a meld changed:
-    ``sc[SC_FITS_ALL]``, the kinds that fit some meld, and ``pl[p, PL_FITS_OWN]``, those
-    that fit one of player ``p``'s melds. (The arrays are passed one by one: a call carrying
-    the whole ``HandState`` costs several times more.)"""
+@inline_kernel
+def refresh_fits(st, params, changed):
+    """Bitmask fast path: after table meld ``changed`` was laid down or grew, recompute its
+    ``MC_FITS``, then ``sc[SC_FITS_ALL]``, the kinds that fit some meld, and
+    ``pl[p, PL_FITS_OWN]``, those that fit one of player ``p``'s melds."""
     if not fast_path(params):
         return
-    for p in range(pl.shape[0]):
-        pl[p, PL_FITS_OWN] = 0
+    melds = st.melds
+    melds[changed, MC_FITS] = meld_fits_bits(melds, params, changed)
+    for p in range(st.pl.shape[0]):
+        st.pl[p, PL_FITS_OWN] = 0
     fits_all = 0
-    for m in range(n_melds):
-        fits = meld_fits_bits(melds, params, m)
+    for m in range(st.sc[SC_N_MELDS]):
+        fits = melds[m, MC_FITS]
         fits_all |= fits
-        pl[melds[m, MC_OWNER], PL_FITS_OWN] |= fits
-    sc[SC_FITS_ALL] = fits_all
+        st.pl[melds[m, MC_OWNER], PL_FITS_OWN] |= fits
+    st.sc[SC_FITS_ALL] = fits_all
 
 
 @inline_kernel
@@ -255,9 +257,10 @@ def lay_off_targets_bits(st, params, player):
     return own | st.sc[SC_FITS_ALL]
 
 
-@kernel
+@inline_kernel
 def lay_off(st, params, player, m, kind, place):
-    """Move ``kind`` from ``player``'s hand onto meld ``m`` at ``place``."""
+    """Move ``kind`` from ``player``'s hand onto meld ``m`` at ``place``. (Inlined, as
+    ``lay_down``.)"""
     take(st, player, kind)
     _played(st, kind)
     length = st.melds[m, MC_LEN]
@@ -275,7 +278,7 @@ def lay_off(st, params, player, m, kind, place):
     if st.melds[m, MC_OWNER] == player:
         st.pl[player, F_LAID_OFF_OWN] = 1
     log_event(st, E_LAYOFF, player, m, kind)
-    refresh_fits(st.melds, st.sc[SC_N_MELDS], st.pl, st.sc, params)
+    refresh_fits(st, params, m)
 
 
 @inline_kernel
@@ -297,7 +300,7 @@ def lay_down(st, params, player, mtype, start, length, suit, cards):
     st.sc[SC_N_MELDS] = m + 1
     st.sc[SC_MELDS_TURN] += 1
     st.pl[player, F_HAS_MELDED] = 1
-    refresh_fits(st.melds, m + 1, st.pl, st.sc, params)
+    refresh_fits(st, params, m)
     return m
 
 
