@@ -103,6 +103,18 @@ def _ctpop(typingctx, x):
 
 
 @intrinsic
+def _ctlz(typingctx, x):
+    """LLVM ``ctlz``: the number of leading zero bits (the bit width for 0)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return x(x), codegen
+
+
+@intrinsic
 def _cttz(typingctx, x):
     """LLVM ``cttz``: the number of trailing zero bits (the bit width for 0)."""
     if not isinstance(x, types.Integer):
@@ -125,6 +137,10 @@ if numba.config.DISABLE_JIT:
         x = int(x)
         return (x & -x).bit_length() - 1
 
+    def highest_bit(x):
+        """Index of the highest set bit of a positive integer."""
+        return int(x).bit_length() - 1
+
 else:
 
     @kernel
@@ -136,6 +152,11 @@ else:
     def lowest_bit(x):
         """Index of the lowest set bit of a positive integer."""
         return _cttz(x)
+
+    @kernel
+    def highest_bit(x):
+        """Index of the highest set bit of a positive integer (``int64``)."""
+        return 63 - _ctlz(x)
 
 
 # ---- when the fast path applies -------------------------------------------------------------
@@ -309,6 +330,8 @@ def _groups_bits(ws, params, values, depth, u, c):
     suit = c % N_SUITS
     base = rank * N_SUITS
     field = (u >> base) & RANK_FIELD
+    if popcount(field) < 3:
+        return  # no subset of the rank's cards is a group
     dup = params[P_GROUP_DUPLICATES] == 1
     for i in range(RANK_FIELD + 1):
         m = _group_order(i, dup)

@@ -15,6 +15,7 @@ from sim.engine.bits import (
     bit,
     fast_path,
     forms_meld_bits,
+    highest_bit,
     lowest_bit,
     partial_melds,
 )
@@ -74,6 +75,7 @@ from sim.engine.state import (
     SC_PLAN,
     SC_TAKEN,
     SC_TURN,
+    SC_VALUES_RISE,
     discard_allowed,
     give,
     take,
@@ -352,9 +354,18 @@ def _allowed_bits(st, player):
 @inline_kernel
 def _greedy_discard_bits(st, params, values, player):
     """``_greedy_discard`` on masks (``bits.fast_path``). Cards are visited from the lowest
-    kind and ``>=`` keeps the last of equal values: the higher kind, as the count version."""
+    kind and ``>=`` keeps the last of equal values: the higher kind, as the count version.
+    When values never fall as the kind rises (``SC_VALUES_RISE``) that card is simply the
+    highest kind."""
     allowed = _allowed_bits(st, player)
     partial = partial_melds(st.pl[player, PL_BITS], params[P_ACE_RANK])
+    if st.sc[SC_VALUES_RISE] == 1:
+        loose_cards = allowed & ~partial
+        if loose_cards != 0:
+            return highest_bit(loose_cards)
+        if allowed != 0:
+            return highest_bit(allowed)
+        return JOKER
     loose = -1
     loose_v = -1
     any_k = -1

@@ -68,6 +68,7 @@ from sim.engine.state import (
     SC_STOCK_RANDOM,
     SC_TAKEN,
     SC_TURN,
+    SC_VALUES_RISE,
     SC_VIOLATIONS,
     discard_allowed,
     discard_top,
@@ -104,7 +105,7 @@ def reset_hand(st, params, seed, shard, deal, preset):
         for f in range(N_PL):
             st.pl[p, f] = 0
     for i in range(st.sc.shape[0]):
-        if i != SC_LOG:  # the caller sets whether events are logged
+        if i != SC_LOG and i != SC_VALUES_RISE:  # set by the caller, once per call
             st.sc[i] = 0
     st.sc[SC_TAKEN] = -1
     st.sc[SC_PLAN] = -1

@@ -25,7 +25,8 @@ as all of its arrays' fields, so every kernel call costs in proportion to their 
 - ``kinds``: int64[2 + P, K]: row ``KR_SHOE`` is how many cards of each kind the shoe holds
   (for the audit), row ``KR_TMP`` scratch counts, row ``KR_PICKED + p`` the cards player p
   took from the discard pile this hand (public);
-- ``sc``: int64[N_SC], scalars (``SC_*``);
+- ``sc``: int64[N_SC], scalars (``SC_*``); all but ``SC_LOG`` and ``SC_VALUES_RISE``, which
+  ``game.play_games`` sets once per call, are this hand's and ``reset_hand`` clears them;
 - ``rng``: uint64[2], the deal stream and the bot stream (``rng.py``);
 - ``events``: int64[E, EV_COLS], the event log for replays (``SC_LOG`` = 1);
 - ``ws``: the meld search workspace.
@@ -107,7 +108,8 @@ SC_UPCARD = 17  # knock family: the upcard of this deal (-1: none)
 SC_KNOCK_LIMIT = 18  # knock family: most deadwood a knocker may keep this hand (-1: no limit)
 SC_SITTING_OUT = 19  # 3-player gin: the dealer's seat, who sits this hand out (-1: nobody)
 SC_FITS_ALL = 20  # bitmask fast path: natural kinds that fit some table meld (refresh_fits)
-N_SC = 21
+SC_VALUES_RISE = 21  # 1: card values never fall as the natural kind rises (set per call)
+N_SC = 22
 
 # event log columns and types
 EV_TYPE = 0
@@ -166,6 +168,16 @@ def new_state(params, events):
         events,
         new_search_work(),
     )
+
+
+@kernel
+def values_rise(values):
+    """1 when ``values[k]`` never falls as the natural kind ``k`` rises (ace low: the
+    highest kind held is worth the most), else 0."""
+    for k in range(1, N_NATURAL):
+        if values[k] < values[k - 1]:
+            return 0
+    return 1
 
 
 @inline_kernel
