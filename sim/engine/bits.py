@@ -87,6 +87,8 @@ CB_VALUE = CC_CARDS + 1
 N_UNDECIDED = N_START
 
 
+SINGLE_MELD_CARDS = 3  # cards that may meld which can only be one meld (best_arrangement_bits)
+
 # ---- bit counting -------------------------------------------------------------------------
 
 
@@ -480,6 +482,23 @@ def _search_bits(ws, params, values, limit):
 
 
 @inline_kernel
+def _record_single_meld(ws, params, values, u):
+    """The search's answer when the cards that may meld, ``u``, are three: each of them
+    melds within ``u``, so ``u`` is one group or one run, the only candidate through its
+    lowest card; the search would take it, meld everything and stop. Records it as the
+    search does (most searches of a greedy game are this case)."""
+    c = lowest_bit(u)
+    ws.cand_n[0] = 0
+    _groups_bits(ws, params, values, 0, u, c)
+    _runs_bits(ws, params, values, 0, u, c)
+    ws.cur[0, 0] = 0
+    ws.cur[0, 1] = 0
+    ws.scal[S_CUR_N] = 1
+    _record_bits(ws, params, ws.scal[S_TOTAL])
+    ws.scal[S_CUR_N] = 0
+
+
+@inline_kernel
 def best_arrangement_bits(ws, params, values, hand_mask, max_melds):
     """``melds.best_arrangement`` for a hand given as a mask (only when ``fast_path``):
     the same melded value and the same rows ``ws.best[:ws.scal[S_BEST_N]]``."""
@@ -495,6 +514,9 @@ def best_arrangement_bits(ws, params, values, hand_mask, max_melds):
         scal[S_DONE] = 1
         return 0
     scal[S_TOTAL] = mask_value(u, values)
+    if popcount(u) == SINGLE_MELD_CARDS:
+        _record_single_meld(ws, params, values, u)
+        return scal[S_BEST_VALUE]
     ws.node[0, N_UNDECIDED] = u
     _search_bits(ws, params, values, max_melds if max_melds > 0 else MAX_ARRANGEMENT)
     return scal[S_BEST_VALUE]
