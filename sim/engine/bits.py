@@ -87,6 +87,8 @@ CB_VALUE = CC_CARDS + 1
 N_UNDECIDED = N_START
 
 
+SINGLE_MELD_CARDS = 3  # cards that may meld which can only be one meld (best_arrangement_bits)
+
 # ---- bit counting -------------------------------------------------------------------------
 
 
@@ -98,6 +100,18 @@ def _ctpop(typingctx, x):
 
     def codegen(context, builder, signature, args):
         return builder.ctpop(args[0])
+
+    return x(x), codegen
+
+
+@intrinsic
+def _ctlz(typingctx, x):
+    """LLVM ``ctlz``: the number of leading zero bits (the bit width for 0)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
 
     return x(x), codegen
 
@@ -125,6 +139,10 @@ if numba.config.DISABLE_JIT:
         x = int(x)
         return (x & -x).bit_length() - 1
 
+    def highest_bit(x):
+        """Index of the highest set bit of a positive integer."""
+        return int(x).bit_length() - 1
+
 else:
 
     @kernel
@@ -136,6 +154,11 @@ else:
     def lowest_bit(x):
         """Index of the lowest set bit of a positive integer."""
         return _cttz(x)
+
+    @kernel
+    def highest_bit(x):
+        """Index of the highest set bit of a positive integer (``int64``)."""
+        return 63 - _ctlz(x)
 
 
 # ---- when the fast path applies -------------------------------------------------------------
@@ -253,8 +276,8 @@ def may_meld(mask, ace_rank):
     u = mask
     while True:
         kept = meldable(u, ace_rank)
-        if kept == u:
-            return u
+        if kept == u or kept == 0:
+            return kept
         u = kept
 
 
@@ -275,7 +298,7 @@ def partial_melds(mask, ace_rank):
 # ---- the exact search ----------------------------------------------------------------------
 
 
-@kernel
+@inline_kernel
 def _emit_bits(ws, depth, mtype, start, length, suit, mask, value):
     """Append a candidate (``CC_TYPE..CC_SUIT``, ``CB_MASK``, ``CB_VALUE``) at ``depth``."""
     n = ws.cand_n[depth]
@@ -301,7 +324,7 @@ def _group_order(i, dup):
     return i
 
 
-@kernel
+@inline_kernel
 def _groups_bits(ws, params, values, depth, u, c):
     """Candidate groups through card ``c`` from the undecided cards ``u``, in the order of
     ``melds._groups_with``."""
@@ -309,6 +332,8 @@ def _groups_bits(ws, params, values, depth, u, c):
     suit = c % N_SUITS
     base = rank * N_SUITS
     field = (u >> base) & RANK_FIELD
+    if popcount(field) < 3:
+        return  # no subset of the rank's cards is a group
     dup = params[P_GROUP_DUPLICATES] == 1
     for i in range(RANK_FIELD + 1):
         m = _group_order(i, dup)
@@ -320,7 +345,7 @@ def _groups_bits(ws, params, values, depth, u, c):
             _emit_bits(ws, depth, MELD_GROUP, rank, size, -1, mask, mask_value(mask, values))
 
 
-@kernel
+@inline_kernel
 def _runs_bits(ws, params, values, depth, u, c):
     """Candidate runs through card ``c`` from ``u``, in the order of ``melds._runs_with``:
     for each position of ``c``, first positions from ``c`` down while held, and from each,
@@ -357,7 +382,7 @@ def _runs_bits(ws, params, values, depth, u, c):
                     _emit_bits(ws, depth, MELD_RUN, lo, level + 1, suit, mask, value)
 
 
-@kernel
+@inline_kernel
 def _record_bits(ws, params, melded):
     """Keep the current path as the best arrangement when it melds strictly more (cards
     written as ``melds._record`` would: groups by suit, runs in position order)."""
@@ -457,6 +482,23 @@ def _search_bits(ws, params, values, limit):
 
 
 @inline_kernel
+def _record_single_meld(ws, params, values, u):
+    """The search's answer when the cards that may meld, ``u``, are three: each of them
+    melds within ``u``, so ``u`` is one group or one run, the only candidate through its
+    lowest card; the search would take it, meld everything and stop. Records it as the
+    search does (most searches of a greedy game are this case)."""
+    c = lowest_bit(u)
+    ws.cand_n[0] = 0
+    _groups_bits(ws, params, values, 0, u, c)
+    _runs_bits(ws, params, values, 0, u, c)
+    ws.cur[0, 0] = 0
+    ws.cur[0, 1] = 0
+    ws.scal[S_CUR_N] = 1
+    _record_bits(ws, params, ws.scal[S_TOTAL])
+    ws.scal[S_CUR_N] = 0
+
+
+@inline_kernel
 def best_arrangement_bits(ws, params, values, hand_mask, max_melds):
     """``melds.best_arrangement`` for a hand given as a mask (only when ``fast_path``):
     the same melded value and the same rows ``ws.best[:ws.scal[S_BEST_N]]``."""
@@ -472,6 +514,9 @@ def best_arrangement_bits(ws, params, values, hand_mask, max_melds):
         scal[S_DONE] = 1
         return 0
     scal[S_TOTAL] = mask_value(u, values)
+    if popcount(u) == SINGLE_MELD_CARDS:
+        _record_single_meld(ws, params, values, u)
+        return scal[S_BEST_VALUE]
     ws.node[0, N_UNDECIDED] = u
     _search_bits(ws, params, values, max_melds if max_melds > 0 else MAX_ARRANGEMENT)
     return scal[S_BEST_VALUE]

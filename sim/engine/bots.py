@@ -11,11 +11,11 @@ Each policy answers three questions, dispatched on the seat's ``BOT_*`` code:
 from __future__ import annotations
 
 from sim.engine.bits import (
-    RANK_FIELD,
     best_arrangement_bits,
     bit,
     fast_path,
     forms_meld_bits,
+    highest_bit,
     lowest_bit,
     partial_melds,
 )
@@ -25,7 +25,6 @@ from sim.engine.layout import (
     BOT_RANDOM,
     JOKER,
     LAYOFF_NONE,
-    MELD_GROUP,
     N_KINDS,
     N_NATURAL,
     N_RANKS,
@@ -52,7 +51,6 @@ from sim.engine.melds import (
     melds_with,
 )
 from sim.engine.positions import (
-    MAX_RUN,
     distance,
     first_position,
     position_ok,
@@ -66,18 +64,18 @@ from sim.engine.state import (
     KR_SHOE,
     KR_TMP,
     MC_CARDS,
+    MC_FITS,
     MC_LEN,
-    MC_START,
-    MC_SUIT,
-    MC_TYPE,
     PILE_DISCARD,
     PL_BITS,
     PL_N,
     SC_DISCARD_N,
+    SC_FITS_ALL,
     SC_N_MELDS,
     SC_PLAN,
     SC_TAKEN,
     SC_TURN,
+    SC_VALUES_RISE,
     discard_allowed,
     give,
     take,
@@ -89,6 +87,7 @@ from sim.engine.table import (
     lay_down,
     lay_off,
     lay_off_place,
+    lay_off_targets_bits,
     may_lay_off_on,
     may_meld_now,
     meld_limit,
@@ -106,10 +105,7 @@ HOLD_TURNS = 6  # careful holds melds for a rummy during each player's first 6 t
 def _can_lay_off_anywhere(st, params, player, kind):
     """Does ``kind`` fit a table meld ``player`` may lay off on now?"""
     if fast_path(params):
-        for m in range(st.sc[SC_N_MELDS]):
-            if (_lay_off_targets(st, params, player, m) >> kind) & 1:
-                return True
-        return False
+        return ((lay_off_targets_bits(st, params, player) >> kind) & 1) == 1
     for m in range(st.sc[SC_N_MELDS]):
         if may_lay_off_on(st, params, player, m) and lay_off_place(st, params, m, kind) != LAY_NONE:
             return True
@@ -155,9 +151,30 @@ def _rows_leave_legal_turn(st, params, player, rows, first, count):
     return False
 
 
-@kernel
+@inline_kernel
+def _best_leaves_legal_turn_bits(st, params, player):
+    """``_rows_leave_legal_turn`` for ``ws.best`` on the hand mask (``bits.fast_path``: each
+    card is held once, so a card is left or melded, and the taken card, unless melded, is
+    the one card that may not be discarded)."""
+    ws = st.ws
+    melded = 0
+    for m in range(ws.scal[S_BEST_N]):
+        for j in range(ws.best[m, CC_LEN]):
+            melded |= bit(ws.best[m, CC_CARDS + j])
+    left = st.pl[player, PL_BITS] & ~melded
+    if left == 0:
+        return params[P_MUST_DISCARD_TO_GO_OUT] == 0
+    taken = st.sc[SC_TAKEN]
+    if taken >= 0 and ((melded >> taken) & 1) == 0:
+        left &= ~bit(taken)
+    return left != 0
+
+
+@inline_kernel
 def _arrangement_leaves_legal_turn(st, params, player):
     """After laying down ``ws.best``, could the turn still end legally?"""
+    if fast_path(params):
+        return _best_leaves_legal_turn_bits(st, params, player)
     return _rows_leave_legal_turn(st, params, player, st.ws.best, 0, st.ws.scal[S_BEST_N])
 
 
@@ -170,12 +187,14 @@ def _best(st, params, values, player, limit):
     return best_arrangement(st.ws, params, values, st.hand[player], limit)
 
 
-@kernel
-def _lay_down_best(st, player):
+@inline_kernel
+def _lay_down_best(st, params, player):
+    """Lay down the melds of ``ws.best``."""
     ws = st.ws
     for m in range(ws.scal[S_BEST_N]):
         lay_down(
             st,
+            params,
             player,
             ws.best[m, CC_TYPE],
             ws.best[m, CC_START],
@@ -249,44 +268,21 @@ def _greedy_lay_down(st, params, values, player):
         _best(st, params, values, player, limit)
         give(st, player, best_d)
         st.sc[SC_PLAN] = best_d
-    _lay_down_best(st, player)
-
-
-@inline_kernel
-def _lay_off_targets(st, params, player, m):
-    """The natural kinds ``player`` could lay off on table meld ``m`` now, as a mask (one
-    pack, no jokers: ``bits.fast_path``); the same cards ``lay_off_place`` accepts."""
-    if not may_lay_off_on(st, params, player, m):
-        return 0
-    length = st.melds[m, MC_LEN]
-    start = st.melds[m, MC_START]
-    if st.melds[m, MC_TYPE] == MELD_GROUP:
-        if params[P_GROUP_DUPLICATES] == 0 and length >= 4:
-            return 0
-        return RANK_FIELD << (start * N_SUITS)  # the group's own cards are not in hand
-    if length >= MAX_RUN:
-        return 0
-    ace_rank = params[P_ACE_RANK]
-    suit = st.melds[m, MC_SUIT]
-    targets = 0
-    high = position_ok(start + length, ace_rank)
-    if high >= 0:
-        targets |= bit(rank_at(high, ace_rank) * N_SUITS + suit)
-    low = position_ok(start - 1, ace_rank)
-    if low >= 0:
-        targets |= bit(rank_at(low, ace_rank) * N_SUITS + suit)
-    return targets
+    _lay_down_best(st, params, player)
 
 
 @inline_kernel
 def _lay_off_first_fit(st, params, player, kind):
     """Lay ``kind`` off on the first table meld that takes it; returns whether it did."""
+    fast = fast_path(params)
     for m in range(st.sc[SC_N_MELDS]):
+        if fast and ((st.melds[m, MC_FITS] >> kind) & 1) == 0:
+            continue  # held, so not on the table: the meld's fits say lay_off_place refuses
         if not may_lay_off_on(st, params, player, m):
             continue
         place = lay_off_place(st, params, m, kind)
         if place != LAY_NONE:
-            lay_off(st, player, m, kind, place)
+            lay_off(st, params, player, m, kind, place)
             return True
     return False
 
@@ -299,10 +295,7 @@ def _greedy_lay_off_bits(st, params, player):
     changed = True
     while changed and st.pl[player, PL_N] > 0:
         changed = False
-        targets = 0
-        for m in range(st.sc[SC_N_MELDS]):
-            targets |= _lay_off_targets(st, params, player, m)
-        cands = st.pl[player, PL_BITS] & targets
+        cands = st.pl[player, PL_BITS] & lay_off_targets_bits(st, params, player)
         plan = st.sc[SC_PLAN]
         if plan >= 0 and plan < N_NATURAL:
             cands &= ~bit(plan)
@@ -340,7 +333,7 @@ def _greedy_lay_off(st, params, player):
                     continue
                 place = lay_off_place(st, params, m, k)
                 if place != LAY_NONE and turn_stays_finishable(st, params, player, k):
-                    lay_off(st, player, m, k, place)
+                    lay_off(st, params, player, m, k, place)
                     changed = True
                     break
             if changed:
@@ -361,9 +354,18 @@ def _allowed_bits(st, player):
 @inline_kernel
 def _greedy_discard_bits(st, params, values, player):
     """``_greedy_discard`` on masks (``bits.fast_path``). Cards are visited from the lowest
-    kind and ``>=`` keeps the last of equal values: the higher kind, as the count version."""
+    kind and ``>=`` keeps the last of equal values: the higher kind, as the count version.
+    When values never fall as the kind rises (``SC_VALUES_RISE``) that card is simply the
+    highest kind."""
     allowed = _allowed_bits(st, player)
     partial = partial_melds(st.pl[player, PL_BITS], params[P_ACE_RANK])
+    if st.sc[SC_VALUES_RISE] == 1:
+        loose_cards = allowed & ~partial
+        if loose_cards != 0:
+            return highest_bit(loose_cards)
+        if allowed != 0:
+            return highest_bit(allowed)
+        return JOKER
     loose = -1
     loose_v = -1
     any_k = -1
@@ -424,6 +426,8 @@ def _fits_table(st, params, kind):
     """Does ``kind`` fit some table meld (whoever may lay off on it)?"""
     if params[P_LAYOFF_TARGET] == LAYOFF_NONE:
         return False
+    if fast_path(params):  # kind is held: it is not on the table
+        return ((st.sc[SC_FITS_ALL] >> kind) & 1) == 1
     for m in range(st.sc[SC_N_MELDS]):
         if lay_off_place(st, params, m, kind) != LAY_NONE:
             return True
@@ -533,7 +537,7 @@ def _careful_play(st, params, values, player):
             and melded >= st.pl[player, PL_N] - 1
             and _arrangement_leaves_legal_turn(st, params, player)
         ):
-            _lay_down_best(st, player)
+            _lay_down_best(st, params, player)
             _greedy_lay_off(st, params, player)
         return
     _greedy_lay_down(st, params, values, player)
@@ -608,6 +612,7 @@ def _random_actions(st, params, player, pick):
                 if count == pick:
                     lay_down(
                         st,
+                        params,
                         player,
                         ws.cand[0, i, CC_TYPE],
                         ws.cand[0, i, CC_START],
@@ -627,7 +632,7 @@ def _random_actions(st, params, player, pick):
             if place == LAY_NONE or not turn_stays_finishable(st, params, player, k):
                 continue
             if count == pick:
-                lay_off(st, player, m, k, place)
+                lay_off(st, params, player, m, k, place)
                 return -1
             count += 1
     for m in range(st.sc[SC_N_MELDS]):

@@ -62,8 +62,10 @@ from sim.engine.state import (
     SC_DRAWS_STOCK,
     SC_LOG,
     SC_N_EVENTS,
+    SC_VALUES_RISE,
     SC_VIOLATIONS,
     new_state,
+    values_rise,
 )
 
 STREAM_GAME = 3  # the first dealer of a game
@@ -168,6 +170,7 @@ def play_games(
     st = new_state(params, events)
     if events.shape[0] > 1:
         st.sc[SC_LOG] = 1
+    st.sc[SC_VALUES_RISE] = values_rise(values)
     scores = np.zeros(players, np.int64)
     left = np.zeros(players, np.int64)
     totals = np.zeros(players, np.int64)

@@ -7,6 +7,7 @@ scores are written to ``scores`` (int64[P]).
 from __future__ import annotations
 
 from sim.engine.audit import check_scores, check_state
+from sim.engine.bits import fast_path, mask_value, popcount
 from sim.engine.bots import choose_discard, play_melds, wants_discard
 from sim.engine.jit import inline_kernel, kernel
 from sim.engine.layout import (
@@ -52,6 +53,7 @@ from sim.engine.state import (
     N_PL,
     PILE_DISCARD,
     PILE_STOCK,
+    PL_BITS,
     PL_N,
     SC_DISCARD_N,
     SC_DRAWS_DISCARD,
@@ -66,6 +68,7 @@ from sim.engine.state import (
     SC_STOCK_RANDOM,
     SC_TAKEN,
     SC_TURN,
+    SC_VALUES_RISE,
     SC_VIOLATIONS,
     discard_allowed,
     discard_top,
@@ -91,7 +94,7 @@ def _block_rule(params):
     return s == STOCK_BLOCK_DIFFERENCE or s == STOCK_BLOCK_TOTALS
 
 
-@kernel
+@inline_kernel
 def reset_hand(st, params, seed, shard, deal, preset):
     """Empty the table and hands and seed this deal's random streams."""
     players = params[P_PLAYERS]
@@ -102,13 +105,13 @@ def reset_hand(st, params, seed, shard, deal, preset):
         for f in range(N_PL):
             st.pl[p, f] = 0
     for i in range(st.sc.shape[0]):
-        if i != SC_LOG:  # the caller sets whether events are logged
+        if i != SC_LOG and i != SC_VALUES_RISE:  # set by the caller, once per call
             st.sc[i] = 0
     st.sc[SC_TAKEN] = -1
     st.sc[SC_PLAN] = -1
     st.rng[0] = stream_seed(seed, shard, deal, STREAM_DEAL)
     st.rng[1] = stream_seed(seed, shard, deal, STREAM_BOTS)
-    fill_stock(st, preset)
+    fill_stock(st, params, preset)
 
 
 @kernel
@@ -144,7 +147,7 @@ def turn_upcard(st):
     return card
 
 
-@kernel
+@inline_kernel
 def deal_cards(st, params, dealer):
     """Deal one card at a time clockwise from the dealer's left, then turn the upcard (§1.4)."""
     deal_round(st, params, dealer, -1)
@@ -237,8 +240,11 @@ def draw_phase(st, params, values, bots, player):
 @kernel
 def _value_left(st, params, values, player):
     """What ``player``'s remaining cards count under the scoring rule (§1.9, §2G.29)."""
-    v = 0
     per_card = params[P_SCORING] == SCORE_PER_CARD
+    if fast_path(params):  # a set of natural cards: its mask says it all
+        held = st.pl[player, PL_BITS]
+        return popcount(held) if per_card else mask_value(held, values)
+    v = 0
     for k in range(N_KINDS):
         n = st.hand[player, k]
         if n > 0:
@@ -315,7 +321,7 @@ def _start_turn(st):
     st.sc[SC_STEALS_TURN] = 0
 
 
-@kernel
+@inline_kernel
 def play_turns(st, params, values, bots, dealer):
     """Play turns from the dealer's left until the hand ends. Returns (reason, winner)."""
     players = params[P_PLAYERS]

@@ -9,18 +9,24 @@ as all of its arrays' fields, so every kernel call costs in proportion to their 
   (``F_PLAYED``, ``F_HAS_MELDED``, ``F_LAID_OFF_OWN``), ``PL_BITS``, the natural kinds
   held as a bitmask (bit k set when ``hand[p, k] > 0``; kept by ``give``/``take`` for the
   fast paths of ``bits.py``), and in the knock family the last minimum arrangement worked
-  out for the player (``PL_ARR_*``, see ``knock_bots.arrange_kept``);
-- ``piles``: int64[2, S]: row ``PILE_STOCK`` is the stock, top at
+  out for the player (``PL_ARR_*``, see ``knock_bots.arrange_kept``), and on the bitmask
+  fast path ``PL_FITS_OWN``, the natural kinds that would fit one of his table melds (kept
+  by ``table.refresh_fits``, with ``sc[SC_FITS_ALL]`` for every table meld);
+- ``piles``: int64[3, S]: row ``PILE_STOCK`` is the stock, top at
   ``[PILE_STOCK, sc[SC_STOCK_N] - 1]`` (while ``sc[SC_STOCK_RANDOM]`` is 1 the remaining
   stock is unordered and each draw picks a uniform card: a lazy Fisher-Yates shuffle; after
   a turn-over it is ordered); row ``PILE_DISCARD`` is the discard pile, top at
-  ``[PILE_DISCARD, sc[SC_DISCARD_N] - 1]``;
+  ``[PILE_DISCARD, sc[SC_DISCARD_N] - 1]``; row ``PILE_SHOE`` holds the whole shoe in
+  kind order (filled once by ``new_state``; ``fill_stock`` copies it at every deal);
 - ``melds``: int64[M, N_MC], the table melds: ``MC_TYPE``, ``MC_START``, ``MC_LEN``,
-  ``MC_SUIT`` (as in ``melds.py``), ``MC_OWNER``, then the cards from ``MC_CARDS``;
+  ``MC_SUIT`` (as in ``melds.py``), ``MC_OWNER``, ``MC_FITS`` (bitmask fast path: the
+  natural kinds that fit the meld, ``table.meld_fits_bits``), then the cards from
+  ``MC_CARDS``;
 - ``kinds``: int64[2 + P, K]: row ``KR_SHOE`` is how many cards of each kind the shoe holds
   (for the audit), row ``KR_TMP`` scratch counts, row ``KR_PICKED + p`` the cards player p
   took from the discard pile this hand (public);
-- ``sc``: int64[N_SC], scalars (``SC_*``);
+- ``sc``: int64[N_SC], scalars (``SC_*``); all but ``SC_LOG`` and ``SC_VALUES_RISE``, which
+  ``game.play_games`` sets once per call, are this hand's and ``reset_hand`` clears them;
 - ``rng``: uint64[2], the deal stream and the bot stream (``rng.py``);
 - ``events``: int64[E, EV_COLS], the event log for replays (``SC_LOG`` = 1);
 - ``ws``: the meld search workspace.
@@ -57,11 +63,13 @@ PL_ARR_MASK = 5  # knock family: the hand mask whose minimum arrangement is kept
 PL_ARR_DW = 6  # ... its minimum deadwood
 PL_ARR_GROUPS = 7  # ... its cards in groups
 PL_ARR_RUNS = 8  # ... its cards in runs
-N_PL = 9
+PL_FITS_OWN = 9  # bitmask fast path: natural kinds that fit one of his table melds
+N_PL = 10
 
 # piles rows
 PILE_STOCK = 0
 PILE_DISCARD = 1
+PILE_SHOE = 2  # the whole shoe in kind order: what fill_stock puts in the stock
 
 # melds columns: the first ones match melds.CC_* so a meld row can be copied as is
 MC_TYPE = CC_TYPE
@@ -70,7 +78,8 @@ MC_LEN = CC_LEN
 MC_SUIT = CC_SUIT
 MC_CARDS = CC_CARDS
 MC_OWNER = N_CC
-N_MC = N_CC + 1
+MC_FITS = N_CC + 1  # bitmask fast path: natural kinds that could be laid off on the meld
+N_MC = N_CC + 2
 
 # kinds rows
 KR_SHOE = 0
@@ -98,7 +107,9 @@ SC_STEALS_TURN = 16  # table jokers replaced this turn
 SC_UPCARD = 17  # knock family: the upcard of this deal (-1: none)
 SC_KNOCK_LIMIT = 18  # knock family: most deadwood a knocker may keep this hand (-1: no limit)
 SC_SITTING_OUT = 19  # 3-player gin: the dealer's seat, who sits this hand out (-1: nobody)
-N_SC = 20
+SC_FITS_ALL = 20  # bitmask fast path: natural kinds that fit some table meld (refresh_fits)
+SC_VALUES_RISE = 21  # 1: card values never fall as the natural kind rises (set per call)
+N_SC = 22
 
 # event log columns and types
 EV_TYPE = 0
@@ -140,10 +151,16 @@ def new_state(params, events):
     for k in range(N_NATURAL):
         kinds[KR_SHOE, k] = params[P_DECKS]
     kinds[KR_SHOE, JOKER] = params[P_JOKERS]
+    piles = np.zeros((3, MAX_SHOE), np.int64)
+    n = 0
+    for k in range(N_KINDS):
+        for _ in range(kinds[KR_SHOE, k]):
+            piles[PILE_SHOE, n] = k
+            n += 1
     return HandState(
         np.zeros((players, N_KINDS), np.int64),
         np.zeros((players, N_PL), np.int64),
-        np.zeros((2, MAX_SHOE), np.int64),
+        piles,
         np.zeros((MAX_TABLE_MELDS, N_MC), np.int64),
         kinds,
         np.zeros(N_SC, np.int64),
@@ -151,6 +168,16 @@ def new_state(params, events):
         events,
         new_search_work(),
     )
+
+
+@kernel
+def values_rise(values):
+    """1 when ``values[k]`` never falls as the natural kind ``k`` rises (ace low: the
+    highest kind held is worth the most), else 0."""
+    for k in range(1, N_NATURAL):
+        if values[k] < values[k - 1]:
+            return 0
+    return 1
 
 
 @inline_kernel
@@ -184,8 +211,14 @@ def log_card(st, row, kind):
 # ---- the stock and the discard pile ----------------------------------------------------
 
 
+@inline_kernel
+def shoe_size(params):
+    """Cards in the shoe: every pack and the jokers."""
+    return N_NATURAL * params[P_DECKS] + params[P_JOKERS]
+
+
 @kernel
-def fill_stock(st, preset):
+def fill_stock(st, params, preset):
     """Put the whole shoe in the stock: shuffled lazily, or in the order of ``preset``
     (top card last) when ``preset`` is not empty."""
     if preset.shape[0] > 0:
@@ -194,11 +227,9 @@ def fill_stock(st, preset):
         st.sc[SC_STOCK_N] = preset.shape[0]
         st.sc[SC_STOCK_RANDOM] = 0
         return
-    n = 0
-    for k in range(N_KINDS):
-        for _ in range(st.kinds[KR_SHOE, k]):
-            st.piles[PILE_STOCK, n] = k
-            n += 1
+    n = shoe_size(params)
+    for i in range(n):
+        st.piles[PILE_STOCK, i] = st.piles[PILE_SHOE, i]
     st.sc[SC_STOCK_N] = n
     st.sc[SC_STOCK_RANDOM] = 1
 

@@ -5,7 +5,7 @@ All functions take a ``HandState`` (``state.py``) and ``params``.
 
 from __future__ import annotations
 
-from sim.engine.bits import bit, fast_path
+from sim.engine.bits import RANK_FIELD, bit, fast_path
 from sim.engine.jit import inline_kernel, kernel
 from sim.engine.layout import (
     JOKER,
@@ -38,13 +38,16 @@ from sim.engine.state import (
     F_HAS_MELDED,
     F_LAID_OFF_OWN,
     MC_CARDS,
+    MC_FITS,
     MC_LEN,
     MC_OWNER,
     MC_START,
     MC_SUIT,
     MC_TYPE,
     PL_BITS,
+    PL_FITS_OWN,
     PL_N,
+    SC_FITS_ALL,
     SC_LAYOFFS_TURN,
     SC_MELDS_TURN,
     SC_N_MELDS,
@@ -189,8 +192,75 @@ def _played(st, kind):
 
 
 @kernel
-def lay_off(st, player, m, kind, place):
-    """Move ``kind`` from ``player``'s hand onto meld ``m`` at ``place``."""
+def meld_fits_bits(melds, params, m):
+    """The natural kinds that could be laid off on table meld ``m`` (``melds``: the table,
+    ``MC_*`` columns), as a mask (one pack, no jokers: ``bits.fast_path``). For a card not
+    already on the table these are exactly the cards ``lay_off_place`` accepts; a group's
+    mask also covers its own cards, which nobody holds."""
+    length = melds[m, MC_LEN]
+    start = melds[m, MC_START]
+    if melds[m, MC_TYPE] == MELD_GROUP:
+        if params[P_GROUP_DUPLICATES] == 0 and length >= 4:
+            return 0
+        return RANK_FIELD << (start * N_SUITS)
+    if length >= MAX_RUN:
+        return 0
+    ace_rank = params[P_ACE_RANK]
+    suit = melds[m, MC_SUIT]
+    fits = 0
+    high = position_ok(start + length, ace_rank)
+    if high >= 0:
+        fits |= bit(rank_at(high, ace_rank) * N_SUITS + suit)
+    low = position_ok(start - 1, ace_rank)
+    if low >= 0:
+        fits |= bit(rank_at(low, ace_rank) * N_SUITS + suit)
+    return fits
+
+
+@inline_kernel
+def refresh_fits(st, params, changed):
+    """Bitmask fast path: after table meld ``changed`` was laid down or grew, recompute its
+    ``MC_FITS``, then ``sc[SC_FITS_ALL]``, the kinds that fit some meld, and
+    ``pl[p, PL_FITS_OWN]``, those that fit one of player ``p``'s melds."""
+    if not fast_path(params):
+        return
+    melds = st.melds
+    melds[changed, MC_FITS] = meld_fits_bits(melds, params, changed)
+    for p in range(st.pl.shape[0]):
+        st.pl[p, PL_FITS_OWN] = 0
+    fits_all = 0
+    for m in range(st.sc[SC_N_MELDS]):
+        fits = melds[m, MC_FITS]
+        fits_all |= fits
+        st.pl[melds[m, MC_OWNER], PL_FITS_OWN] |= fits
+    st.sc[SC_FITS_ALL] = fits_all
+
+
+@inline_kernel
+def lay_off_targets_bits(st, params, player):
+    """The natural kinds ``player`` could lay off now, as a mask (``bits.fast_path``): the
+    union over table melds ``m`` of ``meld_fits_bits`` where ``may_lay_off_on`` allows it,
+    read from the masks ``refresh_fits`` keeps."""
+    if params[P_MELDS_PER_TURN] == MELDS_ONE_OR_LAYOFF and st.sc[SC_MELDS_TURN] > 0:
+        return 0
+    target = params[P_LAYOFF_TARGET]
+    if target == LAYOFF_NONE:
+        return 0
+    own = st.pl[player, PL_FITS_OWN]
+    if target == LAYOFF_OWN_ONLY:
+        return own
+    req = params[P_LAYOFF_REQUIRES]
+    if req == LREQ_AFTER_FIRST_MELD and st.pl[player, F_HAS_MELDED] != 1:
+        return own
+    if req == LREQ_AFTER_OWN_LAYOFF and st.pl[player, F_LAID_OFF_OWN] != 1:
+        return own
+    return own | st.sc[SC_FITS_ALL]
+
+
+@inline_kernel
+def lay_off(st, params, player, m, kind, place):
+    """Move ``kind`` from ``player``'s hand onto meld ``m`` at ``place``. (Inlined, as
+    ``lay_down``.)"""
     take(st, player, kind)
     _played(st, kind)
     length = st.melds[m, MC_LEN]
@@ -208,11 +278,13 @@ def lay_off(st, player, m, kind, place):
     if st.melds[m, MC_OWNER] == player:
         st.pl[player, F_LAID_OFF_OWN] = 1
     log_event(st, E_LAYOFF, player, m, kind)
+    refresh_fits(st, params, m)
 
 
-@kernel
-def lay_down(st, player, mtype, start, length, suit, cards):
-    """Move a new meld from ``player``'s hand to the table; returns its index."""
+@inline_kernel
+def lay_down(st, params, player, mtype, start, length, suit, cards):
+    """Move a new meld from ``player``'s hand to the table; returns its index. (Inlined:
+    bots lay down a meld in many turns, and a call carrying ``HandState`` is costly.)"""
     m = st.sc[SC_N_MELDS]
     st.melds[m, MC_TYPE] = mtype
     st.melds[m, MC_START] = start
@@ -228,6 +300,7 @@ def lay_down(st, player, mtype, start, length, suit, cards):
     st.sc[SC_N_MELDS] = m + 1
     st.sc[SC_MELDS_TURN] += 1
     st.pl[player, F_HAS_MELDED] = 1
+    refresh_fits(st, params, m)
     return m
 
 
