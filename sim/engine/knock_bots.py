@@ -80,19 +80,16 @@ def knock_threshold(st, bot):
 
 
 @kernel
-def _best_card(cards, values, lower, lower_by, lower2, lower2_by, higher, higher_by, tie_avoid):
-    """The card of ``cards`` with the highest value, counting cards of the mask ``lower``
-    ``lower_by`` points lower, of ``lower2`` ``lower2_by`` lower and of ``higher``
-    ``higher_by`` higher; among equals one outside ``tie_avoid``, then the highest card
-    kind. -1 when ``cards`` is empty."""
+def _best_card(cards, values, tie_avoid):
+    """The card of ``cards`` with the highest value; among equals one outside the mask
+    ``tie_avoid``, then the highest card kind. -1 when ``cards`` is empty."""
     best = NO_CARD
     best_key = -HUGE
     m = cards
     while m != 0:  # lowest kind first; ">=" lets the higher kind win a tie
         k = lowest_bit(m)
         m &= m - 1
-        key = values[k] - lower_by * ((lower >> k) & 1) - lower2_by * ((lower2 >> k) & 1)
-        key = (key + higher_by * ((higher >> k) & 1)) * 2 + 1 - ((tie_avoid >> k) & 1)
+        key = values[k] * 2 + 1 - ((tie_avoid >> k) & 1)
         if key >= best_key:
             best_key = key
             best = k
@@ -148,7 +145,7 @@ def discard_from(hand, taken, values, ace_rank, tie_avoid, dw, groups, runs):
     taken_bit = bit(taken) if taken >= 0 else 0
     outside = hand & ~(groups | runs) & ~taken_bit
     if outside != 0:
-        card = _best_card(outside, values, 0, 0, 0, 0, 0, 0, tie_avoid)
+        card = _best_card(outside, values, tie_avoid)
         return card, dw - values[card]
     best = NO_CARD
     best_dw = HUGE
