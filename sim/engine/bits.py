@@ -200,6 +200,13 @@ def rank_counts(mask):
 
 
 @kernel
+def rank_fields(mask):
+    """The whole 4-bit rank fields in which ``mask`` holds at least one card."""
+    low = (mask | (mask >> 1) | (mask >> 2) | (mask >> 3)) & FIELD_LOW
+    return low * RANK_FIELD
+
+
+@kernel
 def ranks_holding(mask, at_least):
     """The whole rank fields in which ``mask`` holds at least ``at_least`` (2 or 3) cards."""
     b = rank_counts(mask)
@@ -282,17 +289,21 @@ def may_meld(mask, ace_rank):
 
 
 @kernel
+def run_neighbours(mask, reach, ace_rank):
+    """The cards of the same suit 1 to ``reach`` run positions (either way) from a card of
+    ``mask``: ``positions.distance`` at most ``reach`` between their ranks."""
+    e = to_positions(mask, ace_rank)
+    near = 0
+    for steps in range(1, reach + 1):
+        near |= positions_up(e, steps, ace_rank) | positions_down(e, steps, ace_rank)
+    return from_positions(near, ace_rank)
+
+
+@kernel
 def partial_melds(mask, ace_rank):
     """Cards of ``mask`` in a partial meld (docs/bots.md): another card of their rank, or a
     card of their suit at most two run positions away (``bots.in_partial_meld``)."""
-    e = to_positions(mask, ace_rank)
-    near = (
-        positions_up(e, 1, ace_rank)
-        | positions_up(e, 2, ace_rank)
-        | positions_down(e, 1, ace_rank)
-        | positions_down(e, 2, ace_rank)
-    )
-    return mask & (ranks_holding(mask, 2) | from_positions(near, ace_rank))
+    return mask & (ranks_holding(mask, 2) | run_neighbours(mask, 2, ace_rank))
 
 
 # ---- the exact search ----------------------------------------------------------------------

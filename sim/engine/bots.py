@@ -11,6 +11,7 @@ Each policy answers three questions, dispatched on the seat's ``BOT_*`` code:
 from __future__ import annotations
 
 from sim.engine.bits import (
+    FULL52,
     best_arrangement_bits,
     bit,
     fast_path,
@@ -18,6 +19,8 @@ from sim.engine.bits import (
     highest_bit,
     lowest_bit,
     partial_melds,
+    rank_fields,
+    run_neighbours,
 )
 from sim.engine.jit import inline_kernel, kernel
 from sim.engine.layout import (
@@ -504,8 +507,8 @@ def _live_partners(st, params, kind):
     return live
 
 
-@kernel
-def _careful_hold_for_rummy(st, params, values, player):
+@inline_kernel
+def _careful_holds_for_rummy(st, params, player):
     """Under a going-rummy reward, keep melds in hand early in the hand while nobody threatens
     to go out: this player has not played yet, the hand is within its first
     ``HOLD_TURNS`` turns per player, and every opponent holds more than 3 cards. (Without the
@@ -521,50 +524,108 @@ def _careful_hold_for_rummy(st, params, values, player):
 
 
 @kernel
-def _careful_play(st, params, values, player):
+def _careful_hold_play(st, params, values, player):
+    """While careful holds for a rummy (``_careful_holds_for_rummy``): lay down only if the
+    whole hand goes this turn (all cards, or all but an allowed discard), which is going
+    rummy. Otherwise careful plays as greedy (``play_melds``)."""
     ws = st.ws
-    if _careful_hold_for_rummy(st, params, values, player):
-        # lay down only if the whole hand goes this turn (all cards, or all but an allowed
-        # discard): that is going rummy
-        if not may_meld_now(st, params):
-            return
-        _best(st, params, values, player, meld_limit(params))
-        melded = 0
-        for m in range(ws.scal[S_BEST_N]):
-            melded += ws.best[m, CC_LEN]
-        if (
-            ws.scal[S_BEST_N] > 0
-            and melded >= st.pl[player, PL_N] - 1
-            and _arrangement_leaves_legal_turn(st, params, player)
-        ):
-            _lay_down_best(st, params, player)
-            _greedy_lay_off(st, params, player)
+    if not may_meld_now(st, params):
         return
-    _greedy_lay_down(st, params, values, player)
-    _greedy_lay_off(st, params, player)
+    _best(st, params, values, player, meld_limit(params))
+    melded = 0
+    for m in range(ws.scal[S_BEST_N]):
+        melded += ws.best[m, CC_LEN]
+    if (
+        ws.scal[S_BEST_N] > 0
+        and melded >= st.pl[player, PL_N] - 1
+        and _arrangement_leaves_legal_turn(st, params, player)
+    ):
+        _lay_down_best(st, params, player)
+        _greedy_lay_off(st, params, player)
 
 
-@kernel
+@inline_kernel
+def _seen_elsewhere_bits(st):
+    """The cards of the discard pile and the table melds, as a mask (``bits.fast_path``)."""
+    seen = 0
+    for i in range(st.sc[SC_DISCARD_N]):
+        seen |= bit(st.piles[PILE_DISCARD, i])
+    for m in range(st.sc[SC_N_MELDS]):
+        for j in range(st.melds[m, MC_LEN]):
+            seen |= bit(st.melds[m, MC_CARDS + j])
+    return seen
+
+
+@inline_kernel
+def _picked_bits(st, player):
+    """The cards ``player`` took from the discard pile this hand, as a mask."""
+    picked = 0
+    row = st.kinds[KR_PICKED + player]
+    for k in range(N_NATURAL):
+        if row[k] > 0:
+            picked |= bit(k)
+    return picked
+
+
+@inline_kernel
+def _careful_discard_bits(st, params, values, player):
+    """``_careful_discard`` on masks (``bits.fast_path``). One pack and no jokers, so the
+    cards this player has not seen are those outside his hand, the discard pile and the
+    table; a partial meld is live while a card of its rank or a run neighbour of its suit is
+    unseen (``_live_partners`` > 0); the next player's wants are ``_next_player_wants`` for
+    every card at once. The same scores, and the same tie-break (the higher kind)."""
+    hand = st.pl[player, PL_BITS]
+    ace_rank = params[P_ACE_RANK]
+    unseen = FULL52 & ~(hand | _seen_elsewhere_bits(st))
+    live = partial_melds(hand, ace_rank) & (
+        rank_fields(unseen) | run_neighbours(unseen, 1, ace_rank)
+    )
+    picked = _picked_bits(st, (player + 1) % params[P_PLAYERS])
+    wants = rank_fields(picked) | run_neighbours(picked, 2, ace_rank)
+    if params[P_LAYOFF_TARGET] != LAYOFF_NONE:
+        wants |= st.sc[SC_FITS_ALL]
+    best = JOKER
+    best_s = -(10**9)
+    rest = _allowed_bits(st, player)
+    while rest != 0:
+        k = highest_bit(rest)
+        rest &= ~bit(k)
+        s = values[k]
+        if (live >> k) & 1 == 0:
+            s += 20
+        if (wants >> k) & 1 == 1:
+            s -= 25
+        if s > best_s:
+            best_s = s
+            best = k
+    return best
+
+
+@inline_kernel
 def _careful_discard(st, params, values, player):
     """Score each allowed card: its value, +20 if it is outside every partial meld or its
     partial meld is dead, -25 if the next player is likely to want it; discard the best."""
     plan = st.sc[SC_PLAN]
     if plan >= 0 and discard_allowed(st, player, plan):
         return plan
+    if fast_path(params):
+        return _careful_discard_bits(st, params, values, player)
+    return _careful_discard_counts(st, params, values, player)
+
+
+@kernel
+def _careful_discard_counts(st, params, values, player):
+    """``_careful_discard``'s scores on the count arrays (several packs, jokers, any-suit
+    runs)."""
     best = -1
     best_s = -(10**9)
-    fast = fast_path(params)
-    partial = partial_melds(st.pl[player, PL_BITS], params[P_ACE_RANK]) if fast else 0
     _count_seen(st, player)  # the same for every candidate: nothing moves while choosing
     near = _near_next_players_picks(st, params, player)
     for k in range(N_NATURAL - 1, -1, -1):
         if not discard_allowed(st, player, k):
             continue
         s = values[k]
-        if fast:
-            in_partial = ((partial >> k) & 1) == 1
-        else:
-            in_partial = in_partial_meld(st, params, player, k)
+        in_partial = in_partial_meld(st, params, player, k)
         if not in_partial or _live_partners(st, params, k) == 0:
             s += 20
         if _next_player_wants(st, params, k, near):
@@ -690,9 +751,9 @@ def play_melds(st, params, values, bots, player):
     bot = bots[player]
     if bot == BOT_RANDOM:
         _random_play(st, params, player)
-    elif bot == BOT_CAREFUL:
-        _careful_play(st, params, values, player)
-    else:
+    elif bot == BOT_CAREFUL and _careful_holds_for_rummy(st, params, player):
+        _careful_hold_play(st, params, values, player)
+    else:  # greedy, and careful when it does not hold for a rummy
         _greedy_lay_down(st, params, values, player)
         _greedy_lay_off(st, params, player)
 

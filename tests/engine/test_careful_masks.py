@@ -1,0 +1,95 @@
+"""Careful's discard on masks (``bots._careful_discard_bits``) against its count-array
+version (``bots._careful_discard_counts``) on random mid-hand positions, one pack.
+
+docs/bots.md states careful's discard; RULES.md §2A.4 (every ace_rank changes which cards
+are run neighbours) and §2F.23 (layoff_target none: nothing fits the table). The two versions
+must choose the very same card, ties included, or careful games would change with the path.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from sim.engine import api, bots
+from sim.engine import layout as L
+from sim.engine import state as S
+
+ACES = [L.ACE_LOW, L.ACE_HIGH, L.ACE_HIGH_OR_LOW, L.ACE_AROUND_CORNER]
+ACE_POINTS = {L.ACE_LOW: 1, L.ACE_HIGH: 10, L.ACE_HIGH_OR_LOW: 15, L.ACE_AROUND_CORNER: 11}
+
+
+def _mask(cards) -> int:
+    m = 0
+    for k in cards:
+        m |= 1 << int(k)
+    return m
+
+
+def _random_position(st, rng: random.Random, players: int) -> None:
+    """Deal the pack at random over the hands, the discard pile, table melds and the stock;
+    mark some of the next player's cards as taken from the pile, some kinds as fitting the
+    table, and sometimes the discard top as just taken by player 0."""
+    cards = list(range(L.N_NATURAL))
+    rng.shuffle(cards)
+    sizes = [rng.randint(1, 11) for _ in range(players)]
+    st.hand[:, :] = 0
+    st.kinds[S.KR_PICKED :, :] = 0
+    at = 0
+    for p, n in enumerate(sizes):
+        held = cards[at : at + n]
+        at += n
+        st.hand[p, :] = api.counts_of(held)
+        st.pl[p, S.PL_N] = n
+        st.pl[p, S.PL_BITS] = _mask(held)
+        for k in held:
+            if rng.random() < 0.2:
+                st.kinds[S.KR_PICKED + p, k] = 1
+    pile = cards[at : at + rng.randint(0, 12)]
+    at += len(pile)
+    for i, k in enumerate(pile):
+        st.piles[S.PILE_DISCARD, i] = k
+    st.sc[S.SC_DISCARD_N] = len(pile)
+    n_melds = rng.randint(0, 4)
+    for m in range(n_melds):
+        meld = cards[at : at + rng.randint(3, 5)]
+        at += len(meld)
+        st.melds[m, S.MC_LEN] = len(meld)
+        for j, k in enumerate(meld):
+            st.melds[m, S.MC_CARDS + j] = k
+    st.sc[S.SC_N_MELDS] = n_melds
+    st.sc[S.SC_FITS_ALL] = _mask(k for k in range(L.N_NATURAL) if rng.random() < 0.15)
+    own = [k for k in range(L.N_NATURAL) if st.hand[0, k] > 0]
+    st.sc[S.SC_TAKEN] = rng.choice(own) if len(own) > 1 and rng.random() < 0.3 else -1
+    st.sc[S.SC_PLAN] = -1
+
+
+def _compare(ace: int, layoff: int, players: int, positions: int, seed: int) -> list:
+    params, values = api.make_params(
+        ace_rank=ace, ace_points=ACE_POINTS[ace], players=players, layoff_target=layoff
+    )
+    st = S.new_state(params, np.zeros((1, S.EV_COLS), np.int64))
+    rng = random.Random(seed)
+    bad = []
+    for _ in range(positions):
+        _random_position(st, rng, players)
+        fast = bots._careful_discard_bits(st, params, values, 0)
+        slow = bots._careful_discard_counts(st, params, values, 0)
+        if fast != slow:
+            bad.append((sorted(np.flatnonzero(st.hand[0])), fast, slow))
+    return bad
+
+
+@pytest.mark.parametrize("ace", ACES)
+@pytest.mark.parametrize("layoff", [L.LAYOFF_ANY, L.LAYOFF_NONE])
+@pytest.mark.parametrize("players", [2, 4])
+def test_careful_discard_on_masks_chooses_the_count_versions_card(ace, layoff, players):
+    assert _compare(ace, layoff, players, 2000, seed=ace * 10 + layoff + players) == []
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize("ace", ACES)
+def test_careful_discard_on_masks_chooses_the_count_versions_card_small(ace):
+    assert _compare(ace, L.LAYOFF_ANY, 3, 40, seed=ace) == []
