@@ -11,19 +11,43 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
+from sim.runner.dask_backend import ShardProgress
 from sim.runner.experiment import load_experiment
-from sim.runner.run import run_experiment
+from sim.runner.run import Reporter, run_experiment
 from tests.runner.helpers import SMALL, cli, dataset_rows, start_cli, write_experiment
 
 DASK = Path(sys.executable).with_name("dask")
 LONG = SMALL.replace("hands = 3000", "hands = 24000").replace(
     "shard_size = 1000", "shard_size = 1500"
 )
+BIG_SHARDS = SMALL.replace("hands = 3000", "hands = 100000").replace(
+    "shard_size = 1000", "shard_size = 50000"
+)  # 50,000-hand shards: 3 chunks each (shards.CHUNK_HANDS)
+
+
+class Steps(Reporter):
+    """Records every ``advance`` the runner makes (from any thread)."""
+
+    def __init__(self) -> None:
+        self.steps: list[tuple[str, int]] = []
+        self._lock = threading.Lock()
+
+    def advance(self, arm: str, amount: int) -> None:
+        with self._lock:
+            self.steps.append((arm, amount))
+
+    def totals(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for arm, amount in self.steps:
+            out[arm] = out.get(arm, 0) + amount
+        return out
 
 
 def _free_port() -> int:
@@ -158,3 +182,41 @@ def test_two_runs_of_one_experiment_at_once_each_write_their_own_dataset(tmp_pat
         assert run.returncode == 0, stderr
     a = dataset_rows(tmp_path / "a" / "small")
     assert len(a) == 6 and a == dataset_rows(tmp_path / "b" / "small")
+
+
+def _event(key: str, attempt: str, n: int) -> tuple:
+    return (0.0, {"key": key, "attempt": attempt, "n": n})
+
+
+def test_shard_progress_takes_back_a_retried_attempt_and_never_overcounts():
+    tasks = [SimpleNamespace(key="a/0", arm="a", count=100, rotations=2)]
+    steps = Steps()
+    progress = ShardProgress(tasks, steps)
+    progress.on_event(_event("a/0", "first", 60))
+    progress.on_event(_event("a/0", "second", 50))  # the worker died; the shard restarts
+    assert steps.steps == [("a", 60), ("a", -60), ("a", 50)]
+    progress.on_event(_event("a/0", "first", 40))  # late words of the dead attempt
+    progress.on_event(_event("a/0", "second", 500))  # capped at the shard's 200 hands
+    assert steps.totals() == {"a": 200}
+    progress.finish(tasks[0])
+    progress.on_event(_event("a/0", "second", 10))  # after the result: ignored
+    progress.on_event(_event("b/9", "x", 10))  # not a shard of this run
+    assert steps.totals() == {"a": 200}
+
+
+def test_finishing_a_shard_credits_what_its_events_did_not():
+    tasks = [SimpleNamespace(key="a/0", arm="a", count=300, rotations=1)]
+    steps = Steps()
+    progress = ShardProgress(tasks, steps)
+    progress.on_event(_event("a/0", "only", 120))
+    progress.finish(tasks[0])
+    assert steps.steps == [("a", 120), ("a", 180)]
+
+
+def test_the_dask_progress_moves_inside_a_shard_and_counts_every_hand(tmp_path, cluster):
+    address, _ = cluster
+    exp = load_experiment(write_experiment(tmp_path, BIG_SHARDS))
+    steps = Steps()
+    run_experiment(exp, tmp_path / "out", workers=2, scheduler=address, reporter=steps)
+    assert steps.totals() == {"basic-2p-greedy": 100000, "ace_high-2p-greedy": 100000}
+    assert any(0 < amount < 50000 for _, amount in steps.steps), steps.steps
