@@ -418,12 +418,14 @@ def _block_matrix(blocks: pl.DataFrame, col: str) -> tuple[np.ndarray, np.ndarra
         return np.zeros(0), np.zeros((0, 0))
     values, vi = np.unique(blocks[col].to_numpy(), return_inverse=True)
     keys = blocks.select(pl.struct("shard", "block").rank("dense") - 1).to_series().to_numpy()
+    keys = keys.astype(np.int64)
     k = int(keys.max()) + 1
     if k > QUANTILE_BLOCKS:
         keys = keys * QUANTILE_BLOCKS // k
-    counts = np.zeros((int(keys.max()) + 1, len(values)))
-    np.add.at(counts, (keys, vi), blocks["len"].to_numpy())
-    return values, counts
+    rows, width = int(keys.max()) + 1, len(values)
+    weights = blocks["len"].to_numpy().astype(float)
+    counts = np.bincount(keys * width + vi, weights=weights, minlength=rows * width)
+    return values, counts.reshape(rows, width)
 
 
 def _arm_rows(arm, agg, hb, gb, metrics, estimates, resamples, seed) -> list[dict]:

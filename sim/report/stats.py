@@ -14,6 +14,7 @@ docs/report.md explains the method and why it is honest at 10 million hands.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
@@ -133,9 +134,18 @@ def _weights(rng: np.random.Generator, blocks: int, draws: int) -> np.ndarray:
 
 WEIGHTS_CACHE_BYTES = 64 * 2**20
 """Bootstrap weights kept for reuse (a report bootstraps many statistics of arms with the
-same number of blocks, from the same seed, so their draws are the same)."""
+same number of blocks, from the same seed, so their draws are the same). They are kept as
+the smallest unsigned integers that hold them (a block is rarely drawn more than 15 times),
+so the weights of 2,000 draws over 5,000 blocks take 10 MB, not 80."""
 
 _weights_cache: OrderedDict[tuple, list[tuple[np.ndarray, np.ndarray | None]]] = OrderedDict()
+
+
+def _compact(w: np.ndarray) -> np.ndarray:
+    """``w`` (whole numbers) as the smallest unsigned integer type that holds it, read-only."""
+    out = w.astype(np.min_scalar_type(int(w.max()) if w.size else 0))
+    out.flags.writeable = False
+    return out
 
 
 def _weight_chunks(
@@ -144,8 +154,11 @@ def _weight_chunks(
     """The weights of every chunk of draws, ``(wa, wb)``, for ``ka`` blocks of one arm and,
     unless ``b`` is None, ``b = (kb, paired)`` of the other: drawn from
     ``default_rng(seed)`` chunk by chunk (``wa``, then ``wb`` unless paired, where ``wb`` is
-    ``wa``), so the same arguments always give the same weights, which are kept (read-only)
-    in a small cache for the next bootstrap with the same arguments."""
+    ``wa``), so the same arguments always give the same weights, which are kept (read-only,
+    as small integers: multiply them as floats) in a small cache for the next bootstrap with
+    the same arguments. Paired weights are one arm's weights, so they share its cache entry."""
+    if b is not None and b[1]:
+        return [(wa, wa) for wa, _ in _weight_chunks(seed, resamples, chunk, ka, None)]
     key = (seed, resamples, chunk, ka, b)
     if key in _weights_cache:
         _weights_cache.move_to_end(key)
@@ -155,14 +168,8 @@ def _weight_chunks(
     done = 0
     while done < resamples:
         n = min(chunk, resamples - done)
-        wa = _weights(rng, ka, n)
-        wb = None
-        if b is not None:
-            kb, paired = b
-            wb = wa if paired else _weights(rng, kb, n)
-        for w in (wa, wb):
-            if w is not None:
-                w.flags.writeable = False
+        wa = _compact(_weights(rng, ka, n))
+        wb = None if b is None else _compact(_weights(rng, b[0], n))
         out.append((wa, wb))
         done += n
     _weights_cache[key] = out
@@ -179,6 +186,33 @@ def _cached_bytes() -> int:
         for w in pair
         if w is not None
     )
+
+
+RESAMPLED_CACHE_BYTES = 32 * 2**20
+"""Resampled sums kept for reuse: an arm's blocks resampled for its own intervals are, with
+the same weights, what its side of a paired comparison resamples."""
+
+_resampled_cache: OrderedDict[tuple, list[np.ndarray]] = OrderedDict()
+
+
+def _resampled(weights: list[np.ndarray], key: tuple, values: np.ndarray) -> list[np.ndarray]:
+    """Per chunk of draws, the weighted sums of the blocks ``values`` (blocks, columns):
+    ``weights @ values`` (einsum: BLAS threads here spin more than they work; the sums are
+    of whole numbers, exact in any order). ``key`` names the weights; the result is cached
+    by the weights and the values' bytes."""
+    digest = hashlib.blake2b(values.tobytes(), digest_size=16).digest()
+    full = (key, values.shape, digest)
+    if full in _resampled_cache:
+        _resampled_cache.move_to_end(full)
+        return _resampled_cache[full]
+    out = [np.einsum("dk,kc->dc", w.astype(float), values) for w in weights]
+    _resampled_cache[full] = out
+    while (
+        len(_resampled_cache) > 1
+        and sum(x.nbytes for v in _resampled_cache.values() for x in v) > RESAMPLED_CACHE_BYTES
+    ):
+        _resampled_cache.popitem(last=False)
+    return out
 
 
 def block_bootstrap(
@@ -227,11 +261,16 @@ def block_bootstrap(
     av = a.values.astype(float)
     bv = b.values.astype(float) if b is not None else None
     shape = (seed, resamples, chunk, ka, None if b is None else (kb, paired))
-    for wa, wb in _weight_chunks(*shape):
-        sb = None
-        if bv is not None:
-            sb = Sums(a.names, np.einsum("dk,kc->dc", wb, bv))
-        draws.append(diff(Sums(a.names, np.einsum("dk,kc->dc", wa, av)), sb))
+    chunks = _weight_chunks(*shape)
+    # the weights' name: paired draws are the one-arm draws of the same blocks
+    key = shape[:4] + ((None, "a") if b is None or paired else (shape[4], "a"),)
+    sums_a = _resampled([wa for wa, _ in chunks], key, av)
+    sums_b: list[np.ndarray | None] = [None] * len(chunks)
+    if bv is not None:
+        key_b = key if paired else shape[:4] + (shape[4], "b")
+        sums_b = list(_resampled([wb for _, wb in chunks], key_b, bv))
+    for sa, sb in zip(sums_a, sums_b, strict=True):
+        draws.append(diff(Sums(a.names, sa), None if sb is None else Sums(a.names, sb)))
     table = np.concatenate(draws)
     out = {}
     for j, name in enumerate(names):
@@ -294,7 +333,7 @@ def hist_bootstrap(
     for weights, _ in _weight_chunks(seed, resamples, chunk, blocks, None):
         # (draws, V): the weighted sum of cumulative counts is the draw's cumulative count
         # (einsum, as in block_bootstrap: BLAS threads here spin more than they work)
-        cdf = np.einsum("dk,kv->dv", weights, cumulative)
+        cdf = np.einsum("dk,kv->dv", weights.astype(float), cumulative)
         for n in names:
             draws[n].append(stats[n](values, cdf))
     out = {}

@@ -242,3 +242,23 @@ def test_quantile_rows_match_hist_quantile_and_empty_rows_are_nan():
     assert got[0] == hist_quantile(values, rows[0], 0.5) == 9
     assert math.isnan(got[1])
     assert got[2] == hist_quantile(values, rows[2], 0.5) == 2
+
+
+@pytest.mark.nojit
+def test_reused_resampled_sums_give_what_fresh_draws_give() -> None:
+    from sim.report import stats
+
+    rng = np.random.default_rng(12)
+    a = _blocks(rng, rng.normal(20, 5, 3000), 10)
+    b = _blocks(rng, rng.normal(21, 5, 3000), 10)
+    stats._weights_cache.clear()
+    stats._resampled_cache.clear()
+    fresh = block_bootstrap(MEAN, a, b, paired=True, resamples=300, seed=4)
+    # each arm's own bootstrap first: the paired one then reuses their resampled sums
+    block_bootstrap(MEAN, a, resamples=300, seed=4)
+    block_bootstrap(MEAN, b, resamples=300, seed=4)
+    assert len(stats._weights_cache) == 1  # paired weights are one arm's weights
+    reused = block_bootstrap(MEAN, a, b, paired=True, resamples=300, seed=4)
+    assert reused == fresh
+    wa, _ = stats._weight_chunks(4, 300, 100, a.values.shape[0], None)[0]
+    assert wa.dtype == np.uint8 and not wa.flags.writeable
