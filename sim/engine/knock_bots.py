@@ -3,7 +3,9 @@
 A knock-family turn asks two questions: take the offered card (the upcard at the gin
 opening, or the discard top), and, holding one card more than the deal, which card to
 discard and whether to knock. Every policy answers them on the hand bitmask with
-``knock_melds.arrange`` (exact minimum deadwood).
+``knock_melds.arrange`` (exact minimum deadwood). The kernels take the meld ``rule``
+(``knock_melds.meld_rule``: the ace rank, and whether runs may mix suits) where they took
+the ace rank, and use the ``knock_melds`` helpers that follow it.
 
 - ``simple``: the reference gin bot. Takes the card only if it then belongs to the
   minimum-deadwood arrangement or if it could then knock; discards the highest-ranked card

@@ -1,9 +1,9 @@
 """Deadwood, arrangements and lay-offs of the knock family on hand bitmasks (RULES.md §1.13,
 §3.10, §3.17).
 
-The knock family plays one pack without jokers and with runs of one suit, so a hand is an
-``int64`` mask (bit ``rank * 4 + suit``, as in ``bits.py``). The kernels here answer the
-questions a knock hand asks many times per turn, exactly and without a search tree:
+The knock family plays one pack without jokers, so a hand is an ``int64`` mask (bit
+``rank * 4 + suit``, as in ``bits.py``). The kernels here answer the questions a knock hand
+asks many times per turn, exactly and without a search tree:
 
 - ``arrange(mask)``: the minimum deadwood of a hand and one arrangement reaching it, as the
   mask of cards in groups and the mask of cards in runs.
@@ -22,8 +22,15 @@ their group. The kernels enumerate those choices (at most 6 per contested rank) 
 the first arrangement with the least deadwood, so ties resolve the same way every time.
 
 Supported: ``ace_rank`` low, high and around_corner. ``high_or_low`` (an ace in a run at
-either end, but not both) and ``run_suit = any_suit`` break the "windows join into runs"
-argument and are refused by the rules model for the knock family.
+either end, but not both) breaks the "windows join into runs" argument and is refused by the
+rules model for the knock family.
+
+``run_suit = any_suit`` (RULES.md §3.17 open point 1) breaks it too: two cards of one rank in
+a window of ranks need not both fit a run. Those hands go through the second half of this
+module (``arrange_spans``, ``defend_any``: a dynamic programme over the ranks, and lay-offs
+by run ends), ace low or high (around the corner is refused by the rules model). Kernels
+that serve both take a meld ``rule`` (``meld_rule``): the ace rank, plus ``ANY_SUIT_RULE``
+under any-suit runs, so that same-suit play takes one comparison more and nothing else.
 """
 
 from __future__ import annotations
@@ -279,6 +286,7 @@ WORK_SIZE = 2 * STATE_SLOTS * N_STATES  # this position's states and the next on
 S_DW, S_GROUPS, S_RUNS, S_LOWS, S_HIGHS = 0, 1, 2, 3, 4
 MAX_CHAINS = 8  # lay-off chains: two ends of up to four runs (a knocker holds <= 11 cards)
 CHAIN_SLOTS = 3  # per chain: its first position, its step (-1 down, +1 up), longest length
+CHAIN_WORK = MAX_CHAINS * CHAIN_SLOTS  # (a constant: stack_int64 takes no expression)
 MAX_LAYOFF_PLANS = 1 << 14  # never met: longer chains are cut to stay under it
 
 
@@ -531,7 +539,7 @@ def defend_any(hand, groups, lows, highs, values, ace_rank):
     first found) and the melds after the lay-offs."""
     best = arrange_any(hand, values, ace_rank)[0]
     fourths = group_fourths(groups) & hand
-    chains = stack_int64(MAX_CHAINS * CHAIN_SLOTS)
+    chains = stack_int64(CHAIN_WORK)
     e = to_positions(hand, ace_rank)
     n = _chains(e, lows, highs, chains)
     if best == 0 or (n == 0 and fourths == 0):
