@@ -230,7 +230,7 @@ def test_2A_6_run_suit_any_suit_changes_gin_results():
     assert b.hand_rows[:, L.H_TURNS].mean() < a.hand_rows[:, L.H_TURNS].mean()
 
 
-ANY_SUIT_AUDIT_HANDS = 4000
+ANY_SUIT_AUDIT_HANDS = 40_000
 ANY_SUIT_CASES = [
     ("gin_rummy", 2, {}),
     ("gin_rummy", 2, {"ace_rank": "high", "gin_opening": "deal_11_10"}),
