@@ -98,7 +98,7 @@ def _group_choice(field_cards, contested, choice):
     return field_cards & ~(c & -c)
 
 
-@kernel
+@inline_kernel
 def arrange(mask, values, rule):
     """Minimum deadwood of the hand ``mask`` (RULES.md §1.13) and one arrangement reaching it.
 
@@ -107,11 +107,16 @@ def arrange(mask, values, rule):
     deadwood's value, the mask of cards in groups and the mask of cards in runs (every rank
     of ``groups`` is one group; under same-suit runs every maximal same-suit sequence of
     ``runs`` has three or more cards and is one run; under any-suit runs see
-    ``arrange_spans``).
+    ``arrange_spans``). Inlined: the caller branches on ``rule`` and calls one kernel.
     """
     if rule >= ANY_SUIT_RULE:
         return arrange_any(mask, values, rule - ANY_SUIT_RULE)
-    ace_rank = rule
+    return arrange_same(mask, values, rule)
+
+
+@kernel
+def arrange_same(mask, values, ace_rank):
+    """``arrange`` under same-suit runs."""
     in_groups = ranks_holding(mask, 3) & mask
     in_runs = in_run_windows(mask, ace_rank)
     contested = in_groups & in_runs
@@ -150,7 +155,7 @@ def arrange(mask, values, rule):
     return best, best_groups, best_runs
 
 
-@kernel
+@inline_kernel
 def deadwood(mask, values, rule):
     """Only the minimum deadwood of ``arrange``."""
     dw, _, _ = arrange(mask, values, rule)
@@ -165,7 +170,7 @@ def neighbours(mask, ace_rank):
     return from_positions(near, ace_rank)
 
 
-@kernel
+@inline_kernel
 def completers(mask, rule):
     """Cards outside ``mask`` that would be in a meld of ``mask`` plus that card: a third or
     fourth card of a rank ``mask`` holds at least twice, or a card that makes a three-card
@@ -173,7 +178,12 @@ def completers(mask, rule):
     ``rule``: ``meld_rule``."""
     if rule >= ANY_SUIT_RULE:
         return completers_any(mask, rule - ANY_SUIT_RULE)
-    ace_rank = rule
+    return completers_same(mask, rule)
+
+
+@kernel
+def completers_same(mask, ace_rank):
+    """``completers`` under same-suit runs."""
     e = to_positions(mask, ace_rank)
     up1 = positions_up(e, 1, ace_rank)  # one position above a card of mask
     up2 = positions_up(e, 2, ace_rank)
@@ -466,7 +476,7 @@ def partial_melds_any(mask, ace_rank):
     return mask & (ranks_holding(mask, 2) | from_positions(near, ace_rank))
 
 
-@kernel
+@inline_kernel
 def knock_meldable(mask, rule):
     """``bits.meldable`` under the meld ``rule`` (``meld_rule``)."""
     if rule >= ANY_SUIT_RULE:
@@ -474,7 +484,7 @@ def knock_meldable(mask, rule):
     return meldable(mask, rule)
 
 
-@kernel
+@inline_kernel
 def knock_partial_melds(mask, rule):
     """``bits.partial_melds`` under the meld ``rule`` (``meld_rule``)."""
     if rule >= ANY_SUIT_RULE:
