@@ -11,6 +11,8 @@ the family's rules. ``play_knock_hand`` has the signature of ``hand.play_hand`` 
 
 from __future__ import annotations
 
+import numpy as np
+
 from sim.engine.audit import check_state
 from sim.engine.bits import FIELD_LOW, RANK_FIELD, lowest_bit, mask_value, rank_counts, to_positions
 from sim.engine.hand import (
@@ -148,17 +150,17 @@ def deal_knock(st, params, dealer):
 
 
 @inline_kernel
-def _draw(st, params, values, bots, player):
+def _draw(st, params, values, bots, player, rule):
     """Draw the discard top or the stock top (§1.5); an empty stock is rebuilt (§1.8; gin
     never gets there, its hands are void first). Returns False when nothing is left."""
     top = discard_top(st)
     if st.sc[SC_STOCK_N] == 0:
         if top < 0:
             return False
-        wants = takes_card(st, params, values, bots, player, top)
+        wants = takes_card(st, params, values, bots, player, top, rule)
         draw_with_empty_stock(st, params, player, wants)
         return True
-    if top >= 0 and takes_card(st, params, values, bots, player, top):
+    if top >= 0 and takes_card(st, params, values, bots, player, top, rule):
         take_discard(st, player, False)
     else:
         draw_stock(st, player)
@@ -166,14 +168,13 @@ def _draw(st, params, values, bots, player):
 
 
 @inline_kernel
-def _finish_turn(st, params, values, bots, player):
+def _finish_turn(st, params, values, bots, player, rule):
     """The player holds one card more than the deal: he discards, and knocks if he chooses
     to (§3.10, §3.17). Returns TURN_*."""
-    card, knock = choose_turn(st, params, values, bots, player)
+    card, knock = choose_turn(st, params, values, bots, player, rule)
     if card < 0 or not discard_allowed(st, player, card):
         st.sc[SC_VIOLATIONS] += 1
         return TURN_BAD
-    rule = meld_rule(params)
     keep_after_discard(st, player, st.pl[player, PL_BITS], card, values, rule)
     take(st, player, card)
     push_discard(st, card)
@@ -193,7 +194,7 @@ def _finish_turn(st, params, values, bots, player):
 
 
 @kernel
-def _gin_opening(st, params, values, bots, dealer):
+def _gin_opening(st, params, values, bots, dealer, rule):
     """§3.17 upcard offer: the non-dealer may take the upcard; if he declines the dealer may;
     if both decline the non-dealer draws from the stock. Whoever takes a card finishes his
     turn. Returns (TURN_*, the player who acted, the next player)."""
@@ -203,20 +204,24 @@ def _gin_opening(st, params, values, bots, dealer):
     for who in (first, second):
         st.sc[SC_TURN] += 1
         st.sc[SC_TAKEN] = -1
-        if takes_card(st, params, values, bots, who, upcard):
+        if takes_card(st, params, values, bots, who, upcard, rule):
             take_discard(st, who, False)
             _audit(st, params)
-            return _finish_turn(st, params, values, bots, who), who, next_seat(st, params, who)
+            return (
+                _finish_turn(st, params, values, bots, who, rule),
+                who,
+                next_seat(st, params, who),
+            )
         log_event(st, E_DECLINE_UPCARD, who, upcard, 0)
     st.sc[SC_TURN] += 1
     st.sc[SC_TAKEN] = -1
     draw_stock(st, first)
     _audit(st, params)
-    return _finish_turn(st, params, values, bots, first), first, second
+    return _finish_turn(st, params, values, bots, first, rule), first, second
 
 
 @kernel
-def play_knock_turns(st, params, values, bots, dealer):
+def play_knock_turns(st, params, values, bots, dealer, rule):
     """Turns until someone knocks (returns (TURN_KNOCK, knocker)), the hand is void or
     stalls (TURN_VOID / TURN_BAD / cap: (reason code, -1))."""
     player = next_seat(st, params, dealer)
@@ -224,12 +229,12 @@ def play_knock_turns(st, params, values, bots, dealer):
     if gin and params[P_GIN_OPENING] == GIN_OPENING_DEAL_11_10:
         st.sc[SC_TURN] += 1
         st.sc[SC_TAKEN] = -1
-        outcome = _finish_turn(st, params, values, bots, player)  # opens by discarding
+        outcome = _finish_turn(st, params, values, bots, player, rule)  # opens by discarding
         if outcome != TURN_ON:
             return outcome, player
         player = next_seat(st, params, player)
     elif gin:
-        outcome, who, player = _gin_opening(st, params, values, bots, dealer)
+        outcome, who, player = _gin_opening(st, params, values, bots, dealer, rule)
         if outcome != TURN_ON:
             return outcome, who
     while True:
@@ -237,10 +242,10 @@ def play_knock_turns(st, params, values, bots, dealer):
             return TURN_BAD, NO_KNOCKER
         st.sc[SC_TURN] += 1
         st.sc[SC_TAKEN] = -1
-        if not _draw(st, params, values, bots, player):
+        if not _draw(st, params, values, bots, player, rule):
             return TURN_BAD, NO_KNOCKER
         _audit(st, params)
-        outcome = _finish_turn(st, params, values, bots, player)
+        outcome = _finish_turn(st, params, values, bots, player, rule)
         if outcome != TURN_ON:
             return outcome, player
         player = next_seat(st, params, player)
@@ -441,7 +446,11 @@ def play_knock_hand(
         scores[p] = 0
         left[p] = 0
         extra[p] = 0
-    outcome, knocker = play_knock_turns(st, params, values, bots, dealer)
+    if meld_rule(params) >= ANY_SUIT_RULE:
+        outcome, knocker = play_knock_turns(st, params, values, bots, dealer, meld_rule(params))
+    else:  # same-suit kernels, compiled apart (knock_melds.is_any_suit)
+        rule = np.int32(params[P_ACE_RANK])
+        outcome, knocker = play_knock_turns(st, params, values, bots, dealer, rule)
     winner = -1
     if outcome == TURN_KNOCK:
         showdown(st, params, values, knocker, left)

@@ -4,8 +4,9 @@ A knock-family turn asks two questions: take the offered card (the upcard at the
 opening, or the discard top), and, holding one card more than the deal, which card to
 discard and whether to knock. Every policy answers them on the hand bitmask with
 ``knock_melds.arrange`` (exact minimum deadwood). The kernels take the meld ``rule``
-(``knock_melds.meld_rule``: the ace rank, and whether runs may mix suits) where they took
-the ace rank, and use the ``knock_melds`` helpers that follow it.
+(``knock_melds.meld_rule``: the ace rank, and whether runs may mix suits; typed ``int32``
+for same-suit play, see ``knock_melds.is_any_suit``) and use the ``knock_melds`` helpers
+that follow it.
 
 - ``simple``: the reference gin bot. Takes the card only if it then belongs to the
   minimum-deadwood arrangement or if it could then knock; discards the highest-ranked card
@@ -35,7 +36,6 @@ from sim.engine.knock_melds import (
     knock_meldable,
     knock_partial_melds,
     max_value,
-    meld_rule,
 )
 from sim.engine.layout import (
     BOT_CAREFUL,
@@ -180,12 +180,11 @@ def _picked_mask(st, who):
 
 
 @inline_kernel
-def takes_card(st, params, values, bots, player, card):
+def takes_card(st, params, values, bots, player, card, rule):
     """Whether ``player`` takes ``card`` (the offered upcard or the discard top)."""
     bot = bots[player]
     if bot == BOT_RANDOM:
         return below(st.rng[1:2], 2) == 1
-    rule = meld_rule(params)
     hand = st.pl[player, PL_BITS]
     with_card = hand | bit(card)
     now = arrange_kept(st, player, hand, values, rule, True)[0]
@@ -274,11 +273,10 @@ def draw_outlook(hand, unseen, values, rule):
 
 
 @kernel
-def _careful_discard(st, params, values, player, hand, outside):
+def _careful_discard(st, params, values, player, hand, outside, rule):
     """careful's discard when it does not knock: the card of ``outside`` (the cards outside
     the minimum arrangement of ``hand``) that leaves the best ``draw_outlook``; among equal
     outlooks the highest value, then the highest card kind."""
-    rule = meld_rule(params)
     unseen = _unseen(st, params, player, hand)
     best = NO_CARD
     best_key = HUGE
@@ -294,10 +292,9 @@ def _careful_discard(st, params, values, player, hand, outside):
 
 
 @inline_kernel
-def choose_turn(st, params, values, bots, player):
+def choose_turn(st, params, values, bots, player, rule):
     """``player`` holds one card more than the deal: returns ``(discard, knock)``."""
     bot = bots[player]
-    rule = meld_rule(params)
     if bot == BOT_RANDOM:
         return _random_turn(st, player, values, rule)
     hand = st.pl[player, PL_BITS]
@@ -313,7 +310,7 @@ def choose_turn(st, params, values, bots, player):
         outside = hand & ~(groups | runs) & ~(bit(taken) if taken >= 0 else 0)
         if knock or popcount(outside) < 2:
             return card, knock
-        card = _careful_discard(st, params, values, player, hand, outside)
+        card = _careful_discard(st, params, values, player, hand, outside, rule)
         return card, _careful_knocks(st, params, player, dw - values[card])
     card, left = discard_from(hand, taken, values, rule, 0, dw, groups, runs)
     return card, left <= knock_threshold(st, bot)

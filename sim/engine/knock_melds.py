@@ -35,7 +35,10 @@ under any-suit runs, so that same-suit play takes one comparison more and nothin
 
 from __future__ import annotations
 
+import numba
 import numpy as np
+from numba import types
+from numba.extending import overload
 
 from sim.engine.bits import (
     FIELD_LOW,
@@ -109,7 +112,7 @@ def arrange(mask, values, rule):
     ``runs`` has three or more cards and is one run; under any-suit runs see
     ``arrange_spans``). Inlined: the caller branches on ``rule`` and calls one kernel.
     """
-    if rule >= ANY_SUIT_RULE:
+    if is_any_suit(rule):
         return arrange_any(mask, values, rule - ANY_SUIT_RULE)
     return arrange_same(mask, values, rule)
 
@@ -176,7 +179,7 @@ def completers(mask, rule):
     fourth card of a rank ``mask`` holds at least twice, or a card that makes a three-card
     run window of one suit with two cards of ``mask`` (any suits: ``completers_any``).
     ``rule``: ``meld_rule``."""
-    if rule >= ANY_SUIT_RULE:
+    if is_any_suit(rule):
         return completers_any(mask, rule - ANY_SUIT_RULE)
     return completers_same(mask, rule)
 
@@ -287,6 +290,7 @@ def defend(hand, groups, runs, values, ace_rank):
 # ``highs`` the runs ending there.
 
 ANY_SUIT_RULE = 8  # meld rule of run_suit = any_suit: ace_rank + ANY_SUIT_RULE
+SAME_SUIT_RULE_BITS = 32  # a rule typed int32 is same-suit at compile time (is_any_suit)
 N_POSITIONS = 13  # run positions under ace low or ace high
 MAX_OPEN = 4  # runs open through a position (one card of it each)
 OPEN_BASE = MAX_OPEN + 1
@@ -315,6 +319,23 @@ def _state_tables():
 
 STATE_OPEN, STATE_INDEX = _state_tables()
 assert len(STATE_OPEN) == N_STATES
+
+
+def is_any_suit(rule):
+    """Whether the meld ``rule`` has runs of any suits. In compiled kernels a rule typed
+    ``int32`` (how ``knock.play_knock_hand`` passes same-suit play) is same-suit by its
+    type: the kernels compiled for it lose their any-suit branches, so same-suit play runs
+    the same code as before any-suit runs existed."""
+    return rule >= ANY_SUIT_RULE
+
+
+if not numba.config.DISABLE_JIT:
+
+    @overload(is_any_suit)
+    def _is_any_suit_typed(rule):
+        if isinstance(rule, types.Integer) and rule.bitwidth == SAME_SUIT_RULE_BITS:
+            return lambda rule: False
+        return lambda rule: rule >= ANY_SUIT_RULE
 
 
 @inline_kernel
@@ -479,7 +500,7 @@ def partial_melds_any(mask, ace_rank):
 @inline_kernel
 def knock_meldable(mask, rule):
     """``bits.meldable`` under the meld ``rule`` (``meld_rule``)."""
-    if rule >= ANY_SUIT_RULE:
+    if is_any_suit(rule):
         return meldable_any(mask, rule - ANY_SUIT_RULE)
     return meldable(mask, rule)
 
@@ -487,7 +508,7 @@ def knock_meldable(mask, rule):
 @inline_kernel
 def knock_partial_melds(mask, rule):
     """``bits.partial_melds`` under the meld ``rule`` (``meld_rule``)."""
-    if rule >= ANY_SUIT_RULE:
+    if is_any_suit(rule):
         return partial_melds_any(mask, rule - ANY_SUIT_RULE)
     return partial_melds(mask, rule)
 
