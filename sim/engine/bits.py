@@ -19,9 +19,12 @@ it returns the very same arrangement, ties included; only the bookkeeping is bit
 from __future__ import annotations
 
 import numba
+import numpy as np
 from llvmlite import ir
 from numba import types
+from numba.core import cgutils
 from numba.extending import intrinsic
+from numba.np.arrayobj import make_array, populate_array
 
 from sim.engine.jit import inline_kernel, kernel
 from sim.engine.layout import (
@@ -128,7 +131,39 @@ def _cttz(typingctx, x):
     return x(x), codegen
 
 
+@intrinsic(prefer_literal=True)
+def _stack_int64(typingctx, n):
+    """An ``int64[n]`` array on the caller's stack (``n`` a constant): scratch memory for a
+    kernel, which may not allocate (``jit.kernel``). Uninitialised; it must not outlive the
+    call that made it."""
+    if not isinstance(n, types.IntegerLiteral):
+        return None
+    size = n.literal_value
+    array_type = types.Array(types.int64, 1, "C")
+
+    def codegen(context, builder, signature, args):
+        intp = context.get_value_type(types.intp)
+        data = cgutils.alloca_once(builder, context.get_value_type(types.int64), size=size)
+        array = make_array(array_type)(context, builder)
+        item = context.get_abi_sizeof(context.get_value_type(types.int64))
+        populate_array(
+            array,
+            data=data,
+            shape=[intp(size)],
+            strides=[intp(item)],
+            itemsize=intp(item),
+            meminfo=None,
+        )
+        return array._getvalue()
+
+    return array_type(n), codegen
+
+
 if numba.config.DISABLE_JIT:
+
+    def stack_int64(n):
+        """Scratch ``int64[n]`` (a plain array without the JIT)."""
+        return np.zeros(n, np.int64)
 
     def popcount(x):
         """Number of set bits of a non-negative integer."""
@@ -144,6 +179,7 @@ if numba.config.DISABLE_JIT:
         return int(x).bit_length() - 1
 
 else:
+    stack_int64 = _stack_int64  # scratch int64[n] on the calling kernel's stack
 
     @kernel
     def popcount(x):

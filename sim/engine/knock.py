@@ -11,8 +11,10 @@ the family's rules. ``play_knock_hand`` has the signature of ``hand.play_hand`` 
 
 from __future__ import annotations
 
+import numpy as np
+
 from sim.engine.audit import check_state
-from sim.engine.bits import lowest_bit
+from sim.engine.bits import FIELD_LOW, RANK_FIELD, lowest_bit, mask_value, rank_counts, to_positions
 from sim.engine.hand import (
     deal_round,
     draw_stock,
@@ -24,7 +26,16 @@ from sim.engine.hand import (
 )
 from sim.engine.jit import inline_kernel, kernel
 from sim.engine.knock_bots import choose_turn, keep_after_discard, next_seat, takes_card
-from sim.engine.knock_melds import arrange, defend, run_reach
+from sim.engine.knock_melds import (
+    ANY_SUIT_RULE,
+    N_POSITIONS,
+    arrange,
+    arrange_spans,
+    defend,
+    defend_any,
+    meld_rule,
+    run_reach,
+)
 from sim.engine.layout import (
     DEALER_LOSER_SITS_OUT,
     FAMILY_GIN,
@@ -139,17 +150,17 @@ def deal_knock(st, params, dealer):
 
 
 @inline_kernel
-def _draw(st, params, values, bots, player):
+def _draw(st, params, values, bots, player, rule):
     """Draw the discard top or the stock top (§1.5); an empty stock is rebuilt (§1.8; gin
     never gets there, its hands are void first). Returns False when nothing is left."""
     top = discard_top(st)
     if st.sc[SC_STOCK_N] == 0:
         if top < 0:
             return False
-        wants = takes_card(st, params, values, bots, player, top)
+        wants = takes_card(st, params, values, bots, player, top, rule)
         draw_with_empty_stock(st, params, player, wants)
         return True
-    if top >= 0 and takes_card(st, params, values, bots, player, top):
+    if top >= 0 and takes_card(st, params, values, bots, player, top, rule):
         take_discard(st, player, False)
     else:
         draw_stock(st, player)
@@ -157,20 +168,20 @@ def _draw(st, params, values, bots, player):
 
 
 @inline_kernel
-def _finish_turn(st, params, values, bots, player):
+def _finish_turn(st, params, values, bots, player, rule):
     """The player holds one card more than the deal: he discards, and knocks if he chooses
     to (§3.10, §3.17). Returns TURN_*."""
-    card, knock = choose_turn(st, params, values, bots, player)
+    card, knock = choose_turn(st, params, values, bots, player, rule)
     if card < 0 or not discard_allowed(st, player, card):
         st.sc[SC_VIOLATIONS] += 1
         return TURN_BAD
-    keep_after_discard(st, player, st.pl[player, PL_BITS], card, values, params[P_ACE_RANK])
+    keep_after_discard(st, player, st.pl[player, PL_BITS], card, values, rule)
     take(st, player, card)
     push_discard(st, card)
     log_event(st, E_DISCARD, player, card, 0)
     _audit(st, params)
     if knock:
-        left = arrange(st.pl[player, PL_BITS], values, params[P_ACE_RANK])[0]
+        left = arrange(st.pl[player, PL_BITS], values, rule)[0]
         limit = st.sc[SC_KNOCK_LIMIT]
         if limit >= 0 and left > limit:
             st.sc[SC_VIOLATIONS] += 1  # the bot knocked above the limit
@@ -183,7 +194,7 @@ def _finish_turn(st, params, values, bots, player):
 
 
 @kernel
-def _gin_opening(st, params, values, bots, dealer):
+def _gin_opening(st, params, values, bots, dealer, rule):
     """§3.17 upcard offer: the non-dealer may take the upcard; if he declines the dealer may;
     if both decline the non-dealer draws from the stock. Whoever takes a card finishes his
     turn. Returns (TURN_*, the player who acted, the next player)."""
@@ -193,20 +204,24 @@ def _gin_opening(st, params, values, bots, dealer):
     for who in (first, second):
         st.sc[SC_TURN] += 1
         st.sc[SC_TAKEN] = -1
-        if takes_card(st, params, values, bots, who, upcard):
+        if takes_card(st, params, values, bots, who, upcard, rule):
             take_discard(st, who, False)
             _audit(st, params)
-            return _finish_turn(st, params, values, bots, who), who, next_seat(st, params, who)
+            return (
+                _finish_turn(st, params, values, bots, who, rule),
+                who,
+                next_seat(st, params, who),
+            )
         log_event(st, E_DECLINE_UPCARD, who, upcard, 0)
     st.sc[SC_TURN] += 1
     st.sc[SC_TAKEN] = -1
     draw_stock(st, first)
     _audit(st, params)
-    return _finish_turn(st, params, values, bots, first), first, second
+    return _finish_turn(st, params, values, bots, first, rule), first, second
 
 
 @kernel
-def play_knock_turns(st, params, values, bots, dealer):
+def play_knock_turns(st, params, values, bots, dealer, rule):
     """Turns until someone knocks (returns (TURN_KNOCK, knocker)), the hand is void or
     stalls (TURN_VOID / TURN_BAD / cap: (reason code, -1))."""
     player = next_seat(st, params, dealer)
@@ -214,12 +229,12 @@ def play_knock_turns(st, params, values, bots, dealer):
     if gin and params[P_GIN_OPENING] == GIN_OPENING_DEAL_11_10:
         st.sc[SC_TURN] += 1
         st.sc[SC_TAKEN] = -1
-        outcome = _finish_turn(st, params, values, bots, player)  # opens by discarding
+        outcome = _finish_turn(st, params, values, bots, player, rule)  # opens by discarding
         if outcome != TURN_ON:
             return outcome, player
         player = next_seat(st, params, player)
     elif gin:
-        outcome, who, player = _gin_opening(st, params, values, bots, dealer)
+        outcome, who, player = _gin_opening(st, params, values, bots, dealer, rule)
         if outcome != TURN_ON:
             return outcome, who
     while True:
@@ -227,13 +242,24 @@ def play_knock_turns(st, params, values, bots, dealer):
             return TURN_BAD, NO_KNOCKER
         st.sc[SC_TURN] += 1
         st.sc[SC_TAKEN] = -1
-        if not _draw(st, params, values, bots, player):
+        if not _draw(st, params, values, bots, player, rule):
             return TURN_BAD, NO_KNOCKER
         _audit(st, params)
-        outcome = _finish_turn(st, params, values, bots, player)
+        outcome = _finish_turn(st, params, values, bots, player, rule)
         if outcome != TURN_ON:
             return outcome, player
         player = next_seat(st, params, player)
+
+
+@kernel
+def _log_show(st, player, deadwood, laid):
+    """The E_SHOW event of ``player``: his deadwood and the cards ``laid`` off."""
+    row = log_event(st, E_SHOW, player, deadwood, 0)
+    m = laid
+    while m != 0:
+        k = lowest_bit(m)
+        m &= m - 1
+        log_card(st, row, k)
 
 
 @kernel
@@ -242,6 +268,9 @@ def showdown(st, params, values, knocker, left):
     knocker's left, lay off on the knocker's melds where the rules allow it (gin unless the
     knocker went gin, §3.17; knock rummy only with ``layoff_target = "any"``, §3.10 open
     point 5), each after the ones before him. Writes each player's deadwood to ``left``."""
+    if meld_rule(params) >= ANY_SUIT_RULE:
+        showdown_any_suit(st, params, values, knocker, left)
+        return
     players = params[P_PLAYERS]
     ace = params[P_ACE_RANK]
     dw, groups, runs = arrange(st.pl[knocker, PL_BITS], values, ace)
@@ -261,12 +290,76 @@ def showdown(st, params, values, knocker, left):
             d = arrange(hand, values, ace)[0]
             laid = 0
         left[p] = d
-        row = log_event(st, E_SHOW, p, d, 0)
-        m = laid
-        while m != 0:
-            k = lowest_bit(m)
-            m &= m - 1
-            log_card(st, row, k)
+        _log_show(st, p, d, laid)
+
+
+@kernel
+def showdown_any_suit(st, params, values, knocker, left):
+    """``showdown`` under ``run_suit = any_suit`` (§3.17 open point 1): the knocker's runs
+    are kept by where they begin and end (``knock_melds.arrange_spans``), since overlapping
+    runs of any suits cannot be told apart on a card mask, and grow with each lay-off."""
+    players = params[P_PLAYERS]
+    ace = params[P_ACE_RANK]
+    hand = st.pl[knocker, PL_BITS]
+    dw, groups, runs, lows, highs = arrange_spans(hand, values, ace)
+    left[knocker] = dw
+    audit = params[P_AUDIT] == 1
+    if audit and dw != mask_value(hand & ~(groups | runs), values):
+        st.sc[SC_VIOLATIONS] += 1
+    lay = params[P_LAYOFF_TARGET] == LAYOFF_ANY and dw > 0
+    for off in range(1, players):
+        p = (knocker + off) % players
+        if p == st.sc[SC_SITTING_OUT]:
+            continue
+        hand = st.pl[p, PL_BITS]
+        if lay:
+            before = groups
+            d, laid, groups, lows, highs = defend_any(hand, groups, lows, highs, values, ace)
+            runs |= laid & ~(groups & ~before)
+        else:
+            d = arrange(hand, values, ace + ANY_SUIT_RULE)[0]
+            laid = 0
+        left[p] = d
+        _log_show(st, p, d, laid)
+    if audit:
+        st.sc[SC_VIOLATIONS] += check_any_suit_melds(groups, runs, lows, highs, ace)
+
+
+@kernel
+def check_any_suit_melds(groups, runs, lows, highs, ace_rank):
+    """Audit (written apart from ``arrange_spans``/``defend_any``): the melds on the table
+    at a showdown under any-suit runs are legal. Every rank of ``groups`` holds 3 or 4
+    cards, no card is in a group and a run, and the runs' cards fit their ends: at each run
+    position as many run cards as runs begun and not yet ended, and the runs can be paired
+    begin to end three or more positions apart (the k-th end no sooner than two positions
+    after the k-th beginning). Returns the violations found."""
+    bad = 0
+    counts = rank_counts(groups)
+    if (counts & ~(counts >> 1) & ~(counts >> 2) & FIELD_LOW) != 0:  # 1 card (0b001)
+        bad += 1
+    if ((counts >> 1) & ~counts & ~(counts >> 2) & FIELD_LOW) != 0:  # 2 cards (0b010)
+        bad += 1
+    if groups & runs != 0:
+        bad += 1
+    held = rank_counts(to_positions(runs, ace_rank))
+    open_runs = 0
+    begun = 0  # runs begun at least two positions back
+    ended = 0
+    for p in range(N_POSITIONS):
+        shift = p * 4
+        if p >= 2:
+            begun += (lows >> (shift - 8)) & RANK_FIELD
+        open_runs += (lows >> shift) & RANK_FIELD
+        if open_runs != (held >> shift) & RANK_FIELD:
+            bad += 1
+        ends = (highs >> shift) & RANK_FIELD
+        open_runs -= ends
+        ended += ends
+        if ended > begun or open_runs < 0:
+            bad += 1
+    if open_runs != 0:
+        bad += 1
+    return bad
 
 
 @kernel
@@ -353,7 +446,11 @@ def play_knock_hand(
         scores[p] = 0
         left[p] = 0
         extra[p] = 0
-    outcome, knocker = play_knock_turns(st, params, values, bots, dealer)
+    if meld_rule(params) >= ANY_SUIT_RULE:
+        outcome, knocker = play_knock_turns(st, params, values, bots, dealer, meld_rule(params))
+    else:  # same-suit kernels, compiled apart (knock_melds.is_any_suit)
+        rule = np.int32(params[P_ACE_RANK])
+        outcome, knocker = play_knock_turns(st, params, values, bots, dealer, rule)
     winner = -1
     if outcome == TURN_KNOCK:
         showdown(st, params, values, knocker, left)

@@ -3,7 +3,10 @@
 A knock-family turn asks two questions: take the offered card (the upcard at the gin
 opening, or the discard top), and, holding one card more than the deal, which card to
 discard and whether to knock. Every policy answers them on the hand bitmask with
-``knock_melds.arrange`` (exact minimum deadwood).
+``knock_melds.arrange`` (exact minimum deadwood). The kernels take the meld ``rule``
+(``knock_melds.meld_rule``: the ace rank, and whether runs may mix suits; typed ``int32``
+for same-suit play, see ``knock_melds.is_any_suit``) and use the ``knock_melds`` helpers
+that follow it.
 
 - ``simple``: the reference gin bot. Takes the card only if it then belongs to the
   minimum-deadwood arrangement or if it could then knock; discards the highest-ranked card
@@ -24,15 +27,21 @@ own limit: "knock as soon as you may" would otherwise mean knocking at once with
 
 from __future__ import annotations
 
-from sim.engine.bits import FULL52, bit, lowest_bit, meldable, partial_melds, popcount
+from sim.engine.bits import FULL52, bit, lowest_bit, popcount
 from sim.engine.jit import inline_kernel, kernel
-from sim.engine.knock_melds import arrange, completers, deadwood, max_value
+from sim.engine.knock_melds import (
+    arrange,
+    completers,
+    deadwood,
+    knock_meldable,
+    knock_partial_melds,
+    max_value,
+)
 from sim.engine.layout import (
     BOT_CAREFUL,
     BOT_GREEDY,
     BOT_RANDOM,
     N_NATURAL,
-    P_ACE_RANK,
     P_PLAYERS,
 )
 from sim.engine.rng import below
@@ -97,7 +106,7 @@ def _best_card(cards, values, tie_avoid):
 
 
 @inline_kernel
-def arrange_kept(st, player, mask, values, ace_rank, keep):
+def arrange_kept(st, player, mask, values, rule, keep):
     """``knock_melds.arrange(mask)`` for ``player``'s hand, reusing the arrangement kept for
     him (``PL_ARR_*``) when ``mask`` is that hand or that hand plus one card in no meld of
     ``mask``. Then the minimum arrangement is the kept one with that card as deadwood: the
@@ -109,13 +118,13 @@ def arrange_kept(st, player, mask, values, ace_rank, keep):
     if kept != 0 and kept & ~mask == 0 and extra & (extra - 1) == 0:
         if extra == 0:
             return pl[PL_ARR_DW], pl[PL_ARR_GROUPS], pl[PL_ARR_RUNS]
-        if meldable(mask, ace_rank) & extra == 0:
+        if knock_meldable(mask, rule) & extra == 0:
             dw = pl[PL_ARR_DW] + values[lowest_bit(extra)]
             if keep:
                 pl[PL_ARR_MASK] = mask
                 pl[PL_ARR_DW] = dw
             return dw, pl[PL_ARR_GROUPS], pl[PL_ARR_RUNS]
-    dw, groups, runs = arrange(mask, values, ace_rank)
+    dw, groups, runs = arrange(mask, values, rule)
     if keep:
         pl[PL_ARR_MASK] = mask
         pl[PL_ARR_DW] = dw
@@ -125,18 +134,18 @@ def arrange_kept(st, player, mask, values, ace_rank, keep):
 
 
 @inline_kernel
-def keep_after_discard(st, player, hand, card, values, ace_rank):
+def keep_after_discard(st, player, hand, card, values, rule):
     """``player`` discarded ``card`` from ``hand``. When the card was in no meld of ``hand``
     and ``hand``'s arrangement is kept, the arrangement of what is left is the same less that
     card (the mirror of ``arrange_kept``): keep it for his next turn."""
     pl = st.pl[player]
-    if pl[PL_ARR_MASK] == hand and (meldable(hand, ace_rank) >> card) & 1 == 0:
+    if pl[PL_ARR_MASK] == hand and (knock_meldable(hand, rule) >> card) & 1 == 0:
         pl[PL_ARR_MASK] = hand & ~bit(card)
         pl[PL_ARR_DW] -= values[card]
 
 
 @kernel
-def discard_from(hand, taken, values, ace_rank, tie_avoid, dw, groups, runs):
+def discard_from(hand, taken, values, rule, tie_avoid, dw, groups, runs):
     """The discard that leaves the least deadwood among the cards outside the minimum
     arrangement (``dw``, ``groups``, ``runs``) of ``hand`` (never ``taken``, the card just
     taken from the discard pile): the highest-valued one, preferring cards outside
@@ -153,7 +162,7 @@ def discard_from(hand, taken, values, ace_rank, tie_avoid, dw, groups, runs):
     while m != 0:  # lowest kind first; "<=" lets the higher kind win a tie
         k = lowest_bit(m)
         m &= m - 1
-        left = deadwood(hand & ~bit(k), values, ace_rank)
+        left = deadwood(hand & ~bit(k), values, rule)
         if left <= best_dw:
             best_dw = left
             best = k
@@ -171,28 +180,27 @@ def _picked_mask(st, who):
 
 
 @inline_kernel
-def takes_card(st, params, values, bots, player, card):
+def takes_card(st, params, values, bots, player, card, rule):
     """Whether ``player`` takes ``card`` (the offered upcard or the discard top)."""
     bot = bots[player]
     if bot == BOT_RANDOM:
         return below(st.rng[1:2], 2) == 1
-    ace = params[P_ACE_RANK]
     hand = st.pl[player, PL_BITS]
     with_card = hand | bit(card)
-    now = arrange_kept(st, player, hand, values, ace, True)[0]
-    dw, groups, runs = arrange_kept(st, player, with_card, values, ace, False)
+    now = arrange_kept(st, player, hand, values, rule, True)[0]
+    dw, groups, runs = arrange_kept(st, player, with_card, values, rule, False)
     if bot == BOT_GREEDY:
-        _, after = discard_from(with_card, card, values, ace, 0, dw, groups, runs)
+        _, after = discard_from(with_card, card, values, rule, 0, dw, groups, runs)
         return after < now
     # simple and careful: the card melds in the minimum arrangement, or lets him knock
     if ((groups | runs) >> card) & 1:
         return True
-    _, after = discard_from(with_card, card, values, ace, 0, dw, groups, runs)
+    _, after = discard_from(with_card, card, values, rule, 0, dw, groups, runs)
     return after <= knock_threshold(st, bot)
 
 
 @inline_kernel
-def _random_turn(st, player, values, ace):
+def _random_turn(st, player, values, rule):
     hand = st.pl[player, PL_BITS]
     taken = st.sc[SC_TAKEN]
     allowed = hand & ~(bit(taken) if taken >= 0 else 0)
@@ -201,7 +209,7 @@ def _random_turn(st, player, values, ace):
     for _ in range(pick):
         m &= m - 1
     card = lowest_bit(m)
-    left = deadwood(hand & ~bit(card), values, ace)
+    left = deadwood(hand & ~bit(card), values, rule)
     knock = left <= knock_threshold(st, BOT_RANDOM) and below(st.rng[1:2], 2) == 1
     return card, knock
 
@@ -237,7 +245,7 @@ def _unseen(st, params, player, hand):
 
 
 @kernel
-def draw_outlook(hand, unseen, values, ace_rank):
+def draw_outlook(hand, unseen, values, rule):
     """The sum, over every card ``u`` of ``unseen``, of the deadwood ``hand`` keeps after
     drawing ``u`` and discarding the highest card outside the minimum arrangement (the
     discard simple makes); divided by the number of unseen cards, the expected deadwood
@@ -247,9 +255,9 @@ def draw_outlook(hand, unseen, values, ace_rank):
     ``u`` is deadwood in ``hand + u``, whose arrangement is then ``hand``'s plus ``u`` (as in
     ``arrange_kept``), so the discard is the higher of ``u`` and ``hand``'s highest deadwood
     card."""
-    dw, groups, runs = arrange(hand, values, ace_rank)
+    dw, groups, runs = arrange(hand, values, rule)
     highest = max_value(hand & ~(groups | runs), values)
-    melding = completers(hand, ace_rank) & unseen
+    melding = completers(hand, rule) & unseen
     total = 0
     m = unseen
     while m != 0:
@@ -257,7 +265,7 @@ def draw_outlook(hand, unseen, values, ace_rank):
         m &= m - 1
         if (melding >> u) & 1:
             with_u = hand | bit(u)
-            dw_u, g, r = arrange(with_u, values, ace_rank)
+            dw_u, g, r = arrange(with_u, values, rule)
             total += dw_u - max_value(with_u & ~(g | r), values)
         else:
             total += dw - max(highest - values[u], 0)
@@ -265,11 +273,10 @@ def draw_outlook(hand, unseen, values, ace_rank):
 
 
 @kernel
-def _careful_discard(st, params, values, player, hand, outside):
+def _careful_discard(st, params, values, player, hand, outside, rule):
     """careful's discard when it does not knock: the card of ``outside`` (the cards outside
     the minimum arrangement of ``hand``) that leaves the best ``draw_outlook``; among equal
     outlooks the highest value, then the highest card kind."""
-    ace = params[P_ACE_RANK]
     unseen = _unseen(st, params, player, hand)
     best = NO_CARD
     best_key = HUGE
@@ -277,7 +284,7 @@ def _careful_discard(st, params, values, player, hand, outside):
     while m != 0:  # lowest kind first; "<=" lets the higher kind win a tie
         c = lowest_bit(m)
         m &= m - 1
-        key = draw_outlook(hand & ~bit(c), unseen, values, ace) * VALUE_SCALE - values[c]
+        key = draw_outlook(hand & ~bit(c), unseen, values, rule) * VALUE_SCALE - values[c]
         if key <= best_key:
             best_key = key
             best = c
@@ -285,26 +292,25 @@ def _careful_discard(st, params, values, player, hand, outside):
 
 
 @inline_kernel
-def choose_turn(st, params, values, bots, player):
+def choose_turn(st, params, values, bots, player, rule):
     """``player`` holds one card more than the deal: returns ``(discard, knock)``."""
     bot = bots[player]
-    ace = params[P_ACE_RANK]
     if bot == BOT_RANDOM:
-        return _random_turn(st, player, values, ace)
+        return _random_turn(st, player, values, rule)
     hand = st.pl[player, PL_BITS]
     taken = st.sc[SC_TAKEN]
-    dw, groups, runs = arrange_kept(st, player, hand, values, ace, True)
+    dw, groups, runs = arrange_kept(st, player, hand, values, rule, True)
     if bot == BOT_GREEDY:
-        partial = partial_melds(hand, ace)
-        card, left = discard_from(hand, taken, values, ace, partial, dw, groups, runs)
+        partial = knock_partial_melds(hand, rule)
+        card, left = discard_from(hand, taken, values, rule, partial, dw, groups, runs)
         return card, left <= knock_threshold(st, bot)
     if bot == BOT_CAREFUL:
-        card, left = discard_from(hand, taken, values, ace, 0, dw, groups, runs)
+        card, left = discard_from(hand, taken, values, rule, 0, dw, groups, runs)
         knock = _careful_knocks(st, params, player, left)
         outside = hand & ~(groups | runs) & ~(bit(taken) if taken >= 0 else 0)
         if knock or popcount(outside) < 2:
             return card, knock
-        card = _careful_discard(st, params, values, player, hand, outside)
+        card = _careful_discard(st, params, values, player, hand, outside, rule)
         return card, _careful_knocks(st, params, player, dw - values[card])
-    card, left = discard_from(hand, taken, values, ace, 0, dw, groups, runs)
+    card, left = discard_from(hand, taken, values, rule, 0, dw, groups, runs)
     return card, left <= knock_threshold(st, bot)

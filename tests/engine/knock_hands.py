@@ -41,3 +41,37 @@ def random_hand(rng: random.Random, n: int) -> list[int]:
     pool = range(52) if rng.random() < 0.5 else range(rng.randrange(0, 24), 52)
     pool = list(pool)[:28] if len(pool) > 28 and rng.random() < 0.5 else list(pool)
     return rng.sample(pool, n)
+
+
+ANY_SUIT_ACES = [L.ACE_LOW, L.ACE_HIGH]
+"""The ace rules the knock family takes with runs of any suits (RULES.md §2A.6)."""
+
+
+def position_of(kind: int, ace_rank: int) -> int:
+    """The run position of a card (ace low: its rank; ace high: the ace on top)."""
+    rank = kind // 4
+    return (rank - 1) % 13 if ace_rank == L.ACE_HIGH else rank
+
+
+def field_count(counts: int, position: int) -> int:
+    """The 4-bit count of one position in a ``lows``/``highs`` count mask."""
+    return (counts >> (4 * position)) & 15
+
+
+def runs_from_spans(runs: int, lows: int, highs: int, ace_rank: int) -> list[list[int]]:
+    """The runs of any suits that ``knock_melds.arrange_spans`` describes, as card lists:
+    position by position, the runs begun there open, each open run takes one card of the
+    position from ``runs`` (lowest suit to the oldest run), then the oldest runs end.
+    Asserts that the cards and the ends agree."""
+    open_runs: list[list[int]] = []
+    done: list[list[int]] = []
+    for pos in range(13):
+        open_runs += [[] for _ in range(field_count(lows, pos))]
+        cards = [k for k in cards_of(runs) if position_of(k, ace_rank) == pos]
+        assert len(cards) == len(open_runs), (pos, cards, len(open_runs))
+        for run, card in zip(open_runs, cards, strict=True):
+            run.append(card)
+        for _ in range(field_count(highs, pos)):
+            done.append(open_runs.pop(0))
+    assert not open_runs
+    return done

@@ -108,6 +108,16 @@ CASES = [
     ("knock-4-mixed", "knock_rummy", 4, (S, C, G, R), {}, 1000),
     ("knock-2-careful-layoff", "knock_rummy", 2, (C, C), {"layoff_target": "any"}, 1000),
     ("gin4-4-mixed", "gin_rummy_4p", 4, (S, C, G, S), {}, 1000),  # pinned when it landed
+    # any-suit runs in the knock family (§3.17 open point 1), pinned when they landed
+    ("gin-2-anysuit", "gin_rummy", 2, (S, C), {"run_suit": "any_suit"}, 2000),
+    (
+        "knock-3-anysuit-layoff",
+        "knock_rummy",
+        3,
+        (C, G, S),
+        {"run_suit": "any_suit", "layoff_target": "any"},
+        1000,
+    ),
 ]
 
 # A few small cases for the reduced suite under NUMBA_DISABLE_JIT=1.
@@ -119,6 +129,7 @@ NOJIT_CASES = [
     "gin-2-simple",
     "gin-2-careful-greedy",
     "knock-4-mixed",
+    "gin-2-anysuit",
 ]
 NOJIT_HANDS = 20
 

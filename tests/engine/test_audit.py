@@ -154,6 +154,32 @@ def test_audit_random_knock_family_toggle_combinations(batch):
         done += 1
 
 
+@pytest.mark.parametrize("batch", range(2))
+def test_audit_random_knock_family_toggle_combinations_with_any_suit_runs(batch):
+    rng = random.Random(2100 + batch)
+    done = 0
+    while done < 50:
+        variant = rng.choice(["gin_rummy", "knock_rummy"])
+        names = (
+            KNOCK_CHOICES
+            if variant == "gin_rummy"
+            else {k: KNOCK_CHOICES[k] for k in ("layoff_target", "ace_rank", "game_end")}
+        )
+        overrides = {k: rng.choice(v) for k, v in names.items()}
+        overrides["run_suit"] = "any_suit"
+        try:
+            rules = load_variant(variant, overrides)
+        except ConfigError:
+            continue
+        players = rng.choice(rules.player_counts)
+        compiled = compile_rules(rules, players, audit=True)
+        seats = [rng.choice(KNOCK_BOTS) for _ in range(players)]
+        out = play(compiled.params, compiled.card_values, np.array(seats), seed=batch, hands=60)
+        assert int(out.counters[L.C_VIOLATIONS]) == 0, overrides
+        _check(out, compiled.params)
+        done += 1
+
+
 def test_two_careful_bots_under_going_rummy_rarely_stall():
     # careful holds melds for a rummy only early in the hand; two of them must not block each
     # other until the turn cap (review finding: 29% of @004 hands stalled before the limit)

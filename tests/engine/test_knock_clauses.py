@@ -322,3 +322,50 @@ def test_3_10_open_point_5_no_layoff_by_default_and_layoff_toggle():
     assert end_of(out) == ("undercut", 1)
     assert _scores(out) == [-10, 6 + 20 + 10 + 25 * 2, 0]
     _clean(out)
+
+
+# ---- runs of any suits (§3.17 open point 1, [002]; §2A.6) ------------------------------------
+
+# A-2-3, 4-5-6 and 7-8-9 in mixed suits, and Kd. Offered Th, the simple bot makes 7-8-9-10
+# and goes gin under any_suit; under same_suit nothing of his melds and he lets Th go.
+MIXED_SUITS = "As 2h 3d 4h 5s 6c 7c 8s 9h Kd"
+MIXED_DEFENDER = "Qs Qh Qd 8d 9d Td 2c 3c 4c 6s"  # QQQ, 8-9-10d, 2-3-4c; 6 left either way
+
+
+def test_3_17_open_point_1_any_suit_runs_of_mixed_suits_make_gin_where_same_suit_cannot():
+    params, values = _gin(run_suit="any_suit")
+    out = play_deal(deal([MIXED_SUITS, MIXED_DEFENDER], "Th"), params, values, [SIMPLE, SIMPLE])
+    assert events_of(out, S.E_DRAW_DISCARD)[0][:2] == (0, parse_card("Th"))
+    assert events_of(out, S.E_DISCARD)[0][:2] == (0, parse_card("Kd"))
+    assert end_of(out) == ("gin", 0)
+    assert _shows(out)[1] == (6, [])
+    assert _scores(out) == [int(params[L.P_GIN_BONUS]) + 6, 0]
+    _clean(out)
+    params, values = _gin()
+    out = play_deal(deal([MIXED_SUITS, MIXED_DEFENDER], "Th"), params, values, [SIMPLE, SIMPLE])
+    assert events_of(out, S.E_DECLINE_UPCARD)[0][:2] == (0, parse_card("Th"))
+    _clean(out)
+
+
+# The knocker's 3-4-5 and 4-5-6 overlap (3s 4s 5s, 4h 5h 6h); he takes 9c and knocks with 9.
+# Under any_suit each run takes a card of any suit at its own ends: a 6 on 3-4-5, the 3d on
+# 4-5-6 and then the 2h on the 3d (a chain). The defender keeps JJJ and 6-7-8 and shows Th.
+# Under same_suit only 7h joins 4-5-6h: 6 + 6 + 3 + 2 + 8 + 10 = 35.
+OVERLAPPING = "3s 4s 5s 4h 5h 6h Ks Kh Kd Qc"
+LAYS_ON_BOTH = "6d 6c 3d Jd Js Jc 2h 7h 8c Th"
+
+
+def test_3_17_open_point_3_any_suit_defender_lays_off_on_each_of_two_overlapping_runs():
+    params, values = _gin(run_suit="any_suit")
+    out = play_deal(deal([OVERLAPPING, LAYS_ON_BOTH], "9c"), params, values, [SIMPLE, SIMPLE])
+    assert events_of(out, S.E_KNOCK)[0][:2] == (0, 9)
+    shown, laid = _shows(out)[1]
+    assert shown == 10 and sorted(k // 4 for k in laid) == [1, 2, 5]  # a 2, a 3 and a 6
+    assert end_of(out) == ("knock", 0)
+    assert _scores(out) == [10 - 9, 0]
+    _clean(out)
+    params, values = _gin()
+    out = play_deal(deal([OVERLAPPING, LAYS_ON_BOTH], "9c"), params, values, [SIMPLE, SIMPLE])
+    assert _shows(out)[1] == (35, parse_cards("7h"))
+    assert _scores(out) == [35 - 9, 0]
+    _clean(out)

@@ -216,3 +216,40 @@ def test_3_19_partnership_games_to_125_with_team_bonuses():
         expected = last[:2] + scored.sum(axis=1) * 20
         expected[team] += 200 if last[1 - team] == 0 else 100
         assert out.game_scores[g].tolist() == [*expected, *expected]
+
+
+# ---- runs of any suits (§2A.6, §3.17 open point 1) -------------------------------------------
+
+
+def test_2A_6_run_suit_any_suit_changes_gin_results():
+    a, b = _pair("gin_rummy", {"run_suit": "any_suit"})
+    assert (a.hand_rows != b.hand_rows).any()
+    gin_a = (a.hand_rows[:, L.H_END_REASON] == L.REASON_GIN).mean()
+    gin_b = (b.hand_rows[:, L.H_END_REASON] == L.REASON_GIN).mean()
+    assert gin_b > gin_a  # more melds: more gin hands, and sooner knocks
+    assert b.hand_rows[:, L.H_TURNS].mean() < a.hand_rows[:, L.H_TURNS].mean()
+
+
+ANY_SUIT_AUDIT_HANDS = 40_000
+ANY_SUIT_CASES = [
+    ("gin_rummy", 2, {}),
+    ("gin_rummy", 2, {"ace_rank": "high", "gin_opening": "deal_11_10"}),
+    ("oklahoma_gin", 2, {}),
+    ("gin_rummy_3p", 3, {}),
+    ("gin_rummy_4p", 4, {}),
+    ("knock_rummy", 2, {}),
+    ("knock_rummy", 3, {"layoff_target": "any"}),
+    ("knock_rummy", 5, {"layoff_target": "any", "ace_rank": "high"}),
+]
+
+
+@pytest.mark.parametrize(("variant", "players", "overrides"), ANY_SUIT_CASES)
+def test_2A_6_audit_any_suit_runs_in_every_knock_variant(variant, players, overrides):
+    params, values = compiled(variant, players, run_suit="any_suit", **overrides)
+    for start in range(len(ALL_BOTS)):
+        seats = [ALL_BOTS[(start + i) % len(ALL_BOTS)] for i in range(players)]
+        hands = ANY_SUIT_AUDIT_HANDS // len(ALL_BOTS)
+        out = play(params, values, np.array(seats), seed=23, first_deal=start * hands, hands=hands)
+        _clean(out)
+        assert (out.hand_rows[:, L.H_END_REASON] != L.REASON_STALLED).all()
+        assert (out.hand_rows[:, L.H_END_REASON] == L.REASON_KNOCK).any()

@@ -59,7 +59,7 @@ def test_family_survives_the_resolved_toml_round_trip():
         ("gin_rummy", {"going_rummy": "double"}, "going_rummy"),
         ("knock_rummy", {"scoring": "penalty", "game_end": "fixed_hands:5"}, "scoring"),
         ("knock_rummy", {"layoff_target": "own_only"}, "layoff_target"),
-        ("gin_rummy", {"run_suit": "any_suit"}, "run_suit"),
+        ("gin_rummy", {"run_suit": "any_suit", "ace_rank": "around_corner"}, "run_suit"),
         ("gin_rummy", {"ace_rank": "high_or_low"}, "ace_rank"),
         ("gin_rummy", {"game_end": "single_hand"}, "game_end"),
         ("gin_rummy", {"gin_opening": "deal_11_10", "knock_limit": "upcard"}, "knock_limit"),
@@ -106,3 +106,21 @@ def test_3_19_four_player_partnership_gin_variant():
     rules = load_variant("gin_rummy_4p")
     assert rules.family == "gin" and rules.players == (4, 4) and rules.deal[4] == 10
     assert rules.game_end == "target:125" and rules.dealer_rotation == "left"
+
+
+@pytest.mark.parametrize("variant", ["gin_rummy", "gin_rummy_3p", "gin_rummy_4p", "oklahoma_gin"])
+@pytest.mark.parametrize("ace_rank", ["low", "high"])
+def test_4D_run_suit_any_suit_is_taken_by_the_gin_variants(variant, ace_rank):
+    """§4D lists run_suit among gin's toggles; §3.17 open point 1 ([002]'s suit-free runs)."""
+    rules = load_variant(variant, {"run_suit": "any_suit", "ace_rank": ace_rank})
+    assert (rules.run_suit, rules.ace_rank) == ("any_suit", ace_rank)
+
+
+def test_3_10_knock_rummy_takes_run_suit_any_suit():
+    assert load_variant("knock_rummy", {"run_suit": "any_suit"}).run_suit == "any_suit"
+
+
+def test_any_suit_around_the_corner_is_refused_in_the_knock_families_with_the_reason():
+    with pytest.raises(ConfigError, match="around_corner") as err:
+        load_variant("knock_rummy", {"run_suit": "any_suit", "ace_rank": "around_corner"})
+    assert "key 'run_suit'" in str(err.value)
