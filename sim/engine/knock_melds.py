@@ -54,6 +54,7 @@ from sim.engine.bits import (
     positions_down,
     positions_up,
     rank_counts,
+    rank_fields,
     ranks_holding,
     stack_int64,
     to_positions,
@@ -65,13 +66,6 @@ from sim.engine.positions import rank_at
 GROUP_CHOICES = 6  # per contested rank: none, all, or all but one of up to four run cards
 MAX_LAYOFF_SUBSETS_BITS = 12  # defenders with more reachable cards lay off all of them
 NO_DEADWOOD_YET = 1 << 40  # larger than any hand's value
-
-
-@kernel
-def rank_fields(mask):
-    """The whole 4-bit rank fields in which ``mask`` holds at least one card."""
-    low = (mask | (mask >> 1) | (mask >> 2) | (mask >> 3)) & FIELD_LOW
-    return low * RANK_FIELD
 
 
 @kernel
