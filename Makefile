@@ -17,10 +17,10 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)  ## create .venv and install rummysim with its dev tools
 
-RUN_HANDS ?= 50000
+RUN_HANDS ?=
 
-run: $(STAMP)  ## run the default experiment (RUN_HANDS hands per arm) into data/, then report it
-	$(BIN)/rummysim run house-rules --hands $(RUN_HANDS) --out data --fresh
+run: $(STAMP)  ## run the default experiment (1M hands per arm, or RUN_HANDS) into data/, then report it
+	$(BIN)/rummysim run house-rules $(if $(RUN_HANDS),--hands $(RUN_HANDS)) --out data --fresh
 	$(BIN)/rummysim report data/house-rules --out reports/house-rules
 
 test: $(STAMP) chromium  ## full test suite, then the reduced suite without JIT
