@@ -124,23 +124,26 @@ KNOCK_CHOICES = {
 KNOCK_BOTS = [L.BOT_RANDOM, L.BOT_GREEDY, L.BOT_CAREFUL, L.BOT_SIMPLE]
 
 
-@pytest.mark.parametrize("batch", range(4))
-def test_audit_random_knock_family_toggle_combinations(batch):
-    rng = random.Random(2000 + batch)
+def _knock_sweep(seed: int, batch: int, combinations: int, run_suit: str | None) -> None:
+    """Audit ``combinations`` random knock-family rule sets (gin or knock rummy, §2I and
+    RULES.md §4D's settings; ``run_suit`` forced when given), 60 hands each."""
+    rng = random.Random(seed)
     done = 0
-    while done < 100:
+    while done < combinations:
         variant = rng.choice(["gin_rummy", "knock_rummy"])
+        knock_rummy_keys = ("layoff_target", "ace_rank", "game_end")
+        if run_suit is None:
+            knock_rummy_keys = ("knock_limit", *knock_rummy_keys)
         names = (
             KNOCK_CHOICES
             if variant == "gin_rummy"
-            else {
-                k: KNOCK_CHOICES[k]
-                for k in ("knock_limit", "layoff_target", "ace_rank", "game_end")
-            }
+            else {k: KNOCK_CHOICES[k] for k in knock_rummy_keys}
         )
         overrides = {k: rng.choice(v) for k, v in names.items()}
-        if variant == "knock_rummy" and overrides["knock_limit"] == "upcard":
+        if variant == "knock_rummy" and overrides.get("knock_limit") == "upcard":
             overrides["knock_limit"] = "unlimited"  # both are fine; keep the sweep balanced
+        if run_suit is not None:
+            overrides["run_suit"] = run_suit
         try:
             rules = load_variant(variant, overrides)
         except ConfigError:
@@ -152,32 +155,16 @@ def test_audit_random_knock_family_toggle_combinations(batch):
         assert int(out.counters[L.C_VIOLATIONS]) == 0, overrides
         _check(out, compiled.params)
         done += 1
+
+
+@pytest.mark.parametrize("batch", range(4))
+def test_audit_random_knock_family_toggle_combinations(batch):
+    _knock_sweep(2000 + batch, batch, 100, None)
 
 
 @pytest.mark.parametrize("batch", range(2))
 def test_audit_random_knock_family_toggle_combinations_with_any_suit_runs(batch):
-    rng = random.Random(2100 + batch)
-    done = 0
-    while done < 50:
-        variant = rng.choice(["gin_rummy", "knock_rummy"])
-        names = (
-            KNOCK_CHOICES
-            if variant == "gin_rummy"
-            else {k: KNOCK_CHOICES[k] for k in ("layoff_target", "ace_rank", "game_end")}
-        )
-        overrides = {k: rng.choice(v) for k, v in names.items()}
-        overrides["run_suit"] = "any_suit"
-        try:
-            rules = load_variant(variant, overrides)
-        except ConfigError:
-            continue
-        players = rng.choice(rules.player_counts)
-        compiled = compile_rules(rules, players, audit=True)
-        seats = [rng.choice(KNOCK_BOTS) for _ in range(players)]
-        out = play(compiled.params, compiled.card_values, np.array(seats), seed=batch, hands=60)
-        assert int(out.counters[L.C_VIOLATIONS]) == 0, overrides
-        _check(out, compiled.params)
-        done += 1
+    _knock_sweep(2100 + batch, batch, 50, "any_suit")
 
 
 def test_two_careful_bots_under_going_rummy_rarely_stall():
