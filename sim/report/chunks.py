@@ -1,0 +1,344 @@
+"""One chunk of an arm's hands, and the games of the same shards, reduced with numpy.
+
+The report reads each arm's hands in chunks of whole files (:mod:`sim.report.metrics`).
+Here a chunk becomes the small tables the report is made of, with integer keys and
+``np.bincount`` instead of a ``group_by`` per table and a join:
+
+* a hand's *block key* numbers its (shard, block) within the chunk; every hand block sum
+  (:func:`sim.report.metrics.hand_sum_names`) is a count or a weighted count over that key,
+  and the per-block histograms of turns and points count (block key, value) pairs;
+* each game finds its last hand by a binary search over the hands' (shard, rotation, game,
+  hand) keys (the runner writes hands in that order; they are sorted first if not), which
+  gives the scores before the last hand; the game block sums and the histograms of hands per
+  game and margins are counted over (shard, game block) keys the same way.
+
+Every function returns exactly what a ``group_by`` over the same rows gives (the tests check
+this); the values are whole numbers, and weighted counts are exact while a block's sum stays
+below 2**53 (checked, else summed in integers).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+HAND_COLUMNS = (
+    "shard",
+    "rotation",
+    "game",
+    "hand",
+    "deal",
+    "winner",
+    "dealer",
+    "players",
+    "turns",
+    "end_reason",
+    "hand_scores",
+)
+"""The columns of the hands files the report reads (each once)."""
+
+GAME_COLUMNS = (
+    "shard",
+    "rotation",
+    "game",
+    "hands",
+    "winner",
+    "final_scores",
+    "lead_changes",
+    "capped",
+)
+"""The columns of the games files the report reads."""
+
+DENSE_LIMIT = 1 << 24
+"""Largest key space counted densely (``bincount``); sparser keys are numbered first."""
+
+EXACT_FLOAT = 1 << 53
+"""Sums of whole numbers below this are exact in the float64 ``bincount`` weights."""
+
+
+class ChunkError(ValueError):
+    """A chunk the report cannot read (a null where every hand has a value)."""
+
+
+def ints(series: pl.Series) -> np.ndarray:
+    """A column without nulls as int64."""
+    if series.null_count():
+        raise ChunkError(f"column {series.name!r} has {series.null_count()} empty values")
+    return series.to_numpy().astype(np.int64, copy=False)
+
+
+def list_matrix(series: pl.Series, width: int) -> tuple[np.ndarray, np.ndarray]:
+    """A list column as an int64 matrix of ``width`` columns (element ``s`` of each list;
+    0 past its end or where empty, as ``list.get(s, null_on_oob=True).fill_null(0)``) and
+    each row's length, capped at ``width``."""
+    n = len(series)
+    lengths = series.list.len().fill_null(0).to_numpy().astype(np.int64)
+    capped = np.minimum(lengths, width)
+    step = int(lengths[0]) if n else 0
+    if n and step and series.null_count() == 0 and (lengths == step).all():
+        inner = series.list.to_array(step)  # every list the same length: one 2-d array
+        if inner.arr.eval(pl.element().null_count()).sum() == 0 if False else True:
+            full = inner.to_numpy()
+            if full.dtype.kind in "iu":
+                out = np.zeros((n, width), np.int64)
+                out[:, : min(step, width)] = full[:, :width]
+                return out, capped
+    out = np.zeros((n, width), np.int64)
+    for s in range(width):
+        out[:, s] = series.list.get(s, null_on_oob=True).fill_null(0).to_numpy()
+    return out, capped
+
+
+def reason_codes(series: pl.Series, known: tuple[str, ...]) -> np.ndarray:
+    """Each hand's end reason as its index in ``known``, whose last entry, ``other``, takes
+    every reason not listed."""
+    if series.null_count():
+        raise ChunkError(f"column {series.name!r} has {series.null_count()} empty values")
+    other = len(known) - 1
+    if series.dtype == pl.Categorical and len(series):
+        # categories are numbered once per process: look the known names' numbers up
+        codes = series.to_physical().to_numpy()
+        named = pl.Series(known[:-1]).cast(pl.Categorical).to_physical().to_numpy()
+        lookup = np.full(max(int(codes.max()), int(named.max())) + 1, other, np.int64)
+        lookup[named] = np.arange(len(named))
+        return lookup[codes]
+    index = {name: i for i, name in enumerate(known[:-1])}
+    mapped = series.cast(pl.String).replace_strict(index, default=other, return_dtype=pl.Int64)
+    return mapped.to_numpy()
+
+
+class Runs:
+    """Rows cut into runs of equal (shard, block): the report's rows come sorted by shard and
+    deal (or game), so a run is a whole block of the chunk. Sums per run are exact integer
+    ``np.add.reduceat``; rows out of order only make more runs of the same block, which the
+    caller sums by (shard, block) afterwards."""
+
+    def __init__(self, shard: np.ndarray, block: np.ndarray) -> None:
+        n = len(shard)
+        if n:
+            change = (shard[1:] != shard[:-1]) | (block[1:] != block[:-1])
+            self.starts = np.concatenate([[0], np.flatnonzero(change) + 1])
+        else:
+            self.starts = np.zeros(0, np.int64)
+        self.counts = np.diff(np.append(self.starts, n))
+        self.shard = shard[self.starts]
+        self.block = block[self.starts]
+        self.index = np.repeat(np.arange(len(self.starts)), self.counts)  # each row's run
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def total(self, values: np.ndarray) -> np.ndarray:
+        """Sum of ``values`` (or count of a boolean mask) per run, as int64."""
+        if len(self.starts) == 0:
+            return np.zeros(0, np.int64)
+        return np.add.reduceat(values, self.starts, dtype=np.int64)
+
+    def by_value(self, values: np.ndarray, width: int) -> np.ndarray:
+        """(runs, width) counts of rows per run and value in ``0..width-1``."""
+        flat = np.bincount(self.index * width + values, minlength=len(self.starts) * width)
+        return flat.reshape(len(self.starts), width)
+
+    def histogram(self, values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(run, value, count) of every pair that occurs, sorted by run then value: a
+        ``group_by(shard, block, value).len()`` within each run."""
+        if len(values) == 0:
+            empty = np.zeros(0, np.int64)
+            return empty, empty, empty
+        low = int(values.min())
+        width = int(values.max()) - low + 1
+        if len(self.starts) * width <= DENSE_LIMIT:
+            counts = self.by_value(values - low, width).reshape(-1)
+            nz = np.flatnonzero(counts)
+            return nz // width, nz % width + low, counts[nz]
+        frame = pl.DataFrame({"k": self.index, "v": values}).group_by("k", "v").len().sort("k", "v")
+        return frame["k"].to_numpy(), frame["v"].to_numpy(), frame["len"].to_numpy()
+
+    def histogram_frame(
+        self, values: np.ndarray, name: str, dtype: pl.DataType, shard_dtype: pl.DataType
+    ) -> pl.DataFrame:
+        """:meth:`histogram` as the report's (shard, block, value, len) table."""
+        k, v, c = self.histogram(values)
+        return pl.DataFrame(
+            {
+                "shard": pl.Series(self.shard[k], dtype=pl.Int64).cast(shard_dtype),
+                "block": pl.Series(self.block[k], dtype=pl.Int64),
+                name: pl.Series(v, dtype=pl.Int64).cast(dtype),
+                "len": pl.Series(c, dtype=pl.Int64).cast(pl.UInt32),
+            }
+        )
+
+    def frame(self, cols: dict[str, np.ndarray], shard_dtype: pl.DataType) -> pl.DataFrame:
+        """``cols`` (one value per run) with the runs' shard and block in front."""
+        return pl.DataFrame(
+            {
+                "shard": pl.Series(self.shard, dtype=pl.Int64).cast(shard_dtype),
+                "block": pl.Series(self.block, dtype=pl.Int64),
+                **{c: pl.Series(v, dtype=pl.Int64) for c, v in cols.items()},
+            }
+        )
+
+
+class Hands:
+    """A chunk's hands as numpy arrays: what the block sums and the games need.
+
+    ``seats`` is the report's number of seat columns (the largest table); ``teams``: a
+    partnership arm, read as two sides (the winner and dealer become their team, seats 0
+    and 2 team A, 1 and 3 team B, and the scores the two teams')."""
+
+    def __init__(
+        self,
+        frame: pl.DataFrame,
+        *,
+        unit_stride: int,
+        block: int,
+        seats: int,
+        teams: bool,
+        known: tuple[str, ...],
+    ) -> None:
+        self.frame = frame
+        self.shard = ints(frame["shard"])
+        self.winner = ints(frame["winner"])
+        self.dealer = ints(frame["dealer"])
+        self.players = ints(frame["players"])
+        self.turns = ints(frame["turns"])
+        self.reason = reason_codes(frame["end_reason"], known)
+        self.scores, _ = list_matrix(frame["hand_scores"], 2 if teams else seats)
+        if teams:
+            self.winner = np.where(self.winner >= 0, self.winner % 2, self.winner)
+            self.dealer = self.dealer % 2
+            self.players = np.full_like(self.players, 2)
+        if self.scores.shape[1] < seats:
+            pad = np.zeros((len(self.shard), seats - self.scores.shape[1]), np.int64)
+            self.scores = np.hstack([self.scores, pad])
+        self.points = np.abs(self.scores).sum(axis=1)
+        self.runs = Runs(self.shard, ints(frame["deal"]) // unit_stride // block)
+        self.shard_dtype = frame.schema["shard"]
+
+    def histogram_frame(self, name: str) -> pl.DataFrame:
+        """The per-block histogram of turns or points per hand."""
+        values = self.turns if name == "turns" else self.points
+        dtype = self.frame.schema["turns"] if name == "turns" else pl.Int64
+        return self.runs.histogram_frame(values, name, dtype, self.shard_dtype)
+
+
+def hand_block_sums(hands: Hands, seats: int, known: tuple[str, ...]) -> pl.DataFrame:
+    """Per (shard, block) of the chunk: every column of ``hand_sum_names(seats, known)``."""
+    runs = hands.runs
+    winner, dealer, players = hands.winner, hands.dealer, hands.players
+    if len(winner) and winner.min() < -1:
+        raise ChunkError(f"a hand's winner is {int(winner.min())}: seats count from 0, -1 is none")
+    n = runs.counts
+    wins = runs.by_value(winner + 1, int(winner.max()) + 2 if len(winner) else 1)
+    tables = runs.by_value(players, int(players.max()) + 1 if len(players) else 1)
+    above = np.cumsum(tables[:, ::-1], axis=1)[:, ::-1]  # [:, p]: hands at tables of >= p
+    reasons = runs.by_value(hands.reason, len(known))
+    turns, points = hands.turns, hands.points
+    none = np.zeros(len(runs), np.int64)
+    cols: dict[str, np.ndarray] = {
+        "n": n,
+        "turns": runs.total(turns),
+        "turns2": runs.total(turns * turns),
+        "points": runs.total(points),
+        "points2": runs.total(points * points),
+        "decided": n - wins[:, 0],
+        "dealer_win": runs.total(winner == dealer),
+        "first_win": runs.total(winner == (dealer + 1) % players),
+    }
+    for s in range(seats):
+        cols[f"win{s}"] = wins[:, s + 1] if s + 1 < wins.shape[1] else none
+    for s in range(seats):
+        cols[f"seats{s}"] = above[:, s + 1] if s + 1 < above.shape[1] else none
+    for s in range(seats):
+        cols[f"pts{s}"] = runs.total(hands.scores[:, s])
+    for i, name in enumerate(known):
+        cols[f"r_{name}"] = reasons[:, i]
+    return runs.frame(cols, hands.shard_dtype)
+
+
+def last_hand_rows(frame: pl.DataFrame, games: pl.DataFrame) -> np.ndarray:
+    """For each game, the row of its last hand (hand ``hands - 1`` of the same shard,
+    rotation and game) among the chunk's hands ``frame``, or -1 where it is not there.
+
+    A game's last hand is a hand after which another game begins (the runner writes hands
+    in (shard, rotation, game, hand) order; a shard's last, unfinished game has hands but no
+    game row), so each game is looked up among those hands only, by a binary search."""
+    cols = ("shard", "rotation", "game")
+    g_keys = [ints(games[c]) for c in cols] + [ints(games["hands"]) - 1]
+    if len(g_keys[0]) == 0 or frame.height == 0:
+        return np.full(len(g_keys[0]), -1, np.int64)
+    h_keys = [ints(frame[c]) for c in cols] + [ints(frame["hand"])]
+    ends = np.ones(frame.height, bool)  # rows after which another game begins
+    ends[:-1] = False
+    for h in h_keys[:3]:
+        ends[:-1] |= h[1:] != h[:-1]
+    rows = np.flatnonzero(ends)
+    found = _search_rows([h[rows] for h in h_keys], g_keys)
+    return np.where(found >= 0, rows[np.clip(found, 0, None)], -1)
+
+
+def _search_rows(h_keys: list[np.ndarray], g_keys: list[np.ndarray]) -> np.ndarray:
+    """:func:`last_hand_rows` by a binary search over one mixed-radix key per row."""
+    key_h = np.zeros(len(h_keys[0]), np.int64)
+    key_g = np.zeros(len(g_keys[0]), np.int64)
+    room = 1
+    for h, g in zip(h_keys, g_keys, strict=True):
+        low = min(int(h.min()), int(g.min()))
+        width = max(int(h.max()), int(g.max())) - low + 1
+        room *= width
+        if room >= 1 << 62:
+            raise ChunkError("shard, rotation, game and hand numbers too large to key")
+        key_h = key_h * width + (h - low)
+        key_g = key_g * width + (g - low)
+    order = np.argsort(key_h, kind="stable")
+    key_h = key_h[order]
+    at = np.minimum(np.searchsorted(key_h, key_g), len(key_h) - 1)
+    return np.where(key_h[at] == key_g, order[at], -1)
+
+
+def game_block_sums(
+    hands: Hands, games: pl.DataFrame, *, seats: int, teams: bool, game_block: int
+) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """The chunk's games summed per (shard, game block): every column of
+    ``game_sum_names(seats)``; and the per-block histograms of hands per game and margins.
+
+    The final margin is the best final score minus the second best (two sides for a
+    partnership arm); a *comeback* is a game whose winner had fewer points than some other
+    side before the last hand (final totals minus the last hand's scores)."""
+    shard, winner = ints(games["shard"]), ints(games["winner"])
+    n_hands = ints(games["hands"])
+    final, length = list_matrix(games["final_scores"], 2 if teams else seats)
+    if len(length) and length.min() < 2:
+        raise ChunkError("a game has fewer than two final scores")
+    width = final.shape[1]
+    real = np.arange(width)[None, :] < length[:, None]
+    lowest = np.iinfo(np.int64).min // 4
+    ranked = -np.sort(-np.where(real, final, lowest), axis=1)
+    margin = ranked[:, 0] - ranked[:, 1]
+    rows = last_hand_rows(hands.frame, games)
+    found = rows >= 0
+    last = hands.scores[np.clip(rows, 0, None), :width]
+    before = np.where(real, final - last, lowest)
+    valid = found & (winner >= 0) & (winner < length)
+    mine = before[np.arange(len(winner)), np.clip(winner, 0, width - 1)]
+    comeback = valid & (mine < before.max(axis=1))
+    runs = Runs(shard, ints(games["game"]) // game_block)
+    cols = {
+        "n": runs.counts,
+        "hands": runs.total(n_hands),
+        "hands2": runs.total(n_hands * n_hands),
+        "margin": runs.total(margin),
+        "margin2": runs.total(margin * margin),
+        "comeback": runs.total(comeback),
+        "decided": runs.total(winner >= 0),
+        "lead_changes": runs.total(ints(games["lead_changes"])),
+        "capped": runs.total(ints(games["capped"].cast(pl.Int64)) != 0),
+    }
+    for s in range(seats):
+        cols[f"gwin{s}"] = runs.total(winner == s)
+    shard_dtype = games.schema["shard"]
+    return (
+        runs.frame(cols, shard_dtype),
+        runs.histogram_frame(n_hands, "hands", pl.Int64, shard_dtype),
+        runs.histogram_frame(margin, "margin", pl.Int64, shard_dtype),
+    )
