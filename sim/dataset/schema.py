@@ -12,12 +12,15 @@ duckdb ``hive_partitioning=true``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pyarrow as pa
 
 from sim.engine import layout as L
-from sim.engine.api import Played
+
+if TYPE_CHECKING:  # the report reads datasets without loading the engine's kernels
+    from sim.engine.api import Played
 
 SCHEMA_VERSION = 1
 

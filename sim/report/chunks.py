@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 import polars as pl
+import pyarrow as pa
 
 HAND_COLUMNS = (
     "shard",
@@ -61,32 +62,37 @@ class ChunkError(ValueError):
 
 
 def ints(series: pl.Series) -> np.ndarray:
-    """A column without nulls as int64."""
+    """A column without nulls as a numpy array of its own integer type (no copy)."""
     if series.null_count():
         raise ChunkError(f"column {series.name!r} has {series.null_count()} empty values")
-    return series.to_numpy().astype(np.int64, copy=False)
+    return series.to_numpy()
 
 
-def list_matrix(series: pl.Series, width: int) -> tuple[np.ndarray, np.ndarray]:
-    """A list column as an int64 matrix of ``width`` columns (element ``s`` of each list;
-    0 past its end or where empty, as ``list.get(s, null_on_oob=True).fill_null(0)``) and
-    each row's length, capped at ``width``."""
+def list_columns(series: pl.Series, width: int) -> tuple[list[np.ndarray], np.ndarray]:
+    """A list column as ``width`` integer columns (column ``s``: element ``s`` of each list,
+    0 past its end or where missing, as ``list.get(s, null_on_oob=True).fill_null(0)``) and
+    each row's length, capped at ``width``. Where every list has the same length and no
+    value is missing (every hand's scores), the columns are views of the list's values."""
     n = len(series)
-    lengths = series.list.len().fill_null(0).to_numpy().astype(np.int64)
-    capped = np.minimum(lengths, width)
-    step = int(lengths[0]) if n else 0
-    if n and step and series.null_count() == 0 and (lengths == step).all():
-        inner = series.list.to_array(step)  # every list the same length: one 2-d array
-        if inner.arr.eval(pl.element().null_count()).sum() == 0 if False else True:
-            full = inner.to_numpy()
-            if full.dtype.kind in "iu":
-                out = np.zeros((n, width), np.int64)
-                out[:, : min(step, width)] = full[:, :width]
-                return out, capped
-    out = np.zeros((n, width), np.int64)
-    for s in range(width):
-        out[:, s] = series.list.get(s, null_on_oob=True).fill_null(0).to_numpy()
-    return out, capped
+    arr = series.to_arrow()
+    if isinstance(arr, pa.ChunkedArray):
+        arr = arr.combine_chunks()
+    offsets = np.asarray(arr.offsets)
+    lengths = np.diff(offsets)
+    if n and not arr.null_count and not arr.values.null_count:
+        step = int(lengths[0])
+        if step and (lengths == step).all():
+            values = np.asarray(arr.values)[offsets[0] : offsets[-1]]
+            zero = np.zeros(n, values.dtype)
+            cols = [values[s::step] if s < step else zero for s in range(width)]
+            return cols, np.full(n, min(step, width), np.int64)
+    if arr.null_count:
+        lengths = np.where(np.asarray(arr.is_null()), 0, lengths)
+    cols = [
+        series.list.get(s, null_on_oob=True).fill_null(0).cast(pl.Int64).to_numpy()
+        for s in range(width)
+    ]
+    return cols, np.minimum(lengths, width).astype(np.int64)
 
 
 def reason_codes(series: pl.Series, known: tuple[str, ...]) -> np.ndarray:
@@ -201,18 +207,18 @@ class Hands:
         self.winner = ints(frame["winner"])
         self.dealer = ints(frame["dealer"])
         self.players = ints(frame["players"])
-        self.turns = ints(frame["turns"])
+        self.turns = ints(frame["turns"]).astype(np.int64)  # squared below
         self.reason = reason_codes(frame["end_reason"], known)
-        self.scores, _ = list_matrix(frame["hand_scores"], 2 if teams else seats)
+        self.scores, _ = list_columns(frame["hand_scores"], 2 if teams else seats)
         if teams:
             self.winner = np.where(self.winner >= 0, self.winner % 2, self.winner)
             self.dealer = self.dealer % 2
             self.players = np.full_like(self.players, 2)
-        if self.scores.shape[1] < seats:
-            pad = np.zeros((len(self.shard), seats - self.scores.shape[1]), np.int64)
-            self.scores = np.hstack([self.scores, pad])
-        self.points = np.abs(self.scores).sum(axis=1)
-        self.runs = Runs(self.shard, ints(frame["deal"]) // unit_stride // block)
+        self.points = np.abs(self.scores[0]).astype(np.int64)
+        for column in self.scores[1:]:
+            self.points += np.abs(column)
+        self.scores += [np.zeros(len(self.shard), np.int64)] * (seats - len(self.scores))
+        self.runs = Runs(self.shard, ints(frame["deal"]) // (unit_stride * block))
         self.shard_dtype = frame.schema["shard"]
 
     def histogram_frame(self, name: str) -> pl.DataFrame:
@@ -228,57 +234,57 @@ def hand_block_sums(hands: Hands, seats: int, known: tuple[str, ...]) -> pl.Data
     winner, dealer, players = hands.winner, hands.dealer, hands.players
     if len(winner) and winner.min() < -1:
         raise ChunkError(f"a hand's winner is {int(winner.min())}: seats count from 0, -1 is none")
-    n = runs.counts
-    wins = runs.by_value(winner + 1, int(winner.max()) + 2 if len(winner) else 1)
-    tables = runs.by_value(players, int(players.max()) + 1 if len(players) else 1)
-    above = np.cumsum(tables[:, ::-1], axis=1)[:, ::-1]  # [:, p]: hands at tables of >= p
     reasons = runs.by_value(hands.reason, len(known))
     turns, points = hands.turns, hands.points
-    none = np.zeros(len(runs), np.int64)
     cols: dict[str, np.ndarray] = {
-        "n": n,
+        "n": runs.counts,
         "turns": runs.total(turns),
         "turns2": runs.total(turns * turns),
         "points": runs.total(points),
         "points2": runs.total(points * points),
-        "decided": n - wins[:, 0],
+        "decided": runs.total(winner >= 0),
         "dealer_win": runs.total(winner == dealer),
         "first_win": runs.total(winner == (dealer + 1) % players),
     }
     for s in range(seats):
-        cols[f"win{s}"] = wins[:, s + 1] if s + 1 < wins.shape[1] else none
+        cols[f"win{s}"] = runs.total(winner == s)
     for s in range(seats):
-        cols[f"seats{s}"] = above[:, s + 1] if s + 1 < above.shape[1] else none
+        cols[f"seats{s}"] = runs.total(players > s)
     for s in range(seats):
-        cols[f"pts{s}"] = runs.total(hands.scores[:, s])
+        cols[f"pts{s}"] = runs.total(hands.scores[s])
     for i, name in enumerate(known):
         cols[f"r_{name}"] = reasons[:, i]
     return runs.frame(cols, hands.shard_dtype)
+
+
+GAME_KEYS = ("shard", "rotation", "game")
+"""What tells one game from another in a dataset (a mirrored run repeats a shard's game
+numbers in every rotation)."""
 
 
 def last_hand_rows(frame: pl.DataFrame, games: pl.DataFrame) -> np.ndarray:
     """For each game, the row of its last hand (hand ``hands - 1`` of the same shard,
     rotation and game) among the chunk's hands ``frame``, or -1 where it is not there.
 
-    A game's last hand is a hand after which another game begins (the runner writes hands
-    in (shard, rotation, game, hand) order; a shard's last, unfinished game has hands but no
-    game row), so each game is looked up among those hands only, by a binary search."""
-    cols = ("shard", "rotation", "game")
-    g_keys = [ints(games[c]) for c in cols] + [ints(games["hands"]) - 1]
+    The runner writes hands in (shard, rotation, game, hand) order, hands numbered from 0 in
+    each game, so a game's last hand is one followed by a hand 0 (or the chunk's end); each
+    game is looked up among those by a binary search. Should some game not be found there
+    (hands in another order), it is looked up among all hands."""
+    g_keys = [ints(games[c]) for c in GAME_KEYS] + [ints(games["hands"]) - 1]
     if len(g_keys[0]) == 0 or frame.height == 0:
         return np.full(len(g_keys[0]), -1, np.int64)
-    h_keys = [ints(frame[c]) for c in cols] + [ints(frame["hand"])]
-    ends = np.ones(frame.height, bool)  # rows after which another game begins
-    ends[:-1] = False
-    for h in h_keys[:3]:
-        ends[:-1] |= h[1:] != h[:-1]
-    rows = np.flatnonzero(ends)
-    found = _search_rows([h[rows] for h in h_keys], g_keys)
-    return np.where(found >= 0, rows[np.clip(found, 0, None)], -1)
+    hand = ints(frame["hand"])
+    ends = np.append(np.flatnonzero(hand[1:] == 0), len(hand) - 1)
+    columns = [ints(frame[c]) for c in GAME_KEYS] + [hand]
+    found = _search_rows([c[ends] for c in columns], g_keys)
+    if (found >= 0).all():
+        return ends[found]
+    return _search_rows(columns, g_keys)
 
 
 def _search_rows(h_keys: list[np.ndarray], g_keys: list[np.ndarray]) -> np.ndarray:
-    """:func:`last_hand_rows` by a binary search over one mixed-radix key per row."""
+    """Where each (shard, rotation, game, hand) of ``g_keys`` is among the rows of ``h_keys``
+    (-1 where it is not), by a binary search over one mixed-radix key per row."""
     key_h = np.zeros(len(h_keys[0]), np.int64)
     key_g = np.zeros(len(g_keys[0]), np.int64)
     room = 1
@@ -288,8 +294,8 @@ def _search_rows(h_keys: list[np.ndarray], g_keys: list[np.ndarray]) -> np.ndarr
         room *= width
         if room >= 1 << 62:
             raise ChunkError("shard, rotation, game and hand numbers too large to key")
-        key_h = key_h * width + (h - low)
-        key_g = key_g * width + (g - low)
+        key_h = key_h * width + (h.astype(np.int64) - low)
+        key_g = key_g * width + (g.astype(np.int64) - low)
     order = np.argsort(key_h, kind="stable")
     key_h = key_h[order]
     at = np.minimum(np.searchsorted(key_h, key_g), len(key_h) - 1)
@@ -305,11 +311,12 @@ def game_block_sums(
     The final margin is the best final score minus the second best (two sides for a
     partnership arm); a *comeback* is a game whose winner had fewer points than some other
     side before the last hand (final totals minus the last hand's scores)."""
-    shard, winner = ints(games["shard"]), ints(games["winner"])
-    n_hands = ints(games["hands"])
-    final, length = list_matrix(games["final_scores"], 2 if teams else seats)
+    shard, winner = ints(games["shard"]), ints(games["winner"]).astype(np.int64)
+    n_hands = ints(games["hands"]).astype(np.int64)
+    columns, length = list_columns(games["final_scores"], 2 if teams else seats)
     if len(length) and length.min() < 2:
         raise ChunkError("a game has fewer than two final scores")
+    final = np.stack(columns, axis=1)
     width = final.shape[1]
     real = np.arange(width)[None, :] < length[:, None]
     lowest = np.iinfo(np.int64).min // 4
@@ -317,7 +324,7 @@ def game_block_sums(
     margin = ranked[:, 0] - ranked[:, 1]
     rows = last_hand_rows(hands.frame, games)
     found = rows >= 0
-    last = hands.scores[np.clip(rows, 0, None), :width]
+    last = np.stack([column[np.clip(rows, 0, None)] for column in hands.scores[:width]], axis=1)
     before = np.where(real, final - last, lowest)
     valid = found & (winner >= 0) & (winner < length)
     mine = before[np.arange(len(winner)), np.clip(winner, 0, width - 1)]

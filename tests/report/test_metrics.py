@@ -55,13 +55,14 @@ def test_runs_totals_are_exact_integer_sums() -> None:
         [[1], [3, 4, 9], [], None, [2, None]],
     ],
 )
-def test_list_matrix_is_list_get_with_zeros(lists: list) -> None:
+def test_list_columns_are_list_get_with_zeros(lists: list) -> None:
     series = pl.Series("scores", lists, dtype=pl.List(pl.Int32))
-    for width in (2, 3):
-        matrix, length = C.list_matrix(series, width)
-        for s in range(width):
+    for width in (2, 3, 5):
+        columns, length = C.list_columns(series, width)
+        assert len(columns) == width
+        for s, column in enumerate(columns):
             expected = series.list.get(s, null_on_oob=True).fill_null(0).to_list()
-            assert matrix[:, s].tolist() == expected
+            assert column.dtype.kind == "i" and column.tolist() == expected
         assert length.tolist() == [min(len(x or []), width) for x in lists]
 
 
