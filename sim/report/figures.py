@@ -151,7 +151,10 @@ def draw_one(stem: str, kind: str, data: dict, folder: Path) -> Path:
     The tight bounding box is measured once and used for both files (``bbox_inches="tight"``
     would lay the figure out again for each). The SVG carries no date and fixed ids, so the
     same report gives the same files."""
-    sns.set_theme(style="whitegrid", context="notebook", rc={"svg.hashsalt": "rummysim"})
+    # SVG text stays text (not glyph outlines): a third of the time of saving a figure with
+    # many labels, smaller files, and the labels can be searched and copied
+    rc = {"svg.hashsalt": "rummysim", "svg.fonttype": "none"}
+    sns.set_theme(style="whitegrid", context="notebook", rc=rc)
     fig = DRAW[kind](**data)
     try:
         bbox = fig.get_tightbbox(fig.canvas.get_renderer()).padded(PAD_INCHES)
@@ -283,7 +286,9 @@ def _draw_survival(data: pd.DataFrame) -> plt.Figure:
         ax.set_xlabel("turn N")
         ax.set_ylabel("share of hands over by turn N")
         ax.set_ylim(0, 1.01)
-        ax.legend(fontsize=7, title=None)
+        # curves rise to the top right: the lower right is free ("best" would test every
+        # place against every point of every curve)
+        ax.legend(fontsize=7, title=None, loc="lower right")
     fig.tight_layout()
     return fig
 
@@ -355,27 +360,35 @@ def _forest_data(report: Report) -> dict:
 def _draw_forest(arms: list[str], panels: list[tuple]) -> plt.Figure:
     cols = 2
     rows = math.ceil(len(panels) / cols)
+    # every panel has the same rows (arms): their names only on the left column
     fig, axes = plt.subplots(
-        rows, cols, figsize=(12, rows * _height(max(len(arms), 1))), squeeze=False
+        rows, cols, figsize=(12, rows * _height(max(len(arms), 1))), squeeze=False, sharey=True
     )
     palette = sns.color_palette("deep", 2)
     for ax, (title, points) in zip(axes.ravel(), panels, strict=False):
-        for y, estimate, low, high, significant in points:
+        # one errorbar per colour (clear difference or not), not one per arm: a forest of
+        # 32 arms drew 4 x 32 errorbars, each several artists laid out one by one
+        for significant in (False, True):
             color = palette[1] if significant else palette[0]
-            if math.isnan(low):
-                ax.plot([estimate], [y], "o", color=color)
-                continue
-            ax.errorbar(
-                [estimate],
-                [y],
-                xerr=[[estimate - low], [high - estimate]],
-                fmt="o",
-                capsize=3,
-                color=color,
-            )
+            mine = [p for p in points if bool(p[4]) == significant]
+            bars = [p for p in mine if not math.isnan(p[2])]
+            dots = [p for p in mine if math.isnan(p[2])]
+            if bars:
+                y, estimate, low, high = np.array(bars, float).T[:4]
+                ax.errorbar(
+                    estimate,
+                    y,
+                    xerr=[estimate - low, high - estimate],
+                    fmt="o",
+                    capsize=3,
+                    color=color,
+                )
+            if dots:
+                ax.plot([p[1] for p in dots], [p[0] for p in dots], "o", color=color)
         ax.axvline(0, color="grey", lw=1, ls="--")
         ax.set_yticks(range(len(arms)), arms, fontsize=8)
         ax.set_ylim(len(arms) - 0.5, -0.5)
+        ax.tick_params(axis="y", labelleft=ax.get_subplotspec().is_first_col())
         ax.set_title(f"{title}: difference", fontsize=10, y=1.0)
     for ax in axes.ravel()[len(panels) :]:
         ax.axis("off")
