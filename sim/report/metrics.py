@@ -57,7 +57,7 @@ class Aggregates:
     seats: int
     reasons: tuple[str, ...]
     block: int
-    game_block: int
+    game_block: dict[str, int]  # per arm: games are compared unpaired, so each arm has its own
     per_game_deals: bool = False
 
     @property
@@ -68,7 +68,9 @@ class Aggregates:
             if self.per_game_deals
             else f"blocks of {self.block} consecutive deals"
         )
-        return f"{hands}; games in blocks of {self.game_block}"
+        sizes = sorted(set(self.game_block.values()))
+        games = f"{sizes[0]}" if len(sizes) == 1 else f"{sizes[0]} to {sizes[-1]} (by arm)"
+        return f"{hands}; games in blocks of {games}"
 
 
 def hand_sum_names(seats: int, reasons: tuple[str, ...]) -> tuple[str, ...]:
@@ -254,8 +256,12 @@ def aggregate(ds: Dataset) -> Aggregates:
     seats = max(a.players for a in ds.arms)
     teams = {a.name for a in ds.arms if a.teams}
     hand_parts, game_parts = _parts(ds.root / "hands"), _parts(ds.root / "games")
-    games_per_arm = min(sum(p.rows for p in parts) for parts in game_parts.values())
-    game_block = block_size(games_per_arm)
+    games_of = {arm: sum(p.rows for p in parts) for arm, parts in game_parts.items()}
+    games_per_arm = min(games_of.values())
+    # about 400 game blocks in every arm: they are resampled arm by arm (games pair only
+    # approximately), so their blocks need not line up, and the bootstrap's cost stays the
+    # same in an arm with four times the games of another
+    game_block = {arm: block_size(rows) for arm, rows in games_of.items()}
     per_game = _deals_per_game(ds, hand_parts)
     if per_game:
         # mirrored runs number deals per game (game * GAME_DEAL_STRIDE + hand): block games
@@ -285,7 +291,7 @@ def aggregate(ds: Dataset) -> Aggregates:
         if games is None:
             continue
         sums, hands_hist, margin_hist = C.game_block_sums(
-            hands, games, seats=seats, teams=is_teams, game_block=game_block
+            hands, games, seats=seats, teams=is_teams, game_block=game_block[arm]
         )
         tables["games"].append(sums.with_columns(arm_col))
         tables["hands_hist"].append(hands_hist.with_columns(arm_col))
