@@ -288,8 +288,18 @@ class Report:
     seed: int = 0
 
 
+def _of_arm(frame: pl.DataFrame, arm: str) -> pl.DataFrame:
+    """The rows of one arm. The aggregates come sorted by arm, so this is a binary search
+    and a slice (a filter would scan every arm's rows, once per arm and table)."""
+    column = frame["arm"]
+    if column.flags["SORTED_ASC"]:
+        start = column.search_sorted(arm, side="left")
+        return frame.slice(start, column.search_sorted(arm, side="right") - start)
+    return frame.filter(pl.col("arm") == arm)
+
+
 def _blocks(frame: pl.DataFrame, arm: str, names: tuple[str, ...]) -> pl.DataFrame:
-    return frame.filter(pl.col("arm") == arm).select("shard", "block", *names)
+    return _of_arm(frame, arm).select("shard", "block", *names)
 
 
 def _sums(frame: pl.DataFrame, names: tuple[str, ...]) -> Sums:
@@ -439,7 +449,7 @@ def _arm_rows(arm, agg, hb, gb, metrics, estimates, resamples, seed) -> list[dic
         ("hands", agg.hands_blocks, "hands per game"),
         ("margin", agg.margin_blocks, "final margin"),
     ):
-        values, counts = _block_matrix(blocks.filter(pl.col("arm") == arm.name), key)
+        values, counts = _block_matrix(_of_arm(blocks, arm.name), key)
         if counts.sum() == 0:
             continue
         stats = {q: quantile_of(share) for q, share in QUANTILES.items()}
@@ -460,7 +470,7 @@ def _arm_rows(arm, agg, hb, gb, metrics, estimates, resamples, seed) -> list[dic
                     int(counts.sum()),
                 )
             )
-    h = agg.turns_hist.filter(pl.col("arm") == arm.name)
+    h = _of_arm(agg.turns_hist, arm.name)
     total = float(h["len"].sum())
     for turn in SURVIVAL_TURNS:
         over = float(h.filter(pl.col("turns") <= turn)["len"].sum())
@@ -555,7 +565,7 @@ def _skill_rows(arm: Arm, agg: Aggregates) -> list[dict]:
     """Win rate and points per hand of each bot, when the line-up mixes bots."""
     if not arm.mixed:
         return []
-    table = agg.skill.filter(pl.col("arm") == arm.name)
+    table = _of_arm(agg.skill, arm.name)
     wins: dict[str, float] = {}
     seats: dict[str, float] = {}
     points: dict[str, float] = {}
@@ -694,7 +704,7 @@ def _skill(ds, agg, hnames, resamples, seed) -> list[SkillFinding]:
     bots (no mirrored rotations), bootstrapped over the arm's hand blocks."""
     out = []
     for arm in ds.arms:
-        seatings = agg.skill.filter(pl.col("arm") == arm.name)["seating"].to_list()
+        seatings = _of_arm(agg.skill, arm.name)["seating"].to_list()
         if not arm.mixed or len(seatings) != 1:
             continue
         arm = dataclasses.replace(arm, bots=tuple(seatings[0].split(",")))

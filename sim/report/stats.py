@@ -289,8 +289,7 @@ def quantile_rows(values: np.ndarray, cdf: np.ndarray, q: float) -> np.ndarray:
     """``hist_quantile`` of every row of ``cdf`` (rows of cumulative counts over the sorted
     ``values``): the smallest value whose cumulative share reaches ``q``."""
     total = cdf[:, -1:]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        reached = cdf / total >= q - 1e-12
+    reached = cdf >= (q - 1e-12) * total  # share >= q, without dividing every cell
     out = values[np.argmax(reached, axis=1)].astype(float)
     out[total[:, 0] <= 0] = math.nan
     return out
