@@ -6,18 +6,21 @@ Every figure is drawn from the small aggregated tables (histograms, per-arm rows
 from the hands themselves. Drawing is split in two: ``_*_data`` turns the report into the
 few plain numbers a figure shows (this is the only part that touches polars), and
 ``_draw_*`` draws them with matplotlib alone. Drawing is what costs (text layout of ticks
-and labels, twice per figure for PNG and SVG), so on Linux :func:`draw_all` draws part of
-the figures in one forked process while this one draws the rest: the fork needs nothing
-pickled but the plain numbers, and never calls polars (whose thread pool a fork does not
-copy).
+and labels, twice per figure for PNG and SVG), so on Linux one forked process draws the
+figures that need only the aggregates (:data:`EARLY`) while this process analyses the
+report, and then the seats' figure while this one draws the forest plot (:func:`begin`,
+:meth:`Drawing.finish`): the fork needs nothing pickled but the plain numbers, and never
+calls polars (whose thread pool a fork does not copy).
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
 import multiprocessing
 import os
 import sys
+from collections.abc import Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
@@ -34,6 +37,8 @@ import seaborn as sns  # noqa: E402
 from matplotlib.transforms import Bbox  # noqa: E402
 
 from sim.report.analysis import Report  # noqa: E402
+from sim.report.dataset import Arm, Dataset  # noqa: E402
+from sim.report.metrics import Aggregates  # noqa: E402
 from sim.report.stats import hist_summary  # noqa: E402
 
 FIGURES = (
@@ -48,40 +53,6 @@ FIGURES = (
     ),
 )
 """(file stem, caption) of every figure, in the order the report shows them."""
-
-COST = {
-    "boxes": (0.13, 0.02),
-    "survival": (0.2, 0.026),
-    "seats": (0.17, 0.016),
-    "forest": (0.46, 0.1),
-}
-"""Rough CPU seconds to draw and save a figure, (fixed, per arm shown): measured on the
-2-arm bench and the 32-arm house-rules datasets; only used to share the figures out."""
-
-
-def forked_share(data: dict[str, tuple[str, dict]]) -> set[str]:
-    """The figures the forked process draws: the forest plot (the costliest) and then, costliest
-    first, every figure that keeps its side the cheaper one (longest processing time first)."""
-    costs = {stem: _cost(kind, d) for stem, (kind, d) in data.items()}
-    forked, here = {"forest"}, set()
-    for stem in sorted(costs, key=lambda stem: -costs[stem]):
-        if stem == "forest":
-            continue
-        side = forked if sum(map(costs.get, forked)) < sum(map(costs.get, here)) else here
-        side.add(stem)
-    return forked
-
-
-def _cost(kind: str, data: dict) -> float:
-    rows = {
-        "boxes": lambda: len(data["stats"]),
-        "survival": lambda: data["data"]["arm"].nunique(),
-        "seats": lambda: len(data["names"]),
-        "forest": lambda: len(data["arms"]) * len(data["panels"]) / 4,
-    }[kind]()
-    fixed, per_row = COST[kind]
-    return fixed + per_row * rows
-
 
 DPI = 100
 """Resolution of the PNGs (the figures' own dpi, matplotlib's default)."""
@@ -99,50 +70,83 @@ def figure_workers() -> int:
     return 2 if sys.platform.startswith("linux") else 1
 
 
-def draw_all(report: Report, folder: Path, workers: int | None = None) -> dict[str, Path]:
-    """Draw every figure into ``folder`` (``<stem>.png`` and ``<stem>.svg``); return the PNGs.
+EARLY = ("turns", "survival", "spread")
+"""The figures drawn from the aggregates alone: a forked process draws them while this one
+analyses (the others need the analysis's intervals and comparisons)."""
 
-    With ``workers`` > 1 (default :func:`figure_workers`) the figures of
-    :func:`forked_share` are drawn in a forked process at the same time as the others; the
-    files are the same."""
-    folder.mkdir(parents=True, exist_ok=True)
-    data = {
-        "turns": ("boxes", _boxes_data(report, report.agg.turns_hist, "turns", "turns per hand")),
-        "survival": ("survival", _survival_data(report)),
-        "spread": (
-            "boxes",
-            _boxes_data(report, report.agg.points_hist, "points", "points won per hand"),
-        ),
-        "seats": ("seats", _seats_data(report)),
-        "forest": ("forest", _forest_data(report)),
-    }
-    workers = figure_workers() if workers is None else workers
-    forked: dict[str, Future] = {}
-    pool = None
-    if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
-        try:
-            pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"))
-            share = forked_share(data)
-            forked = {
-                stem: pool.submit(draw_one, stem, *data[stem], folder)
-                for stem, _caption in FIGURES
-                if stem in share
-            }
-        except OSError:  # pragma: no cover - no process could be forked: draw them here
-            forked = {}
-    try:
+
+class Drawing:
+    """Figures being drawn into ``folder``: :func:`begin` starts the ones the aggregates
+    allow, :meth:`finish` draws the rest once the report is analysed. Use as a context
+    manager, so that the forked process is shut down whatever happens in between."""
+
+    def __init__(self, dataset: Dataset, agg: Aggregates, folder: Path, workers: int) -> None:
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+        names = _arm_names(dataset.arms)
+        self.data: dict[str, tuple[str, dict]] = {
+            "turns": ("boxes", _boxes_data(names, agg.turns_hist, "turns", "turns per hand")),
+            "survival": ("survival", _survival_data(dataset.arms, agg.turns_hist)),
+            "spread": (
+                "boxes",
+                _boxes_data(names, agg.points_hist, "points", "points won per hand"),
+            ),
+        }
+        self.forked: dict[str, Future] = {}
+        self.pool: ProcessPoolExecutor | None = None
+        if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
+            try:
+                self.pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"))
+                for stem in EARLY:
+                    self.forked[stem] = self.pool.submit(draw_one, stem, *self.data[stem], folder)
+            except OSError:  # pragma: no cover - no process could be forked: draw them here
+                self.forked = {}
+
+    def finish(self, report: Report) -> dict[str, Path]:
+        """Draw what is left (the forest plot here, the seats in the forked process when
+        there is one), wait for the forked figures; return every PNG."""
+        self.data["seats"] = ("seats", _seats_data(report))
+        self.data["forest"] = ("forest", _forest_data(report))
+        if self.forked and self.pool is not None:
+            # (should the forked process be gone, submit raises and the seats are drawn here)
+            with contextlib.suppress(Exception):
+                self.forked["seats"] = self.pool.submit(
+                    draw_one, "seats", *self.data["seats"], self.folder
+                )
         for stem, _caption in FIGURES:
-            if stem not in forked:
-                draw_one(stem, *data[stem], folder)
-        for stem, future in forked.items():
+            if stem not in self.forked:
+                draw_one(stem, *self.data[stem], self.folder)
+        for stem, future in self.forked.items():
             try:
                 future.result()
             except Exception:  # pragma: no cover - the fork failed: draw it here (or raise)
-                draw_one(stem, *data[stem], folder)
-    finally:
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
-    return {stem: folder / f"{stem}.png" for stem, _caption in FIGURES}
+                draw_one(stem, *self.data[stem], self.folder)
+        return {stem: self.folder / f"{stem}.png" for stem, _caption in FIGURES}
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+            self.pool = None
+
+    def __enter__(self) -> Drawing:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def begin(dataset: Dataset, agg: Aggregates, folder: Path, workers: int | None = None) -> Drawing:
+    """Start drawing the report's figures into ``folder`` (``<stem>.png`` and ``<stem>.svg``)
+    from the aggregates: with ``workers`` > 1 (default :func:`figure_workers`) the figures of
+    :data:`EARLY` are drawn in a forked process while the caller analyses. The files are the
+    same however they are drawn."""
+    return Drawing(dataset, agg, folder, figure_workers() if workers is None else workers)
+
+
+def draw_all(report: Report, folder: Path, workers: int | None = None) -> dict[str, Path]:
+    """Draw every figure of an analysed report into ``folder``; return the PNGs."""
+    with begin(report.dataset, report.agg, folder, workers) as drawing:
+        return drawing.finish(report)
 
 
 def draw_one(stem: str, kind: str, data: dict, folder: Path) -> Path:
@@ -200,20 +204,19 @@ def _save_cropped_png(fig: plt.Figure, bbox: Bbox, path: Path) -> None:
     )
 
 
-def _arm_names(report: Report) -> list[str]:
-    return [
-        a.name for a in sorted(report.dataset.arms, key=lambda a: (a.players, a.lineup, a.name))
-    ]
+def _arm_names(arms: Sequence[Arm]) -> list[str]:
+    """The arms in the figures' order: by table size, line-up, then name."""
+    return [a.name for a in sorted(arms, key=lambda a: (a.players, a.lineup, a.name))]
 
 
 def _height(rows: int) -> float:
     return max(2.5, 0.32 * rows + 1.2)
 
 
-def _boxes_data(report: Report, hist: pl.DataFrame, column: str, xlabel: str) -> dict:
+def _boxes_data(names: list[str], hist: pl.DataFrame, column: str, xlabel: str) -> dict:
     """Box statistics from histograms: box p25-p75, whiskers p10-p90, median, mean."""
     stats = []
-    for name in _arm_names(report):
+    for name in names:
         h = hist.filter(pl.col("arm") == name)
         s = hist_summary(h[column].to_numpy(), h["len"].to_numpy())
         stats.append(
@@ -243,10 +246,9 @@ def _draw_boxes(stats: list[dict], xlabel: str) -> plt.Figure:
     return fig
 
 
-def _survival_data(report: Report) -> dict:
-    hist = report.agg.turns_hist
+def _survival_data(arms: Sequence[Arm], hist: pl.DataFrame) -> dict:
     frames = []
-    for arm in report.dataset.arms:
+    for arm in arms:
         h = hist.filter(pl.col("arm") == arm.name).sort("turns")
         if h.height == 0:
             continue
@@ -295,7 +297,7 @@ def _draw_survival(data: pd.DataFrame) -> plt.Figure:
 
 def _seats_data(report: Report) -> dict:
     rows = report.rows.filter(pl.col("metric").str.contains(r"^seat\d+_win$"))
-    names = _arm_names(report)
+    names = _arm_names(report.dataset.arms)
     seats = max(a.players for a in report.dataset.arms)
     offsets = np.linspace(-0.3, 0.3, seats) if seats > 1 else np.zeros(1)
     bars = []
@@ -339,7 +341,8 @@ def _forest_data(report: Report) -> dict:
     """Per forest metric its title and every arm's (row, estimate, low, high, clear)."""
     comps = [c for c in report.comparisons if c.metric.name in FOREST_METRICS]
     metrics = [m for m in FOREST_METRICS if any(c.metric.name == m for c in comps)] or ["none"]
-    arms = sorted({c.arm.name for c in comps}, key=lambda n: _arm_names(report).index(n))
+    order = _arm_names(report.dataset.arms)
+    arms = sorted({c.arm.name for c in comps}, key=order.index)
     panels = []
     for metric in metrics:
         sub = [c for c in comps if c.metric.name == metric]

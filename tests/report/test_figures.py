@@ -1,4 +1,5 @@
-"""The figures: drawing part of them in a forked process gives the very same files."""
+"""The figures: drawing part of them in a forked process (while the report is analysed)
+gives the very same files."""
 
 from __future__ import annotations
 
@@ -39,25 +40,18 @@ def test_cropped_png_is_what_savefig_writes_for_the_same_box(small_report, tmp_p
     assert (tmp_path / "cropped.png").read_bytes() == (tmp_path / "saved.png").read_bytes()
 
 
-def test_the_fork_gets_the_forest_and_about_half_of_the_work() -> None:
-    import pandas as pd
+def test_the_aggregates_figures_are_drawn_while_the_report_is_analysed(
+    small_report, tmp_path
+) -> None:
+    from sim.report.figures import EARLY, begin
 
-    from sim.report.figures import _cost, forked_share
-
-    def data(arms: int) -> dict:
-        names = [f"arm{i}" for i in range(arms)]
-        return {
-            "turns": ("boxes", {"stats": names}),
-            "survival": ("survival", {"data": pd.DataFrame({"arm": names})}),
-            "spread": ("boxes", {"stats": names}),
-            "seats": ("seats", {"names": names}),
-            "forest": ("forest", {"arms": names[1:], "panels": [0] * 4}),
-        }
-
-    for arms, alone in ((2, False), (6, True), (32, True)):
-        share = forked_share(data(arms))
-        assert "forest" in share and (share == {"forest"}) is alone
-        costs = {stem: _cost(kind, d) for stem, (kind, d) in data(arms).items()}
-        forked = sum(costs[s] for s in share)
-        here = sum(costs.values()) - forked
-        assert abs(forked - here) <= min(costs.values()) + 0.5 * costs["forest"]
+    report = small_report.report
+    folder = tmp_path / "figures"
+    with begin(report.dataset, report.agg, folder, workers=2) as drawing:
+        for stem in EARLY:  # drawn by the forked process, before any analysis is given
+            drawing.forked[stem].result(timeout=300)
+            assert (folder / f"{stem}.png").stat().st_size > 0
+        assert not (folder / "forest.png").exists() and not (folder / "seats.png").exists()
+        pngs = drawing.finish(report)
+    assert all(path.stat().st_size > 0 for path in pngs.values())
+    assert drawing.pool is None  # the forked process was shut down
