@@ -2,19 +2,28 @@
 
 A command that reads rules wraps its work in :func:`config_errors` so a bad variant file,
 override or player count prints one clear line on stderr and exits with code 2.
+
+Start-up matters (``rummysim bench --hands 1``, issue #2): at module level this file imports
+only typer and the rules' error type. Each command imports what it needs when it runs, so
+``--help`` does not load numpy, ``bench`` does not load rich (typer loads it only to format
+help and errors), and only ``run`` and ``report`` load the dataset and report stacks
+(tests/test_console_script.py checks the import lists).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
-from sim.rules import ConfigError, Rules, compile_rules, list_variants, load_variant
-from sim.rules.toggles import TOGGLES
+from sim.rules.errors import ConfigError
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from sim.rules import Rules
 
 EXIT_CONFIG_ERROR = 2
 
@@ -27,6 +36,8 @@ app = typer.Typer(
 
 def console() -> Console:
     """A console made when a command runs, so it sees the terminal (and COLUMNS) of that run."""
+    from rich.console import Console
+
     return Console()
 
 
@@ -55,6 +66,10 @@ def players_text(rules: Rules) -> str:
 @app.command()
 def variants() -> None:
     """List the variant files: name, players, description."""
+    from rich.table import Table
+
+    from sim.rules import list_variants, load_variant
+
     table = Table("name", "players", "description")
     with config_errors():
         for name, description in list_variants():
@@ -68,6 +83,8 @@ def validate(
     file: str = typer.Argument(..., help="a variant or experiment file, or a shipped one's name"),
 ) -> None:
     """Check a variant or experiment file and print what it resolves to; exit 2 if invalid."""
+    from sim.rules import compile_rules, load_variant
+
     if _is_experiment(file):
         _validate_experiment(file)
         return
@@ -96,6 +113,8 @@ def _is_experiment(file: str) -> bool:
 
 
 def _validate_experiment(file: str) -> None:
+    from rich.table import Table
+
     from sim.runner.experiment import load_experiment
 
     with config_errors():
@@ -117,6 +136,10 @@ def _validate_experiment(file: str) -> None:
 
 
 def _print_summary(rules: Rules) -> None:
+    from rich.table import Table
+
+    from sim.rules.toggles import TOGGLES
+
     out = console()
     out.print(f"[bold]{rules.name}[/bold] (RULES.md §{rules.section}): ", end="")
     out.print(rules.description, markup=False, highlight=False)
@@ -176,6 +199,7 @@ def bench(
     import json
 
     from sim.bench import bench as run_bench
+    from sim.rules import compile_rules, load_variant
 
     with config_errors():
         rules = load_variant(variant)
@@ -202,6 +226,7 @@ def simulate(
     import numpy as np
 
     from sim.engine.api import play
+    from sim.rules import compile_rules, load_variant
     from sim.summary import summarize
 
     with config_errors():
@@ -228,6 +253,7 @@ def replay(
 ) -> None:
     """Print one hand as a readable transcript, produced by the engine's own kernels."""
     from sim.replay import load_deal, transcript
+    from sim.rules import compile_rules, load_variant
 
     with config_errors():
         rules = load_variant(variant)
@@ -249,6 +275,7 @@ def deadwood(
     import sys
 
     from sim.deadwood import analyse, line, parse_hand, read_hands
+    from sim.rules import load_variant
 
     if bool(cards) == bool(file):
         typer.echo("error: give the cards of one hand, or --file with one hand per line", err=True)

@@ -14,6 +14,12 @@ a module it calls does, and a stale kernel can crash the process. So the cache l
 folder named after a hash of every engine source file: any edit starts a fresh cache.
 ``NUMBA_CACHE_DIR``, when set, is used as the parent folder. It is set here, before any
 kernel is decorated.
+
+Loading a kernel from that cache skips a needless step (:func:`_install_fast_cache_load`):
+numba's ``Cache.load_overload`` calls ``target_context.refresh()`` before it reads the
+file, and that imports and installs every lowering registry numba has (numpy linalg,
+typed dict/list/set, np.random, jitclass, ...): ~0.3 s of a ~1.7 s ``rummysim bench
+--hands 1``, spent on nothing a cached nopython kernel uses.
 """
 
 from __future__ import annotations
@@ -57,6 +63,78 @@ def _engine_cache_dir() -> str:
 
 
 numba.config.CACHE_DIR = _engine_cache_dir()
+
+
+FAST_CACHE_LOAD_NUMBA = ((0, 68),)
+"""numba (major, minor) versions whose ``Cache.load_overload`` was read and checked against
+the replacement below. Any other version is left alone."""
+
+
+def _install_fast_cache_load() -> bool:
+    """Make numba load cached kernels without refreshing the target context first.
+
+    What numba does (numba/core/caching.py, 0.68)::
+
+        def load_overload(self, sig, target_context):
+            target_context.refresh()
+            with self._guard_against_spurious_io_errors():
+                return self._load_overload(sig, target_context)
+
+    ``refresh()`` does two things: it initialises the NRT runtime (``rtsys.initialize``,
+    whose symbols the allocating kernels link against) and it imports and installs every
+    typing and lowering registry. Rebuilding a cached *nopython* function needs only the
+    first: the file holds machine code and its environment, nothing is typed or lowered.
+    The registries matter only to object mode (``objmode`` blocks, lifted loops), which
+    the engine never uses (tests/engine/test_jit_fast_load.py keeps it so), and to compiling,
+    which refreshes both contexts itself (``CompilerBase.__init__`` in numba/core/compiler.py)
+    before it types anything, so a cache miss, or a kernel compiled later in the same
+    process, sees the full registries as before. numba upstream weighed the same change
+    (PR #9806, "Only refresh target_context if objmode is used").
+
+    The replacement initialises the runtime, then loads as numba does. It applies only to
+    functions defined in ``sim.engine`` (any other cached function, e.g. a library's, is
+    loaded the original way). If anything in it raises, the original method runs instead,
+    so the worst case is numba's own behaviour.
+    ``RUMMYSIM_NUMBA_FAST_LOAD=0`` turns it off (the tests compare both ways). Returns
+    True when it was installed.
+    """
+    if os.environ.get("RUMMYSIM_NUMBA_FAST_LOAD", "1") == "0":
+        return False
+    try:
+        version = tuple(int(part) for part in numba.__version__.split(".")[:2])
+    except ValueError:
+        return False
+    if version not in FAST_CACHE_LOAD_NUMBA:
+        return False
+    from numba.core.caching import Cache
+    from numba.core.runtime.nrt import rtsys
+
+    original = Cache.load_overload
+    if getattr(original, "_rummysim_fast", False):
+        return True  # already installed (module reloaded)
+    needed = ("_load_overload", "_guard_against_spurious_io_errors")
+    if not all(hasattr(Cache, name) for name in needed):
+        return False
+
+    def load_overload(self, sig, target_context):
+        module = getattr(getattr(self, "_py_func", None), "__module__", None) or ""
+        if not module.startswith(__package__ + "."):  # not an engine kernel: numba's way
+            return original(self, sig, target_context)
+        try:
+            rtsys.initialize(target_context)
+            with self._guard_against_spurious_io_errors():
+                return self._load_overload(sig, target_context)
+        except Exception:
+            return original(self, sig, target_context)
+
+    load_overload._rummysim_fast = True
+    load_overload.__doc__ = original.__doc__
+    Cache.load_overload = load_overload
+    return True
+
+
+FAST_CACHE_LOAD = _install_fast_cache_load()
+"""True when cached kernels load without numba's full context refresh (see above)."""
 
 
 def cache_is_cold() -> bool:
