@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from sim.engine.layout import GAME_DEAL_STRIDE, REASON_NAMES
@@ -218,12 +219,18 @@ bytes a hand), summed into cells and histograms and joined with its games."""
 
 
 def _read_chunk(hands_files: list[str], games_files: list[str]):
-    """A chunk's hands and games, each column in one piece (so that numpy reads it in
-    place: the copy is made here, in the reading thread)."""
+    """A chunk's hands (polars' and pyarrow's columns, the same rows in the same order) and
+    games, each column in one piece (so that numpy reads it in place: the copy is made here,
+    in the reading thread)."""
     hands = pl.read_parquet(hands_files, columns=list(C.HAND_COLUMNS)).rechunk()
+    extra = pa.concat_tables(
+        pq.ParquetFile(path).read(columns=list(C.ARROW_COLUMNS), use_threads=False)
+        for path in hands_files
+    )
     if not games_files:
-        return hands, None
-    return hands, pl.read_parquet(games_files, columns=list(C.GAME_COLUMNS)).rechunk()
+        return hands, extra, None
+    games = pl.read_parquet(games_files, columns=list(C.GAME_COLUMNS)).rechunk()
+    return hands, extra, games
 
 
 def _read_ahead(chunks: list[tuple[str, list[str], list[str]]]):
@@ -275,12 +282,20 @@ def aggregate(ds: Dataset) -> Aggregates:
         k: [] for k in ("hands", "games", "turns", "points", "hands_hist", "margin")
     }
     chunks = _file_chunks(hand_parts, ds.root / "games", CHUNK_ROWS)
-    for (arm, hands_files, _games), (frame, games) in zip(chunks, _read_ahead(chunks), strict=True):
+    for (arm, hands_files, _games), (frame, extra, games) in zip(
+        chunks, _read_ahead(chunks), strict=True
+    ):
         # the chunk's hands, read once: block sums, histograms and the games' last hands
         is_teams = arm in teams
         try:
             hands = C.Hands(
-                frame, unit_stride=stride, block=block, seats=seats, teams=is_teams, known=known
+                frame,
+                extra,
+                unit_stride=stride,
+                block=block,
+                seats=seats,
+                teams=is_teams,
+                known=known,
             )
         except C.ChunkError as err:
             raise C.ChunkError(f"{hands_files[0]}: {err}") from None

@@ -72,7 +72,7 @@ def test_reason_codes_read_categorical_and_string_columns() -> None:
     for dtype in (pl.Categorical, pl.String):
         codes = C.reason_codes(pl.Series("end_reason", names, dtype=dtype), known)
         assert codes.tolist() == [1, 0, 3, 2, 1]
-    with pytest.raises(C.ChunkError, match="end_reason"):
+    with pytest.raises(C.ChunkError, match="end reason"):
         C.reason_codes(pl.Series("end_reason", ["block", None], dtype=pl.Categorical), known)
 
 
