@@ -218,31 +218,46 @@ CHUNK_ROWS = 500_000
 bytes a hand), summed into cells and histograms and joined with its games."""
 
 
-def _read_chunk(hands_files: list[str], games_files: list[str]):
-    """A chunk's hands (polars' and pyarrow's columns, the same rows in the same order) and
-    games, each column in one piece (so that numpy reads it in place: the copy is made here,
-    in the reading thread)."""
+def _read_polars(hands_files: list[str], games_files: list[str]):
+    """A chunk's :data:`~sim.report.chunks.HAND_COLUMNS` and games, each column in one piece
+    (so that numpy reads it in place: the copy is made here, in the reading thread)."""
     hands = pl.read_parquet(hands_files, columns=list(C.HAND_COLUMNS)).rechunk()
-    extra = pa.concat_tables(
+    if not games_files:
+        return hands, None
+    return hands, pl.read_parquet(games_files, columns=list(C.GAME_COLUMNS)).rechunk()
+
+
+def _read_arrow(hands_files: list[str]) -> pa.Table:
+    """A chunk's :data:`~sim.report.chunks.ARROW_COLUMNS`, file after file: the same rows in
+    the same order as :func:`_read_polars`."""
+    return pa.concat_tables(
         pq.ParquetFile(path).read(columns=list(C.ARROW_COLUMNS), use_threads=False)
         for path in hands_files
     )
-    if not games_files:
-        return hands, extra, None
-    games = pl.read_parquet(games_files, columns=list(C.GAME_COLUMNS)).rechunk()
-    return hands, extra, games
 
 
 def _read_ahead(chunks: list[tuple[str, list[str], list[str]]]):
-    """Each chunk's (hands, games) frames, in order, the next one read in a thread while the
-    caller reduces this one (reading and numpy both leave the GIL): two chunks in memory."""
-    with ThreadPoolExecutor(1) as pool:
-        ahead = pool.submit(_read_chunk, *chunks[0][1:]) if chunks else None
+    """Each chunk's (hands, arrow columns, games), in order, the next chunk read while the
+    caller reduces this one: its polars columns in one thread, its pyarrow columns in
+    another (each reader decodes mostly on one core; both, and numpy, leave the GIL). Two
+    chunks in memory at most."""
+
+    def submit(pool: ThreadPoolExecutor, i: int):
+        if i >= len(chunks):
+            return None
+        _arm, hands_files, games_files = chunks[i]
+        return pool.submit(_read_polars, hands_files, games_files), pool.submit(
+            _read_arrow, hands_files
+        )
+
+    with ThreadPoolExecutor(2) as pool:
+        ahead = submit(pool, 0)
         for i in range(len(chunks)):
-            frames = ahead.result()
-            ahead = pool.submit(_read_chunk, *chunks[i + 1][1:]) if i + 1 < len(chunks) else None
-            yield frames
-            del frames
+            polars_part, arrow_part = ahead
+            (hands, games), extra = polars_part.result(), arrow_part.result()
+            ahead = submit(pool, i + 1)
+            yield hands, extra, games
+            del hands, extra, games
 
 
 def _merged(frame: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
