@@ -1,20 +1,20 @@
 """One chunk of an arm's hands, and the games of the same shards, reduced with numpy.
 
 The report reads each arm's hands in chunks of whole files (:mod:`sim.report.metrics`).
-Here a chunk becomes the small tables the report is made of, with integer keys and
-``np.bincount`` instead of a ``group_by`` per table and a join:
+Here a chunk becomes the small tables the report is made of, without a ``group_by`` per
+table or a join:
 
-* a hand's *block key* numbers its (shard, block) within the chunk; every hand block sum
-  (:func:`sim.report.metrics.hand_sum_names`) is a count or a weighted count over that key,
-  and the per-block histograms of turns and points count (block key, value) pairs;
-* each game finds its last hand by a binary search over the hands' (shard, rotation, game,
-  hand) keys (the runner writes hands in that order; they are sorted first if not), which
-  gives the scores before the last hand; the game block sums and the histograms of hands per
-  game and margins are counted over (shard, game block) keys the same way.
+* the runner writes hands in (shard, deal) order, so a chunk's rows come in :class:`Runs`
+  of one (shard, block): every hand block sum (:func:`sim.report.metrics.hand_sum_names`)
+  is an integer ``np.add.reduceat`` over the runs, and every count by value (end reasons,
+  the per-block histograms of turns and points) one ``np.bincount`` over (run, value);
+* each game finds its last hand by a binary search among the hands followed by a hand 0
+  (:func:`last_hand_rows`), which gives the scores before the last hand; the game block
+  sums and the histograms of hands per game and margins are counted over runs of (shard,
+  game block) the same way.
 
 Every function returns exactly what a ``group_by`` over the same rows gives (the tests check
-this); the values are whole numbers, and weighted counts are exact while a block's sum stays
-below 2**53 (checked, else summed in integers).
+this); rows out of order only make more runs of a block, summed by the caller.
 """
 
 from __future__ import annotations
@@ -55,10 +55,8 @@ GAME_COLUMNS = (
 """The columns of the games files the report reads."""
 
 DENSE_LIMIT = 1 << 24
-"""Largest key space counted densely (``bincount``); sparser keys are numbered first."""
-
-EXACT_FLOAT = 1 << 53
-"""Sums of whole numbers below this are exact in the float64 ``bincount`` weights."""
+"""Largest (runs × values) table a histogram counts densely (``bincount``); a sparser one
+is counted with a ``group_by``."""
 
 
 class ChunkError(ValueError):

@@ -1,11 +1,11 @@
 """Per-arm aggregates of a dataset, computed by polars over the Parquet files.
 
 The hands are read once, in chunks of whole files of at most :data:`CHUNK_ROWS` hands of
-one arm and only the columns the report needs (:data:`HAND_COLUMNS`), so memory depends on
-the chunk size, the number of arms, blocks and distinct values, not on the number of hands.
-From each chunk come its cells (hands summed per block, winner, dealer, table and end
-reason), its histograms of turns and points (``np.bincount``) and its games joined with
-their last hands; the chunks' small tables are then summed. The results are small tables:
+one arm and only the columns the report needs (:data:`~sim.report.chunks.HAND_COLUMNS` and
+:data:`~sim.report.chunks.ARROW_COLUMNS`), so memory depends on the chunk size, the number
+of arms, blocks and distinct values, not on the number of hands. Each chunk is reduced with
+numpy (:mod:`sim.report.chunks`) to its block sums, its per-block histograms and its games'
+block sums; the chunks' small tables are then put together. The results are small tables:
 
 * hand blocks: per (arm, shard, block of ``block`` consecutive deals) the sums every hand
   statistic of the report is made of (:func:`hand_sum_names`); the paired bootstrap of
@@ -135,6 +135,8 @@ def _parts(folder: Path) -> dict[str, list[Part]]:
 
 
 def _top_deal(meta: pq.FileMetaData) -> int | None:
+    """The largest deal number in a file's statistics: -1 without a deal column (a games
+    file), None where some row group has no statistics."""
     names = [meta.schema.column(i).name for i in range(meta.num_columns)]
     if "deal" not in names:
         return -1
@@ -215,7 +217,7 @@ def _deals_per_game(ds: Dataset, hands: dict[str, list[Part]]) -> bool:
 
 CHUNK_ROWS = 500_000
 """Hands per chunk (whole files): each chunk's columns are read once into memory (about 60
-bytes a hand), summed into cells and histograms and joined with its games."""
+bytes a hand) and reduced to block sums and histograms, its games with it."""
 
 
 def _read_polars(hands_files: list[str], games_files: list[str]):
