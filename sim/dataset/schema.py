@@ -22,7 +22,9 @@ from sim.engine import layout as L
 if TYPE_CHECKING:  # the report reads datasets without loading the engine's kernels
     from sim.engine.api import Played
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""2: ``hands.points`` and ``games.comeback`` added (derived from the scores, for readers that
+need not decode the score lists)."""
 
 END_REASONS = L.REASON_NAMES
 """Values of ``hands.end_reason``, in the kernels' code order."""
@@ -55,6 +57,13 @@ HAND_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = SHARD_COLUMNS + (
     ("winner", pa.int8(), "seat that won the hand, or -1 (stalled, exhausted, void, tie)"),
     ("hand_scores", _SCORES, "points each seat scored in this hand"),
     ("total_scores", _SCORES, "each seat's game total after this hand (toward the target)"),
+    (
+        "points",
+        pa.int32(),
+        "points that changed hands: the sum of the sides' absolute `hand_scores` (what the "
+        "winner takes; under penalty scoring, the penalties paid); partnership gin: the two "
+        "teams'",
+    ),
     ("violations", pa.int32(), "audit violations in this hand (0 unless run in audit mode)"),
 )
 
@@ -75,6 +84,12 @@ GAME_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = SHARD_COLUMNS + (
     ),
     ("lead_changes", pa.int32(), "times the unique leader changed during the game"),
     ("capped", pa.bool_(), "the game hit the hand cap"),
+    (
+        "comeback",
+        pa.bool_(),
+        "the winner had fewer points than another side before the game's last hand "
+        "(`final_scores` minus that hand's `hand_scores`); false when nobody won",
+    ),
 )
 
 DELTA_COLUMNS = ("game", "hand", "deal")
@@ -127,8 +142,36 @@ def _bots(sid: ShardId, n: int) -> pa.Array:
     return pa.ListArray.from_arrays(offsets, names)
 
 
-def hands_table(out: Played, sid: ShardId) -> pa.Table:
-    """The hands rows of one kernel call as a table of :data:`HANDS_SCHEMA`."""
+def _sides(out: Played, teams: bool) -> int:
+    """Score columns that are sides: every seat's, or the two teams' (partnership gin keeps a
+    team's score in both partners' columns; seat 0 is team A, seat 1 team B)."""
+    return 2 if teams else out.hand_scores.shape[1]
+
+
+def hand_points(out: Played, teams: bool = False) -> np.ndarray:
+    """Each hand's ``points``: the sum of its sides' absolute scores."""
+    return np.abs(out.hand_scores[:, : _sides(out, teams)]).sum(axis=1)
+
+
+def comebacks(out: Played, teams: bool = False) -> np.ndarray:
+    """Each game's ``comeback``: its winner had fewer points than another side before its
+    last hand. A call's hands are its games' hands in order (each game from hand 0), so game
+    ``g``'s last hand is row ``hands[0] + ... + hands[g] - 1``."""
+    width = _sides(out, teams)
+    n = len(out.game_rows)
+    if n == 0:
+        return np.zeros(0, bool)
+    last = np.cumsum(out.game_rows[:, L.G_HANDS]) - 1
+    before = out.game_scores[:, :width] - out.hand_scores[last, :width]
+    winner = out.game_rows[:, L.G_WINNER]
+    valid = (winner >= 0) & (winner < width)
+    mine = before[np.arange(n), np.clip(winner, 0, width - 1)]
+    return valid & (mine < before.max(axis=1))
+
+
+def hands_table(out: Played, sid: ShardId, *, teams: bool = False) -> pa.Table:
+    """The hands rows of one kernel call as a table of :data:`HANDS_SCHEMA` (``teams``: the
+    table plays in partnerships, RULES.md §3.19)."""
     rows = out.hand_rows
     n = len(rows)
     reasons = pa.DictionaryArray.from_arrays(
@@ -147,13 +190,15 @@ def hands_table(out: Played, sid: ShardId) -> pa.Table:
         pa.array(rows[:, L.H_WINNER].astype(np.int8)),
         _per_seat(out.hand_scores),
         _per_seat(out.hand_totals),
+        pa.array(hand_points(out, teams).astype(np.int32)),
         pa.array(rows[:, L.H_VIOLATIONS].astype(np.int32)),
     ]
     return pa.Table.from_arrays(arrays, schema=HANDS_SCHEMA)
 
 
-def games_table(out: Played, sid: ShardId) -> pa.Table:
-    """The games rows of one kernel call as a table of :data:`GAMES_SCHEMA`."""
+def games_table(out: Played, sid: ShardId, *, teams: bool = False) -> pa.Table:
+    """The games rows of one kernel call (which holds every hand of its games) as a table of
+    :data:`GAMES_SCHEMA` (``teams``: the table plays in partnerships, RULES.md §3.19)."""
     rows = out.game_rows
     n = len(rows)
     arrays = _shard_arrays(sid, n) + [
@@ -164,6 +209,7 @@ def games_table(out: Played, sid: ShardId) -> pa.Table:
         _per_seat(out.game_scores),
         pa.array(rows[:, L.G_LEAD_CHANGES].astype(np.int32)),
         pa.array(rows[:, L.G_CAPPED].astype(bool)),
+        pa.array(comebacks(out, teams)),
     ]
     return pa.Table.from_arrays(arrays, schema=GAMES_SCHEMA)
 

@@ -8,10 +8,11 @@ table or a join:
   of one (shard, block): every hand block sum (:func:`sim.report.metrics.hand_sum_names`)
   is an integer ``np.add.reduceat`` over the runs, and every count by value (end reasons,
   the per-block histograms of turns and points) one ``np.bincount`` over (run, value);
-* each game finds its last hand by a binary search among the hands followed by a hand 0
-  (:func:`last_hand_rows`), which gives the scores before the last hand; the game block
-  sums and the histograms of hands per game and margins are counted over runs of (shard,
-  game block) the same way.
+* the games' block sums and the histograms of hands per game and margins are counted over
+  runs of (shard, game block) the same way.
+
+The hands' flat columns (``points``; the games' ``comeback``) carry what the score lists
+would give, so the lists are read only for the skill comparison of mixed line-ups.
 
 Every function returns exactly what a ``group_by`` over the same rows gives (the tests check
 this); rows out of order only make more runs of a block, summed by the caller.
@@ -24,33 +25,28 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.compute as pc
 
-HAND_COLUMNS = (
-    "shard",
-    "rotation",
-    "game",
-    "hand",
-    "deal",
-    "winner",
-    "dealer",
-    "players",
-    "turns",
-)
+HAND_COLUMNS = ("shard", "deal", "winner", "dealer", "players", "turns", "points")
 """The columns of the hands files the report reads with polars (each once)."""
 
-ARROW_COLUMNS = ("end_reason", "hand_scores")
+ARROW_COLUMNS = ("end_reason",)
 """The columns read with pyarrow's Parquet reader, which decodes them faster than polars
-(measured on 10M hands, one thread: the scores' lists 0.72 s against 0.88 s, the end reason
-kept as its dictionary's indices 0.17 s against 0.33 s for a polars Categorical)."""
+(measured on 10M hands, one thread: the end reason kept as its dictionary's indices 0.17 s
+against 0.33 s for a polars Categorical, the score lists 0.72 s against 0.88 s)."""
+
+SCORE_COLUMN = "hand_scores"
+"""Read (with pyarrow, as :data:`ARROW_COLUMNS`) only for line-ups that mix bots: the points
+of each seat are what the skill comparison needs, and every other statistic of a hand is in
+the flat columns (decoding the lists took a third of the time spent reading a dataset)."""
 
 GAME_COLUMNS = (
     "shard",
-    "rotation",
     "game",
     "hands",
     "winner",
     "final_scores",
     "lead_changes",
     "capped",
+    "comeback",
 )
 """The columns of the games files the report reads."""
 
@@ -208,7 +204,9 @@ class Hands:
 
     ``seats`` is the report's number of seat columns (the largest table); ``teams``: a
     partnership arm, read as two sides (the winner and dealer become their team, seats 0
-    and 2 team A, 1 and 3 team B, and the scores the two teams')."""
+    and 2 team A, 1 and 3 team B, and the scores the two teams'). ``extra`` holds
+    :data:`SCORE_COLUMN` only where the line-up mixes bots; elsewhere each seat's points
+    (``scores``) are zeros."""
 
     def __init__(
         self,
@@ -230,14 +228,15 @@ class Hands:
         if extra.num_rows != frame.height:
             raise ChunkError(f"{extra.num_rows} end reasons and scores for {frame.height} hands")
         self.reason = reason_codes(extra.column("end_reason"), known)
-        self.scores, _ = list_columns(extra.column("hand_scores"), 2 if teams else seats)
+        if SCORE_COLUMN in extra.column_names:
+            self.scores, _ = list_columns(extra.column(SCORE_COLUMN), 2 if teams else seats)
+        else:
+            self.scores = []
         if teams:
             self.winner = np.where(self.winner >= 0, self.winner % 2, self.winner)
             self.dealer = self.dealer % 2
             self.players = np.full_like(self.players, 2)
-        self.points = np.abs(self.scores[0]).astype(np.int64)
-        for column in self.scores[1:]:
-            self.points += np.abs(column)
+        self.points = ints(frame["points"]).astype(np.int64)  # squared below
         self.scores += [np.zeros(len(self.shard), np.int64)] * (seats - len(self.scores))
         self.runs = Runs(self.shard, ints(frame["deal"]) // (unit_stride * block))
         self.shard_dtype = frame.schema["shard"]
@@ -278,60 +277,15 @@ def hand_block_sums(hands: Hands, seats: int, known: tuple[str, ...]) -> pl.Data
     return runs.frame(cols, hands.shard_dtype)
 
 
-GAME_KEYS = ("shard", "rotation", "game")
-"""What tells one game from another in a dataset (a mirrored run repeats a shard's game
-numbers in every rotation)."""
-
-
-def last_hand_rows(frame: pl.DataFrame, games: pl.DataFrame) -> np.ndarray:
-    """For each game, the row of its last hand (hand ``hands - 1`` of the same shard,
-    rotation and game) among the chunk's hands ``frame``, or -1 where it is not there.
-
-    The runner writes hands in (shard, rotation, game, hand) order, hands numbered from 0 in
-    each game, so a game's last hand is one followed by a hand 0 (or the chunk's end); each
-    game is looked up among those by a binary search. Should some game not be found there
-    (hands in another order), it is looked up among all hands."""
-    g_keys = [ints(games[c]) for c in GAME_KEYS] + [ints(games["hands"]) - 1]
-    if len(g_keys[0]) == 0 or frame.height == 0:
-        return np.full(len(g_keys[0]), -1, np.int64)
-    hand = ints(frame["hand"])
-    ends = np.append(np.flatnonzero(hand[1:] == 0), len(hand) - 1)
-    columns = [ints(frame[c]) for c in GAME_KEYS] + [hand]
-    found = _search_rows([c[ends] for c in columns], g_keys)
-    if (found >= 0).all():
-        return ends[found]
-    return _search_rows(columns, g_keys)
-
-
-def _search_rows(h_keys: list[np.ndarray], g_keys: list[np.ndarray]) -> np.ndarray:
-    """Where each (shard, rotation, game, hand) of ``g_keys`` is among the rows of ``h_keys``
-    (-1 where it is not), by a binary search over one mixed-radix key per row."""
-    key_h = np.zeros(len(h_keys[0]), np.int64)
-    key_g = np.zeros(len(g_keys[0]), np.int64)
-    room = 1
-    for h, g in zip(h_keys, g_keys, strict=True):
-        low = min(int(h.min()), int(g.min()))
-        width = max(int(h.max()), int(g.max())) - low + 1
-        room *= width
-        if room >= 1 << 62:
-            raise ChunkError("shard, rotation, game and hand numbers too large to key")
-        key_h = key_h * width + (h.astype(np.int64) - low)
-        key_g = key_g * width + (g.astype(np.int64) - low)
-    order = np.argsort(key_h, kind="stable")
-    key_h = key_h[order]
-    at = np.minimum(np.searchsorted(key_h, key_g), len(key_h) - 1)
-    return np.where(key_h[at] == key_g, order[at], -1)
-
-
 def game_block_sums(
-    hands: Hands, games: pl.DataFrame, *, seats: int, teams: bool, game_block: int
+    games: pl.DataFrame, *, seats: int, teams: bool, game_block: int
 ) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
     """The chunk's games summed per (shard, game block): every column of
     ``game_sum_names(seats)``; and the per-block histograms of hands per game and margins.
 
     The final margin is the best final score minus the second best (two sides for a
-    partnership arm); a *comeback* is a game whose winner had fewer points than some other
-    side before the last hand (final totals minus the last hand's scores)."""
+    partnership arm); a *comeback* (the runner's ``comeback`` column) is a game whose winner
+    had fewer points than some other side before the last hand."""
     shard, winner = ints(games["shard"]), ints(games["winner"]).astype(np.int64)
     n_hands = ints(games["hands"]).astype(np.int64)
     columns, length = list_columns(games["final_scores"], 2 if teams else seats)
@@ -343,13 +297,6 @@ def game_block_sums(
     lowest = np.iinfo(np.int64).min // 4
     ranked = -np.sort(-np.where(real, final, lowest), axis=1)
     margin = ranked[:, 0] - ranked[:, 1]
-    rows = last_hand_rows(hands.frame, games)
-    found = rows >= 0
-    last = np.stack([column[np.clip(rows, 0, None)] for column in hands.scores[:width]], axis=1)
-    before = np.where(real, final - last, lowest)
-    valid = found & (winner >= 0) & (winner < length)
-    mine = before[np.arange(len(winner)), np.clip(winner, 0, width - 1)]
-    comeback = valid & (mine < before.max(axis=1))
     runs = Runs(shard, ints(games["game"]) // game_block)
     cols = {
         "n": runs.counts,
@@ -357,7 +304,7 @@ def game_block_sums(
         "hands2": runs.total(n_hands * n_hands),
         "margin": runs.total(margin),
         "margin2": runs.total(margin * margin),
-        "comeback": runs.total(comeback),
+        "comeback": runs.total(ints(games["comeback"].cast(pl.Int64)) != 0),
         "decided": runs.total(winner >= 0),
         "lead_changes": runs.total(ints(games["lead_changes"])),
         "capped": runs.total(ints(games["capped"].cast(pl.Int64)) != 0),

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import polars as pl
+import pyarrow.parquet as pq
 
 from sim.rules import ConfigError, load_variant, rules_from_toml
 
@@ -93,6 +94,33 @@ def _parts(folder: Path) -> list[Path]:
     return sorted(folder.glob("arm=*/*.parquet")) if folder.is_dir() else []
 
 
+READS = {
+    "hands": ("shard", "deal", "winner", "dealer", "players", "turns", "points", "end_reason"),
+    "games": ("shard", "game", "hands", "winner", "final_scores", "lead_changes", "comeback"),
+}
+"""Columns the report reads from every file of each table (``points`` and ``comeback`` came
+with schema version 2)."""
+
+
+def _check_columns(root: Path, manifest: dict) -> None:
+    """Raise :class:`DatasetError` when a table's first file lacks a column the report reads
+    (a dataset written by an older rummysim), naming the file and the columns."""
+    for table, names in READS.items():
+        first = _parts(root / table)[0]
+        try:
+            have = set(pq.read_schema(first).names)
+        except (OSError, ValueError) as err:
+            raise DatasetError(f"{first}: cannot read the Parquet schema: {err}") from None
+        missing = [n for n in names if n not in have]
+        if missing:
+            version = manifest.get("schema_version", "unknown")
+            raise DatasetError(
+                f"{first}: no column {', '.join(repr(n) for n in missing)}: the dataset was "
+                f"written with schema version {version} by an older rummysim; run the "
+                "experiment again to report on it"
+            )
+
+
 def open_dataset(root: str | Path, baseline: str | None = None) -> Dataset:
     """Check ``root`` is a dataset and read its arms; raise :class:`DatasetError` if not.
 
@@ -114,6 +142,7 @@ def open_dataset(root: str | Path, baseline: str | None = None) -> Dataset:
             raise DatasetError(f"{path}: cannot read the manifest: {err}") from None
         if not isinstance(manifest, dict):
             raise DatasetError(f"{path}: the manifest is not a JSON object")
+    _check_columns(root, manifest)
     present = sorted(p.name.removeprefix("arm=") for p in (root / "hands").glob("arm=*"))
     try:
         arms = _arms(root, manifest, present, baseline)

@@ -15,10 +15,10 @@ block sums; the chunks' small tables are then put together. The results are smal
   quantiles, distributions and survival curves are exact;
 * skill: per arm and seating of bots, wins and points per seat (for mixed line-ups).
 
-"Points won per hand" is the sum of the absolute values of a hand's scores: what the winner
-takes under ``pip_to_winner``/``per_card`` scoring (the others score 0), and the penalties
-paid in the hand under ``penalty`` scoring, so the same column measures the score swing of a
-hand whatever the scoring (RULES.md §2G.29).
+"Points won per hand" is the hands' ``points`` column, the sum of the absolute values of a
+hand's scores: what the winner takes under ``pip_to_winner``/``per_card`` scoring (the others
+score 0), and the penalties paid in the hand under ``penalty`` scoring, so the same column
+measures the score swing of a hand whatever the scoring (RULES.md §2G.29).
 """
 
 from __future__ import annotations
@@ -229,27 +229,28 @@ def _read_polars(hands_files: list[str], games_files: list[str]):
     return hands, pl.read_parquet(games_files, columns=list(C.GAME_COLUMNS)).rechunk()
 
 
-def _read_arrow(hands_files: list[str]) -> pa.Table:
-    """A chunk's :data:`~sim.report.chunks.ARROW_COLUMNS`, file after file: the same rows in
-    the same order as :func:`_read_polars`."""
+def _read_arrow(hands_files: list[str], scores: bool) -> pa.Table:
+    """A chunk's :data:`~sim.report.chunks.ARROW_COLUMNS` (and, with ``scores``, the
+    :data:`~sim.report.chunks.SCORE_COLUMN`), file after file: the same rows in the same
+    order as :func:`_read_polars`."""
+    columns = list(C.ARROW_COLUMNS) + ([C.SCORE_COLUMN] if scores else [])
     return pa.concat_tables(
-        pq.ParquetFile(path).read(columns=list(C.ARROW_COLUMNS), use_threads=False)
-        for path in hands_files
+        pq.ParquetFile(path).read(columns=columns, use_threads=False) for path in hands_files
     )
 
 
-def _read_ahead(chunks: list[tuple[str, list[str], list[str]]]):
-    """Each chunk's (hands, arrow columns, games), in order, the next chunk read while the
-    caller reduces this one: its polars columns in one thread, its pyarrow columns in
-    another (each reader decodes mostly on one core; both, and numpy, leave the GIL). Two
-    chunks in memory at most."""
+def _read_ahead(chunks: list[tuple[str, list[str], list[str]]], mixed: set[str]):
+    """Each chunk's (hands, arrow columns, games), in order (the score lists only for the
+    arms in ``mixed``), the next chunk read while the caller reduces this one: its polars
+    columns in one thread, its pyarrow columns in another (each reader decodes mostly on one
+    core; both, and numpy, leave the GIL). Two chunks in memory at most."""
 
     def submit(pool: ThreadPoolExecutor, i: int):
         if i >= len(chunks):
             return None
-        _arm, hands_files, games_files = chunks[i]
+        arm, hands_files, games_files = chunks[i]
         return pool.submit(_read_polars, hands_files, games_files), pool.submit(
-            _read_arrow, hands_files
+            _read_arrow, hands_files, arm in mixed
         )
 
     with ThreadPoolExecutor(2) as pool:
@@ -299,8 +300,9 @@ def aggregate(ds: Dataset) -> Aggregates:
         k: [] for k in ("hands", "games", "turns", "points", "hands_hist", "margin")
     }
     chunks = _file_chunks(hand_parts, ds.root / "games", CHUNK_ROWS)
+    mixed = {a.name for a in ds.arms if a.mixed}
     for (arm, hands_files, _games), (frame, extra, games) in zip(
-        chunks, _read_ahead(chunks), strict=True
+        chunks, _read_ahead(chunks, mixed), strict=True
     ):
         # the chunk's hands, read once: block sums, histograms and the games' last hands
         is_teams = arm in teams
@@ -323,7 +325,7 @@ def aggregate(ds: Dataset) -> Aggregates:
         if games is None:
             continue
         sums, hands_hist, margin_hist = C.game_block_sums(
-            hands, games, seats=seats, teams=is_teams, game_block=game_block[arm]
+            games, seats=seats, teams=is_teams, game_block=game_block[arm]
         )
         tables["games"].append(sums.with_columns(arm_col))
         tables["hands_hist"].append(hands_hist.with_columns(arm_col))

@@ -95,6 +95,7 @@ def plan(experiment: Experiment, root: Path) -> list[ShardTask]:
                     count=count,
                     rotations=rotations[arm.name],
                     root=str(root),
+                    teams=arm.rules.in_partnerships(arm.players),
                 )
             )
     return tasks

@@ -49,6 +49,7 @@ class ShardTask:
     root: str  # the dataset folder DIR/<experiment>
     write: bool = True  # False: play only (the engine-only figure of the pipeline benchmark)
     plan_id: str = ""  # the run's plan (manifest.plan_id); files are written only under it
+    teams: bool = False  # the seats play in partnerships (RULES.md §3.19): two sides score
 
     def bot_codes(self) -> np.ndarray:
         """The ``BOT_*`` code of each seat, as the kernels take them."""
@@ -101,8 +102,8 @@ def run_shard(task: ShardTask, progress: Progress | None = None) -> ShardResult:
         )
         for out in _play_chunks(params, task.card_values, codes, task, progress):
             if task.write:
-                hands_parts.append(hands_table(out, sid))
-                games_parts.append(games_table(out, sid))
+                hands_parts.append(hands_table(out, sid, teams=task.teams))
+                games_parts.append(games_table(out, sid, teams=task.teams))
             else:
                 played_hands += len(out.hand_rows)
                 played_games += len(out.game_rows)

@@ -77,8 +77,9 @@ def play_shard(spec: ArmSpec, root: Path, shard: int, hands: int, seed: int) -> 
             first_game=done,
             hands=n,
         )
-        hands_parts.append(hands_table(out, sid))
-        games_parts.append(games_table(out, sid))
+        teams = rules.in_partnerships(spec.players)
+        hands_parts.append(hands_table(out, sid, teams=teams))
+        games_parts.append(games_table(out, sid, teams=teams))
         done += out.hands
     import pyarrow as pa
 

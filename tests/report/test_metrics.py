@@ -1,6 +1,6 @@
 """The aggregation against direct per-hand computations: the numpy reductions of a chunk
-(sums per run of a block, histograms by bincount, each game's last hand) give what a
-group_by or a join over every hand gives."""
+(sums per run of a block, histograms by bincount) give what a group_by over every hand
+gives; the runner's derived columns (points, comeback) are what the score lists give."""
 
 from __future__ import annotations
 
@@ -76,28 +76,64 @@ def test_reason_codes_read_categorical_and_string_columns() -> None:
         C.reason_codes(pl.Series("end_reason", ["block", None], dtype=pl.Categorical), known)
 
 
-def test_last_hand_rows_finds_each_game_with_rotations_and_an_unfinished_game() -> None:
-    # shard 0: rotation 0 games 0 (2 hands) and 1 (1 hand), rotation 1 game 0 (3 hands),
-    # then an unfinished game 1 of rotation 1 (no game row); shard 1: game 0 (1 hand)
-    hands = pl.DataFrame(
-        {
-            "shard": [0, 0, 0, 0, 0, 0, 0, 1],
-            "rotation": [0, 0, 0, 1, 1, 1, 1, 0],
-            "game": [0, 0, 1, 0, 0, 0, 1, 0],
-            "hand": [0, 1, 0, 0, 1, 2, 0, 0],
-        }
+def _played(hand_scores: list[list[int]], games: list[tuple[int, int]], finals: list[list[int]]):
+    """A kernel call's arrays: hands' scores, games' (hands, winner), games' final scores."""
+    from sim.engine import layout as L
+    from sim.engine.api import Played
+
+    out = Played(len(hand_scores[0]), len(hand_scores), len(games), 0)
+    out.hand_scores[:] = hand_scores
+    for g, (hands, winner) in enumerate(games):
+        out.game_rows[g, L.G_HANDS] = hands
+        out.game_rows[g, L.G_WINNER] = winner
+    out.game_scores[:] = finals
+    return out
+
+
+def test_comeback_is_a_winner_who_trailed_before_the_last_hand() -> None:
+    from sim.dataset.schema import comebacks, hand_points
+
+    out = _played(
+        # game 0: 2 hands, seat 1 trailed 10-0 and won 30 in the last hand; game 1: seat 0
+        # led all along; game 2: nobody won; then a hand of a game left unfinished
+        [[10, 0], [0, 30], [5, 0], [0, 3], [4, 0], [7, 0], [0, 9]],
+        [(2, 1), (2, 0), (2, -1)],
+        [[10, 30], [5, 3], [11, 0]],
     )
-    games = pl.DataFrame(
-        {
-            "shard": [0, 0, 0, 1, 2],
-            "rotation": [0, 0, 1, 0, 0],
-            "game": [0, 1, 0, 0, 0],
-            "hands": [2, 1, 3, 1, 1],  # the last game's shard has no hands in this chunk
-        }
-    )
-    assert C.last_hand_rows(hands, games).tolist() == [1, 2, 5, 7, -1]
-    order = [5, 0, 7, 2, 1, 6, 3, 4]  # rows in any order: found by the search
-    assert C.last_hand_rows(hands[order], games).tolist() == [4, 3, 0, 2, -1]
+    assert comebacks(out).tolist() == [True, False, False]
+    assert hand_points(out).tolist() == [10, 30, 5, 3, 4, 7, 9]
+    # penalty scoring: points are the penalties paid; the winner trailed -8 to -2
+    out = _played([[-8, 0, -2], [0, -9, -20]], [(2, 0)], [[-8, -9, -22]])
+    assert comebacks(out).tolist() == [True]
+    assert hand_points(out).tolist() == [10, 29]
+
+
+def test_3_19_teams_score_as_two_sides() -> None:
+    """Partnership gin keeps a team's score in both partners' columns (seats 0/2, 1/3): the
+    points are the two teams', and team B's comeback is seen on seat 1's column."""
+    from sim.dataset.schema import comebacks, hand_points
+
+    out = _played([[20, 0, 20, 0], [0, 25, 0, 25]], [(2, 1)], [[20, 25, 20, 25]])
+    assert hand_points(out, teams=True).tolist() == [20, 25]
+    assert hand_points(out).tolist() == [40, 50]
+    assert comebacks(out, teams=True).tolist() == [True]
+
+
+def test_an_old_dataset_without_the_flat_columns_is_a_clear_error(
+    small_dataset: Path, tmp_path: Path
+) -> None:
+    import shutil
+
+    import pyarrow.parquet as pq
+
+    from sim.report.dataset import DatasetError
+
+    old = tmp_path / "old"
+    shutil.copytree(small_dataset, old)
+    first = sorted((old / "hands").glob("arm=*/*.parquet"))[0]
+    pq.write_table(pq.read_table(first).drop_columns(["points"]), first)
+    with pytest.raises(DatasetError, match=r"no column 'points'.*schema version .*run the"):
+        open_dataset(old)
 
 
 def test_game_blocks_count_every_game_once_in_a_mirrored_run(tmp_path: Path) -> None:
@@ -142,8 +178,14 @@ def test_hand_blocks_and_histograms_match_a_group_by_over_every_hand(
         pl.col("hand_scores").list.get(s, null_on_oob=True).fill_null(0) for s in range(agg.seats)
     ]
     points = pl.sum_horizontal(s.abs() for s in scores).cast(pl.Int64)
+    # each seat's points are read (and summed) only where the line-up mixes bots
+    mixed = [a.name for a in ds.arms if a.mixed]
+    assert mixed and len(mixed) < len(ds.arms)
+    pts1 = pl.when(pl.col("arm").is_in(mixed)).then(scores[1]).otherwise(0)
     winner, dealer, players = pl.col("winner"), pl.col("dealer"), pl.col("players")
-    hands = ds.hands().with_columns((unit // agg.block).alias("block"), points.alias("points"))
+    stored = ds.hands().select((pl.col("points").cast(pl.Int64) == points).all()).collect()
+    assert stored.item(), "the runner's points column is the sum of the absolute hand scores"
+    hands = ds.hands().with_columns((unit // agg.block).alias("block"))
     direct = (
         hands.group_by("arm", "shard", "block")
         .agg(
@@ -154,7 +196,7 @@ def test_hand_blocks_and_histograms_match_a_group_by_over_every_hand(
             (winner == (dealer + 1) % players).sum().alias("first_win"),
             (winner == 1).sum().alias("win1"),
             (players > 2).sum().alias("seats2"),
-            scores[1].sum().alias("pts1"),
+            pts1.sum().alias("pts1"),
             (pl.col("end_reason") == "stalled").sum().alias("r_stalled"),
         )
         .collect()
