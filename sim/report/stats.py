@@ -264,7 +264,6 @@ def block_bootstrap(
             n: Interval(float(e), math.nan, math.nan, math.nan, math.nan)
             for n, e in zip(names, estimates, strict=True)
         }
-    draws: list[np.ndarray] = []
     av = a.values.astype(float)
     bv = b.values.astype(float) if b is not None else None
     shape = (seed, resamples, chunk, ka, None if b is None else (kb, paired))
@@ -276,9 +275,11 @@ def block_bootstrap(
     if bv is not None:
         key_b = key if paired else shape[:4] + (shape[4], "b")
         sums_b = list(_resampled([wb for _, wb in chunks], key_b, bv))
-    for sa, sb in zip(sums_a, sums_b, strict=True):
-        draws.append(diff(Sums(a.names, sa), None if sb is None else Sums(a.names, sb)))
-    table = np.concatenate(draws)
+    # every statistic is computed row by row: once over all the draws, not chunk by chunk
+    all_b = None if bv is None else np.concatenate(sums_b)
+    table = diff(
+        Sums(a.names, np.concatenate(sums_a)), None if all_b is None else Sums(a.names, all_b)
+    )
     out = {}
     for j, name in enumerate(names):
         out[name] = _interval(float(estimates[j]), table[:, j], resamples)
@@ -335,17 +336,19 @@ def hist_bootstrap(
             n: Interval(e, math.nan, math.nan, math.nan, math.nan)
             for n, e in zip(names, estimates, strict=True)
         }
-    draws: dict[str, list[np.ndarray]] = {n: [] for n in names}
-    for weights, _ in _weight_chunks(seed, resamples, chunk, blocks, None):
-        # (draws, V): the weighted sum of cumulative counts is the draw's cumulative count
-        # (on one BLAS thread, as in block_bootstrap)
-        with _blas.limit(limits=1, user_api="blas"):
-            cdf = weights.astype(float) @ cumulative
-        for n in names:
-            draws[n].append(stats[n](values, cdf))
+    # (draws, V): the weighted sum of cumulative counts is the draw's cumulative count (on
+    # one BLAS thread, as in block_bootstrap); each statistic is then computed once, row by
+    # row, over all the draws
+    with _blas.limit(limits=1, user_api="blas"):
+        cdf = np.concatenate(
+            [
+                w.astype(float) @ cumulative
+                for w, _ in _weight_chunks(seed, resamples, chunk, blocks, None)
+            ]
+        )
     out = {}
     for n, estimate in zip(names, estimates, strict=True):
-        iv = _interval(estimate, np.concatenate(draws[n]), resamples)
+        iv = _interval(estimate, stats[n](values, cdf), resamples)
         out[n] = Interval(iv.estimate, iv.low, iv.high, iv.se, math.nan)
     return out
 
