@@ -280,10 +280,8 @@ def block_bootstrap(
     table = diff(
         Sums(a.names, np.concatenate(sums_a)), None if all_b is None else Sums(a.names, all_b)
     )
-    out = {}
-    for j, name in enumerate(names):
-        out[name] = _interval(float(estimates[j]), table[:, j], resamples)
-    return out
+    ivs = _intervals(np.asarray(estimates, dtype=float), table, resamples)
+    return dict(zip(names, ivs, strict=True))
 
 
 def quantile_rows(values: np.ndarray, cdf: np.ndarray, q: float) -> np.ndarray:
@@ -346,11 +344,39 @@ def hist_bootstrap(
                 for w, _ in _weight_chunks(seed, resamples, chunk, blocks, None)
             ]
         )
-    out = {}
-    for n, estimate in zip(names, estimates, strict=True):
-        iv = _interval(estimate, stats[n](values, cdf), resamples)
-        out[n] = Interval(iv.estimate, iv.low, iv.high, iv.se, math.nan)
-    return out
+    table = np.stack([stats[n](values, cdf) for n in names], axis=1)
+    ivs = _intervals(np.asarray(estimates, dtype=float), table, resamples)
+    return {
+        n: Interval(iv.estimate, iv.low, iv.high, iv.se, math.nan)
+        for n, iv in zip(names, ivs, strict=True)
+    }
+
+
+def _intervals(estimates: np.ndarray, table: np.ndarray, resamples: int) -> list[Interval]:
+    """:func:`_interval` of every column of ``table`` (draws, statistics): the quantiles and
+    standard errors of the columns without a missing draw in one call each (over the
+    transposed table, row by row: the same arithmetic as one column at a time)."""
+    rows = np.ascontiguousarray(table.T)
+    whole = np.isfinite(rows).all(axis=1) & np.isfinite(estimates)
+    out: list[Interval | None] = [None] * len(estimates)
+    if whole.any() and rows.shape[1] >= resamples // 2:
+        full = rows[whole]
+        lows, highs = np.quantile(full, [0.025, 0.975], axis=1)
+        ses = full.std(axis=1, ddof=1)
+        for j, low, high, se in zip(np.flatnonzero(whole), lows, highs, ses, strict=True):
+            out[j] = _finish(float(estimates[j]), float(low), float(high), float(se))
+    return [
+        iv if iv is not None else _interval(float(estimates[j]), rows[j], resamples)
+        for j, iv in enumerate(out)
+    ]
+
+
+def _finish(estimate: float, low: float, high: float, se: float) -> Interval:
+    """The interval of a statistic from its draws' quantiles and standard error."""
+    if se < 1e-12 * max(1.0, abs(estimate)):
+        se = 0.0
+        low = high = estimate
+    return Interval(estimate, low, high, se, two_sided_p(estimate, se))
 
 
 def _interval(estimate: float, values: np.ndarray, resamples: int) -> Interval:
@@ -358,8 +384,4 @@ def _interval(estimate: float, values: np.ndarray, resamples: int) -> Interval:
     if not math.isfinite(estimate) or len(values) < resamples // 2:
         return Interval(estimate, math.nan, math.nan, math.nan, math.nan)
     low, high = np.quantile(values, [0.025, 0.975])
-    se = float(values.std(ddof=1))
-    if se < 1e-12 * max(1.0, abs(estimate)):
-        se = 0.0
-        low = high = estimate
-    return Interval(estimate, float(low), float(high), se, two_sided_p(estimate, se))
+    return _finish(estimate, float(low), float(high), float(values.std(ddof=1)))
