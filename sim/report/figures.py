@@ -6,22 +6,20 @@ Every figure is drawn from the small aggregated tables (histograms, per-arm rows
 from the hands themselves. Drawing is split in two: ``_*_data`` turns the report into the
 few plain numbers a figure shows (this is the only part that touches polars), and
 ``_draw_*`` draws them with matplotlib alone. Drawing is what costs (text layout of ticks
-and labels, twice per figure for PNG and SVG), so on Linux one forked process draws the
+and labels, twice per figure for PNG and SVG), so on Linux a forked process draws the
 figures that need only the aggregates (:data:`EARLY`) while this process analyses the
-report, and then the seats' figure while this one draws the forest plot (:func:`begin`,
-:meth:`Drawing.finish`): the fork needs nothing pickled but the plain numbers, and never
-calls polars (whose thread pool a fork does not copy).
+report, and then a second fork and this process share what is left (:func:`begin`,
+:meth:`Drawing.finish`): the forks need nothing pickled but the plain numbers, and never
+call polars (whose thread pool a fork does not copy).
 """
 
 from __future__ import annotations
 
-import contextlib
 import math
 import multiprocessing
 import os
 import sys
 from collections.abc import Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
 import matplotlib
@@ -34,6 +32,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import polars as pl  # noqa: E402
 import seaborn as sns  # noqa: E402
+from matplotlib.collections import LineCollection  # noqa: E402
 from matplotlib.transforms import Bbox  # noqa: E402
 
 from sim.report.analysis import Report  # noqa: E402
@@ -75,10 +74,41 @@ EARLY = ("turns", "survival", "spread")
 analyses (the others need the analysis's intervals and comparisons)."""
 
 
+class _Claims:
+    """Figures claimed one at a time by the processes drawing them (a counter and done flags
+    in shared memory), so no figure is drawn twice and none waits while a process is idle."""
+
+    def __init__(self, context, count: int) -> None:
+        self.next = context.Value("i", 0)
+        self.done = context.Array("b", count)
+
+    def claim(self, limit: int) -> int | None:
+        """The index of the next unclaimed figure below ``limit``, or None."""
+        with self.next.get_lock():
+            i = self.next.value
+            if i >= limit:
+                return None
+            self.next.value = i + 1
+            return i
+
+
+def _draw_claimed(claims: _Claims, items: list[tuple[str, str, dict]], folder: Path) -> None:
+    """Draw figures from ``items`` (stem, kind, data) as long as some are unclaimed."""
+    while (i := claims.claim(len(items))) is not None:
+        stem, kind, data = items[i]
+        draw_one(stem, kind, data, folder)
+        claims.done[i] = 1
+
+
 class Drawing:
     """Figures being drawn into ``folder``: :func:`begin` starts the ones the aggregates
     allow, :meth:`finish` draws the rest once the report is analysed. Use as a context
-    manager, so that the forked process is shut down whatever happens in between."""
+    manager, so that the forked processes are ended whatever happens in between.
+
+    With ``workers`` > 1 (Linux), a process forked at :func:`begin` draws the figures of
+    :data:`EARLY` one after another while this one analyses; at :meth:`finish` a second fork
+    (which has the analysis) and this process join in, each taking the next figure not yet
+    claimed. A figure a fork failed to draw is drawn here at the end."""
 
     def __init__(self, dataset: Dataset, agg: Aggregates, folder: Path, workers: int) -> None:
         self.folder = folder
@@ -92,41 +122,58 @@ class Drawing:
                 _boxes_data(names, agg.points_hist, "points", "points won per hand"),
             ),
         }
-        self.forked: dict[str, Future] = {}
-        self.pool: ProcessPoolExecutor | None = None
+        self.forks: list[multiprocessing.process.BaseProcess] = []
+        self.context = None
+        self.claims: _Claims | None = None
         if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
-            try:
-                self.pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"))
-                for stem in EARLY:
-                    self.forked[stem] = self.pool.submit(draw_one, stem, *self.data[stem], folder)
-            except OSError:  # pragma: no cover - no process could be forked: draw them here
-                self.forked = {}
+            self.context = multiprocessing.get_context("fork")
+            self.claims = _Claims(self.context, len(FIGURES))
+            self._fork([(stem, *self.data[stem]) for stem in EARLY])
+
+    def _fork(self, items: list[tuple[str, str, dict]]) -> None:
+        assert self.context is not None and self.claims is not None
+        try:
+            process = self.context.Process(
+                target=_draw_claimed, args=(self.claims, items, self.folder), daemon=True
+            )
+            process.start()
+            self.forks.append(process)
+        except OSError:  # pragma: no cover - no process could be forked: this one draws
+            pass
+
+    @property
+    def _items(self) -> list[tuple[str, str, dict]]:
+        """Every figure in claiming order: :data:`EARLY` first, as the first fork has them."""
+        order = list(EARLY) + [stem for stem, _ in FIGURES if stem not in EARLY]
+        return [(stem, *self.data[stem]) for stem in order]
 
     def finish(self, report: Report) -> dict[str, Path]:
-        """Draw what is left (the forest plot here, the seats in the forked process when
-        there is one), wait for the forked figures; return every PNG."""
+        """Draw what is left, with a second fork and this process; wait for the forks;
+        return every PNG."""
         self.data["seats"] = ("seats", _seats_data(report))
         self.data["forest"] = ("forest", _forest_data(report))
-        if self.forked and self.pool is not None:
-            # (should the forked process be gone, submit raises and the seats are drawn here)
-            with contextlib.suppress(Exception):
-                self.forked["seats"] = self.pool.submit(
-                    draw_one, "seats", *self.data["seats"], self.folder
-                )
-        for stem, _caption in FIGURES:
-            if stem not in self.forked:
-                draw_one(stem, *self.data[stem], self.folder)
-        for stem, future in self.forked.items():
-            try:
-                future.result()
-            except Exception:  # pragma: no cover - the fork failed: draw it here (or raise)
-                draw_one(stem, *self.data[stem], self.folder)
+        items = self._items
+        if self.claims is None:
+            for stem, kind, data in items:
+                draw_one(stem, kind, data, self.folder)
+        else:
+            self._fork(items)
+            _draw_claimed(self.claims, items, self.folder)
+            self.close()
+            for i, (stem, kind, data) in enumerate(items):
+                if not self.claims.done[i]:  # a fork failed: draw it here (or raise)
+                    draw_one(stem, kind, data, self.folder)
         return {stem: self.folder / f"{stem}.png" for stem, _caption in FIGURES}
 
     def close(self) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=True)
-            self.pool = None
+        """Wait for the forks (they end once no figure is left unclaimed), or end them when
+        the drawing was abandoned."""
+        if self.claims is not None:
+            with self.claims.next.get_lock():  # nothing more is claimed
+                self.claims.next.value = len(FIGURES)
+        for process in self.forks:
+            process.join()
+        self.forks = []
 
     def __enter__(self) -> Drawing:
         return self
@@ -235,15 +282,55 @@ def _boxes_data(names: list[str], hist: pl.DataFrame, column: str, xlabel: str) 
 
 
 def _draw_boxes(stats: list[dict], xlabel: str) -> plt.Figure:
+    """Horizontal boxes from precomputed statistics, one row per arm: box p25-p75, whiskers
+    p10-p90 with caps, a line at the median, a marker at the mean. Drawn as one bar call, two
+    line collections and one marker line (``bxp`` makes seven artists per box and lays out
+    each: a third of a second for 32 arms)."""
     fig, ax = plt.subplots(figsize=(8, _height(len(stats))))
-    colors = sns.color_palette("crest", n_colors=max(len(stats), 1))
-    boxes = ax.bxp(stats, orientation="horizontal", showmeans=True, patch_artist=True, widths=0.6)
-    for patch, color in zip(boxes["boxes"], colors, strict=False):
-        patch.set_facecolor(color)
-        patch.set_alpha(0.7)
-    ax.invert_yaxis()
-    ax.set_xlabel(f"{xlabel} (box p25-p75, whiskers p10-p90, line median, marker mean)")
+    n = len(stats)
+    y = np.arange(1, n + 1, dtype=float)
+    colors = sns.color_palette("crest", n_colors=max(n, 1))
+    get = {k: np.array([s[k] for s in stats], dtype=float) for k in ("q1", "q3", "med", "mean")}
+    low = np.array([s["whislo"] for s in stats], dtype=float)
+    high = np.array([s["whishi"] for s in stats], dtype=float)
+    ax.barh(
+        y,
+        get["q3"] - get["q1"],
+        left=get["q1"],
+        height=BOX_WIDTH,
+        color=colors[:n],
+        alpha=0.7,
+        edgecolor="black",
+        linewidth=1.0,
+    )
+    cap = BOX_WIDTH / 4
+    whiskers = [[(low[i], y[i]), (get["q1"][i], y[i])] for i in range(n)]
+    whiskers += [[(get["q3"][i], y[i]), (high[i], y[i])] for i in range(n)]
+    whiskers += [[(x[i], y[i] - cap), (x[i], y[i] + cap)] for x in (low, high) for i in range(n)]
+    half = BOX_WIDTH / 2
+    medians = [[(get["med"][i], y[i] - half), (get["med"][i], y[i] + half)] for i in range(n)]
+    ax.add_collection(LineCollection(whiskers, colors="black", linewidths=1.0))
+    ax.add_collection(LineCollection(medians, colors="C1", linewidths=1.5))
+    ax.plot(get["mean"], y, linestyle="none", marker="^", color="C2", markeredgecolor="C2")
+    ax.set_yticks(y, [s["label"] for s in stats])
+    ax.set_ylim(n + 0.5, 0.5)  # the first arm on top
+    ax.set_xlabel(f"{xlabel}\n(box p25-p75, whiskers p10-p90, line median, marker mean)")
+    _space_panels(fig, _longest(s["label"] for s in stats), 1, _tick_size(ax), bottom=0.9)
     return fig
+
+
+def _longest(names) -> str:
+    return max(names, key=len, default="")
+
+
+def _tick_size(ax: plt.Axes) -> float:
+    """The font size of the axes' y tick labels."""
+    labels = ax.get_yticklabels()
+    return labels[0].get_fontsize() if labels else plt.rcParams["font.size"]
+
+
+BOX_WIDTH = 0.6
+"""Height of a box (rows are 1 apart)."""
 
 
 def _survival_data(arms: Sequence[Arm], hist: pl.DataFrame) -> dict:
@@ -331,6 +418,7 @@ def _draw_seats(names: list[str], bars: list[tuple], labels: list[str]) -> plt.F
     ax.invert_yaxis()
     ax.set_xlabel("share of hands won (%), seat 0 deals first")
     ax.legend(fontsize=8, loc="best")
+    _space_panels(fig, _longest(names), 1, _tick_size(ax))
     return fig
 
 
@@ -389,14 +477,42 @@ def _draw_forest(arms: list[str], panels: list[tuple]) -> plt.Figure:
             if dots:
                 ax.plot([p[1] for p in dots], [p[0] for p in dots], "o", color=color)
         ax.axvline(0, color="grey", lw=1, ls="--")
-        ax.set_yticks(range(len(arms)), arms, fontsize=8)
-        ax.set_ylim(len(arms) - 0.5, -0.5)
-        ax.tick_params(axis="y", labelleft=ax.get_subplotspec().is_first_col())
+        ax.tick_params(axis="y", labelleft=ax.get_subplotspec().is_first_col(), labelsize=8)
         ax.set_title(f"{title}: difference", fontsize=10, y=1.0)
+    # the panels share their y axis: its ticks are set once
+    axes[0, 0].set_yticks(range(len(arms)), arms)
+    axes[0, 0].set_ylim(len(arms) - 0.5, -0.5)
     for ax in axes.ravel()[len(panels) :]:
         ax.axis("off")
-    fig.tight_layout()
+    _space_panels(fig, max(arms, key=len, default=""), rows, fontsize=8)
     return fig
+
+
+def _space_panels(
+    fig: plt.Figure, longest: str, rows: int, fontsize: float, bottom: float = 0.6
+) -> None:
+    """Margins for a grid of panels whose left column carries the arms' names (at
+    ``fontsize``): room for the longest name on the left, for a title and x tick labels
+    between rows, and ``bottom`` inches below the last row for its tick labels and x label.
+    (What ``tight_layout`` works out from every label, at a third of the forest plot's
+    time; the saved image is cropped to what is drawn anyway.)"""
+    renderer = fig.canvas.get_renderer()
+    probe = fig.text(0, 0, longest, fontsize=fontsize)
+    name_width = probe.get_window_extent(renderer).width / fig.dpi
+    probe.remove()
+    width, height = fig.get_size_inches()
+    row_gap = 0.75  # inches: x tick labels of one row, the title of the next
+    # a little more room than is drawn on every side (the image is cropped to what is)
+    top = 0.5
+    panel_height = (height - top - bottom - (rows - 1) * row_gap) / rows
+    fig.subplots_adjust(
+        left=min(0.6, (name_width + 0.35) / width),
+        right=1 - 0.35 / width,
+        bottom=bottom / height,
+        top=1 - top / height,
+        wspace=0.06,
+        hspace=row_gap / panel_height,
+    )
 
 
 DRAW = {

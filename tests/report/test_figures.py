@@ -3,6 +3,7 @@ gives the very same files."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from sim.report.figures import FIGURES, draw_all
@@ -43,15 +44,38 @@ def test_cropped_png_is_what_savefig_writes_for_the_same_box(small_report, tmp_p
 def test_the_aggregates_figures_are_drawn_while_the_report_is_analysed(
     small_report, tmp_path
 ) -> None:
+    import time
+
     from sim.report.figures import EARLY, begin
 
     report = small_report.report
     folder = tmp_path / "figures"
     with begin(report.dataset, report.agg, folder, workers=2) as drawing:
-        for stem in EARLY:  # drawn by the forked process, before any analysis is given
-            drawing.forked[stem].result(timeout=300)
+        # drawn by the forked process, before any analysis is given
+        deadline = time.monotonic() + 300
+        while not all(drawing.claims.done[: len(EARLY)]) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        for stem in EARLY:
             assert (folder / f"{stem}.png").stat().st_size > 0
         assert not (folder / "forest.png").exists() and not (folder / "seats.png").exists()
         pngs = drawing.finish(report)
     assert all(path.stat().st_size > 0 for path in pngs.values())
-    assert drawing.pool is None  # the forked process was shut down
+    assert drawing.forks == []  # the forked processes have ended
+
+
+def test_a_figure_a_fork_failed_to_draw_is_drawn_here(small_report, tmp_path, monkeypatch):
+    """Should a forked process die, the figures it claimed but did not finish are drawn by
+    this process: the report never lacks a figure."""
+    from sim.report import figures
+
+    real = figures.draw_one
+    parent = os.getpid()
+
+    def flaky(stem, kind, data, folder):
+        if os.getpid() != parent:
+            raise RuntimeError("a fork's drawing failed")
+        return real(stem, kind, data, folder)
+
+    monkeypatch.setattr(figures, "draw_one", flaky)
+    pngs = figures.draw_all(small_report.report, tmp_path / "figures", workers=2)
+    assert all(path.stat().st_size > 0 for path in pngs.values())
