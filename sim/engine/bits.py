@@ -14,6 +14,12 @@ the top; high_or_low: the ace is at both ends; around the corner: shifts rotate 
 The exact search ``best_arrangement_bits`` mirrors ``melds.best_arrangement`` step by
 step (same cards set aside, same branching card, same candidate order, same pruning), so
 it returns the very same arrangement, ties included; only the bookkeeping is bitmasks.
+
+``fast_path(params)`` is a run-time test, except on ``params`` passed through
+``fast_params``: that array is typed apart (read-only, unaligned), and for that type
+``fast_path`` is the constant True. ``hand.play_hand`` plays the turns of a fast-path hand
+with it, so those turn kernels are compiled a second time without their count-array
+branches (the general path keeps the run-time test).
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ import numpy as np
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 from numba.np.arrayobj import make_array, populate_array
 
 from sim.engine.jit import inline_kernel, kernel
@@ -200,12 +206,57 @@ else:
 # ---- when the fast path applies -------------------------------------------------------------
 
 
-@inline_kernel
 def fast_path(params):
     """True when hands are sets of cards and runs keep one suit: one pack, no jokers,
     ``run_suit = same_suit``. Then the bitmask kernels here give the same answers as the
-    count-array kernels of ``melds.py``/``bots.py``."""
+    count-array kernels of ``melds.py``/``bots.py``.
+
+    In compiled kernels, ``params`` marked by ``fast_params`` is on the fast path by its
+    type: the kernels compiled for it lose every count-array branch (see ``fast_params``)."""
     return params[P_DECKS] == 1 and params[P_JOKERS] == 0 and params[P_RUN_SUIT] != RUN_ANY_SUIT
+
+
+def fast_params(params):
+    """``params`` typed as known to be on the fast path (call it only where ``fast_path``
+    holds). Without the JIT it is ``params`` itself."""
+    return params
+
+
+if not numba.config.DISABLE_JIT:
+
+    def _is_fast_params_type(params):
+        """The marker type of ``fast_params``: a read-only, unaligned C array (an int64
+        ``params`` array from Python is writeable and aligned)."""
+        return (
+            isinstance(params, types.Array)
+            and not params.mutable
+            and not params.aligned
+            and params.layout == "C"
+        )
+
+    @overload(fast_path)
+    def _fast_path_typed(params):
+        if _is_fast_params_type(params):
+            return lambda params: True
+        return lambda params: (
+            params[P_DECKS] == 1 and params[P_JOKERS] == 0 and params[P_RUN_SUIT] != RUN_ANY_SUIT
+        )
+
+    @intrinsic
+    def _fast_params(typingctx, params):
+        """The same array (same data model, nothing copied), typed with the marker of
+        ``fast_path``: every kernel it reaches is compiled again with the fast path fixed,
+        so the per-turn code carries no count-array branches (see docs/engine.md, Speed)."""
+        if not isinstance(params, types.Array) or params.ndim != 1 or params.layout != "C":
+            return None
+        marked = types.Array(params.dtype, 1, "C", readonly=True, aligned=False)
+
+        def codegen(context, builder, signature, args):
+            return args[0]
+
+        return marked(params), codegen
+
+    fast_params = _fast_params  # noqa: F811 (the compiled marker cast)
 
 
 @inline_kernel
