@@ -8,18 +8,20 @@ few plain numbers a figure shows (this is the only part that touches polars), an
 ``_draw_*`` draws them with matplotlib alone. Drawing is what costs (text layout of ticks
 and labels, twice per figure for PNG and SVG), so on Linux a forked process draws the
 figures that need only the aggregates (:data:`EARLY`) while this process analyses the
-report, and then a second fork and this process share what is left (:func:`begin`,
-:meth:`Drawing.finish`): the forks need nothing pickled but the plain numbers, and never
-call polars (whose thread pool a fork does not copy).
+report, and then the fork and this process share what is left (:func:`begin`,
+:meth:`Drawing.finish`): the fork needs nothing but the plain numbers, and never calls
+polars (whose thread pool a fork does not copy).
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
 import multiprocessing
 import os
 import sys
 from collections.abc import Sequence
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 import matplotlib
@@ -100,15 +102,26 @@ def _draw_claimed(claims: _Claims, items: list[tuple[str, str, dict]], folder: P
         claims.done[i] = 1
 
 
+def _draw_forked(claims: _Claims, early: list, late: Connection, folder: Path) -> None:
+    """The forked process: the ``early`` figures, then, once the analysis sends them through
+    ``late`` (None when the report was abandoned), the others, all claimed one at a time."""
+    _draw_claimed(claims, early, folder)
+    rest = late.recv()
+    if rest is not None:
+        _draw_claimed(claims, early + rest, folder)
+
+
 class Drawing:
     """Figures being drawn into ``folder``: :func:`begin` starts the ones the aggregates
     allow, :meth:`finish` draws the rest once the report is analysed. Use as a context
     manager, so that the forked processes are ended whatever happens in between.
 
     With ``workers`` > 1 (Linux), a process forked at :func:`begin` draws the figures of
-    :data:`EARLY` one after another while this one analyses; at :meth:`finish` a second fork
-    (which has the analysis) and this process join in, each taking the next figure not yet
-    claimed. A figure a fork failed to draw is drawn here at the end."""
+    :data:`EARLY` one after another while this one analyses; at :meth:`finish` it is sent
+    the other figures' data (a few lists of numbers) and this process joins in, each taking
+    the next figure not yet claimed, so both cores draw until the last figure is done (and
+    the fork, whose fonts and theme are already set up, draws most). A figure the fork failed
+    to draw is drawn here at the end."""
 
     def __init__(self, dataset: Dataset, agg: Aggregates, folder: Path, workers: int) -> None:
         self.folder = folder
@@ -123,23 +136,33 @@ class Drawing:
             ),
         }
         self.forks: list[multiprocessing.process.BaseProcess] = []
-        self.context = None
         self.claims: _Claims | None = None
+        self.late: Connection | None = None  # this end sends the fork the other figures
         if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
-            self.context = multiprocessing.get_context("fork")
-            self.claims = _Claims(self.context, len(FIGURES))
-            self._fork([(stem, *self.data[stem]) for stem in EARLY])
+            context = multiprocessing.get_context("fork")
+            self.claims = _Claims(context, len(FIGURES))
+            receive, self.late = context.Pipe(duplex=False)
+            early = [(stem, *self.data[stem]) for stem in EARLY]
+            try:
+                process = context.Process(
+                    target=_draw_forked,
+                    args=(self.claims, early, receive, folder),
+                    daemon=True,
+                )
+                process.start()
+                self.forks.append(process)
+            except OSError:  # pragma: no cover - no process could be forked: this one draws
+                pass
+            receive.close()
 
-    def _fork(self, items: list[tuple[str, str, dict]]) -> None:
-        assert self.context is not None and self.claims is not None
-        try:
-            process = self.context.Process(
-                target=_draw_claimed, args=(self.claims, items, self.folder), daemon=True
-            )
-            process.start()
-            self.forks.append(process)
-        except OSError:  # pragma: no cover - no process could be forked: this one draws
-            pass
+    def _send_late(self, items: list[tuple[str, str, dict]] | None) -> None:
+        """Send the fork the figures after :data:`EARLY` (None: there are none to draw)."""
+        if self.late is None:
+            return
+        with contextlib.suppress(OSError):  # the fork is gone: this process draws them
+            self.late.send(items)
+        self.late.close()
+        self.late = None
 
     @property
     def _items(self) -> list[tuple[str, str, dict]]:
@@ -157,7 +180,7 @@ class Drawing:
             for stem, kind, data in items:
                 draw_one(stem, kind, data, self.folder)
         else:
-            self._fork(items)
+            self._send_late(items[len(EARLY) :])
             _draw_claimed(self.claims, items, self.folder)
             self.close()
             for i, (stem, kind, data) in enumerate(items):
@@ -166,11 +189,12 @@ class Drawing:
         return {stem: self.folder / f"{stem}.png" for stem, _caption in FIGURES}
 
     def close(self) -> None:
-        """Wait for the forks (they end once no figure is left unclaimed), or end them when
-        the drawing was abandoned."""
+        """Wait for the fork (it ends once no figure is left unclaimed), or end it when the
+        drawing was abandoned."""
         if self.claims is not None:
             with self.claims.next.get_lock():  # nothing more is claimed
                 self.claims.next.value = len(FIGURES)
+        self._send_late(None)
         for process in self.forks:
             process.join()
         self.forks = []
