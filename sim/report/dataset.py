@@ -14,6 +14,7 @@ from pathlib import Path
 import polars as pl
 import pyarrow.parquet as pq
 
+from sim.report import chunks
 from sim.rules import ConfigError, load_variant, rules_from_toml
 
 
@@ -95,11 +96,11 @@ def _parts(folder: Path) -> list[Path]:
 
 
 READS = {
-    "hands": ("shard", "deal", "winner", "dealer", "players", "turns", "points", "end_reason"),
-    "games": ("shard", "game", "hands", "winner", "final_scores", "lead_changes", "comeback"),
+    "hands": chunks.HAND_COLUMNS + chunks.ARROW_COLUMNS,
+    "games": chunks.GAME_COLUMNS,
 }
 """Columns the report reads from every file of each table (``points`` and ``comeback`` came
-with schema version 2)."""
+with schema version 2): the lists of :mod:`sim.report.chunks`, which reads them."""
 
 
 def _check_columns(root: Path, manifest: dict) -> None:
