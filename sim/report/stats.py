@@ -298,9 +298,80 @@ HistStatistic = Callable[[np.ndarray, np.ndarray], np.ndarray]
 """Maps (sorted values, rows of cumulative counts over them) to one value per row."""
 
 
-def quantile_of(q: float) -> HistStatistic:
+@dataclass(frozen=True)
+class QuantileStat:
+    """A statistic of a histogram made of its quantiles: ``sum(sign * quantile(q))`` over
+    ``terms`` of (q, sign). :func:`hist_bootstrap` draws such statistics from a few
+    columns around each quantile instead of the whole cumulative histogram."""
+
+    terms: tuple[tuple[float, int], ...]
+
+    def __call__(self, values: np.ndarray, cdf: np.ndarray) -> np.ndarray:
+        out = np.zeros(cdf.shape[0])
+        for q, sign in self.terms:
+            out = out + sign * quantile_rows(values, cdf, q)
+        return out
+
+
+def quantile_of(q: float) -> QuantileStat:
     """The q-quantile of each row."""
-    return lambda values, cdf: quantile_rows(values, cdf, q)
+    return QuantileStat(((q, 1),))
+
+
+def quantile_spread(high: float, low: float) -> QuantileStat:
+    """The ``high`` quantile minus the ``low`` one (an IQR: 0.75, 0.25), per row."""
+    return QuantileStat(((high, 1), (low, -1)))
+
+
+WINDOW_HALF = 4
+"""Columns either side of a quantile's column in the whole histogram that its draws are
+first looked for in (:func:`_window_quantiles`); doubled until every draw's is found."""
+
+
+def _window_quantiles(
+    values: np.ndarray, cumulative: np.ndarray, weights: np.ndarray, qs: Sequence[float]
+) -> dict[float, np.ndarray]:
+    """``quantile_rows(values, weights @ cumulative, q)`` for each ``q`` of ``qs``, without
+    the whole product.
+
+    A draw's cumulative counts are ``weights @ cumulative``; its q-quantile is the first
+    column reaching ``q`` times its total. Draws resample the same blocks, so that column is
+    near the whole histogram's: the product is taken over a window of columns around it
+    (with the column before the window, to show the crossing is not earlier) and the window
+    is widened for the draws whose crossing lies outside. Counts and weights are whole
+    numbers, so every product is exact and the result is the full computation's."""
+    draws = weights.shape[0]
+    width = cumulative.shape[1]
+    totals = weights @ np.ascontiguousarray(cumulative[:, -1])
+    whole = cumulative.sum(axis=0)
+    out: dict[float, np.ndarray] = {}
+    for q in qs:
+        thresholds = (q - 1e-12) * totals
+        centre = int(np.argmax(whole >= (q - 1e-12) * whole[-1]))
+        column = np.zeros(draws, dtype=np.int64)
+        todo: np.ndarray | None = None  # None: every draw
+        half = WINDOW_HALF
+        while True:
+            first = max(centre - half, 0)
+            last = min(centre + half, width - 1)
+            start = max(first - 1, 0)  # the column before the window, when there is one
+            w = weights if todo is None else weights[todo]
+            t = thresholds if todo is None else thresholds[todo]
+            reached = (w @ cumulative[:, start : last + 1]) >= t[:, None]
+            inside = reached[:, -1].copy() if last < width - 1 else np.ones(len(t), bool)
+            if first > start:
+                inside &= ~reached[:, 0]
+            found = first + np.argmax(reached[inside, first - start :], axis=1)
+            rows = np.flatnonzero(inside) if todo is None else todo[inside]
+            column[rows] = found
+            todo = np.flatnonzero(~inside) if todo is None else todo[~inside]
+            if todo.size == 0 or (first == 0 and last == width - 1):
+                break
+            half *= 2
+        value = values[column].astype(float)
+        value[totals <= 0] = math.nan
+        out[q] = value
+    return out
 
 
 def hist_bootstrap(
@@ -334,17 +405,21 @@ def hist_bootstrap(
             n: Interval(e, math.nan, math.nan, math.nan, math.nan)
             for n, e in zip(names, estimates, strict=True)
         }
-    # (draws, V): the weighted sum of cumulative counts is the draw's cumulative count (on
-    # one BLAS thread, as in block_bootstrap); each statistic is then computed once, row by
-    # row, over all the draws
+    # the weighted sum of cumulative counts is the draw's cumulative count (on one BLAS
+    # thread, as in block_bootstrap); each statistic is then computed once, row by row, over
+    # all the draws: quantiles from a window of columns each, others from the whole product
+    weights = np.concatenate(
+        [w for w, _ in _weight_chunks(seed, resamples, chunk, blocks, None)]
+    ).astype(float)
     with _blas.limit(limits=1, user_api="blas"):
-        cdf = np.concatenate(
-            [
-                w.astype(float) @ cumulative
-                for w, _ in _weight_chunks(seed, resamples, chunk, blocks, None)
-            ]
-        )
-    table = np.stack([stats[n](values, cdf) for n in names], axis=1)
+        if all(isinstance(stats[n], QuantileStat) for n in names):
+            qs = sorted({q for n in names for q, _ in stats[n].terms})
+            drawn = _window_quantiles(values, cumulative, weights, qs)
+            columns = [sum(sign * drawn[q] for q, sign in stats[n].terms) for n in names]
+        else:
+            cdf = weights @ cumulative
+            columns = [stats[n](values, cdf) for n in names]
+    table = np.stack(columns, axis=1)
     ivs = _intervals(np.asarray(estimates, dtype=float), table, resamples)
     return {
         n: Interval(iv.estimate, iv.low, iv.high, iv.se, math.nan)

@@ -9,6 +9,8 @@ import pytest
 
 from sim.report.stats import (
     Sums,
+    _weight_chunks,
+    _window_quantiles,
     block_bootstrap,
     hist_bootstrap,
     hist_quantile,
@@ -16,6 +18,7 @@ from sim.report.stats import (
     holm,
     quantile_of,
     quantile_rows,
+    quantile_spread,
     two_sided_p,
     wilson,
 )
@@ -262,3 +265,27 @@ def test_reused_resampled_sums_give_what_fresh_draws_give() -> None:
     assert reused == fresh
     wa, _ = stats._weight_chunks(4, 300, 100, a.values.shape[0], None)[0]
     assert wa.dtype == np.uint8 and not wa.flags.writeable
+
+
+def test_hist_bootstrap_quantiles_from_windows_equal_the_whole_product():
+    """Quantiles drawn from a few columns around each (``_window_quantiles``) are the ones
+    the whole cumulative histogram gives, for long tails, empty blocks and every draw."""
+    rng = np.random.default_rng(7)
+    values = np.arange(400)
+    counts = np.zeros((60, len(values)))
+    for b in range(60):
+        if b % 17 == 3:
+            continue  # an empty block: some draws may have few cards in a tail
+        draws = (rng.pareto(1.5, size=300) * (3 + b % 5)).astype(int).clip(0, len(values) - 1)
+        counts[b] = np.bincount(draws, minlength=len(values))
+    qs = (0.01, 0.1, 0.25, 0.5, 0.75, 0.9, 0.99)
+    stats = {f"q{q}": quantile_of(q) for q in qs} | {"iqr": quantile_spread(0.75, 0.25)}
+    windowed = hist_bootstrap(stats, values, counts, resamples=500, seed=4)
+    # the same statistics as plain functions take the whole product
+    whole = {name: (lambda v, c, f=f: f(v, c)) for name, f in stats.items()}
+    assert hist_bootstrap(whole, values, counts, resamples=500, seed=4) == windowed
+    cumulative = np.cumsum(counts, axis=1)
+    weights = np.concatenate([w for w, _ in _weight_chunks(4, 500, 100, 60, None)]).astype(float)
+    drawn = _window_quantiles(values, cumulative, weights, qs)
+    for q in qs:
+        np.testing.assert_array_equal(drawn[q], quantile_rows(values, weights @ cumulative, q))
