@@ -24,7 +24,7 @@ from sim.report.stats import (
     hist_bootstrap,
     holm,
     quantile_of,
-    quantile_rows,
+    quantile_spread,
     wilson,
 )
 
@@ -333,6 +333,24 @@ def _sums(frame: pl.DataFrame, names: tuple[str, ...]) -> Sums:
     return Sums(names, frame[list(names)].to_numpy().astype(float))
 
 
+GAME_BLOCKS = 400
+"""Game blocks per arm in the bootstrap: ``metrics.block_size`` aims at about this many, and
+a shard's last, short block adds a few more, a different number in each arm (arms play
+different numbers of games). Neighbouring blocks are merged down to exactly this many, so
+every arm's game-level bootstrap draws the same weights (drawn once, not once per arm)."""
+
+
+def _game_sums(frame: pl.DataFrame, arm: str, names: tuple[str, ...]) -> Sums:
+    """One arm's game blocks as sums, neighbouring blocks merged into at most
+    :data:`GAME_BLOCKS` (sums add up, so a merged block is the blocks' union)."""
+    sums = _sums(_blocks(frame, arm, names), names)
+    k = sums.values.shape[0]
+    if k <= GAME_BLOCKS:
+        return sums
+    starts = np.flatnonzero(np.diff(np.arange(k) * GAME_BLOCKS // k, prepend=-1))
+    return Sums(names, np.add.reduceat(sums.values, starts, axis=0))
+
+
 def _paired(a: pl.DataFrame, b: pl.DataFrame, names: tuple[str, ...]) -> tuple[Sums, Sums]:
     """Both arms' blocks lined up on (shard, block); a block one arm lacks counts as empty.
 
@@ -358,7 +376,7 @@ def analyse(ds: Dataset, agg: Aggregates, *, resamples: int = 2000, seed: int = 
     games_n: dict[str, int] = {}
     for arm in ds.arms:
         hb = _sums(_blocks(agg.hand_blocks, arm.name, hnames), hnames)
-        gb = _sums(_blocks(agg.game_blocks, arm.name, gnames), gnames)
+        gb = _game_sums(agg.game_blocks, arm.name, gnames)
         hands_n[arm.name] = int(hb["n"].sum())
         games_n[arm.name] = int(gb["n"].sum())
         metrics = metrics_for(arm.players, agg.reasons, arm.teams)
@@ -484,7 +502,7 @@ def _arm_rows(arm, agg, hb, gb, metrics, estimates, resamples, seed) -> list[dic
             continue
         stats = {q: quantile_of(share) for q, share in QUANTILES.items()}
         if key == "points":
-            stats["iqr"] = lambda v, c: quantile_rows(v, c, 0.75) - quantile_rows(v, c, 0.25)
+            stats["iqr"] = quantile_spread(0.75, 0.25)
         ivs = hist_bootstrap(stats, values, counts, resamples=resamples, seed=seed)
         for q, iv in ivs.items():
             title = f"{noun} ({q.upper() if q == 'iqr' else q})"
@@ -646,8 +664,8 @@ def _compare(ds, agg, hnames, gnames, estimates, resamples, seed) -> list[Compar
             _blocks(agg.hand_blocks, base.name, hnames),
             hnames,
         )
-        ga = _sums(_blocks(agg.game_blocks, arm.name, gnames), gnames)
-        gb = _sums(_blocks(agg.game_blocks, base.name, gnames), gnames)
+        ga = _game_sums(agg.game_blocks, arm.name, gnames)
+        gb = _game_sums(agg.game_blocks, base.name, gnames)
         hand = {m.name: m.fn for m in metrics if m.level == "hand"}
         game = {m.name: m.fn for m in metrics if m.level == "game"}
         ivs = block_bootstrap(hand, ha, hb, paired=True, resamples=resamples, seed=seed)

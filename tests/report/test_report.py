@@ -6,6 +6,7 @@ import json
 import math
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pyarrow.dataset as pads
 import pytest
@@ -189,3 +190,31 @@ def test_mixed_line_up_names_the_stronger_bot(small_report) -> None:
     assert finding.strong_rate >= finding.weak_rate
     assert finding.win_gap.low <= finding.win_gap.estimate <= finding.win_gap.high
     assert finding.sentence in (small_report.folder / "report.md").read_text()
+
+
+def test_game_blocks_are_merged_to_the_same_count_in_every_arm() -> None:
+    """Each arm's game blocks are merged, neighbours together, into exactly GAME_BLOCKS
+    (so every arm's game bootstrap draws the same weights); the sums are kept."""
+    from sim.report.analysis import GAME_BLOCKS, _game_sums
+
+    names = ("n", "hands")
+    for blocks in (GAME_BLOCKS - 3, GAME_BLOCKS, GAME_BLOCKS + 1, GAME_BLOCKS + 7, 1000):
+        frame = pl.DataFrame(
+            {
+                "arm": ["a"] * blocks,
+                "shard": [i // 100 for i in range(blocks)],
+                "block": [i % 100 for i in range(blocks)],
+                "n": [1.0] * blocks,
+                "hands": [float(i) for i in range(blocks)],
+            }
+        )
+        sums = _game_sums(frame, "a", names)
+        assert sums.values.shape[0] == min(blocks, GAME_BLOCKS)
+        assert sums["n"].sum() == blocks
+        assert sums["hands"].sum() == blocks * (blocks - 1) / 2
+        # neighbours merged: each merged block holds consecutive blocks, at most two here
+        assert sums["n"].max() <= math.ceil(blocks / GAME_BLOCKS)
+        ends = np.cumsum(sums["n"]).astype(int)
+        starts = ends - sums["n"].astype(int)
+        want = [sum(range(a, b)) for a, b in zip(starts, ends, strict=True)]
+        assert sums["hands"].tolist() == want
