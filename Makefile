@@ -30,7 +30,7 @@ run: $(STAMP)  ## run the default experiment (1M hands per arm, or RUN_HANDS) in
 	$(BIN)/rummysim report data/house-rules --out reports/house-rules
 
 test: $(STAMP) chromium  ## full test suite, then the reduced suite without JIT
-	$(BIN)/python -m pytest -n 2 -q
+	$(BIN)/python -m pytest -n 2 -q --durations=15
 	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest -q -m nojit -p no:cacheprovider
 
 test-nojit: $(STAMP)  ## only the reduced suite, with numba's JIT disabled
