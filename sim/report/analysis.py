@@ -15,7 +15,7 @@ import numpy as np
 import polars as pl
 
 from sim.report.dataset import Arm, Dataset
-from sim.report.metrics import Aggregates, game_sum_names, hand_sum_names
+from sim.report.metrics import GAME_BLOCKS, Aggregates, game_sum_names, hand_sum_names
 from sim.report.stats import (
     Interval,
     Sums,
@@ -331,13 +331,6 @@ def _blocks(frame: pl.DataFrame, arm: str, names: tuple[str, ...]) -> pl.DataFra
 
 def _sums(frame: pl.DataFrame, names: tuple[str, ...]) -> Sums:
     return Sums(names, frame[list(names)].to_numpy().astype(float))
-
-
-GAME_BLOCKS = 400
-"""Game blocks per arm in the bootstrap: ``metrics.block_size`` aims at about this many, and
-a shard's last, short block adds a few more, a different number in each arm (arms play
-different numbers of games). Neighbouring blocks are merged down to exactly this many, so
-every arm's game-level bootstrap draws the same weights (drawn once, not once per arm)."""
 
 
 def _game_sums(frame: pl.DataFrame, arm: str, names: tuple[str, ...]) -> Sums:

@@ -71,7 +71,10 @@ class Aggregates:
         )
         sizes = sorted(set(self.game_block.values()))
         games = f"{sizes[0]}" if len(sizes) == 1 else f"{sizes[0]} to {sizes[-1]} (by arm)"
-        return f"{hands}; games in blocks of {games}"
+        return (
+            f"{hands}; games in blocks of {games}, neighbouring blocks merged to at most "
+            f"{GAME_BLOCKS} per arm"
+        )
 
 
 def hand_sum_names(seats: int, reasons: tuple[str, ...]) -> tuple[str, ...]:
@@ -100,7 +103,15 @@ def game_sum_names(seats: int) -> tuple[str, ...]:
     ) + tuple(f"gwin{s}" for s in range(seats))
 
 
-def block_size(rows: int, target_blocks: int = 400) -> int:
+GAME_BLOCKS = 400
+"""Game blocks per arm in the bootstrap: :func:`block_size` aims at about this many, and a
+shard's last, short block adds a few more, a different number in each arm (arms play
+different numbers of games). The analysis merges neighbouring blocks down to exactly this
+many, so every arm's game-level bootstrap draws the same weights (drawn once, not once per
+arm)."""
+
+
+def block_size(rows: int, target_blocks: int = GAME_BLOCKS) -> int:
     """Rows per block so that the smallest arm has about ``target_blocks`` blocks: enough
     for the bootstrap's intervals, and the bigger the blocks the more of the dependence
     between neighbouring hands (one game's) stays inside one; the analysis and the

@@ -195,7 +195,8 @@ def test_mixed_line_up_names_the_stronger_bot(small_report) -> None:
 def test_game_blocks_are_merged_to_the_same_count_in_every_arm() -> None:
     """Each arm's game blocks are merged, neighbours together, into exactly GAME_BLOCKS
     (so every arm's game bootstrap draws the same weights); the sums are kept."""
-    from sim.report.analysis import GAME_BLOCKS, _game_sums
+    from sim.report.analysis import _game_sums
+    from sim.report.metrics import GAME_BLOCKS
 
     names = ("n", "hands")
     for blocks in (GAME_BLOCKS - 3, GAME_BLOCKS, GAME_BLOCKS + 1, GAME_BLOCKS + 7, 1000):
