@@ -333,15 +333,20 @@ def _sums(frame: pl.DataFrame, names: tuple[str, ...]) -> Sums:
     return Sums(names, frame[list(names)].to_numpy().astype(float))
 
 
+def _merged_blocks(k: int, most: int) -> np.ndarray:
+    """For ``k`` blocks in order, the merged block each falls in: neighbours merged evenly
+    into at most ``most`` (numbered from 0, in order)."""
+    groups = np.arange(k)
+    return groups * most // k if k > most else groups
+
+
 def _game_sums(frame: pl.DataFrame, arm: str, names: tuple[str, ...]) -> Sums:
     """One arm's game blocks as sums, neighbouring blocks merged into at most
     :data:`GAME_BLOCKS` (sums add up, so a merged block is the blocks' union)."""
     sums = _sums(_blocks(frame, arm, names), names)
-    k = sums.values.shape[0]
-    if k <= GAME_BLOCKS:
-        return sums
-    starts = np.flatnonzero(np.diff(np.arange(k) * GAME_BLOCKS // k, prepend=-1))
-    return Sums(names, np.add.reduceat(sums.values, starts, axis=0))
+    groups = _merged_blocks(sums.values.shape[0], GAME_BLOCKS)
+    starts = np.flatnonzero(np.diff(groups, prepend=-1))
+    return Sums(names, np.add.reduceat(sums.values, starts, axis=0)) if len(starts) else sums
 
 
 def _paired(a: pl.DataFrame, b: pl.DataFrame, names: tuple[str, ...]) -> tuple[Sums, Sums]:
@@ -471,8 +476,7 @@ def _block_matrix(blocks: pl.DataFrame, col: str) -> tuple[np.ndarray, np.ndarra
     pairs = (shard - shard.min()) * (int(block.max()) - int(block.min()) + 1) + block - block.min()
     keys = np.unique(pairs, return_inverse=True)[1].astype(np.int64)
     k = int(keys.max()) + 1
-    if k > QUANTILE_BLOCKS:
-        keys = keys * QUANTILE_BLOCKS // k
+    keys = _merged_blocks(k, QUANTILE_BLOCKS)[keys]
     rows, width = int(keys.max()) + 1, len(values)
     weights = blocks["len"].to_numpy().astype(float)
     counts = np.bincount(keys * width + vi, weights=weights, minlength=rows * width)

@@ -526,14 +526,13 @@ def _draw_forest(arms: list[str], panels: list[tuple]) -> plt.Figure:
             ax.tick_params(axis="y", labelsize=8)
         else:
             ax.yaxis.set_major_locator(NullLocator())
-            grid = plt.rcParams["grid.color"], plt.rcParams["grid.linewidth"]
             ax.hlines(
                 range(len(arms)),
                 0,
                 1,
                 transform=ax.get_yaxis_transform(),
-                colors=grid[0],
-                linewidths=grid[1],
+                colors=plt.rcParams["grid.color"],
+                linewidths=plt.rcParams["grid.linewidth"],
                 zorder=0.5,
             )
         ax.set_ylim(len(arms) - 0.5, -0.5)

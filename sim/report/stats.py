@@ -284,12 +284,17 @@ def block_bootstrap(
     return dict(zip(names, ivs, strict=True))
 
 
+def _reaches(cdf: np.ndarray, total: np.ndarray | float, q: float) -> np.ndarray:
+    """Where cumulative counts reach the share ``q`` of ``total`` (without dividing every
+    cell; the 1e-12 keeps a share of exactly ``q`` from missing by rounding)."""
+    return cdf >= (q - 1e-12) * total
+
+
 def quantile_rows(values: np.ndarray, cdf: np.ndarray, q: float) -> np.ndarray:
     """``hist_quantile`` of every row of ``cdf`` (rows of cumulative counts over the sorted
     ``values``): the smallest value whose cumulative share reaches ``q``."""
     total = cdf[:, -1:]
-    reached = cdf >= (q - 1e-12) * total  # share >= q, without dividing every cell
-    out = values[np.argmax(reached, axis=1)].astype(float)
+    out = values[np.argmax(_reaches(cdf, total, q), axis=1)].astype(float)
     out[total[:, 0] <= 0] = math.nan
     return out
 
@@ -306,11 +311,12 @@ class QuantileStat:
 
     terms: tuple[tuple[float, int], ...]
 
+    def combine(self, quantile: Callable[[float], np.ndarray]) -> np.ndarray:
+        """The statistic from each term's quantile per row, ``quantile(q)``."""
+        return sum(sign * quantile(q) for q, sign in self.terms)
+
     def __call__(self, values: np.ndarray, cdf: np.ndarray) -> np.ndarray:
-        out = np.zeros(cdf.shape[0])
-        for q, sign in self.terms:
-            out = out + sign * quantile_rows(values, cdf, q)
-        return out
+        return self.combine(lambda q: quantile_rows(values, cdf, q))
 
 
 def quantile_of(q: float) -> QuantileStat:
@@ -346,8 +352,7 @@ def _window_quantiles(
     whole = cumulative.sum(axis=0)
     out: dict[float, np.ndarray] = {}
     for q in qs:
-        thresholds = (q - 1e-12) * totals
-        centre = int(np.argmax(whole >= (q - 1e-12) * whole[-1]))
+        centre = int(np.argmax(_reaches(whole, whole[-1], q)))
         column = np.zeros(draws, dtype=np.int64)
         todo: np.ndarray | None = None  # None: every draw
         half = WINDOW_HALF
@@ -356,8 +361,8 @@ def _window_quantiles(
             last = min(centre + half, width - 1)
             start = max(first - 1, 0)  # the column before the window, when there is one
             w = weights if todo is None else weights[todo]
-            t = thresholds if todo is None else thresholds[todo]
-            reached = (w @ cumulative[:, start : last + 1]) >= t[:, None]
+            t = totals if todo is None else totals[todo]
+            reached = _reaches(w @ cumulative[:, start : last + 1], t[:, None], q)
             inside = reached[:, -1].copy() if last < width - 1 else np.ones(len(t), bool)
             if first > start:
                 inside &= ~reached[:, 0]
@@ -415,7 +420,7 @@ def hist_bootstrap(
         if all(isinstance(stats[n], QuantileStat) for n in names):
             qs = sorted({q for n in names for q, _ in stats[n].terms})
             drawn = _window_quantiles(values, cumulative, weights, qs)
-            columns = [sum(sign * drawn[q] for q, sign in stats[n].terms) for n in names]
+            columns = [stats[n].combine(drawn.__getitem__) for n in names]
         else:
             cdf = weights @ cumulative
             columns = [stats[n](values, cdf) for n in names]
