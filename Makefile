@@ -29,7 +29,10 @@ run: $(STAMP)  ## run the default experiment (1M hands per arm, or RUN_HANDS) in
 	$(BIN)/rummysim run house-rules $(if $(RUN_HANDS),--hands $(RUN_HANDS)) --out data --fresh
 	$(BIN)/rummysim report data/house-rules --out reports/house-rules
 
+# precompile: on a cold numba cache, compile the engine's large kernels on both cores at once
+# (sim/engine/precompile.py); otherwise both pytest workers would compile all of it, each alone.
 test: $(STAMP) chromium  ## full test suite, then the reduced suite without JIT
+	$(BIN)/python -m sim.engine.precompile --processes 2
 	$(BIN)/python -m pytest -n 2 -q --durations=15
 	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest -q -m nojit -p no:cacheprovider
 
@@ -44,6 +47,7 @@ chromium:
 		>/dev/null; } || echo "chromium could not be installed: the browser test will be skipped"
 
 bench: $(STAMP)  ## engine benchmarks, one JSON line per figure
+	$(BIN)/python -m sim.engine.precompile
 	$(BIN)/python -m sim.bench_suite
 
 lint: $(STAMP)  ## ruff

@@ -334,9 +334,15 @@ def _start_turn(st):
     st.sc[SC_STEALS_TURN] = 0
 
 
-@inline_kernel
+@kernel
 def play_turns(st, params, values, bots, dealer):
-    """Play turns from the dealer's left until the hand ends. Returns (reason, winner)."""
+    """Play turns from the dealer's left until the hand ends. Returns (reason, winner).
+
+    A kernel of its own, not inlined into ``play_hand``: it is compiled twice (for
+    ``params`` and for ``bits.fast_params(params)``), the two largest compiles of the
+    engine, and as separate overloads ``sim.engine.precompile`` can compile them in two
+    processes at once. The call costs one call per hand; everything it calls per turn is
+    inlined into it."""
     players = params[P_PLAYERS]
     player = (dealer + 1) % players
     while True:

@@ -137,6 +137,47 @@ FAST_CACHE_LOAD = _install_fast_cache_load()
 """True when cached kernels load without numba's full context refresh (see above)."""
 
 
+def _install_cache_save_lock() -> bool:
+    """Make numba's cache writes safe between processes compiling at the same time.
+
+    numba saves an overload by reading the function's index, taking the first free data
+    file name (``name.1.nbc``, ``.2.nbc``, ...), writing the index, then the data
+    (``IndexDataCacheFile.save``, numba/core/caching.py). Two processes saving different
+    overloads of one kernel at once can take the same name, and one overwrites the other's
+    data under the other's index entry. ``sim.engine.precompile`` compiles overloads of the
+    same kernels in parallel, and so do pytest-xdist workers, so each save here holds an
+    exclusive ``flock`` on a file in its cache folder. Loads need no lock: numba writes each
+    file under a temporary name and renames it, and a load that finds no data compiles.
+    Returns True when installed (not on platforms without ``fcntl``)."""
+    try:
+        import fcntl
+    except ImportError:
+        return False
+    from numba.core.caching import IndexDataCacheFile
+
+    original = IndexDataCacheFile.save
+    if getattr(original, "_rummysim_locked", False):
+        return True
+
+    def save(self, key, data):
+        lock_path = Path(getattr(self, "_cache_path", numba.config.CACHE_DIR)) / ".save.lock"
+        with open(lock_path, "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                original(self, key, data)
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
+
+    save._rummysim_locked = True
+    save.__doc__ = original.__doc__
+    IndexDataCacheFile.save = save
+    return True
+
+
+CACHE_SAVE_LOCK = _install_cache_save_lock()
+"""True when numba's cache saves are serialised between processes (see above)."""
+
+
 def cache_is_cold() -> bool:
     """True when no kernel has been compiled into this engine's cache yet (the first call
     will compile them all, which takes minutes)."""

@@ -238,7 +238,7 @@ def _run(experiment, root, tasks, workers, scheduler, fresh, reporter) -> RunSum
         summary.games += result.games
 
     if todo and not scheduler:
-        _warm_up(todo[0], reporter)
+        _warm_up(todo[0], workers, reporter)
     start = time.perf_counter()
     reporter.start(experiment, totals, already)
     try:
@@ -274,13 +274,23 @@ def _run_local(todo, workers, scheduler, reporter, finished) -> None:
         raise RunError(str(err)) from None
 
 
-def _warm_up(task: ShardTask, reporter: Reporter) -> None:
-    """Compile (or load) the kernels once in the parent, so forked workers start warm."""
+def _warm_up(task: ShardTask, workers: int, reporter: Reporter) -> None:
+    """Compile (or load) the kernels once in the parent, so forked workers start warm. On a
+    cold cache the large kernels are compiled on ``workers`` processes at once
+    (``sim.engine.precompile``)."""
     from sim.engine.api import play
     from sim.engine.jit import cache_is_cold
+    from sim.engine.precompile import compile_engine
 
     if cache_is_cold():
-        reporter.log("compiling the engine's kernels (first run only; this takes 1-4 minutes)")
+        reporter.log(
+            f"compiling the engine's kernels on {workers} processes "
+            "(first run only; 10-15 minutes on 2 cores)"
+        )
+        try:
+            compile_engine(workers, log=reporter.log)
+        except RuntimeError as err:
+            raise RunError(str(err)) from None
     play(task.params, task.card_values, task.bot_codes(), hands=1)
 
 
