@@ -212,6 +212,8 @@ def _describe(events: np.ndarray, names: list[str], values: np.ndarray) -> list[
         elif etype == S.E_LAYOFF:
             melds[a].append(b)
             lines.append(f"  lays off {card_name(b)} on #{a}")
+        elif etype == S.E_DECLARE:
+            lines.append(f"  declares a joker in #{a} as {card_name(b)}")
         elif etype == S.E_STEAL:
             lines.append(f"  puts {card_name(b)} in place of the joker in #{a} and takes the joker")
         elif etype == S.E_DISCARD:

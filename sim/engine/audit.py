@@ -37,6 +37,7 @@ from sim.engine.state import (
     SC_STOCK_N,
     SC_VIOLATIONS,
 )
+from sim.engine.table import declarations_legal
 
 
 @kernel
@@ -78,6 +79,8 @@ def check_state(st, params):
             st.melds[m, MC_SUIT],
             st.melds[m, MC_CARDS:],
         ):
+            bad += 1
+        if not declarations_legal(st, params, m):
             bad += 1
     for k in range(N_KINDS):
         if seen[k] != st.kinds[KR_SHOE, k]:

@@ -262,6 +262,15 @@ if not numba.config.DISABLE_JIT:
     fast_params = _fast_params  # noqa: F811 (the compiled marker cast)
 
 
+@kernel
+def nth_lowest_bit(mask, n):
+    """The index of the ``n``-th (from 0) lowest set bit of ``mask`` (which has more than
+    ``n``)."""
+    for _ in range(n):
+        mask &= mask - 1
+    return lowest_bit(mask)
+
+
 @inline_kernel
 def bit(kind):
     """The mask of one card kind."""

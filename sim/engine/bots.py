@@ -18,7 +18,9 @@ from sim.engine.bits import (
     forms_meld_bits,
     highest_bit,
     lowest_bit,
+    nth_lowest_bit,
     partial_melds,
+    popcount,
     rank_fields,
     run_neighbours,
 )
@@ -26,6 +28,7 @@ from sim.engine.jit import inline_kernel, kernel
 from sim.engine.layout import (
     BOT_CAREFUL,
     BOT_RANDOM,
+    JDECLARE_INFERRED,
     JOKER,
     LAYOFF_NONE,
     N_KINDS,
@@ -35,6 +38,7 @@ from sim.engine.layout import (
     P_ACE_RANK,
     P_GOING_RUMMY,
     P_GROUP_DUPLICATES,
+    P_JOKER_DECLARE,
     P_LAYOFF_TARGET,
     P_MUST_DISCARD_TO_GO_OUT,
     P_PLAYERS,
@@ -85,6 +89,8 @@ from sim.engine.state import (
 )
 from sim.engine.table import (
     LAY_NONE,
+    declaration_options,
+    declare_joker,
     find_steal,
     joker_stands_for,
     lay_down,
@@ -190,12 +196,49 @@ def _best(st, params, values, player, limit):
     return best_arrangement(st.ws, params, values, st.hand[player], limit)
 
 
+@kernel
+def _declare_all(st, params, player, m, bot):
+    """``player`` (a ``bot``) declares every joker of meld ``m`` that must be declared now
+    (§2B.11, docs/bots.md): random uniformly among the cards it may stand for; careful the
+    card with the fewest copies it has not seen (in its hand, the discard pile, the table),
+    so that as few unseen cards as possible could replace it; greedy the lowest card."""
+    for i in range(st.melds[m, MC_LEN]):
+        options = declaration_options(st, params, m, i)
+        if options == 0:
+            continue
+        if bot == BOT_RANDOM:
+            kind = nth_lowest_bit(options, below(st.rng[1:2], popcount(options)))
+        elif bot == BOT_CAREFUL:
+            _count_seen(st, player)
+            kind = -1
+            fewest = 1 << 30
+            rest = options
+            while rest != 0:
+                k = lowest_bit(rest)
+                rest &= rest - 1
+                unseen = st.kinds[KR_SHOE, k] - min(st.kinds[KR_TMP, k], st.kinds[KR_SHOE, k])
+                if unseen < fewest:
+                    fewest = unseen
+                    kind = k
+        else:
+            kind = lowest_bit(options)
+        declare_joker(st, player, m, kind)
+
+
 @inline_kernel
-def _lay_down_best(st, params, player):
-    """Lay down the melds of ``ws.best``."""
+def declare_jokers(st, params, player, m, bot):
+    """Declare what the jokers of meld ``m``, just laid down or laid off on, stand for where
+    ``joker_declare`` asks it (``_declare_all``)."""
+    if params[P_JOKER_DECLARE] != JDECLARE_INFERRED:
+        _declare_all(st, params, player, m, bot)
+
+
+@inline_kernel
+def _lay_down_best(st, params, player, bot):
+    """Lay down the melds of ``ws.best`` (declaring their jokers as ``bot``)."""
     ws = st.ws
     for m in range(ws.scal[S_BEST_N]):
-        lay_down(
+        t = lay_down(
             st,
             params,
             player,
@@ -205,6 +248,7 @@ def _lay_down_best(st, params, player):
             ws.best[m, CC_SUIT],
             ws.best[m, CC_CARDS:],
         )
+        declare_jokers(st, params, player, t, bot)
 
 
 @kernel
@@ -245,7 +289,7 @@ def in_partial_meld(st, params, player, kind):
 
 
 @inline_kernel
-def _greedy_lay_down(st, params, values, player):
+def _greedy_lay_down(st, params, values, player, bot):
     """Lay down the arrangement leaving the least value in hand (within the per-turn meld
     limit); if that would leave no legal end of turn, the best arrangement that keeps one
     allowed card back to discard (which becomes the planned discard)."""
@@ -271,7 +315,7 @@ def _greedy_lay_down(st, params, values, player):
         _best(st, params, values, player, limit)
         give(st, player, best_d)
         st.sc[SC_PLAN] = best_d
-    _lay_down_best(st, params, player)
+    _lay_down_best(st, params, player, bot)
 
 
 @inline_kernel
@@ -311,7 +355,7 @@ def _greedy_lay_off_bits(st, params, player):
 
 
 @inline_kernel
-def _greedy_lay_off(st, params, player):
+def _greedy_lay_off(st, params, player, bot):
     """Replace table jokers by the natural cards they stand for, then lay off every card that
     fits, until nothing more fits; never the planned discard, never emptying the hand
     illegally."""
@@ -337,6 +381,8 @@ def _greedy_lay_off(st, params, player):
                 place = lay_off_place(st, params, m, k)
                 if place != LAY_NONE and turn_stays_finishable(st, params, player, k):
                     lay_off(st, params, player, m, k, place)
+                    if k == JOKER:
+                        declare_jokers(st, params, player, m, bot)
                     changed = True
                     break
             if changed:
@@ -540,8 +586,8 @@ def _careful_hold_play(st, params, values, player):
         and melded >= st.pl[player, PL_N] - 1
         and _arrangement_leaves_legal_turn(st, params, player)
     ):
-        _lay_down_best(st, params, player)
-        _greedy_lay_off(st, params, player)
+        _lay_down_best(st, params, player, BOT_CAREFUL)
+        _greedy_lay_off(st, params, player, BOT_CAREFUL)
 
 
 @inline_kernel
@@ -671,7 +717,7 @@ def _random_actions(st, params, player, pick):
                 if not _rows_leave_legal_turn(st, params, player, ws.cand[0], i, 1):
                     continue
                 if count == pick:
-                    lay_down(
+                    m = lay_down(
                         st,
                         params,
                         player,
@@ -681,6 +727,7 @@ def _random_actions(st, params, player, pick):
                         ws.cand[0, i, CC_SUIT],
                         ws.cand[0, i, CC_CARDS:],
                     )
+                    declare_jokers(st, params, player, m, BOT_RANDOM)
                     return -1
                 count += 1
     for k in range(N_KINDS):
@@ -694,6 +741,8 @@ def _random_actions(st, params, player, pick):
                 continue
             if count == pick:
                 lay_off(st, params, player, m, k, place)
+                if k == JOKER:
+                    declare_jokers(st, params, player, m, BOT_RANDOM)
                 return -1
             count += 1
     for m in range(st.sc[SC_N_MELDS]):
@@ -754,8 +803,8 @@ def play_melds(st, params, values, bots, player):
     elif bot == BOT_CAREFUL and _careful_holds_for_rummy(st, params, player):
         _careful_hold_play(st, params, values, player)
     else:  # greedy, and careful when it does not hold for a rummy
-        _greedy_lay_down(st, params, values, player)
-        _greedy_lay_off(st, params, player)
+        _greedy_lay_down(st, params, values, player, bot)
+        _greedy_lay_off(st, params, player, bot)
 
 
 @inline_kernel

@@ -50,7 +50,8 @@ P_BOX_BONUS = 31  # §2I.36: points per hand won, added at game end
 P_SHUTOUT = 32  # SHUTOUT_* (§2I.37)
 P_SPADE_DOUBLE = 33  # 0/1 (§2I.38): a spade upcard doubles the hand
 P_OKLAHOMA_EXTRA = 34  # 0/1 (§2I.39): Oklahoma's side bonuses
-N_PARAMS = 35
+P_JOKER_DECLARE = 35  # JDECLARE_* (§2B.11)
+N_PARAMS = 36
 
 GAME_DEAL_STRIDE = 1 << 20  # deal numbers per game under P_DEAL_PER_GAME (> any hand cap)
 
@@ -67,6 +68,10 @@ JREPLACE_NONE = 0
 JREPLACE_TO_HAND = 1
 JREPLACE_REUSE_SAME_TURN = 2
 JREPLACE_STEAL = 3
+
+JDECLARE_INFERRED = 0  # runs fix a joker by position, a 4-card group as the missing suit
+JDECLARE_THREE_CARD_GROUP = 1  # a 3-card group's jokers are declared when it is laid down
+JDECLARE_ALWAYS = 2  # every joker in a group or an any-suit run is declared
 
 MELDS_UNLIMITED = 0
 MELDS_ONE = 1

@@ -20,8 +20,10 @@ as all of its arrays' fields, so every kernel call costs in proportion to their 
   kind order (filled once by ``new_state``; ``fill_stock`` copies it at every deal);
 - ``melds``: int64[M, N_MC], the table melds: ``MC_TYPE``, ``MC_START``, ``MC_LEN``,
   ``MC_SUIT`` (as in ``melds.py``), ``MC_OWNER``, ``MC_FITS`` (bitmask fast path: the
-  natural kinds that fit the meld, ``table.meld_fits_bits``), then the cards from
-  ``MC_CARDS``;
+  natural kinds that fit the meld, ``table.meld_fits_bits``), ``MC_DECLARED`` (the natural
+  kinds its jokers were declared as, ``joker_declare``: bit k for kind k; a group's k-th
+  joker stands for the k-th lowest, an any-suit run's joker for the one of its position's
+  rank), then the cards from ``MC_CARDS``;
 - ``kinds``: int64[2 + P, K]: row ``KR_SHOE`` is how many cards of each kind the shoe holds
   (for the audit), row ``KR_TMP`` scratch counts, row ``KR_PICKED + p`` the cards player p
   took from the discard pile this hand (public);
@@ -79,7 +81,8 @@ MC_SUIT = CC_SUIT
 MC_CARDS = CC_CARDS
 MC_OWNER = N_CC
 MC_FITS = N_CC + 1  # bitmask fast path: natural kinds that could be laid off on the meld
-N_MC = N_CC + 2
+MC_DECLARED = N_CC + 2  # mask of the natural kinds the meld's jokers were declared as (§2B.11)
+N_MC = N_CC + 3
 
 # kinds rows
 KR_SHOE = 0
@@ -136,6 +139,7 @@ E_FORCED_TAKE = 12  # took the only card left (discard top) because no stock cou
 E_KNOCK = 13  # knock family: player knocked, a = deadwood after his discard
 E_SHOW = 14  # knock family: player's showdown, a = deadwood after lay-offs, cards = laid off
 E_DECLINE_UPCARD = 15  # gin opening: player let the offered upcard go
+E_DECLARE = 16  # a = meld index, b = natural card a joker of the meld is declared as
 
 HandState = namedtuple(
     "HandState", ["hand", "pl", "piles", "melds", "kinds", "sc", "rng", "events", "ws"]

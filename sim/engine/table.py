@@ -5,9 +5,12 @@ All functions take a ``HandState`` (``state.py``) and ``params``.
 
 from __future__ import annotations
 
-from sim.engine.bits import RANK_FIELD, bit, fast_path
+from sim.engine.bits import RANK_FIELD, bit, fast_path, lowest_bit, nth_lowest_bit, popcount
 from sim.engine.jit import inline_kernel, kernel
 from sim.engine.layout import (
+    JDECLARE_ALWAYS,
+    JDECLARE_INFERRED,
+    JDECLARE_THREE_CARD_GROUP,
     JOKER,
     JREPLACE_STEAL,
     LAYOFF_NONE,
@@ -22,6 +25,7 @@ from sim.engine.layout import (
     N_SUITS,
     P_ACE_RANK,
     P_GROUP_DUPLICATES,
+    P_JOKER_DECLARE,
     P_JOKER_REPLACE,
     P_LAYOFF_REQUIRES,
     P_LAYOFF_TARGET,
@@ -32,12 +36,14 @@ from sim.engine.layout import (
 )
 from sim.engine.positions import MAX_RUN, position_ok, rank_at
 from sim.engine.state import (
+    E_DECLARE,
     E_LAYOFF,
     E_MELD,
     E_STEAL,
     F_HAS_MELDED,
     F_LAID_OFF_OWN,
     MC_CARDS,
+    MC_DECLARED,
     MC_FITS,
     MC_LEN,
     MC_OWNER,
@@ -124,6 +130,8 @@ def lay_off_place(st, params, m, kind):
             return LAY_GROUP
         if kind // N_SUITS != st.melds[m, MC_START]:
             return LAY_NONE
+        if (st.melds[m, MC_DECLARED] >> kind) & 1 == 1:
+            return LAY_NONE  # a joker of the group was declared as this card (§2B.11)
         for i in range(length):
             if st.melds[m, MC_CARDS + i] == kind:
                 return LAY_NONE
@@ -291,6 +299,7 @@ def lay_down(st, params, player, mtype, start, length, suit, cards):
     st.melds[m, MC_LEN] = length
     st.melds[m, MC_SUIT] = suit
     st.melds[m, MC_OWNER] = player
+    st.melds[m, MC_DECLARED] = 0
     row = log_event(st, E_MELD, player, m, 0)
     for i in range(length):
         st.melds[m, MC_CARDS + i] = cards[i]
@@ -305,31 +314,123 @@ def lay_down(st, params, player, mtype, start, length, suit, cards):
 
 
 @kernel
+def _jokers_before(melds, m, i):
+    """How many jokers meld ``m`` holds before index ``i``."""
+    n = 0
+    for j in range(i):
+        if melds[m, MC_CARDS + j] == JOKER:
+            n += 1
+    return n
+
+
+@kernel
+def _group_missing(melds, m):
+    """The natural kinds of group ``m``'s rank that neither a natural card of the group nor a
+    declared joker is."""
+    missing = (RANK_FIELD << (melds[m, MC_START] * N_SUITS)) & ~melds[m, MC_DECLARED]
+    for j in range(melds[m, MC_LEN]):
+        kind = melds[m, MC_CARDS + j]
+        if kind != JOKER:
+            missing &= ~bit(kind)
+    return missing
+
+
+@kernel
 def joker_stands_for(st, params, m, i):
     """The natural card a joker at index ``i`` of meld ``m`` stands for, or -1 when it is not
-    fixed (``joker_declare = inferred``, §2B.11: runs fix it by position, 4-card groups as the
-    missing suit)."""
+    fixed (§2B.11). Same-suit runs fix it by position. Declared jokers (``MC_DECLARED``)
+    stand for what they were declared as: a group's k-th joker for the k-th lowest declared
+    kind, an any-suit run's joker for the declared kind of its position's rank. An undeclared
+    joker of a 4-card group (one pack) stands for the one card of its rank still missing."""
     if st.melds[m, MC_CARDS + i] != JOKER:
         return -1
+    declared = st.melds[m, MC_DECLARED]
     if st.melds[m, MC_TYPE] == MELD_RUN:
-        if params[P_RUN_SUIT] == RUN_ANY_SUIT:
-            return -1
         pos = position_ok(st.melds[m, MC_START] + i, params[P_ACE_RANK])
-        return rank_at(pos, params[P_ACE_RANK]) * N_SUITS + st.melds[m, MC_SUIT]
+        rank = rank_at(pos, params[P_ACE_RANK])
+        if params[P_RUN_SUIT] == RUN_ANY_SUIT:
+            mine = declared & (RANK_FIELD << (rank * N_SUITS))
+            return lowest_bit(mine) if mine != 0 else -1
+        return rank * N_SUITS + st.melds[m, MC_SUIT]
+    before = _jokers_before(st.melds, m, i)
+    if before < popcount(declared):
+        return nth_lowest_bit(declared, before)
     if params[P_GROUP_DUPLICATES] == 1 or st.melds[m, MC_LEN] != 4:
         return -1
-    missing = -1
-    for t in range(N_SUITS):
-        kind = st.melds[m, MC_START] * N_SUITS + t
-        present = False
-        for j in range(4):
-            if st.melds[m, MC_CARDS + j] == kind:
-                present = True
-        if not present:
-            if missing >= 0:
-                return -1
-            missing = kind
-    return missing
+    missing = _group_missing(st.melds, m)
+    if popcount(missing) != 1:
+        return -1
+    return lowest_bit(missing)
+
+
+@kernel
+def declaration_options(st, params, m, i):
+    """The natural kinds the joker at index ``i`` of meld ``m`` may be declared as now, as a
+    mask; 0 when it is not to be declared (§2B.11): ``joker_declare = inferred``; a
+    same-suit run (the position fixes it); under ``three_card_group`` anything but a group of
+    three cards; or it is declared already. A group's joker may be any card of its rank that
+    no natural card of the group (one pack) and no other joker already is; an any-suit run's
+    joker any card of its position's rank."""
+    rule = params[P_JOKER_DECLARE]
+    if rule == JDECLARE_INFERRED or st.melds[m, MC_CARDS + i] != JOKER:
+        return 0
+    declared = st.melds[m, MC_DECLARED]
+    if st.melds[m, MC_TYPE] == MELD_RUN:
+        if rule != JDECLARE_ALWAYS or params[P_RUN_SUIT] != RUN_ANY_SUIT:
+            return 0
+        pos = position_ok(st.melds[m, MC_START] + i, params[P_ACE_RANK])
+        field = RANK_FIELD << (rank_at(pos, params[P_ACE_RANK]) * N_SUITS)
+        return 0 if declared & field != 0 else field
+    if rule == JDECLARE_THREE_CARD_GROUP and st.melds[m, MC_LEN] != 3:
+        return 0
+    if _jokers_before(st.melds, m, i) < popcount(declared):
+        return 0
+    if params[P_GROUP_DUPLICATES] == 1:
+        return (RANK_FIELD << (st.melds[m, MC_START] * N_SUITS)) & ~declared
+    return _group_missing(st.melds, m)
+
+
+@kernel
+def declare_joker(st, player, m, kind):
+    """``player`` declares a joker of meld ``m`` as the natural ``kind`` (§2B.11)."""
+    st.melds[m, MC_DECLARED] |= bit(kind)
+    log_event(st, E_DECLARE, player, m, kind)
+
+
+@kernel
+def declarations_legal(st, params, m):
+    """Audit: the declarations of meld ``m`` fit its cards and ``joker_declare``: only
+    declared kinds of the meld's rank (a group: not one of its natural cards, one pack) or of
+    a joker position's rank (an any-suit run), no more than its jokers, and every joker the
+    rule requires declared."""
+    declared = st.melds[m, MC_DECLARED]
+    rule = params[P_JOKER_DECLARE]
+    jokers = _jokers_before(st.melds, m, st.melds[m, MC_LEN])
+    if popcount(declared) > jokers or (rule == JDECLARE_INFERRED and declared != 0):
+        return False
+    if st.melds[m, MC_TYPE] == MELD_RUN:
+        if declared == 0:
+            return True
+        if params[P_RUN_SUIT] != RUN_ANY_SUIT:
+            return False
+        rest = declared
+        for i in range(st.melds[m, MC_LEN]):
+            if st.melds[m, MC_CARDS + i] == JOKER:
+                pos = position_ok(st.melds[m, MC_START] + i, params[P_ACE_RANK])
+                rest &= ~(RANK_FIELD << (rank_at(pos, params[P_ACE_RANK]) * N_SUITS))
+        return rest == 0
+    rank_kinds = RANK_FIELD << (st.melds[m, MC_START] * N_SUITS)
+    if declared & ~rank_kinds != 0:
+        return False
+    if params[P_GROUP_DUPLICATES] == 0:
+        for j in range(st.melds[m, MC_LEN]):
+            kind = st.melds[m, MC_CARDS + j]
+            if kind != JOKER and (declared >> kind) & 1 == 1:
+                return False
+    must = rule == JDECLARE_ALWAYS or (
+        rule == JDECLARE_THREE_CARD_GROUP and st.melds[m, MC_LEN] == 3
+    )
+    return not must or popcount(declared) == min(jokers, popcount(rank_kinds))
 
 
 @kernel
@@ -340,6 +441,7 @@ def steal_joker(st, player, m, i, natural):
     _played(st, natural)
     st.sc[SC_STEALS_TURN] += 1
     st.melds[m, MC_CARDS + i] = natural
+    st.melds[m, MC_DECLARED] &= ~bit(natural)  # the joker's declared card is there now
     give(st, player, JOKER)
     log_event(st, E_STEAL, player, m, natural)
 

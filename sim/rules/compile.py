@@ -25,6 +25,11 @@ ACE_RANK_CODES = {
 }
 RUN_SUIT_CODES = {"same_suit": L.RUN_SAME_SUIT, "any_suit": L.RUN_ANY_SUIT}
 GROUP_DUPLICATES_CODES = {"forbidden": 0, "allowed": 1}
+JOKER_DECLARE_CODES = {
+    "inferred": L.JDECLARE_INFERRED,
+    "three_card_group": L.JDECLARE_THREE_CARD_GROUP,
+    "always": L.JDECLARE_ALWAYS,
+}
 JOKER_REPLACE_CODES = {
     "none": L.JREPLACE_NONE,
     "to_hand": L.JREPLACE_TO_HAND,
@@ -92,6 +97,7 @@ CODED_SLOTS: Mapping[str, tuple[int, Mapping[str, int]]] = {
     "run_suit": (L.P_RUN_SUIT, RUN_SUIT_CODES),
     "group_duplicates": (L.P_GROUP_DUPLICATES, GROUP_DUPLICATES_CODES),
     "joker_replace": (L.P_JOKER_REPLACE, JOKER_REPLACE_CODES),
+    "joker_declare": (L.P_JOKER_DECLARE, JOKER_DECLARE_CODES),
     "meld_timing": (L.P_MELD_TIMING, MELD_TIMING_CODES),
     "melds_per_turn": (L.P_MELDS_PER_TURN, MELDS_PER_TURN_CODES),
     "layoff_target": (L.P_LAYOFF_TARGET, LAYOFF_TARGET_CODES),
@@ -137,7 +143,6 @@ CARD_VALUE_TOGGLES = ("joker_points", "ace_points", "face_values")
 UNSLOTTED_TOGGLES = (
     "strip_8_9_10",
     "joker_limit",
-    "joker_declare",
     "joker_slide",
     "deuces_wild",
     "discard_draw",

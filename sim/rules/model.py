@@ -59,6 +59,7 @@ KNOCK_FIXED = {
     "layoff_requires_meld": "off",
     "must_discard_to_go_out": False,
     "joker_replace": "none",
+    "joker_declare": "inferred",
 }
 """Settings the knock families do not use (one pack, no jokers, their own scoring): they must
 stay at these values so that a file cannot look as if it changed something it does not."""

@@ -272,7 +272,7 @@ TOGGLES: tuple[Toggle, ...] = (
             choices=("none", "not_more_than_naturals"), supported=("none",)),
     _choice(11, "joker_declare", "inferred", "2B.11",
             "when a melded joker's represented card must be stated",
-            choices=("inferred", "three_card_group", "always"), supported=("inferred",)),
+            choices=("inferred", "three_card_group", "always")),
     _choice(12, "joker_replace", "none", "2B.12",
             "whether and how a melded joker may be taken back by supplying its natural card",
             choices=("none", "to_hand", "reuse_same_turn", "steal_by_replacement"),

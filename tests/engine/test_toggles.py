@@ -26,6 +26,23 @@ CASES = [
     ("2A_6_run_suit", {}, {"run_suit": "any_suit"}, GREEDY),
     ("2B_9_group_duplicates", {"decks": 2}, {"decks": 2, "group_duplicates": "allowed"}, GREEDY),
     (
+        "2B_11_joker_declare_three_card_group",
+        {"jokers": 2},
+        {"jokers": 2, "joker_declare": "three_card_group"},
+        GREEDY,
+    ),
+    (
+        "2B_11_joker_declare_always",
+        {"jokers": 2, "run_suit": "any_suit", "joker_replace": "steal_by_replacement"},
+        {
+            "jokers": 2,
+            "run_suit": "any_suit",
+            "joker_replace": "steal_by_replacement",
+            "joker_declare": "always",
+        },
+        GREEDY,
+    ),
+    (
         "2B_12_joker_replace",
         {"jokers": 2},
         {"jokers": 2, "joker_replace": "steal_by_replacement"},

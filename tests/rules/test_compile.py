@@ -72,6 +72,7 @@ def test_baseline_slots_are_the_layout_defaults():
         L.P_SHUTOUT: L.SHUTOUT_GAME_BONUS_200,
         L.P_SPADE_DOUBLE: 0,
         L.P_OKLAHOMA_EXTRA: 0,
+        L.P_JOKER_DECLARE: L.JDECLARE_INFERRED,
         L.P_UPCARD: 1,
         L.P_SEAT_ROTATION: 0,
         L.P_DEAL_PER_GAME: 0,
