@@ -150,12 +150,12 @@ def transcript(
     hand: int = 0,
 ) -> str:
     """Play one hand (deal number ``hand`` of ``seed``, or ``deal``) and describe it."""
-    if rules.family == "gin" and players == 4:
+    if deal is not None and rules.in_partnerships(players):
         raise ConfigError(
-            "replays of partnership gin (two tables at once, RULES.md §3.19) are not supported yet",
+            "a hand-built deal of partnership gin (two tables, RULES.md §3.19) is not supported",
             key="players",
             value=players,
-            allowed="gin_rummy, gin_rummy_3p or oklahoma_gin for a replay",
+            allowed="a replay by seed (no --deal) at 4 players, or 2 or 3 players with --deal",
         )
     compiled = compile_rules(rules, players, audit=True)
     params = compiled.params
@@ -185,6 +185,15 @@ def _describe(events: np.ndarray, names: list[str], values: np.ndarray) -> list[
     turn = 0
     for row in events:
         etype, player, a, b = (int(x) for x in row[: S.EV_N])
+        if etype == S.E_TABLE:  # 4-player gin: the next table's events follow
+            lines.append(
+                f"table {a + 1}: seat {player} ({names[player]}) against seat {b} ({names[b]})"
+            )
+            melds, turn = [], 0
+            continue
+        if etype == S.E_TEAMS:
+            lines.append(f"teams: seats 0 and 2 score {a:+d}, seats 1 and 3 score {b:+d}")
+            continue
         cards = [int(k) for k in row[S.EV_CARDS : S.EV_CARDS + int(row[S.EV_N])]]
         who = f"seat {player} ({names[player]})" if 0 <= player < len(names) else ""
         if etype == S.E_DEAL:

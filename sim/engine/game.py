@@ -183,7 +183,9 @@ def play_games(
     partnership = family == FAMILY_GIN and players == 4
     params2 = params.copy()
     params2[P_PLAYERS] = 2
-    st2 = new_state(params2, np.zeros((1, EV_COLS), np.int64))
+    # the tables of 4-player gin log into st2, copied into st's log after each table
+    st2 = new_state(params2, np.zeros((events.shape[0], EV_COLS), np.int64))
+    st2.sc[SC_LOG] = st.sc[SC_LOG]
     bots2 = np.zeros(2, np.int64)
     scores2 = np.zeros(2, np.int64)
     left2 = np.zeros(2, np.int64)

@@ -17,7 +17,17 @@ from __future__ import annotations
 from sim.engine.jit import kernel
 from sim.engine.knock import play_knock_hand
 from sim.engine.layout import P_AUDIT, REASON_VOID
-from sim.engine.state import SC_DRAWS_DISCARD, SC_DRAWS_STOCK, SC_VIOLATIONS
+from sim.engine.state import (
+    E_TABLE,
+    E_TEAMS,
+    EV_PLAYER,
+    SC_DRAWS_DISCARD,
+    SC_DRAWS_STOCK,
+    SC_LOG,
+    SC_N_EVENTS,
+    SC_VIOLATIONS,
+    log_event,
+)
 
 TEAMS = 2
 TABLES = 2
@@ -85,6 +95,8 @@ def play_partnership_hand(
             left2,
             extra2,
         )
+        if st.sc[SC_LOG] == 1:
+            copy_table_log(st, st2, table, a, b)
         turns += t
         draws_stock += st2.sc[SC_DRAWS_STOCK]
         draws_discard += st2.sc[SC_DRAWS_DISCARD]
@@ -109,6 +121,7 @@ def play_partnership_hand(
     st.sc[SC_DRAWS_STOCK] = draws_stock
     st.sc[SC_DRAWS_DISCARD] = draws_discard
     scoring = team_result(points_a, points_b, scores)
+    log_event(st, E_TEAMS, -1, scores[0], scores[1])
     if params2[P_AUDIT] == 1:
         st.sc[SC_VIOLATIONS] += check_team_scores(points_a, points_b, scores)
     if scoring < 0:  # both tables void or stalled, or equal scores on both sides
@@ -116,6 +129,24 @@ def play_partnership_hand(
     # the scoring team's player whose table scored most (with one winner per team, the
     # larger score is the scoring team's)
     return best_reason, best_seat, turns
+
+
+@kernel
+def copy_table_log(st, st2, table, a, b):
+    """Append table ``table``'s event log (``st2``'s, seats 0 and 1 there) to ``st``'s after
+    an ``E_TABLE`` event, with its seats renamed to the game's seats ``a`` and ``b``."""
+    log_event(st, E_TABLE, a, table, b)
+    for i in range(st2.sc[SC_N_EVENTS]):
+        row = st.sc[SC_N_EVENTS]
+        if row >= st.events.shape[0]:
+            return
+        st.events[row, :] = st2.events[i, :]
+        player = st2.events[i, EV_PLAYER]
+        if player == 0:
+            st.events[row, EV_PLAYER] = a
+        elif player == 1:
+            st.events[row, EV_PLAYER] = b
+        st.sc[SC_N_EVENTS] = row + 1
 
 
 @kernel

@@ -140,6 +140,8 @@ E_KNOCK = 13  # knock family: player knocked, a = deadwood after his discard
 E_SHOW = 14  # knock family: player's showdown, a = deadwood after lay-offs, cards = laid off
 E_DECLINE_UPCARD = 15  # gin opening: player let the offered upcard go
 E_DECLARE = 16  # a = meld index, b = natural card a joker of the meld is declared as
+E_TABLE = 17  # 4-player gin: player = team A's seat, a = table, b = team B's seat (§3.19)
+E_TEAMS = 18  # 4-player gin: a = team A's hand score, b = team B's (seats 0+2, 1+3)
 
 HandState = namedtuple(
     "HandState", ["hand", "pl", "piles", "melds", "kinds", "sc", "rng", "events", "ws"]

@@ -92,7 +92,55 @@ def test_replay_rejects_a_bad_deal_file_with_exit_2(tmp_path):
     assert result.exit_code == 2 and "Zz" in result.output
 
 
-def test_replay_refuses_partnership_gin_with_exit_2():
-    result = runner.invoke(app, ["replay", "gin_rummy_4p", "--players", "4", "--bots", "simple"])
+def test_replay_of_partnership_gin_shows_both_tables_and_the_team_scores():
+    """§3.19: one hand is two 2-player hands; the transcript gives each table, then the
+    teams' scores, which are the hands table's scores of that hand."""
+    import re
+
+    import numpy as np
+
+    from sim.engine import layout as L
+    from sim.engine.api import play
+    from sim.rules import compile_rules, load_variant
+
+    result = runner.invoke(
+        app,
+        [
+            "replay",
+            "gin_rummy_4p",
+            "--players",
+            "4",
+            "--seed",
+            "1",
+            "--bots",
+            "simple,greedy,simple,greedy",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    text = result.output
+    assert "table 1: seat 0 (simple) against seat 1 (greedy)" in text
+    assert "table 2: seat 2 (simple) against seat 3 (greedy)" in text
+    assert text.index("table 1:") < text.index("table 2:") < text.index("teams:")
+    assert text.count("end: ") == 2 and "audit: 0 violation(s)" in text
+    team_a, team_b = (
+        int(x)
+        for x in re.search(
+            r"teams: seats 0 and 2 score ([+-]\d+), "
+            r"seats 1 and 3 score ([+-]\d+)",
+            text,
+        ).groups()
+    )
+    c = compile_rules(load_variant("gin_rummy_4p"), 4, audit=True)
+    bots = np.array([L.BOT_SIMPLE, L.BOT_GREEDY] * 2)
+    out = play(c.params, c.card_values, bots, seed=1, hands=1)
+    assert list(out.hand_scores[0]) == [team_a, team_b, team_a, team_b]
+
+
+def test_replay_refuses_a_hand_built_deal_of_partnership_gin_with_exit_2(tmp_path):
+    deal = tmp_path / "deal.toml"
+    deal.write_text('upcard = "Ts"\n[hands]\n0 = "As"\n1 = "7c"\n2 = "2c"\n3 = "3c"\n')
+    result = runner.invoke(
+        app, ["replay", "gin_rummy_4p", "--players", "4", "--bots", "simple", "--deal", str(deal)]
+    )
     assert result.exit_code == 2
     assert "partnership" in result.output
