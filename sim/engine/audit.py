@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from sim.engine.jit import kernel
 from sim.engine.layout import (
+    JREPLACE_STEAL,
     N_KINDS,
     N_NATURAL,
+    P_JOKER_REPLACE,
     P_PLAYERS,
     P_SCORING,
     P_STOCK_EXHAUSTION,
@@ -34,6 +36,7 @@ from sim.engine.state import (
     PL_N,
     SC_DISCARD_N,
     SC_N_MELDS,
+    SC_STEALS_TURN,
     SC_STOCK_N,
     SC_VIOLATIONS,
 )
@@ -85,6 +88,8 @@ def check_state(st, params):
     for k in range(N_KINDS):
         if seen[k] != st.kinds[KR_SHOE, k]:
             bad += 1
+    if st.sc[SC_STEALS_TURN] > 0 and params[P_JOKER_REPLACE] != JREPLACE_STEAL:
+        bad += 1  # a table joker taken where the rules keep it there (§2B.12)
     if st.ws.scal[S_OVERFLOW] != 0:
         bad += 1
         st.ws.scal[S_OVERFLOW] = 0

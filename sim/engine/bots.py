@@ -30,6 +30,7 @@ from sim.engine.layout import (
     BOT_RANDOM,
     JDECLARE_INFERRED,
     JOKER,
+    JREPLACE_STEAL,
     LAYOFF_NONE,
     N_KINDS,
     N_NATURAL,
@@ -39,6 +40,7 @@ from sim.engine.layout import (
     P_GOING_RUMMY,
     P_GROUP_DUPLICATES,
     P_JOKER_DECLARE,
+    P_JOKER_REPLACE,
     P_LAYOFF_TARGET,
     P_MUST_DISCARD_TO_GO_OUT,
     P_PLAYERS,
@@ -745,6 +747,8 @@ def _random_actions(st, params, player, pick):
                     declare_jokers(st, params, player, m, BOT_RANDOM)
                 return -1
             count += 1
+    if params[P_JOKER_REPLACE] != JREPLACE_STEAL:
+        return count  # table jokers stay where they are (§2B.12)
     for m in range(st.sc[SC_N_MELDS]):
         for i in range(st.melds[m, MC_LEN]):
             natural = joker_stands_for(st, params, m, i)

@@ -409,16 +409,20 @@ def declarations_legal(st, params, m):
     if popcount(declared) > jokers or (rule == JDECLARE_INFERRED and declared != 0):
         return False
     if st.melds[m, MC_TYPE] == MELD_RUN:
-        if declared == 0:
-            return True
-        if params[P_RUN_SUIT] != RUN_ANY_SUIT:
-            return False
-        rest = declared
+        if rule != JDECLARE_ALWAYS or params[P_RUN_SUIT] != RUN_ANY_SUIT:
+            return declared == 0  # the position fixes it, or nothing is declared
+        fields = 0  # one declaration in the rank field of each joker's position
         for i in range(st.melds[m, MC_LEN]):
-            if st.melds[m, MC_CARDS + i] == JOKER:
-                pos = position_ok(st.melds[m, MC_START] + i, params[P_ACE_RANK])
-                rest &= ~(RANK_FIELD << (rank_at(pos, params[P_ACE_RANK]) * N_SUITS))
-        return rest == 0
+            if st.melds[m, MC_CARDS + i] != JOKER:
+                continue
+            pos = position_ok(st.melds[m, MC_START] + i, params[P_ACE_RANK])
+            field = RANK_FIELD << (rank_at(pos, params[P_ACE_RANK]) * N_SUITS)
+            if fields & field != 0:
+                continue  # both aces of a 14-card high_or_low run: one declaration for the rank
+            fields |= field
+            if popcount(declared & field) != 1:
+                return False
+        return declared & ~fields == 0
     rank_kinds = RANK_FIELD << (st.melds[m, MC_START] * N_SUITS)
     if declared & ~rank_kinds != 0:
         return False

@@ -114,7 +114,12 @@ def test_2B_11_always_declares_any_suit_run_jokers_by_rank_and_suit():
             wanted = sorted(
                 (first_k // 4 + i - first_i) * 4 for i, k in enumerate(cards) if k == L.JOKER
             )
-            declared = [r[S.EV_B] for r in rows[at + 1 :] if r[S.EV_TYPE] == S.E_DECLARE]
+            meld = row[S.EV_A]
+            declared = [
+                r[S.EV_B]
+                for r in rows[at + 1 :]
+                if r[S.EV_TYPE] == S.E_DECLARE and r[S.EV_A] == meld
+            ]
             assert sorted(declared[: len(wanted)]) == wanted, (cards, declared)
             checked += 1
     assert checked >= 5
@@ -180,18 +185,81 @@ def test_2B_11_audit_counts_an_illegal_or_missing_declaration():
     assert not declarations_legal(st, inferred, 0)  # nothing is declared under inferred
 
 
+def _table_with_run(params, cards: str, start: int):
+    """A state whose only table meld is an any-suit run of ``cards`` from rank ``start``."""
+    st = _table_with_group(params, cards)
+    st.melds[0, S.MC_TYPE] = L.MELD_RUN
+    st.melds[0, S.MC_START] = start
+    return st
+
+
+@pytest.mark.nojit
+def test_2B_11_audit_checks_run_declarations():
+    always, _ = compiled(jokers=2, run_suit="any_suit", joker_declare="always")
+    st = _table_with_run(always, "5h Jk 7s Jk", 4)  # ranks 5, 6, 7, 8
+    assert not declarations_legal(st, always, 0)  # undeclared run jokers under always
+    st.melds[0, S.MC_DECLARED] = (1 << parse_card("6s")) | (1 << parse_card("8d"))
+    assert declarations_legal(st, always, 0)
+    assert joker_stands_for(st, always, 0, 3) == parse_card("8d")
+    st.melds[0, S.MC_DECLARED] = (1 << parse_card("6s")) | (1 << parse_card("6h"))
+    assert not declarations_legal(st, always, 0)  # two for the 6, none for the 8
+    st.melds[0, S.MC_DECLARED] = (1 << parse_card("6s")) | (1 << parse_card("9d"))
+    assert not declarations_legal(st, always, 0)  # 9 is no joker's rank
+    three, _ = compiled(jokers=2, run_suit="any_suit", joker_declare="three_card_group")
+    st.melds[0, S.MC_DECLARED] = (1 << parse_card("6s")) | (1 << parse_card("8d"))
+    assert not declarations_legal(st, three, 0)  # three_card_group never declares runs
+    assert declarations_legal(_table_with_run(three, "5h Jk 7s", 4), three, 0)
+
+
+@pytest.mark.nojit
+def test_2B_11_always_declares_a_joker_laid_off_on_a_group():
+    """Seat 1 lays its joker off on seat 0's 7s 7h 7d: under always it is declared at once,
+    as the one card the group lacks (7c); inferred, nothing is declared."""
+    fixed = deal(
+        ["7s 7h 7d 2c Td 4s Kd Qc 5d Ah", "Jk 8c 2s 4h Jc Ts 3c 6s 9h Ad"], "Js", "9c Qh 3s 6c"
+    )
+    params, values = compiled(jokers=2, joker_declare="always")
+    out = play_deal(fixed, params, values)
+    assert events_of(out, S.E_MELD)[0][3] == parse_cards("7s 7h 7d")
+    layoffs = [(p, m, b) for p, m, b, _ in events_of(out, S.E_LAYOFF)]
+    assert (1, 0, L.JOKER) in layoffs
+    assert (1, 0, parse_card("7c")) in _declared(out)
+    assert int(out.counters[L.C_VIOLATIONS]) == 0
+    params, values = compiled(jokers=2)
+    out = play_deal(fixed, params, values)
+    assert (1, 0, L.JOKER) in [(p, m, b) for p, m, b, _ in events_of(out, S.E_LAYOFF)]
+    assert _declared(out) == []
+
+
+@pytest.mark.nojit
+def test_2B_12_the_random_bot_takes_no_table_joker_without_steal_by_replacement():
+    """The random bot listed table jokers among its actions whatever joker_replace said; the
+    audit now counts any replacement the rules do not allow."""
+    from sim.engine.api import play
+
+    for rule in ("inferred", "three_card_group"):
+        params, values = compiled(players=3, jokers=2, joker_declare=rule)
+        for seed in range(3):
+            out = play(params, values, np.array([RANDOM] * 3), seed=seed, hands=1, events=4000)
+            assert events_of(out, S.E_STEAL) == []
+            assert int(out.counters[L.C_VIOLATIONS]) == 0
+
+
+@pytest.mark.parametrize("run_suit", ["same_suit", "any_suit"])
 @pytest.mark.parametrize("bots", [GREEDY, CAREFUL, RANDOM])
 @pytest.mark.parametrize("rule", ["three_card_group", "always"])
-def test_2B_11_declarations_stay_legal_over_many_hands(rule, bots):
+def test_2B_11_declarations_stay_legal_over_many_hands(rule, bots, run_suit):
     from sim.engine.api import play
 
     params, values = compiled(
         players=3,
         decks=2,
         jokers=4,
+        run_suit=run_suit,
         joker_declare=rule,
         joker_replace="steal_by_replacement",
         group_duplicates="allowed" if rule == "always" else "forbidden",
+        going_rummy="double",  # careful holds melds back for a rummy: its own lay-down path
     )
     out = play(params, values, np.array([bots] * 3), seed=5, hands=60)
     assert int(out.counters[L.C_VIOLATIONS]) == 0
