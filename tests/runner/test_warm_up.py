@@ -1,0 +1,69 @@
+"""The runner compiles the engine once before it forks its workers; on a cold numba cache
+it compiles the large kernels on as many processes as it has workers (issue #2)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+import sim.engine.api as api
+import sim.engine.jit as jit
+import sim.engine.precompile as precompile
+from sim.runner.run import RunError, _warm_up
+
+
+class Log:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def log(self, message: str) -> None:
+        self.lines.append(message)
+
+
+def _task():
+    return SimpleNamespace(
+        params=np.zeros(3, np.int64),
+        card_values=np.zeros(3, np.int64),
+        bot_codes=lambda: np.zeros(2, np.int64),
+    )
+
+
+@pytest.fixture
+def played(monkeypatch):
+    calls = []
+    monkeypatch.setattr(api, "play", lambda *args, **kwargs: calls.append(kwargs))
+    return calls
+
+
+def test_a_cold_cache_is_compiled_on_every_worker_first(monkeypatch, played):
+    compiled = []
+    monkeypatch.setattr(jit, "cache_is_cold", lambda: True)
+    monkeypatch.setattr(
+        precompile, "compile_engine", lambda processes, log: compiled.append(processes) or 1.0
+    )
+    reporter = Log()
+    _warm_up(_task(), 3, reporter)
+    assert compiled == [3]
+    assert played == [{"hands": 1}]  # then one hand, in the parent, loads them
+    assert "compiling the engine's kernels on 3 processes" in reporter.lines[0]
+
+
+def test_a_warm_cache_only_loads(monkeypatch, played):
+    monkeypatch.setattr(jit, "cache_is_cold", lambda: False)
+    monkeypatch.setattr(precompile, "compile_engine", lambda *a, **k: pytest.fail("compiled"))
+    reporter = Log()
+    _warm_up(_task(), 2, reporter)
+    assert played == [{"hands": 1}] and reporter.lines == []
+
+
+def test_a_failed_compile_is_a_run_error(monkeypatch, played):
+    def broken(processes, log):
+        raise RuntimeError("compiling turns_fast failed:\nLoweringError")
+
+    monkeypatch.setattr(jit, "cache_is_cold", lambda: True)
+    monkeypatch.setattr(precompile, "compile_engine", broken)
+    with pytest.raises(RunError, match="compiling turns_fast failed"):
+        _warm_up(_task(), 2, Log())
+    assert played == []
