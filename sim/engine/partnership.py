@@ -20,6 +20,7 @@ from sim.engine.layout import P_AUDIT, REASON_VOID
 from sim.engine.state import (
     E_TABLE,
     E_TEAMS,
+    EV_COLS,
     EV_PLAYER,
     SC_DRAWS_DISCARD,
     SC_DRAWS_STOCK,
@@ -140,7 +141,8 @@ def copy_table_log(st, st2, table, a, b):
         row = st.sc[SC_N_EVENTS]
         if row >= st.events.shape[0]:
             return
-        st.events[row, :] = st2.events[i, :]
+        for c in range(EV_COLS):  # (a slice assignment would need the runtime's copy)
+            st.events[row, c] = st2.events[i, c]
         player = st2.events[i, EV_PLAYER]
         if player == 0:
             st.events[row, EV_PLAYER] = a
