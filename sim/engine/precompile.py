@@ -191,7 +191,8 @@ def _reap(running: list[_Child], log: Callable[[str], None]) -> list[_Child]:
         out, err = child.output()
         if child.process.returncode != 0:
             tail = err.strip().splitlines()[-5:]
-            raise RuntimeError(f"compiling {child.name} failed:\n" + "\n".join(tail))
+            code = child.process.returncode
+            raise RuntimeError(f"compiling {child.name} failed (exit {code}):\n" + "\n".join(tail))
         log("engine kernels: " + out.strip())
     return left
 
