@@ -42,15 +42,16 @@ def test_each_part_is_an_overload_play_games_uses(compiled):
         assert tuple(sig) in _cached_signatures(dispatcher), name
 
 
-def test_play_turns_has_exactly_the_two_precompiled_overloads(compiled):
-    """A third overload would mean play_games calls play_turns with types the precompile
-    does not build (its parts would then be compiled twice)."""
+@pytest.mark.parametrize(
+    "parts", [("turns_general", "turns_fast"), ("knock_any_suit", "knock_same_suit")]
+)
+def test_each_large_kernel_has_exactly_its_two_precompiled_overloads(compiled, parts):
+    """play_turns and play_knock_turns: a third overload would mean play_games calls them
+    with types the precompile does not build (those parts would be compiled twice)."""
     sigs = precompile.signatures()
-    dispatcher = sigs["turns_general"][0]
-    assert _cached_signatures(dispatcher) == {
-        tuple(sigs["turns_general"][1]),
-        tuple(sigs["turns_fast"][1]),
-    }
+    dispatcher = sigs[parts[0]][0]
+    assert sigs[parts[1]][0] is dispatcher
+    assert _cached_signatures(dispatcher) == {tuple(sigs[part][1]) for part in parts}
 
 
 def test_a_warm_part_loads_from_the_cache(compiled):
@@ -61,15 +62,6 @@ def test_a_warm_part_loads_from_the_cache(compiled):
         check=True,
     )
     assert out.stdout.startswith("turns_fast: ") and out.stdout.strip().endswith("(cached)")
-
-
-def test_play_knock_turns_has_exactly_the_two_precompiled_overloads(compiled):
-    sigs = precompile.signatures()
-    dispatcher = sigs["knock_any_suit"][0]
-    assert _cached_signatures(dispatcher) == {
-        tuple(sigs["knock_any_suit"][1]),
-        tuple(sigs["knock_same_suit"][1]),
-    }
 
 
 def test_a_failing_part_is_a_clear_error_and_stops_the_others(monkeypatch):
