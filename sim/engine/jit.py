@@ -179,9 +179,10 @@ CACHE_SAVE_LOCK = _install_cache_save_lock()
 
 
 def cache_is_cold() -> bool:
-    """True when no kernel has been compiled into this engine's cache yet (the first call
-    will compile them all, which takes minutes)."""
-    return not any(Path(numba.config.CACHE_DIR).rglob("*.nbi"))
+    """True when ``game.play_games`` is not in this engine's cache yet: the first call
+    would compile it, which takes minutes. (A first compile cut short leaves other
+    kernels cached; ``sim.engine.precompile`` then loads those and compiles the rest.)"""
+    return not any(Path(numba.config.CACHE_DIR).rglob("game.play_games-*.nbi"))
 
 
 kernel = njit(cache=True, _nrt=False)

@@ -67,3 +67,18 @@ def test_a_failed_compile_is_a_run_error(monkeypatch, played):
     with pytest.raises(RunError, match="compiling turns_fast failed"):
         _warm_up(_task(), 2, Log())
     assert played == []
+
+
+def test_the_cache_is_cold_until_play_games_is_in_it(tmp_path, monkeypatch):
+    """A first compile cut short leaves some kernels cached: still cold, so the next run
+    compiles in parallel again (loading what is there)."""
+    import numba
+
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path))
+    assert jit.cache_is_cold()
+    folder = tmp_path / "engine_0123"
+    folder.mkdir()
+    (folder / "hand.play_turns-337.py311.nbi").write_bytes(b"")
+    assert jit.cache_is_cold()
+    (folder / "game.play_games-134.py311.nbi").write_bytes(b"")
+    assert not jit.cache_is_cold()
