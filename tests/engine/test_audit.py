@@ -66,6 +66,7 @@ SUPPORTED_CHOICES = {
     "run_suit": ["same_suit", "any_suit"],
     "group_duplicates": ["forbidden", "allowed"],
     "joker_replace": ["none", "steal_by_replacement"],
+    "joker_declare": ["inferred", "three_card_group", "always"],
     "melds_per_turn": ["unlimited", "one", "one_or_layoff"],
     "layoff_target": ["any", "own_only", "none"],
     "layoff_requires_meld": ["off", "after_first_meld", "after_own_layoff"],
