@@ -58,6 +58,12 @@ HAND_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = SHARD_COLUMNS + (
     ("hand_scores", _SCORES, "points each seat scored in this hand"),
     ("total_scores", _SCORES, "each seat's game total after this hand (toward the target)"),
     (
+        "side_scores",
+        _SCORES,
+        "side bonuses each seat earned in this hand (Oklahoma gin's undercut and gin extras, "
+        "§2I.39): counted in `final_scores`, not toward the target; 0 elsewhere",
+    ),
+    (
         "points",
         pa.int32(),
         "points that changed hands: the sum of the sides' absolute `hand_scores` (what the "
@@ -190,6 +196,7 @@ def hands_table(out: Played, sid: ShardId, *, teams: bool = False) -> pa.Table:
         pa.array(rows[:, L.H_WINNER].astype(np.int8)),
         _per_seat(out.hand_scores),
         _per_seat(out.hand_totals),
+        _per_seat(out.hand_side),
         pa.array(hand_points(out, teams).astype(np.int32)),
         pa.array(rows[:, L.H_VIOLATIONS].astype(np.int32)),
     ]

@@ -105,6 +105,7 @@ class Played:
         self.hand_rows = np.zeros((max_hands, L.N_HCOLS), np.int64)
         self.hand_scores = np.zeros((max_hands, players), np.int64)
         self.hand_totals = np.zeros((max_hands, players), np.int64)
+        self.hand_side = np.zeros((max_hands, players), np.int64)
         self.game_rows = np.zeros((max_games, L.N_GCOLS), np.int64)
         self.game_scores = np.zeros((max_games, players), np.int64)
         self.counters = np.zeros(L.N_COUNTERS, np.int64)
@@ -117,6 +118,7 @@ class Played:
         self.hand_rows = self.hand_rows[: self.hands]
         self.hand_scores = self.hand_scores[: self.hands]
         self.hand_totals = self.hand_totals[: self.hands]
+        self.hand_side = self.hand_side[: self.hands]
         self.game_rows = self.game_rows[: self.games]
         self.game_scores = self.game_scores[: self.games]
         self.events = self.events[: int(self.counters[L.C_EVENTS])]
@@ -163,6 +165,7 @@ def play(
         out.hand_rows,
         out.hand_scores,
         out.hand_totals,
+        out.hand_side,
         out.game_rows,
         out.game_scores,
         out.counters,

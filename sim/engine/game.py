@@ -146,6 +146,7 @@ def play_games(
     hand_rows,
     hand_scores,
     hand_totals,
+    hand_side,
     game_rows,
     game_scores,
     counters,
@@ -156,10 +157,12 @@ def play_games(
     first; a game cut short by ``max_hands`` is not written to the games table).
 
     Outputs (preallocated by the caller, rows per ``layout.H_*``/``G_*``):
-    ``hand_rows`` int64[max_hands, N_HCOLS], ``hand_scores``/``hand_totals``
-    int64[max_hands, players], ``game_rows`` int64[max_games, N_GCOLS], ``game_scores``
-    int64[max_games, players], ``counters`` int64[N_COUNTERS]. ``events`` (int64[E, EV_COLS])
-    receives the event log when it has more than one row. ``first_dealer`` >= 0 fixes the
+    ``hand_rows`` int64[max_hands, N_HCOLS], ``hand_scores``/``hand_totals``/``hand_side``
+    int64[max_hands, players] (``hand_side``: each seat's side bonuses of the hand, Oklahoma
+    gin's §2I.39, which count in the final scores but not toward the target),
+    ``game_rows`` int64[max_games, N_GCOLS], ``game_scores`` int64[max_games, players],
+    ``counters`` int64[N_COUNTERS]. ``events`` (int64[E, EV_COLS]) receives the event log
+    when it has more than one row. ``first_dealer`` >= 0 fixes the
     first dealer of every game (replays); otherwise it is drawn at random (engine policy, §1.4).
     Deal ``first_deal + h`` (or ``game * GAME_DEAL_STRIDE + hand`` when ``P_DEAL_PER_GAME``
     is set, so every rotation of a mirrored game starts from the same deals) uses the
@@ -176,6 +179,7 @@ def play_games(
     totals = np.zeros(players, np.int64)
     extra = np.zeros(players, np.int64)  # this hand's side bonuses (knock family)
     side = np.zeros(players, np.int64)  # side bonuses of this game so far
+    side_before = np.zeros(players, np.int64)  # ... before this hand
     won = np.zeros(players, np.int64)  # hands won in this game (gin box bonus)
     final = np.zeros(players, np.int64)
     family = params[P_FAMILY]
@@ -215,6 +219,8 @@ def play_games(
         capped = 0
         while h < max_hands:
             before = st.sc[SC_VIOLATIONS]
+            for p in range(players):
+                side_before[p] = side[p]
             deal = first_deal + h
             if params[P_DEAL_PER_GAME] == 1:
                 deal = game * GAME_DEAL_STRIDE + hands_in_game
@@ -267,6 +273,7 @@ def play_games(
                 totals[p] += scores[p]
                 hand_scores[h, p] = scores[p]
                 hand_totals[h, p] = totals[p]
+                hand_side[h, p] = side[p] - side_before[p]
             row = hand_rows[h]
             row[H_GAME] = game
             row[H_HAND] = hands_in_game

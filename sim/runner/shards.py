@@ -210,6 +210,7 @@ def _complete_games(out: Played, first_game: int) -> Played:
     out.hand_rows = out.hand_rows[:keep]
     out.hand_scores = out.hand_scores[:keep]
     out.hand_totals = out.hand_totals[:keep]
+    out.hand_side = out.hand_side[:keep]
     out.hands = keep
     return out
 

@@ -137,6 +137,13 @@ def test_2I_39_oklahoma_side_bonuses_reach_only_the_final_scores():
     assert (a.hand_scores == b.hand_scores).all()
     extra = a.game_scores - b.game_scores
     assert (extra >= 0).all() and (extra % 20 == 0).all() and extra.sum() > 0
+    # the hands table's side_scores (hand_side) give them hand by hand, to the hand's winner
+    assert (b.hand_side == 0).all() and (a.hand_side != 0).any()
+    for g in range(a.games):
+        in_game = a.hand_rows[:, L.H_GAME] == a.game_rows[g, L.G_GAME]
+        assert a.hand_side[in_game].sum(axis=0).tolist() == extra[g].tolist()
+    earned = a.hand_side != 0
+    assert (np.nonzero(earned)[1] == a.hand_rows[:, L.H_WINNER][np.nonzero(earned)[0]]).all()
 
 
 def test_3_18_the_loser_deals_next_and_sits_out_and_bonuses_follow():
