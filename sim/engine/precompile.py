@@ -1,7 +1,8 @@
 """Compile the engine into numba's on-disk cache on several processes at once.
 
-A cold compile of ``game.play_games`` takes 10-16 minutes on these machines, nearly all of
-it in four large kernels that numba compiles one after another in one process:
+A cold compile of ``game.play_games`` in one process takes about 11 minutes on these
+machines (12-16 before ``play_turns`` became a kernel of its own), nearly all of it in four
+large kernels that numba compiles one after another:
 ``hand.play_turns`` twice (for ``params`` and for ``bits.fast_params(params)``, each with
 every per-turn kernel inlined into it) and ``knock.play_knock_turns`` twice (any-suit and
 same-suit runs, ``knock_melds.is_any_suit``). Here each of those is compiled by its own
@@ -32,8 +33,9 @@ from dataclasses import dataclass
 from typing import IO
 
 PARTS = ("turns_general", "turns_fast", "knock_any_suit", "knock_same_suit")
-"""The large kernels compiled apart, longest first (measured on a cold cache: ~210 s each
-for the turns, ~100 s each for the knock turns, on one core of these machines)."""
+"""The large kernels compiled apart, longest first (measured on a cold cache, one core of
+these machines each: 200-240 s for each of the turns, 56-125 s for each of the knock
+turns; then ``play_games`` 88-111 s)."""
 
 GAMES = "games"
 """The last part: ``play_games`` itself, loading the parts from the cache."""
