@@ -204,6 +204,7 @@ def _declare_all(st, params, player, m, bot):
     (§2B.11, docs/bots.md): random uniformly among the cards it may stand for; careful the
     card with the fewest copies it has not seen (in its hand, the discard pile, the table),
     so that as few unseen cards as possible could replace it; greedy the lowest card."""
+    counted = False  # careful's count of the cards it has seen (a declaration adds none)
     for i in range(st.melds[m, MC_LEN]):
         options = declaration_options(st, params, m, i)
         if options == 0:
@@ -211,7 +212,9 @@ def _declare_all(st, params, player, m, bot):
         if bot == BOT_RANDOM:
             kind = nth_lowest_bit(options, below(st.rng[1:2], popcount(options)))
         elif bot == BOT_CAREFUL:
-            _count_seen(st, player)
+            if not counted:
+                _count_seen(st, player)
+                counted = True
             kind = -1
             fewest = 1 << 30
             rest = options

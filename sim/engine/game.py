@@ -177,9 +177,8 @@ def play_games(
     scores = np.zeros(players, np.int64)
     left = np.zeros(players, np.int64)
     totals = np.zeros(players, np.int64)
-    extra = np.zeros(players, np.int64)  # this hand's side bonuses (knock family)
+    extra = np.zeros(players, np.int64)  # this hand's side bonuses (knock family; 0 in rummy)
     side = np.zeros(players, np.int64)  # side bonuses of this game so far
-    side_before = np.zeros(players, np.int64)  # ... before this hand
     won = np.zeros(players, np.int64)  # hands won in this game (gin box bonus)
     final = np.zeros(players, np.int64)
     family = params[P_FAMILY]
@@ -219,8 +218,6 @@ def play_games(
         capped = 0
         while h < max_hands:
             before = st.sc[SC_VIOLATIONS]
-            for p in range(players):
-                side_before[p] = side[p]
             deal = first_deal + h
             if params[P_DEAL_PER_GAME] == 1:
                 deal = game * GAME_DEAL_STRIDE + hands_in_game
@@ -246,7 +243,7 @@ def play_games(
                     scores2,
                     left2,
                     extra2,
-                    side,
+                    extra,
                 )
                 if hand_winner >= 0:
                     won[hand_winner % TEAMS] += 1  # box bonus: a hand the team scored in
@@ -265,15 +262,14 @@ def play_games(
                     left,
                     extra,
                 )
-                for p in range(players):
-                    side[p] += extra[p]
                 if hand_winner >= 0:
                     won[hand_winner] += 1
             for p in range(players):
                 totals[p] += scores[p]
                 hand_scores[h, p] = scores[p]
                 hand_totals[h, p] = totals[p]
-                hand_side[h, p] = side[p] - side_before[p]
+                side[p] += extra[p]
+                hand_side[h, p] = extra[p]
             row = hand_rows[h]
             row[H_GAME] = game
             row[H_HAND] = hands_in_game

@@ -60,12 +60,12 @@ def play_partnership_hand(
     scores2,
     left2,
     extra2,
-    side,
+    extra,
 ):
     """Play both tables of one partnership hand. ``st``/``st2`` are the 4-player and the
     2-player states, ``params2`` the rules with 2 players, ``bots2``/``scores2``/``left2``/
     ``extra2`` 2-seat scratch arrays. Writes each seat's hand score to ``scores`` (int64[4]),
-    adds side bonuses to ``side`` (int64[4]) and the tables' draws and audit violations to
+    its side bonuses to ``extra`` (int64[4]) and the tables' draws and audit violations to
     ``st``. Returns (reason of the table that decided, winner seat or -1, turns of both
     tables)."""
     points_a = 0
@@ -105,8 +105,8 @@ def play_partnership_hand(
         st2.sc[SC_VIOLATIONS] = 0
         if table == 0:
             first_reason = reason
-        side[a] += extra2[0]
-        side[b] += extra2[1]
+        extra[a] = extra2[0]  # each seat plays at one table
+        extra[b] = extra2[1]
         if winner < 0:
             continue
         seat = a if winner == 0 else b
