@@ -383,7 +383,7 @@ def analyse(ds: Dataset, agg: Aggregates, *, resamples: int = 2000, seed: int = 
         game_stats |= {
             "hands_sd": _sd("hands", "hands2"),
             "margin_sd": _sd("margin", "margin2"),
-            "lead_changes_sd": _sd("lead_changes", "lead_changes"),
+            "lead_changes_sd": _sd("lead_changes", "lead_changes2"),
         }
         for name, iv in block_bootstrap(hand_stats, hb, resamples=resamples, seed=seed).items():
             estimates[(arm.name, name)] = iv

@@ -283,20 +283,30 @@ def game_block_sums(
     """The chunk's games summed per (shard, game block): every column of
     ``game_sum_names(seats)``; and the per-block histograms of hands per game and margins.
 
-    The final margin is the best final score minus the second best (two sides for a
-    partnership arm); a *comeback* (the runner's ``comeback`` column) is a game whose winner
-    had fewer points than some other side before the last hand."""
+    The final margin is the winner's final score minus the best other side's (two sides for a
+    partnership arm; negative in the rare gin game whose loser's box bonuses put him ahead,
+    §3.17), or, in a game nobody won, the best final score minus the second best; a
+    *comeback* (the runner's ``comeback`` column) is a game whose winner had fewer points than
+    some other side before the last hand."""
     shard, winner = ints(games["shard"]), ints(games["winner"]).astype(np.int64)
     n_hands = ints(games["hands"]).astype(np.int64)
+    lead_changes = ints(games["lead_changes"]).astype(np.int64)  # squared below
     columns, length = list_columns(games["final_scores"], 2 if teams else seats)
     if len(length) and length.min() < 2:
         raise ChunkError("a game has fewer than two final scores")
-    final = np.stack(columns, axis=1)
+    final = np.stack(columns, axis=1).astype(np.int64)
     width = final.shape[1]
     real = np.arange(width)[None, :] < length[:, None]
     lowest = np.iinfo(np.int64).min // 4
-    ranked = -np.sort(-np.where(real, final, lowest), axis=1)
+    scores = np.where(real, final, lowest)
+    ranked = -np.sort(-scores, axis=1)
     margin = ranked[:, 0] - ranked[:, 1]
+    won = np.flatnonzero((winner >= 0) & (winner < length))
+    if len(won):
+        mine = scores[won, winner[won]]
+        others = scores[won].copy()
+        others[np.arange(len(won)), winner[won]] = lowest
+        margin[won] = mine - others.max(axis=1)
     runs = Runs(shard, ints(games["game"]) // game_block)
     cols = {
         "n": runs.counts,
@@ -306,7 +316,8 @@ def game_block_sums(
         "margin2": runs.total(margin * margin),
         "comeback": runs.total(ints(games["comeback"].cast(pl.Int64)) != 0),
         "decided": runs.total(winner >= 0),
-        "lead_changes": runs.total(ints(games["lead_changes"])),
+        "lead_changes": runs.total(lead_changes),
+        "lead_changes2": runs.total(lead_changes * lead_changes),
         "capped": runs.total(ints(games["capped"].cast(pl.Int64)) != 0),
     }
     for s in range(seats):

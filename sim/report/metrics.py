@@ -99,6 +99,7 @@ def game_sum_names(seats: int) -> tuple[str, ...]:
         "comeback",
         "decided",
         "lead_changes",
+        "lead_changes2",
         "capped",
     ) + tuple(f"gwin{s}" for s in range(seats))
 

@@ -62,6 +62,50 @@ def test_comebacks_match_a_brute_force_count(small_dataset: Path) -> None:
     assert got == expected
 
 
+def _games(root: Path) -> pl.DataFrame:
+    table = pads.dataset(root / "games", format="parquet", partitioning="hive").to_table()
+    return pl.from_arrow(table)
+
+
+def test_lead_changes_effect_size_uses_the_games_own_spread(small_report) -> None:
+    """Review finding: the sd of lead changes per game was read from Σx and Σx (no Σx²), so
+    the effect size of every lead-changes comparison was NaN or wildly off. It is the
+    difference over the pooled per-game sd, as for the other means."""
+    report = small_report.report
+    games = _games(report.dataset.root)
+    sds = {}
+    for arm in ("basic-4p-greedy", "around-4p-greedy"):
+        changes = games.filter(pl.col("arm") == arm)["lead_changes"].cast(pl.Float64)
+        sds[arm] = (changes.mean(), changes.std(ddof=1))
+    comp = _comparisons(report, "around-4p-greedy")["lead_changes"]
+    (mb, sb), (ma, sa) = sds["basic-4p-greedy"], sds["around-4p-greedy"]
+    assert sb > 0 and sa > 0
+    assert comp.effect == pytest.approx((ma - mb) / math.sqrt((sa * sa + sb * sb) / 2))
+
+
+def test_final_margin_is_the_winners_lead_over_the_best_other_side() -> None:
+    """docs/report.md: the winner's final total minus the best other side's (negative when
+    gin's box bonuses put a loser ahead), best minus second best when nobody won."""
+    from sim.report.chunks import game_block_sums
+
+    games = pl.DataFrame(
+        {
+            "shard": [0, 0, 0],
+            "game": [0, 1, 2],
+            "hands": [3, 4, 5],
+            "winner": pl.Series([0, 1, -1], dtype=pl.Int8),
+            "final_scores": [[214, 240], [60, 130], [90, 70]],
+            "lead_changes": pl.Series([1, 0, 2], dtype=pl.Int32),
+            "capped": [False, False, True],
+            "comeback": [False, False, False],
+        }
+    )
+    sums, _hands_hist, margins = game_block_sums(games, seats=2, teams=False, game_block=1)
+    assert sums["margin"].to_list() == [-26, 70, 20]
+    assert sums["lead_changes2"].to_list() == [1, 0, 4]
+    assert margins["margin"].to_list() == [-26, 70, 20]
+
+
 def _comparisons(report, arm: str) -> dict:
     return {c.metric.name: c for c in report.comparisons if c.arm.name == arm}
 
