@@ -22,9 +22,10 @@ from sim.engine import layout as L
 if TYPE_CHECKING:  # the report reads datasets without loading the engine's kernels
     from sim.engine.api import Played
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """2: ``hands.points`` and ``games.comeback`` added (derived from the scores, for readers that
-need not decode the score lists)."""
+need not decode the score lists). 3: ``comeback`` read from the running totals, not the final
+scores (which in gin carry the bonuses added after the last hand)."""
 
 END_REASONS = L.REASON_NAMES
 """Values of ``hands.end_reason``, in the kernels' code order."""
@@ -93,8 +94,9 @@ GAME_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = SHARD_COLUMNS + (
     (
         "comeback",
         pa.bool_(),
-        "the winner had fewer points than another side before the game's last hand "
-        "(`final_scores` minus that hand's `hand_scores`); false when nobody won",
+        "the winner had fewer points than another side before the game's last hand (that "
+        "hand's `total_scores` minus its `hand_scores`: gin's bonuses do not count); false "
+        "when nobody won",
     ),
 )
 
@@ -161,14 +163,17 @@ def hand_points(out: Played, teams: bool = False) -> np.ndarray:
 
 def comebacks(out: Played, teams: bool = False) -> np.ndarray:
     """Each game's ``comeback``: its winner had fewer points than another side before its
-    last hand. A call's hands are its games' hands in order (each game from hand 0), so game
-    ``g``'s last hand is row ``hands[0] + ... + hands[g] - 1``."""
+    last hand, by the running totals that count toward the game's end (``total_scores``
+    minus the last hand's ``hand_scores``; not the final scores, which in gin add the game,
+    box and side bonuses after the last hand, §3.17). A call's hands are its games' hands in
+    order (each game from hand 0), so game ``g``'s last hand is row
+    ``hands[0] + ... + hands[g] - 1``."""
     width = _sides(out, teams)
     n = len(out.game_rows)
     if n == 0:
         return np.zeros(0, bool)
     last = np.cumsum(out.game_rows[:, L.G_HANDS]) - 1
-    before = out.game_scores[:, :width] - out.hand_scores[last, :width]
+    before = out.hand_totals[last, :width] - out.hand_scores[last, :width]
     winner = out.game_rows[:, L.G_WINNER]
     valid = (winner >= 0) & (winner < width)
     mine = before[np.arange(n), np.clip(winner, 0, width - 1)]

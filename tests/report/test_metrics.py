@@ -83,9 +83,13 @@ def _played(hand_scores: list[list[int]], games: list[tuple[int, int]], finals: 
 
     out = Played(len(hand_scores[0]), len(hand_scores), len(games), 0)
     out.hand_scores[:] = hand_scores
+    row = 0
     for g, (hands, winner) in enumerate(games):
         out.game_rows[g, L.G_HANDS] = hands
         out.game_rows[g, L.G_WINNER] = winner
+        out.hand_totals[row : row + hands] = np.cumsum(out.hand_scores[row : row + hands], axis=0)
+        row += hands
+    out.hand_totals[row:] = np.cumsum(out.hand_scores[row:], axis=0)  # a game left unfinished
     out.game_scores[:] = finals
     return out
 
@@ -117,6 +121,17 @@ def test_3_19_teams_score_as_two_sides() -> None:
     assert hand_points(out, teams=True).tolist() == [20, 25]
     assert hand_points(out).tolist() == [40, 50]
     assert comebacks(out, teams=True).tolist() == [True]
+
+
+def test_3_17_a_comeback_is_read_from_the_running_totals_not_the_bonuses() -> None:
+    """Gin's final scores add the game and box bonuses after the last hand (§3.17): seat 0
+    trailed 89-97 before the last hand and won it, so it came from behind, although its final
+    score (with the bonuses) is far ahead of what it had."""
+    from sim.dataset.schema import comebacks
+
+    out = _played([[89, 0], [0, 97], [25, 0]], [(3, 0)], [[89 + 25 + 100 + 40, 97 + 20]])
+    out.hand_totals[:] = [[89, 0], [89, 97], [114, 97]]
+    assert comebacks(out).tolist() == [True]
 
 
 def test_an_old_dataset_without_the_flat_columns_is_a_clear_error(
