@@ -60,19 +60,3 @@ def test_help_and_variants_do_not_import_numpy_or_numba():
     for args in (("--help",), ("variants",)):
         loaded = _top_modules(*args)
         assert not loaded & {*HEAVY, "numpy", "numba"}, (args, loaded & {*HEAVY, "numpy"})
-
-
-def test_the_report_package_leaves_the_drawing_stack_to_its_background_import():
-    """``rummysim report`` imports matplotlib, seaborn and pandas in a thread while it
-    aggregates (sim/report/build.py): importing the report itself must not load them."""
-    script = "import json, sys, sim.report; print(json.dumps(list(sys.modules)))"
-    done = subprocess.run(
-        [sys.executable, "-c", script],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    loaded = {name.split(".")[0] for name in json.loads(done.stdout)}
-    assert "polars" in loaded
-    assert not loaded & {"matplotlib", "seaborn", "pandas", "numba"}

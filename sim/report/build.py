@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
-import importlib
 import json
-import threading
 import time
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError
@@ -16,6 +13,7 @@ from sim.dataset.files import write_text_atomic
 from sim.report import html, markdown
 from sim.report.analysis import Report, analyse
 from sim.report.dataset import open_dataset
+from sim.report.figures import begin as begin_figures
 from sim.report.metrics import aggregate
 
 
@@ -25,21 +23,6 @@ def rummysim_version() -> str:
         return package_version("rummysim")
     except PackageNotFoundError:  # pragma: no cover - running from a source tree
         return "unknown"
-
-
-def _import_in_background(module: str) -> threading.Thread:
-    """Start importing ``module`` in a thread: the drawing stack (matplotlib, seaborn, pandas,
-    ~0.5 s) loads while polars and numpy, which leave the GIL, aggregate the dataset. An
-    import that fails in the thread fails again, with its traceback, where the module is
-    used."""
-
-    def load() -> None:
-        with contextlib.suppress(Exception):  # raised again by the import in the caller
-            importlib.import_module(module)
-
-    thread = threading.Thread(target=load, name=f"import {module}", daemon=True)
-    thread.start()
-    return thread
 
 
 @dataclass(frozen=True)
@@ -67,15 +50,11 @@ def write_report(
     ``out`` defaults to ``reports/<experiment>``."""
     times: dict[str, float] = {}
     start = time.perf_counter()
-    drawing_stack = _import_in_background("sim.report.figures")
     ds = open_dataset(dataset, baseline=baseline)
     agg = aggregate(ds)
     times["aggregate"] = time.perf_counter() - start
     folder = Path(out) if out is not None else Path("reports") / ds.name
     folder.mkdir(parents=True, exist_ok=True)
-    drawing_stack.join()  # before the fork below: the fork inherits the imported modules
-    from sim.report.figures import begin as begin_figures
-
     # the figures that need only the aggregates are drawn (forked) while the report is analysed
     with begin_figures(ds, agg, folder / "figures") as drawing:
         mark = time.perf_counter()

@@ -10,7 +10,7 @@ import html
 from pathlib import Path
 
 from sim.report.analysis import Report
-from sim.report.captions import FIGURES
+from sim.report.figures import FIGURES
 from sim.report.tables import (
     arm_table,
     comparison_table,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sim.report.analysis import Report
-from sim.report.captions import FIGURES
+from sim.report.figures import FIGURES
 from sim.report.tables import (
     arm_table,
     fmt_ci,
