@@ -259,7 +259,7 @@ def replay(
         rules = load_variant(variant)
         compile_rules(rules, players)
         codes = _bots_or_exit(bots, players, rules.family)
-        fixed = load_deal(deal, players) if deal else None
+        fixed = load_deal(deal, players, (variant, rules.name)) if deal else None
         text = transcript(rules, players, codes, seed=seed, deal=fixed, hand=hand)
     typer.echo(text)
 
@@ -390,6 +390,8 @@ def report(
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(code=EXIT_CONFIG_ERROR) from None
     typer.echo(f"report: {written.index} ({written.seconds['total']:.1f} s)")
+    if written.report.dataset.incomplete:
+        typer.echo(f"warning: {written.report.dataset.incomplete}", err=True)
 
 
 def main() -> None:

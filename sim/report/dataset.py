@@ -63,6 +63,14 @@ class Dataset:
     name: str
     manifest: dict
     arms: tuple[Arm, ...]
+    gaps: tuple[str, ...] = ()
+    """What the manifest planned that the folder lacks (:func:`missing_parts`), one sentence
+    each; empty when the dataset is complete (or has no manifest to say)."""
+
+    @property
+    def incomplete(self) -> str | None:
+        """``The dataset is incomplete: ...`` when something planned is missing, else None."""
+        return "The dataset is incomplete: " + "; ".join(self.gaps) + "." if self.gaps else None
 
     def hands(self) -> pl.LazyFrame:
         """Every hand, lazily, with the ``arm`` column from the folder names."""
@@ -150,7 +158,31 @@ def open_dataset(root: str | Path, baseline: str | None = None) -> Dataset:
     except pl.exceptions.PolarsError as err:
         raise DatasetError(f"{root}: cannot read the Parquet files: {err}") from None
     name = manifest.get("experiment", {}).get("name") or root.name
-    return Dataset(root, str(name), manifest, tuple(arms))
+    return Dataset(root, str(name), manifest, tuple(arms), missing_parts(root, manifest))
+
+
+def missing_parts(root: Path, manifest: dict) -> tuple[str, ...]:
+    """What the manifest planned that is not there: shards the run has not finished (it was
+    stopped; running it again finishes them), and shards it recorded as done whose files have
+    gone since (running it again replays them). The report still reads what is there, and
+    says so on its first lines."""
+    shards = [e for e in manifest.get("shards", []) if isinstance(e, dict)]
+    if not shards:
+        return () if manifest.get("complete", True) else ("the run did not finish",)
+    gaps = []
+    done = [e for e in shards if e.get("status") == "done"]
+    if len(done) < len(shards):
+        gaps.append(f"{len(done)} of {len(shards)} planned shards were run")
+    lost = []
+    for entry in done:
+        name = f"arm={entry.get('arm')}/part-{int(entry.get('shard', -1)):05d}.parquet"
+        lost += [f"{t}/{name}" for t in ("hands", "games") if not (root / t / name).exists()]
+    if lost:
+        gaps.append(
+            f"{len(lost)} file(s) of shards recorded as done are missing ({', '.join(lost[:3])}"
+            f"{', ...' if len(lost) > 3 else ''}); run the experiment again to replay them"
+        )
+    return tuple(gaps)
 
 
 def _arms(root: Path, manifest: dict, present: list[str], baseline: str | None) -> list[Arm]:

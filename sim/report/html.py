@@ -105,8 +105,8 @@ def render(report: Report, figures: dict[str, Path], version: str) -> str:
         f"{e(report.agg.blocks_text)}",
         "</p>",
     ]
-    if ds.manifest and not ds.manifest.get("complete", True):
-        parts.append("<p><strong>The dataset is incomplete: some shards were not run.</strong></p>")
+    if ds.incomplete:
+        parts.append(f"<p><strong>{e(ds.incomplete)}</strong></p>")
     if not ds.manifest:
         parts.append(
             "<p><strong>No manifest.json: arms and baselines were read from the "

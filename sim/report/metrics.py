@@ -33,7 +33,7 @@ import pyarrow.parquet as pq
 
 from sim.engine.layout import GAME_DEAL_STRIDE, REASON_NAMES
 from sim.report import chunks as C
-from sim.report.dataset import Dataset
+from sim.report.dataset import Dataset, DatasetError
 
 ENGINE = "streaming"
 REASONS = REASON_NAMES
@@ -141,9 +141,22 @@ def _parts(folder: Path) -> dict[str, list[Part]]:
     for arm_folder in sorted(folder.glob("arm=*")):
         arm = arm_folder.name.removeprefix("arm=")
         for path in sorted(arm_folder.glob("*.parquet")):
-            meta = pq.read_metadata(path)
+            try:
+                meta = pq.read_metadata(path)
+            except (OSError, pa.ArrowException) as err:
+                raise unreadable([str(path)], err) from None
             parts.setdefault(arm, []).append(Part(path, meta.num_rows, _top_deal(meta)))
     return parts
+
+
+def unreadable(files: list[str], err: Exception) -> DatasetError:
+    """A damaged Parquet file (cut short by a full disk, say): one line naming it. ``rummysim
+    run`` checks every finished shard's digest and plays a damaged one again."""
+    where = files[0] if len(files) == 1 else f"one of {', '.join(files)}"
+    return DatasetError(
+        f"{where}: cannot read the Parquet file ({err}); run the experiment again to replay "
+        "the damaged shard"
+    )
 
 
 def _top_deal(meta: pq.FileMetaData) -> int | None:
@@ -255,7 +268,8 @@ def _read_ahead(chunks: list[tuple[str, list[str], list[str]]], mixed: set[str])
     """Each chunk's (hands, arrow columns, games), in order (the score lists only for the
     arms in ``mixed``), the next chunk read while the caller reduces this one: its polars
     columns in one thread, its pyarrow columns in another (each reader decodes mostly on one
-    core; both, and numpy, leave the GIL). Two chunks in memory at most."""
+    core; both, and numpy, leave the GIL). Two chunks in memory at most. A file that cannot
+    be read raises :class:`DatasetError` naming the chunk's files."""
 
     def submit(pool: ThreadPoolExecutor, i: int):
         if i >= len(chunks):
@@ -269,7 +283,10 @@ def _read_ahead(chunks: list[tuple[str, list[str], list[str]]], mixed: set[str])
         ahead = submit(pool, 0)
         for i in range(len(chunks)):
             polars_part, arrow_part = ahead
-            (hands, games), extra = polars_part.result(), arrow_part.result()
+            try:
+                (hands, games), extra = polars_part.result(), arrow_part.result()
+            except (OSError, pa.ArrowException, pl.exceptions.PolarsError) as err:
+                raise unreadable(chunks[i][1] + chunks[i][2], err) from None
             ahead = submit(pool, i + 1)
             yield hands, extra, games
             del hands, extra, games
