@@ -3,6 +3,8 @@
 A *deal file* fixes a hand so anyone can check a rule by hand::
 
     dealer = 1                 # optional; default: the last seat, so seat 0 plays first
+    players = 2                # optional; must match --players when given
+    variant = "rummy_basic"    # optional; must match the replayed variant when given
     upcard = "7h"
     stock = "Kd 2c 9s"         # top first; unlisted shoe cards go below, in a fixed order
     [hands]
@@ -38,8 +40,12 @@ class Deal:
     source: str = "<deal>"
 
 
-def load_deal(path: str | Path, players: int) -> Deal:
-    """Read a deal file (see the module docstring); ConfigError names the file and key."""
+def load_deal(path: str | Path, players: int, variants: tuple[str, ...] = ()) -> Deal:
+    """Read a deal file (see the module docstring); ConfigError names the file and key.
+
+    The file's optional ``players`` and ``variant`` say what the deal was built for: they
+    must agree with the replay's table (``players``) and variant (any of ``variants``, the
+    names it was given by; not checked when empty), or the deal is refused."""
     source = str(path)
     try:
         data = tomllib.loads(Path(path).read_text())
@@ -51,6 +57,10 @@ def load_deal(path: str | Path, players: int) -> Deal:
     for key in data:
         if key not in known:
             raise _bad(source, key, data[key], ", ".join(sorted(known)))
+    if "players" in data and data["players"] != players:
+        raise _bad(source, "players", data["players"], f"{players}, the replay's player count")
+    if variants and "variant" in data and data["variant"] not in variants:
+        raise _bad(source, "variant", data["variant"], f"{variants[0]}, the replayed variant")
     table = data.get("hands")
     if not isinstance(table, dict):
         raise _bad(source, "hands", table, 'a table of seat = "cards"')

@@ -92,6 +92,22 @@ def test_replay_rejects_a_bad_deal_file_with_exit_2(tmp_path):
     assert result.exit_code == 2 and "Zz" in result.output
 
 
+def test_replay_refuses_a_deal_built_for_another_table_or_variant(tmp_path):
+    """A deal file's optional ``players`` and ``variant`` must match the replay (review
+    finding: they were accepted and ignored)."""
+    hands = '[hands]\n0 = "As 2s 3s 4s 5s 6s 7s 8s 9s Kd"\n1 = "7c Kh Ah 5h 5d 2d 3d 9c Jd 4c"\n'
+    deal = tmp_path / "deal.toml"
+    deal.write_text('players = 3\nupcard = "Ts"\n' + hands)
+    result = runner.invoke(app, ["replay", "rummy_basic", "--deal", str(deal)])
+    assert result.exit_code == 2 and "players" in result.output and "3" in result.output
+    deal.write_text('variant = "gin_rummy"\nupcard = "Ts"\n' + hands)
+    result = runner.invoke(app, ["replay", "rummy_basic", "--deal", str(deal)])
+    assert result.exit_code == 2 and "gin_rummy" in result.output
+    deal.write_text('players = 2\nvariant = "rummy_basic@004"\nupcard = "Ts"\n' + hands)
+    result = runner.invoke(app, ["replay", "rummy_basic@004", "--deal", str(deal)])
+    assert result.exit_code == 0, result.output
+
+
 def test_replay_of_partnership_gin_shows_both_tables_and_the_team_scores():
     """§3.19: one hand is two 2-player hands; the transcript gives each table, then the
     teams' scores, which are the hands table's scores of that hand."""
