@@ -311,7 +311,7 @@ def run(
     experiment: str = typer.Argument(..., help="experiment file, or the name of a shipped one"),
     hands: int = typer.Option(None, help="hands per arm (overrides the file)"),
     games: int = typer.Option(None, help="games per arm (overrides the file)"),
-    workers: int = typer.Option(0, help="worker processes (0: one per core)"),
+    workers: int = typer.Option(0, min=0, help="worker processes (0: one per core)"),
     out: str = typer.Option("data", help="datasets folder; the run writes OUT/<experiment>"),
     scheduler: str = typer.Option(None, help="Dask scheduler address: run on that cluster"),
     fresh: bool = typer.Option(False, help="replace an existing dataset instead of resuming"),

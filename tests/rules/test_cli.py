@@ -48,3 +48,12 @@ def test_validate_invalid_file_exits_2_with_message_on_stderr(write):
 def test_no_command_shows_help():
     result = runner.invoke(app, [])
     assert "variants" in result.output and "validate" in result.output
+
+
+def test_run_refuses_a_negative_worker_count(tmp_path):
+    """0 means one worker per core; below 0 is a usage error (review finding: -1 was taken
+    as 0), and nothing is written."""
+    out = tmp_path / "data"
+    result = runner.invoke(app, ["run", "house-rules", "--workers", "-1", "--out", str(out)])
+    assert result.exit_code == 2
+    assert not out.exists()
