@@ -23,7 +23,10 @@ from sim.bench import bench, cpu_count
 from sim.bench_pipeline import bench_dask, bench_memory, bench_pipeline, bench_scaling
 from sim.report.bench import bench_report_pipeline
 
-HANDS = int(os.environ.get("RUMMYSIM_BENCH_HANDS", "200000"))
+HANDS = int(os.environ.get("RUMMYSIM_BENCH_HANDS", "1000000"))
+"""Hands per engine figure: at 200,000 a one-core run lasted 0.4-0.6 s and the two-worker
+run's pool start-up was a tenth of it, so on these shared machines the per-core figure
+swung by a third between runs and the scaling read low."""
 DEADWOOD_HANDS = int(os.environ.get("RUMMYSIM_BENCH_DEADWOOD_HANDS", "1000000"))
 PIPELINE_HANDS = int(os.environ.get("RUMMYSIM_BENCH_PIPELINE_HANDS", "1000000"))  # per arm
 MEMORY_HANDS = int(os.environ.get("RUMMYSIM_BENCH_MEMORY_HANDS", "100000"))
