@@ -19,6 +19,13 @@ from sim.dataset.schema import DELTA_COLUMNS
 
 COMPRESSION = "zstd"
 TMP_DIR = ".tmp"
+TABLES = ("hands", "games")
+
+
+def shard_path(root: Path, table: str, arm: str, shard: int) -> Path:
+    """Where one shard's file of ``table`` (``hands`` or ``games``) lives in a dataset:
+    ``root/<table>/arm=<arm>/part-<shard, 5 digits>.parquet`` (docs/schema.md)."""
+    return root / table / f"arm={arm}" / f"part-{shard:05d}.parquet"
 
 
 def with_metadata(table: pa.Table, metadata: Mapping[str, str]) -> pa.Table:

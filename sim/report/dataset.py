@@ -14,6 +14,7 @@ from pathlib import Path
 import polars as pl
 import pyarrow.parquet as pq
 
+from sim.dataset.files import TABLES, shard_path
 from sim.report import chunks
 from sim.rules import ConfigError, load_variant, rules_from_toml
 
@@ -175,8 +176,10 @@ def missing_parts(root: Path, manifest: dict) -> tuple[str, ...]:
         gaps.append(f"{len(done)} of {len(shards)} planned shards were run")
     lost = []
     for entry in done:
-        name = f"arm={entry.get('arm')}/part-{int(entry.get('shard', -1)):05d}.parquet"
-        lost += [f"{t}/{name}" for t in ("hands", "games") if not (root / t / name).exists()]
+        for table in TABLES:
+            path = shard_path(root, table, str(entry.get("arm")), int(entry.get("shard", -1)))
+            if not path.exists():
+                lost.append(str(path.relative_to(root)))
     if lost:
         gaps.append(
             f"{len(lost)} file(s) of shards recorded as done are missing ({', '.join(lost[:3])}"

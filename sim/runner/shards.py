@@ -21,7 +21,7 @@ import numpy as np
 import pyarrow as pa
 
 from sim import __version__
-from sim.dataset.files import with_metadata, write_parquet_atomic
+from sim.dataset.files import TABLES, shard_path, with_metadata, write_parquet_atomic
 from sim.dataset.schema import SCHEMA_VERSION, ShardId, games_table, hands_table
 from sim.engine import layout as L
 from sim.engine.api import Played, play
@@ -61,9 +61,9 @@ class ShardTask:
 
     def paths(self) -> tuple[Path, Path]:
         """Where the shard's hands and games files go."""
-        name = f"part-{self.shard:05d}.parquet"
         root = Path(self.root)
-        return root / "hands" / f"arm={self.arm}" / name, root / "games" / f"arm={self.arm}" / name
+        hands, games = (shard_path(root, t, self.arm, self.shard) for t in TABLES)
+        return hands, games
 
 
 @dataclass(frozen=True)

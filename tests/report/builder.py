@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.bench import parse_bots
-from sim.dataset.files import with_metadata, write_parquet_atomic
+from sim.dataset.files import shard_path, with_metadata, write_parquet_atomic
 from sim.dataset.schema import SCHEMA_VERSION, ShardId, games_table, hands_table
 from sim.engine.api import play
 from sim.rules import compile_rules, load_variant, rules_to_toml
@@ -86,9 +86,8 @@ def play_shard(spec: ArmSpec, root: Path, shard: int, hands: int, seed: int) -> 
     meta = {"arm": spec.name, "seed": seed, "shard": shard, "schema_version": SCHEMA_VERSION}
     hands_t = with_metadata(pa.concat_tables(hands_parts), meta)
     games_t = with_metadata(pa.concat_tables(games_parts), meta)
-    name = f"part-{shard:05d}.parquet"
-    hsha = write_parquet_atomic(hands_t, root / "hands" / f"arm={spec.name}" / name, root)
-    gsha = write_parquet_atomic(games_t, root / "games" / f"arm={spec.name}" / name, root)
+    hsha = write_parquet_atomic(hands_t, shard_path(root, "hands", spec.name, shard), root)
+    gsha = write_parquet_atomic(games_t, shard_path(root, "games", spec.name, shard), root)
     return {
         "arm": spec.name,
         "shard": shard,
