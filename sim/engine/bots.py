@@ -32,6 +32,7 @@ from sim.engine.layout import (
     JOKER,
     JREPLACE_STEAL,
     LAYOFF_NONE,
+    MELDS_ONE_OR_LAYOFF,
     N_KINDS,
     N_NATURAL,
     N_RANKS,
@@ -42,6 +43,7 @@ from sim.engine.layout import (
     P_JOKER_DECLARE,
     P_JOKER_REPLACE,
     P_LAYOFF_TARGET,
+    P_MELDS_PER_TURN,
     P_MUST_DISCARD_TO_GO_OUT,
     P_PLAYERS,
     P_RUN_SUIT,
@@ -294,14 +296,12 @@ def in_partial_meld(st, params, player, kind):
 
 
 @inline_kernel
-def _greedy_lay_down(st, params, values, player, bot):
-    """Lay down the arrangement leaving the least value in hand (within the per-turn meld
-    limit); if that would leave no legal end of turn, the best arrangement that keeps one
-    allowed card back to discard (which becomes the planned discard)."""
-    if not may_meld_now(st, params):
-        return
+def _greedy_arrangement(st, params, values, player, limit):
+    """What greedy lays down, into ``ws.best``: the arrangement leaving the least value in
+    hand (at most ``limit`` melds); if that would leave no legal end of turn, the best
+    arrangement that keeps one allowed card back to discard (which becomes the planned
+    discard, ``SC_PLAN``)."""
     ws = st.ws
-    limit = meld_limit(params)
     _best(st, params, values, player, limit)
     if ws.scal[S_BEST_N] == 0:
         return
@@ -320,6 +320,15 @@ def _greedy_lay_down(st, params, values, player, bot):
         _best(st, params, values, player, limit)
         give(st, player, best_d)
         st.sc[SC_PLAN] = best_d
+
+
+@inline_kernel
+def _greedy_lay_down(st, params, values, player, bot):
+    """Lay down greedy's arrangement (``_greedy_arrangement``), within the per-turn meld
+    limit."""
+    if not may_meld_now(st, params):
+        return
+    _greedy_arrangement(st, params, values, player, meld_limit(params))
     _lay_down_best(st, params, player, bot)
 
 
@@ -575,24 +584,65 @@ def _careful_holds_for_rummy(st, params, player):
 
 
 @kernel
-def _careful_hold_play(st, params, values, player):
-    """While careful holds for a rummy (``_careful_holds_for_rummy``): lay down only if the
-    whole hand goes this turn (all cards, or all but an allowed discard), which is going
-    rummy. Otherwise careful plays as greedy (``play_melds``)."""
+def _cards_left_unplayed(st, params, player):
+    """After laying down ``ws.best``: how many of ``player``'s other cards (the planned
+    discard ``SC_PLAN`` aside) fit no table meld he may lay off on now, and whether such a
+    single card may be discarded. Returns (cards, last card allowed). Under
+    ``one_or_layoff`` nothing is laid off after a meld. Single lay-offs only: cards that
+    would fit only once another card is laid off, or only on the melds about to be laid
+    down, count as left."""
     ws = st.ws
+    tmp = st.kinds[KR_TMP]
+    for k in range(N_KINDS):
+        tmp[k] = st.hand[player, k]
+    for m in range(ws.scal[S_BEST_N]):
+        for j in range(ws.best[m, CC_LEN]):
+            tmp[ws.best[m, CC_CARDS + j]] -= 1
+    plan = st.sc[SC_PLAN]
+    if plan >= 0:
+        tmp[plan] -= 1
+    no_layoffs = params[P_MELDS_PER_TURN] == MELDS_ONE_OR_LAYOFF and ws.scal[S_BEST_N] > 0
+    left = 0
+    last = -1
+    for k in range(N_KINDS):
+        n = tmp[k]
+        if n <= 0:
+            continue
+        if not no_layoffs and _can_lay_off_anywhere(st, params, player, k):
+            n -= 1  # one copy goes on the table
+        left += n
+        if n > 0:
+            last = k
+    allowed = left == 1 and discard_allowed(st, player, last)
+    if allowed and last == st.sc[SC_TAKEN]:  # the taken card stays in hand: not this turn
+        allowed = False
+        for m in range(ws.scal[S_BEST_N]):
+            for j in range(ws.best[m, CC_LEN]):
+                if ws.best[m, CC_CARDS + j] == last:
+                    allowed = True  # melding a copy spends the rule (§1.5)
+    return left, allowed
+
+
+@kernel
+def _careful_hold_play(st, params, values, player):
+    """While careful holds for a rummy (``_careful_holds_for_rummy``): play only if the whole
+    hand goes this turn, which is going rummy (§2E.27). It takes greedy's arrangement
+    (keeping one card back to discard where the rules require a discard) and plays as greedy
+    when every other card is melded or fits a table meld, or all but one card it may then
+    discard; otherwise it plays nothing."""
     if not may_meld_now(st, params):
         return
-    _best(st, params, values, player, meld_limit(params))
-    melded = 0
-    for m in range(ws.scal[S_BEST_N]):
-        melded += ws.best[m, CC_LEN]
-    if (
-        ws.scal[S_BEST_N] > 0
-        and melded >= st.pl[player, PL_N] - 1
-        and _arrangement_leaves_legal_turn(st, params, player)
-    ):
+    _greedy_arrangement(st, params, values, player, meld_limit(params))
+    left, allowed = _cards_left_unplayed(st, params, player)
+    if st.sc[SC_PLAN] >= 0:  # the planned card is the discard: everything else must go
+        goes = left == 0
+    else:
+        goes = left == 0 or (left == 1 and allowed)
+    if goes:
         _lay_down_best(st, params, player, BOT_CAREFUL)
         _greedy_lay_off(st, params, player, BOT_CAREFUL)
+    else:
+        st.sc[SC_PLAN] = -1  # nothing is played: no card is kept back
 
 
 @inline_kernel

@@ -424,3 +424,57 @@ def test_bots_careful_holding_for_rummy_never_lays_down_part_of_its_hand():
             break
     assert first_turn == [] or end_of(out)[1] == 0 and out.hand_rows[0, L.H_TURNS] == 1
     _no_violations(out)
+
+
+def _first_turn_plays(out, player):
+    """(event type, cards) of ``player``'s melds and lay-offs up to his first discard."""
+    plays = []
+    for row in out.events:
+        etype, who = int(row[S.EV_TYPE]), int(row[S.EV_PLAYER])
+        if who == player and etype in (S.E_MELD, S.E_LAYOFF):
+            plays.append(etype)
+        if who == player and etype == S.E_DISCARD:
+            break
+    return plays
+
+
+@pytest.mark.parametrize("bot", [GREEDY, CAREFUL])
+def test_bots_careful_2E_27_counts_lay_offs_toward_going_rummy(bot):
+    # Seat 1 (greedy) melds 5h 6h 7h and discards Ks. Seat 0 draws 2s: three melds
+    # (4d 4s 4c, 6d 7d 8d, 2c 2d 2s), 8h laid off on the hearts run and Kd discarded play
+    # his whole hand, a rummy (§2E.27). Careful, holding for a rummy, must see that the
+    # lay-off completes it, as greedy does.
+    params, values = compiled(going_rummy="double")
+    fixed = deal(
+        ["4d 4s 4c 6d 7d 8d 8h 2c 2d Kd", "5h 6h 7h Ac 3d 6c 9d Jh Ks Qd"],
+        "Qh",
+        "Tc 2s 3h 9s 5c 5s Th 3c",
+        dealer=0,
+    )
+    out = play_deal(fixed, params, values, bots=[bot, GREEDY])
+    assert end_of(out) == ("went_rummy", 0)
+    assert out.hand_rows[0, L.H_TURNS] == 2
+    assert _first_turn_plays(out, 0) == [S.E_MELD] * 3 + [S.E_LAYOFF]
+    assert events_of(out, S.E_LAYOFF)[0][2] == parse_card("8h")
+    _no_violations(out)
+
+
+@pytest.mark.parametrize("bot", [GREEDY, CAREFUL])
+def test_bots_careful_2E_26_keeps_a_card_back_to_go_rummy_when_a_discard_is_required(bot):
+    # Seat 0 takes the upcard 9d: 4d 4s 4c 4h, 6d 7d 8d 9d and 2c 2d 2s meld all eleven
+    # cards, but must_discard_to_go_out requires a discard (§2E.26). Greedy keeps a 4 back and
+    # goes rummy; careful, holding for a rummy, must do the same rather than keep holding.
+    params, values = compiled(going_rummy="double", must_discard_to_go_out=True)
+    fixed = deal(
+        ["4d 4s 4c 4h 6d 7d 8d 2c 2d 2s", "5h 6h Ac 3d 6c 9c Jh Ks Qd 8s"],
+        "9d",
+        "Tc 3s 3h 9s 5c 5s Th 3c",
+        dealer=1,
+    )
+    out = play_deal(fixed, params, values, bots=[bot, GREEDY])
+    assert end_of(out) == ("went_rummy", 0)
+    assert out.hand_rows[0, L.H_TURNS] == 1
+    assert len(events_of(out, S.E_MELD)) == 3
+    discarded = events_of(out, S.E_DISCARD)[0][1]
+    assert discarded in parse_cards("4d 4s 4c 4h")
+    _no_violations(out)
