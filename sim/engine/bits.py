@@ -633,6 +633,49 @@ def best_arrangement_bits(ws, params, values, hand_mask, max_melds):
 
 
 @inline_kernel
+def best_meld_through_bits(ws, params, values, hand_mask):
+    """``best_arrangement_bits`` for a hand whose every meld shares one card (the hand but
+    that card holds no meld): an arrangement is then one meld, so the search's answer is the
+    first most valuable meld in its order, which this finds without the search tree. The
+    search branches on the lowest undecided card: the melds through it, in the order of
+    ``_groups_bits`` and ``_runs_bits``, then that card as deadwood, which leaves only the
+    melds through the next card, and so on, until what is undecided can no longer beat the
+    best (its pruning). Same rows, same value, same ``ws.scal``; returns the value."""
+    u = may_meld(hand_mask, params[P_ACE_RANK])
+    scal = ws.scal
+    scal[S_BEST_VALUE] = -1
+    scal[S_BEST_N] = 0
+    scal[S_CUR_N] = 0
+    scal[S_DONE] = 0
+    total = mask_value(u, values)
+    scal[S_TOTAL] = total
+    if u == 0:
+        scal[S_BEST_VALUE] = 0
+        scal[S_DONE] = 1
+        return 0
+    undecided = u
+    remaining = total
+    while undecided != 0 and remaining > scal[S_BEST_VALUE] and scal[S_DONE] == 0:
+        c = lowest_bit(undecided)
+        ws.cand_n[0] = 0
+        _groups_bits(ws, params, values, 0, undecided, c)
+        _runs_bits(ws, params, values, 0, undecided, c)
+        for i in range(ws.cand_n[0]):
+            v = ws.cand[0, i, CB_VALUE]
+            if v > scal[S_BEST_VALUE]:
+                ws.cur[0, 0] = 0
+                ws.cur[0, 1] = i
+                scal[S_CUR_N] = 1
+                _record_bits(ws, params, v)
+                scal[S_CUR_N] = 0
+                if scal[S_DONE] == 1:
+                    break
+        undecided &= ~(1 << c)
+        remaining -= values[c]
+    return scal[S_BEST_VALUE]
+
+
+@inline_kernel
 def forms_meld_bits(params, hand_mask, kind):
     """``melds.forms_meld_with`` on a mask: is natural ``kind`` (held) in some meld?"""
     if kind == JOKER:

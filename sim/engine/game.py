@@ -13,6 +13,7 @@ from sim.engine.layout import (
     C_EVENTS,
     C_GAMES,
     C_HANDS,
+    C_MASK_HANDS,
     C_TURNS,
     C_VIOLATIONS,
     DEALER_LOSER_SITS_OUT,
@@ -61,6 +62,7 @@ from sim.engine.state import (
     SC_DRAWS_DISCARD,
     SC_DRAWS_STOCK,
     SC_LOG,
+    SC_MASK_HAND,
     SC_N_EVENTS,
     SC_VALUES_RISE,
     SC_VIOLATIONS,
@@ -225,6 +227,7 @@ def play_games(
                 reason, hand_winner, turns = play_hand(
                     st, params, values, bots, dealer, seed, shard, deal, preset, scores, left
                 )
+                counters[C_MASK_HANDS] += st.sc[SC_MASK_HAND]
             elif partnership:
                 reason, hand_winner, turns = play_partnership_hand(
                     st,

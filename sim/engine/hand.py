@@ -6,6 +6,8 @@ scores are written to ``scores`` (int64[P]).
 
 from __future__ import annotations
 
+import numpy as np
+
 from sim.engine.audit import check_scores, check_state
 from sim.engine.bits import fast_params, fast_path, mask_value, popcount
 from sim.engine.bots import choose_discard, play_melds, wants_discard
@@ -36,7 +38,8 @@ from sim.engine.layout import (
     STOCK_BLOCK_TOTALS,
     STOCK_SHUFFLE_EXCEPT_TOP,
 )
-from sim.engine.rng import STREAM_BOTS, STREAM_DEAL, stream_seed
+from sim.engine.mask_hand import mask_hand_applies, play_mask_hand
+from sim.engine.rng import STREAM_BOTS, STREAM_DEAL, mix64, stream_seed
 from sim.engine.state import (
     E_DEAL,
     E_DECLINE,
@@ -50,6 +53,9 @@ from sim.engine.state import (
     E_UPCARD,
     F_PLAYED,
     KR_PICKED,
+    MC_CARDS,
+    MC_FITS,
+    MC_LEN,
     N_PL,
     PILE_DISCARD,
     PILE_STOCK,
@@ -60,7 +66,9 @@ from sim.engine.state import (
     SC_DRAWS_STOCK,
     SC_LAYOFFS_TURN,
     SC_LOG,
+    SC_MASK_HAND,
     SC_MELDS_TURN,
+    SC_N_MELDS,
     SC_PLAN,
     SC_REBUILDS,
     SC_STEALS_TURN,
@@ -383,17 +391,81 @@ def play_turns(st, params, values, bots, dealer):
 
 
 @kernel
-def play_hand(st, params, values, bots, dealer, seed, shard, deal, preset, scores, left):
-    """Deal and play one hand. ``preset`` (int64, top card last) fixes the stock order, or is
-    empty for a shuffled deal. Writes each player's score to ``scores`` and the value he still
-    holds to ``left``; returns (reason, winner, turns)."""
+def _mix_in(z, value):
+    """Fold a non-negative ``value`` into the hash ``z`` (uint64)."""
+    return mix64(z ^ np.uint64(value))
+
+
+@kernel
+def hand_digest(st, params, reason, winner):
+    """A hash of how a hand ended and everything it left: hands, piles in order, table rows,
+    counters (audit mode compares ``play_mask_hand`` with the general loop by it)."""
+    z = _mix_in(np.uint64(reason), winner + 1)
+    z = _mix_in(z, st.sc[SC_TURN])
+    z = _mix_in(z, st.sc[SC_DRAWS_STOCK])
+    z = _mix_in(z, st.sc[SC_DRAWS_DISCARD])
+    for p in range(params[P_PLAYERS]):
+        z = _mix_in(z, st.pl[p, PL_BITS])
+        z = _mix_in(z, st.pl[p, PL_N] * 2 + st.pl[p, F_PLAYED])
+    z = _mix_in(z, st.sc[SC_STOCK_N])
+    for i in range(st.sc[SC_STOCK_N]):
+        z = _mix_in(z, st.piles[PILE_STOCK, i])
+    z = _mix_in(z, st.sc[SC_DISCARD_N])
+    for i in range(st.sc[SC_DISCARD_N]):
+        z = _mix_in(z, st.piles[PILE_DISCARD, i])
+    z = _mix_in(z, st.sc[SC_N_MELDS])
+    for m in range(st.sc[SC_N_MELDS]):
+        for c in range(MC_CARDS + st.melds[m, MC_LEN]):
+            if c != MC_FITS:
+                z = _mix_in(z, st.melds[m, c] + 1)  # a group's suit is -1
+    return z
+
+
+@kernel
+def _check_mask_hand(st, params, values, bots, dealer, seed, shard, deal, preset, reason, winner):
+    """Audit mode: play the hand ``play_mask_hand`` just played again with the general loop,
+    checked after every action, and count a different ending or final state as a violation.
+    Returns the general loop's (reason, winner)."""
+    digest = hand_digest(st, params, reason, winner)
+    violations = st.sc[SC_VIOLATIONS]
     reset_hand(st, params, seed, shard, deal, preset)
     deal_cards(st, params, dealer)
     _audit(st, params)
-    if fast_path(params):  # the turns compiled with the fast path fixed (bits.fast_params)
-        reason, winner = play_turns(st, fast_params(params), values, bots, dealer)
+    again, who = play_turns(st, fast_params(params), values, bots, dealer)
+    st.sc[SC_VIOLATIONS] += violations
+    if hand_digest(st, params, again, who) != digest:
+        st.sc[SC_VIOLATIONS] += 1
+    return again, who
+
+
+@kernel
+def play_hand(st, params, values, bots, dealer, seed, shard, deal, preset, scores, left):
+    """Deal and play one hand. ``preset`` (int64, top card last) fixes the stock order, or is
+    empty for a shuffled deal. Writes each player's score to ``scores`` and the value he still
+    holds to ``left``; returns (reason, winner, turns).
+
+    On the fast path with greedy and careful seats and no event log the hand is played by
+    ``mask_hand.play_mask_hand``; in audit mode it is then played again by the general loop
+    (``_check_mask_hand``)."""
+    if fast_path(params) and mask_hand_applies(params, bots, st.sc, preset):
+        reason, winner = play_mask_hand(
+            st.pl, st.piles, st.melds, st.sc, st.rng, st.ws,
+            params, values, bots, dealer, seed, shard, deal,
+        )  # fmt: skip
+        if params[P_AUDIT] == 1:
+            reason, winner = _check_mask_hand(
+                st, params, values, bots, dealer, seed, shard, deal, preset, reason, winner
+            )
+        st.sc[SC_MASK_HAND] = 1
     else:
-        reason, winner = play_turns(st, params, values, bots, dealer)
+        reset_hand(st, params, seed, shard, deal, preset)
+        deal_cards(st, params, dealer)
+        _audit(st, params)
+        if fast_path(params):  # the turns compiled with the fast path fixed (bits.fast_params)
+            reason, winner = play_turns(st, fast_params(params), values, bots, dealer)
+        else:
+            reason, winner = play_turns(st, params, values, bots, dealer)
+        st.sc[SC_MASK_HAND] = 0
     players = params[P_PLAYERS]
     for p in range(players):
         left[p] = _value_left(st, params, values, p)

@@ -192,4 +192,5 @@ C_GAMES = 1
 C_VIOLATIONS = 2
 C_TURNS = 3
 C_EVENTS = 4
-N_COUNTERS = 5
+C_MASK_HANDS = 5  # hands played by mask_hand.play_mask_hand (the rest by the general loop)
+N_COUNTERS = 6

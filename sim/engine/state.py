@@ -11,7 +11,8 @@ as all of its arrays' fields, so every kernel call costs in proportion to their 
   fast paths of ``bits.py``), and in the knock family the last minimum arrangement worked
   out for the player (``PL_ARR_*``, see ``knock_bots.arrange_kept``), and on the bitmask
   fast path ``PL_FITS_OWN``, the natural kinds that would fit one of his table melds (kept
-  by ``table.refresh_fits``, with ``sc[SC_FITS_ALL]`` for every table meld);
+  by ``table.refresh_fits``, with ``sc[SC_FITS_ALL]`` for every table meld), and for
+  ``mask_hand.play_mask_hand`` ``PL_MELD_FREE`` and ``PL_PICKED_BITS``;
 - ``piles``: int64[3, S]: row ``PILE_STOCK`` is the stock, top at
   ``[PILE_STOCK, sc[SC_STOCK_N] - 1]`` (while ``sc[SC_STOCK_RANDOM]`` is 1 the remaining
   stock is unordered and each draw picks a uniform card: a lazy Fisher-Yates shuffle; after
@@ -66,7 +67,9 @@ PL_ARR_DW = 6  # ... its minimum deadwood
 PL_ARR_GROUPS = 7  # ... its cards in groups
 PL_ARR_RUNS = 8  # ... its cards in runs
 PL_FITS_OWN = 9  # bitmask fast path: natural kinds that fit one of his table melds
-N_PL = 10
+PL_MELD_FREE = 10  # mask_hand: a card set known to hold no meld (any hand inside it melds nothing)
+PL_PICKED_BITS = 11  # mask_hand: the cards he took from the discard pile this hand (KR_PICKED)
+N_PL = 12
 
 # piles rows
 PILE_STOCK = 0
@@ -112,7 +115,8 @@ SC_KNOCK_LIMIT = 18  # knock family: most deadwood a knocker may keep this hand 
 SC_SITTING_OUT = 19  # 3-player gin: the dealer's seat, who sits this hand out (-1: nobody)
 SC_FITS_ALL = 20  # bitmask fast path: natural kinds that fit some table meld (refresh_fits)
 SC_VALUES_RISE = 21  # 1: card values never fall as the natural kind rises (set per call)
-N_SC = 22
+SC_MASK_HAND = 22  # 1: play_hand played this hand with mask_hand.play_mask_hand
+N_SC = 23
 
 # event log columns and types
 EV_TYPE = 0
