@@ -387,7 +387,7 @@ def may_meld(mask, ace_rank):
         u = kept
 
 
-@kernel
+@inline_kernel
 def run_neighbours(mask, reach, ace_rank):
     """The cards of the same suit 1 to ``reach`` run positions (either way) from a card of
     ``mask``: ``positions.distance`` at most ``reach`` between their ranks."""
@@ -398,7 +398,7 @@ def run_neighbours(mask, reach, ace_rank):
     return from_positions(near, ace_rank)
 
 
-@kernel
+@inline_kernel
 def partial_melds(mask, ace_rank):
     """Cards of ``mask`` in a partial meld (docs/bots.md): another card of their rank, or a
     card of their suit at most two run positions away (``bots.in_partial_meld``)."""
@@ -525,7 +525,7 @@ def _record_bits(ws, params, melded):
 
 
 @kernel
-def _search_bits(ws, params, values, limit):
+def search_tree_bits(ws, params, values, limit):
     """``melds._search`` on masks: ``ws.node[depth]`` holds (undecided mask, branching card,
     choice, melded value, undecided value, melds left); children are the candidate melds
     through the lowest undecided card, then that card as deadwood."""
@@ -609,9 +609,11 @@ def _record_single_meld(ws, params, values, u):
 
 
 @inline_kernel
-def best_arrangement_bits(ws, params, values, hand_mask, max_melds):
-    """``melds.best_arrangement`` for a hand given as a mask (only when ``fast_path``):
-    the same melded value and the same rows ``ws.best[:ws.scal[S_BEST_N]]``."""
+def arranged_without_search_bits(ws, params, values, hand_mask):
+    """The first step of ``best_arrangement_bits``: set up ``ws`` for the search of
+    ``hand_mask`` and answer at once when no search tree is needed: nothing melds, or the
+    cards that may meld are three, one meld (``_record_single_meld``). Returns True when
+    ``ws`` holds the answer; otherwise ``search_tree_bits`` must run from node 0."""
     u = may_meld(hand_mask, params[P_ACE_RANK])
     scal = ws.scal
     scal[S_BEST_VALUE] = -1
@@ -622,14 +624,28 @@ def best_arrangement_bits(ws, params, values, hand_mask, max_melds):
         scal[S_TOTAL] = 0
         scal[S_BEST_VALUE] = 0
         scal[S_DONE] = 1
-        return 0
+        return True
     scal[S_TOTAL] = mask_value(u, values)
     if popcount(u) == SINGLE_MELD_CARDS:
         _record_single_meld(ws, params, values, u)
-        return scal[S_BEST_VALUE]
+        return True
     ws.node[0, N_UNDECIDED] = u
-    _search_bits(ws, params, values, max_melds if max_melds > 0 else MAX_ARRANGEMENT)
-    return scal[S_BEST_VALUE]
+    return False
+
+
+@inline_kernel
+def search_limit(max_melds):
+    """The search's meld budget for ``max_melds`` (0 = any number)."""
+    return max_melds if max_melds > 0 else MAX_ARRANGEMENT
+
+
+@inline_kernel
+def best_arrangement_bits(ws, params, values, hand_mask, max_melds):
+    """``melds.best_arrangement`` for a hand given as a mask (only when ``fast_path``):
+    the same melded value and the same rows ``ws.best[:ws.scal[S_BEST_N]]``."""
+    if not arranged_without_search_bits(ws, params, values, hand_mask):
+        search_tree_bits(ws, params, values, search_limit(max_melds))
+    return ws.scal[S_BEST_VALUE]
 
 
 @inline_kernel

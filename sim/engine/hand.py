@@ -258,7 +258,7 @@ def draw_phase(st, params, values, bots, player):
     return DRAW_OK
 
 
-@kernel
+@inline_kernel
 def _value_left(st, params, values, player):
     """What ``player``'s remaining cards count under the scoring rule (§1.9, §2G.29)."""
     per_card = params[P_SCORING] == SCORE_PER_CARD
@@ -276,7 +276,7 @@ def _value_left(st, params, values, player):
     return v
 
 
-@kernel
+@inline_kernel
 def score_went_out(st, params, values, winner, rummy, scores, left):
     """§1.10, §2E.27, §2G.29: the winner takes what the others hold (per card or by value),
     or, under penalty scoring, each other player loses what he holds. Going rummy doubles
@@ -298,7 +298,7 @@ def score_went_out(st, params, values, winner, rummy, scores, left):
         scores[winner] = pot * factor + bonus
 
 
-@kernel
+@inline_kernel
 def score_block(st, params, scores, left):
     """§2F.28 / §3.5: the lowest total wins the difference to each other total
     (block_difference) or the sum of the other totals (block_totals); tied lowest players

@@ -30,6 +30,7 @@ from __future__ import annotations
 from sim.engine.bits import (
     FULL52,
     RANK_FIELD,
+    arranged_without_search_bits,
     best_arrangement_bits,
     best_meld_through_bits,
     bit,
@@ -41,6 +42,8 @@ from sim.engine.bits import (
     positions_up,
     rank_fields,
     run_neighbours,
+    search_limit,
+    search_tree_bits,
     stack_int64,
     to_positions,
 )
@@ -322,9 +325,8 @@ def melded_bits(ws):
 
 @kernel
 def search(ws, params, values, hand, limit):
-    """``bits.best_arrangement_bits`` as a call of its own: the full search is needed a few
-    times a hand (the dealt hand, a careful hand holding melds), and one compiled copy of it
-    keeps ``play_mask_hand``'s compile short."""
+    """``bits.best_arrangement_bits`` as a call of its own, for the rare arrangements of a
+    hand but one card (one compiled copy keeps ``play_mask_hand``'s compile short)."""
     return best_arrangement_bits(ws, params, values, hand, limit)
 
 
@@ -345,7 +347,8 @@ def arrangement(params, values, pl, ws, player, hand, limit):
             return 0
         best_meld_through_bits(ws, params, values, hand)
         return ws.scal[S_BEST_N]
-    search(ws, params, values, hand, limit)
+    if not arranged_without_search_bits(ws, params, values, hand):  # a dealt hand, mostly
+        search_tree_bits(ws, params, values, search_limit(limit))
     n = ws.scal[S_BEST_N]
     if n == 0:
         pl[player, PL_MELD_FREE] = hand
