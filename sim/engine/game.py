@@ -14,6 +14,7 @@ from sim.engine.layout import (
     C_GAMES,
     C_HANDS,
     C_MASK_HANDS,
+    C_SKIPPED_TURNS,
     C_TURNS,
     C_VIOLATIONS,
     DEALER_LOSER_SITS_OUT,
@@ -64,6 +65,7 @@ from sim.engine.state import (
     SC_LOG,
     SC_MASK_HAND,
     SC_N_EVENTS,
+    SC_TURNS_SKIPPED,
     SC_VALUES_RISE,
     SC_VIOLATIONS,
     new_state,
@@ -228,6 +230,7 @@ def play_games(
                     st, params, values, bots, dealer, seed, shard, deal, preset, scores, left
                 )
                 counters[C_MASK_HANDS] += st.sc[SC_MASK_HAND]
+                counters[C_SKIPPED_TURNS] += st.sc[SC_TURNS_SKIPPED]
             elif partnership:
                 reason, hand_winner, turns = play_partnership_hand(
                     st,

@@ -76,6 +76,7 @@ from sim.engine.state import (
     SC_STOCK_RANDOM,
     SC_TAKEN,
     SC_TURN,
+    SC_TURNS_SKIPPED,
     SC_VALUES_RISE,
     SC_VIOLATIONS,
     discard_allowed,
@@ -452,11 +453,13 @@ def play_hand(st, params, values, bots, dealer, seed, shard, deal, preset, score
             st.pl, st.piles, st.melds, st.sc, st.rng, st.ws,
             params, values, bots, dealer, seed, shard, deal,
         )  # fmt: skip
+        skipped = st.sc[SC_TURNS_SKIPPED]
         if params[P_AUDIT] == 1:
             reason, winner = _check_mask_hand(
                 st, params, values, bots, dealer, seed, shard, deal, preset, reason, winner
             )
         st.sc[SC_MASK_HAND] = 1
+        st.sc[SC_TURNS_SKIPPED] = skipped
     else:
         reset_hand(st, params, seed, shard, deal, preset)
         deal_cards(st, params, dealer)
@@ -466,6 +469,7 @@ def play_hand(st, params, values, bots, dealer, seed, shard, deal, preset, score
         else:
             reason, winner = play_turns(st, params, values, bots, dealer)
         st.sc[SC_MASK_HAND] = 0
+        st.sc[SC_TURNS_SKIPPED] = 0
     players = params[P_PLAYERS]
     for p in range(players):
         left[p] = _value_left(st, params, values, p)

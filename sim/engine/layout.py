@@ -193,4 +193,5 @@ C_VIOLATIONS = 2
 C_TURNS = 3
 C_EVENTS = 4
 C_MASK_HANDS = 5  # hands played by mask_hand.play_mask_hand (the rest by the general loop)
-N_COUNTERS = 6
+C_SKIPPED_TURNS = 6  # turns of repeating stalled hands counted without playing them (mask_hand)
+N_COUNTERS = 7

@@ -19,10 +19,11 @@ difference as a violation (``hand.play_hand``), event logs and hand-built deals 
 
 Arrays (shared with ``state.HandState``): ``pl`` int64[P, N_PL] (per player: ``PL_BITS``,
 ``F_PLAYED``, ``F_HAS_MELDED``, ``F_LAID_OFF_OWN``, ``PL_FITS_OWN``, ``PL_MELD_FREE``,
-``PL_PICKED_BITS``; ``PL_N`` is written at the end), ``piles`` int64[3, S] (stock, discard
-pile, shoe), ``melds`` int64[M, N_MC] (the table rows, as ``table.lay_down`` writes them),
-``sc`` int64[N_SC] (the hand's counters are written at the end, as the general loop leaves
-them), ``rng`` uint64[2] (the deal stream is row 0), ``ws`` the meld search workspace.
+``PL_PICKED_BITS``; ``PL_N`` is written at the end), ``piles`` int64[N_PILES, S] (stock,
+discard pile, shoe, and the position ``watch_for_cycle`` keeps), ``melds`` int64[M, N_MC]
+(the table rows, as ``table.lay_down`` writes them), ``sc`` int64[N_SC] (the hand's
+counters are written at the end, as the general loop leaves them), ``rng`` uint64[2]
+(the deal stream is row 0), ``ws`` the meld search workspace.
 """
 
 from __future__ import annotations
@@ -81,6 +82,7 @@ from sim.engine.layout import (
     STOCK_BLOCK_DIFFERENCE,
     STOCK_BLOCK_TOTALS,
     STOCK_SHUFFLE_EXCEPT_TOP,
+    STOCK_TURN_OVER,
 )
 from sim.engine.melds import CC_CARDS, CC_LEN, CC_START, CC_SUIT, CC_TYPE, S_BEST_N, S_OVERFLOW
 from sim.engine.positions import position_ok, rank_at
@@ -99,7 +101,7 @@ from sim.engine.state import (
     MC_TYPE,
     N_PL,
     PILE_DISCARD,
-    PILE_SHOE,
+    PILE_SNAPSHOT,
     PILE_STOCK,
     PL_BITS,
     PL_FITS_OWN,
@@ -114,6 +116,7 @@ from sim.engine.state import (
     SC_STOCK_N,
     SC_STOCK_RANDOM,
     SC_TURN,
+    SC_TURNS_SKIPPED,
     SC_VALUES_RISE,
     SC_VIOLATIONS,
 )
@@ -136,7 +139,22 @@ T_PLAN = 11  # the card the bot keeps back to discard this turn, -1 if none
 T_MELDS_TURN = 12  # melds laid down this turn
 T_LAYOFFS_TURN = 13  # cards laid off this turn
 T_VIOLATIONS = 14  # a bot's illegal choice (never expected; the general loop counts it too)
-N_T = 15
+T_REBUILDS = 15  # stock rebuilds this hand
+T_SNAPSHOT = 16  # 1 while PILE_SNAPSHOT holds a position; -1 once a repeat was skipped
+T_SKIPPED = 17  # turns counted without being played (watch_for_cycle)
+N_T = 18
+
+# PILE_SNAPSHOT: a position right after a stock rebuild (watch_for_cycle)
+SN_TURN = 0
+SN_DRAWS_STOCK = 1
+SN_DRAWS_DISCARD = 2
+SN_PLAYER = 3  # whose draw it is
+SN_STOCK_N = 4
+SN_TABLE_BITS = 5  # the table's cards: it only grows, so these and SN_N_MELDS fix its rows
+SN_N_MELDS = 6
+SN_DISCARD = 7  # the discard pile: one card just after a rebuild
+SN_PLAYERS = 8  # per player: hand, flags (F_PLAYED, F_HAS_MELDED, F_LAID_OFF_OWN), picked
+SN_PER_PLAYER = 3
 
 # outcomes of the draw
 DRAWN = 0
@@ -146,7 +164,7 @@ DRAW_EXHAUSTED = 2  # nothing left to draw anywhere
 NO_CARD = -1
 
 
-@kernel
+@inline_kernel
 def mask_hand_applies(params, bots, sc, preset):
     """Whether ``play_mask_hand`` plays this hand: the fast path, every seat greedy or
     careful, no event log and no hand-built deal."""
@@ -234,7 +252,8 @@ def refresh_fits(params, t, pl, melds, changed):
 @inline_kernel
 def lay_down_best(params, t, pl, melds, ws, player, hand):
     """Lay down the melds of ``ws.best`` (``table.lay_down``, row for row); returns the
-    hand left."""
+    hand left. A new meld only adds to what fits the table, so the fit masks grow by its
+    own (``refresh_fits`` recomputes them only when a meld changes)."""
     for b in range(ws.scal[S_BEST_N]):
         m = t[T_N_MELDS]
         length = ws.best[b, CC_LEN]
@@ -254,7 +273,10 @@ def lay_down_best(params, t, pl, melds, ws, player, hand):
         t[T_N_MELDS] = m + 1
         t[T_MELDS_TURN] += 1
         pl[player, F_HAS_MELDED] = 1
-        refresh_fits(params, t, pl, melds, m)
+        fits = meld_fits_bits(melds, params, m)
+        melds[m, MC_FITS] = fits
+        t[T_FITS_ALL] |= fits
+        pl[player, PL_FITS_OWN] |= fits
     return hand
 
 
@@ -626,6 +648,99 @@ def rebuild_stock(params, piles, t):
 
 
 @inline_kernel
+def _player_flags(pl, p):
+    return pl[p, F_PLAYED] | (pl[p, F_HAS_MELDED] << 1) | (pl[p, F_LAID_OFF_OWN] << 2)
+
+
+@inline_kernel
+def _stock_at(players):
+    """Where the snapshot's stock cards begin in ``PILE_SNAPSHOT``."""
+    return SN_PLAYERS + SN_PER_PLAYER * players
+
+
+@inline_kernel
+def _same_position(params, piles, t, pl, player):
+    """Is the position now (just after a rebuild) the one in ``PILE_SNAPSHOT``?"""
+    snap = piles[PILE_SNAPSHOT]
+    if (
+        snap[SN_PLAYER] != player
+        or snap[SN_STOCK_N] != t[T_STOCK_N]
+        or snap[SN_TABLE_BITS] != t[T_TABLE_BITS]
+        or snap[SN_N_MELDS] != t[T_N_MELDS]
+        or snap[SN_DISCARD] != piles[PILE_DISCARD, 0]
+    ):
+        return False
+    players = params[P_PLAYERS]
+    for p in range(players):
+        at = SN_PLAYERS + SN_PER_PLAYER * p
+        if (
+            snap[at] != pl[p, PL_BITS]
+            or snap[at + 1] != _player_flags(pl, p)
+            or snap[at + 2] != pl[p, PL_PICKED_BITS]
+        ):
+            return False
+    first = _stock_at(players)
+    for i in range(t[T_STOCK_N]):
+        if snap[first + i] != piles[PILE_STOCK, i]:
+            return False
+    return True
+
+
+@inline_kernel
+def _keep_position(params, piles, t, pl, player):
+    """Record the position now in ``PILE_SNAPSHOT``."""
+    snap = piles[PILE_SNAPSHOT]
+    snap[SN_TURN] = t[T_TURN]
+    snap[SN_DRAWS_STOCK] = t[T_DRAWS_STOCK]
+    snap[SN_DRAWS_DISCARD] = t[T_DRAWS_DISCARD]
+    snap[SN_PLAYER] = player
+    snap[SN_STOCK_N] = t[T_STOCK_N]
+    snap[SN_TABLE_BITS] = t[T_TABLE_BITS]
+    snap[SN_N_MELDS] = t[T_N_MELDS]
+    snap[SN_DISCARD] = piles[PILE_DISCARD, 0]
+    players = params[P_PLAYERS]
+    for p in range(players):
+        at = SN_PLAYERS + SN_PER_PLAYER * p
+        snap[at] = pl[p, PL_BITS]
+        snap[at + 1] = _player_flags(pl, p)
+        snap[at + 2] = pl[p, PL_PICKED_BITS]
+    first = _stock_at(players)
+    for i in range(t[T_STOCK_N]):
+        snap[first + i] = piles[PILE_STOCK, i]
+    t[T_SNAPSHOT] = 1
+
+
+@inline_kernel
+def watch_for_cycle(params, piles, t, pl, player):
+    """Under ``turn_over`` (§1.8) a rebuilt stock is in a known order and greedy and careful
+    draw no random numbers, so a position that comes back after a rebuild comes back for
+    ever: the hand can only stall at the turn cap. Called just after each rebuild: when the
+    position is the one kept at an earlier rebuild, every turn from here to the cap repeats
+    the last cycle, so whole cycles are skipped (turns and draws counted) and play goes on
+    to the cap from the same position, ending exactly as turn-by-turn play would. Positions
+    are kept at the 1st, 2nd, 4th, 8th... rebuild (Brent's cycle finding), and only once
+    careful has stopped holding for a rummy (a rule of the turn number)."""
+    if params[P_STOCK_EXHAUSTION] != STOCK_TURN_OVER or t[T_SNAPSHOT] < 0:
+        return
+    t[T_REBUILDS] += 1
+    if t[T_TURN] <= HOLD_TURNS * params[P_PLAYERS]:
+        return
+    snap = piles[PILE_SNAPSHOT]
+    if t[T_SNAPSHOT] == 1 and _same_position(params, piles, t, pl, player):
+        cycle = t[T_TURN] - snap[SN_TURN]
+        skipped = (params[P_TURN_CAP] - t[T_TURN]) // cycle
+        t[T_TURN] += skipped * cycle
+        t[T_SKIPPED] = skipped * cycle
+        t[T_DRAWS_STOCK] += skipped * (t[T_DRAWS_STOCK] - snap[SN_DRAWS_STOCK])
+        t[T_DRAWS_DISCARD] += skipped * (t[T_DRAWS_DISCARD] - snap[SN_DRAWS_DISCARD])
+        t[T_SNAPSHOT] = -1
+        return
+    r = t[T_REBUILDS]
+    if (r & (r - 1)) == 0:
+        _keep_position(params, piles, t, pl, player)
+
+
+@inline_kernel
 def draw(params, piles, rng, t, pl, player, hand):
     """``hand.draw_phase``: returns (outcome, the card drawn)."""
     top = piles[PILE_DISCARD, t[T_DISCARD_N] - 1] if t[T_DISCARD_N] > 0 else NO_CARD
@@ -639,6 +754,7 @@ def draw(params, piles, rng, t, pl, player, hand):
         if wants or t[T_DISCARD_N] < 2:  # one discard left: it must be taken
             return DRAWN, take_discard(piles, t, pl, player)
         rebuild_stock(params, piles, t)
+        watch_for_cycle(params, piles, t, pl, player)
     elif top >= 0 and wants_discard(params, t, pl, player, hand, top):
         return DRAWN, take_discard(piles, t, pl, player)
     t[T_DRAWS_STOCK] += 1
@@ -656,9 +772,9 @@ def deal(params, pl, piles, rng, t, dealer):
     for p in range(players):
         for f in range(N_PL):
             pl[p, f] = 0
-    n = popcount(FULL52)  # one pack
+    n = popcount(FULL52)  # one pack: the shoe is every kind once, in kind order
     for i in range(n):
-        piles[PILE_STOCK, i] = piles[PILE_SHOE, i]
+        piles[PILE_STOCK, i] = i
     for i in range(N_T):
         t[i] = 0
     t[T_STOCK_N] = n
@@ -687,6 +803,7 @@ def write_back(pl, sc, t, params):
     sc[SC_DRAWS_STOCK] = t[T_DRAWS_STOCK]
     sc[SC_DRAWS_DISCARD] = t[T_DRAWS_DISCARD]
     sc[SC_VIOLATIONS] += t[T_VIOLATIONS]
+    sc[SC_TURNS_SKIPPED] = t[T_SKIPPED]
 
 
 @inline_kernel

@@ -13,12 +13,13 @@ as all of its arrays' fields, so every kernel call costs in proportion to their 
   fast path ``PL_FITS_OWN``, the natural kinds that would fit one of his table melds (kept
   by ``table.refresh_fits``, with ``sc[SC_FITS_ALL]`` for every table meld), and for
   ``mask_hand.play_mask_hand`` ``PL_MELD_FREE`` and ``PL_PICKED_BITS``;
-- ``piles``: int64[3, S]: row ``PILE_STOCK`` is the stock, top at
+- ``piles``: int64[N_PILES, S]: row ``PILE_STOCK`` is the stock, top at
   ``[PILE_STOCK, sc[SC_STOCK_N] - 1]`` (while ``sc[SC_STOCK_RANDOM]`` is 1 the remaining
   stock is unordered and each draw picks a uniform card: a lazy Fisher-Yates shuffle; after
   a turn-over it is ordered); row ``PILE_DISCARD`` is the discard pile, top at
   ``[PILE_DISCARD, sc[SC_DISCARD_N] - 1]``; row ``PILE_SHOE`` holds the whole shoe in
-  kind order (filled once by ``new_state``; ``fill_stock`` copies it at every deal);
+  kind order (filled once by ``new_state``; ``fill_stock`` copies it at every deal); row
+  ``PILE_SNAPSHOT`` is ``mask_hand``'s record of a position (``mask_hand.watch_for_cycle``);
 - ``melds``: int64[M, N_MC], the table melds: ``MC_TYPE``, ``MC_START``, ``MC_LEN``,
   ``MC_SUIT`` (as in ``melds.py``), ``MC_OWNER``, ``MC_FITS`` (bitmask fast path: the
   natural kinds that fit the meld, ``table.meld_fits_bits``), ``MC_DECLARED`` (the natural
@@ -75,6 +76,8 @@ N_PL = 12
 PILE_STOCK = 0
 PILE_DISCARD = 1
 PILE_SHOE = 2  # the whole shoe in kind order: what fill_stock puts in the stock
+PILE_SNAPSHOT = 3  # mask_hand: a position kept to recognise a hand that repeats itself
+N_PILES = 4
 
 # melds columns: the first ones match melds.CC_* so a meld row can be copied as is
 MC_TYPE = CC_TYPE
@@ -116,7 +119,8 @@ SC_SITTING_OUT = 19  # 3-player gin: the dealer's seat, who sits this hand out (
 SC_FITS_ALL = 20  # bitmask fast path: natural kinds that fit some table meld (refresh_fits)
 SC_VALUES_RISE = 21  # 1: card values never fall as the natural kind rises (set per call)
 SC_MASK_HAND = 22  # 1: play_hand played this hand with mask_hand.play_mask_hand
-N_SC = 23
+SC_TURNS_SKIPPED = 23  # mask_hand: turns of a repeating position counted, not played
+N_SC = 24
 
 # event log columns and types
 EV_TYPE = 0
@@ -161,7 +165,7 @@ def new_state(params, events):
     for k in range(N_NATURAL):
         kinds[KR_SHOE, k] = params[P_DECKS]
     kinds[KR_SHOE, JOKER] = params[P_JOKERS]
-    piles = np.zeros((3, MAX_SHOE), np.int64)
+    piles = np.zeros((N_PILES, MAX_SHOE), np.int64)
     n = 0
     for k in range(N_KINDS):
         for _ in range(kinds[KR_SHOE, k]):

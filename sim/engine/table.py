@@ -199,7 +199,7 @@ def _played(st, kind):
         st.sc[SC_TAKEN] = -1
 
 
-@kernel
+@inline_kernel
 def meld_fits_bits(melds, params, m):
     """The natural kinds that could be laid off on table meld ``m`` (``melds``: the table,
     ``MC_*`` columns), as a mask (one pack, no jokers: ``bits.fast_path``). For a card not

@@ -139,7 +139,8 @@ BOT_CODES = {"random": 0, "greedy": 1, "careful": 2, "simple": 3}
 
 def digest(case_id: str, hands: int | None = None, seed: int = 11, audit: bool = True) -> str:
     """sha256 of every output table of ``api.play`` for case ``case_id``. The counters
-    leave out ``C_MASK_HANDS``, which says how the hands were played, not what they gave.
+    leave out ``C_MASK_HANDS`` and ``C_SKIPPED_TURNS``, which say how the hands were
+    played, not what they gave.
 
     ``audit`` (the way the digests were recorded): every hand is checked after every
     action, and a hand ``mask_hand.play_mask_hand`` plays is played again by the general
@@ -157,7 +158,7 @@ def digest(case_id: str, hands: int | None = None, seed: int = 11, audit: bool =
         out.hand_totals,
         out.game_rows,
         out.game_scores,
-        np.delete(out.counters, L.C_MASK_HANDS),
+        np.delete(out.counters, [L.C_MASK_HANDS, L.C_SKIPPED_TURNS]),
     ):
         h.update(np.ascontiguousarray(table, np.int64).tobytes())
     return h.hexdigest()

@@ -39,6 +39,7 @@ FAST_PATH_CHOICES = {
     "scoring": ["pip_to_winner", "per_card", "penalty"],
     "game_end": ["target:100", "fixed_hands:5", "single_hand"],
     "dealer_rotation": ["left", "winner_deals"],
+    "turn_cap": [500, 500, 61, 137],  # where the cap falls in a repeating cycle (§1.8)
 }
 """Every toggle the fast path's hands branch on (one pack, no jokers, runs of one suit)."""
 
@@ -198,6 +199,36 @@ def test_mask_hand_plays_the_variant_files_as_the_general_loop(variant, players,
     b = _play(audited.params, audited.card_values, seats, 3000, 11)
     assert int(b.counters[L.C_VIOLATIONS]) == 0
     _assert_same_rows(a, b, variant)
+
+
+@pytest.mark.parametrize(
+    ("overrides", "players", "seats"),
+    [
+        ({}, 2, (L.BOT_GREEDY, L.BOT_GREEDY)),
+        ({}, 3, (L.BOT_CAREFUL, L.BOT_GREEDY, L.BOT_CAREFUL)),
+        ({}, 4, (L.BOT_GREEDY,) * 4),
+        ({"going_rummy": "double"}, 2, (L.BOT_CAREFUL, L.BOT_GREEDY)),  # careful holds early
+        ({"turn_cap": 300, "layoff_target": "own_only"}, 2, (L.BOT_GREEDY, L.BOT_CAREFUL)),
+    ],
+)
+def test_1_8_a_stalled_hand_that_repeats_itself_ends_at_the_cap_as_if_played(
+    overrides, players, seats
+):
+    # Under turn_over (§1.8, the engine's turn cap) some hands cycle: the rebuilt stock is in
+    # a known order and the bots draw no random numbers. mask_hand counts whole cycles to the
+    # cap without playing them; the rows, the final position included (audit mode compares
+    # it), must be those of playing every turn.
+    rules = load_variant("rummy_basic", overrides or None)
+    fast = compile_rules(rules, players)
+    audited = compile_rules(rules, players, audit=True)
+    a = _play(fast.params, fast.card_values, seats, 20000, 5)
+    b = _play(audited.params, audited.card_values, seats, 20000, 5)
+    stalled = int(np.sum(a.hand_rows[:, L.H_END_REASON] == L.REASON_STALLED))
+    assert stalled >= 20
+    cap = int(fast.params[L.P_TURN_CAP])
+    assert int(a.counters[L.C_SKIPPED_TURNS]) > cap // 5 * stalled  # most of each stall
+    assert int(b.counters[L.C_VIOLATIONS]) == 0
+    _assert_same_rows(a, b, overrides)
 
 
 @pytest.mark.nojit
