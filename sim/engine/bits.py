@@ -399,6 +399,21 @@ def run_neighbours(mask, reach, ace_rank):
 
 
 @inline_kernel
+def completers(mask, ace_rank):
+    """The cards outside ``mask`` that would be in a meld of ``mask`` plus that card: a third
+    (or fourth) card of a rank ``mask`` holds twice, or a card on a run position next to two
+    held cards of its suit (both above, both below, or one each side). ``melds.could_meld``
+    of the hand plus the card, without jokers."""
+    held = to_positions(mask, ace_rank)
+    above1 = positions_down(held, 1, ace_rank)  # bit q: position q + 1 is held
+    above2 = positions_down(held, 2, ace_rank)
+    below1 = positions_up(held, 1, ace_rank)  # bit q: position q - 1 is held
+    below2 = positions_up(held, 2, ace_rank)
+    runs = from_positions((above1 & above2) | (below1 & above1) | (below2 & below1), ace_rank)
+    return (ranks_holding(mask, 2) | runs) & ~mask & FULL52
+
+
+@inline_kernel
 def partial_melds(mask, ace_rank):
     """Cards of ``mask`` in a partial meld (docs/bots.md): another card of their rank, or a
     card of their suit at most two run positions away (``bots.in_partial_meld``)."""

@@ -24,6 +24,15 @@ from sim.engine.bits import (
     rank_fields,
     run_neighbours,
 )
+from sim.engine.careful import (
+    MELDED_POINTS,
+    TAKE_MAX_VALUE,
+    TAKE_MIN_OUTS,
+    WANTED_POINTS,
+    careful_discard_mask,
+    careful_takes_mask,
+    out_points,
+)
 from sim.engine.jit import inline_kernel, kernel
 from sim.engine.layout import (
     BOT_CAREFUL,
@@ -35,7 +44,6 @@ from sim.engine.layout import (
     MELDS_ONE_OR_LAYOFF,
     N_KINDS,
     N_NATURAL,
-    N_RANKS,
     N_SUITS,
     P_ACE_RANK,
     P_GOING_RUMMY,
@@ -58,11 +66,11 @@ from sim.engine.melds import (
     CC_TYPE,
     S_BEST_N,
     best_arrangement,
+    could_meld,
     forms_meld_with,
     melds_with,
 )
 from sim.engine.positions import (
-    distance,
     first_position,
     position_ok,
     rank_at,
@@ -84,6 +92,7 @@ from sim.engine.state import (
     SC_FITS_ALL,
     SC_N_MELDS,
     SC_PLAN,
+    SC_STOCK_N,
     SC_TAKEN,
     SC_TURN,
     SC_VALUES_RISE,
@@ -498,37 +507,6 @@ def _fits_table(st, params, kind):
 
 
 @kernel
-def _near_next_players_picks(st, params, player):
-    """A mask with bit ``k`` set when natural kind ``k`` has the rank of, or lies within two
-    run positions of (same suit; any suit under any_suit), a card the next player took from
-    the discard pile. Computed once per discard decision: it does not depend on the
-    candidate card."""
-    nxt = (player + 1) % params[P_PLAYERS]
-    any_suit = params[P_RUN_SUIT] == RUN_ANY_SUIT
-    near = 0
-    for p in range(N_NATURAL):
-        if st.kinds[KR_PICKED + nxt, p] == 0:
-            continue
-        r = p // N_SUITS
-        for k in range(N_NATURAL):
-            rank = k // N_SUITS
-            suited = any_suit or p % N_SUITS == k % N_SUITS
-            if rank == r or (suited and distance(rank, r, params[P_ACE_RANK]) <= 2):
-                near |= 1 << k
-    return near
-
-
-@kernel
-def _next_player_wants(st, params, kind, near):
-    """A guess that the next player would take ``kind``: it fits a table meld, or he has
-    taken a card of the same rank or a same-suit neighbour from the discard pile (``near``,
-    from ``_near_next_players_picks``)."""
-    if (near >> kind) & 1 == 1:
-        return True
-    return _fits_table(st, params, kind)
-
-
-@kernel
 def _count_seen(st, player):
     """Fill ``st.kinds[KR_TMP]`` with the cards ``player`` has seen, by kind: his hand, the
     table and the discard pile."""
@@ -540,31 +518,6 @@ def _count_seen(st, player):
     for m in range(st.sc[SC_N_MELDS]):
         for j in range(st.melds[m, MC_LEN]):
             seen[st.melds[m, MC_CARDS + j]] += 1
-
-
-@kernel
-def _live_partners(st, params, kind):
-    """How many cards not yet seen (``st.kinds[KR_TMP]``, filled by ``_count_seen``) could
-    still join ``kind`` in a meld: unseen jokers, the other cards of its rank a group
-    may hold (identical copies too under group_duplicates), and its run neighbours of its
-    suit (any suit under run_suit = any_suit). A partial meld whose partners are all gone is
-    dead weight."""
-    seen = st.kinds[KR_TMP]
-    rank = kind // N_SUITS
-    suit = kind % N_SUITS
-    any_suit = params[P_RUN_SUIT] == RUN_ANY_SUIT
-    live = st.kinds[KR_SHOE, JOKER] - min(seen[JOKER], st.kinds[KR_SHOE, JOKER])
-    for t in range(N_SUITS):
-        k = rank * N_SUITS + t
-        if t != suit or params[P_GROUP_DUPLICATES] == 1:
-            live += st.kinds[KR_SHOE, k] - min(seen[k], st.kinds[KR_SHOE, k])
-    for r in range(N_RANKS):
-        if r != rank and distance(rank, r, params[P_ACE_RANK]) == 1:
-            for t in range(N_SUITS):
-                if any_suit or t == suit:
-                    k = r * N_SUITS + t
-                    live += st.kinds[KR_SHOE, k] - min(seen[k], st.kinds[KR_SHOE, k])
-    return live
 
 
 @inline_kernel
@@ -669,43 +622,76 @@ def _picked_bits(st, player):
 
 
 @inline_kernel
-def _careful_discard_bits(st, params, values, player):
-    """``_careful_discard`` on masks (``bits.fast_path``). One pack and no jokers, so the
-    cards this player has not seen are those outside his hand, the discard pile and the
-    table; a partial meld is live while a card of its rank or a run neighbour of its suit is
-    unseen (``_live_partners`` > 0); the next player's wants are ``_next_player_wants`` for
-    every card at once. The same scores, and the same tie-break (the higher kind)."""
-    hand = st.pl[player, PL_BITS]
-    ace_rank = params[P_ACE_RANK]
-    unseen = FULL52 & ~(hand | _seen_elsewhere_bits(st))
-    live = partial_melds(hand, ace_rank) & (
-        rank_fields(unseen) | run_neighbours(unseen, 1, ace_rank)
-    )
-    picked = _picked_bits(st, (player + 1) % params[P_PLAYERS])
-    wants = rank_fields(picked) | run_neighbours(picked, 2, ace_rank)
-    if params[P_LAYOFF_TARGET] != LAYOFF_NONE:
-        wants |= st.sc[SC_FITS_ALL]
-    best = JOKER
-    best_s = -(10**9)
-    rest = _allowed_bits(st, player)
+def _unseen_bits(st, player):
+    """The cards ``player`` has not seen, as a mask (``bits.fast_path``: one pack)."""
+    return FULL52 & ~(st.pl[player, PL_BITS] | _seen_elsewhere_bits(st))
+
+
+@kernel
+def _unseen_counts(st, player):
+    """Fill ``st.kinds[KR_TMP]`` with how many copies of each kind ``player`` has not seen:
+    the shoe less his hand, the discard pile and the table."""
+    _count_seen(st, player)
+    tmp = st.kinds[KR_TMP]
+    for k in range(N_KINDS):
+        tmp[k] = max(st.kinds[KR_SHOE, k] - tmp[k], 0)
+
+
+@kernel
+def _is_out(cnt, params, kind):
+    """Would natural ``kind``, not held in ``cnt``, be in a meld of ``cnt`` plus one
+    ``kind`` (``melds.could_meld``: a group of its rank, or a run window through it, jokers
+    counted)? ``bits.completers`` on counts."""
+    if cnt[kind] > 0:
+        return False
+    cnt[kind] = 1
+    found = could_meld(cnt, params, kind)
+    cnt[kind] = 0
+    return found
+
+
+@kernel
+def _outs_near(cnt, params, unseen, center):
+    """The unseen copies (``unseen`` counts) of the outs of ``cnt`` among the kinds related
+    to natural ``center``: its rank, and the cards at most two run positions from it in its
+    suit (any suit under any_suit). Only those can change when one ``center`` card comes or
+    goes, so the difference of two calls is the change in all of the hand's outs."""
+    near = run_neighbours(bit(center), 2, params[P_ACE_RANK])
+    if params[P_RUN_SUIT] == RUN_ANY_SUIT:
+        near = rank_fields(near)
+    rest = near | rank_fields(bit(center))
+    n = 0
     while rest != 0:
-        k = highest_bit(rest)
+        k = lowest_bit(rest)
         rest &= ~bit(k)
-        s = values[k]
-        if (live >> k) & 1 == 0:
-            s += 20
-        if (wants >> k) & 1 == 1:
-            s -= 25
-        if s > best_s:
-            best_s = s
-            best = k
-    return best
+        if unseen[k] > 0 and _is_out(cnt, params, k):
+            n += unseen[k]
+    return n
+
+
+@inline_kernel
+def _careful_discard_bits(st, params, values, player):
+    """``_careful_discard`` on masks (``bits.fast_path``): ``careful.careful_discard_mask``,
+    shared with ``mask_hand.careful_choice``."""
+    fits = st.sc[SC_FITS_ALL] if params[P_LAYOFF_TARGET] != LAYOFF_NONE else 0
+    return careful_discard_mask(
+        values,
+        st.pl[player, PL_BITS],
+        _allowed_bits(st, player),
+        _unseen_bits(st, player),
+        _picked_bits(st, (player + 1) % params[P_PLAYERS]),
+        fits,
+        params[P_PLAYERS],
+        params[P_ACE_RANK],
+    )
 
 
 @inline_kernel
 def _careful_discard(st, params, values, player):
-    """Score each allowed card: its value, +20 if it is outside every partial meld or its
-    partial meld is dead, -25 if the next player is likely to want it; discard the best."""
+    """The planned card if any; else each allowed card scores its value, less
+    ``careful.out_points`` for each out its discard gives up, less
+    ``WANTED_POINTS`` when the next player is likely to take it, less ``MELDED_POINTS`` when
+    it is in a meld of the hand; the best goes (docs/bots.md)."""
     plan = st.sc[SC_PLAN]
     if plan >= 0 and discard_allowed(st, player, plan):
         return plan
@@ -717,26 +703,66 @@ def _careful_discard(st, params, values, player):
 @kernel
 def _careful_discard_counts(st, params, values, player):
     """``_careful_discard``'s scores on the count arrays (several packs, jokers, any-suit
-    runs)."""
+    runs); the same card as ``careful.careful_discard_mask`` on one pack."""
+    _unseen_counts(st, player)
+    unseen = st.kinds[KR_TMP]
+    cnt = st.ws.cnt
+    for k in range(N_KINDS):
+        cnt[k] = st.hand[player, k]
+    picked = st.kinds[KR_PICKED + (player + 1) % params[P_PLAYERS]]
+    per_out = out_points(params[P_PLAYERS])
     best = -1
     best_s = -(10**9)
-    _count_seen(st, player)  # the same for every candidate: nothing moves while choosing
-    near = _near_next_players_picks(st, params, player)
     for k in range(N_NATURAL - 1, -1, -1):
         if not discard_allowed(st, player, k):
             continue
-        s = values[k]
-        in_partial = in_partial_meld(st, params, player, k)
-        if not in_partial or _live_partners(st, params, k) == 0:
-            s += 20
-        if _next_player_wants(st, params, k, near):
-            s -= 25
+        before = _outs_near(cnt, params, unseen, k)
+        cnt[k] -= 1
+        lost = before - _outs_near(cnt, params, unseen, k)
+        cnt[k] += 1
+        s = values[k] - per_out * lost
+        if _fits_table(st, params, k) or _is_out(picked, params, k):
+            s -= WANTED_POINTS
+        if could_meld(cnt, params, k):
+            s -= MELDED_POINTS
         if s > best_s:
             best_s = s
             best = k
     if best >= 0:
         return best
     return JOKER
+
+
+@kernel
+def _careful_takes_counts(st, params, values, player, kind):
+    """``careful.careful_takes_mask`` on the count arrays."""
+    if kind == JOKER or values[kind] > TAKE_MAX_VALUE or st.kinds[KR_PICKED + player, kind] > 0:
+        return False
+    _unseen_counts(st, player)  # ``kind`` is still on the discard pile: seen
+    unseen = st.kinds[KR_TMP]
+    cnt = st.ws.cnt
+    for k in range(N_KINDS):
+        cnt[k] = st.hand[player, k]
+    before = _outs_near(cnt, params, unseen, kind)
+    cnt[kind] += 1
+    gain = _outs_near(cnt, params, unseen, kind) - before
+    cnt[kind] -= 1
+    return gain >= TAKE_MIN_OUTS
+
+
+@inline_kernel
+def _careful_takes(st, params, values, player, kind):
+    """Careful's draw beyond greedy's: a low discard that adds outs (docs/bots.md)."""
+    if fast_path(params):
+        return careful_takes_mask(
+            values,
+            st.pl[player, PL_BITS],
+            _unseen_bits(st, player),
+            _picked_bits(st, player),
+            kind,
+            params[P_ACE_RANK],
+        )
+    return _careful_takes_counts(st, params, values, player, kind)
 
 
 # ---- random -----------------------------------------------------------------------------
@@ -848,7 +874,11 @@ def wants_discard(st, params, values, bots, player, kind):
     bot = bots[player]
     if bot == BOT_RANDOM:
         return below(st.rng[1:2], 2) == 1
-    return _completes_meld(st, params, player, kind)
+    if _completes_meld(st, params, player, kind):
+        return True
+    if bot != BOT_CAREFUL or st.sc[SC_STOCK_N] == 0:
+        return False
+    return _careful_takes(st, params, values, player, kind)
 
 
 @inline_kernel

@@ -41,14 +41,13 @@ from sim.engine.bits import (
     popcount,
     positions_down,
     positions_up,
-    rank_fields,
-    run_neighbours,
     search_limit,
     search_tree_bits,
     stack_int64,
     to_positions,
 )
 from sim.engine.bots import HOLD_TURNS
+from sim.engine.careful import careful_discard_mask, careful_takes_mask
 from sim.engine.jit import inline_kernel, kernel
 from sim.engine.layout import (
     BOT_CAREFUL,
@@ -546,37 +545,28 @@ def greedy_choice(params, values, t, hand, values_rise):
 
 
 @inline_kernel
+def careful_unseen(t, hand):
+    """The cards the player has not seen: not in his hand, the discard pile or the table."""
+    return FULL52 & ~(hand | t[T_DISCARD_BITS] | t[T_TABLE_BITS])
+
+
+@inline_kernel
 def careful_choice(params, values, t, pl, player, hand):
-    """``bots._careful_discard_bits``: each allowed card scores its value, +20 outside every
-    live partial meld, -25 when the next player is likely to want it; the best goes, ties to
-    the higher kind."""
-    ace_rank = params[P_ACE_RANK]
-    unseen = FULL52 & ~(hand | t[T_DISCARD_BITS] | t[T_TABLE_BITS])
-    live = partial_melds(hand, ace_rank) & (
-        rank_fields(unseen) | run_neighbours(unseen, 1, ace_rank)
-    )
+    """``bots._careful_discard_bits``: ``careful.careful_discard_mask`` on this hand."""
     nxt = player + 1
     if nxt == params[P_PLAYERS]:
         nxt = 0
-    picked = pl[nxt, PL_PICKED_BITS]
-    wants = rank_fields(picked) | run_neighbours(picked, 2, ace_rank)
-    if params[P_LAYOFF_TARGET] != LAYOFF_NONE:
-        wants |= t[T_FITS_ALL]
-    best = JOKER
-    best_s = -(10**9)
-    rest = allowed_discards(t, hand)
-    while rest != 0:
-        k = highest_bit(rest)
-        rest &= ~bit(k)
-        s = values[k]
-        if (live >> k) & 1 == 0:
-            s += 20
-        if (wants >> k) & 1 == 1:
-            s -= 25
-        if s > best_s:
-            best_s = s
-            best = k
-    return best
+    fits = t[T_FITS_ALL] if params[P_LAYOFF_TARGET] != LAYOFF_NONE else 0
+    return careful_discard_mask(
+        values,
+        hand,
+        allowed_discards(t, hand),
+        careful_unseen(t, hand),
+        pl[nxt, PL_PICKED_BITS],
+        fits,
+        params[P_PLAYERS],
+        params[P_ACE_RANK],
+    )
 
 
 @inline_kernel
@@ -741,7 +731,7 @@ def watch_for_cycle(params, piles, t, pl, player):
 
 
 @inline_kernel
-def draw(params, piles, rng, t, pl, player, hand):
+def draw(params, values, piles, rng, t, pl, bots, player, hand):
     """``hand.draw_phase``: returns (outcome, the card drawn)."""
     top = piles[PILE_DISCARD, t[T_DISCARD_N] - 1] if t[T_DISCARD_N] > 0 else NO_CARD
     if t[T_STOCK_N] == 0:
@@ -755,7 +745,20 @@ def draw(params, piles, rng, t, pl, player, hand):
             return DRAWN, take_discard(piles, t, pl, player)
         rebuild_stock(params, piles, t)
         watch_for_cycle(params, piles, t, pl, player)
-    elif top >= 0 and wants_discard(params, t, pl, player, hand, top):
+    elif top >= 0 and (
+        wants_discard(params, t, pl, player, hand, top)
+        or (
+            bots[player] == BOT_CAREFUL
+            and careful_takes_mask(
+                values,
+                hand,
+                careful_unseen(t, hand),
+                pl[player, PL_PICKED_BITS],
+                top,
+                params[P_ACE_RANK],
+            )
+        )
+    ):
         return DRAWN, take_discard(piles, t, pl, player)
     t[T_DRAWS_STOCK] += 1
     return DRAWN, pop_stock(piles, rng, t)
@@ -815,7 +818,7 @@ def play_turn(params, values, piles, rng, t, pl, melds, ws, bots, player, values
     t[T_MELDS_TURN] = 0
     t[T_LAYOFFS_TURN] = 0
     hand = pl[player, PL_BITS]
-    outcome, card = draw(params, piles, rng, t, pl, player, hand)
+    outcome, card = draw(params, values, piles, rng, t, pl, bots, player, hand)
     if outcome == DRAW_BLOCK:
         return REASON_BLOCK
     if outcome == DRAW_EXHAUSTED:

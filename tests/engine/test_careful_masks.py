@@ -1,9 +1,12 @@
-"""Careful's discard on masks (``bots._careful_discard_bits``) against its count-array
-version (``bots._careful_discard_counts``) on random mid-hand positions, one pack.
+"""Careful's discard and draw on masks (``bots._careful_discard_bits``,
+``careful.careful_takes_mask``) against their count-array versions
+(``bots._careful_discard_counts``, ``bots._careful_takes_counts``) on random mid-hand
+positions, one pack.
 
 docs/bots.md states careful's discard; RULES.md §2A.4 (every ace_rank changes which cards
 are run neighbours) and §2F.23 (layoff_target none: nothing fits the table). The two versions
 must choose the very same card, ties included, or careful games would change with the path.
+``bits.completers`` (an out) is checked against ``melds.could_meld`` on every card.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import random
 import numpy as np
 import pytest
 
-from sim.engine import api, bots
+from sim.engine import api, bits, bots, careful, melds
 from sim.engine import layout as L
 from sim.engine import state as S
 
@@ -79,7 +82,44 @@ def _compare(ace: int, layoff: int, players: int, positions: int, seed: int) -> 
         slow = bots._careful_discard_counts(st, params, values, 0)
         if fast != slow:
             bad.append((sorted(np.flatnonzero(st.hand[0])), fast, slow))
+        n = int(st.sc[S.SC_DISCARD_N])
+        if n > 0:
+            top = int(st.piles[S.PILE_DISCARD, n - 1])
+            hand = int(st.pl[0, S.PL_BITS])
+            st.kinds[S.KR_PICKED, top] = int(rng.random() < 0.2)  # taken once, discarded since
+            fast = careful.careful_takes_mask(
+                values,
+                hand,
+                bots._unseen_bits(st, 0),
+                bots._picked_bits(st, 0),
+                top,
+                params[L.P_ACE_RANK],
+            )
+            slow = bots._careful_takes_counts(st, params, values, 0, top)
+            if fast != slow:
+                bad.append(("takes", sorted(np.flatnonzero(st.hand[0])), top, fast, slow))
     return bad
+
+
+def _completers_by_counts(cards: list[int], params) -> int:
+    """``bits.completers`` the slow way: each card not held, added, checked by could_meld."""
+    outs = 0
+    for k in range(L.N_NATURAL):
+        if k in cards:
+            continue
+        cnt = api.counts_of(cards + [k])
+        if melds.could_meld(cnt, params, k):
+            outs |= 1 << k
+    return outs
+
+
+@pytest.mark.parametrize("ace", ACES)
+def test_completers_are_the_cards_that_would_meld_with_the_hand(ace):
+    params, _values = api.make_params(ace_rank=ace, ace_points=ACE_POINTS[ace])
+    rng = random.Random(ace)
+    for _ in range(300):
+        cards = rng.sample(range(L.N_NATURAL), rng.randint(0, 12))
+        assert bits.completers(_mask(cards), ace) == _completers_by_counts(cards, params)
 
 
 @pytest.mark.parametrize("ace", ACES)
