@@ -179,10 +179,21 @@ CACHE_SAVE_LOCK = _install_cache_save_lock()
 
 
 def cache_is_cold() -> bool:
-    """True when ``game.play_games`` is not in this engine's cache yet: the first call
+    """True when ``game.play_games`` is not in this checkout's cache yet: the first call
     would compile it, which takes minutes. (A first compile cut short leaves other
-    kernels cached; ``sim.engine.precompile`` then loads those and compiles the rest.)"""
-    return not any(Path(numba.config.CACHE_DIR).rglob("game.play_games-*.nbi"))
+    kernels cached; ``sim.engine.precompile`` then loads those and compiles the rest.)
+
+    numba keeps a checkout's kernels in a subfolder named after the sources' folder
+    (``engine_<hash of its path>``), so two clones of the same engine share the digest's
+    folder but not their kernels: the test looks in this checkout's subfolder, else a second
+    clone would find the first one's kernels, skip the parallel precompile and compile
+    everything in one process."""
+    from sim.engine.game import play_games
+
+    folder = getattr(getattr(play_games, "_cache", None), "_cache_path", None)
+    if folder is None:  # not a caching dispatcher (NUMBA_DISABLE_JIT): nothing to compile
+        return False
+    return not any(Path(folder).glob("game.play_games-*.nbi"))
 
 
 kernel = njit(cache=True, _nrt=False)

@@ -71,12 +71,17 @@ def test_a_failed_compile_is_a_run_error(monkeypatch, played):
 
 def test_the_cache_is_cold_until_play_games_is_in_it(tmp_path, monkeypatch):
     """A first compile cut short leaves some kernels cached: still cold, so the next run
-    compiles in parallel again (loading what is there)."""
-    import numba
+    compiles in parallel again (loading what is there). Another checkout's kernels, in its
+    own subfolder of the same cache, do not count."""
+    from sim.engine.game import play_games
 
-    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path))
+    folder = tmp_path / "engine_this"
+    monkeypatch.setattr(play_games._cache, "_cache_path", str(folder))
     assert jit.cache_is_cold()
-    folder = tmp_path / "engine_0123"
+    other = tmp_path / "engine_other"
+    other.mkdir()
+    (other / "game.play_games-134.py311.nbi").write_bytes(b"")
+    assert jit.cache_is_cold()
     folder.mkdir()
     (folder / "hand.play_turns-337.py311.nbi").write_bytes(b"")
     assert jit.cache_is_cold()
