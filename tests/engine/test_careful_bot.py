@@ -21,6 +21,20 @@ def _first(out, etype, player):
     return next(a for who, a, _b, _cards in events_of(out, etype) if who == player)
 
 
+def _first_turn(out, player):
+    """``player``'s events of his first turn, up to his first discard: (type, a, cards)."""
+    turn = []
+    for row in out.events:
+        etype, who = int(row[S.EV_TYPE]), int(row[S.EV_PLAYER])
+        if who != player or etype in (S.E_DEAL, S.E_UPCARD):
+            continue
+        n = int(row[S.EV_N])
+        turn.append((etype, int(row[S.EV_A]), [int(k) for k in row[S.EV_CARDS : S.EV_CARDS + n]]))
+        if etype == S.E_DISCARD:
+            return turn
+    raise AssertionError("no discard")
+
+
 # Seat 1 (greedy, first to play) lays down 8h 8d 8c and Jh Jd Jc and discards Ks. Seat 0
 # draws 6s. 9h Th are a partial meld for greedy, so it throws 7c, its only loose card; for
 # careful the only cards that would meld with 9h Th (8h and Jh) are on the table: Th gives
@@ -56,22 +70,13 @@ _LOW_CONNECTOR = deal(
 )
 
 
-def _first_draw(out, player):
-    """(event type, card) of ``player``'s first draw."""
-    for row in out.events:
-        etype, who = int(row[S.EV_TYPE]), int(row[S.EV_PLAYER])
-        if who == player and etype in (S.E_DRAW_STOCK, S.E_DRAW_DISCARD):
-            return etype, int(row[S.EV_A])
-    raise AssertionError("no draw")
-
-
 @pytest.mark.parametrize(
     ("bot", "draw"), [(GREEDY, (S.E_DRAW_STOCK, "Kd")), (CAREFUL, (S.E_DRAW_DISCARD, "4h"))]
 )
 def test_careful_takes_a_low_discard_that_adds_two_outs(bot, draw):
     params, values = compiled()
     out = play_deal(_LOW_CONNECTOR, params, values, bots=[bot, GREEDY])
-    assert _first_draw(out, 0) == (draw[0], parse_card(draw[1]))
+    assert _first_turn(out, 0)[0][:2] == (draw[0], parse_card(draw[1]))
 
 
 # Under going rummy (@004) careful holds its melds early in the hand (docs/bots.md). Seat 0
@@ -85,20 +90,6 @@ _HELD_RUN = deal(
     "2c 6c 5c 2d 6d 7d",
     dealer=1,
 )
-
-
-def _first_turn(out, player):
-    """``player``'s events of his first turn, up to his first discard: (type, a, cards)."""
-    turn = []
-    for row in out.events:
-        etype, who = int(row[S.EV_TYPE]), int(row[S.EV_PLAYER])
-        if who != player or etype in (S.E_DEAL, S.E_UPCARD):
-            continue
-        n = int(row[S.EV_N])
-        turn.append((etype, int(row[S.EV_A]), [int(k) for k in row[S.EV_CARDS : S.EV_CARDS + n]]))
-        if etype == S.E_DISCARD:
-            return turn
-    raise AssertionError("no discard")
 
 
 def test_careful_holding_for_a_rummy_keeps_its_held_melds_in_hand():
