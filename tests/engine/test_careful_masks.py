@@ -133,3 +133,45 @@ def test_careful_discard_on_masks_chooses_the_count_versions_card(ace, layoff, p
 @pytest.mark.parametrize("ace", ACES)
 def test_careful_discard_on_masks_chooses_the_count_versions_card_small(ace):
     assert _compare(ace, L.LAYOFF_ANY, 3, 40, seed=ace) == []
+
+
+def _all_outs(cnt: np.ndarray, params, unseen: np.ndarray) -> int:
+    """Every unseen copy of every out of ``cnt``, counted over all kinds."""
+    return sum(
+        int(unseen[k]) for k in range(L.N_NATURAL) if unseen[k] > 0 and bots._is_out(cnt, params, k)
+    )
+
+
+PACKS = [
+    {"decks": 1},
+    {"decks": 2},
+    {"decks": 2, "group_duplicates": True},
+    {"decks": 1, "jokers": 2},
+    {"decks": 2, "jokers": 4},
+    {"decks": 1, "run_suit": L.RUN_ANY_SUIT},
+    {"decks": 2, "jokers": 2, "run_suit": L.RUN_ANY_SUIT},
+]
+
+
+@pytest.mark.parametrize("ace", ACES)
+@pytest.mark.parametrize("pack", range(len(PACKS)))
+def test_outs_near_sees_every_change_of_the_hands_outs(ace, pack):
+    # bots._outs_near re-checks only the kinds related to the card that comes or goes (its
+    # rank, its suit within two run positions; any suit under any_suit): the difference of
+    # two calls must equal the change in all of the hand's outs, counted over every kind
+    params, _values = api.make_params(ace_rank=ace, ace_points=ACE_POINTS[ace], **PACKS[pack])
+    decks, jokers = int(params[L.P_DECKS]), int(params[L.P_JOKERS])
+    shoe = [k for k in range(L.N_NATURAL) for _ in range(decks)] + [L.JOKER] * jokers
+    rng = random.Random(ace * 10 + pack)
+    for _ in range(250):
+        held = rng.sample(shoe, rng.randint(1, 12))
+        cnt = api.counts_of(held)
+        unseen = np.array([rng.randint(0, decks) for _ in range(L.N_KINDS)], np.int64)
+        center = rng.choice([k for k in held if k != L.JOKER] or [rng.randrange(L.N_NATURAL)])
+        before, near = _all_outs(cnt, params, unseen), bots._outs_near(cnt, params, unseen, center)
+        cnt[center] += 1 if cnt[center] == 0 else -1  # the card comes, or one copy goes
+        after, near_after = (
+            _all_outs(cnt, params, unseen),
+            bots._outs_near(cnt, params, unseen, center),
+        )
+        assert near_after - near == after - before, (sorted(held), center)
