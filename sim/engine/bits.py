@@ -420,6 +420,43 @@ def partial_melds(mask, ace_rank):
     return mask & (ranks_holding(mask, 2) | run_neighbours(mask, 2, ace_rank))
 
 
+@inline_kernel
+def greedy_discard_mask(values, hand, allowed, values_rise, ace_rank):
+    """Greedy's discard among ``allowed`` (docs/bots.md): the highest-value card outside
+    every partial meld of ``hand``, else the highest-value card, ties to the higher kind;
+    JOKER when nothing is allowed. Cards are visited from the lowest kind and ``>=`` keeps
+    the last of equal values. When values never fall as the kind rises (``values_rise``)
+    that card is simply the highest kind. Shared by ``bots.py`` and ``mask_hand.py``."""
+    partial = partial_melds(hand, ace_rank)
+    if values_rise == 1:
+        loose = allowed & ~partial
+        if loose != 0:
+            return highest_bit(loose)
+        if allowed != 0:
+            return highest_bit(allowed)
+        return JOKER
+    loose = -1
+    loose_v = -1
+    any_k = -1
+    any_v = -1
+    rest = allowed
+    while rest != 0:
+        k = lowest_bit(rest)
+        rest &= rest - 1
+        v = values[k]
+        if v >= any_v:
+            any_v = v
+            any_k = k
+        if v >= loose_v and ((partial >> k) & 1) == 0:
+            loose_v = v
+            loose = k
+    if loose >= 0:
+        return loose
+    if any_k >= 0:
+        return any_k
+    return JOKER
+
+
 # ---- the exact search ----------------------------------------------------------------------
 
 
@@ -624,23 +661,32 @@ def _record_single_meld(ws, params, values, u):
 
 
 @inline_kernel
+def _begin_search_bits(ws, values, u):
+    """``ws.scal`` as the search of the cards ``u`` that may meld starts: no best yet, no
+    current melds, ``S_TOTAL`` their value (returned); with nothing to meld (``u`` = 0) the
+    answer is already there (best value 0, done)."""
+    scal = ws.scal
+    total = mask_value(u, values)
+    scal[S_BEST_VALUE] = -1
+    scal[S_BEST_N] = 0
+    scal[S_CUR_N] = 0
+    scal[S_DONE] = 0
+    scal[S_TOTAL] = total
+    if u == 0:
+        scal[S_BEST_VALUE] = 0
+        scal[S_DONE] = 1
+    return total
+
+
+@inline_kernel
 def arranged_without_search_bits(ws, params, values, hand_mask):
     """The first step of ``best_arrangement_bits``: set up ``ws`` for the search of
     ``hand_mask`` and answer at once when no search tree is needed: nothing melds, or the
     cards that may meld are three, one meld (``_record_single_meld``). Returns True when
     ``ws`` holds the answer; otherwise ``search_tree_bits`` must run from node 0."""
     u = may_meld(hand_mask, params[P_ACE_RANK])
-    scal = ws.scal
-    scal[S_BEST_VALUE] = -1
-    scal[S_BEST_N] = 0
-    scal[S_CUR_N] = 0
-    scal[S_DONE] = 0
-    if u == 0:  # what the search finds at once: nothing melds
-        scal[S_TOTAL] = 0
-        scal[S_BEST_VALUE] = 0
-        scal[S_DONE] = 1
+    if _begin_search_bits(ws, values, u) == 0:  # what the search finds at once: nothing melds
         return True
-    scal[S_TOTAL] = mask_value(u, values)
     if popcount(u) == SINGLE_MELD_CARDS:
         _record_single_meld(ws, params, values, u)
         return True
@@ -674,15 +720,8 @@ def best_meld_through_bits(ws, params, values, hand_mask):
     best (its pruning). Same rows, same value, same ``ws.scal``; returns the value."""
     u = may_meld(hand_mask, params[P_ACE_RANK])
     scal = ws.scal
-    scal[S_BEST_VALUE] = -1
-    scal[S_BEST_N] = 0
-    scal[S_CUR_N] = 0
-    scal[S_DONE] = 0
-    total = mask_value(u, values)
-    scal[S_TOTAL] = total
+    total = _begin_search_bits(ws, values, u)
     if u == 0:
-        scal[S_BEST_VALUE] = 0
-        scal[S_DONE] = 1
         return 0
     undecided = u
     remaining = total

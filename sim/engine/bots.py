@@ -16,10 +16,9 @@ from sim.engine.bits import (
     bit,
     fast_path,
     forms_meld_bits,
-    highest_bit,
+    greedy_discard_mask,
     lowest_bit,
     nth_lowest_bit,
-    partial_melds,
     popcount,
     rank_fields,
     run_neighbours,
@@ -425,39 +424,15 @@ def _allowed_bits(st, player):
 
 @inline_kernel
 def _greedy_discard_bits(st, params, values, player):
-    """``_greedy_discard`` on masks (``bits.fast_path``). Cards are visited from the lowest
-    kind and ``>=`` keeps the last of equal values: the higher kind, as the count version.
-    When values never fall as the kind rises (``SC_VALUES_RISE``) that card is simply the
-    highest kind."""
-    allowed = _allowed_bits(st, player)
-    partial = partial_melds(st.pl[player, PL_BITS], params[P_ACE_RANK])
-    if st.sc[SC_VALUES_RISE] == 1:
-        loose_cards = allowed & ~partial
-        if loose_cards != 0:
-            return highest_bit(loose_cards)
-        if allowed != 0:
-            return highest_bit(allowed)
-        return JOKER
-    loose = -1
-    loose_v = -1
-    any_k = -1
-    any_v = -1
-    rest = allowed
-    while rest != 0:
-        k = lowest_bit(rest)
-        rest &= rest - 1
-        v = values[k]
-        if v >= any_v:
-            any_v = v
-            any_k = k
-        if v >= loose_v and ((partial >> k) & 1) == 0:
-            loose_v = v
-            loose = k
-    if loose >= 0:
-        return loose
-    if any_k >= 0:
-        return any_k
-    return JOKER
+    """``_greedy_discard`` on masks (``bits.fast_path``): ``bits.greedy_discard_mask``,
+    shared with ``mask_hand.greedy_choice``."""
+    return greedy_discard_mask(
+        values,
+        st.pl[player, PL_BITS],
+        _allowed_bits(st, player),
+        st.sc[SC_VALUES_RISE],
+        params[P_ACE_RANK],
+    )
 
 
 @inline_kernel

@@ -35,9 +35,9 @@ from sim.engine.bits import (
     best_arrangement_bits,
     best_meld_through_bits,
     bit,
+    greedy_discard_mask,
     highest_bit,
     lowest_bit,
-    partial_melds,
     popcount,
     positions_down,
     positions_up,
@@ -512,36 +512,10 @@ def allowed_discards(t, hand):
 
 @inline_kernel
 def greedy_choice(params, values, t, hand, values_rise):
-    """``bots._greedy_discard_bits``."""
-    allowed = allowed_discards(t, hand)
-    partial = partial_melds(hand, params[P_ACE_RANK])
-    if values_rise == 1:
-        loose = allowed & ~partial
-        if loose != 0:
-            return highest_bit(loose)
-        if allowed != 0:
-            return highest_bit(allowed)
-        return JOKER
-    loose = NO_CARD
-    loose_v = -1
-    any_k = NO_CARD
-    any_v = -1
-    rest = allowed
-    while rest != 0:
-        k = lowest_bit(rest)
-        rest &= rest - 1
-        v = values[k]
-        if v >= any_v:
-            any_v = v
-            any_k = k
-        if v >= loose_v and ((partial >> k) & 1) == 0:
-            loose_v = v
-            loose = k
-    if loose >= 0:
-        return loose
-    if any_k >= 0:
-        return any_k
-    return JOKER
+    """``bots._greedy_discard_bits``: ``bits.greedy_discard_mask`` on this hand."""
+    return greedy_discard_mask(
+        values, hand, allowed_discards(t, hand), values_rise, params[P_ACE_RANK]
+    )
 
 
 @inline_kernel
