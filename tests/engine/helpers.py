@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 
 from sim.cards import parse_card, parse_cards
@@ -65,3 +67,22 @@ def end_of(out: Played) -> tuple[str, int]:
     """(end reason name, winner) of the single hand played."""
     row = out.hand_rows[0]
     return L.REASON_NAMES[int(row[L.H_END_REASON])], int(row[L.H_WINNER])
+
+
+def mask_of(cards) -> int:
+    """The one-pack bitmask of card kinds (``bits.py``'s hand masks)."""
+    m = 0
+    for k in cards:
+        m |= 1 << int(k)
+    return m
+
+
+def random_one_pack_hand(rng: random.Random, size: int) -> list[int]:
+    """``size`` one-pack cards, half the time drawn from two suits or four ranks, so that
+    the hands hold long runs, groups and overlaps between them."""
+    if rng.random() < 0.5:
+        suits = rng.sample(range(4), 2)
+        ranks = rng.sample(range(13), 4)
+        pool = [k for k in range(52) if k % 4 in suits or k // 4 in ranks]
+        return rng.sample(pool, min(size, len(pool)))
+    return rng.sample(range(52), size)

@@ -28,16 +28,11 @@ from sim.engine.layout import (
 )
 from tests.oracles import deadwood as oracle
 
+from .helpers import mask_of, random_one_pack_hand
+
 ACES = [ACE_LOW, ACE_HIGH, ACE_HIGH_OR_LOW, ACE_AROUND_CORNER]
 ACE_POINTS = {ACE_LOW: 1, ACE_HIGH: 10, ACE_HIGH_OR_LOW: 15, ACE_AROUND_CORNER: 11}
 SIZES = (3, 5, 7, 8, 10, 11, 11, 12, 14, 16, 20)
-
-
-def _mask(cards) -> int:
-    m = 0
-    for k in cards:
-        m |= 1 << int(k)
-    return m
 
 
 def _rows(ws) -> list[tuple[int, ...]]:
@@ -48,18 +43,6 @@ def _rows(ws) -> list[tuple[int, ...]]:
     return out
 
 
-def _random_cards(rng: random.Random) -> list[int]:
-    """One-pack hands, half of them drawn from two suits or four ranks so that they hold
-    long runs, groups and overlaps between them."""
-    n = rng.choice(SIZES)
-    if rng.random() < 0.5:
-        suits = rng.sample(range(4), 2)
-        ranks = rng.sample(range(13), 4)
-        pool = [k for k in range(52) if k % 4 in suits or k // 4 in ranks]
-        return rng.sample(pool, min(n, len(pool)))
-    return rng.sample(range(52), n)
-
-
 def _compare(ace, dup, max_melds, hands, seed) -> list[str]:
     params, values = api.make_params(ace_rank=ace, group_duplicates=dup, ace_points=ACE_POINTS[ace])
     values_list = [int(v) for v in values]
@@ -68,9 +51,9 @@ def _compare(ace, dup, max_melds, hands, seed) -> list[str]:
     rng = random.Random(seed)
     bad = []
     for i in range(hands):
-        cards = _random_cards(rng)
+        cards = random_one_pack_hand(rng, rng.choice(SIZES))
         hand = api.counts_of(cards)
-        mask = _mask(cards)
+        mask = mask_of(cards)
         v1 = melds.best_arrangement(general, params, values, hand, max_melds)
         v2 = bits.best_arrangement_bits(fast, params, values, mask, max_melds)
         if v1 != v2 or _rows(general) != _rows(fast):
@@ -115,9 +98,9 @@ def test_partial_meld_mask_matches_in_partial_meld(ace):
     st = S.new_state(params, np.zeros((1, S.EV_COLS), np.int64))
     rng = random.Random(ace)
     for _ in range(150):
-        cards = _random_cards(rng)
+        cards = random_one_pack_hand(rng, rng.choice(SIZES))
         st.hand[0, :] = api.counts_of(cards)
-        partial = bits.partial_melds(_mask(cards), ace)
+        partial = bits.partial_melds(mask_of(cards), ace)
         for k in cards:
             assert bool((partial >> k) & 1) == bool(in_partial_meld(st, params, 0, k)), (
                 sorted(cards),

@@ -20,15 +20,10 @@ from sim.engine import api, bits, bots, careful, melds
 from sim.engine import layout as L
 from sim.engine import state as S
 
+from .helpers import mask_of
+
 ACES = [L.ACE_LOW, L.ACE_HIGH, L.ACE_HIGH_OR_LOW, L.ACE_AROUND_CORNER]
 ACE_POINTS = {L.ACE_LOW: 1, L.ACE_HIGH: 10, L.ACE_HIGH_OR_LOW: 15, L.ACE_AROUND_CORNER: 11}
-
-
-def _mask(cards) -> int:
-    m = 0
-    for k in cards:
-        m |= 1 << int(k)
-    return m
 
 
 def _random_position(st, rng: random.Random, players: int) -> None:
@@ -46,7 +41,7 @@ def _random_position(st, rng: random.Random, players: int) -> None:
         at += n
         st.hand[p, :] = api.counts_of(held)
         st.pl[p, S.PL_N] = n
-        st.pl[p, S.PL_BITS] = _mask(held)
+        st.pl[p, S.PL_BITS] = mask_of(held)
         for k in held:
             if rng.random() < 0.2:
                 st.kinds[S.KR_PICKED + p, k] = 1
@@ -63,7 +58,7 @@ def _random_position(st, rng: random.Random, players: int) -> None:
         for j, k in enumerate(meld):
             st.melds[m, S.MC_CARDS + j] = k
     st.sc[S.SC_N_MELDS] = n_melds
-    st.sc[S.SC_FITS_ALL] = _mask(k for k in range(L.N_NATURAL) if rng.random() < 0.15)
+    st.sc[S.SC_FITS_ALL] = mask_of(k for k in range(L.N_NATURAL) if rng.random() < 0.15)
     own = [k for k in range(L.N_NATURAL) if st.hand[0, k] > 0]
     st.sc[S.SC_TAKEN] = rng.choice(own) if len(own) > 1 and rng.random() < 0.3 else -1
     st.sc[S.SC_PLAN] = -1
@@ -119,7 +114,7 @@ def test_completers_are_the_cards_that_would_meld_with_the_hand(ace):
     rng = random.Random(ace)
     for _ in range(300):
         cards = rng.sample(range(L.N_NATURAL), rng.randint(0, 12))
-        assert bits.completers(_mask(cards), ace) == _completers_by_counts(cards, params)
+        assert bits.completers(mask_of(cards), ace) == _completers_by_counts(cards, params)
 
 
 @pytest.mark.parametrize("ace", ACES)

@@ -23,6 +23,8 @@ from sim.engine import layout as L
 from sim.engine.layout import ACE_AROUND_CORNER, ACE_HIGH, ACE_HIGH_OR_LOW, ACE_LOW
 from sim.rules import ConfigError, compile_rules, load_variant
 
+from .helpers import mask_of, random_one_pack_hand
+
 ACES = [ACE_LOW, ACE_HIGH, ACE_HIGH_OR_LOW, ACE_AROUND_CORNER]
 ACE_POINTS = {ACE_LOW: 1, ACE_HIGH: 10, ACE_HIGH_OR_LOW: 15, ACE_AROUND_CORNER: 11}
 
@@ -46,23 +48,6 @@ FAST_PATH_CHOICES = {
 LINEUPS = [(L.BOT_GREEDY,), (L.BOT_CAREFUL,), (L.BOT_GREEDY, L.BOT_CAREFUL)]
 
 
-def _mask(cards) -> int:
-    m = 0
-    for k in cards:
-        m |= 1 << int(k)
-    return m
-
-
-def _random_hand(rng: random.Random, size: int) -> list[int]:
-    """One-pack cards, half of them from two suits or four ranks (long runs, groups)."""
-    if rng.random() < 0.5:
-        suits = rng.sample(range(4), 2)
-        ranks = rng.sample(range(13), 4)
-        pool = [k for k in range(52) if k % 4 in suits or k // 4 in ranks]
-        return rng.sample(pool, min(size, len(pool)))
-    return rng.sample(range(52), size)
-
-
 def _rows(ws) -> list[tuple[int, ...]]:
     out = []
     for m in range(int(ws.scal[melds.S_BEST_N])):
@@ -74,8 +59,8 @@ def _rows(ws) -> list[tuple[int, ...]]:
 def _check_meld_through(ace: int, hands: int, seed: int) -> None:
     rng = random.Random(seed)
     for _ in range(hands):
-        cards = _random_hand(rng, rng.choice((3, 5, 8, 11, 14)))
-        hand = _mask(cards)
+        cards = random_one_pack_hand(rng, rng.choice((3, 5, 8, 11, 14)))
+        hand = mask_of(cards)
         meldable = bits.meldable(hand, ace)
         for k in cards:
             assert bool(mask_hand.meld_through(hand, k, ace)) == bool((meldable >> k) & 1), (
@@ -103,10 +88,10 @@ def _check_best_meld_through(ace: int, dup: bool, limit: int, hands: int, seed: 
     rng = random.Random(seed)
     done = 0
     while done < hands:
-        cards = _random_hand(rng, rng.choice((4, 6, 9, 10, 12)))
-        if bits.may_meld(_mask(cards[1:]), ace) != 0:
+        cards = random_one_pack_hand(rng, rng.choice((4, 6, 9, 10, 12)))
+        if bits.may_meld(mask_of(cards[1:]), ace) != 0:
             continue  # the hand but its first card must hold no meld
-        hand = _mask(cards)
+        hand = mask_of(cards)
         v1 = bits.best_arrangement_bits(searched, params, values, hand, limit)
         v2 = bits.best_meld_through_bits(direct, params, values, hand)
         assert (v1, _rows(searched)) == (v2, _rows(direct)), sorted(cards)
