@@ -33,11 +33,22 @@ def parse_bots(text: str, players: int) -> list[int]:
 
 
 def _play_hands(params, values, bots, hands: int, shard: int, seed: int) -> int:
+    """Play ``hands`` hands in calls of ``CHUNK``; every call's rows are dropped, so one set
+    of result arrays serves them all (``api.Played.reused``)."""
     done = 0
+    out = None
     while done < hands:
         n = min(CHUNK, hands - done)
         out = play(
-            params, values, bots, seed=seed, shard=shard, first_deal=done, first_game=done, hands=n
+            params,
+            values,
+            bots,
+            seed=seed,
+            shard=shard,
+            first_deal=done,
+            first_game=done,
+            hands=n,
+            into=out,
         )
         done += out.hands
     return done

@@ -112,6 +112,40 @@ class Played:
         self.events = np.zeros((max(events, 1), EV_COLS), np.int64)
         self.hands = 0
         self.games = 0
+        self._shape = (players, max_hands, max_games, events)
+        self._full = self._arrays()
+
+    def _arrays(self) -> tuple[np.ndarray, ...]:
+        return (
+            self.hand_rows,
+            self.hand_scores,
+            self.hand_totals,
+            self.hand_side,
+            self.game_rows,
+            self.game_scores,
+            self.events,
+        )
+
+    def reused(self, players: int, max_hands: int, max_games: int, events: int) -> Played:
+        """This object again, its arrays back at full size, for a call of the same shape (or
+        a new ``Played`` for another shape). Its earlier rows are overwritten: a caller
+        reuses it only once it no longer needs them. Fresh result arrays cost the first
+        write of every memory page (~70 ns a hand of 2-player rummy), so a caller that
+        discards each call's rows, as the benchmark does, keeps one ``Played``."""
+        if self._shape != (players, max_hands, max_games, events):
+            return Played(players, max_hands, max_games, events)
+        (
+            self.hand_rows,
+            self.hand_scores,
+            self.hand_totals,
+            self.hand_side,
+            self.game_rows,
+            self.game_scores,
+            self.events,
+        ) = self._full
+        self.counters = np.zeros(L.N_COUNTERS, np.int64)
+        self.hands = self.games = 0
+        return self
 
     def trim(self) -> Played:
         """Keep only the rows written."""
@@ -139,8 +173,11 @@ def play(
     events: int = 0,
     preset: np.ndarray | None = None,
     dealer: int = -1,
+    into: Played | None = None,
 ) -> Played:
-    """Play until ``hands`` hands or ``games`` games are done (at least one must be given)."""
+    """Play until ``hands`` hands or ``games`` games are done (at least one must be given).
+    ``into``: a ``Played`` of an earlier call whose arrays are reused (``Played.reused``;
+    its rows are overwritten)."""
     if hands is None and games is None:
         raise ValueError("give hands or games")
     players = int(params[L.P_PLAYERS])
@@ -149,7 +186,10 @@ def play(
     hand_cap = int(params[L.P_HAND_CAP])
     max_games = games if games is not None else hands
     max_hands = hands if hands is not None else games * hand_cap
-    out = Played(players, max_hands, max_games, events)
+    if into is None:
+        out = Played(players, max_hands, max_games, events)
+    else:
+        out = into.reused(players, max_hands, max_games, events)
     stock = np.zeros(0, np.int64) if preset is None else np.asarray(preset, np.int64)
     h, g = play_games(
         params,

@@ -50,6 +50,7 @@ from sim.engine.bots import HOLD_TURNS
 from sim.engine.careful import careful_discard_mask, careful_takes_mask
 from sim.engine.jit import inline_kernel, kernel
 from sim.engine.layout import (
+    ACE_LOW,
     BOT_CAREFUL,
     BOT_GREEDY,
     JOKER,
@@ -280,13 +281,12 @@ def lay_down_best(params, t, pl, melds, ws, player, hand):
 
 
 @inline_kernel
-def lay_off_card(params, t, pl, melds, player, m, kind):
+def lay_off_card(params, t, pl, melds, player, m, kind, ace_rank):
     """Add ``kind`` to table meld ``m`` (``table.lay_off``): a group takes it last; a run
     takes it after its last card when it is the next rank up, else before its first."""
     length = melds[m, MC_LEN]
     below_run = False
     if melds[m, MC_TYPE] != MELD_GROUP:
-        ace_rank = params[P_ACE_RANK]
         high = position_ok(melds[m, MC_START] + length, ace_rank)
         below_run = high < 0 or rank_at(high, ace_rank) != kind // N_SUITS
     if below_run:
@@ -313,10 +313,9 @@ def lay_off_card(params, t, pl, melds, player, m, kind):
 
 
 @inline_kernel
-def wants_discard(params, t, pl, player, hand, top):
+def wants_discard(params, t, pl, player, hand, top, ace_rank):
     """Greedy's and careful's draw: take ``top`` only if it belongs to a meld of the hand
     plus it, or fits a table meld the player may lay off on now."""
-    ace_rank = params[P_ACE_RANK]
     if meld_through(hand | bit(top), top, ace_rank):
         return True
     return ((lay_off_targets(params, t, pl, player) >> top) & 1) == 1
@@ -352,14 +351,13 @@ def search(ws, params, values, hand, limit):
 
 
 @inline_kernel
-def arrangement(params, values, pl, ws, player, hand, limit):
+def arrangement(params, values, pl, ws, player, hand, limit, ace_rank):
     """``bots._best`` of ``hand`` into ``ws`` (the best arrangement within ``limit`` melds,
     0 = any number); returns the number of melds. ``pl[player, PL_MELD_FREE]`` is a card set
     known to hold no meld, so every meld of ``hand`` holds a card from outside it: inside it,
     nothing melds; one card outside it, every meld goes through that card
     (``bits.best_meld_through_bits``, no search tree, and nothing at all when the card is in
     no meld); otherwise the full search."""
-    ace_rank = params[P_ACE_RANK]
     new = hand & ~pl[player, PL_MELD_FREE]
     if (new & (new - 1)) == 0:  # at most one card outside the meld-free set
         if new == 0 or not meld_through(hand, lowest_bit(new), ace_rank):
@@ -389,12 +387,12 @@ def remember_meld_free(pl, ws, player, hand, limit, plan):
 
 
 @inline_kernel
-def greedy_arrangement(params, values, t, pl, ws, player, hand, limit):
+def greedy_arrangement(params, values, t, pl, ws, player, hand, limit, ace_rank):
     """What greedy lays down, into ``ws.best`` (``bots._greedy_arrangement``): the best
     arrangement; if it would leave no legal end of turn, the best one of the hand without
     the allowed card that leaves the most melded, which becomes the planned discard
     (``T_PLAN``). Returns the number of melds."""
-    n = arrangement(params, values, pl, ws, player, hand, limit)
+    n = arrangement(params, values, pl, ws, player, hand, limit, ace_rank)
     if n == 0:
         return 0
     melded = melded_bits(ws)
@@ -426,7 +424,7 @@ def greedy_arrangement(params, values, t, pl, ws, player, hand, limit):
 
 
 @inline_kernel
-def greedy_lay_offs(params, t, pl, melds, player, hand):
+def greedy_lay_offs(params, t, pl, melds, player, hand, ace_rank):
     """``bots._greedy_lay_off_bits``: the lowest held card that fits a table meld the player
     may lay off on and keeps the turn finishable goes on the first such meld, again and
     again; never the planned discard. Returns the hand left."""
@@ -445,7 +443,7 @@ def greedy_lay_offs(params, t, pl, melds, player, hand):
                     if (melds[m, MC_FITS] >> k) & 1 == 1 and may_lay_off_on(
                         params, t, pl, melds, player, m
                     ):
-                        lay_off_card(params, t, pl, melds, player, m, k)
+                        lay_off_card(params, t, pl, melds, player, m, k, ace_rank)
                         hand &= ~bit(k)
                         changed = True
                         break
@@ -486,20 +484,20 @@ def careful_hold_goes(params, t, pl, ws, player, hand):
 
 
 @inline_kernel
-def play_table(params, values, t, pl, melds, ws, bots, player, hand):
+def play_table(params, values, t, pl, melds, ws, bots, player, hand, ace_rank):
     """The table phase of ``bots.play_melds`` for greedy and careful; returns the hand left."""
     limit = 1 if params[P_MELDS_PER_TURN] != 0 else 0  # table.meld_limit
     if bots[player] == BOT_CAREFUL and careful_holds_for_rummy(params, t, pl, player):
-        n = greedy_arrangement(params, values, t, pl, ws, player, hand, limit)
+        n = greedy_arrangement(params, values, t, pl, ws, player, hand, limit, ace_rank)
         if not careful_hold_goes(params, t, pl, ws, player, hand):
             t[T_PLAN] = NO_CARD  # nothing is played: no card is kept back
             return hand
     else:
-        n = greedy_arrangement(params, values, t, pl, ws, player, hand, limit)
+        n = greedy_arrangement(params, values, t, pl, ws, player, hand, limit, ace_rank)
     if n > 0:
         hand = lay_down_best(params, t, pl, melds, ws, player, hand)
         remember_meld_free(pl, ws, player, hand, limit, t[T_PLAN])
-    return greedy_lay_offs(params, t, pl, melds, player, hand)
+    return greedy_lay_offs(params, t, pl, melds, player, hand, ace_rank)
 
 
 @inline_kernel
@@ -511,11 +509,9 @@ def allowed_discards(t, hand):
 
 
 @inline_kernel
-def greedy_choice(params, values, t, hand, values_rise):
+def greedy_choice(values, t, hand, values_rise, ace_rank):
     """``bots._greedy_discard_bits``: ``bits.greedy_discard_mask`` on this hand."""
-    return greedy_discard_mask(
-        values, hand, allowed_discards(t, hand), values_rise, params[P_ACE_RANK]
-    )
+    return greedy_discard_mask(values, hand, allowed_discards(t, hand), values_rise, ace_rank)
 
 
 @inline_kernel
@@ -525,7 +521,7 @@ def careful_unseen(t, hand):
 
 
 @inline_kernel
-def careful_choice(params, values, t, pl, player, hand):
+def careful_choice(params, values, t, pl, player, hand, ace_rank):
     """``bots._careful_discard_bits``: ``careful.careful_discard_mask`` on this hand."""
     nxt = player + 1
     if nxt == params[P_PLAYERS]:
@@ -539,19 +535,19 @@ def careful_choice(params, values, t, pl, player, hand):
         pl[nxt, PL_PICKED_BITS],
         fits,
         params[P_PLAYERS],
-        params[P_ACE_RANK],
+        ace_rank,
     )
 
 
 @inline_kernel
-def choose_discard(params, values, t, pl, bots, player, hand, values_rise):
+def choose_discard(params, values, t, pl, bots, player, hand, values_rise, ace_rank):
     """The planned card if any, else the bot's choice."""
     plan = t[T_PLAN]
     if plan >= 0 and plan != t[T_TAKEN] and (hand >> plan) & 1 == 1:
         return plan
     if bots[player] == BOT_CAREFUL:
-        return careful_choice(params, values, t, pl, player, hand)
-    return greedy_choice(params, values, t, hand, values_rise)
+        return careful_choice(params, values, t, pl, player, hand, ace_rank)
+    return greedy_choice(values, t, hand, values_rise, ace_rank)
 
 
 # ---- the stock and the discard pile --------------------------------------------------------
@@ -705,13 +701,13 @@ def watch_for_cycle(params, piles, t, pl, player):
 
 
 @inline_kernel
-def draw(params, values, piles, rng, t, pl, bots, player, hand):
+def draw(params, values, piles, rng, t, pl, bots, player, hand, ace_rank):
     """``hand.draw_phase``: returns (outcome, the card drawn)."""
     top = piles[PILE_DISCARD, t[T_DISCARD_N] - 1] if t[T_DISCARD_N] > 0 else NO_CARD
     if t[T_STOCK_N] == 0:
         if top < 0:
             return DRAW_EXHAUSTED, NO_CARD
-        wants = wants_discard(params, t, pl, player, hand, top)
+        wants = wants_discard(params, t, pl, player, hand, top, ace_rank)
         block = params[P_STOCK_EXHAUSTION]
         if not wants and (block == STOCK_BLOCK_DIFFERENCE or block == STOCK_BLOCK_TOTALS):
             return DRAW_BLOCK, NO_CARD
@@ -720,7 +716,7 @@ def draw(params, values, piles, rng, t, pl, bots, player, hand):
         rebuild_stock(params, piles, t)
         watch_for_cycle(params, piles, t, pl, player)
     elif top >= 0 and (
-        wants_discard(params, t, pl, player, hand, top)
+        wants_discard(params, t, pl, player, hand, top, ace_rank)
         or (
             bots[player] == BOT_CAREFUL
             and careful_takes_mask(
@@ -729,7 +725,7 @@ def draw(params, values, piles, rng, t, pl, bots, player, hand):
                 careful_unseen(t, hand),
                 pl[player, PL_PICKED_BITS],
                 top,
-                params[P_ACE_RANK],
+                ace_rank,
             )
         )
     ):
@@ -784,7 +780,7 @@ def write_back(pl, sc, t, params):
 
 
 @inline_kernel
-def play_turn(params, values, piles, rng, t, pl, melds, ws, bots, player, values_rise):
+def play_turn(params, values, piles, rng, t, pl, melds, ws, bots, player, values_rise, ace_rank):
     """One turn of ``player`` (``hand.play_turns``' loop body): draw, table, discard.
     Returns the hand's end reason, or -1 when play goes on."""
     t[T_TAKEN] = NO_CARD
@@ -792,15 +788,15 @@ def play_turn(params, values, piles, rng, t, pl, melds, ws, bots, player, values
     t[T_MELDS_TURN] = 0
     t[T_LAYOFFS_TURN] = 0
     hand = pl[player, PL_BITS]
-    outcome, card = draw(params, values, piles, rng, t, pl, bots, player, hand)
+    outcome, card = draw(params, values, piles, rng, t, pl, bots, player, hand, ace_rank)
     if outcome == DRAW_BLOCK:
         return REASON_BLOCK
     if outcome == DRAW_EXHAUSTED:
         return REASON_EXHAUSTED
-    hand = play_table(params, values, t, pl, melds, ws, bots, player, hand | bit(card))
+    hand = play_table(params, values, t, pl, melds, ws, bots, player, hand | bit(card), ace_rank)
     played = t[T_MELDS_TURN] + t[T_LAYOFFS_TURN] > 0
     if hand != 0:
-        out = choose_discard(params, values, t, pl, bots, player, hand, values_rise)
+        out = choose_discard(params, values, t, pl, bots, player, hand, values_rise, ace_rank)
         if out < 0 or out == JOKER or (hand >> out) & 1 == 0 or out == t[T_TAKEN]:
             t[T_VIOLATIONS] += 1  # a bot chose an illegal discard
             pl[player, PL_BITS] = hand
@@ -817,13 +813,57 @@ def play_turn(params, values, piles, rng, t, pl, melds, ws, bots, player, values
     return -1
 
 
-@kernel
+@inline_kernel
 def play_mask_hand(
     pl, piles, melds, sc, rng, ws, params, values, bots, dealer, seed, shard, deal_no
 ):
     """Deal and play one hand (see the module docstring); returns (reason, winner) as
     ``hand.play_turns`` does, and leaves ``pl``, ``piles``, ``melds`` and ``sc`` as the
-    general loop would for ``play_hand``'s scoring."""
+    general loop would for ``play_hand``'s scoring.
+
+    The hand is compiled twice, as two kernels: ``play_mask_hand_ace_low`` with the ace rule
+    a constant, ``ACE_LOW`` (the default of RULES.md §2A.4 and the rule of most variants),
+    so that LLVM folds every position-space step of a turn (``to_positions`` is then the
+    mask itself, a run step one shift), and ``play_mask_hand_any_ace``, which reads the rule
+    from ``params``. Both make the same plays; the constant one is ~10% faster. (One kernel
+    holding both copies was slower than either: docs/engine.md, Speed.)"""
+    if params[P_ACE_RANK] == ACE_LOW:
+        return play_mask_hand_ace_low(
+            pl, piles, melds, sc, rng, ws, params, values, bots, dealer, seed, shard, deal_no
+        )
+    return play_mask_hand_any_ace(
+        pl, piles, melds, sc, rng, ws, params, values, bots, dealer, seed, shard, deal_no
+    )
+
+
+@kernel
+def play_mask_hand_ace_low(
+    pl, piles, melds, sc, rng, ws, params, values, bots, dealer, seed, shard, deal_no
+):
+    """``play_mask_hand`` when ``params[P_ACE_RANK]`` is ``ACE_LOW``."""
+    return _play_mask_hand(
+        pl, piles, melds, sc, rng, ws, params, values, bots, dealer, seed, shard, deal_no,
+        ACE_LOW,
+    )  # fmt: skip
+
+
+@kernel
+def play_mask_hand_any_ace(
+    pl, piles, melds, sc, rng, ws, params, values, bots, dealer, seed, shard, deal_no
+):
+    """``play_mask_hand`` under any ace rule, read from ``params``."""
+    return _play_mask_hand(
+        pl, piles, melds, sc, rng, ws, params, values, bots, dealer, seed, shard, deal_no,
+        params[P_ACE_RANK],
+    )  # fmt: skip
+
+
+@inline_kernel
+def _play_mask_hand(
+    pl, piles, melds, sc, rng, ws, params, values, bots, dealer, seed, shard, deal_no, ace_rank
+):
+    """``play_mask_hand`` under the ace rule ``ace_rank`` (``params[P_ACE_RANK]``, passed
+    apart so that a constant can be folded in)."""
     t = stack_int64(N_T)
     rng[0] = stream_seed(seed, shard, deal_no, STREAM_DEAL)
     rng[1] = stream_seed(seed, shard, deal_no, STREAM_BOTS)
@@ -840,7 +880,7 @@ def play_mask_hand(
             return REASON_STALLED, -1
         t[T_TURN] += 1
         reason = play_turn(
-            params, values, piles, rng[0:1], t, pl, melds, ws, bots, player, values_rise
+            params, values, piles, rng[0:1], t, pl, melds, ws, bots, player, values_rise, ace_rank
         )
         if reason >= 0:
             write_back(pl, sc, t, params)

@@ -1,10 +1,11 @@
 """Compile the engine into numba's on-disk cache on several processes at once.
 
 A cold compile of ``game.play_games`` in one process takes about 11 minutes on these
-machines (12-16 before ``play_turns`` became a kernel of its own), nearly all of it in five
+machines (12-16 before ``play_turns`` became a kernel of its own), nearly all of it in six
 large kernels that numba compiles one after another:
 ``hand.play_turns`` twice (for ``params`` and for ``bits.fast_params(params)``, each with
-every per-turn kernel inlined into it), ``mask_hand.play_mask_hand`` and
+every per-turn kernel inlined into it), ``mask_hand.play_mask_hand`` twice (the ace rule a
+constant, ``play_mask_hand_ace_low``, and read from ``params``) and
 ``knock.play_knock_turns`` twice (any-suit and same-suit runs,
 ``knock_melds.is_any_suit``). Here each of those is compiled by its own
 process into the shared cache (``jit.py`` serialises the cache writes), as many at once as
@@ -33,7 +34,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import IO
 
-PARTS = ("turns_general", "turns_fast", "mask_hand", "knock_any_suit", "knock_same_suit")
+PARTS = (
+    "turns_general",
+    "turns_fast",
+    "mask_hand_ace_low",
+    "mask_hand_any_ace",
+    "knock_any_suit",
+    "knock_same_suit",
+)
 """The large kernels compiled apart, longest first (measured on a cold cache, one core of
 these machines each: 110-240 s for each of the turns, ~60 s for ``mask_hand``, 25-125 s for
 each of the knock turns; then ``play_games`` 25-111 s)."""
@@ -66,7 +74,7 @@ def signatures() -> dict[str, tuple[Callable, tuple]]:
 
     from sim.engine.hand import play_turns
     from sim.engine.knock import play_knock_turns
-    from sim.engine.mask_hand import play_mask_hand
+    from sim.engine.mask_hand import play_mask_hand_ace_low, play_mask_hand_any_ace
 
     st = _state_type(2)
     pl, piles, melds, sc, rng, ws = (st[i] for i in (1, 2, 3, 5, 6, 8))
@@ -76,15 +84,14 @@ def signatures() -> dict[str, tuple[Callable, tuple]]:
     # play_turns(st, params, values, bots, dealer)
     # play_mask_hand(pl, piles, melds, sc, rng, ws, params, values, bots, dealer, seed, shard,
     # deal): the fields of HandState that hand.play_hand passes
+    mask_hand = (pl, piles, melds, sc, rng, ws, arr, arr, arr, i64, i64, i64, i64)
     # play_knock_turns(st, params, values, bots, dealer, rule): knock.play_knock_hand passes
     # an int64 rule for any-suit runs and an int32 one (the ace rank) for same-suit runs
     return {
         "turns_general": (play_turns, (st, arr, arr, arr, i64)),
         "turns_fast": (play_turns, (st, fast, arr, arr, i64)),
-        "mask_hand": (
-            play_mask_hand,
-            (pl, piles, melds, sc, rng, ws, arr, arr, arr, i64, i64, i64, i64),
-        ),
+        "mask_hand_ace_low": (play_mask_hand_ace_low, mask_hand),
+        "mask_hand_any_ace": (play_mask_hand_any_ace, mask_hand),
         "knock_any_suit": (play_knock_turns, (st, arr, arr, arr, i64, i64)),
         "knock_same_suit": (play_knock_turns, (st, arr, arr, arr, i64, types.int32)),
     }

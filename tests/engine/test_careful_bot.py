@@ -8,12 +8,16 @@ that would meld with its hand (``careful.py``).
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from sim.cards import parse_card, parse_cards
+from sim.engine import bots, careful
+from sim.engine import layout as L
 from sim.engine import state as S
+from sim.engine.api import counts_of
 
-from .helpers import CAREFUL, GREEDY, compiled, deal, events_of, play_deal
+from .helpers import CAREFUL, GREEDY, compiled, deal, events_of, mask_of, play_deal
 
 
 def _first(out, etype, player):
@@ -99,3 +103,50 @@ def test_careful_holding_for_a_rummy_keeps_its_held_melds_in_hand():
     careful = _first_turn(play_deal(_HELD_RUN, params, values, bots=[CAREFUL, GREEDY]), 0)
     assert [e[0] for e in careful] == [S.E_DRAW_STOCK, S.E_DISCARD]
     assert careful[-1][1] == parse_card("Kd")
+
+
+def _low_connector_position(params, stock_n: int, picked: bool):
+    """Seat 0 holds 3h Kc Qd 9s 7c Jd 2s 6d 8h Tc; the discard pile is Ks 4h (4h on top);
+    2h and 5h are unseen, so 4h would add two outs. ``stock_n`` cards are left in the stock;
+    ``picked``: seat 0 took 4h from the discard pile earlier in the hand."""
+    st = S.new_state(params, np.zeros((1, S.EV_COLS), np.int64))
+    held = parse_cards("3h Kc Qd 9s 7c Jd 2s 6d 8h Tc")
+    st.hand[0, :] = counts_of(held)
+    st.pl[0, S.PL_N] = len(held)
+    st.pl[0, S.PL_BITS] = mask_of(held)
+    for i, k in enumerate(parse_cards("Ks 4h")):
+        st.piles[S.PILE_DISCARD, i] = k
+    st.sc[S.SC_DISCARD_N] = 2
+    st.sc[S.SC_STOCK_N] = stock_n
+    if picked:
+        st.kinds[S.KR_PICKED, parse_card("4h")] = 1
+    return st
+
+
+@pytest.mark.parametrize(
+    ("stock_n", "picked", "takes"), [(20, False, True), (20, True, False), (0, False, False)]
+)
+def test_careful_takes_a_low_connector_once_a_hand_and_not_from_an_empty_stock(
+    stock_n, picked, takes
+):
+    # docs/bots.md, careful's draw: the extra take (worth <= 5, adds >= 2 outs) is never of a
+    # card the player took from the pile before, and never when the stock is empty (then only
+    # greedy's rule applies and the stock is rebuilt). Both versions of the rule (masks and
+    # count arrays) and the whole draw decision are checked.
+    params, values = compiled()
+    st = _low_connector_position(params, stock_n, picked)
+    top = parse_card("4h")
+    seats = np.array([CAREFUL, GREEDY], np.int64)
+    assert bots.wants_discard(st, params, values, seats, 0, top) == takes
+    assert not bots.wants_discard(st, params, values, np.array([GREEDY, GREEDY]), 0, top)
+    if stock_n > 0:
+        by_masks = careful.careful_takes_mask(
+            values,
+            int(st.pl[0, S.PL_BITS]),
+            bots._unseen_bits(st, 0),
+            bots._picked_bits(st, 0),
+            top,
+            params[L.P_ACE_RANK],
+        )
+        assert by_masks == takes
+        assert bots._careful_takes_counts(st, params, values, 0, top) == takes
