@@ -31,6 +31,7 @@ from sim.engine.careful import (
     careful_discard_mask,
     careful_takes_mask,
     out_points,
+    out_points_any_suit,
 )
 from sim.engine.jit import inline_kernel, kernel
 from sim.engine.layout import (
@@ -685,7 +686,10 @@ def _careful_discard_counts(st, params, values, player):
     for k in range(N_KINDS):
         cnt[k] = st.hand[player, k]
     picked = st.kinds[KR_PICKED + (player + 1) % params[P_PLAYERS]]
-    per_out = out_points(params[P_PLAYERS])
+    if params[P_RUN_SUIT] == RUN_ANY_SUIT:
+        per_out = out_points_any_suit(params[P_PLAYERS])
+    else:
+        per_out = out_points(params[P_PLAYERS])
     best = -1
     best_s = -(10**9)
     for k in range(N_NATURAL - 1, -1, -1):
@@ -710,7 +714,10 @@ def _careful_discard_counts(st, params, values, player):
 
 @kernel
 def _careful_takes_counts(st, params, values, player, kind):
-    """``careful.careful_takes_mask`` on the count arrays."""
+    """``careful.careful_takes_mask`` on the count arrays; never under any-suit runs
+    (``careful.OUT_POINTS_ANY_SUIT``)."""
+    if params[P_RUN_SUIT] == RUN_ANY_SUIT:
+        return False
     if kind == JOKER or values[kind] > TAKE_MAX_VALUE or st.kinds[KR_PICKED + player, kind] > 0:
         return False
     _unseen_counts(st, player)  # ``kind`` is still on the discard pile: seen

@@ -30,13 +30,24 @@ this much less: it goes only when every allowed card is melded."""
 TAKE_MAX_VALUE = 5
 """Careful also takes a discard worth at most this many points ..."""
 TAKE_MIN_OUTS = 2
-"""... when it adds at least this many outs to the hand."""
+"""... when it adds at least this many outs to the hand (never under any-suit runs)."""
+OUT_POINTS_ANY_SUIT = 2
+"""Under ``run_suit = any_suit`` nearly every card has several outs, so one out is worth less:
+``OUT_POINTS_ANY_SUIT`` per opponent instead of ``OUT_POINTS``, and the extra take is never
+made (measured against greedy, docs/bots.md). That game is played on the count arrays only
+(``bots._careful_discard_counts``, ``bots._careful_takes_counts``)."""
 
 
 @inline_kernel
 def out_points(players):
     """What one out given up costs a discard's score at a table of ``players``."""
     return OUT_POINTS * min(players - 1, MAX_OPPONENTS)
+
+
+@inline_kernel
+def out_points_any_suit(players):
+    """``out_points`` under any-suit runs."""
+    return OUT_POINTS_ANY_SUIT * min(players - 1, MAX_OPPONENTS)
 
 
 @inline_kernel

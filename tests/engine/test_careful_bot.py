@@ -150,3 +150,26 @@ def test_careful_takes_a_low_connector_once_a_hand_and_not_from_an_empty_stock(
         )
         assert by_masks == takes
         assert bots._careful_takes_counts(st, params, values, 0, top) == takes
+
+
+@pytest.mark.parametrize(
+    ("overrides", "takes"), [({"decks": 2}, True), ({"run_suit": "any_suit"}, False)]
+)
+def test_careful_makes_no_extra_take_under_any_suit_runs(overrides, takes):
+    # docs/bots.md, careful under run_suit = any_suit: nearly every card has several outs, so
+    # the extra take (a discard worth <= 5 that adds >= 2 outs) is never made; with two packs
+    # (also the count arrays) the same take stands. 4h melds with nothing held in either game
+    # (no 2 or 5 in hand), so only the extra rule could take it.
+    params, values = compiled(**overrides)
+    st = S.new_state(params, np.zeros((1, S.EV_COLS), np.int64))
+    held = parse_cards("3h Kc Qd 9s 7c Jd Ts 6d 8h As")
+    st.hand[0, :] = counts_of(held)
+    st.pl[0, S.PL_N] = len(held)
+    for i, k in enumerate(parse_cards("Ks 4h")):
+        st.piles[S.PILE_DISCARD, i] = k
+    st.sc[S.SC_DISCARD_N] = 2
+    st.sc[S.SC_STOCK_N] = 20
+    top = parse_card("4h")
+    assert bots._careful_takes_counts(st, params, values, 0, top) == takes
+    seats = np.array([CAREFUL, GREEDY], np.int64)
+    assert bots.wants_discard(st, params, values, seats, 0, top) == takes
