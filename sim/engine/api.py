@@ -113,18 +113,18 @@ class Played:
         self.hands = 0
         self.games = 0
         self._shape = (players, max_hands, max_games, events)
-        self._full = self._arrays()
+        self._full = {name: getattr(self, name) for name in self._RESULTS}
 
-    def _arrays(self) -> tuple[np.ndarray, ...]:
-        return (
-            self.hand_rows,
-            self.hand_scores,
-            self.hand_totals,
-            self.hand_side,
-            self.game_rows,
-            self.game_scores,
-            self.events,
-        )
+    _RESULTS = (
+        "hand_rows",
+        "hand_scores",
+        "hand_totals",
+        "hand_side",
+        "game_rows",
+        "game_scores",
+        "events",
+    )
+    """The result arrays ``trim`` cuts to the rows written and ``reused`` restores."""
 
     def reused(self, players: int, max_hands: int, max_games: int, events: int) -> Played:
         """This object again, its arrays back at full size, for a call of the same shape (or
@@ -134,15 +134,8 @@ class Played:
         discards each call's rows, as the benchmark does, keeps one ``Played``."""
         if self._shape != (players, max_hands, max_games, events):
             return Played(players, max_hands, max_games, events)
-        (
-            self.hand_rows,
-            self.hand_scores,
-            self.hand_totals,
-            self.hand_side,
-            self.game_rows,
-            self.game_scores,
-            self.events,
-        ) = self._full
+        for name, array in self._full.items():
+            setattr(self, name, array)
         self.counters = np.zeros(L.N_COUNTERS, np.int64)
         self.hands = self.games = 0
         return self
