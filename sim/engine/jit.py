@@ -1,4 +1,4 @@
-"""The two ways engine code is compiled.
+"""How rummysim's numba code is compiled: the engine's kernels, and the report's.
 
 ``kernel``: numba ``njit(cache=True)`` with the runtime's reference counting switched off
 (``_nrt=False``). Passing arrays between kernels then costs nothing: measured on these
@@ -8,6 +8,9 @@ allocate arrays; it only reads and writes arrays it is given (and views of them)
 
 ``allocating``: plain ``njit(cache=True)`` for the few functions that create arrays (the
 state and workspace constructors, the game loop's buffers).
+
+``threaded``: ``njit(cache=True, nogil=True)`` for the report's chunk reductions
+(``sim.report.kernels``), which run while the report's reading threads decode the next chunk.
 
 numba's on-disk cache (``cache=True``) notices when a kernel's own file changes but not when
 a module it calls does, and a stale kernel can crash the process. So the cache lives in a
@@ -65,6 +68,8 @@ def _engine_cache_dir() -> str:
 numba.config.CACHE_DIR = _engine_cache_dir()
 
 
+_PACKAGE = __package__.split(".")[0]  # "sim"
+
 FAST_CACHE_LOAD_NUMBA = ((0, 68),)
 """numba (major, minor) versions whose ``Cache.load_overload`` was read and checked against
 the replacement below. Any other version is left alone."""
@@ -92,9 +97,9 @@ def _install_fast_cache_load() -> bool:
     (PR #9806, "Only refresh target_context if objmode is used").
 
     The replacement initialises the runtime, then loads as numba does. It applies only to
-    functions defined in ``sim.engine`` (any other cached function, e.g. a library's, is
-    loaded the original way). If anything in it raises, the original method runs instead,
-    so the worst case is numba's own behaviour.
+    functions defined in ``sim`` (the engine's kernels and the report's; any other cached
+    function, e.g. a library's, is loaded the original way). If anything in it raises, the
+    original method runs instead, so the worst case is numba's own behaviour.
     ``RUMMYSIM_NUMBA_FAST_LOAD=0`` turns it off (the tests compare both ways). Returns
     True when it was installed.
     """
@@ -118,7 +123,7 @@ def _install_fast_cache_load() -> bool:
 
     def load_overload(self, sig, target_context):
         module = getattr(getattr(self, "_py_func", None), "__module__", None) or ""
-        if not module.startswith(__package__ + "."):  # not an engine kernel: numba's way
+        if not module.startswith(_PACKAGE + "."):  # not one of rummysim's: numba's way
             return original(self, sig, target_context)
         try:
             rtsys.initialize(target_context)
@@ -199,3 +204,4 @@ def cache_is_cold() -> bool:
 kernel = njit(cache=True, _nrt=False)
 inline_kernel = njit(cache=True, _nrt=False, inline="always")
 allocating = njit(cache=True)
+threaded = njit(cache=True, nogil=True)

@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
+from sim.report.chunks import game_sum_names, hand_sum_names
 from sim.report.dataset import Arm, Dataset
-from sim.report.metrics import GAME_BLOCKS, Aggregates, game_sum_names, hand_sum_names
+from sim.report.metrics import GAME_BLOCKS, Aggregates
 from sim.report.stats import (
     Interval,
     Sums,

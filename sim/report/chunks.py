@@ -1,15 +1,16 @@
-"""One chunk of an arm's hands, and the games of the same shards, reduced with numpy.
+"""One chunk of an arm's hands, and the games of the same shards, reduced in one pass.
 
 The report reads each arm's hands in chunks of whole files (:mod:`sim.report.metrics`).
 Here a chunk becomes the small tables the report is made of, without a ``group_by`` per
 table or a join:
 
 * the runner writes hands in (shard, deal) order, so a chunk's rows come in :class:`Runs`
-  of one (shard, block): every hand block sum (:func:`sim.report.metrics.hand_sum_names`)
-  is an integer ``np.add.reduceat`` over the runs, and every count by value (end reasons,
-  the per-block histograms of turns and points) one ``np.bincount`` over (run, value);
+  of one (shard, block): every hand block sum (:func:`hand_sum_names`),
+  the end reasons' counts among them, is added up per run by one kernel
+  (:mod:`sim.report.kernels`), and the per-block histograms of turns and points are counted
+  per run the same way;
 * the games' block sums and the histograms of hands per game and margins are counted over
-  runs of (shard, game block) the same way.
+  runs of (shard, game block) likewise.
 
 The hands' flat columns (``points``; the games' ``comeback``) carry what the score lists
 would give, so the lists are read only for the skill comparison of mixed line-ups.
@@ -24,6 +25,9 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 import pyarrow.compute as pc
+
+from sim.report import kernels
+from sim.report.kernels import MAX_PLAYERS
 
 HAND_COLUMNS = ("shard", "deal", "winner", "dealer", "players", "turns", "points")
 """The columns of the hands files the report reads with polars (each once)."""
@@ -102,10 +106,12 @@ def list_columns(column: Column, width: int) -> tuple[list[np.ndarray], np.ndarr
     return cols, np.minimum(lengths, width).astype(np.int64)
 
 
-def reason_codes(column: Column, known: tuple[str, ...]) -> np.ndarray:
-    """Each hand's end reason as its index in ``known``, whose last entry, ``other``, takes
-    every reason not listed. A dictionary-encoded column (as the runner writes it) is looked
-    up once per dictionary, not per hand."""
+def reason_dictionary(column: Column, known: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """The end reason column as ``(codes, reason_of)``: row i's reason is ``known``'s entry
+    ``reason_of[codes[i]]``, whose last entry, ``other``, takes every reason not listed. A
+    dictionary-encoded column (as the runner writes it) keeps its indices as the codes and
+    is looked up once per dictionary entry, not per hand; any other column's codes are the
+    entries of ``known`` themselves."""
     arr = column.to_arrow() if isinstance(column, pl.Series) else column
     chunks = arr.chunks if isinstance(arr, pa.ChunkedArray) else [arr]
     other = len(known) - 1
@@ -115,22 +121,28 @@ def reason_codes(column: Column, known: tuple[str, ...]) -> np.ndarray:
         found = pc.index_in(values.cast(pa.string()), value_set=names)
         return np.asarray(found.fill_null(other)).astype(np.int64)
 
-    parts = []
     for chunk in chunks:
         if chunk.null_count:
             raise ChunkError(f"the end reason of {chunk.null_count} hands is empty")
-        if pa.types.is_dictionary(chunk.type):
-            parts.append(index(chunk.dictionary)[np.asarray(chunk.indices)])
-        else:
-            parts.append(index(chunk))
-    return np.concatenate(parts) if parts else np.zeros(0, np.int64)
+    if chunks and all(pa.types.is_dictionary(chunk.type) for chunk in chunks):
+        combined = pa.chunked_array(chunks).unify_dictionaries().combine_chunks()
+        return np.asarray(combined.indices), index(combined.dictionary)
+    codes = [index(chunk) for chunk in chunks]
+    together = np.concatenate(codes) if codes else np.zeros(0, np.int64)
+    return together, np.arange(len(known), dtype=np.int64)
+
+
+def reason_codes(column: Column, known: tuple[str, ...]) -> np.ndarray:
+    """Each hand's end reason as its index in ``known`` (:func:`reason_dictionary`)."""
+    codes, reason_of = reason_dictionary(column, known)
+    return reason_of[codes]
 
 
 class Runs:
     """Rows cut into runs of equal (shard, block): the report's rows come sorted by shard and
-    deal (or game), so a run is a whole block of the chunk. Sums per run are exact integer
-    ``np.add.reduceat``; rows out of order only make more runs of the same block, which the
-    caller sums by (shard, block) afterwards."""
+    deal (or game), so a run is a whole block of the chunk. Sums per run are exact integers;
+    rows out of order only make more runs of the same block, which the caller sums by
+    (shard, block) afterwards."""
 
     def __init__(self, shard: np.ndarray, block: np.ndarray) -> None:
         n = len(shard)
@@ -142,21 +154,9 @@ class Runs:
         self.counts = np.diff(np.append(self.starts, n))
         self.shard = shard[self.starts]
         self.block = block[self.starts]
-        self.index = np.repeat(np.arange(len(self.starts)), self.counts)  # each row's run
 
     def __len__(self) -> int:
         return len(self.starts)
-
-    def total(self, values: np.ndarray) -> np.ndarray:
-        """Sum of ``values`` (or count of a boolean mask) per run, as int64."""
-        if len(self.starts) == 0:
-            return np.zeros(0, np.int64)
-        return np.add.reduceat(values, self.starts, dtype=np.int64)
-
-    def by_value(self, values: np.ndarray, width: int) -> np.ndarray:
-        """(runs, width) counts of rows per run and value in ``0..width-1``."""
-        flat = np.bincount(self.index * width + values, minlength=len(self.starts) * width)
-        return flat.reshape(len(self.starts), width)
 
     def histogram(self, values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(run, value, count) of every pair that occurs, sorted by run then value: a
@@ -167,10 +167,13 @@ class Runs:
         low = int(values.min())
         width = int(values.max()) - low + 1
         if len(self.starts) * width <= DENSE_LIMIT:
-            counts = self.by_value(values - low, width).reshape(-1)
-            nz = np.flatnonzero(counts)
-            return nz // width, nz % width + low, counts[nz]
-        frame = pl.DataFrame({"k": self.index, "v": values}).group_by("k", "v").len().sort("k", "v")
+            counts = np.zeros((len(self.starts), width), np.int64)
+            kernels.run_histogram(self.starts, values, low, counts)
+            flat = counts.reshape(-1)
+            nz = np.flatnonzero(flat)
+            return nz // width, nz % width + low, flat[nz]
+        index = np.repeat(np.arange(len(self.starts)), self.counts)  # each row's run
+        frame = pl.DataFrame({"k": index, "v": values}).group_by("k", "v").len().sort("k", "v")
         return frame["k"].to_numpy(), frame["v"].to_numpy(), frame["len"].to_numpy()
 
     def histogram_frame(
@@ -187,15 +190,43 @@ class Runs:
             }
         )
 
-    def frame(self, cols: dict[str, np.ndarray], shard_dtype: pl.DataType) -> pl.DataFrame:
-        """``cols`` (one value per run) with the runs' shard and block in front."""
+    def frame(self, names: tuple[str, ...], sums: np.ndarray, shard_dtype: pl.DataType):
+        """The runs' ``sums`` (int64[runs, len(names)], a column per name) with their shard
+        and block in front."""
         return pl.DataFrame(
             {
                 "shard": pl.Series(self.shard, dtype=pl.Int64).cast(shard_dtype),
                 "block": pl.Series(self.block, dtype=pl.Int64),
-                **{c: pl.Series(v, dtype=pl.Int64) for c, v in cols.items()},
+                **{c: pl.Series(sums[:, i], dtype=pl.Int64) for i, c in enumerate(names)},
             }
         )
+
+
+def hand_sum_names(seats: int, reasons: tuple[str, ...]) -> tuple[str, ...]:
+    """The columns of a hand block, in order (``kernels.hand_run_sums``' columns)."""
+    return (
+        ("n", "turns", "turns2", "points", "points2", "decided", "dealer_win", "first_win")
+        + tuple(f"win{s}" for s in range(seats))
+        + tuple(f"seats{s}" for s in range(seats))
+        + tuple(f"pts{s}" for s in range(seats))
+        + tuple(f"r_{r}" for r in reasons)
+    )
+
+
+def game_sum_names(seats: int) -> tuple[str, ...]:
+    """The columns of a game block, in order (``kernels.game_run_sums``' columns)."""
+    return (
+        "n",
+        "hands",
+        "hands2",
+        "margin",
+        "margin2",
+        "comeback",
+        "decided",
+        "lead_changes",
+        "lead_changes2",
+        "capped",
+    ) + tuple(f"gwin{s}" for s in range(seats))
 
 
 class Hands:
@@ -205,8 +236,8 @@ class Hands:
     ``seats`` is the report's number of seat columns (the largest table); ``teams``: a
     partnership arm, read as two sides (the winner and dealer become their team, seats 0
     and 2 team A, 1 and 3 team B, and the scores the two teams'). ``extra`` holds
-    :data:`SCORE_COLUMN` only where the line-up mixes bots; elsewhere each seat's points
-    (``scores``) are zeros."""
+    :data:`SCORE_COLUMN` only where the line-up mixes bots; elsewhere ``scores`` has no
+    rows (each seat's points are not summed)."""
 
     def __init__(
         self,
@@ -224,20 +255,21 @@ class Hands:
         self.winner = ints(frame["winner"])
         self.dealer = ints(frame["dealer"])
         self.players = ints(frame["players"])
-        self.turns = ints(frame["turns"]).astype(np.int64)  # squared below
+        self.turns = ints(frame["turns"])
+        self.points = ints(frame["points"])
         if extra.num_rows != frame.height:
             raise ChunkError(f"{extra.num_rows} end reasons and scores for {frame.height} hands")
-        self.reason = reason_codes(extra.column("end_reason"), known)
+        self.codes, self.reason_of = reason_dictionary(extra.column("end_reason"), known)
+        self.scores = np.zeros((0, seats), np.int64)
         if SCORE_COLUMN in extra.column_names:
-            self.scores, _ = list_columns(extra.column(SCORE_COLUMN), 2 if teams else seats)
-        else:
-            self.scores = []
+            columns, _ = list_columns(extra.column(SCORE_COLUMN), 2 if teams else seats)
+            self.scores = np.zeros((frame.height, seats), np.int64)
+            for s, column in enumerate(columns):
+                self.scores[:, s] = column
         if teams:
             self.winner = np.where(self.winner >= 0, self.winner % 2, self.winner)
             self.dealer = self.dealer % 2
             self.players = np.full_like(self.players, 2)
-        self.points = ints(frame["points"]).astype(np.int64)  # squared below
-        self.scores += [np.zeros(len(self.shard), np.int64)] * (seats - len(self.scores))
         self.runs = Runs(self.shard, ints(frame["deal"]) // (unit_stride * block))
         self.shard_dtype = frame.schema["shard"]
 
@@ -251,30 +283,19 @@ class Hands:
 def hand_block_sums(hands: Hands, seats: int, known: tuple[str, ...]) -> pl.DataFrame:
     """Per (shard, block) of the chunk: every column of ``hand_sum_names(seats, known)``."""
     runs = hands.runs
-    winner, dealer, players = hands.winner, hands.dealer, hands.players
-    if len(winner) and winner.min() < -1:
-        raise ChunkError(f"a hand's winner is {int(winner.min())}: seats count from 0, -1 is none")
-    reasons = runs.by_value(hands.reason, len(known))
-    turns, points = hands.turns, hands.points
-    cols: dict[str, np.ndarray] = {
-        "n": runs.counts,
-        "turns": runs.total(turns),
-        "turns2": runs.total(turns * turns),
-        "points": runs.total(points),
-        "points2": runs.total(points * points),
-        "decided": runs.total(winner >= 0),
-        "dealer_win": runs.total(winner == dealer),
-        "first_win": runs.total(winner == (dealer + 1) % players),
-    }
-    for s in range(seats):
-        cols[f"win{s}"] = runs.total(winner == s)
-    for s in range(seats):
-        cols[f"seats{s}"] = runs.total(players > s)
-    for s in range(seats):
-        cols[f"pts{s}"] = runs.total(hands.scores[s])
-    for i, name in enumerate(known):
-        cols[f"r_{name}"] = reasons[:, i]
-    return runs.frame(cols, hands.shard_dtype)
+    if len(hands.winner) and hands.winner.min() < -1:
+        low = int(hands.winner.min())
+        raise ChunkError(f"a hand's winner is {low}: seats count from 0, -1 is none")
+    if len(hands.players) and not 1 <= hands.players.min() <= hands.players.max() <= MAX_PLAYERS:
+        low, high = int(hands.players.min()), int(hands.players.max())
+        raise ChunkError(f"hands of {low} to {high} players: 1 to {MAX_PLAYERS} are possible")
+    names = hand_sum_names(seats, known)
+    sums = np.zeros((len(runs), len(names)), np.int64)
+    kernels.hand_run_sums(
+        runs.starts, hands.winner, hands.dealer, hands.players, hands.turns, hands.points,
+        hands.codes, hands.reason_of, hands.scores, sums,
+    )  # fmt: skip
+    return runs.frame(names, sums, hands.shard_dtype)
 
 
 def game_block_sums(
@@ -288,43 +309,24 @@ def game_block_sums(
     §3.17), or, in a game nobody won, the best final score minus the second best; a
     *comeback* (the runner's ``comeback`` column) is a game whose winner had fewer points than
     some other side before the last hand."""
-    shard, winner = ints(games["shard"]), ints(games["winner"]).astype(np.int64)
-    n_hands = ints(games["hands"]).astype(np.int64)
-    lead_changes = ints(games["lead_changes"]).astype(np.int64)  # squared below
+    shard, winner = ints(games["shard"]), ints(games["winner"])
+    n_hands = ints(games["hands"])
     columns, length = list_columns(games["final_scores"], 2 if teams else seats)
     if len(length) and length.min() < 2:
         raise ChunkError("a game has fewer than two final scores")
     final = np.stack(columns, axis=1).astype(np.int64)
-    width = final.shape[1]
-    real = np.arange(width)[None, :] < length[:, None]
-    lowest = np.iinfo(np.int64).min // 4
-    scores = np.where(real, final, lowest)
-    ranked = -np.sort(-scores, axis=1)
-    margin = ranked[:, 0] - ranked[:, 1]
-    won = np.flatnonzero((winner >= 0) & (winner < length))
-    if len(won):
-        mine = scores[won, winner[won]]
-        others = scores[won].copy()
-        others[np.arange(len(won)), winner[won]] = lowest
-        margin[won] = mine - others.max(axis=1)
+    margin = np.zeros(len(length), np.int64)
+    kernels.final_margins(final, length, winner, margin)
     runs = Runs(shard, ints(games["game"]) // game_block)
-    cols = {
-        "n": runs.counts,
-        "hands": runs.total(n_hands),
-        "hands2": runs.total(n_hands * n_hands),
-        "margin": runs.total(margin),
-        "margin2": runs.total(margin * margin),
-        "comeback": runs.total(ints(games["comeback"].cast(pl.Int64)) != 0),
-        "decided": runs.total(winner >= 0),
-        "lead_changes": runs.total(lead_changes),
-        "lead_changes2": runs.total(lead_changes * lead_changes),
-        "capped": runs.total(ints(games["capped"].cast(pl.Int64)) != 0),
-    }
-    for s in range(seats):
-        cols[f"gwin{s}"] = runs.total(winner == s)
+    names = game_sum_names(seats)
+    sums = np.zeros((len(runs), len(names)), np.int64)
+    kernels.game_run_sums(
+        runs.starts, n_hands, margin, ints(games["comeback"]), winner,
+        ints(games["lead_changes"]), ints(games["capped"]), sums,
+    )  # fmt: skip
     shard_dtype = games.schema["shard"]
     return (
-        runs.frame(cols, shard_dtype),
+        runs.frame(names, sums, shard_dtype),
         runs.histogram_frame(n_hands, "hands", pl.Int64, shard_dtype),
         runs.histogram_frame(margin, "margin", pl.Int64, shard_dtype),
     )

@@ -8,9 +8,10 @@ numpy (:mod:`sim.report.chunks`) to its block sums, its per-block histograms and
 block sums; the chunks' small tables are then put together. The results are small tables:
 
 * hand blocks: per (arm, shard, block of ``block`` consecutive deals) the sums every hand
-  statistic of the report is made of (:func:`hand_sum_names`); the paired bootstrap of
-  :mod:`sim.report.stats` resamples these blocks;
-* game blocks: the same for games (:func:`game_sum_names`), blocks of consecutive game numbers;
+  statistic of the report is made of (:func:`~sim.report.chunks.hand_sum_names`); the
+  paired bootstrap of :mod:`sim.report.stats` resamples these blocks;
+* game blocks: the same for games (:func:`~sim.report.chunks.game_sum_names`), blocks of
+  consecutive game numbers;
 * histograms: turns per hand, points per hand and hands per game, per arm, from which the
   quantiles, distributions and survival curves are exact;
 * skill: per arm and seating of bots, wins and points per seat (for mixed line-ups).
@@ -33,6 +34,7 @@ import pyarrow.parquet as pq
 
 from sim.engine.layout import GAME_DEAL_STRIDE, REASON_NAMES
 from sim.report import chunks as C
+from sim.report.chunks import game_sum_names, hand_sum_names
 from sim.report.dataset import Dataset, DatasetError
 
 ENGINE = "streaming"
@@ -75,33 +77,6 @@ class Aggregates:
             f"{hands}; games in blocks of {games}, neighbouring blocks merged to at most "
             f"{GAME_BLOCKS} per arm"
         )
-
-
-def hand_sum_names(seats: int, reasons: tuple[str, ...]) -> tuple[str, ...]:
-    """The columns of a hand block, in order."""
-    return (
-        ("n", "turns", "turns2", "points", "points2", "decided", "dealer_win", "first_win")
-        + tuple(f"win{s}" for s in range(seats))
-        + tuple(f"seats{s}" for s in range(seats))
-        + tuple(f"pts{s}" for s in range(seats))
-        + tuple(f"r_{r}" for r in reasons)
-    )
-
-
-def game_sum_names(seats: int) -> tuple[str, ...]:
-    """The columns of a game block, in order."""
-    return (
-        "n",
-        "hands",
-        "hands2",
-        "margin",
-        "margin2",
-        "comeback",
-        "decided",
-        "lead_changes",
-        "lead_changes2",
-        "capped",
-    ) + tuple(f"gwin{s}" for s in range(seats))
 
 
 GAME_BLOCKS = 400

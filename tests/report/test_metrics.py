@@ -1,5 +1,5 @@
-"""The aggregation against direct per-hand computations: the numpy reductions of a chunk
-(sums per run of a block, histograms by bincount) give what a group_by over every hand
+"""The aggregation against direct per-hand computations: the reductions of a chunk (sums and
+histograms per run of a block, sim.report.kernels) give what a group_by over every hand
 gives; the runner's derived columns (points, comeback) are what the score lists give."""
 
 from __future__ import annotations
@@ -36,15 +36,6 @@ def test_runs_histogram_counts_like_a_group_by(values: list[int]) -> None:
     expected = frame.group_by(keys).len().sort(keys)
     assert summed.equals(expected.cast(summed.schema))
     assert got.schema["shard"] == pl.Int32 and got.schema["len"] == pl.UInt32
-
-
-def test_runs_totals_are_exact_integer_sums() -> None:
-    runs = C.Runs(np.array([0, 0, 0, 1]), np.array([5, 5, 6, 5]))
-    big = np.array([(1 << 60) + 1, 1, 7, -3])  # past float64's exact integers
-    assert runs.total(big).tolist() == [(1 << 60) + 2, 7, -3]
-    assert runs.total(np.array([True, False, True, True])).tolist() == [1, 1, 1]
-    empty = C.Runs(np.zeros(0, np.int64), np.zeros(0, np.int64))
-    assert len(empty) == 0 and empty.total(np.zeros(0, np.int64)).tolist() == []
 
 
 @pytest.mark.parametrize(

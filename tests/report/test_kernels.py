@@ -1,0 +1,133 @@
+"""sim.report.kernels against plain numpy on random chunks: each run's sums and histograms
+are what the rows give, whatever the column types, player counts, missing winners, end
+reasons' dictionaries and ragged score lists. Small enough to run without the JIT too."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pyarrow as pa
+import pytest
+
+from sim.report import chunks as C
+from sim.report import kernels as K
+
+
+def _starts(rng: np.random.Generator, rows: int) -> np.ndarray:
+    cuts = np.sort(rng.choice(np.arange(1, rows), size=rng.integers(1, 6), replace=False))
+    return np.concatenate([[0], cuts]).astype(np.int64)
+
+
+def _runs(starts: np.ndarray, rows: int) -> list[slice]:
+    ends = np.append(starts[1:], rows)
+    return [slice(a, b) for a, b in zip(starts, ends, strict=True)]
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("with_scores", [False, True])
+def test_hand_run_sums_are_the_rows_sums(seed: int, with_scores: bool) -> None:
+    rng = np.random.default_rng(seed)
+    rows, seats, reasons = 300, 4, 5
+    players = rng.integers(2, seats + 1, rows).astype(np.int8)
+    winner = np.where(rng.random(rows) < 0.2, -1, rng.integers(0, 2, rows)).astype(np.int8)
+    dealer = (rng.integers(0, 100, rows) % players).astype(np.int8)
+    turns = rng.integers(0, 500, rows).astype(np.int32)
+    points = rng.integers(0, 300, rows).astype(np.int32)
+    codes = rng.integers(0, 3, rows).astype(np.int8)  # dictionary indices
+    reason_of = np.array([4, 0, 2], np.int64)  # their reasons
+    scores = rng.integers(-50, 50, (rows, seats)) if with_scores else np.zeros((0, seats))
+    starts = _starts(rng, rows)
+    out = np.zeros((len(starts), K.HS_FIXED + 3 * seats + reasons), np.int64)
+    K.hand_run_sums(
+        starts, winner, dealer, players, turns, points, codes, reason_of,
+        scores.astype(np.int64), out,
+    )  # fmt: skip
+    for r, run in enumerate(_runs(starts, rows)):
+        w, d, n = winner[run].astype(int), dealer[run].astype(int), players[run].astype(int)
+        t, p = turns[run].astype(np.int64), points[run].astype(np.int64)
+        expected = [len(t), t.sum(), (t * t).sum(), p.sum(), (p * p).sum(), (w >= 0).sum()]
+        expected += [(w == d).sum(), (w == (d + 1) % n).sum()]
+        expected += [(w == s).sum() for s in range(seats)]
+        expected += [(n > s).sum() for s in range(seats)]
+        expected += [scores[run, s].sum() if with_scores else 0 for s in range(seats)]
+        expected += [(reason_of[codes[run]] == i).sum() for i in range(reasons)]
+        assert out[r].tolist() == [int(x) for x in expected]
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize("seed", range(3))
+def test_run_histogram_counts_each_value_per_run(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    values = rng.integers(-7, 40, 250).astype(np.int16)
+    starts = _starts(rng, len(values))
+    out = np.zeros((len(starts), 47), np.int64)
+    K.run_histogram(starts, values, -7, out)
+    for r, run in enumerate(_runs(starts, len(values))):
+        assert out[r].tolist() == np.bincount(values[run] + 7, minlength=47).tolist()
+
+
+@pytest.mark.nojit
+def test_final_margins_are_the_winners_lead_or_the_top_two_gap() -> None:
+    final = np.array([[214, 240, 0], [60, 130, 0], [90, 70, 0], [5, 9, 12], [5, 9, 12]])
+    length = np.array([2, 2, 2, 3, 2])  # the last game's third score is past its sides
+    winner = np.array([0, 1, -1, 0, 2], np.int8)  # a winner past the sides: nobody won
+    margin = np.zeros(5, np.int64)
+    K.final_margins(final, length, winner, margin)
+    assert margin.tolist() == [-26, 70, 20, -7, 4]
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize("seed", range(3))
+def test_game_run_sums_are_the_rows_sums(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    rows, seats = 200, 3
+    hands = rng.integers(1, 30, rows).astype(np.int32)
+    margin = rng.integers(-40, 200, rows)
+    comeback = rng.random(rows) < 0.3
+    winner = rng.integers(-1, seats, rows).astype(np.int8)
+    lead = rng.integers(0, 9, rows).astype(np.int32)
+    capped = rng.random(rows) < 0.05
+    starts = _starts(rng, rows)
+    out = np.zeros((len(starts), K.GS_FIXED + seats), np.int64)
+    K.game_run_sums(starts, hands, margin, comeback, winner, lead, capped, out)
+    for r, run in enumerate(_runs(starts, rows)):
+        h, m, c = hands[run].astype(np.int64), margin[run], lead[run].astype(np.int64)
+        expected = [len(h), h.sum(), (h * h).sum(), m.sum(), (m * m).sum(), comeback[run].sum()]
+        expected += [(winner[run] >= 0).sum(), c.sum(), (c * c).sum(), capped[run].sum()]
+        expected += [(winner[run] == s).sum() for s in range(seats)]
+        assert out[r].tolist() == [int(x) for x in expected]
+
+
+@pytest.mark.nojit
+def test_end_reasons_keep_their_dictionary_indices() -> None:
+    known = ("went_out", "stalled", "block", "other")
+    one = pa.DictionaryArray.from_arrays(pa.array([0, 1, 0], pa.int8()), ["stalled", "gin"])
+    two = pa.DictionaryArray.from_arrays(pa.array([1, 0], pa.int8()), ["went_out", "block"])
+    codes, reason_of = C.reason_dictionary(pa.chunked_array([one, two]), known)
+    assert reason_of[codes].tolist() == [1, 3, 1, 2, 0]  # gin is not listed: other
+    plain = pl.Series("end_reason", ["block", "went_out"])
+    assert C.reason_codes(plain, known).tolist() == [2, 0]
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize("players", [0, 16])
+def test_a_chunk_with_impossible_table_sizes_is_a_clear_error(players: int) -> None:
+    rows = 4
+    frame = pl.DataFrame(
+        {
+            "shard": pl.Series([0] * rows, dtype=pl.Int32),
+            "deal": pl.Series(range(rows), dtype=pl.Int64),
+            "winner": pl.Series([0, 1, -1, 0], dtype=pl.Int8),
+            "dealer": pl.Series([0, 1, 0, 1], dtype=pl.Int8),
+            "players": pl.Series([2, 2, players, 2], dtype=pl.Int8),
+            "turns": pl.Series([9, 8, 500, 12], dtype=pl.Int32),
+            "points": pl.Series([20, 31, 0, 7], dtype=pl.Int32),
+        }
+    )
+    reasons = pa.DictionaryArray.from_arrays(pa.array([0, 0, 1, 0], pa.int8()), ["went_out", "x"])
+    extra = pa.table({"end_reason": reasons})
+    known = ("went_out", "other")
+    hands = C.Hands(frame, extra, unit_stride=1, block=2, seats=2, teams=False, known=known)
+    with pytest.raises(C.ChunkError, match="players"):
+        C.hand_block_sums(hands, 2, known)
