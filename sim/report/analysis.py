@@ -464,18 +464,40 @@ QUANTILE_BLOCKS = 100
 (a draw costs blocks x distinct values, and whole-number quantiles need no finer blocks)."""
 
 
+def _dense_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(values, return_inverse=True)`` for integers, without sorting when their
+    range is small (a histogram's values): the distinct values and each one's index."""
+    if len(values) == 0:
+        return np.unique(values, return_inverse=True)
+    low, high = int(values.min()), int(values.max())
+    if high - low >= DENSE_RANGE:
+        return np.unique(values, return_inverse=True)
+    present = np.zeros(high - low + 1, bool)
+    offsets = values.astype(np.int64) - low
+    present[offsets] = True
+    index = np.cumsum(present) - 1
+    return np.flatnonzero(present) + low, index[offsets]
+
+
+DENSE_RANGE = 1 << 20
+"""Largest range of integer values :func:`_dense_codes` numbers without sorting."""
+
+
 def _block_matrix(blocks: pl.DataFrame, col: str) -> tuple[np.ndarray, np.ndarray]:
     """One arm's per-block histogram (rows of shard, block, ``col``, len) as the distinct
     values (V,) and a dense (blocks, V) matrix of counts, consecutive blocks merged into at
     most :data:`QUANTILE_BLOCKS`."""
     if blocks.height == 0:
         return np.zeros(0), np.zeros((0, 0))
-    values, vi = np.unique(blocks[col].to_numpy(), return_inverse=True)
+    values, vi = _dense_codes(blocks[col].to_numpy())
     shard = blocks["shard"].to_numpy().astype(np.int64)
     block = blocks["block"].to_numpy().astype(np.int64)
     # each (shard, block) numbered in order, from 0 (a dense rank)
     pairs = (shard - shard.min()) * (int(block.max()) - int(block.min()) + 1) + block - block.min()
-    keys = np.unique(pairs, return_inverse=True)[1].astype(np.int64)
+    if np.all(pairs[1:] >= pairs[:-1]):  # in order, as the aggregates come: no sort
+        keys = np.concatenate([[0], np.cumsum(pairs[1:] != pairs[:-1])])
+    else:
+        keys = np.unique(pairs, return_inverse=True)[1].astype(np.int64)
     k = int(keys.max()) + 1
     keys = _merged_blocks(k, QUANTILE_BLOCKS)[keys]
     rows, width = int(keys.max()) + 1, len(values)

@@ -263,3 +263,16 @@ def test_game_blocks_are_merged_to_the_same_count_in_every_arm() -> None:
         starts = ends - sums["n"].astype(int)
         want = [sum(range(a, b)) for a, b in zip(starts, ends, strict=True)]
         assert sums["hands"].tolist() == want
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize(
+    "values",
+    [[7], [3, -5, 3, 300, 0, -5], [1 << 40, 3, 3, 1 << 40], list(range(50, 0, -3))],
+)
+def test_histogram_values_are_numbered_as_numpy_unique_numbers_them(values: list[int]) -> None:
+    from sim.report.analysis import _dense_codes
+
+    array = np.array(values, np.int64)
+    got, expected = _dense_codes(array), np.unique(array, return_inverse=True)
+    assert got[0].tolist() == expected[0].tolist() and got[1].tolist() == expected[1].tolist()
