@@ -467,7 +467,7 @@ QUANTILE_BLOCKS = 100
 def _dense_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``np.unique(values, return_inverse=True)`` for integers, without sorting when their
     range is small (a histogram's values): the distinct values and each one's index."""
-    if len(values) == 0:
+    if len(values) == 0 or values.dtype.kind not in "iu" or values.dtype == np.uint64:
         return np.unique(values, return_inverse=True)
     low, high = int(values.min()), int(values.max())
     if high - low >= DENSE_RANGE:

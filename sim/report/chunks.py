@@ -125,8 +125,16 @@ def reason_dictionary(column: Column, known: tuple[str, ...]) -> tuple[np.ndarra
         if chunk.null_count:
             raise ChunkError(f"the end reason of {chunk.null_count} hands is empty")
     if chunks and all(pa.types.is_dictionary(chunk.type) for chunk in chunks):
-        combined = pa.chunked_array(chunks).unify_dictionaries().combine_chunks()
-        return np.asarray(combined.indices), index(combined.dictionary)
+        try:  # 32-bit indices: the files' dictionaries together may outgrow the runner's int8
+            wide = [c.cast(pa.dictionary(pa.int32(), c.type.value_type)) for c in chunks]
+            combined = pa.chunked_array(wide).unify_dictionaries().combine_chunks()
+        except pa.ArrowException as err:
+            raise ChunkError(f"cannot read the end reasons ({err})") from None
+        codes = np.asarray(combined.indices)
+        reason_of = index(combined.dictionary)
+        if len(codes) and not 0 <= codes.min() <= codes.max() < len(reason_of):
+            raise ChunkError("an end reason points outside its column's dictionary")
+        return codes, reason_of
     codes = [index(chunk) for chunk in chunks]
     together = np.concatenate(codes) if codes else np.zeros(0, np.int64)
     return together, np.arange(len(known), dtype=np.int64)
@@ -289,6 +297,8 @@ def hand_block_sums(hands: Hands, seats: int, known: tuple[str, ...]) -> pl.Data
     if len(hands.players) and not 1 <= hands.players.min() <= hands.players.max() <= MAX_PLAYERS:
         low, high = int(hands.players.min()), int(hands.players.max())
         raise ChunkError(f"hands of {low} to {high} players: 1 to {MAX_PLAYERS} are possible")
+    if len(hands.dealer) and ((hands.dealer < 0) | (hands.dealer >= hands.players)).any():
+        raise ChunkError("a hand's dealer is not one of its seats")
     names = hand_sum_names(seats, known)
     sums = np.zeros((len(runs), len(names)), np.int64)
     kernels.hand_run_sums(

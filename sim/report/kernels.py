@@ -10,6 +10,11 @@ Why kernels: the same reductions in numpy made one pass, and one temporary array
 statistic (about twenty a chunk: each seat's wins, each end reason, squares, histograms),
 ~0.4 s of a report's ~1.5 s on 10 million hands; here one pass does them all
 (docs/report.md, Benchmark). ``NUMBA_DISABLE_JIT=1`` runs them as plain Python, slowly.
+
+The kernels trust their inputs (numba checks no bounds): ``chunks`` checks every index they
+take from the data (seats, table sizes, dictionary codes) first. They call nothing outside
+this file, so numba's own check of this file keeps their cache fresh (they live in the
+engine's cache folder, named after the engine's sources only).
 """
 
 from __future__ import annotations

@@ -127,11 +127,13 @@ def _parts(folder: Path) -> dict[str, list[Part]]:
 def unreadable(files: list[str], err: Exception) -> DatasetError:
     """A damaged Parquet file (cut short by a full disk, say): one line naming it. ``rummysim
     run`` checks every finished shard's digest and plays a damaged one again."""
+    return damaged(files, f"cannot read the Parquet file ({err})")
+
+
+def damaged(files: list[str], what: str) -> DatasetError:
+    """Files that cannot be reported on, for the reason ``what``: one line naming them."""
     where = files[0] if len(files) == 1 else f"one of {', '.join(files)}"
-    return DatasetError(
-        f"{where}: cannot read the Parquet file ({err}); run the experiment again to replay "
-        "the damaged shard"
-    )
+    return DatasetError(f"{where}: {what}; run the experiment again to replay the damaged shard")
 
 
 def _top_deal(meta: pq.FileMetaData) -> int | None:
@@ -280,6 +282,38 @@ def _merged(frame: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
     return frame.group_by(keys).agg(sums).sort(keys)
 
 
+def _reduce_chunk(
+    tables: dict[str, list[pl.DataFrame]],
+    arm: str,
+    frame: pl.DataFrame,
+    extra: pa.Table,
+    games: pl.DataFrame | None,
+    *,
+    stride: int,
+    block: int,
+    seats: int,
+    teams: bool,
+    known: tuple[str, ...],
+    game_block: int,
+) -> None:
+    """One chunk's hand and game blocks and histograms, added to ``tables``."""
+    hands = C.Hands(
+        frame, extra, unit_stride=stride, block=block, seats=seats, teams=teams, known=known
+    )
+    arm_col = pl.lit(arm).alias("arm")
+    tables["hands"].append(C.hand_block_sums(hands, seats, known).with_columns(arm_col))
+    for name in ("turns", "points"):
+        tables[name].append(hands.histogram_frame(name).with_columns(arm_col))
+    if games is None:
+        return
+    sums, hands_hist, margin_hist = C.game_block_sums(
+        games, seats=seats, teams=teams, game_block=game_block
+    )
+    tables["games"].append(sums.with_columns(arm_col))
+    tables["hands_hist"].append(hands_hist.with_columns(arm_col))
+    tables["margin"].append(margin_hist.with_columns(arm_col))
+
+
 def aggregate(ds: Dataset) -> Aggregates:
     """Run every aggregation of the report over the dataset."""
     seats = max(a.players for a in ds.arms)
@@ -305,35 +339,17 @@ def aggregate(ds: Dataset) -> Aggregates:
     }
     chunks = _file_chunks(hand_parts, ds.root / "games", CHUNK_ROWS)
     mixed = {a.name for a in ds.arms if a.mixed}
-    for (arm, hands_files, _games), (frame, extra, games) in zip(
+    for (arm, hands_files, games_files), (frame, extra, games) in zip(
         chunks, _read_ahead(chunks, mixed), strict=True
     ):
         # the chunk's hands, read once: block sums, histograms and the games' last hands
-        is_teams = arm in teams
         try:
-            hands = C.Hands(
-                frame,
-                extra,
-                unit_stride=stride,
-                block=block,
-                seats=seats,
-                teams=is_teams,
-                known=known,
-            )
+            _reduce_chunk(
+                tables, arm, frame, extra, games, stride=stride, block=block, seats=seats,
+                teams=arm in teams, known=known, game_block=game_block[arm],
+            )  # fmt: skip
         except C.ChunkError as err:
-            raise C.ChunkError(f"{hands_files[0]}: {err}") from None
-        arm_col = pl.lit(arm).alias("arm")
-        tables["hands"].append(C.hand_block_sums(hands, seats, known).with_columns(arm_col))
-        for name in ("turns", "points"):
-            tables[name].append(hands.histogram_frame(name).with_columns(arm_col))
-        if games is None:
-            continue
-        sums, hands_hist, margin_hist = C.game_block_sums(
-            games, seats=seats, teams=is_teams, game_block=game_block[arm]
-        )
-        tables["games"].append(sums.with_columns(arm_col))
-        tables["hands_hist"].append(hands_hist.with_columns(arm_col))
-        tables["margin"].append(margin_hist.with_columns(arm_col))
+            raise damaged(hands_files + games_files, str(err)) from None
     keys = ["arm", "shard", "block"]
     hb = _merged(pl.concat(tables["hands"]).select(*keys, *hand_sum_names(seats, known)), keys)
     turns_blocks, points_blocks, hands_blocks, margin_blocks = (

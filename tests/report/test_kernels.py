@@ -111,15 +111,20 @@ def test_end_reasons_keep_their_dictionary_indices() -> None:
 
 
 @pytest.mark.nojit
-@pytest.mark.parametrize("players", [0, 16])
-def test_a_chunk_with_impossible_table_sizes_is_a_clear_error(players: int) -> None:
+@pytest.mark.parametrize(
+    ("players", "dealer", "match"),
+    [(0, 0, "players"), (16, 0, "players"), (2, 2, "dealer"), (2, -1, "dealer")],
+)
+def test_a_chunk_with_impossible_seats_is_a_clear_error(
+    players: int, dealer: int, match: str
+) -> None:
     rows = 4
     frame = pl.DataFrame(
         {
             "shard": pl.Series([0] * rows, dtype=pl.Int32),
             "deal": pl.Series(range(rows), dtype=pl.Int64),
             "winner": pl.Series([0, 1, -1, 0], dtype=pl.Int8),
-            "dealer": pl.Series([0, 1, 0, 1], dtype=pl.Int8),
+            "dealer": pl.Series([0, 1, dealer, 1], dtype=pl.Int8),
             "players": pl.Series([2, 2, players, 2], dtype=pl.Int8),
             "turns": pl.Series([9, 8, 500, 12], dtype=pl.Int32),
             "points": pl.Series([20, 31, 0, 7], dtype=pl.Int32),
@@ -129,5 +134,26 @@ def test_a_chunk_with_impossible_table_sizes_is_a_clear_error(players: int) -> N
     extra = pa.table({"end_reason": reasons})
     known = ("went_out", "other")
     hands = C.Hands(frame, extra, unit_stride=1, block=2, seats=2, teams=False, known=known)
-    with pytest.raises(C.ChunkError, match="players"):
+    with pytest.raises(C.ChunkError, match=match):
         C.hand_block_sums(hands, 2, known)
+
+
+@pytest.mark.nojit
+def test_end_reasons_outside_their_dictionary_are_a_clear_error() -> None:
+    known = ("went_out", "other")
+    bad = pa.DictionaryArray.from_arrays(pa.array([0, 9, 0], pa.int8()), ["went_out"], safe=False)
+    with pytest.raises(C.ChunkError, match="outside"):
+        C.reason_dictionary(bad, known)
+
+
+@pytest.mark.nojit
+def test_many_distinct_end_reasons_outgrow_an_int8_dictionary() -> None:
+    # each file's dictionary fits int8 indices, the chunk's together do not
+    files = [
+        pa.DictionaryArray.from_arrays(
+            pa.array(list(range(100)), pa.int8()), [f"odd{f}_{i}" for i in range(100)]
+        )
+        for f in range(2)
+    ]
+    codes, reason_of = C.reason_dictionary(pa.chunked_array(files), ("went_out", "other"))
+    assert len(codes) == 200 and set(reason_of[codes].tolist()) == {1}

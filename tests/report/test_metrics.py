@@ -227,3 +227,29 @@ def test_hand_blocks_and_histograms_match_a_group_by_over_every_hand(
     keys = ["arm", "shard", "block", "hands"]
     expected = games.group_by(keys).len().sort(keys).collect()
     assert agg.hands_blocks.equals(expected.cast(agg.hands_blocks.schema))
+
+
+def test_a_shard_with_impossible_values_is_named_in_a_clear_error(
+    small_dataset: Path, tmp_path: Path
+) -> None:
+    """A hand whose dealer is no seat (a damaged file) stops the report with one line that
+    names the files of its chunk, as an unreadable file does (the CLI exits with code 2)."""
+    import shutil
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from sim.report.dataset import DatasetError
+
+    copy = tmp_path / "copy"
+    shutil.copytree(small_dataset, copy)
+    first = sorted((copy / "hands").glob("arm=*/*.parquet"))[0]
+    table = pq.read_table(first)
+    dealer = table.column("dealer").to_numpy().copy()
+    dealer[5] = 7
+    table = table.set_column(
+        table.schema.get_field_index("dealer"), "dealer", pa.array(dealer, pa.int8())
+    )
+    pq.write_table(table, first)
+    with pytest.raises(DatasetError, match=rf"{first.name}.*dealer is not one of its seats"):
+        aggregate(open_dataset(copy))
