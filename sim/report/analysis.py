@@ -464,6 +464,10 @@ QUANTILE_BLOCKS = 100
 (a draw costs blocks x distinct values, and whole-number quantiles need no finer blocks)."""
 
 
+DENSE_RANGE = 1 << 20
+"""Largest range of integer values :func:`_dense_codes` numbers without sorting."""
+
+
 def _dense_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``np.unique(values, return_inverse=True)`` for integers, without sorting when their
     range is small (a histogram's values): the distinct values and each one's index."""
@@ -477,10 +481,6 @@ def _dense_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     present[offsets] = True
     index = np.cumsum(present) - 1
     return np.flatnonzero(present) + low, index[offsets]
-
-
-DENSE_RANGE = 1 << 20
-"""Largest range of integer values :func:`_dense_codes` numbers without sorting."""
 
 
 def _block_matrix(blocks: pl.DataFrame, col: str) -> tuple[np.ndarray, np.ndarray]:

@@ -27,7 +27,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from sim.report import kernels
-from sim.report.kernels import MAX_PLAYERS
+from sim.rules.model import MAX_PLAYERS
 
 HAND_COLUMNS = ("shard", "deal", "winner", "dealer", "players", "turns", "points")
 """The columns of the hands files the report reads with polars (each once)."""
@@ -138,12 +138,6 @@ def reason_dictionary(column: Column, known: tuple[str, ...]) -> tuple[np.ndarra
     codes = [index(chunk) for chunk in chunks]
     together = np.concatenate(codes) if codes else np.zeros(0, np.int64)
     return together, np.arange(len(known), dtype=np.int64)
-
-
-def reason_codes(column: Column, known: tuple[str, ...]) -> np.ndarray:
-    """Each hand's end reason as its index in ``known`` (:func:`reason_dictionary`)."""
-    codes, reason_of = reason_dictionary(column, known)
-    return reason_of[codes]
 
 
 class Runs:

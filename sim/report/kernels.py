@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.engine.jit import threaded as kernel  # numba's cache folder, fast cache loads
+from sim.rules.model import MAX_PLAYERS  # the seat limit: the scratch table's size
 
 # the columns of a hand run's sums (``chunks.hand_sum_names``): these, then wins per seat,
 # seats at the table, points per seat and the count of each end reason
@@ -48,9 +49,6 @@ GS_LEAD_CHANGES2 = 8
 GS_CAPPED = 9
 GS_FIXED = 10
 
-MAX_PLAYERS = 15
-"""The most players a hand's ``players`` may give (RULES.md's variants seat 2 to 12)."""
-
 
 @kernel
 def run_end(starts, r, rows):
@@ -63,8 +61,8 @@ def hand_run_sums(starts, winner, dealer, players, turns, points, codes, reason_
     """Per run of hands, into ``out`` (int64[runs, HS_FIXED + 3 * seats + reasons]): hands,
     Σturns, Σturns², Σpoints, Σpoints², hands someone won, won by the dealer, won by the
     first player (the dealer's left); then per seat s the hands s won, the hands with a seat
-    s at the table (``players > s``, 1 to 15 players) and s's points (``scores[:, s]``, or
-    nothing where ``scores`` has no rows: the points per seat were not read); then per end
+    s at the table (``players > s``, 1 to ``MAX_PLAYERS``) and s's points (``scores[:, s]``,
+    or nothing where ``scores`` has no rows: the points per seat were not read); then per end
     reason its hands: row i's reason is ``reason_of[codes[i]]`` (``codes``, the end reason
     column's dictionary indices; ``reason_of``, the reason of each dictionary entry, 0 to
     reasons - 1). ``winner`` is a seat or -1; the dealer is a seat."""
@@ -112,9 +110,9 @@ def hand_run_sums(starts, winner, dealer, players, turns, points, codes, reason_
         row[HS_DECIDED] = decided
         row[HS_DEALER_WIN] = dealer_won
         row[HS_FIRST_WIN] = first_won
-        for n in range(1, MAX_PLAYERS + 1):
-            for s in range(min(n, seats)):
-                row[seats_at + s] += tables[n]
+        for size in range(1, MAX_PLAYERS + 1):
+            for s in range(min(size, seats)):
+                row[seats_at + s] += tables[size]
 
 
 @kernel

@@ -3,9 +3,10 @@
 The hands are read once, in chunks of whole files of at most :data:`CHUNK_ROWS` hands of
 one arm and only the columns the report needs (:data:`~sim.report.chunks.HAND_COLUMNS` and
 :data:`~sim.report.chunks.ARROW_COLUMNS`), so memory depends on the chunk size, the number
-of arms, blocks and distinct values, not on the number of hands. Each chunk is reduced with
-numpy (:mod:`sim.report.chunks`) to its block sums, its per-block histograms and its games'
-block sums; the chunks' small tables are then put together. The results are small tables:
+of arms, blocks and distinct values, not on the number of hands. Each chunk is reduced in
+one pass (:mod:`sim.report.chunks`, :mod:`sim.report.kernels`) to its block sums, its
+per-block histograms and its games' block sums; the chunks' small tables are then put
+together. The results are small tables:
 
 * hand blocks: per (arm, shard, block of ``block`` consecutive deals) the sums every hand
   statistic of the report is made of (:func:`~sim.report.chunks.hand_sum_names`); the

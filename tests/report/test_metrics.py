@@ -57,14 +57,14 @@ def test_list_columns_are_list_get_with_zeros(lists: list) -> None:
         assert length.tolist() == [min(len(x or []), width) for x in lists]
 
 
-def test_reason_codes_read_categorical_and_string_columns() -> None:
+def test_end_reasons_read_categorical_and_string_columns() -> None:
     known = ("went_out", "block", "stalled", "other")
     names = ["block", "went_out", "surprise", "stalled", "block"]
     for dtype in (pl.Categorical, pl.String):
-        codes = C.reason_codes(pl.Series("end_reason", names, dtype=dtype), known)
-        assert codes.tolist() == [1, 0, 3, 2, 1]
+        codes, reason_of = C.reason_dictionary(pl.Series("end_reason", names, dtype=dtype), known)
+        assert reason_of[codes].tolist() == [1, 0, 3, 2, 1]
     with pytest.raises(C.ChunkError, match="end reason"):
-        C.reason_codes(pl.Series("end_reason", ["block", None], dtype=pl.Categorical), known)
+        C.reason_dictionary(pl.Series("end_reason", ["block", None], dtype=pl.Categorical), known)
 
 
 def _played(hand_scores: list[list[int]], games: list[tuple[int, int]], finals: list[list[int]]):
