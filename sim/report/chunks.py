@@ -12,6 +12,9 @@ table or a join:
 * the games' block sums and the histograms of hands per game and margins are counted over
   runs of (shard, game block) likewise.
 
+A chunk's tables are :class:`Rows`, numpy arrays: polars frames are made once, from every
+chunk's rows together (building a few small frames per chunk cost more than reducing it).
+
 The hands' flat columns (``points``; the games' ``comeback``) carry what the score lists
 would give, so the lists are read only for the skill comparison of mixed line-ups.
 
@@ -20,6 +23,8 @@ this); rows out of order only make more runs of a block, summed by the caller.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
@@ -63,15 +68,29 @@ class ChunkError(ValueError):
     """A chunk the report cannot read (a null where every hand has a value)."""
 
 
-def ints(series: pl.Series) -> np.ndarray:
-    """A column without nulls as a numpy array of its own integer type (no copy)."""
-    if series.null_count():
-        raise ChunkError(f"column {series.name!r} has {series.null_count()} empty values")
-    return series.to_numpy()
-
-
 Column = pl.Series | pa.Array | pa.ChunkedArray
 """A column as polars or pyarrow gives it."""
+
+
+def ints(column: Column, name: str = "") -> np.ndarray:
+    """A column without nulls as a numpy array of its own integer (or boolean) type: a view
+    of a polars column, or of a pyarrow column in one chunk."""
+    if isinstance(column, pl.Series):
+        name, missing = column.name, column.null_count()
+    else:
+        missing = column.null_count
+    if missing:
+        raise ChunkError(f"column {name!r} has {missing} empty values")
+    if isinstance(column, pl.Series):
+        return column.to_numpy()
+    return _arrow(column).to_numpy(zero_copy_only=False)
+
+
+def polars_type(column: Column) -> pl.DataType:
+    """The polars type of a polars or pyarrow column (as ``pl.read_parquet`` would read it)."""
+    if isinstance(column, pl.Series):
+        return column.dtype
+    return pl.from_arrow(pa.array([], type=column.type)).dtype
 
 
 def _arrow(column: Column) -> pa.Array:
@@ -154,8 +173,8 @@ class Runs:
         else:
             self.starts = np.zeros(0, np.int64)
         self.counts = np.diff(np.append(self.starts, n))
-        self.shard = shard[self.starts]
-        self.block = block[self.starts]
+        self.shard = shard[self.starts].astype(np.int64)
+        self.block = block[self.starts].astype(np.int64)
 
     def __len__(self) -> int:
         return len(self.starts)
@@ -178,29 +197,37 @@ class Runs:
         frame = pl.DataFrame({"k": index, "v": values}).group_by("k", "v").len().sort("k", "v")
         return frame["k"].to_numpy(), frame["v"].to_numpy(), frame["len"].to_numpy()
 
-    def histogram_frame(
-        self, values: np.ndarray, name: str, dtype: pl.DataType, shard_dtype: pl.DataType
-    ) -> pl.DataFrame:
-        """:meth:`histogram` as the report's (shard, block, value, len) table."""
+    def histogram_rows(self, values: np.ndarray) -> Rows:
+        """:meth:`histogram` as rows of the report's (shard, block, value, len) table."""
         k, v, c = self.histogram(values)
-        return pl.DataFrame(
-            {
-                "shard": pl.Series(self.shard[k], dtype=pl.Int64).cast(shard_dtype),
-                "block": pl.Series(self.block[k], dtype=pl.Int64),
-                name: pl.Series(v, dtype=pl.Int64).cast(dtype),
-                "len": pl.Series(c, dtype=pl.Int64).cast(pl.UInt32),
-            }
-        )
+        return Rows(self.shard[k], self.block[k], np.stack([v, c], axis=1).astype(np.int64))
 
-    def frame(self, names: tuple[str, ...], sums: np.ndarray, shard_dtype: pl.DataType):
-        """The runs' ``sums`` (int64[runs, len(names)], a column per name) with their shard
-        and block in front."""
+    def sum_rows(self, sums: np.ndarray) -> Rows:
+        """The runs' ``sums`` (int64[runs, columns]) as rows, each with its shard and block."""
+        return Rows(self.shard, self.block, sums)
+
+
+@dataclass(frozen=True)
+class Rows:
+    """Rows of one of a chunk's small tables, kept in numpy until every chunk is read
+    (:mod:`sim.report.metrics` makes each table one polars frame at the end): each row's
+    ``shard`` and ``block`` and its ``columns`` (int64[rows, columns], in the order of the
+    table's names: a histogram's value and count, or a block's sums)."""
+
+    shard: np.ndarray
+    block: np.ndarray
+    columns: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.shard)
+
+    def frame(self, names: tuple[str, ...], dtypes: dict[str, pl.DataType]) -> pl.DataFrame:
+        """The rows as a (shard, block, *names) frame; ``dtypes`` gives the types of the
+        shard and of any name not ``Int64``."""
+        data = {"shard": self.shard, "block": self.block}
+        data |= {name: self.columns[:, i] for i, name in enumerate(names)}
         return pl.DataFrame(
-            {
-                "shard": pl.Series(self.shard, dtype=pl.Int64).cast(shard_dtype),
-                "block": pl.Series(self.block, dtype=pl.Int64),
-                **{c: pl.Series(sums[:, i], dtype=pl.Int64) for i, c in enumerate(names)},
-            }
+            {k: pl.Series(v, dtype=pl.Int64).cast(dtypes.get(k, pl.Int64)) for k, v in data.items()}
         )
 
 
@@ -274,15 +301,14 @@ class Hands:
             self.players = np.full_like(self.players, 2)
         self.runs = Runs(self.shard, ints(frame["deal"]) // (unit_stride * block))
         self.shard_dtype = frame.schema["shard"]
+        self.turns_dtype = frame.schema["turns"]
 
-    def histogram_frame(self, name: str) -> pl.DataFrame:
+    def histogram(self, name: str) -> Rows:
         """The per-block histogram of turns or points per hand."""
-        values = self.turns if name == "turns" else self.points
-        dtype = self.frame.schema["turns"] if name == "turns" else pl.Int64
-        return self.runs.histogram_frame(values, name, dtype, self.shard_dtype)
+        return self.runs.histogram_rows(self.turns if name == "turns" else self.points)
 
 
-def hand_block_sums(hands: Hands, seats: int, known: tuple[str, ...]) -> pl.DataFrame:
+def hand_block_sums(hands: Hands, seats: int, known: tuple[str, ...]) -> Rows:
     """Per (shard, block) of the chunk: every column of ``hand_sum_names(seats, known)``."""
     runs = hands.runs
     if len(hands.winner) and hands.winner.min() < -1:
@@ -299,38 +325,38 @@ def hand_block_sums(hands: Hands, seats: int, known: tuple[str, ...]) -> pl.Data
         runs.starts, hands.winner, hands.dealer, hands.players, hands.turns, hands.points,
         hands.codes, hands.reason_of, hands.scores, sums,
     )  # fmt: skip
-    return runs.frame(names, sums, hands.shard_dtype)
+    return runs.sum_rows(sums)
 
 
 def game_block_sums(
-    games: pl.DataFrame, *, seats: int, teams: bool, game_block: int
-) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
-    """The chunk's games summed per (shard, game block): every column of
-    ``game_sum_names(seats)``; and the per-block histograms of hands per game and margins.
+    games: pa.Table, *, seats: int, teams: bool, game_block: int
+) -> tuple[Rows, Rows, Rows]:
+    """The chunk's games (:data:`GAME_COLUMNS`, as pyarrow reads them) summed per (shard,
+    game block): every column of ``game_sum_names(seats)``; and the per-block histograms of
+    hands per game and margins.
 
     The final margin is the winner's final score minus the best other side's (two sides for a
     partnership arm; negative in the rare gin game whose loser's box bonuses put him ahead,
     §3.17), or, in a game nobody won, the best final score minus the second best; a
     *comeback* (the runner's ``comeback`` column) is a game whose winner had fewer points than
     some other side before the last hand."""
-    shard, winner = ints(games["shard"]), ints(games["winner"])
-    n_hands = ints(games["hands"])
-    columns, length = list_columns(games["final_scores"], 2 if teams else seats)
+
+    def column(name: str) -> np.ndarray:
+        return ints(games.column(name), name)
+
+    shard, winner = column("shard"), column("winner")
+    n_hands = column("hands")
+    columns, length = list_columns(games.column("final_scores"), 2 if teams else seats)
     if len(length) and length.min() < 2:
         raise ChunkError("a game has fewer than two final scores")
     final = np.stack(columns, axis=1).astype(np.int64)
     margin = np.zeros(len(length), np.int64)
     kernels.final_margins(final, length, winner, margin)
-    runs = Runs(shard, ints(games["game"]) // game_block)
+    runs = Runs(shard, column("game") // game_block)
     names = game_sum_names(seats)
     sums = np.zeros((len(runs), len(names)), np.int64)
     kernels.game_run_sums(
-        runs.starts, n_hands, margin, ints(games["comeback"]), winner,
-        ints(games["lead_changes"]), ints(games["capped"]), sums,
+        runs.starts, n_hands, margin, column("comeback"), winner,
+        column("lead_changes"), column("capped"), sums,
     )  # fmt: skip
-    shard_dtype = games.schema["shard"]
-    return (
-        runs.frame(names, sums, shard_dtype),
-        runs.histogram_frame(n_hands, "hands", pl.Int64, shard_dtype),
-        runs.histogram_frame(margin, "margin", pl.Int64, shard_dtype),
-    )
+    return runs.sum_rows(sums), runs.histogram_rows(n_hands), runs.histogram_rows(margin)

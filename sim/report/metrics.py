@@ -29,6 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -223,38 +224,44 @@ CHUNK_ROWS = 500_000
 bytes a hand) and reduced to block sums and histograms, its games with it."""
 
 
-def _read_polars(hands_files: list[str], games_files: list[str]):
-    """A chunk's :data:`~sim.report.chunks.HAND_COLUMNS` and games, each column in one piece
-    (so that numpy reads it in place: the copy is made here, in the reading thread)."""
-    hands = pl.read_parquet(hands_files, columns=list(C.HAND_COLUMNS)).rechunk()
-    if not games_files:
-        return hands, None
-    return hands, pl.read_parquet(games_files, columns=list(C.GAME_COLUMNS)).rechunk()
+def _read_polars(hands_files: list[str]) -> pl.DataFrame:
+    """A chunk's :data:`~sim.report.chunks.HAND_COLUMNS`, each column in one piece (so that
+    numpy reads it in place: the copy is made here, in the reading thread)."""
+    return pl.read_parquet(hands_files, columns=list(C.HAND_COLUMNS)).rechunk()
 
 
-def _read_arrow(hands_files: list[str], scores: bool) -> pa.Table:
+def _read_arrow(hands_files: list[str], games_files: list[str], scores: bool):
     """A chunk's :data:`~sim.report.chunks.ARROW_COLUMNS` (and, with ``scores``, the
     :data:`~sim.report.chunks.SCORE_COLUMN`), file after file: the same rows in the same
-    order as :func:`_read_polars`."""
+    order as :func:`_read_polars`; and its games' :data:`~sim.report.chunks.GAME_COLUMNS`
+    (None without games files), each column in one piece. pyarrow decodes the games' score
+    lists in about half the time polars takes."""
     columns = list(C.ARROW_COLUMNS) + ([C.SCORE_COLUMN] if scores else [])
-    return pa.concat_tables(
+    extra = pa.concat_tables(
         pq.ParquetFile(path).read(columns=columns, use_threads=False) for path in hands_files
     )
+    if not games_files:
+        return extra, None
+    games = pa.concat_tables(
+        pq.ParquetFile(path).read(columns=list(C.GAME_COLUMNS), use_threads=False)
+        for path in games_files
+    )
+    return extra, games.combine_chunks()
 
 
 def _read_ahead(chunks: list[tuple[str, list[str], list[str]]], mixed: set[str]):
     """Each chunk's (hands, arrow columns, games), in order (the score lists only for the
     arms in ``mixed``), the next chunk read while the caller reduces this one: its polars
-    columns in one thread, its pyarrow columns in another (each reader decodes mostly on one
-    core; both, and numpy, leave the GIL). Two chunks in memory at most. A file that cannot
-    be read raises :class:`DatasetError` naming the chunk's files."""
+    columns in one thread, its pyarrow columns and games in another (each reader decodes
+    mostly on one core; both, and the kernels, leave the GIL). Two chunks in memory at most.
+    A file that cannot be read raises :class:`DatasetError` naming the chunk's files."""
 
     def submit(pool: ThreadPoolExecutor, i: int):
         if i >= len(chunks):
             return None
         arm, hands_files, games_files = chunks[i]
-        return pool.submit(_read_polars, hands_files, games_files), pool.submit(
-            _read_arrow, hands_files, arm in mixed
+        return pool.submit(_read_polars, hands_files), pool.submit(
+            _read_arrow, hands_files, games_files, arm in mixed
         )
 
     with ThreadPoolExecutor(2) as pool:
@@ -262,7 +269,7 @@ def _read_ahead(chunks: list[tuple[str, list[str], list[str]]], mixed: set[str])
         for i in range(len(chunks)):
             polars_part, arrow_part = ahead
             try:
-                (hands, games), extra = polars_part.result(), arrow_part.result()
+                hands, (extra, games) = polars_part.result(), arrow_part.result()
             except (OSError, pa.ArrowException, pl.exceptions.PolarsError) as err:
                 raise unreadable(chunks[i][1] + chunks[i][2], err) from None
             ahead = submit(pool, i + 1)
@@ -271,10 +278,8 @@ def _read_ahead(chunks: list[tuple[str, list[str], list[str]]], mixed: set[str])
 
 
 def _merged(frame: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
-    """The chunks' rows sorted by ``keys``, with the other columns summed over rows of equal
-    keys. The chunks come in key order and a block is never split between them when the
-    files are in the runner's order, so the sum (a ``group_by`` over many groups) is only
-    done when some keys do repeat."""
+    """The rows sorted by ``keys``, with the other columns summed over rows of equal keys
+    (the general case of :meth:`_Table.frame`, for rows that do not come in key order)."""
     frame = frame.sort(keys)
     same = pl.all_horizontal([pl.col(k) == pl.col(k).shift(1) for k in keys])
     if not frame.select(same.any()).item():
@@ -283,12 +288,79 @@ def _merged(frame: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
     return frame.group_by(keys).agg(sums).sort(keys)
 
 
+class _Table:
+    """One of the aggregates' tables: (arm, shard, block, *names) with one row per key (arm,
+    shard, block and the first ``keyed`` names), the rest summed. Each chunk adds its
+    :class:`~sim.report.chunks.Rows`; :meth:`frame` makes one polars frame of them all."""
+
+    def __init__(self, names: tuple[str, ...], keyed: int = 0) -> None:
+        self.names = names
+        self.keyed = keyed
+        self.pieces: list[tuple[str, C.Rows]] = []
+        self.dtypes: dict[str, pl.DataType] = {}
+
+    def add(self, arm: str, rows: C.Rows, dtypes: dict[str, pl.DataType]) -> None:
+        """A chunk's rows of ``arm``; ``dtypes``: the types of its columns as the files have
+        them (the shard's; any other not ``Int64``), taken from the first chunk."""
+        self.pieces.append((arm, rows))
+        for name, dtype in dtypes.items():
+            self.dtypes.setdefault(name, dtype)
+
+    def frame(self) -> pl.DataFrame:
+        """Every chunk's rows, sorted by key with equal keys summed (as a ``group_by`` and a
+        ``sort`` would give them). The chunks come in key order (arms in name order, the
+        files of an arm in the runner's order), so this is one concatenation, a check that
+        each key follows the one before, and a sum where a block spans two chunks."""
+        arms = sorted({arm for arm, _ in self.pieces})
+        rank = {arm: i for i, arm in enumerate(arms)}
+        lengths = [len(rows) for _, rows in self.pieces]
+        code = np.repeat(np.array([rank[arm] for arm, _ in self.pieces], np.int64), lengths)
+        shard = np.concatenate([rows.shard for _, rows in self.pieces] or [np.zeros(0, np.int64)])
+        block = np.concatenate([rows.block for _, rows in self.pieces] or [np.zeros(0, np.int64)])
+        width = len(self.names)
+        columns = np.concatenate(
+            [rows.columns for _, rows in self.pieces] or [np.zeros((0, width), np.int64)]
+        )
+        keys = [code, shard, block] + [columns[:, i] for i in range(self.keyed)]
+        after, same = _order(keys)
+        if not after.all():  # out of key order: polars sorts and sums
+            names = ["arm", "shard", "block", *self.names[: self.keyed]]
+            return _merged(self._build(arms, code, shard, block, columns), names)
+        if same.any():  # a block in two chunks: its rows summed into the first
+            starts = np.flatnonzero(np.concatenate([[True], ~same]))
+            code, shard, block = code[starts], shard[starts], block[starts]
+            sums = np.add.reduceat(columns, starts, axis=0) if len(starts) else columns
+            columns = np.concatenate([columns[starts, : self.keyed], sums[:, self.keyed :]], 1)
+        return self._build(arms, code, shard, block, columns).with_columns(
+            pl.col("arm").set_sorted()
+        )
+
+    def _build(self, arms, code, shard, block, columns) -> pl.DataFrame:
+        """The frame of these rows, each column of its table's type."""
+        arm = pl.Series("arm", arms, dtype=pl.String).gather(code)
+        rows = C.Rows(shard, block, columns).frame(self.names, self.dtypes)
+        return rows.insert_column(0, arm)
+
+
+def _order(keys: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """For each row after the first: whether its key (the arrays of ``keys``, most
+    significant first) is not below the previous row's, and whether it equals it."""
+    n = max(len(keys[0]) - 1, 0)
+    below = np.zeros(n, bool)
+    same = np.ones(n, bool)
+    for key in keys:
+        before, this = key[:-1], key[1:]
+        below |= same & (this < before)
+        same &= this == before
+    return ~below, same
+
+
 def _reduce_chunk(
-    tables: dict[str, list[pl.DataFrame]],
+    tables: dict[str, _Table],
     arm: str,
     frame: pl.DataFrame,
     extra: pa.Table,
-    games: pl.DataFrame | None,
+    games: pa.Table | None,
     *,
     stride: int,
     block: int,
@@ -301,18 +373,19 @@ def _reduce_chunk(
     hands = C.Hands(
         frame, extra, unit_stride=stride, block=block, seats=seats, teams=teams, known=known
     )
-    arm_col = pl.lit(arm).alias("arm")
-    tables["hands"].append(C.hand_block_sums(hands, seats, known).with_columns(arm_col))
-    for name in ("turns", "points"):
-        tables[name].append(hands.histogram_frame(name).with_columns(arm_col))
+    shard = {"shard": hands.shard_dtype}
+    tables["hands"].add(arm, C.hand_block_sums(hands, seats, known), shard)
+    tables["turns"].add(arm, hands.histogram("turns"), shard | {"turns": hands.turns_dtype})
+    tables["points"].add(arm, hands.histogram("points"), shard)
     if games is None:
         return
     sums, hands_hist, margin_hist = C.game_block_sums(
         games, seats=seats, teams=teams, game_block=game_block
     )
-    tables["games"].append(sums.with_columns(arm_col))
-    tables["hands_hist"].append(hands_hist.with_columns(arm_col))
-    tables["margin"].append(margin_hist.with_columns(arm_col))
+    dtypes = {"shard": C.polars_type(games.column("shard"))}
+    tables["games"].add(arm, sums, dtypes)
+    tables["hands_hist"].add(arm, hands_hist, dtypes)
+    tables["margin"].add(arm, margin_hist, dtypes)
 
 
 def aggregate(ds: Dataset) -> Aggregates:
@@ -335,9 +408,17 @@ def aggregate(ds: Dataset) -> Aggregates:
         block = block_size(min(sum(p.rows for p in parts) for parts in hand_parts.values()))
         stride = 1
     known = REASONS + ("other",)
-    tables: dict[str, list[pl.DataFrame]] = {
-        k: [] for k in ("hands", "games", "turns", "points", "hands_hist", "margin")
+    len_type = {"len": pl.UInt32}
+    tables = {
+        "hands": _Table(hand_sum_names(seats, known)),
+        "games": _Table(game_sum_names(seats)),
+        "turns": _Table(("turns", "len"), keyed=1),
+        "points": _Table(("points", "len"), keyed=1),
+        "hands_hist": _Table(("hands", "len"), keyed=1),
+        "margin": _Table(("margin", "len"), keyed=1),
     }
+    for table in tables.values():
+        table.dtypes |= len_type
     chunks = _file_chunks(hand_parts, ds.root / "games", CHUNK_ROWS)
     mixed = {a.name for a in ds.arms if a.mixed}
     for (arm, hands_files, games_files), (frame, extra, games) in zip(
@@ -351,22 +432,15 @@ def aggregate(ds: Dataset) -> Aggregates:
             )  # fmt: skip
         except C.ChunkError as err:
             raise damaged(hands_files + games_files, str(err)) from None
-    keys = ["arm", "shard", "block"]
-    hb = _merged(pl.concat(tables["hands"]).select(*keys, *hand_sum_names(seats, known)), keys)
+    hb = tables["hands"].frame()
     turns_blocks, points_blocks, hands_blocks, margin_blocks = (
-        _merged(pl.concat(tables[key]).select(*keys, col, "len"), [*keys, col])
-        for key, col in (
-            ("turns", "turns"),
-            ("points", "points"),
-            ("hands_hist", "hands"),
-            ("margin", "margin"),
-        )
+        tables[key].frame() for key in ("turns", "points", "hands_hist", "margin")
     )
     sk = _skill(ds, seats)
     seen = [r for r in known if hb[f"r_{r}"].sum() > 0]
     reasons = tuple(seen)
     hb = hb.drop([f"r_{r}" for r in known if r not in seen])
-    gb = _merged(pl.concat(tables["games"]).select(*keys, *game_sum_names(seats)), keys)
+    gb = tables["games"].frame()
     return Aggregates(
         hand_blocks=hb,
         game_blocks=gb,

@@ -29,7 +29,9 @@ def test_runs_histogram_counts_like_a_group_by(values: list[int]) -> None:
     block = np.array([0, 0, 1, 0, 0, 1, 1, 1, 1, 1])
     runs = C.Runs(shard, block)
     assert len(runs) == 6 and runs.counts.sum() == len(values)
-    got = runs.histogram_frame(np.array(values), "v", pl.Int64, pl.Int32)
+    got = runs.histogram_rows(np.array(values)).frame(
+        ("v", "len"), {"shard": pl.Int32, "len": pl.UInt32}
+    )
     keys = ["shard", "block", "v"]
     summed = got.group_by(keys).agg(pl.col("len").sum()).sort(keys)
     frame = pl.DataFrame({"shard": shard, "block": block, "v": values})
@@ -253,3 +255,52 @@ def test_a_shard_with_impossible_values_is_named_in_a_clear_error(
     pq.write_table(table, first)
     with pytest.raises(DatasetError, match=rf"{first.name}.*dealer is not one of its seats"):
         aggregate(open_dataset(copy))
+
+
+@pytest.mark.parametrize("order", ["in order", "a block in two chunks", "out of order"])
+def test_aggregate_tables_sort_and_sum_like_a_group_by(order: str) -> None:
+    """metrics._Table: each chunk's numpy rows made one frame, sorted by (arm, shard, block,
+    value) with the counts of equal keys summed, whether the chunks come in key order (one
+    concatenation), split a block between them, or come in any order (polars sorts)."""
+    from sim.report.chunks import Rows
+    from sim.report.metrics import _Table
+
+    rng = np.random.default_rng(7)
+    pieces = []
+    for arm in ("b-arm", "a-arm"):  # arms in the order the files came: sorted in the frame
+        for shard in (0, 1):
+            values = rng.integers(-3, 9, 40)
+            block = np.sort(rng.integers(0, 4, 40))
+            runs = C.Runs(np.full(40, shard), block)
+            pieces.append((arm, runs.histogram_rows(values)))
+    if order == "in order":
+        pieces.sort(key=lambda p: p[0])
+    elif order == "a block in two chunks":
+        pieces.sort(key=lambda p: p[0])
+        arm, rows = pieces[0]
+        cut = len(rows) // 2
+        halves = [Rows(rows.shard[s], rows.block[s], rows.columns[s]) for s in
+                  (slice(0, cut), slice(cut, None))]  # fmt: skip
+        # the second half's first block also appears at the end of the first half
+        halves[0] = Rows(
+            np.append(halves[0].shard, halves[1].shard[0]),
+            np.append(halves[0].block, halves[1].block[0]),
+            np.vstack([halves[0].columns, [[halves[1].columns[0, 0], 5]]]),
+        )
+        pieces[0:1] = [(arm, halves[0]), (arm, halves[1])]
+    else:
+        rng.shuffle(pieces)
+    table = _Table(("v", "len"), keyed=1)
+    table.dtypes |= {"shard": pl.Int32, "len": pl.UInt32}
+    for arm, rows in pieces:
+        table.add(arm, rows, {})
+    got = table.frame()
+    everything = pl.concat(
+        rows.frame(("v", "len"), {}).with_columns(pl.lit(arm).alias("arm")) for arm, rows in pieces
+    )
+    keys = ["arm", "shard", "block", "v"]
+    expected = everything.group_by(keys).agg(pl.col("len").sum()).sort(keys)
+    assert got.columns == ["arm", "shard", "block", "v", "len"]
+    assert got.equals(expected.select(got.columns).cast(got.schema))
+    assert got.schema["shard"] == pl.Int32 and got.schema["len"] == pl.UInt32
+    assert got["arm"].flags["SORTED_ASC"]
