@@ -365,11 +365,24 @@ def _paired(a: pl.DataFrame, b: pl.DataFrame, names: tuple[str, ...]) -> tuple[S
     return sa, sb
 
 
-def analyse(ds: Dataset, agg: Aggregates, *, resamples: int = 2000, seed: int = 0) -> Report:
-    """Per-arm metrics and comparisons with the baseline."""
+def analyse(
+    ds: Dataset,
+    agg: Aggregates,
+    *,
+    resamples: int = 2000,
+    seed: int = 0,
+    effects: Callable[[Report], None] | None = None,
+) -> Report:
+    """Per-arm metrics and comparisons with the baseline.
+
+    The comparisons come first: ``effects``, when given, is called with a report that has
+    them (sentences and Holm-adjusted p-values included) and every row but the
+    distributions' (quantiles and survival), so that its figures can be drawn while the
+    distributions' bootstrap runs. Every bootstrap is seeded on its own, so the order gives
+    the same numbers."""
     hnames = hand_sum_names(agg.seats, agg.reasons)
     gnames = game_sum_names(agg.seats)
-    rows: list[dict] = []
+    metric_rows: dict[str, list[dict]] = {}
     estimates: dict[tuple[str, str], Interval] = {}
     hands_n: dict[str, int] = {}
     games_n: dict[str, int] = {}
@@ -390,7 +403,7 @@ def analyse(ds: Dataset, agg: Aggregates, *, resamples: int = 2000, seed: int = 
             estimates[(arm.name, name)] = iv
         for name, iv in block_bootstrap(game_stats, gb, resamples=resamples, seed=seed).items():
             estimates[(arm.name, name)] = iv
-        rows += _arm_rows(arm, agg, hb, gb, metrics, estimates, resamples, seed)
+        metric_rows[arm.name] = _metric_rows(arm, agg, hb, gb, metrics, estimates)
     comparisons = _compare(ds, agg, hnames, gnames, estimates, resamples, seed)
     skill = _skill(ds, agg, hnames, resamples, seed)
     adjusted = holm([c.interval.p for c in comparisons] + [f.win_gap.p for f in skill])
@@ -400,24 +413,53 @@ def analyse(ds: Dataset, agg: Aggregates, *, resamples: int = 2000, seed: int = 
     for f, p in zip(skill, adjusted[len(comparisons) :], strict=True):
         f.p_holm = p
         f.sentence = skill_sentence(f)
+
+    def report(rows: dict[str, list[dict]]) -> Report:
+        frame = pl.DataFrame(
+            _with_comparisons(rows, comparisons), schema=SUMMARY_SCHEMA, strict=False
+        )
+        return Report(
+            ds,
+            agg,
+            frame,
+            comparisons,
+            hands_n,
+            games_n,
+            skill=skill,
+            resamples=resamples,
+            seed=seed,
+        )
+
+    if effects is not None:
+        effects(report(metric_rows))
+    rows = {
+        arm.name: _distribution_rows(arm, agg, resamples, seed) + metric_rows[arm.name]
+        for arm in ds.arms
+    }
+    return report(rows)
+
+
+def _with_comparisons(rows: dict[str, list[dict]], comparisons: list[Comparison]) -> list[dict]:
+    """Every arm's rows in arm order, each metric compared with the baseline carrying its
+    difference, interval, effect size and p-values."""
     by_key = {(c.arm.name, c.metric.name): c for c in comparisons}
-    for row in rows:
-        c = by_key.get((row["arm"], row["metric"]))
-        if c is not None:
-            scale = c.metric.scale()
-            row.update(
-                baseline=c.arm.baseline,
-                diff=c.interval.estimate * scale,
-                diff_low=c.interval.low * scale,
-                diff_high=c.interval.high * scale,
-                effect_size=c.effect,
-                p_value=c.interval.p,
-                p_holm=c.p_holm,
-            )
-    frame = pl.DataFrame(rows, schema=SUMMARY_SCHEMA, strict=False)
-    return Report(
-        ds, agg, frame, comparisons, hands_n, games_n, skill=skill, resamples=resamples, seed=seed
-    )
+    out = []
+    for arm_rows in rows.values():
+        for row in arm_rows:
+            c = by_key.get((row["arm"], row["metric"]))
+            if c is not None:
+                scale = c.metric.scale()
+                row = row | dict(
+                    baseline=c.arm.baseline,
+                    diff=c.interval.estimate * scale,
+                    diff_low=c.interval.low * scale,
+                    diff_high=c.interval.high * scale,
+                    effect_size=c.effect,
+                    p_value=c.interval.p,
+                    p_holm=c.p_holm,
+                )
+            out.append(row)
+    return out
 
 
 SUMMARY_SCHEMA = {
@@ -506,9 +548,8 @@ def _block_matrix(blocks: pl.DataFrame, col: str) -> tuple[np.ndarray, np.ndarra
     return values, counts.reshape(rows, width)
 
 
-def _arm_rows(arm, agg, hb, gb, metrics, estimates, resamples, seed) -> list[dict]:
-    n = int(hb["n"].sum())
-    g = int(gb["n"].sum())
+def _distribution_rows(arm: Arm, agg: Aggregates, resamples: int, seed: int) -> list[dict]:
+    """An arm's quantiles (block bootstrap intervals) and survival shares (Wilson)."""
     rows = []
     # distributions from the per-block histograms, with block bootstrap intervals
     for key, blocks, noun in (
@@ -555,6 +596,15 @@ def _arm_rows(arm, agg, hb, gb, metrics, estimates, resamples, seed) -> list[dic
                 int(total),
             )
         )
+    return rows
+
+
+def _metric_rows(arm, agg, hb, gb, metrics, estimates) -> list[dict]:
+    """An arm's metrics (bootstrap or Wilson intervals), first-player advantage, seats' win
+    rates and, for a mixed line-up, each bot's."""
+    n = int(hb["n"].sum())
+    g = int(gb["n"].sum())
+    rows = []
     for m in metrics:
         iv = estimates[(arm.name, m.name)]
         scale = m.scale()

@@ -55,10 +55,11 @@ def write_report(
     times["aggregate"] = time.perf_counter() - start
     folder = Path(out) if out is not None else Path("reports") / ds.name
     folder.mkdir(parents=True, exist_ok=True)
-    # the figures that need only the aggregates are drawn (forked) while the report is analysed
+    # the figures that need only the aggregates are drawn (forked) while the report is
+    # analysed, and those of the comparisons as soon as they are known
     with begin_figures(ds, agg, folder / "figures") as drawing:
         mark = time.perf_counter()
-        report = analyse(ds, agg, resamples=resamples, seed=seed)
+        report = analyse(ds, agg, resamples=resamples, seed=seed, effects=drawing.effects)
         times["analyse"] = time.perf_counter() - mark
         mark = time.perf_counter()
         figures = drawing.finish(report)

@@ -8,8 +8,9 @@ few plain numbers a figure shows (this is the only part that touches polars), an
 ``_draw_*`` draws them with matplotlib alone. Drawing is what costs (text layout of ticks
 and labels, twice per figure for PNG and SVG), so on Linux a forked process draws the
 figures that need only the aggregates (:data:`EARLY`) while this process analyses the
-report, and then the fork and this process share what is left (:func:`begin`,
-:meth:`Drawing.finish`): the fork needs nothing but the plain numbers, and never calls
+report, then those of the comparisons (:data:`LATE`, sent to it as soon as the analysis has
+them: :meth:`Drawing.effects`), and this process joins in once its analysis is done
+(:meth:`Drawing.finish`): the fork needs nothing but the plain numbers, and never calls
 polars (whose thread pool a fork does not copy).
 """
 
@@ -77,6 +78,11 @@ EARLY = ("turns", "survival", "spread")
 analyses (the others need the analysis's intervals and comparisons)."""
 
 
+LATE = ("forest", "seats")
+"""The figures of the analysis, the longest to draw first (the forest plot: a panel per
+metric with a row per arm), so that the process that claims it has the most time left."""
+
+
 class _Claims:
     """Figures claimed one at a time by the processes drawing them (a counter and done flags
     in shared memory), so no figure is drawn twice and none waits while a process is idle."""
@@ -118,11 +124,11 @@ class Drawing:
     manager, so that the forked processes are ended whatever happens in between.
 
     With ``workers`` > 1 (Linux), a process forked at :func:`begin` draws the figures of
-    :data:`EARLY` one after another while this one analyses; at :meth:`finish` it is sent
-    the other figures' data (a few lists of numbers) and this process joins in, each taking
-    the next figure not yet claimed, so both cores draw until the last figure is done (and
-    the fork, whose fonts and theme are already set up, draws most). A figure the fork failed
-    to draw is drawn here at the end."""
+    :data:`EARLY` one after another while this one analyses; at :meth:`effects` (or at the
+    latest :meth:`finish`) it is sent the other figures' data (a few lists of numbers), and
+    at :meth:`finish` this process joins in, each taking the next figure not yet claimed, so
+    both cores draw until the last figure is done (and the fork, whose fonts and theme are
+    already set up, draws most). A figure the fork failed to draw is drawn here at the end."""
 
     def __init__(self, dataset: Dataset, agg: Aggregates, folder: Path, workers: int) -> None:
         self.folder = folder
@@ -167,21 +173,30 @@ class Drawing:
 
     @property
     def _items(self) -> list[tuple[str, str, dict]]:
-        """Every figure in claiming order: :data:`EARLY` first, as the first fork has them."""
-        order = list(EARLY) + [stem for stem, _ in FIGURES if stem not in EARLY]
+        """Every figure in claiming order: :data:`EARLY` first, as the first fork has them,
+        then :data:`LATE`."""
+        order = list(EARLY) + list(LATE)
         return [(stem, *self.data[stem]) for stem in order]
 
-    def finish(self, report: Report) -> dict[str, Path]:
-        """Draw what is left, with a second fork and this process; wait for the forks;
-        return every PNG."""
+    def effects(self, report: Report) -> None:
+        """The figures of the comparisons and seats (a report whose quantiles may be still
+        missing: ``analyse``'s ``effects``), sent to the fork at once, so that it draws them
+        while this process finishes the analysis."""
         self.data["seats"] = ("seats", _seats_data(report))
         self.data["forest"] = ("forest", _forest_data(report))
+        if self.claims is not None:
+            self._send_late(self._items[len(EARLY) :])
+
+    def finish(self, report: Report) -> dict[str, Path]:
+        """Draw what is left, with the fork and this process; wait for the fork; return every
+        PNG."""
+        if "forest" not in self.data:
+            self.effects(report)
         items = self._items
         if self.claims is None:
             for stem, kind, data in items:
                 draw_one(stem, kind, data, self.folder)
         else:
-            self._send_late(items[len(EARLY) :])
             _draw_claimed(self.claims, items, self.folder)
             self.close()
             for i, (stem, kind, data) in enumerate(items):

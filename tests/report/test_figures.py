@@ -63,6 +63,28 @@ def test_the_aggregates_figures_are_drawn_while_the_report_is_analysed(
     assert drawing.forks == []  # the forked processes have ended
 
 
+def test_the_comparisons_figures_are_drawn_by_the_fork_once_the_effects_are_known(
+    small_report, tmp_path
+) -> None:
+    """``Drawing.effects`` (called by ``analyse`` before the quantiles' bootstrap) hands the
+    fork the forest plot and the seats: it draws them while this process is still busy."""
+    import time
+
+    from sim.report.figures import FIGURES, begin
+
+    report = small_report.report
+    folder = tmp_path / "figures"
+    with begin(report.dataset, report.agg, folder, workers=2) as drawing:
+        drawing.effects(report)
+        deadline = time.monotonic() + 300
+        while not all(drawing.claims.done[:]) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        for stem, _caption in FIGURES:  # every figure, this process having drawn none
+            assert (folder / f"{stem}.png").stat().st_size > 0
+        pngs = drawing.finish(report)
+    assert sorted(pngs) == sorted(stem for stem, _ in FIGURES)
+
+
 def test_a_figure_a_fork_failed_to_draw_is_drawn_here(small_report, tmp_path, monkeypatch):
     """Should a forked process die, the figures it claimed but did not finish are drawn by
     this process: the report never lacks a figure."""
