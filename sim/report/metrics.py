@@ -25,6 +25,7 @@ measures the score swing of a hand whatever the scoring (RULES.md §2G.29).
 
 from __future__ import annotations
 
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -249,32 +250,42 @@ def _read_arrow(hands_files: list[str], games_files: list[str], scores: bool):
     return extra, games.combine_chunks()
 
 
-def _read_ahead(chunks: list[tuple[str, list[str], list[str]]], mixed: set[str]):
-    """Each chunk's (hands, arrow columns, games), in order (the score lists only for the
-    arms in ``mixed``), the next chunk read while the caller reduces this one: its polars
-    columns in one thread, its pyarrow columns and games in another (each reader decodes
-    mostly on one core; both, and the kernels, leave the GIL). Two chunks in memory at most.
-    A file that cannot be read raises :class:`DatasetError` naming the chunk's files."""
+READ_AHEAD = 3
+"""Chunks being read and reduced at once (two threads; the third waits its turn, so that a
+thread is never idle while the caller takes a result)."""
 
-    def submit(pool: ThreadPoolExecutor, i: int):
-        if i >= len(chunks):
-            return None
+
+def _reduced_chunks(chunks: list[tuple[str, list[str], list[str]]], reduce):
+    """``reduce(arm, hands, extra, games)`` of each chunk, in chunk order: each chunk read
+    (:func:`_read_polars`, :func:`_read_arrow`; the score lists only for a mixed line-up,
+    ``reduce.mixed``) and reduced in one of two threads (the readers and the kernels leave
+    the GIL, so both cores work), at most :data:`READ_AHEAD` chunks in memory. A file that
+    cannot be read, or whose values are impossible, raises :class:`DatasetError` naming the
+    chunk's files."""
+
+    def work(i: int):
         arm, hands_files, games_files = chunks[i]
-        return pool.submit(_read_polars, hands_files), pool.submit(
-            _read_arrow, hands_files, games_files, arm in mixed
-        )
+        files = hands_files + games_files
+        try:
+            frame = _read_polars(hands_files)
+            extra, games = _read_arrow(hands_files, games_files, arm in reduce.mixed)
+        except (OSError, pa.ArrowException, pl.exceptions.PolarsError) as err:
+            raise unreadable(files, err) from None
+        try:
+            return reduce(arm, frame, extra, games)
+        except C.ChunkError as err:
+            raise damaged(files, str(err)) from None
 
-    with ThreadPoolExecutor(2) as pool:
-        ahead = submit(pool, 0)
+    pool = ThreadPoolExecutor(2)
+    try:
+        pending = deque(pool.submit(work, i) for i in range(min(READ_AHEAD, len(chunks))))
         for i in range(len(chunks)):
-            polars_part, arrow_part = ahead
-            try:
-                hands, (extra, games) = polars_part.result(), arrow_part.result()
-            except (OSError, pa.ArrowException, pl.exceptions.PolarsError) as err:
-                raise unreadable(chunks[i][1] + chunks[i][2], err) from None
-            ahead = submit(pool, i + 1)
-            yield hands, extra, games
-            del hands, extra, games
+            result = pending.popleft().result()
+            if i + READ_AHEAD < len(chunks):
+                pending.append(pool.submit(work, i + READ_AHEAD))
+            yield result
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _merged(frame: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
@@ -355,37 +366,40 @@ def _order(keys: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     return ~below, same
 
 
-def _reduce_chunk(
-    tables: dict[str, _Table],
-    arm: str,
-    frame: pl.DataFrame,
-    extra: pa.Table,
-    games: pa.Table | None,
-    *,
-    stride: int,
-    block: int,
-    seats: int,
-    teams: bool,
-    known: tuple[str, ...],
-    game_block: int,
-) -> None:
-    """One chunk's hand and game blocks and histograms, added to ``tables``."""
-    hands = C.Hands(
-        frame, extra, unit_stride=stride, block=block, seats=seats, teams=teams, known=known
-    )
-    shard = {"shard": hands.shard_dtype}
-    tables["hands"].add(arm, C.hand_block_sums(hands, seats, known), shard)
-    tables["turns"].add(arm, hands.histogram("turns"), shard | {"turns": hands.turns_dtype})
-    tables["points"].add(arm, hands.histogram("points"), shard)
-    if games is None:
-        return
-    sums, hands_hist, margin_hist = C.game_block_sums(
-        games, seats=seats, teams=teams, game_block=game_block
-    )
-    dtypes = {"shard": C.polars_type(games.column("shard"))}
-    tables["games"].add(arm, sums, dtypes)
-    tables["hands_hist"].add(arm, hands_hist, dtypes)
-    tables["margin"].add(arm, margin_hist, dtypes)
+@dataclass(frozen=True)
+class _Reduce:
+    """How a chunk is reduced (the same for every chunk of a dataset): see :meth:`__call__`."""
+
+    stride: int
+    block: int
+    seats: int
+    teams: frozenset[str]
+    mixed: frozenset[str]
+    known: tuple[str, ...]
+    game_block: dict[str, int]
+
+    def __call__(self, arm: str, frame: pl.DataFrame, extra: pa.Table, games: pa.Table | None):
+        """One chunk's hand and game blocks and histograms: ``(table, rows, dtypes)`` for
+        each of the aggregates' tables (:class:`_Table`)."""
+        teams = arm in self.teams
+        hands = C.Hands(
+            frame, extra, unit_stride=self.stride, block=self.block, seats=self.seats,
+            teams=teams, known=self.known,
+        )  # fmt: skip
+        shard = {"shard": hands.shard_dtype}
+        out = [
+            ("hands", C.hand_block_sums(hands, self.seats, self.known), shard),
+            ("turns", hands.histogram("turns"), shard | {"turns": hands.turns_dtype}),
+            ("points", hands.histogram("points"), shard),
+        ]
+        if games is None:
+            return out
+        sums, hands_hist, margin_hist = C.game_block_sums(
+            games, seats=self.seats, teams=teams, game_block=self.game_block[arm]
+        )
+        shard = {"shard": C.polars_type(games.column("shard"))}
+        return out + [("games", sums, shard), ("hands_hist", hands_hist, shard),
+                      ("margin", margin_hist, shard)]  # fmt: skip
 
 
 def aggregate(ds: Dataset) -> Aggregates:
@@ -420,18 +434,13 @@ def aggregate(ds: Dataset) -> Aggregates:
     for table in tables.values():
         table.dtypes |= len_type
     chunks = _file_chunks(hand_parts, ds.root / "games", CHUNK_ROWS)
-    mixed = {a.name for a in ds.arms if a.mixed}
-    for (arm, hands_files, games_files), (frame, extra, games) in zip(
-        chunks, _read_ahead(chunks, mixed), strict=True
-    ):
-        # the chunk's hands, read once: block sums, histograms and the games' last hands
-        try:
-            _reduce_chunk(
-                tables, arm, frame, extra, games, stride=stride, block=block, seats=seats,
-                teams=arm in teams, known=known, game_block=game_block[arm],
-            )  # fmt: skip
-        except C.ChunkError as err:
-            raise damaged(hands_files + games_files, str(err)) from None
+    reduce = _Reduce(
+        stride=stride, block=block, seats=seats, teams=frozenset(teams),
+        mixed=frozenset(a.name for a in ds.arms if a.mixed), known=known, game_block=game_block,
+    )  # fmt: skip
+    for (arm, _, _), reduced in zip(chunks, _reduced_chunks(chunks, reduce), strict=True):
+        for name, rows, dtypes in reduced:
+            tables[name].add(arm, rows, dtypes)
     hb = tables["hands"].frame()
     turns_blocks, points_blocks, hands_blocks, margin_blocks = (
         tables[key].frame() for key in ("turns", "points", "hands_hist", "margin")
