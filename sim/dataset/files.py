@@ -34,18 +34,29 @@ def with_metadata(table: pa.Table, metadata: Mapping[str, str]) -> pa.Table:
     return table.replace_schema_metadata({**(table.schema.metadata or {}), **extra})
 
 
-def write_parquet_atomic(table: pa.Table, path: Path, root: Path) -> str:
+def write_parquet_atomic(
+    table: pa.Table, path: Path, root: Path, *, footer: Mapping[bytes, bytes] | None = None
+) -> str:
     """Write ``table`` to ``path`` through a temporary file under ``root/.tmp``; return the
-    SHA-256 of the file's bytes."""
+    SHA-256 of the file's bytes. ``footer``: key-value metadata of the Parquet file itself
+    (not of its Arrow schema, which the file also stores: a value there would be kept
+    twice)."""
     tmp_dir = root / TMP_DIR
     tmp_dir.mkdir(parents=True, exist_ok=True)
     tmp = tmp_dir / f"{path.parent.name}.{path.name}.{os.getpid()}"
     delta = {name: "DELTA_BINARY_PACKED" for name in DELTA_COLUMNS if name in table.column_names}
     dictionary = [name for name in table.column_names if name not in delta]
     try:
-        pq.write_table(
-            table, tmp, compression=COMPRESSION, use_dictionary=dictionary, column_encoding=delta
-        )
+        with pq.ParquetWriter(
+            tmp,
+            table.schema,
+            compression=COMPRESSION,
+            use_dictionary=dictionary,
+            column_encoding=delta,
+        ) as writer:
+            writer.write_table(table)
+            if footer:
+                writer.add_key_value_metadata(dict(footer))
         with open(tmp, "rb") as handle:
             os.fsync(handle.fileno())
         digest = file_digest(tmp)

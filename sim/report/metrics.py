@@ -25,7 +25,9 @@ measures the score swing of a hand whatever the scoring (RULES.md §2G.29).
 
 from __future__ import annotations
 
+import contextlib
 from collections import deque
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,7 +38,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from sim.engine.layout import GAME_DEAL_STRIDE, REASON_NAMES
+from sim.report import blocks as B
 from sim.report import chunks as C
+from sim.report.blocks import GAME_BLOCKS, block_size
 from sim.report.chunks import game_sum_names, hand_sum_names
 from sim.report.dataset import Dataset, DatasetError
 
@@ -82,22 +86,6 @@ class Aggregates:
         )
 
 
-GAME_BLOCKS = 400
-"""Game blocks per arm in the bootstrap: :func:`block_size` aims at about this many, and a
-shard's last, short block adds a few more, a different number in each arm (arms play
-different numbers of games). The analysis merges neighbouring blocks down to exactly this
-many, so every arm's game-level bootstrap draws the same weights (drawn once, not once per
-arm)."""
-
-
-def block_size(rows: int, target_blocks: int = GAME_BLOCKS) -> int:
-    """Rows per block so that the smallest arm has about ``target_blocks`` blocks: enough
-    for the bootstrap's intervals, and the bigger the blocks the more of the dependence
-    between neighbouring hands (one game's) stays inside one; the analysis and the
-    per-block histograms then cost the same at any size of the dataset."""
-    return max(1, rows // target_blocks)
-
-
 def _per_arm(blocks: pl.DataFrame, name: str) -> pl.DataFrame:
     """A per-block histogram summed over the blocks of each arm."""
     return blocks.group_by("arm", name).agg(pl.col("len").sum()).sort("arm", name)
@@ -105,12 +93,15 @@ def _per_arm(blocks: pl.DataFrame, name: str) -> pl.DataFrame:
 
 @dataclass(frozen=True)
 class Part:
-    """One Parquet file of the dataset, from its footer: rows, and the largest deal number
-    (None where the footer has no statistics for it)."""
+    """One Parquet file of the dataset, from its footer: rows, the largest deal number (None
+    where the footer has no statistics for it), and the hand blocks the runner kept there
+    (:mod:`sim.report.blocks`; None in a games file or a file written without them)."""
 
     path: Path
     rows: int
     top_deal: int | None
+    summary: bytes | None = None
+    types: dict[str, pa.DataType] | None = None  # the Arrow types of its columns
 
 
 def _parts(folder: Path) -> dict[str, list[Part]]:
@@ -121,9 +112,13 @@ def _parts(folder: Path) -> dict[str, list[Part]]:
         for path in sorted(arm_folder.glob("*.parquet")):
             try:
                 meta = pq.read_metadata(path)
+                types = {f.name: f.type for f in meta.schema.to_arrow_schema()}
             except (OSError, pa.ArrowException) as err:
                 raise unreadable([str(path)], err) from None
-            parts.setdefault(arm, []).append(Part(path, meta.num_rows, _top_deal(meta)))
+            summary = (meta.metadata or {}).get(B.SUMMARY_KEY)
+            parts.setdefault(arm, []).append(
+                Part(path, meta.num_rows, _top_deal(meta), summary, types)
+            )
     return parts
 
 
@@ -155,27 +150,54 @@ def _top_deal(meta: pq.FileMetaData) -> int | None:
     return top
 
 
+@dataclass(frozen=True)
+class _Chunk:
+    """Whole files of one arm read and reduced together: its hands files and the games files
+    of the same shards. ``summarized``: every hands file keeps the report's hand blocks in
+    its footer, so its rows are not read (only its games')."""
+
+    arm: str
+    hands: list[Part]
+    games: list[str]
+    summarized: bool
+
+    @property
+    def hands_files(self) -> list[str]:
+        return [str(part.path) for part in self.hands]
+
+    @property
+    def files(self) -> list[str]:
+        return self.hands_files + self.games
+
+
 def _file_chunks(
-    hands: dict[str, list[Part]], games_root: Path, max_rows: int
-) -> list[tuple[str, list[str], list[str]]]:
-    """(arm, hands files, games files) in chunks of at most ``max_rows`` hands (or one
-    file): every hands file, each with the games file of the same shard where there is one."""
+    hands: dict[str, list[Part]],
+    games_root: Path,
+    max_rows: int,
+    summarized: Callable[[str, Part], bool] = lambda arm, part: False,
+) -> list[_Chunk]:
+    """Every hands file, each with the games file of the same shard where there is one, in
+    chunks of at most ``max_rows`` hands (or one file) of one arm, whose hands files are
+    either all ``summarized`` or none."""
     chunks = []
     for arm, parts in hands.items():
-        files: list[str] = []
+        files: list[Part] = []
         games: list[str] = []
         rows = 0
+        kept = False
         for part in parts:
-            if files and rows + part.rows > max_rows:
-                chunks.append((arm, files, games))
+            keeps = summarized(arm, part)
+            if files and (rows + part.rows > max_rows or keeps != kept):
+                chunks.append(_Chunk(arm, files, games, kept))
                 files, games, rows = [], [], 0
-            files.append(str(part.path))
+            kept = keeps
+            files.append(part)
             other = games_root / f"arm={arm}" / part.path.name
             if other.exists():
                 games.append(str(other))
             rows += part.rows
         if files:
-            chunks.append((arm, files, games))
+            chunks.append(_Chunk(arm, files, games, kept))
     return chunks
 
 
@@ -231,23 +253,35 @@ def _read_polars(hands_files: list[str]) -> pl.DataFrame:
     return pl.read_parquet(hands_files, columns=list(C.HAND_COLUMNS)).rechunk()
 
 
-def _read_arrow(hands_files: list[str], games_files: list[str], scores: bool):
+def _read_arrow(hands_files: list[str], scores: bool) -> pa.Table:
     """A chunk's :data:`~sim.report.chunks.ARROW_COLUMNS` (and, with ``scores``, the
     :data:`~sim.report.chunks.SCORE_COLUMN`), file after file: the same rows in the same
-    order as :func:`_read_polars`; and its games' :data:`~sim.report.chunks.GAME_COLUMNS`
-    (None without games files), each column in one piece. pyarrow decodes the games' score
-    lists in about half the time polars takes."""
+    order as :func:`_read_polars`."""
     columns = list(C.ARROW_COLUMNS) + ([C.SCORE_COLUMN] if scores else [])
-    extra = pa.concat_tables(
+    return pa.concat_tables(
         pq.ParquetFile(path).read(columns=columns, use_threads=False) for path in hands_files
     )
+
+
+def _read_games(games_files: list[str]) -> pa.Table | None:
+    """A chunk's games' :data:`~sim.report.chunks.GAME_COLUMNS`, each column in one piece
+    (None without games files). pyarrow decodes the score lists in about half the time
+    polars takes."""
     if not games_files:
-        return extra, None
-    games = pa.concat_tables(
+        return None
+    return pa.concat_tables(
         pq.ParquetFile(path).read(columns=list(C.GAME_COLUMNS), use_threads=False)
         for path in games_files
+    ).combine_chunks()
+
+
+def _summaries(parts: list[Part]) -> tuple[B.Rows, B.Rows, B.Rows]:
+    """The hand blocks kept in these files' footers, file after file (raises
+    :class:`~sim.report.blocks.SummaryError` when one cannot be decoded)."""
+    tables = [B.read_summary(part.summary or b"") for part in parts]
+    return tuple(  # type: ignore[return-value]
+        B.concat_rows([t[k] for t in tables], tables[0][k].columns.shape[1]) for k in range(3)
     )
-    return extra, games.combine_chunks()
 
 
 READ_AHEAD = 3
@@ -255,26 +289,32 @@ READ_AHEAD = 3
 thread is never idle while the caller takes a result)."""
 
 
-def _reduced_chunks(chunks: list[tuple[str, list[str], list[str]]], reduce):
-    """``reduce(arm, hands, extra, games)`` of each chunk, in chunk order: each chunk read
-    (:func:`_read_polars`, :func:`_read_arrow`; the score lists only for a mixed line-up,
-    ``reduce.mixed``) and reduced in one of two threads (the readers and the kernels leave
-    the GIL, so both cores work), at most :data:`READ_AHEAD` chunks in memory. A file that
-    cannot be read, or whose values are impossible, raises :class:`DatasetError` naming the
-    chunk's files."""
+def _reduced_chunks(chunks: list[_Chunk], reduce: _Reduce):
+    """``reduce(chunk, ...)`` of each chunk, in chunk order: each chunk read and reduced in
+    one of two threads (the readers and the kernels leave the GIL, so both cores work), at
+    most :data:`READ_AHEAD` chunks in memory. A summarized chunk's hand blocks come from its
+    footers (its rows are read after all should one not decode); its games are read
+    (:func:`_read_games`). A file that cannot be read, or whose values are impossible,
+    raises :class:`DatasetError` naming the chunk's files."""
 
     def work(i: int):
-        arm, hands_files, games_files = chunks[i]
-        files = hands_files + games_files
+        chunk = chunks[i]
+        kept = None
         try:
-            frame = _read_polars(hands_files)
-            extra, games = _read_arrow(hands_files, games_files, arm in reduce.mixed)
+            if chunk.summarized:
+                with contextlib.suppress(B.SummaryError):
+                    kept = _summaries(chunk.hands)
+            frame = extra = None
+            if kept is None:
+                frame = _read_polars(chunk.hands_files)
+                extra = _read_arrow(chunk.hands_files, chunk.arm in reduce.mixed)
+            games = _read_games(chunk.games)
         except (OSError, pa.ArrowException, pl.exceptions.PolarsError) as err:
-            raise unreadable(files, err) from None
+            raise unreadable(chunk.files, err) from None
         try:
-            return reduce(arm, frame, extra, games)
+            return reduce(chunk, frame, extra, games, kept)
         except C.ChunkError as err:
-            raise damaged(files, str(err)) from None
+            raise damaged(chunk.files, str(err)) from None
 
     pool = ThreadPoolExecutor(2)
     try:
@@ -307,10 +347,10 @@ class _Table:
     def __init__(self, names: tuple[str, ...], keyed: int = 0) -> None:
         self.names = names
         self.keyed = keyed
-        self.pieces: list[tuple[str, C.Rows]] = []
+        self.pieces: list[tuple[str, B.Rows]] = []
         self.dtypes: dict[str, pl.DataType] = {}
 
-    def add(self, arm: str, rows: C.Rows, dtypes: dict[str, pl.DataType]) -> None:
+    def add(self, arm: str, rows: B.Rows, dtypes: dict[str, pl.DataType]) -> None:
         """A chunk's rows of ``arm``; ``dtypes``: the types of its columns as the files have
         them (the shard's; any other not ``Int64``), taken from the first chunk."""
         self.pieces.append((arm, rows))
@@ -342,14 +382,48 @@ class _Table:
             code, shard, block = code[starts], shard[starts], block[starts]
             sums = np.add.reduceat(columns, starts, axis=0) if len(starts) else columns
             columns = np.concatenate([columns[starts, : self.keyed], sums[:, self.keyed :]], 1)
+        self._sorted_rows = (arms, code, columns)
         return self._build(arms, code, shard, block, columns).with_columns(
             pl.col("arm").set_sorted()
         )
 
+    _sorted_rows: tuple[list[str], np.ndarray, np.ndarray] | None = None
+    """The rows :meth:`frame` gave, as numpy: arms, each row's arm, its columns."""
+
+    def per_arm(self, frame: pl.DataFrame) -> pl.DataFrame:
+        """A histogram table (``keyed`` 1: value and count, ``frame`` as :meth:`frame` gave
+        it) summed over the blocks of each arm, sorted by arm and value: counted from the
+        merged rows, or with polars when they came out of order."""
+        name = self.names[0]
+        if self._sorted_rows is None or self.keyed != 1:
+            return _per_arm(frame, name)
+        arms, code, columns = self._sorted_rows
+        value, count = columns[:, 0], columns[:, 1]
+        if len(value) == 0:
+            return _per_arm(frame, name)
+        low = int(value.min())
+        width = int(value.max()) - low + 1
+        if len(arms) * width > B.DENSE_LIMIT:
+            return _per_arm(frame, name)
+        # float weights are exact: counts are whole numbers far below 2**53
+        totals = np.bincount(
+            code * width + (value - low), weights=count, minlength=len(arms) * width
+        )
+        nz = np.flatnonzero(totals)
+        return pl.DataFrame(
+            {
+                "arm": pl.Series("arm", arms, dtype=pl.String).gather(nz // width),
+                name: pl.Series(nz % width + low, dtype=pl.Int64).cast(
+                    self.dtypes.get(name, pl.Int64)
+                ),
+                "len": pl.Series(totals[nz].astype(np.int64)).cast(self.dtypes["len"]),
+            }
+        ).with_columns(pl.col("arm").set_sorted())
+
     def _build(self, arms, code, shard, block, columns) -> pl.DataFrame:
         """The frame of these rows, each column of its table's type."""
         arm = pl.Series("arm", arms, dtype=pl.String).gather(code)
-        rows = C.Rows(shard, block, columns).frame(self.names, self.dtypes)
+        rows = C.frame_of(B.Rows(shard, block, columns), self.names, self.dtypes)
         return rows.insert_column(0, arm)
 
 
@@ -370,32 +444,46 @@ def _order(keys: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
 class _Reduce:
     """How a chunk is reduced (the same for every chunk of a dataset): see :meth:`__call__`."""
 
-    stride: int
-    block: int
-    seats: int
+    blocking: B.Blocking
     teams: frozenset[str]
     mixed: frozenset[str]
-    known: tuple[str, ...]
     game_block: dict[str, int]
 
-    def __call__(self, arm: str, frame: pl.DataFrame, extra: pa.Table, games: pa.Table | None):
+    def summarized(self, arm: str, part: Part) -> bool:
+        """Whether ``part`` (a hands file of ``arm``) keeps this report's hand blocks in its
+        footer."""
+        header = B.summary_header(part.summary)
+        return B.summary_fits(
+            header, self.blocking, teams=arm in self.teams, scores=arm in self.mixed
+        )
+
+    def __call__(self, chunk: _Chunk, frame, extra, games, kept):
         """One chunk's hand and game blocks and histograms: ``(table, rows, dtypes)`` for
-        each of the aggregates' tables (:class:`_Table`)."""
-        teams = arm in self.teams
-        hands = C.Hands(
-            frame, extra, unit_stride=self.stride, block=self.block, seats=self.seats,
-            teams=teams, known=self.known,
-        )  # fmt: skip
-        shard = {"shard": hands.shard_dtype}
+        each of the aggregates' tables (:class:`_Table`). The hands are ``kept`` (the tables
+        from the footers) or ``frame`` and ``extra`` (the rows read)."""
+        teams = chunk.arm in self.teams
+        seats, known = self.blocking.seats, self.blocking.known
+        if kept is not None:
+            sums, turns, points = kept
+            types = chunk.hands[0].types or {}
+            shard = {"shard": C.polars_type(types["shard"])}
+            turns_type = C.polars_type(types["turns"])
+        else:
+            hands = C.Hands(
+                frame, extra, unit_stride=self.blocking.stride, block=self.blocking.block,
+                seats=seats, teams=teams, known=known,
+            )  # fmt: skip
+            sums, turns, points = hands.tables(seats, known)
+            shard, turns_type = {"shard": hands.shard_dtype}, hands.turns_dtype
         out = [
-            ("hands", C.hand_block_sums(hands, self.seats, self.known), shard),
-            ("turns", hands.histogram("turns"), shard | {"turns": hands.turns_dtype}),
-            ("points", hands.histogram("points"), shard),
+            ("hands", sums, shard),
+            ("turns", turns, shard | {"turns": turns_type}),
+            ("points", points, shard),
         ]
         if games is None:
             return out
         sums, hands_hist, margin_hist = C.game_block_sums(
-            games, seats=self.seats, teams=teams, game_block=self.game_block[arm]
+            games, seats=seats, teams=teams, game_block=self.game_block[chunk.arm]
         )
         shard = {"shard": C.polars_type(games.column("shard"))}
         return out + [("games", sums, shard), ("hands_hist", hands_hist, shard),
@@ -433,14 +521,16 @@ def aggregate(ds: Dataset) -> Aggregates:
     }
     for table in tables.values():
         table.dtypes |= len_type
-    chunks = _file_chunks(hand_parts, ds.root / "games", CHUNK_ROWS)
     reduce = _Reduce(
-        stride=stride, block=block, seats=seats, teams=frozenset(teams),
-        mixed=frozenset(a.name for a in ds.arms if a.mixed), known=known, game_block=game_block,
-    )  # fmt: skip
-    for (arm, _, _), reduced in zip(chunks, _reduced_chunks(chunks, reduce), strict=True):
+        blocking=B.Blocking(block=block, stride=stride, seats=seats, known=known),
+        teams=frozenset(teams),
+        mixed=frozenset(a.name for a in ds.arms if a.mixed),
+        game_block=game_block,
+    )
+    chunks = _file_chunks(hand_parts, ds.root / "games", CHUNK_ROWS, reduce.summarized)
+    for chunk, reduced in zip(chunks, _reduced_chunks(chunks, reduce), strict=True):
         for name, rows, dtypes in reduced:
-            tables[name].add(arm, rows, dtypes)
+            tables[name].add(chunk.arm, rows, dtypes)
     hb = tables["hands"].frame()
     turns_blocks, points_blocks, hands_blocks, margin_blocks = (
         tables[key].frame() for key in ("turns", "points", "hands_hist", "margin")
@@ -453,10 +543,10 @@ def aggregate(ds: Dataset) -> Aggregates:
     return Aggregates(
         hand_blocks=hb,
         game_blocks=gb,
-        turns_hist=_per_arm(turns_blocks, "turns"),
-        points_hist=_per_arm(points_blocks, "points"),
-        hands_hist=_per_arm(hands_blocks, "hands"),
-        margin_hist=_per_arm(margin_blocks, "margin"),
+        turns_hist=tables["turns"].per_arm(turns_blocks),
+        points_hist=tables["points"].per_arm(points_blocks),
+        hands_hist=tables["hands_hist"].per_arm(hands_blocks),
+        margin_hist=tables["margin"].per_arm(margin_blocks),
         turns_blocks=turns_blocks,
         points_blocks=points_blocks,
         hands_blocks=hands_blocks,

@@ -22,11 +22,12 @@ from pathlib import Path
 
 from sim.dataset.files import TMP_DIR
 from sim.engine import layout as L
+from sim.report.blocks import Blocking, block_size
 from sim.rules import compile_rules
 from sim.rules.loader import rules_to_toml
 from sim.runner import manifest as mf
 from sim.runner.experiment import Arm, Experiment
-from sim.runner.shards import ShardResult, ShardTask
+from sim.runner.shards import ShardResult, ShardTask, warm_shard
 
 
 class RunError(Exception):
@@ -75,6 +76,7 @@ def plan(experiment: Experiment, root: Path) -> list[ShardTask]:
     if experiment.mirror:  # number deals per game, so each rotation of game g deals alike
         for params, _, _ in compiled.values():
             params[L.P_DEAL_PER_GAME] = 1
+    blocking = report_blocking(experiment)
     for shard in range(n_shards):
         count = min(experiment.shard_size, experiment.per_arm - shard * experiment.shard_size)
         for arm in experiment.arms:
@@ -96,9 +98,27 @@ def plan(experiment: Experiment, root: Path) -> list[ShardTask]:
                     rotations=rotations[arm.name],
                     root=str(root),
                     teams=arm.rules.in_partnerships(arm.players),
+                    hand_blocks=blocking,
                 )
             )
     return tasks
+
+
+def report_blocking(experiment: Experiment) -> Blocking | None:
+    """How the report will cut this experiment's hands into blocks, when the plan fixes it:
+    every arm plays ``per_arm`` hands, dealt one after another, so blocks are
+    ``block_size(per_arm)`` consecutive deals (``sim.report.metrics.aggregate``), and the
+    workers keep each shard's hand blocks in its file's footer. Runs counted in games, or
+    mirrored (deals numbered per game), are blocked by numbers known only at the end: None,
+    and the report reads their rows."""
+    if experiment.unit != "hands" or experiment.mirror:
+        return None
+    return Blocking(
+        block=block_size(experiment.per_arm),
+        stride=1,
+        seats=max(arm.players for arm in experiment.arms),
+        known=L.REASON_NAMES + ("other",),
+    )
 
 
 def _compile(arm: Arm, audit: bool):
@@ -278,7 +298,6 @@ def _warm_up(task: ShardTask, workers: int, reporter: Reporter) -> None:
     """Compile (or load) the kernels once in the parent, so forked workers start warm. On a
     cold cache the large kernels are compiled on ``workers`` processes at once
     (``sim.engine.precompile``)."""
-    from sim.engine.api import play
     from sim.engine.jit import cache_is_cold
     from sim.engine.precompile import compile_engine
 
@@ -291,7 +310,7 @@ def _warm_up(task: ShardTask, workers: int, reporter: Reporter) -> None:
             compile_engine(workers, log=reporter.log)
         except RuntimeError as err:
             raise RunError(str(err)) from None
-    play(task.params, task.card_values, task.bot_codes(), hands=1)
+    warm_shard(task)
 
 
 def _os_text(err: OSError, root: Path) -> str:

@@ -23,8 +23,10 @@ import pyarrow as pa
 from sim import __version__
 from sim.dataset.files import TABLES, shard_path, with_metadata, write_parquet_atomic
 from sim.dataset.schema import SCHEMA_VERSION, ShardId, games_table, hands_table
+from sim.engine import api
 from sim.engine import layout as L
 from sim.engine.api import Played, play
+from sim.report.blocks import SUMMARY_KEY, Blocking, summary_for
 
 CHUNK_HANDS = 20_000  # hands per kernel call: bounds memory and sets the progress step
 
@@ -50,6 +52,8 @@ class ShardTask:
     write: bool = True  # False: play only (the engine-only figure of the pipeline benchmark)
     plan_id: str = ""  # the run's plan (manifest.plan_id); files are written only under it
     teams: bool = False  # the seats play in partnerships (RULES.md §3.19): two sides score
+    hand_blocks: Blocking | None = None  # the report's blocking: keep the hand blocks in the
+    # hands file's footer (sim.report.blocks); None where the plan cannot know it
 
     def bot_codes(self) -> np.ndarray:
         """The ``BOT_*`` code of each seat, as the kernels take them."""
@@ -117,8 +121,12 @@ def run_shard(task: ShardTask, progress: Progress | None = None) -> ShardResult:
     hands_path, games_path = task.paths()
     root = Path(task.root)
     _check_plan(task, root)
+    footer = {}
+    if task.hand_blocks is not None:
+        mixed = len(set(task.bots)) > 1
+        footer[SUMMARY_KEY] = summary_for(hands, task.hand_blocks, teams=task.teams, scores=mixed)
     games_sha = write_parquet_atomic(games, games_path, root)
-    hands_sha = write_parquet_atomic(hands, hands_path, root)
+    hands_sha = write_parquet_atomic(hands, hands_path, root, footer=footer)
     return ShardResult(
         task.arm,
         task.shard,
@@ -129,6 +137,17 @@ def run_shard(task: ShardTask, progress: Progress | None = None) -> ShardResult:
         round(time.perf_counter() - start, 3),
         _peak_rss_mb(),
     )
+
+
+def warm_shard(task: ShardTask) -> None:
+    """Load what a shard runs, on a hand or two and nothing written: the engine's kernels and,
+    where the shard keeps its hand blocks, the report's (each worker would otherwise load
+    them from numba's cache itself)."""
+    out = api.play(task.params, task.card_values, task.bot_codes(), hands=1)
+    if task.hand_blocks is not None:
+        sid = ShardId(task.ruleset, task.variant, len(task.bots), task.bots, task.seed, 0)
+        hands = hands_table(out, sid, teams=task.teams)
+        summary_for(hands, task.hand_blocks, teams=task.teams, scores=len(set(task.bots)) > 1)
 
 
 def _peak_rss_mb() -> float:

@@ -29,8 +29,8 @@ def test_runs_histogram_counts_like_a_group_by(values: list[int]) -> None:
     block = np.array([0, 0, 1, 0, 0, 1, 1, 1, 1, 1])
     runs = C.Runs(shard, block)
     assert len(runs) == 6 and runs.counts.sum() == len(values)
-    got = runs.histogram_rows(np.array(values)).frame(
-        ("v", "len"), {"shard": pl.Int32, "len": pl.UInt32}
+    got = C.frame_of(
+        runs.histogram_rows(np.array(values)), ("v", "len"), {"shard": pl.Int32, "len": pl.UInt32}
     )
     keys = ["shard", "block", "v"]
     summed = got.group_by(keys).agg(pl.col("len").sum()).sort(keys)
@@ -296,7 +296,8 @@ def test_aggregate_tables_sort_and_sum_like_a_group_by(order: str) -> None:
         table.add(arm, rows, {})
     got = table.frame()
     everything = pl.concat(
-        rows.frame(("v", "len"), {}).with_columns(pl.lit(arm).alias("arm")) for arm, rows in pieces
+        C.frame_of(rows, ("v", "len"), {}).with_columns(pl.lit(arm).alias("arm"))
+        for arm, rows in pieces
     )
     keys = ["arm", "shard", "block", "v"]
     expected = everything.group_by(keys).agg(pl.col("len").sum()).sort(keys)

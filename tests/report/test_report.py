@@ -86,7 +86,7 @@ def test_lead_changes_effect_size_uses_the_games_own_spread(small_report) -> Non
 def test_final_margin_is_the_winners_lead_over_the_best_other_side() -> None:
     """docs/report.md: the winner's final total minus the best other side's (negative when
     gin's box bonuses put a loser ahead), best minus second best when nobody won."""
-    from sim.report.chunks import game_block_sums, game_sum_names
+    from sim.report.chunks import frame_of, game_block_sums, game_sum_names
 
     games = pl.DataFrame(
         {
@@ -103,10 +103,10 @@ def test_final_margin_is_the_winners_lead_over_the_best_other_side() -> None:
     sums, _hands_hist, margins = game_block_sums(
         games.to_arrow(), seats=2, teams=False, game_block=1
     )
-    sums = sums.frame(game_sum_names(2), {})
+    sums = frame_of(sums, game_sum_names(2), {})
     assert sums["margin"].to_list() == [-26, 70, 20]
     assert sums["lead_changes2"].to_list() == [1, 0, 4]
-    assert margins.frame(("margin", "len"), {})["margin"].to_list() == [-26, 70, 20]
+    assert frame_of(margins, ("margin", "len"), {})["margin"].to_list() == [-26, 70, 20]
 
 
 def _comparisons(report, arm: str) -> dict:

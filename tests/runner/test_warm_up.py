@@ -27,6 +27,7 @@ def _task():
         params=np.zeros(3, np.int64),
         card_values=np.zeros(3, np.int64),
         bot_codes=lambda: np.zeros(2, np.int64),
+        hand_blocks=None,  # a run whose hand blocks are not kept (sim.report.blocks)
     )
 
 

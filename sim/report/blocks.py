@@ -1,0 +1,404 @@
+"""A shard's hands reduced to the report's hand blocks, in numpy alone.
+
+The report cuts each arm's hands into blocks of ``block`` consecutive deals
+(:func:`block_size`) and needs, per (shard, block), the sums of every hand statistic and the
+histograms of turns and points per hand (:mod:`sim.report.metrics`). This module makes those
+three tables from a shard's columns with the numba kernels of :mod:`sim.report.kernels`: the
+report does so for the rows it reads (:mod:`sim.report.chunks`), and the runner does so for
+each shard it writes, while the rows are in memory, and keeps the tables in the hands file's
+Parquet footer (:func:`summary_for`, key :data:`SUMMARY_KEY`), so that the report reads a
+footer instead of the shard's rows (:func:`read_summary`). Both make the same tables by the
+same code; a summary whose blocking is not the report's (another block size, deals numbered
+per game, other seats or end reasons) is not used, and the rows are read.
+
+No polars here: the runner's workers are forked, and polars hangs in a child forked from a
+process that has used it.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import zlib
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from sim.report import kernels
+from sim.rules.model import MAX_PLAYERS
+
+GAME_BLOCKS = 400
+"""Blocks per arm the bootstrap aims at (:func:`block_size`). A shard's last, short block
+adds a few more, a different number in each arm for games (arms play different numbers of
+games); the analysis merges neighbouring game blocks down to exactly this many, so every
+arm's game-level bootstrap draws the same weights (drawn once, not once per arm)."""
+
+
+def block_size(rows: int, target_blocks: int = GAME_BLOCKS) -> int:
+    """Rows per block so that the smallest arm has about ``target_blocks`` blocks: enough
+    for the bootstrap's intervals, and the bigger the blocks the more of the dependence
+    between neighbouring hands (one game's) stays inside one; the analysis and the
+    per-block histograms then cost the same at any size of the dataset."""
+    return max(1, rows // target_blocks)
+
+
+DENSE_LIMIT = 1 << 24
+"""Largest (runs × values) table a histogram counts densely; a sparser one is counted by
+sorting."""
+
+
+class ChunkError(ValueError):
+    """Rows the report cannot read (a null where every hand has a value, a seat that is no
+    seat)."""
+
+
+@dataclass(frozen=True)
+class Rows:
+    """Rows of one of the report's small tables, in numpy: each row's ``shard`` and
+    ``block`` (int64) and its ``columns`` (int64[rows, columns], in the order of the table's
+    names: a histogram's value and count, or a block's sums)."""
+
+    shard: np.ndarray
+    block: np.ndarray
+    columns: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.shard)
+
+
+def concat_rows(parts: list[Rows], width: int) -> Rows:
+    """The rows of ``parts``, one after another."""
+    if not parts:
+        empty = np.zeros(0, np.int64)
+        return Rows(empty, empty, np.zeros((0, width), np.int64))
+    return Rows(
+        np.concatenate([r.shard for r in parts]),
+        np.concatenate([r.block for r in parts]),
+        np.concatenate([r.columns for r in parts]),
+    )
+
+
+class Runs:
+    """Rows cut into runs of equal (shard, block): the report's rows come sorted by shard and
+    deal (or game), so a run is a whole block of the chunk. Sums per run are exact integers;
+    rows out of order only make more runs of the same block, which the caller sums by
+    (shard, block) afterwards."""
+
+    def __init__(self, shard: np.ndarray, block: np.ndarray) -> None:
+        n = len(shard)
+        if n:
+            change = (shard[1:] != shard[:-1]) | (block[1:] != block[:-1])
+            self.starts = np.concatenate([[0], np.flatnonzero(change) + 1])
+        else:
+            self.starts = np.zeros(0, np.int64)
+        self.counts = np.diff(np.append(self.starts, n))
+        self.shard = shard[self.starts].astype(np.int64)
+        self.block = block[self.starts].astype(np.int64)
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def histogram(self, values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(run, value, count) of every pair that occurs, sorted by run then value: a
+        ``group_by(shard, block, value).len()`` within each run."""
+        if len(values) == 0:
+            empty = np.zeros(0, np.int64)
+            return empty, empty, empty
+        low = int(values.min())
+        width = int(values.max()) - low + 1
+        if len(self.starts) * width <= DENSE_LIMIT:
+            counts = np.zeros((len(self.starts), width), np.int64)
+            kernels.run_histogram(self.starts, values, low, counts)
+            flat = counts.reshape(-1)
+            nz = np.flatnonzero(flat)
+            return nz // width, nz % width + low, flat[nz]
+        run = np.repeat(np.arange(len(self.starts)), self.counts)  # each row's run
+        order = np.lexsort((values, run))
+        run, v = run[order], values[order].astype(np.int64)
+        first = np.concatenate([[True], (run[1:] != run[:-1]) | (v[1:] != v[:-1])])
+        starts = np.flatnonzero(first)
+        return run[starts], v[starts], np.diff(np.append(starts, len(v)))
+
+    def histogram_rows(self, values: np.ndarray) -> Rows:
+        """:meth:`histogram` as rows of the report's (shard, block, value, len) table."""
+        k, v, c = self.histogram(values)
+        return Rows(self.shard[k], self.block[k], np.stack([v, c], axis=1).astype(np.int64))
+
+    def sum_rows(self, sums: np.ndarray) -> Rows:
+        """The runs' ``sums`` (int64[runs, columns]) as rows, each with its shard and block."""
+        return Rows(self.shard, self.block, sums)
+
+
+def hand_sum_names(seats: int, reasons: tuple[str, ...]) -> tuple[str, ...]:
+    """The columns of a hand block, in order (``kernels.hand_run_sums``' columns)."""
+    return (
+        ("n", "turns", "turns2", "points", "points2", "decided", "dealer_win", "first_win")
+        + tuple(f"win{s}" for s in range(seats))
+        + tuple(f"seats{s}" for s in range(seats))
+        + tuple(f"pts{s}" for s in range(seats))
+        + tuple(f"r_{r}" for r in reasons)
+    )
+
+
+class HandArrays:
+    """A chunk's (or a shard's) hands as numpy columns, cut into runs of one (shard, block):
+    what the hand blocks and histograms are made of.
+
+    ``codes`` are the end reasons' dictionary indices and ``reason_of`` each dictionary
+    entry's index in the report's reasons (:func:`reason_dictionary`); ``scores``
+    (int[hands, seats]) each seat's points, or no rows where they are not summed (only mixed
+    line-ups need them). ``teams``: a partnership arm, read as two sides (the winner and
+    dealer become their team, seats 0 and 2 team A, 1 and 3 team B). Blocks are
+    ``deal // (unit_stride * block)``."""
+
+    def __init__(
+        self,
+        *,
+        shard: np.ndarray,
+        deal: np.ndarray,
+        winner: np.ndarray,
+        dealer: np.ndarray,
+        players: np.ndarray,
+        turns: np.ndarray,
+        points: np.ndarray,
+        codes: np.ndarray,
+        reason_of: np.ndarray,
+        scores: np.ndarray,
+        unit_stride: int,
+        block: int,
+        teams: bool,
+    ) -> None:
+        self.shard, self.winner, self.dealer, self.players = shard, winner, dealer, players
+        self.turns, self.points = turns, points
+        self.codes, self.reason_of, self.scores = codes, reason_of, scores
+        if teams:
+            self.winner = np.where(winner >= 0, winner % 2, winner)
+            self.dealer = dealer % 2
+            self.players = np.full_like(players, 2)
+        self.runs = Runs(shard, deal // (unit_stride * block))
+
+    def sums(self, seats: int, known: tuple[str, ...]) -> Rows:
+        """Per (shard, block): every column of ``hand_sum_names(seats, known)``."""
+        winner, players, dealer = self.winner, self.players, self.dealer
+        if len(winner) and winner.min() < -1:
+            raise ChunkError(
+                f"a hand's winner is {int(winner.min())}: seats count from 0, -1 is none"
+            )
+        if len(players) and not 1 <= players.min() <= players.max() <= MAX_PLAYERS:
+            low, high = int(players.min()), int(players.max())
+            raise ChunkError(f"hands of {low} to {high} players: 1 to {MAX_PLAYERS} are possible")
+        if len(dealer) and ((dealer < 0) | (dealer >= players)).any():
+            raise ChunkError("a hand's dealer is not one of its seats")
+        names = hand_sum_names(seats, known)
+        sums = np.zeros((len(self.runs), len(names)), np.int64)
+        kernels.hand_run_sums(
+            self.runs.starts, winner, dealer, players, self.turns, self.points,
+            self.codes, self.reason_of, self.scores, sums,
+        )  # fmt: skip
+        return self.runs.sum_rows(sums)
+
+    def histogram(self, name: str) -> Rows:
+        """The per-block histogram of ``turns`` or ``points`` per hand."""
+        return self.runs.histogram_rows(self.turns if name == "turns" else self.points)
+
+    def tables(self, seats: int, known: tuple[str, ...]) -> tuple[Rows, Rows, Rows]:
+        """The hand block sums and the histograms of turns and points."""
+        return self.sums(seats, known), self.histogram("turns"), self.histogram("points")
+
+
+Column = pa.Array | pa.ChunkedArray
+"""A column as pyarrow gives it."""
+
+
+def arrow_array(column: Column) -> pa.Array:
+    """The column as one Arrow array."""
+    return column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+
+
+def arrow_ints(column: Column, name: str) -> np.ndarray:
+    """A pyarrow column without nulls as a numpy array of its own type."""
+    if column.null_count:
+        raise ChunkError(f"column {name!r} has {column.null_count} empty values")
+    return arrow_array(column).to_numpy(zero_copy_only=False)
+
+
+def uniform_list_columns(column: Column, width: int) -> list[np.ndarray] | None:
+    """A list column whose every row is a list of the same length, with no value missing
+    (every hand's scores as the runner writes them), as ``width`` views of its values
+    (column ``s``: element ``s`` of each list, zeros past the lists' end); None otherwise."""
+    arr = arrow_array(column)
+    n = len(arr)
+    offsets = np.asarray(arr.offsets)
+    lengths = np.diff(offsets)
+    if not n or arr.null_count or arr.values.null_count:
+        return None
+    step = int(lengths[0])
+    if not step or not (lengths == step).all():
+        return None
+    values = np.asarray(arr.values)[offsets[0] : offsets[-1]]
+    zero = np.zeros(n, values.dtype)
+    return [values[s::step] if s < step else zero for s in range(width)]
+
+
+def reason_dictionary(column: Column, known: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """The end reason column as ``(codes, reason_of)``: row i's reason is ``known``'s entry
+    ``reason_of[codes[i]]``, whose last entry, ``other``, takes every reason not listed. A
+    dictionary-encoded column (as the runner writes it) keeps its indices as the codes and
+    is looked up once per dictionary entry, not per hand; any other column's codes are the
+    entries of ``known`` themselves."""
+    chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
+    other = len(known) - 1
+    names = pa.array(known[:-1], pa.string())
+
+    def index(values: pa.Array) -> np.ndarray:
+        found = pc.index_in(values.cast(pa.string()), value_set=names)
+        return np.asarray(found.fill_null(other)).astype(np.int64)
+
+    for chunk in chunks:
+        if chunk.null_count:
+            raise ChunkError(f"the end reason of {chunk.null_count} hands is empty")
+    if chunks and all(pa.types.is_dictionary(chunk.type) for chunk in chunks):
+        try:  # 32-bit indices: the files' dictionaries together may outgrow the runner's int8
+            wide = [c.cast(pa.dictionary(pa.int32(), c.type.value_type)) for c in chunks]
+            combined = pa.chunked_array(wide).unify_dictionaries().combine_chunks()
+        except pa.ArrowException as err:
+            raise ChunkError(f"cannot read the end reasons ({err})") from None
+        codes = np.asarray(combined.indices)
+        reason_of = index(combined.dictionary)
+        if len(codes) and not 0 <= codes.min() <= codes.max() < len(reason_of):
+            raise ChunkError("an end reason points outside its column's dictionary")
+        return codes, reason_of
+    codes = [index(chunk) for chunk in chunks]
+    together = np.concatenate(codes) if codes else np.zeros(0, np.int64)
+    return together, np.arange(len(known), dtype=np.int64)
+
+
+# ---- summaries in the hands file's footer ---------------------------------------------------
+
+SUMMARY_KEY = b"rummysim.hand_blocks"
+"""The Parquet footer key (key-value metadata of the file, not of its Arrow schema) of a
+shard's hand blocks."""
+
+SUMMARY_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Blocking:
+    """How the report cuts hands into blocks and what its hand block sums hold: a summary is
+    used only when it was made the same way."""
+
+    block: int  # deals per block
+    stride: int  # 1: deals one after another; GAME_DEAL_STRIDE: deals numbered per game
+    seats: int  # seat columns of the sums (the dataset's largest table)
+    known: tuple[str, ...]  # the end reasons counted, ``other`` last
+
+    def header(self, *, teams: bool, scores: bool, shard: int) -> dict:
+        return {
+            "version": SUMMARY_VERSION,
+            "block": self.block,
+            "stride": self.stride,
+            "seats": self.seats,
+            "known": list(self.known),
+            "teams": teams,
+            "scores": scores,
+            "shard": shard,
+        }
+
+
+class SummaryError(ValueError):
+    """A footer summary that cannot be decoded: the report reads the shard's rows instead."""
+
+
+def summary_for(hands: pa.Table, blocking: Blocking, *, teams: bool, scores: bool) -> bytes:
+    """The footer value of one shard's hands table as the runner writes it (one shard,
+    deals from 0): its hand block sums and histograms under ``blocking``, with each seat's
+    points summed when ``scores`` (a mixed line-up)."""
+    shard = arrow_ints(hands.column("shard"), "shard")
+    codes, reason_of = reason_dictionary(hands.column("end_reason"), blocking.known)
+    seats = blocking.seats
+    score_columns = np.zeros((0, seats), np.int64)
+    if scores:
+        columns = uniform_list_columns(hands.column("hand_scores"), 2 if teams else seats)
+        if columns is None:
+            raise ChunkError("the runner's score lists are not one per seat")
+        score_columns = np.stack(columns, axis=1).astype(np.int64)
+        if score_columns.shape[1] < seats:
+            pad = np.zeros((len(score_columns), seats - score_columns.shape[1]), np.int64)
+            score_columns = np.concatenate([score_columns, pad], axis=1)
+    arrays = HandArrays(
+        shard=shard,
+        deal=arrow_ints(hands.column("deal"), "deal"),
+        winner=arrow_ints(hands.column("winner"), "winner"),
+        dealer=arrow_ints(hands.column("dealer"), "dealer"),
+        players=arrow_ints(hands.column("players"), "players"),
+        turns=arrow_ints(hands.column("turns"), "turns"),
+        points=arrow_ints(hands.column("points"), "points"),
+        codes=codes,
+        reason_of=reason_of,
+        scores=score_columns,
+        unit_stride=blocking.stride,
+        block=blocking.block,
+        teams=teams,
+    )
+    one_shard = int(shard[0]) if len(shard) else 0
+    if len(shard) and (shard != one_shard).any():
+        raise ChunkError("a summary is made of one shard's hands")
+    tables = arrays.tables(seats, blocking.known)
+    header = blocking.header(teams=teams, scores=scores, shard=one_shard)
+    header["rows"] = [len(t) for t in tables]
+    header["widths"] = [t.columns.shape[1] for t in tables]
+    body = np.concatenate([np.concatenate([t.block, t.columns.reshape(-1)]) for t in tables])
+    raw = body.astype("<i8", copy=False).tobytes()
+    header["bytes"] = len(raw)
+    header["crc32"] = zlib.crc32(raw)
+    packed = pa.compress(raw, codec="zstd", asbytes=True)
+    return json.dumps(header, sort_keys=True).encode() + b"\n" + base64.b64encode(packed)
+
+
+def summary_header(value: bytes | None) -> dict | None:
+    """The header of a footer summary (None: none, or unreadable)."""
+    if not value:
+        return None
+    head, _, _ = value.partition(b"\n")
+    try:
+        header = json.loads(head)
+    except ValueError:
+        return None
+    return header if isinstance(header, dict) else None
+
+
+def summary_fits(header: dict | None, blocking: Blocking, *, teams: bool, scores: bool) -> bool:
+    """Whether a summary with this header holds the report's hand blocks."""
+    if header is None:
+        return False
+    expected = blocking.header(teams=teams, scores=scores, shard=header.get("shard"))
+    return all(header.get(key) == value for key, value in expected.items())
+
+
+def read_summary(value: bytes) -> tuple[Rows, Rows, Rows]:
+    """A footer summary's three tables (hand block sums, turns and points histograms), all
+    rows of its one shard. Raises :class:`SummaryError` when it cannot be decoded or its
+    values are not those written (their CRC-32 is in its header)."""
+    header = summary_header(value)
+    try:
+        rows, widths, shard = header["rows"], header["widths"], int(header["shard"])
+        packed = base64.b64decode(value.partition(b"\n")[2], validate=True)
+        raw = pa.decompress(packed, decompressed_size=int(header["bytes"]), codec="zstd",
+                            asbytes=True)  # fmt: skip
+        if zlib.crc32(raw) != header["crc32"]:
+            raise ValueError("its values are not those it was written with")
+        body = np.frombuffer(raw, "<i8")
+        tables = []
+        at = 0
+        for n, width in zip(rows, widths, strict=True):
+            block = body[at : at + n].astype(np.int64)
+            columns = body[at + n : at + n + n * width].astype(np.int64).reshape(n, width)
+            at += n + n * width
+            tables.append(Rows(np.full(n, shard, np.int64), block, columns))
+        if at != len(body) or len(tables) != 3:
+            raise ValueError(f"{len(body)} values for {at}")
+    except (TypeError, KeyError, ValueError, OSError, pa.ArrowException) as err:
+        raise SummaryError(f"an unreadable hand summary ({err})") from None
+    return tables[0], tables[1], tables[2]

@@ -1,0 +1,212 @@
+"""Hand blocks kept in the hands files' footers by the runner (sim.report.blocks): the report
+reads them instead of the rows, and must get exactly what the rows give; a summary made
+another way (another block size, deals numbered per game), or damaged, is not used."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from sim.engine.layout import REASON_NAMES
+from sim.report import blocks as B
+from sim.report import metrics as M
+from sim.report import open_dataset
+from sim.runner.experiment import load_experiment
+from sim.runner.run import run_experiment
+
+RUMMY = """\
+name = "kept"
+seed = 11
+hands = 2500
+shard_size = 1000
+players = [2, 4]
+lineups = ["greedy", ["careful", "greedy"]]
+baseline = "basic"
+
+[[arms]]
+name = "basic"
+variant = "rummy_basic"
+
+[[arms]]
+name = "around"
+variant = "around_the_corner"
+rules = { going_rummy = "double" }
+"""
+
+PARTNERS = """\
+name = "partners"
+seed = 4
+hands = 1800
+shard_size = 700
+players = [4]
+lineups = ["simple", ["careful", "simple"]]
+baseline = "gin"
+
+[[arms]]
+name = "gin"
+variant = "gin_rummy_4p"
+"""
+
+
+def _run(tmp: Path, text: str, workers: int = 2, **changes) -> Path:
+    tmp.mkdir(parents=True, exist_ok=True)
+    path = tmp / "experiment.toml"
+    lines = [f"{k} = {v}" for k, v in changes.items()]
+    path.write_text(text.replace("[[arms]]", "\n".join(lines) + "\n[[arms]]", 1))
+    return run_experiment(load_experiment(path), tmp / "data", workers=workers, fresh=True).root
+
+
+@pytest.fixture(scope="module", params=[RUMMY, PARTNERS], ids=["rummy", "partners"])
+def kept(request, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _run(tmp_path_factory.mktemp("kept"), request.param)
+
+
+def _footers(root: Path) -> list[bytes | None]:
+    paths = sorted((root / "hands").glob("arm=*/*.parquet"))
+    return [(pq.read_metadata(p).metadata or {}).get(B.SUMMARY_KEY) for p in paths]
+
+
+def _aggregate(root: Path, *, footers: bool) -> M.Aggregates:
+    ds = open_dataset(root)
+    if footers:
+        return M.aggregate(ds)
+    real = M._Reduce.summarized
+    try:
+        M._Reduce.summarized = lambda self, arm, part: False
+        return M.aggregate(ds)
+    finally:
+        M._Reduce.summarized = real
+
+
+def _same(a: M.Aggregates, b: M.Aggregates) -> None:
+    for f in fields(M.Aggregates):
+        x, y = getattr(a, f.name), getattr(b, f.name)
+        if hasattr(x, "equals"):
+            assert x.schema == y.schema and x.equals(y), f.name
+        else:
+            assert x == y, f.name
+
+
+def test_the_runner_keeps_every_shards_hand_blocks_and_they_are_what_the_rows_give(
+    kept: Path,
+) -> None:
+    """Every hands file of a run counted in hands carries its blocks, the report uses them
+    (no hands rows read), and every table is the one reading the rows gives: sums, end
+    reasons, seats, each bot's points in mixed line-ups, partnerships read as two teams."""
+    footers = _footers(kept)
+    assert footers and all(footers)
+    ds = open_dataset(kept)
+    reduce_calls = []
+    real = M._read_polars
+    M._read_polars = lambda files: reduce_calls.append(files) or real(files)
+    try:
+        from_footers = M.aggregate(ds)
+    finally:
+        M._read_polars = real
+    assert reduce_calls == []  # no hands rows were read
+    _same(from_footers, _aggregate(kept, footers=False))
+
+
+def test_summaries_are_deterministic_whatever_the_workers(tmp_path: Path) -> None:
+    two = _footers(_run(tmp_path / "a", RUMMY, workers=2))
+    assert all(two) and two == _footers(_run(tmp_path / "b", RUMMY, workers=1))
+
+
+def test_runs_in_games_or_mirrored_keep_no_blocks_and_report_from_rows(tmp_path: Path) -> None:
+    """Blocks of games, or of deals numbered per game, depend on counts known only at the
+    end of a run: those runs write no summaries, and the report reads their rows."""
+    games = _run(tmp_path / "games", RUMMY.replace("hands = 2500", "games = 60"))
+    mirrored = _run(tmp_path / "mirror", RUMMY, mirror="true")
+    for root in (games, mirrored):
+        assert not any(_footers(root))
+        _same(_aggregate(root, footers=True), _aggregate(root, footers=False))
+
+
+def test_a_summary_of_other_blocks_or_a_damaged_one_is_not_used(tmp_path: Path) -> None:
+    """The report's blocks follow the smallest arm: with one shard of one arm gone, they
+    are smaller than the runner's, so no summary fits and every row is read. A summary that
+    does not decode is read around too. Either way the tables are those of the rows."""
+    root = _run(tmp_path, RUMMY)
+    path = sorted((root / "hands").glob("arm=*/*.parquet"))[0]
+    table = pq.read_table(path)
+    value = pq.read_metadata(path).metadata[B.SUMMARY_KEY]
+    header = B.summary_header(value)
+    damaged = value[: len(value) - 40] + b"A" * 40
+    with pq.ParquetWriter(path, table.schema) as writer:
+        writer.write_table(table)
+        writer.add_key_value_metadata({B.SUMMARY_KEY: damaged})
+    ds = open_dataset(root)
+    parts = M._parts(root / "hands")
+    reduce = M._Reduce(
+        blocking=B.Blocking(header["block"], 1, header["seats"], tuple(header["known"])),
+        teams=frozenset(),
+        mixed=frozenset(a.name for a in ds.arms if a.mixed),
+        game_block={},
+    )
+    arm = path.parent.name.removeprefix("arm=")
+    assert reduce.summarized(arm, next(p for p in parts[arm] if p.path == path))
+    with pytest.raises(B.SummaryError):
+        B.read_summary(damaged)
+    _same(_aggregate(root, footers=True), _aggregate(root, footers=False))
+    # the last shard of one arm gone: smaller blocks than the runner's
+    last = sorted((root / "hands").glob("arm=*/*.parquet"))[-1]
+    last.unlink()
+    (root / "games" / last.parent.name / last.name).unlink()
+    agg = _aggregate(root, footers=True)
+    assert agg.block < header["block"]
+    _same(agg, _aggregate(root, footers=False))
+
+
+def test_a_summary_round_trips_and_rejects_other_blockings() -> None:
+    n = 300
+    rng = np.random.default_rng(2)
+    players = np.full(n, 2, np.int8)
+    hands = pa.table(
+        {
+            "shard": pa.array(np.full(n, 5, np.int32)),
+            "deal": pa.array(np.arange(n, dtype=np.int64)),
+            "winner": pa.array(rng.integers(-1, 2, n).astype(np.int8)),
+            "dealer": pa.array(rng.integers(0, 2, n).astype(np.int8)),
+            "players": pa.array(players),
+            "turns": pa.array(rng.integers(1, 40, n).astype(np.int32)),
+            "points": pa.array(rng.integers(0, 90, n).astype(np.int32)),
+            "end_reason": pa.DictionaryArray.from_arrays(
+                pa.array(rng.integers(0, 3, n).astype(np.int8)), pa.array(list(REASON_NAMES))
+            ),
+        }
+    )
+    blocking = B.Blocking(block=40, stride=1, seats=4, known=REASON_NAMES + ("other",))
+    value = B.summary_for(hands, blocking, teams=False, scores=False)
+    sums, turns, points = B.read_summary(value)
+    arrays = B.HandArrays(
+        shard=np.full(n, 5), deal=np.arange(n), winner=hands["winner"].to_numpy(),
+        dealer=hands["dealer"].to_numpy(), players=players, turns=hands["turns"].to_numpy(),
+        points=hands["points"].to_numpy(), codes=hands["end_reason"].combine_chunks().indices
+        .to_numpy(), reason_of=np.arange(len(REASON_NAMES)), scores=np.zeros((0, 4)),
+        unit_stride=1, block=40, teams=False,
+    )  # fmt: skip
+    for got, want in zip((sums, turns, points), arrays.tables(4, blocking.known), strict=True):
+        assert np.array_equal(got.shard, want.shard) and np.array_equal(got.block, want.block)
+        assert np.array_equal(got.columns, want.columns)
+    assert sums.columns[:, 0].sum() == n and len(sums) == 8  # 300 deals in blocks of 40
+    header = B.summary_header(value)
+    assert B.summary_fits(header, blocking, teams=False, scores=False)
+    for other in (
+        B.Blocking(41, 1, 4, blocking.known),
+        B.Blocking(40, 1 << 20, 4, blocking.known),
+        B.Blocking(40, 1, 3, blocking.known),
+        B.Blocking(40, 1, 4, blocking.known[:-2] + ("other",)),
+    ):
+        assert not B.summary_fits(header, other, teams=False, scores=False)
+    assert not B.summary_fits(header, blocking, teams=True, scores=False)
+    assert not B.summary_fits(header, blocking, teams=False, scores=True)
+    assert B.summary_header(b"not json\n") is None and B.summary_header(None) is None
+    head, _, body = value.partition(b"\n")
+    wrong = head.replace(f'"crc32": {header["crc32"]}'.encode(), b'"crc32": 7')
+    with pytest.raises(B.SummaryError, match="not those it was written with"):
+        B.read_summary(wrong + b"\n" + body)
