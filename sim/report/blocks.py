@@ -1,15 +1,17 @@
-"""A shard's hands reduced to the report's hand blocks, in numpy alone.
+"""A shard's hands and games reduced to the report's blocks, in numpy alone.
 
 The report cuts each arm's hands into blocks of ``block`` consecutive deals
-(:func:`block_size`) and needs, per (shard, block), the sums of every hand statistic and the
-histograms of turns and points per hand (:mod:`sim.report.metrics`). This module makes those
-three tables from a shard's columns with the numba kernels of :mod:`sim.report.kernels`: the
-report does so for the rows it reads (:mod:`sim.report.chunks`), and the runner does so for
-each shard it writes, while the rows are in memory, and keeps the tables in the hands file's
-Parquet footer (:func:`summary_for`, key :data:`SUMMARY_KEY`), so that the report reads a
-footer instead of the shard's rows (:func:`read_summary`). Both make the same tables by the
-same code; a summary whose blocking is not the report's (another block size, deals numbered
-per game, other seats or end reasons) is not used, and the rows are read.
+(:func:`block_size`), and its games into the blocks of their first deals, and needs, per
+(shard, block), the sums of every hand and game statistic and the histograms of turns and
+points per hand, hands per game and final margins (:mod:`sim.report.metrics`). This module
+makes those six tables from a shard's columns with the numba kernels of
+:mod:`sim.report.kernels`: the report does so for the rows it reads
+(:mod:`sim.report.chunks`), and the runner does so for each shard it writes, while the rows
+are in memory, and keeps the tables in the hands file's Parquet footer (:func:`summary_for`,
+key :data:`SUMMARY_KEY`), so that the report reads a footer instead of the shard's rows
+(:func:`read_summary`). Both make the same tables by the same code; a summary whose blocking
+is not the report's (another block size, deals numbered per game, other seats or end
+reasons) is not used, and the rows are read.
 
 No polars here: the runner's workers are forked, and polars hangs in a child forked from a
 process that has used it.
@@ -31,9 +33,9 @@ from sim.rules.model import MAX_PLAYERS
 
 GAME_BLOCKS = 400
 """Blocks per arm the bootstrap aims at (:func:`block_size`). A shard's last, short block
-adds a few more, a different number in each arm for games (arms play different numbers of
-games); the analysis merges neighbouring game blocks down to exactly this many, so every
-arm's game-level bootstrap draws the same weights (drawn once, not once per arm)."""
+adds a few more, and games fall into the blocks where they began, a different number in each
+arm; the analysis merges neighbouring game blocks down to at most this many, so that the
+game-level bootstraps of arms with as many blocks draw the same weights (drawn once)."""
 
 
 def block_size(rows: int, target_blocks: int = GAME_BLOCKS) -> int:
@@ -170,7 +172,8 @@ class HandArrays:
         block: int,
         teams: bool,
     ) -> None:
-        self.shard, self.winner, self.dealer, self.players = shard, winner, dealer, players
+        self.shard, self.deal = shard, deal
+        self.winner, self.dealer, self.players = winner, dealer, players
         self.turns, self.points = turns, points
         self.codes, self.reason_of, self.scores = codes, reason_of, scores
         if teams:
@@ -206,6 +209,93 @@ class HandArrays:
     def tables(self, seats: int, known: tuple[str, ...]) -> tuple[Rows, Rows, Rows]:
         """The hand block sums and the histograms of turns and points."""
         return self.sums(seats, known), self.histogram("turns"), self.histogram("points")
+
+
+def game_sum_names(seats: int) -> tuple[str, ...]:
+    """The columns of a game block, in order (``kernels.game_run_sums``' columns)."""
+    return (
+        "n",
+        "hands",
+        "hands2",
+        "margin",
+        "margin2",
+        "comeback",
+        "decided",
+        "lead_changes",
+        "lead_changes2",
+        "capped",
+    ) + tuple(f"gwin{s}" for s in range(seats))
+
+
+SHARD_KEY = 1 << 40
+"""(shard, game) as one number: ``shard * SHARD_KEY + game`` (games per shard stay far
+below 2**40)."""
+
+
+def first_deals(
+    hand_shard: np.ndarray,
+    hand_game: np.ndarray,
+    hand_no: np.ndarray,
+    hand_deal: np.ndarray,
+    game_shard: np.ndarray,
+    game: np.ndarray,
+) -> np.ndarray:
+    """Each game's first deal: the deal of its hand 0 among the hands (of the same shards).
+    A game's block is its first deal's, so that games are cut into the hands' blocks (a
+    mirrored run's rotations repeat a game with the same deals: any of them gives it)."""
+    first = hand_no == 0
+    keys = hand_shard[first].astype(np.int64) * SHARD_KEY + hand_game[first].astype(np.int64)
+    deals = hand_deal[first].astype(np.int64)
+    if len(keys) > 1 and (keys[1:] < keys[:-1]).any():
+        order = np.argsort(keys, kind="stable")
+        keys, deals = keys[order], deals[order]
+    wanted = game_shard.astype(np.int64) * SHARD_KEY + game.astype(np.int64)
+    at = np.searchsorted(keys, wanted)
+    found = at < len(keys)
+    found[found] = keys[at[found]] == wanted[found]
+    if not found.all():
+        missing = int(np.flatnonzero(~found)[0])
+        raise ChunkError(
+            f"game {int(game[missing])} of shard {int(game_shard[missing])} has no first hand "
+            "among the hands"
+        )
+    return deals[at]
+
+
+def game_tables(
+    *,
+    shard: np.ndarray,
+    first_deal: np.ndarray,
+    hands: np.ndarray,
+    winner: np.ndarray,
+    final: np.ndarray,
+    length: np.ndarray,
+    lead_changes: np.ndarray,
+    capped: np.ndarray,
+    comeback: np.ndarray,
+    unit_stride: int,
+    block: int,
+    seats: int,
+) -> tuple[Rows, Rows, Rows]:
+    """Games summed per (shard, block of their first deal): every column of
+    ``game_sum_names(seats)``; and the per-block histograms of hands per game and of final
+    margins. ``final`` (int64[games, width]) holds the sides' final scores, the first
+    ``length[g]`` (at least two) of each row real.
+
+    The final margin is the winner's final score minus the best other side's (two sides for a
+    partnership arm; negative in the rare gin game whose loser's box bonuses put him ahead,
+    §3.17), or, in a game nobody won, the best final score minus the second best; a
+    *comeback* (the runner's ``comeback`` column) is a game whose winner had fewer points than
+    some other side before the last hand."""
+    if len(length) and length.min() < 2:
+        raise ChunkError("a game has fewer than two final scores")
+    margin = np.zeros(len(length), np.int64)
+    kernels.final_margins(final, length, winner, margin)
+    runs = Runs(shard, first_deal // (unit_stride * block))
+    names = game_sum_names(seats)
+    sums = np.zeros((len(runs), len(names)), np.int64)
+    kernels.game_run_sums(runs.starts, hands, margin, comeback, winner, lead_changes, capped, sums)
+    return runs.sum_rows(sums), runs.histogram_rows(hands), runs.histogram_rows(margin)
 
 
 Column = pa.Array | pa.ChunkedArray
@@ -277,17 +367,21 @@ def reason_dictionary(column: Column, known: tuple[str, ...]) -> tuple[np.ndarra
 
 # ---- summaries in the hands file's footer ---------------------------------------------------
 
-SUMMARY_KEY = b"rummysim.hand_blocks"
-"""The Parquet footer key (key-value metadata of the file, not of its Arrow schema) of a
-shard's hand blocks."""
+SUMMARY_KEY = b"rummysim.blocks"
+"""The Parquet footer key (key-value metadata of the hands file, not of its Arrow schema) of
+a shard's block tables."""
 
 SUMMARY_VERSION = 1
+
+TABLES = ("hands", "turns", "points", "games", "hands_hist", "margin")
+"""A summary's tables, in order: the hand block sums, the histograms of turns and of points
+per hand, the game block sums, and the histograms of hands per game and of final margins."""
 
 
 @dataclass(frozen=True)
 class Blocking:
-    """How the report cuts hands into blocks and what its hand block sums hold: a summary is
-    used only when it was made the same way."""
+    """How the report cuts hands and games into blocks and what its block sums hold: a
+    summary is used only when it was made the same way."""
 
     block: int  # deals per block
     stride: int  # 1: deals one after another; GAME_DEAL_STRIDE: deals numbered per game
@@ -311,11 +405,8 @@ class SummaryError(ValueError):
     """A footer summary that cannot be decoded: the report reads the shard's rows instead."""
 
 
-def summary_for(hands: pa.Table, blocking: Blocking, *, teams: bool, scores: bool) -> bytes:
-    """The footer value of one shard's hands table as the runner writes it (one shard,
-    deals from 0): its hand block sums and histograms under ``blocking``, with each seat's
-    points summed when ``scores`` (a mixed line-up)."""
-    shard = arrow_ints(hands.column("shard"), "shard")
+def _hand_arrays(hands: pa.Table, blocking: Blocking, *, teams: bool, scores: bool) -> HandArrays:
+    """A shard's hands table as the runner writes it, as :class:`HandArrays`."""
     codes, reason_of = reason_dictionary(hands.column("end_reason"), blocking.known)
     seats = blocking.seats
     score_columns = np.zeros((0, seats), np.int64)
@@ -323,12 +414,11 @@ def summary_for(hands: pa.Table, blocking: Blocking, *, teams: bool, scores: boo
         columns = uniform_list_columns(hands.column("hand_scores"), 2 if teams else seats)
         if columns is None:
             raise ChunkError("the runner's score lists are not one per seat")
-        score_columns = np.stack(columns, axis=1).astype(np.int64)
-        if score_columns.shape[1] < seats:
-            pad = np.zeros((len(score_columns), seats - score_columns.shape[1]), np.int64)
-            score_columns = np.concatenate([score_columns, pad], axis=1)
-    arrays = HandArrays(
-        shard=shard,
+        score_columns = np.zeros((hands.num_rows, seats), np.int64)
+        for s, column in enumerate(columns):
+            score_columns[:, s] = column
+    return HandArrays(
+        shard=arrow_ints(hands.column("shard"), "shard"),
         deal=arrow_ints(hands.column("deal"), "deal"),
         winner=arrow_ints(hands.column("winner"), "winner"),
         dealer=arrow_ints(hands.column("dealer"), "dealer"),
@@ -342,10 +432,61 @@ def summary_for(hands: pa.Table, blocking: Blocking, *, teams: bool, scores: boo
         block=blocking.block,
         teams=teams,
     )
+
+
+def _game_tables(
+    games: pa.Table, hands: pa.Table, blocking: Blocking, *, teams: bool
+) -> tuple[Rows, Rows, Rows]:
+    """A shard's games tables as the runner writes them (its hands give each game's first
+    deal)."""
+
+    def column(table: pa.Table, name: str) -> np.ndarray:
+        return arrow_ints(table.column(name), name)
+
+    width = 2 if teams else blocking.seats
+    if games.num_rows:
+        columns = uniform_list_columns(games.column("final_scores"), width)
+        if columns is None:
+            raise ChunkError("the runner's final scores are not one per seat")
+    else:
+        columns = [np.zeros(0, np.int64)] * width
+    lengths = np.diff(np.asarray(arrow_array(games.column("final_scores")).offsets))
+    shard = column(games, "shard")
+    first = first_deals(
+        column(hands, "shard"), column(hands, "game"), column(hands, "hand"),
+        column(hands, "deal"), shard, column(games, "game"),
+    )  # fmt: skip
+    return game_tables(
+        shard=shard,
+        first_deal=first,
+        hands=column(games, "hands"),
+        winner=column(games, "winner"),
+        final=np.stack(columns, axis=1).astype(np.int64),
+        length=np.minimum(lengths, width).astype(np.int64),
+        lead_changes=column(games, "lead_changes"),
+        capped=column(games, "capped"),
+        comeback=column(games, "comeback"),
+        unit_stride=blocking.stride,
+        block=blocking.block,
+        seats=blocking.seats,
+    )
+
+
+def summary_for(
+    hands: pa.Table, games: pa.Table, blocking: Blocking, *, teams: bool, scores: bool
+) -> bytes:
+    """The footer value of one shard (its hands and games tables as the runner writes them):
+    its :data:`TABLES` under ``blocking``, with each seat's points summed when ``scores`` (a
+    mixed line-up)."""
+    shard = arrow_ints(hands.column("shard"), "shard")
     one_shard = int(shard[0]) if len(shard) else 0
-    if len(shard) and (shard != one_shard).any():
-        raise ChunkError("a summary is made of one shard's hands")
-    tables = arrays.tables(seats, blocking.known)
+    if (shard != one_shard).any() or (
+        arrow_ints(games.column("shard"), "shard") != one_shard
+    ).any():
+        raise ChunkError("a summary is made of one shard's hands and games")
+    arrays = _hand_arrays(hands, blocking, teams=teams, scores=scores)
+    tables = arrays.tables(blocking.seats, blocking.known)
+    tables += _game_tables(games, hands, blocking, teams=teams)
     header = blocking.header(teams=teams, scores=scores, shard=one_shard)
     header["rows"] = [len(t) for t in tables]
     header["widths"] = [t.columns.shape[1] for t in tables]
@@ -370,17 +511,17 @@ def summary_header(value: bytes | None) -> dict | None:
 
 
 def summary_fits(header: dict | None, blocking: Blocking, *, teams: bool, scores: bool) -> bool:
-    """Whether a summary with this header holds the report's hand blocks."""
+    """Whether a summary with this header holds the report's blocks."""
     if header is None:
         return False
     expected = blocking.header(teams=teams, scores=scores, shard=header.get("shard"))
     return all(header.get(key) == value for key, value in expected.items())
 
 
-def read_summary(value: bytes) -> tuple[Rows, Rows, Rows]:
-    """A footer summary's three tables (hand block sums, turns and points histograms), all
-    rows of its one shard. Raises :class:`SummaryError` when it cannot be decoded or its
-    values are not those written (their CRC-32 is in its header)."""
+def read_summary(value: bytes) -> dict[str, Rows]:
+    """A footer summary's :data:`TABLES`, by name, all rows of its one shard. Raises
+    :class:`SummaryError` when it cannot be decoded or its values are not those written
+    (their CRC-32 is in its header)."""
     header = summary_header(value)
     try:
         rows, widths, shard = header["rows"], header["widths"], int(header["shard"])
@@ -397,8 +538,8 @@ def read_summary(value: bytes) -> tuple[Rows, Rows, Rows]:
             columns = body[at + n : at + n + n * width].astype(np.int64).reshape(n, width)
             at += n + n * width
             tables.append(Rows(np.full(n, shard, np.int64), block, columns))
-        if at != len(body) or len(tables) != 3:
+        if at != len(body) or len(tables) != len(TABLES):
             raise ValueError(f"{len(body)} values for {at}")
     except (TypeError, KeyError, ValueError, OSError, pa.ArrowException) as err:
-        raise SummaryError(f"an unreadable hand summary ({err})") from None
-    return tables[0], tables[1], tables[2]
+        raise SummaryError(f"an unreadable block summary ({err})") from None
+    return dict(zip(TABLES, tables, strict=True))

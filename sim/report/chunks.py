@@ -30,22 +30,35 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
-from sim.report import kernels
 from sim.report.blocks import (
     ChunkError,
     HandArrays,
     Rows,
     Runs,
     arrow_array,
+    first_deals,
+    game_sum_names,
+    game_tables,
     hand_sum_names,
     uniform_list_columns,
 )
 from sim.report.blocks import reason_dictionary as _reason_dictionary
 
-__all__ = ["ChunkError", "Rows", "Runs", "hand_sum_names", "reason_dictionary"]
+__all__ = [
+    "ChunkError",
+    "Rows",
+    "Runs",
+    "first_deals",
+    "game_sum_names",
+    "hand_sum_names",
+    "reason_dictionary",
+]
 
-HAND_COLUMNS = ("shard", "deal", "winner", "dealer", "players", "turns", "points")
-"""The columns of the hands files the report reads with polars (each once)."""
+HAND_COLUMNS = (
+    "shard", "deal", "winner", "dealer", "players", "turns", "points", "game", "hand",
+)  # fmt: skip
+"""The columns of the hands files the report reads with polars (each once): ``game`` and
+``hand`` find each game's first deal, which gives its block."""
 
 ARROW_COLUMNS = ("end_reason",)
 """The columns read with pyarrow's Parquet reader, which decodes them faster than polars
@@ -139,22 +152,6 @@ def frame_of(rows: Rows, names: tuple[str, ...], dtypes: dict[str, pl.DataType])
     )
 
 
-def game_sum_names(seats: int) -> tuple[str, ...]:
-    """The columns of a game block, in order (``kernels.game_run_sums``' columns)."""
-    return (
-        "n",
-        "hands",
-        "hands2",
-        "margin",
-        "margin2",
-        "comeback",
-        "decided",
-        "lead_changes",
-        "lead_changes2",
-        "capped",
-    ) + tuple(f"gwin{s}" for s in range(seats))
-
-
 class Hands(HandArrays):
     """A chunk's hands read from files: ``frame`` holds the :data:`HAND_COLUMNS`, ``extra``
     the :data:`ARROW_COLUMNS` of the same rows, and :data:`SCORE_COLUMN` only where the
@@ -198,8 +195,17 @@ class Hands(HandArrays):
             block=block,
             teams=teams,
         )
+        self.game = ints(frame["game"])
+        self.hand = ints(frame["hand"])
         self.shard_dtype = frame.schema["shard"]
         self.turns_dtype = frame.schema["turns"]
+
+    def first_deals(self, games: pa.Table) -> np.ndarray:
+        """The first deal of each of ``games`` (of the same shards as these hands)."""
+        return first_deals(
+            self.shard, self.game, self.hand, self.deal,
+            ints(games.column("shard"), "shard"), ints(games.column("game"), "game"),
+        )  # fmt: skip
 
 
 def hand_block_sums(hands: HandArrays, seats: int, known: tuple[str, ...]) -> Rows:
@@ -208,34 +214,28 @@ def hand_block_sums(hands: HandArrays, seats: int, known: tuple[str, ...]) -> Ro
 
 
 def game_block_sums(
-    games: pa.Table, *, seats: int, teams: bool, game_block: int
-) -> tuple[Rows, Rows, Rows]:
+    games: pa.Table, first_deal: np.ndarray, *, seats: int, teams: bool, unit_stride: int,
+    block: int,
+) -> tuple[Rows, Rows, Rows]:  # fmt: skip
     """The chunk's games (:data:`GAME_COLUMNS`, as pyarrow reads them) summed per (shard,
-    game block): every column of ``game_sum_names(seats)``; and the per-block histograms of
-    hands per game and margins.
-
-    The final margin is the winner's final score minus the best other side's (two sides for a
-    partnership arm; negative in the rare gin game whose loser's box bonuses put him ahead,
-    §3.17), or, in a game nobody won, the best final score minus the second best; a
-    *comeback* (the runner's ``comeback`` column) is a game whose winner had fewer points than
-    some other side before the last hand."""
+    block of their first deal, ``first_deal``: :func:`~sim.report.blocks.first_deals`):
+    :func:`~sim.report.blocks.game_tables`."""
 
     def column(name: str) -> np.ndarray:
         return ints(games.column(name), name)
 
-    shard, winner = column("shard"), column("winner")
-    n_hands = column("hands")
     columns, length = list_columns(games.column("final_scores"), 2 if teams else seats)
-    if len(length) and length.min() < 2:
-        raise ChunkError("a game has fewer than two final scores")
-    final = np.stack(columns, axis=1).astype(np.int64)
-    margin = np.zeros(len(length), np.int64)
-    kernels.final_margins(final, length, winner, margin)
-    runs = Runs(shard, column("game") // game_block)
-    names = game_sum_names(seats)
-    sums = np.zeros((len(runs), len(names)), np.int64)
-    kernels.game_run_sums(
-        runs.starts, n_hands, margin, column("comeback"), winner,
-        column("lead_changes"), column("capped"), sums,
-    )  # fmt: skip
-    return runs.sum_rows(sums), runs.histogram_rows(n_hands), runs.histogram_rows(margin)
+    return game_tables(
+        shard=column("shard"),
+        first_deal=first_deal,
+        hands=column("hands"),
+        winner=column("winner"),
+        final=np.stack(columns, axis=1).astype(np.int64),
+        length=length,
+        lead_changes=column("lead_changes"),
+        capped=column("capped"),
+        comeback=column("comeback"),
+        unit_stride=unit_stride,
+        block=block,
+        seats=seats,
+    )

@@ -67,7 +67,6 @@ class Aggregates:
     seats: int
     reasons: tuple[str, ...]
     block: int
-    game_block: dict[str, int]  # per arm: games are compared unpaired, so each arm has its own
     per_game_deals: bool = False
 
     @property
@@ -78,11 +77,9 @@ class Aggregates:
             if self.per_game_deals
             else f"blocks of {self.block} consecutive deals"
         )
-        sizes = sorted(set(self.game_block.values()))
-        games = f"{sizes[0]}" if len(sizes) == 1 else f"{sizes[0]} to {sizes[-1]} (by arm)"
         return (
-            f"{hands}; games in blocks of {games}, neighbouring blocks merged to at most "
-            f"{GAME_BLOCKS} per arm"
+            f"{hands}; each game in the block of its first deal, neighbouring blocks merged "
+            f"to at most {GAME_BLOCKS} per arm for the games"
         )
 
 
@@ -275,13 +272,14 @@ def _read_games(games_files: list[str]) -> pa.Table | None:
     ).combine_chunks()
 
 
-def _summaries(parts: list[Part]) -> tuple[B.Rows, B.Rows, B.Rows]:
-    """The hand blocks kept in these files' footers, file after file (raises
+def _summaries(parts: list[Part]) -> dict[str, B.Rows]:
+    """The block tables kept in these files' footers, file after file (raises
     :class:`~sim.report.blocks.SummaryError` when one cannot be decoded)."""
     tables = [B.read_summary(part.summary or b"") for part in parts]
-    return tuple(  # type: ignore[return-value]
-        B.concat_rows([t[k] for t in tables], tables[0][k].columns.shape[1]) for k in range(3)
-    )
+    return {
+        name: B.concat_rows([t[name] for t in tables], tables[0][name].columns.shape[1])
+        for name in B.TABLES
+    }
 
 
 READ_AHEAD = 3
@@ -292,10 +290,10 @@ thread is never idle while the caller takes a result)."""
 def _reduced_chunks(chunks: list[_Chunk], reduce: _Reduce):
     """``reduce(chunk, ...)`` of each chunk, in chunk order: each chunk read and reduced in
     one of two threads (the readers and the kernels leave the GIL, so both cores work), at
-    most :data:`READ_AHEAD` chunks in memory. A summarized chunk's hand blocks come from its
-    footers (its rows are read after all should one not decode); its games are read
-    (:func:`_read_games`). A file that cannot be read, or whose values are impossible,
-    raises :class:`DatasetError` naming the chunk's files."""
+    most :data:`READ_AHEAD` chunks in memory. A summarized chunk's tables come from its
+    hands files' footers (its rows, hands and games, are read after all should one not
+    decode). A file that cannot be read, or whose values are impossible, raises
+    :class:`DatasetError` naming the chunk's files."""
 
     def work(i: int):
         chunk = chunks[i]
@@ -304,11 +302,11 @@ def _reduced_chunks(chunks: list[_Chunk], reduce: _Reduce):
             if chunk.summarized:
                 with contextlib.suppress(B.SummaryError):
                     kept = _summaries(chunk.hands)
-            frame = extra = None
+            frame = extra = games = None
             if kept is None:
                 frame = _read_polars(chunk.hands_files)
                 extra = _read_arrow(chunk.hands_files, chunk.arm in reduce.mixed)
-            games = _read_games(chunk.games)
+                games = _read_games(chunk.games)
         except (OSError, pa.ArrowException, pl.exceptions.PolarsError) as err:
             raise unreadable(chunk.files, err) from None
         try:
@@ -447,10 +445,9 @@ class _Reduce:
     blocking: B.Blocking
     teams: frozenset[str]
     mixed: frozenset[str]
-    game_block: dict[str, int]
 
     def summarized(self, arm: str, part: Part) -> bool:
-        """Whether ``part`` (a hands file of ``arm``) keeps this report's hand blocks in its
+        """Whether ``part`` (a hands file of ``arm``) keeps this report's blocks in its
         footer."""
         header = B.summary_header(part.summary)
         return B.summary_fits(
@@ -459,52 +456,47 @@ class _Reduce:
 
     def __call__(self, chunk: _Chunk, frame, extra, games, kept):
         """One chunk's hand and game blocks and histograms: ``(table, rows, dtypes)`` for
-        each of the aggregates' tables (:class:`_Table`). The hands are ``kept`` (the tables
-        from the footers) or ``frame`` and ``extra`` (the rows read)."""
+        each of the aggregates' tables (:class:`_Table`): ``kept`` (the tables from the
+        footers), or made from the rows read (``frame`` and ``extra`` for the hands,
+        ``games``)."""
         teams = chunk.arm in self.teams
-        seats, known = self.blocking.seats, self.blocking.known
+        blocking = self.blocking
         if kept is not None:
-            sums, turns, points = kept
             types = chunk.hands[0].types or {}
             shard = {"shard": C.polars_type(types["shard"])}
-            turns_type = C.polars_type(types["turns"])
-        else:
-            hands = C.Hands(
-                frame, extra, unit_stride=self.blocking.stride, block=self.blocking.block,
-                seats=seats, teams=teams, known=known,
-            )  # fmt: skip
-            sums, turns, points = hands.tables(seats, known)
-            shard, turns_type = {"shard": hands.shard_dtype}, hands.turns_dtype
+            turns = shard | {"turns": C.polars_type(types["turns"])}
+            return [(name, kept[name], turns if name == "turns" else shard) for name in B.TABLES]
+        hands = C.Hands(
+            frame, extra, unit_stride=blocking.stride, block=blocking.block,
+            seats=blocking.seats, teams=teams, known=blocking.known,
+        )  # fmt: skip
+        sums, turns, points = hands.tables(blocking.seats, blocking.known)
+        shard = {"shard": hands.shard_dtype}
         out = [
             ("hands", sums, shard),
-            ("turns", turns, shard | {"turns": turns_type}),
+            ("turns", turns, shard | {"turns": hands.turns_dtype}),
             ("points", points, shard),
         ]
         if games is None:
             return out
-        sums, hands_hist, margin_hist = C.game_block_sums(
-            games, seats=seats, teams=teams, game_block=self.game_block[chunk.arm]
-        )
+        tables = C.game_block_sums(
+            games, hands.first_deals(games), seats=blocking.seats, teams=teams,
+            unit_stride=blocking.stride, block=blocking.block,
+        )  # fmt: skip
         shard = {"shard": C.polars_type(games.column("shard"))}
-        return out + [("games", sums, shard), ("hands_hist", hands_hist, shard),
-                      ("margin", margin_hist, shard)]  # fmt: skip
+        return out + [(name, rows, shard) for name, rows in zip(B.TABLES[3:], tables, strict=True)]
 
 
 def aggregate(ds: Dataset) -> Aggregates:
     """Run every aggregation of the report over the dataset."""
     seats = max(a.players for a in ds.arms)
     teams = {a.name for a in ds.arms if a.teams}
-    hand_parts, game_parts = _parts(ds.root / "hands"), _parts(ds.root / "games")
-    games_of = {arm: sum(p.rows for p in parts) for arm, parts in game_parts.items()}
-    games_per_arm = min(games_of.values())
-    # about 400 game blocks in every arm: they are resampled arm by arm (games pair only
-    # approximately), so their blocks need not line up, and the bootstrap's cost stays the
-    # same in an arm with four times the games of another
-    game_block = {arm: block_size(rows) for arm, rows in games_of.items()}
+    hand_parts = _parts(ds.root / "hands")
     per_game = _deals_per_game(ds, hand_parts)
     if per_game:
         # mirrored runs number deals per game (game * GAME_DEAL_STRIDE + hand): block games
-        block = block_size(games_per_arm)
+        games_of = [sum(p.rows for p in parts) for parts in _parts(ds.root / "games").values()]
+        block = block_size(min(games_of, default=0))
         stride = GAME_DEAL_STRIDE
     else:
         block = block_size(min(sum(p.rows for p in parts) for parts in hand_parts.values()))
@@ -525,7 +517,6 @@ def aggregate(ds: Dataset) -> Aggregates:
         blocking=B.Blocking(block=block, stride=stride, seats=seats, known=known),
         teams=frozenset(teams),
         mixed=frozenset(a.name for a in ds.arms if a.mixed),
-        game_block=game_block,
     )
     chunks = _file_chunks(hand_parts, ds.root / "games", CHUNK_ROWS, reduce.summarized)
     for chunk, reduced in zip(chunks, _reduced_chunks(chunks, reduce), strict=True):
@@ -555,6 +546,5 @@ def aggregate(ds: Dataset) -> Aggregates:
         seats=seats,
         reasons=reasons,
         block=block,
-        game_block=game_block,
         per_game_deals=per_game,
     )

@@ -107,8 +107,9 @@ def plan(experiment: Experiment, root: Path) -> list[ShardTask]:
 def report_blocking(experiment: Experiment) -> Blocking | None:
     """How the report will cut this experiment's hands into blocks, when the plan fixes it:
     every arm plays ``per_arm`` hands, dealt one after another, so blocks are
-    ``block_size(per_arm)`` consecutive deals (``sim.report.metrics.aggregate``), and the
-    workers keep each shard's hand blocks in its file's footer. Runs counted in games, or
+    ``block_size(per_arm)`` consecutive deals (``sim.report.metrics.aggregate``; a game is
+    in the block of its first deal), and the workers keep each shard's blocks in its hands
+    file's footer. Runs counted in games, or
     mirrored (deals numbered per game), are blocked by numbers known only at the end: None,
     and the report reads their rows."""
     if experiment.unit != "hands" or experiment.mirror:

@@ -52,8 +52,8 @@ class ShardTask:
     write: bool = True  # False: play only (the engine-only figure of the pipeline benchmark)
     plan_id: str = ""  # the run's plan (manifest.plan_id); files are written only under it
     teams: bool = False  # the seats play in partnerships (RULES.md §3.19): two sides score
-    hand_blocks: Blocking | None = None  # the report's blocking: keep the hand blocks in the
-    # hands file's footer (sim.report.blocks); None where the plan cannot know it
+    hand_blocks: Blocking | None = None  # the report's blocking: keep the shard's blocks in
+    # its hands file's footer (sim.report.blocks); None where the plan cannot know it
 
     def bot_codes(self) -> np.ndarray:
         """The ``BOT_*`` code of each seat, as the kernels take them."""
@@ -124,7 +124,9 @@ def run_shard(task: ShardTask, progress: Progress | None = None) -> ShardResult:
     footer = {}
     if task.hand_blocks is not None:
         mixed = len(set(task.bots)) > 1
-        footer[SUMMARY_KEY] = summary_for(hands, task.hand_blocks, teams=task.teams, scores=mixed)
+        footer[SUMMARY_KEY] = summary_for(
+            hands, games, task.hand_blocks, teams=task.teams, scores=mixed
+        )
     games_sha = write_parquet_atomic(games, games_path, root)
     hands_sha = write_parquet_atomic(hands, hands_path, root, footer=footer)
     return ShardResult(
@@ -147,7 +149,9 @@ def warm_shard(task: ShardTask) -> None:
     if task.hand_blocks is not None:
         sid = ShardId(task.ruleset, task.variant, len(task.bots), task.bots, task.seed, 0)
         hands = hands_table(out, sid, teams=task.teams)
-        summary_for(hands, task.hand_blocks, teams=task.teams, scores=len(set(task.bots)) > 1)
+        games = games_table(out, sid, teams=task.teams)
+        mixed = len(set(task.bots)) > 1
+        summary_for(hands, games, task.hand_blocks, teams=task.teams, scores=mixed)
 
 
 def _peak_rss_mb() -> float:

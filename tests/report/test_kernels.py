@@ -129,6 +129,8 @@ def test_a_chunk_with_impossible_seats_is_a_clear_error(
             "players": pl.Series([2, 2, players, 2], dtype=pl.Int8),
             "turns": pl.Series([9, 8, 500, 12], dtype=pl.Int32),
             "points": pl.Series([20, 31, 0, 7], dtype=pl.Int32),
+            "game": pl.Series(range(rows), dtype=pl.Int64),
+            "hand": pl.Series([0] * rows, dtype=pl.Int32),
         }
     )
     reasons = pa.DictionaryArray.from_arrays(pa.array([0, 0, 1, 0], pa.int8()), ["went_out", "x"])

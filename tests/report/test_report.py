@@ -101,7 +101,7 @@ def test_final_margin_is_the_winners_lead_over_the_best_other_side() -> None:
         }
     )
     sums, _hands_hist, margins = game_block_sums(
-        games.to_arrow(), seats=2, teams=False, game_block=1
+        games.to_arrow(), np.arange(3), seats=2, teams=False, unit_stride=1, block=1
     )
     sums = frame_of(sums, game_sum_names(2), {})
     assert sums["margin"].to_list() == [-26, 70, 20]

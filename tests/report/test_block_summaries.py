@@ -1,6 +1,7 @@
-"""Hand blocks kept in the hands files' footers by the runner (sim.report.blocks): the report
-reads them instead of the rows, and must get exactly what the rows give; a summary made
-another way (another block size, deals numbered per game), or damaged, is not used."""
+"""Block tables kept in the hands files' footers by the runner (sim.report.blocks): the report
+reads them instead of the rows of hands and games, and must get exactly what the rows give; a
+summary made another way (another block size, deals numbered per game), or damaged, is not
+used."""
 
 from __future__ import annotations
 
@@ -8,11 +9,9 @@ from dataclasses import fields
 from pathlib import Path
 
 import numpy as np
-import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from sim.engine.layout import REASON_NAMES
 from sim.report import blocks as B
 from sim.report import metrics as M
 from sim.report import open_dataset
@@ -95,20 +94,22 @@ def _same(a: M.Aggregates, b: M.Aggregates) -> None:
 def test_the_runner_keeps_every_shards_hand_blocks_and_they_are_what_the_rows_give(
     kept: Path,
 ) -> None:
-    """Every hands file of a run counted in hands carries its blocks, the report uses them
-    (no hands rows read), and every table is the one reading the rows gives: sums, end
-    reasons, seats, each bot's points in mixed line-ups, partnerships read as two teams."""
+    """Every hands file of a run counted in hands carries its shard's blocks, the report uses
+    them (no rows read), and every table is the one reading the rows gives: sums, end
+    reasons, seats, each bot's points in mixed line-ups, partnerships read as two teams,
+    games and their histograms."""
     footers = _footers(kept)
     assert footers and all(footers)
     ds = open_dataset(kept)
-    reduce_calls = []
-    real = M._read_polars
-    M._read_polars = lambda files: reduce_calls.append(files) or real(files)
+    reads = []
+    real = M._read_polars, M._read_games
+    M._read_polars = lambda files: reads.append(files) or real[0](files)
+    M._read_games = lambda files: reads.append(files) or real[1](files)
     try:
         from_footers = M.aggregate(ds)
     finally:
-        M._read_polars = real
-    assert reduce_calls == []  # no hands rows were read
+        M._read_polars, M._read_games = real
+    assert reads == []  # no rows were read, of hands or games
     _same(from_footers, _aggregate(kept, footers=False))
 
 
@@ -146,7 +147,6 @@ def test_a_summary_of_other_blocks_or_a_damaged_one_is_not_used(tmp_path: Path) 
         blocking=B.Blocking(header["block"], 1, header["seats"], tuple(header["known"])),
         teams=frozenset(),
         mixed=frozenset(a.name for a in ds.arms if a.mixed),
-        game_block={},
     )
     arm = path.parent.name.removeprefix("arm=")
     assert reduce.summarized(arm, next(p for p in parts[arm] if p.path == path))
@@ -162,49 +162,52 @@ def test_a_summary_of_other_blocks_or_a_damaged_one_is_not_used(tmp_path: Path) 
     _same(agg, _aggregate(root, footers=False))
 
 
-def test_a_summary_round_trips_and_rejects_other_blockings() -> None:
-    n = 300
-    rng = np.random.default_rng(2)
-    players = np.full(n, 2, np.int8)
-    hands = pa.table(
-        {
-            "shard": pa.array(np.full(n, 5, np.int32)),
-            "deal": pa.array(np.arange(n, dtype=np.int64)),
-            "winner": pa.array(rng.integers(-1, 2, n).astype(np.int8)),
-            "dealer": pa.array(rng.integers(0, 2, n).astype(np.int8)),
-            "players": pa.array(players),
-            "turns": pa.array(rng.integers(1, 40, n).astype(np.int32)),
-            "points": pa.array(rng.integers(0, 90, n).astype(np.int32)),
-            "end_reason": pa.DictionaryArray.from_arrays(
-                pa.array(rng.integers(0, 3, n).astype(np.int8)), pa.array(list(REASON_NAMES))
-            ),
-        }
-    )
-    blocking = B.Blocking(block=40, stride=1, seats=4, known=REASON_NAMES + ("other",))
-    value = B.summary_for(hands, blocking, teams=False, scores=False)
-    sums, turns, points = B.read_summary(value)
-    arrays = B.HandArrays(
-        shard=np.full(n, 5), deal=np.arange(n), winner=hands["winner"].to_numpy(),
-        dealer=hands["dealer"].to_numpy(), players=players, turns=hands["turns"].to_numpy(),
-        points=hands["points"].to_numpy(), codes=hands["end_reason"].combine_chunks().indices
-        .to_numpy(), reason_of=np.arange(len(REASON_NAMES)), scores=np.zeros((0, 4)),
-        unit_stride=1, block=40, teams=False,
-    )  # fmt: skip
-    for got, want in zip((sums, turns, points), arrays.tables(4, blocking.known), strict=True):
-        assert np.array_equal(got.shard, want.shard) and np.array_equal(got.block, want.block)
-        assert np.array_equal(got.columns, want.columns)
-    assert sums.columns[:, 0].sum() == n and len(sums) == 8  # 300 deals in blocks of 40
-    header = B.summary_header(value)
-    assert B.summary_fits(header, blocking, teams=False, scores=False)
-    for other in (
-        B.Blocking(41, 1, 4, blocking.known),
-        B.Blocking(40, 1 << 20, 4, blocking.known),
-        B.Blocking(40, 1, 3, blocking.known),
-        B.Blocking(40, 1, 4, blocking.known[:-2] + ("other",)),
-    ):
-        assert not B.summary_fits(header, other, teams=False, scores=False)
-    assert not B.summary_fits(header, blocking, teams=True, scores=False)
-    assert not B.summary_fits(header, blocking, teams=False, scores=True)
+def test_a_summary_holds_what_the_rows_of_its_shard_give_and_names_its_blocking(
+    kept: Path,
+) -> None:
+    """Each hands file's footer is what its shard's rows give, table by table (hand and game
+    blocks, the four histograms, a game in the block of its first deal), made again from the
+    files byte for byte; its header says how it was made, and any other blocking is refused."""
+    ds = open_dataset(kept)
+    parts = M._parts(kept / "hands")
+    for arm in ds.arms:
+        for part in parts[arm.name]:
+            value = part.summary
+            header = B.summary_header(value)
+            blocking = B.Blocking(header["block"], 1, header["seats"], tuple(header["known"]))
+            games_path = kept / "games" / part.path.parent.name / part.path.name
+            hands, games = pq.read_table(part.path), pq.read_table(games_path)
+            flags = {"teams": arm.teams, "scores": arm.mixed}
+            assert B.summary_for(hands, games, blocking, **flags) == value
+            tables = B.read_summary(value)
+            reduce = M._Reduce(
+                blocking, teams=frozenset([arm.name] if arm.teams else []),
+                mixed=frozenset([arm.name] if arm.mixed else []),
+            )  # fmt: skip
+            chunk = M._Chunk(arm.name, [part], [str(games_path)], False)
+            files = [str(part.path)]
+            rows = reduce(
+                chunk, M._read_polars(files), M._read_arrow(files, arm.mixed),
+                M._read_games([str(games_path)]), None,
+            )  # fmt: skip
+            assert [name for name, _, _ in rows] == list(B.TABLES)
+            for name, got, _ in rows:
+                want = tables[name]
+                assert np.array_equal(got.shard, want.shard), name
+                assert np.array_equal(got.block, want.block), name
+                assert np.array_equal(got.columns, want.columns), name
+            assert tables["hands"].columns[:, 0].sum() == hands.num_rows
+            assert tables["games"].columns[:, 0].sum() == games.num_rows
+            assert B.summary_fits(header, blocking, **flags)
+            for other in (
+                B.Blocking(blocking.block + 1, 1, blocking.seats, blocking.known),
+                B.Blocking(blocking.block, 1 << 20, blocking.seats, blocking.known),
+                B.Blocking(blocking.block, 1, blocking.seats + 1, blocking.known),
+                B.Blocking(blocking.block, 1, blocking.seats, blocking.known[1:]),
+            ):
+                assert not B.summary_fits(header, other, **flags)
+            assert not B.summary_fits(header, blocking, teams=not arm.teams, scores=arm.mixed)
+            assert not B.summary_fits(header, blocking, teams=arm.teams, scores=not arm.mixed)
     assert B.summary_header(b"not json\n") is None and B.summary_header(None) is None
     head, _, body = value.partition(b"\n")
     wrong = head.replace(f'"crc32": {header["crc32"]}'.encode(), b'"crc32": 7')
