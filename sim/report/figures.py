@@ -63,6 +63,11 @@ DPI = 100
 PAD_INCHES = 0.1
 """Padding around the tight bounding box (matplotlib's ``savefig.pad_inches`` default)."""
 
+PNG_OPTIONS = {"compress_level": 1}
+"""Pillow's PNG options: zlib's fastest level. The figures are flat colours and text, so
+the files grow by 0-10% while encoding takes a third to a quarter of the time of the
+default level 6 (the forest plot of 32 arms, 1172 x 1989 pixels: 49 ms against 178 ms)."""
+
 
 def figure_workers() -> int:
     """Processes to draw with: 2 on Linux (fork), else 1; ``RUMMYSIM_REPORT_FIGURE_WORKERS``
@@ -255,7 +260,7 @@ def draw_one(stem: str, kind: str, data: dict, folder: Path) -> Path:
             bbox = Bbox((np.round(np.asarray(bbox.extents) * DPI) / DPI).reshape(2, 2))
             _save_cropped_png(fig, bbox, png)
         else:
-            fig.savefig(png, dpi=DPI, bbox_inches=bbox)
+            fig.savefig(png, dpi=DPI, bbox_inches=bbox, pil_kwargs=PNG_OPTIONS)
         fig.savefig(folder / f"{stem}.svg", bbox_inches=bbox, metadata={"Date": None})
     finally:
         plt.close(fig)
@@ -288,6 +293,7 @@ def _save_cropped_png(fig: plt.Figure, bbox: Bbox, path: Path) -> None:
         metadata={
             "Software": f"Matplotlib version{matplotlib.__version__}, https://matplotlib.org/"
         },
+        pil_kwargs=PNG_OPTIONS,
     )
 
 

@@ -35,7 +35,10 @@ def test_cropped_png_is_what_savefig_writes_for_the_same_box(small_report, tmp_p
         extents = np.round(np.asarray(bbox.extents) * figures.DPI) / figures.DPI
         bbox = Bbox(extents.reshape(2, 2))
         figures._save_cropped_png(fig, bbox, tmp_path / "cropped.png")
-        fig.savefig(tmp_path / "saved.png", dpi=figures.DPI, bbox_inches=bbox)
+        fig.savefig(
+            tmp_path / "saved.png", dpi=figures.DPI, bbox_inches=bbox,
+            pil_kwargs=figures.PNG_OPTIONS,
+        )  # fmt: skip
     finally:
         plt.close(fig)
     assert (tmp_path / "cropped.png").read_bytes() == (tmp_path / "saved.png").read_bytes()
