@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import polars as pl
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from sim.dataset.files import TABLES, shard_path
@@ -247,9 +248,13 @@ def _first_rows(folder: Path) -> dict[str, dict]:
     rows: dict[str, dict] = {}
     for arm in sorted(folder.glob("arm=*")):
         for part in sorted(arm.glob("*.parquet")):
-            first = pl.read_parquet(part, columns=list(ARM_COLUMNS), n_rows=1)
-            if first.height:
-                rows[arm.name.removeprefix("arm=")] = first.row(0, named=True)
+            try:  # pyarrow reads one row in about half the time polars takes
+                batches = pq.ParquetFile(part).iter_batches(batch_size=1, columns=list(ARM_COLUMNS))
+                first = next((b for b in batches if b.num_rows), None)
+            except (OSError, pa.ArrowException) as err:
+                raise DatasetError(f"{part}: cannot read the Parquet file: {err}") from None
+            if first is not None:
+                rows[arm.name.removeprefix("arm=")] = first.slice(0, 1).to_pylist()[0]
                 break
     return rows
 
