@@ -490,12 +490,22 @@ def summary_for(
     header = blocking.header(teams=teams, scores=scores, shard=one_shard)
     header["rows"] = [len(t) for t in tables]
     header["widths"] = [t.columns.shape[1] for t in tables]
-    body = np.concatenate([np.concatenate([t.block, t.columns.reshape(-1)]) for t in tables])
-    raw = body.astype("<i8", copy=False).tobytes()
+    values = [np.concatenate([t.block, t.columns.reshape(-1)]) for t in tables]
+    header["types"] = [_narrowest(v) for v in values]
+    raw = b"".join(
+        v.astype(kind).tobytes() for v, kind in zip(values, header["types"], strict=True)
+    )
     header["bytes"] = len(raw)
     header["crc32"] = zlib.crc32(raw)
     packed = pa.compress(raw, codec="zstd", asbytes=True)
     return json.dumps(header, sort_keys=True).encode() + b"\n" + base64.b64encode(packed)
+
+
+def _narrowest(values: np.ndarray) -> str:
+    """How a table's values are stored: 32-bit little-endian integers where they fit (the
+    histograms' blocks, values and counts), else 64-bit (sums of squares)."""
+    small = not len(values) or (values.min() >= -(2**31) and values.max() < 2**31)
+    return "<i4" if small else "<i8"
 
 
 def summary_header(value: bytes | None) -> dict | None:
@@ -530,16 +540,18 @@ def read_summary(value: bytes) -> dict[str, Rows]:
                             asbytes=True)  # fmt: skip
         if zlib.crc32(raw) != header["crc32"]:
             raise ValueError("its values are not those it was written with")
-        body = np.frombuffer(raw, "<i8")
         tables = []
         at = 0
-        for n, width in zip(rows, widths, strict=True):
-            block = body[at : at + n].astype(np.int64)
-            columns = body[at + n : at + n + n * width].astype(np.int64).reshape(n, width)
-            at += n + n * width
+        for n, width, kind in zip(rows, widths, header["types"], strict=True):
+            if kind not in ("<i4", "<i8"):
+                raise ValueError(f"values stored as {kind!r}")
+            values = np.frombuffer(raw, kind, count=n * (width + 1), offset=at)
+            at += values.nbytes
+            block = values[:n].astype(np.int64)
+            columns = values[n:].astype(np.int64).reshape(n, width)
             tables.append(Rows(np.full(n, shard, np.int64), block, columns))
-        if at != len(body) or len(tables) != len(TABLES):
-            raise ValueError(f"{len(body)} values for {at}")
+        if at != len(raw) or len(tables) != len(TABLES):
+            raise ValueError(f"{len(raw)} bytes for {at}")
     except (TypeError, KeyError, ValueError, OSError, pa.ArrowException) as err:
         raise SummaryError(f"an unreadable block summary ({err})") from None
     return dict(zip(TABLES, tables, strict=True))

@@ -522,15 +522,18 @@ def aggregate(ds: Dataset) -> Aggregates:
     for chunk, reduced in zip(chunks, _reduced_chunks(chunks, reduce), strict=True):
         for name, rows, dtypes in reduced:
             tables[name].add(chunk.arm, rows, dtypes)
-    hb = tables["hands"].frame()
+    # the six frames built two at a time (numpy's copies and polars' columns leave the GIL)
+    with ThreadPoolExecutor(2) as pool:
+        frames = dict(zip(tables, pool.map(_Table.frame, tables.values()), strict=True))
+    hb = frames["hands"]
     turns_blocks, points_blocks, hands_blocks, margin_blocks = (
-        tables[key].frame() for key in ("turns", "points", "hands_hist", "margin")
+        frames[key] for key in ("turns", "points", "hands_hist", "margin")
     )
     sk = _skill(ds, seats)
     seen = [r for r in known if hb[f"r_{r}"].sum() > 0]
     reasons = tuple(seen)
     hb = hb.drop([f"r_{r}" for r in known if r not in seen])
-    gb = tables["games"].frame()
+    gb = frames["games"]
     return Aggregates(
         hand_blocks=hb,
         game_blocks=gb,
