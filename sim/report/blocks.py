@@ -22,6 +22,7 @@ from __future__ import annotations
 import base64
 import json
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -152,14 +153,14 @@ class HandArrays:
     entry's index in the report's reasons (:func:`reason_dictionary`); ``scores``
     (int[hands, seats]) each seat's points, or no rows where they are not summed (only mixed
     line-ups need them). ``teams``: a partnership arm, read as two sides (the winner and
-    dealer become their team, seats 0 and 2 team A, 1 and 3 team B). Blocks are
-    ``deal // (unit_stride * block)``."""
+    dealer become their team, seats 0 and 2 team A, 1 and 3 team B). ``block_of``: each
+    hand's block (:meth:`Blocking.hand_blocks`)."""
 
     def __init__(
         self,
         *,
         shard: np.ndarray,
-        deal: np.ndarray,
+        block_of: np.ndarray,
         winner: np.ndarray,
         dealer: np.ndarray,
         players: np.ndarray,
@@ -168,11 +169,9 @@ class HandArrays:
         codes: np.ndarray,
         reason_of: np.ndarray,
         scores: np.ndarray,
-        unit_stride: int,
-        block: int,
         teams: bool,
     ) -> None:
-        self.shard, self.deal = shard, deal
+        self.shard = shard
         self.winner, self.dealer, self.players = winner, dealer, players
         self.turns, self.points = turns, points
         self.codes, self.reason_of, self.scores = codes, reason_of, scores
@@ -180,7 +179,7 @@ class HandArrays:
             self.winner = np.where(winner >= 0, winner % 2, winner)
             self.dealer = dealer % 2
             self.players = np.full_like(players, 2)
-        self.runs = Runs(shard, deal // (unit_stride * block))
+        self.runs = Runs(shard, block_of)
 
     def sums(self, seats: int, known: tuple[str, ...]) -> Rows:
         """Per (shard, block): every column of ``hand_sum_names(seats, known)``."""
@@ -265,7 +264,7 @@ def first_deals(
 def game_tables(
     *,
     shard: np.ndarray,
-    first_deal: np.ndarray,
+    block_of: np.ndarray,
     hands: np.ndarray,
     winner: np.ndarray,
     final: np.ndarray,
@@ -273,11 +272,10 @@ def game_tables(
     lead_changes: np.ndarray,
     capped: np.ndarray,
     comeback: np.ndarray,
-    unit_stride: int,
-    block: int,
     seats: int,
 ) -> tuple[Rows, Rows, Rows]:
-    """Games summed per (shard, block of their first deal): every column of
+    """Games summed per (shard, block: ``block_of``, :meth:`Blocking.game_blocks`): every
+    column of
     ``game_sum_names(seats)``; and the per-block histograms of hands per game and of final
     margins. ``final`` (int64[games, width]) holds the sides' final scores, the first
     ``length[g]`` (at least two) of each row real.
@@ -291,7 +289,7 @@ def game_tables(
         raise ChunkError("a game has fewer than two final scores")
     margin = np.zeros(len(length), np.int64)
     kernels.final_margins(final, length, winner, margin)
-    runs = Runs(shard, first_deal // (unit_stride * block))
+    runs = Runs(shard, block_of)
     names = game_sum_names(seats)
     sums = np.zeros((len(runs), len(names)), np.int64)
     kernels.game_run_sums(runs.starts, hands, margin, comeback, winner, lead_changes, capped, sums)
@@ -383,15 +381,32 @@ class Blocking:
     """How the report cuts hands and games into blocks and what its block sums hold: a
     summary is used only when it was made the same way."""
 
-    block: int  # deals per block
+    block: int  # deals (or games) per block
     stride: int  # 1: deals one after another; GAME_DEAL_STRIDE: deals numbered per game
     seats: int  # seat columns of the sums (the dataset's largest table)
     known: tuple[str, ...]  # the end reasons counted, ``other`` last
+    by_game: bool = False  # blocks of ``block`` game numbers (a run counted in games)
+
+    def hand_blocks(self, deal: np.ndarray, game: np.ndarray) -> np.ndarray:
+        """Each hand's block: its game's (``game // block``) in a run counted in games, else
+        its deal's (``deal // (stride * block)``; deals numbered per game make it the game's
+        too)."""
+        if self.by_game:
+            return game // self.block
+        return deal // (self.stride * self.block)
+
+    def game_blocks(self, game: np.ndarray, first_deal: Callable[[], np.ndarray]) -> np.ndarray:
+        """Each game's block: ``game // block`` in a run counted in games, else the block of
+        its first deal (``first_deal()``, :func:`first_deals`)."""
+        if self.by_game:
+            return game // self.block
+        return first_deal() // (self.stride * self.block)
 
     def header(self, *, teams: bool, scores: bool, shard: int) -> dict:
         return {
             "version": SUMMARY_VERSION,
             "block": self.block,
+            "by_game": self.by_game,
             "stride": self.stride,
             "seats": self.seats,
             "known": list(self.known),
@@ -417,9 +432,10 @@ def _hand_arrays(hands: pa.Table, blocking: Blocking, *, teams: bool, scores: bo
         score_columns = np.zeros((hands.num_rows, seats), np.int64)
         for s, column in enumerate(columns):
             score_columns[:, s] = column
+    deal, game = arrow_ints(hands.column("deal"), "deal"), arrow_ints(hands.column("game"), "game")
     return HandArrays(
         shard=arrow_ints(hands.column("shard"), "shard"),
-        deal=arrow_ints(hands.column("deal"), "deal"),
+        block_of=blocking.hand_blocks(deal, game),
         winner=arrow_ints(hands.column("winner"), "winner"),
         dealer=arrow_ints(hands.column("dealer"), "dealer"),
         players=arrow_ints(hands.column("players"), "players"),
@@ -428,8 +444,6 @@ def _hand_arrays(hands: pa.Table, blocking: Blocking, *, teams: bool, scores: bo
         codes=codes,
         reason_of=reason_of,
         scores=score_columns,
-        unit_stride=blocking.stride,
-        block=blocking.block,
         teams=teams,
     )
 
@@ -451,14 +465,17 @@ def _game_tables(
     else:
         columns = [np.zeros(0, np.int64)] * width
     lengths = np.diff(np.asarray(arrow_array(games.column("final_scores")).offsets))
-    shard = column(games, "shard")
-    first = first_deals(
-        column(hands, "shard"), column(hands, "game"), column(hands, "hand"),
-        column(hands, "deal"), shard, column(games, "game"),
-    )  # fmt: skip
+    shard, game = column(games, "shard"), column(games, "game")
+
+    def first() -> np.ndarray:
+        return first_deals(
+            column(hands, "shard"), column(hands, "game"), column(hands, "hand"),
+            column(hands, "deal"), shard, game,
+        )  # fmt: skip
+
     return game_tables(
         shard=shard,
-        first_deal=first,
+        block_of=blocking.game_blocks(game, first),
         hands=column(games, "hands"),
         winner=column(games, "winner"),
         final=np.stack(columns, axis=1).astype(np.int64),
@@ -466,8 +483,6 @@ def _game_tables(
         lead_changes=column(games, "lead_changes"),
         capped=column(games, "capped"),
         comeback=column(games, "comeback"),
-        unit_stride=blocking.stride,
-        block=blocking.block,
         seats=blocking.seats,
     )
 

@@ -31,6 +31,7 @@ import polars as pl
 import pyarrow as pa
 
 from sim.report.blocks import (
+    Blocking,
     ChunkError,
     HandArrays,
     Rows,
@@ -155,34 +156,29 @@ def frame_of(rows: Rows, names: tuple[str, ...], dtypes: dict[str, pl.DataType])
 class Hands(HandArrays):
     """A chunk's hands read from files: ``frame`` holds the :data:`HAND_COLUMNS`, ``extra``
     the :data:`ARROW_COLUMNS` of the same rows, and :data:`SCORE_COLUMN` only where the
-    line-up mixes bots (elsewhere each seat's points are not summed).
-
-    ``seats`` is the report's number of seat columns (the largest table); ``teams``: a
-    partnership arm, read as two sides (:class:`~sim.report.blocks.HandArrays`)."""
+    line-up mixes bots (elsewhere each seat's points are not summed). ``blocking`` says how
+    hands fall into blocks; ``seats`` in it is the report's number of seat columns (the
+    largest table); ``teams``: a partnership arm, read as two sides
+    (:class:`~sim.report.blocks.HandArrays`)."""
 
     def __init__(
-        self,
-        frame: pl.DataFrame,
-        extra: pa.Table,
-        *,
-        unit_stride: int,
-        block: int,
-        seats: int,
-        teams: bool,
-        known: tuple[str, ...],
+        self, frame: pl.DataFrame, extra: pa.Table, *, blocking: Blocking, teams: bool
     ) -> None:
         if extra.num_rows != frame.height:
             raise ChunkError(f"{extra.num_rows} end reasons and scores for {frame.height} hands")
-        codes, reason_of = reason_dictionary(extra.column("end_reason"), known)
+        seats = blocking.seats
+        codes, reason_of = reason_dictionary(extra.column("end_reason"), blocking.known)
         scores = np.zeros((0, seats), np.int64)
         if SCORE_COLUMN in extra.column_names:
             columns, _ = list_columns(extra.column(SCORE_COLUMN), 2 if teams else seats)
             scores = np.zeros((frame.height, seats), np.int64)
             for s, column in enumerate(columns):
                 scores[:, s] = column
+        self.deal, self.game = ints(frame["deal"]), ints(frame["game"])
+        self.hand = ints(frame["hand"])
         super().__init__(
             shard=ints(frame["shard"]),
-            deal=ints(frame["deal"]),
+            block_of=blocking.hand_blocks(self.deal, self.game),
             winner=ints(frame["winner"]),
             dealer=ints(frame["dealer"]),
             players=ints(frame["players"]),
@@ -191,12 +187,8 @@ class Hands(HandArrays):
             codes=codes,
             reason_of=reason_of,
             scores=scores,
-            unit_stride=unit_stride,
-            block=block,
             teams=teams,
         )
-        self.game = ints(frame["game"])
-        self.hand = ints(frame["hand"])
         self.shard_dtype = frame.schema["shard"]
         self.turns_dtype = frame.schema["turns"]
 
@@ -214,20 +206,21 @@ def hand_block_sums(hands: HandArrays, seats: int, known: tuple[str, ...]) -> Ro
 
 
 def game_block_sums(
-    games: pa.Table, first_deal: np.ndarray, *, seats: int, teams: bool, unit_stride: int,
-    block: int,
-) -> tuple[Rows, Rows, Rows]:  # fmt: skip
+    games: pa.Table, hands: Hands | None, *, blocking: Blocking, teams: bool
+) -> tuple[Rows, Rows, Rows]:
     """The chunk's games (:data:`GAME_COLUMNS`, as pyarrow reads them) summed per (shard,
-    block of their first deal, ``first_deal``: :func:`~sim.report.blocks.first_deals`):
-    :func:`~sim.report.blocks.game_tables`."""
+    block: :meth:`~sim.report.blocks.Blocking.game_blocks`, the block of a game's first deal
+    among ``hands``, of the same shards, or of its number): :func:`~sim.report.blocks.
+    game_tables`."""
 
     def column(name: str) -> np.ndarray:
         return ints(games.column(name), name)
 
+    seats = blocking.seats
     columns, length = list_columns(games.column("final_scores"), 2 if teams else seats)
     return game_tables(
         shard=column("shard"),
-        first_deal=first_deal,
+        block_of=blocking.game_blocks(column("game"), lambda: hands.first_deals(games)),
         hands=column("hands"),
         winner=column("winner"),
         final=np.stack(columns, axis=1).astype(np.int64),
@@ -235,7 +228,5 @@ def game_block_sums(
         lead_changes=column("lead_changes"),
         capped=column("capped"),
         comeback=column("comeback"),
-        unit_stride=unit_stride,
-        block=block,
         seats=seats,
     )

@@ -68,15 +68,17 @@ class Aggregates:
     reasons: tuple[str, ...]
     block: int
     per_game_deals: bool = False
+    by_game: bool = False  # a run counted in games: hands blocked by their game's number
 
     @property
     def blocks_text(self) -> str:
         """How hands and games were cut into bootstrap blocks, for the report."""
-        hands = (
-            f"blocks of {self.block} games' hands (deals numbered per game)"
-            if self.per_game_deals
-            else f"blocks of {self.block} consecutive deals"
-        )
+        if self.per_game_deals:
+            hands = f"blocks of {self.block} games' hands (deals numbered per game)"
+        elif self.by_game:
+            hands = f"blocks of {self.block} games' hands (a run counted in games)"
+        else:
+            hands = f"blocks of {self.block} consecutive deals"
         return (
             f"{hands}; each game in the block of its first deal, neighbouring blocks merged "
             f"to at most {GAME_BLOCKS} per arm for the games"
@@ -466,10 +468,7 @@ class _Reduce:
             shard = {"shard": C.polars_type(types["shard"])}
             turns = shard | {"turns": C.polars_type(types["turns"])}
             return [(name, kept[name], turns if name == "turns" else shard) for name in B.TABLES]
-        hands = C.Hands(
-            frame, extra, unit_stride=blocking.stride, block=blocking.block,
-            seats=blocking.seats, teams=teams, known=blocking.known,
-        )  # fmt: skip
+        hands = C.Hands(frame, extra, blocking=blocking, teams=teams)
         sums, turns, points = hands.tables(blocking.seats, blocking.known)
         shard = {"shard": hands.shard_dtype}
         out = [
@@ -479,10 +478,7 @@ class _Reduce:
         ]
         if games is None:
             return out
-        tables = C.game_block_sums(
-            games, hands.first_deals(games), seats=blocking.seats, teams=teams,
-            unit_stride=blocking.stride, block=blocking.block,
-        )  # fmt: skip
+        tables = C.game_block_sums(games, hands, blocking=blocking, teams=teams)
         shard = {"shard": C.polars_type(games.column("shard"))}
         return out + [(name, rows, shard) for name, rows in zip(B.TABLES[3:], tables, strict=True)]
 
@@ -493,14 +489,18 @@ def aggregate(ds: Dataset) -> Aggregates:
     teams = {a.name for a in ds.arms if a.teams}
     hand_parts = _parts(ds.root / "hands")
     per_game = _deals_per_game(ds, hand_parts)
-    if per_game:
+    # a run counted in games plays the same games in every arm, not the same hands: hands are
+    # blocked by their game's number, so that each arm has about 400 blocks (blocks of deals
+    # would follow the arm with the fewest hands, and the others have up to four times as
+    # many), and the plan fixes the blocks, so the runner can keep them in its footers
+    by_game = not per_game and ds.manifest.get("experiment", {}).get("unit") == "games"
+    stride = GAME_DEAL_STRIDE if per_game else 1
+    if per_game or by_game:
         # mirrored runs number deals per game (game * GAME_DEAL_STRIDE + hand): block games
         games_of = [sum(p.rows for p in parts) for parts in _parts(ds.root / "games").values()]
         block = block_size(min(games_of, default=0))
-        stride = GAME_DEAL_STRIDE
     else:
         block = block_size(min(sum(p.rows for p in parts) for parts in hand_parts.values()))
-        stride = 1
     known = REASONS + ("other",)
     len_type = {"len": pl.UInt32}
     tables = {
@@ -514,7 +514,7 @@ def aggregate(ds: Dataset) -> Aggregates:
     for table in tables.values():
         table.dtypes |= len_type
     reduce = _Reduce(
-        blocking=B.Blocking(block=block, stride=stride, seats=seats, known=known),
+        blocking=B.Blocking(block, stride, seats, known, by_game=by_game),
         teams=frozenset(teams),
         mixed=frozenset(a.name for a in ds.arms if a.mixed),
     )
@@ -550,4 +550,5 @@ def aggregate(ds: Dataset) -> Aggregates:
         reasons=reasons,
         block=block,
         per_game_deals=per_game,
+        by_game=by_game,
     )

@@ -105,20 +105,22 @@ def plan(experiment: Experiment, root: Path) -> list[ShardTask]:
 
 
 def report_blocking(experiment: Experiment) -> Blocking | None:
-    """How the report will cut this experiment's hands into blocks, when the plan fixes it:
-    every arm plays ``per_arm`` hands, dealt one after another, so blocks are
-    ``block_size(per_arm)`` consecutive deals (``sim.report.metrics.aggregate``; a game is
-    in the block of its first deal), and the workers keep each shard's blocks in its hands
-    file's footer. Runs counted in games, or
-    mirrored (deals numbered per game), are blocked by numbers known only at the end: None,
-    and the report reads their rows."""
-    if experiment.unit != "hands" or experiment.mirror:
+    """How the report will cut this experiment's hands and games into blocks
+    (``sim.report.metrics.aggregate``), when the plan fixes it, so that the workers keep each
+    shard's blocks in its hands file's footer: a run counted in hands plays ``per_arm``
+    hands per arm, dealt one after another, in blocks of ``block_size(per_arm)`` deals (a
+    game in the block of its first deal); a run counted in games plays ``per_arm`` games per
+    arm, in blocks of ``block_size(per_arm)`` game numbers. A mirrored run is blocked by
+    numbers known only at the end (its games per arm, all rotations counted): None, and the
+    report reads its rows."""
+    if experiment.mirror:
         return None
     return Blocking(
         block=block_size(experiment.per_arm),
         stride=1,
         seats=max(arm.players for arm in experiment.arms),
         known=L.REASON_NAMES + ("other",),
+        by_game=experiment.unit == "games",
     )
 
 

@@ -9,6 +9,7 @@ from dataclasses import fields
 from pathlib import Path
 
 import numpy as np
+import polars as pl
 import pyarrow.parquet as pq
 import pytest
 
@@ -60,7 +61,12 @@ def _run(tmp: Path, text: str, workers: int = 2, **changes) -> Path:
     return run_experiment(load_experiment(path), tmp / "data", workers=workers, fresh=True).root
 
 
-@pytest.fixture(scope="module", params=[RUMMY, PARTNERS], ids=["rummy", "partners"])
+IN_GAMES = RUMMY.replace("hands = 2500\nshard_size = 1000", "games = 150\nshard_size = 60")
+
+
+@pytest.fixture(
+    scope="module", params=[RUMMY, PARTNERS, IN_GAMES], ids=["rummy", "partners", "in-games"]
+)
 def kept(request, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return _run(tmp_path_factory.mktemp("kept"), request.param)
 
@@ -118,14 +124,31 @@ def test_summaries_are_deterministic_whatever_the_workers(tmp_path: Path) -> Non
     assert all(two) and two == _footers(_run(tmp_path / "b", RUMMY, workers=1))
 
 
-def test_runs_in_games_or_mirrored_keep_no_blocks_and_report_from_rows(tmp_path: Path) -> None:
-    """Blocks of games, or of deals numbered per game, depend on counts known only at the
-    end of a run: those runs write no summaries, and the report reads their rows."""
-    games = _run(tmp_path / "games", RUMMY.replace("hands = 2500", "games = 60"))
+def test_a_run_counted_in_games_blocks_hands_by_game_number(kept: Path) -> None:
+    """A run counted in games plays as many games in every arm, not hands: its hands and games
+    are blocked by game number, so every arm has about as many blocks."""
+    ds = open_dataset(kept)
+    agg = M.aggregate(ds)
+    counted = ds.manifest["experiment"]["unit"]
+    assert agg.by_game == (counted == "games")
+    if agg.by_game:
+        games = {a.name: 150 for a in ds.arms}
+        assert agg.block == M.block_size(150) and "counted in games" in agg.blocks_text
+        blocks = agg.hand_blocks.group_by("arm").len()
+        # 150 games in shards of 60: blocks of game numbers 0, 1 | 2 ... per shard
+        assert blocks["len"].n_unique() == 1
+        assert agg.game_blocks.group_by("arm").agg(pl.col("n").sum())["n"].to_list() == [
+            games[a] for a in sorted(games)
+        ]
+
+
+def test_mirrored_runs_keep_no_blocks_and_report_from_rows(tmp_path: Path) -> None:
+    """Blocks of deals numbered per game depend on the games each arm played in all its
+    rotations, known only at the end: a mirrored run writes no summaries, and the report
+    reads its rows."""
     mirrored = _run(tmp_path / "mirror", RUMMY, mirror="true")
-    for root in (games, mirrored):
-        assert not any(_footers(root))
-        _same(_aggregate(root, footers=True), _aggregate(root, footers=False))
+    assert not any(_footers(mirrored))
+    _same(_aggregate(mirrored, footers=True), _aggregate(mirrored, footers=False))
 
 
 def test_a_summary_of_other_blocks_or_a_damaged_one_is_not_used(tmp_path: Path) -> None:
@@ -144,7 +167,7 @@ def test_a_summary_of_other_blocks_or_a_damaged_one_is_not_used(tmp_path: Path) 
     ds = open_dataset(root)
     parts = M._parts(root / "hands")
     reduce = M._Reduce(
-        blocking=B.Blocking(header["block"], 1, header["seats"], tuple(header["known"])),
+        blocking=B.Blocking(header["block"], 1, header["seats"], tuple(header["known"]), False),
         teams=frozenset(),
         mixed=frozenset(a.name for a in ds.arms if a.mixed),
     )
@@ -174,7 +197,9 @@ def test_a_summary_holds_what_the_rows_of_its_shard_give_and_names_its_blocking(
         for part in parts[arm.name]:
             value = part.summary
             header = B.summary_header(value)
-            blocking = B.Blocking(header["block"], 1, header["seats"], tuple(header["known"]))
+            blocking = B.Blocking(
+                header["block"], 1, header["seats"], tuple(header["known"]), header["by_game"]
+            )
             games_path = kept / "games" / part.path.parent.name / part.path.name
             hands, games = pq.read_table(part.path), pq.read_table(games_path)
             flags = {"teams": arm.teams, "scores": arm.mixed}
@@ -204,6 +229,7 @@ def test_a_summary_holds_what_the_rows_of_its_shard_give_and_names_its_blocking(
                 B.Blocking(blocking.block, 1 << 20, blocking.seats, blocking.known),
                 B.Blocking(blocking.block, 1, blocking.seats + 1, blocking.known),
                 B.Blocking(blocking.block, 1, blocking.seats, blocking.known[1:]),
+                B.Blocking(blocking.block, 1, blocking.seats, blocking.known, not blocking.by_game),
             ):
                 assert not B.summary_fits(header, other, **flags)
             assert not B.summary_fits(header, blocking, teams=not arm.teams, scores=arm.mixed)

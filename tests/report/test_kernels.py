@@ -11,6 +11,7 @@ import pytest
 
 from sim.report import chunks as C
 from sim.report import kernels as K
+from sim.report.blocks import Blocking
 
 
 def _starts(rng: np.random.Generator, rows: int) -> np.ndarray:
@@ -136,7 +137,8 @@ def test_a_chunk_with_impossible_seats_is_a_clear_error(
     reasons = pa.DictionaryArray.from_arrays(pa.array([0, 0, 1, 0], pa.int8()), ["went_out", "x"])
     extra = pa.table({"end_reason": reasons})
     known = ("went_out", "other")
-    hands = C.Hands(frame, extra, unit_stride=1, block=2, seats=2, teams=False, known=known)
+    blocking = Blocking(block=2, stride=1, seats=2, known=known)
+    hands = C.Hands(frame, extra, blocking=blocking, teams=False)
     with pytest.raises(C.ChunkError, match=match):
         C.hand_block_sums(hands, 2, known)
 

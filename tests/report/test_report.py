@@ -86,6 +86,7 @@ def test_lead_changes_effect_size_uses_the_games_own_spread(small_report) -> Non
 def test_final_margin_is_the_winners_lead_over_the_best_other_side() -> None:
     """docs/report.md: the winner's final total minus the best other side's (negative when
     gin's box bonuses put a loser ahead), best minus second best when nobody won."""
+    from sim.report.blocks import Blocking
     from sim.report.chunks import frame_of, game_block_sums, game_sum_names
 
     games = pl.DataFrame(
@@ -100,9 +101,10 @@ def test_final_margin_is_the_winners_lead_over_the_best_other_side() -> None:
             "comeback": [False, False, False],
         }
     )
+    blocking = Blocking(block=1, stride=1, seats=2, known=("other",), by_game=True)
     sums, _hands_hist, margins = game_block_sums(
-        games.to_arrow(), np.arange(3), seats=2, teams=False, unit_stride=1, block=1
-    )
+        games.to_arrow(), None, blocking=blocking, teams=False
+    )  # a run counted in games: blocks of game numbers, no hands needed
     sums = frame_of(sums, game_sum_names(2), {})
     assert sums["margin"].to_list() == [-26, 70, 20]
     assert sums["lead_changes2"].to_list() == [1, 0, 4]
