@@ -71,6 +71,35 @@ class Rows:
         return len(self.shard)
 
 
+def in_key_order(rows: Rows, keyed: int) -> Rows:
+    """``rows`` sorted by (shard, block, the first ``keyed`` columns), the other columns
+    summed over equal keys. Rows already in that order (the runner's files, read one after
+    another) come back as they are; a mirrored run's rotations each start the shard's blocks
+    again, so their rows are sorted here, chunk by chunk, where they are few."""
+    keys = [rows.shard, rows.block] + [rows.columns[:, i] for i in range(keyed)]
+    n = len(rows)
+    if n < 2:
+        return rows
+    below = np.zeros(n - 1, bool)
+    same = np.ones(n - 1, bool)
+    for key in keys:
+        below |= same & (key[1:] < key[:-1])
+        same &= key[1:] == key[:-1]
+    if below.any():
+        order = np.lexsort(keys[::-1])
+        rows = Rows(rows.shard[order], rows.block[order], rows.columns[order])
+        keys = [rows.shard, rows.block] + [rows.columns[:, i] for i in range(keyed)]
+        same = np.ones(n - 1, bool)
+        for key in keys:
+            same &= key[1:] == key[:-1]
+    if not same.any():
+        return rows
+    starts = np.flatnonzero(np.concatenate([[True], ~same]))
+    sums = np.add.reduceat(rows.columns, starts, axis=0)
+    columns = np.concatenate([rows.columns[starts, :keyed], sums[:, keyed:]], axis=1)
+    return Rows(rows.shard[starts], rows.block[starts], columns)
+
+
 def concat_rows(parts: list[Rows], width: int) -> Rows:
     """The rows of ``parts``, one after another."""
     if not parts:

@@ -440,6 +440,10 @@ def _order(keys: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     return ~below, same
 
 
+KEYED = (0, 1, 1)
+"""Key columns after (shard, block) of a chunk's sums and two histograms (value)."""
+
+
 @dataclass(frozen=True)
 class _Reduce:
     """How a chunk is reduced (the same for every chunk of a dataset): see :meth:`__call__`."""
@@ -469,7 +473,10 @@ class _Reduce:
             turns = shard | {"turns": C.polars_type(types["turns"])}
             return [(name, kept[name], turns if name == "turns" else shard) for name in B.TABLES]
         hands = C.Hands(frame, extra, blocking=blocking, teams=teams)
-        sums, turns, points = hands.tables(blocking.seats, blocking.known)
+        hand_tables = hands.tables(blocking.seats, blocking.known)
+        sums, turns, points = (
+            B.in_key_order(rows, keyed) for rows, keyed in zip(hand_tables, KEYED, strict=True)
+        )
         shard = {"shard": hands.shard_dtype}
         out = [
             ("hands", sums, shard),
@@ -478,7 +485,10 @@ class _Reduce:
         ]
         if games is None:
             return out
-        tables = C.game_block_sums(games, hands, blocking=blocking, teams=teams)
+        game_tables = C.game_block_sums(games, hands, blocking=blocking, teams=teams)
+        tables = [
+            B.in_key_order(rows, keyed) for rows, keyed in zip(game_tables, KEYED, strict=True)
+        ]
         shard = {"shard": C.polars_type(games.column("shard"))}
         return out + [(name, rows, shard) for name, rows in zip(B.TABLES[3:], tables, strict=True)]
 

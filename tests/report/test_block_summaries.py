@@ -253,3 +253,32 @@ def test_a_games_first_deal_is_the_deal_of_its_hand_0() -> None:
     assert got.tolist() == [0, 1, 0, 2]
     with pytest.raises(B.ChunkError, match="game 2 of shard 0 has no first hand"):
         B.first_deals(shard, game, hand, deal, np.array([0]), np.array([2]))
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize("keyed", [0, 1])
+def test_rows_are_put_in_key_order_with_equal_keys_summed(keyed: int) -> None:
+    """A mirrored run's rotations start a shard's blocks again: a chunk's rows are sorted by
+    (shard, block[, value]) and equal keys summed, as a group_by would."""
+    rng = np.random.default_rng(3)
+    n = 200
+    rows = B.Rows(
+        rng.integers(0, 3, n), rng.integers(0, 5, n), rng.integers(0, 4, (n, 3)).astype(np.int64)
+    )
+    got = B.in_key_order(rows, keyed)
+    frame = pl.DataFrame(
+        {
+            "shard": rows.shard,
+            "block": rows.block,
+            **{f"c{i}": rows.columns[:, i] for i in range(3)},
+        }
+    )
+    keys = ["shard", "block"] + [f"c{i}" for i in range(keyed)]
+    want = frame.group_by(keys).agg(pl.col(f"c{i}").sum() for i in range(keyed, 3)).sort(keys)
+    assert got.shard.tolist() == want["shard"].to_list()
+    assert got.block.tolist() == want["block"].to_list()
+    assert got.columns.tolist() == [
+        list(r) for r in want.select([f"c{i}" for i in range(3)]).rows()
+    ]
+    ordered = B.in_key_order(got, keyed)
+    assert ordered is got  # already in order, nothing repeated: as it is
