@@ -71,33 +71,52 @@ class Rows:
         return len(self.shard)
 
 
-def in_key_order(rows: Rows, keyed: int) -> Rows:
-    """``rows`` sorted by (shard, block, the first ``keyed`` columns), the other columns
-    summed over equal keys. Rows already in that order (the runner's files, read one after
-    another) come back as they are; a mirrored run's rotations each start the shard's blocks
-    again, so their rows are sorted here, chunk by chunk, where they are few."""
-    keys = [rows.shard, rows.block] + [rows.columns[:, i] for i in range(keyed)]
-    n = len(rows)
-    if n < 2:
-        return rows
-    below = np.zeros(n - 1, bool)
-    same = np.ones(n - 1, bool)
+def _steps(keys: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """For each row after the first: whether its key (the arrays of ``keys``, most
+    significant first) is below the previous row's, and whether it equals it."""
+    n = max(len(keys[0]) - 1, 0)
+    below = np.zeros(n, bool)
+    same = np.ones(n, bool)
     for key in keys:
         below |= same & (key[1:] < key[:-1])
         same &= key[1:] == key[:-1]
+    return below, same
+
+
+def merge_by_key(
+    keys: list[np.ndarray], columns: np.ndarray, keyed: int
+) -> tuple[np.ndarray | None, np.ndarray]:
+    """Rows (their ``keys``, most significant first, and ``columns``: int64[rows, width])
+    sorted by key, the columns past the first ``keyed`` summed over equal keys. Returns
+    ``(pick, merged)``: the given row each merged row takes its keys from (None: the rows as
+    given, already in order with no key twice) and the merged columns. Rows that come in
+    order (the runner's files, read one after another) are only checked, and summed where a
+    block spans two chunks; others (a mirrored run's rotations each start the shard's blocks
+    again) are sorted."""
+    if len(columns) < 2:
+        return None, columns
+    below, same = _steps(keys)
+    order = None
     if below.any():
         order = np.lexsort(keys[::-1])
-        rows = Rows(rows.shard[order], rows.block[order], rows.columns[order])
-        keys = [rows.shard, rows.block] + [rows.columns[:, i] for i in range(keyed)]
-        same = np.ones(n - 1, bool)
-        for key in keys:
-            same &= key[1:] == key[:-1]
+        columns = columns[order]
+        _, same = _steps([key[order] for key in keys])
     if not same.any():
-        return rows
+        return order, columns
     starts = np.flatnonzero(np.concatenate([[True], ~same]))
-    sums = np.add.reduceat(rows.columns, starts, axis=0)
-    columns = np.concatenate([rows.columns[starts, :keyed], sums[:, keyed:]], axis=1)
-    return Rows(rows.shard[starts], rows.block[starts], columns)
+    sums = np.add.reduceat(columns, starts, axis=0)
+    merged = np.concatenate([columns[starts, :keyed], sums[:, keyed:]], axis=1)
+    return (starts if order is None else order[starts]), merged
+
+
+def in_key_order(rows: Rows, keyed: int) -> Rows:
+    """``rows`` sorted by (shard, block, the first ``keyed`` columns), the other columns
+    summed over equal keys (:func:`merge_by_key`); rows already so come back as they are."""
+    keys = [rows.shard, rows.block] + [rows.columns[:, i] for i in range(keyed)]
+    pick, columns = merge_by_key(keys, rows.columns, keyed)
+    if pick is None:
+        return rows
+    return Rows(rows.shard[pick], rows.block[pick], columns)
 
 
 def concat_rows(parts: list[Rows], width: int) -> Rows:
@@ -304,9 +323,8 @@ def game_tables(
     seats: int,
 ) -> tuple[Rows, Rows, Rows]:
     """Games summed per (shard, block: ``block_of``, :meth:`Blocking.game_blocks`): every
-    column of
-    ``game_sum_names(seats)``; and the per-block histograms of hands per game and of final
-    margins. ``final`` (int64[games, width]) holds the sides' final scores, the first
+    column of ``game_sum_names(seats)``; and the per-block histograms of hands per game and
+    of final margins. ``final`` (int64[games, width]) holds the sides' final scores, the first
     ``length[g]`` (at least two) of each row real.
 
     The final margin is the winner's final score minus the best other side's (two sides for a

@@ -37,6 +37,7 @@ from sim.report.blocks import (
     Rows,
     Runs,
     arrow_array,
+    arrow_ints,
     first_deals,
     game_sum_names,
     game_tables,
@@ -91,15 +92,11 @@ Column = pl.Series | pa.Array | pa.ChunkedArray
 def ints(column: Column, name: str = "") -> np.ndarray:
     """A column without nulls as a numpy array of its own integer (or boolean) type: a view
     of a polars column, or of a pyarrow column in one chunk."""
-    if isinstance(column, pl.Series):
-        name, missing = column.name, column.null_count()
-    else:
-        missing = column.null_count
-    if missing:
-        raise ChunkError(f"column {name!r} has {missing} empty values")
-    if isinstance(column, pl.Series):
-        return column.to_numpy()
-    return arrow_array(column).to_numpy(zero_copy_only=False)
+    if not isinstance(column, pl.Series):
+        return arrow_ints(column, name)
+    if column.null_count():
+        raise ChunkError(f"column {column.name!r} has {column.null_count()} empty values")
+    return column.to_numpy()
 
 
 def polars_type(column: Column | pa.DataType) -> pl.DataType:
@@ -198,11 +195,6 @@ class Hands(HandArrays):
             self.shard, self.game, self.hand, self.deal,
             ints(games.column("shard"), "shard"), ints(games.column("game"), "game"),
         )  # fmt: skip
-
-
-def hand_block_sums(hands: HandArrays, seats: int, known: tuple[str, ...]) -> Rows:
-    """Per (shard, block) of the chunk: every column of ``hand_sum_names(seats, known)``."""
-    return hands.sums(seats, known)
 
 
 def game_block_sums(

@@ -328,17 +328,6 @@ def _reduced_chunks(chunks: list[_Chunk], reduce: _Reduce):
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _merged(frame: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
-    """The rows sorted by ``keys``, with the other columns summed over rows of equal keys
-    (the general case of :meth:`_Table.frame`, for rows that do not come in key order)."""
-    frame = frame.sort(keys)
-    same = pl.all_horizontal([pl.col(k) == pl.col(k).shift(1) for k in keys])
-    if not frame.select(same.any()).item():
-        return frame
-    sums = [pl.col(c).sum() for c in frame.columns if c not in keys]
-    return frame.group_by(keys).agg(sums).sort(keys)
-
-
 class _Table:
     """One of the aggregates' tables: (arm, shard, block, *names) with one row per key (arm,
     shard, block and the first ``keyed`` names), the rest summed. Each chunk adds its
@@ -359,9 +348,10 @@ class _Table:
 
     def frame(self) -> pl.DataFrame:
         """Every chunk's rows, sorted by key with equal keys summed (as a ``group_by`` and a
-        ``sort`` would give them). The chunks come in key order (arms in name order, the
-        files of an arm in the runner's order), so this is one concatenation, a check that
-        each key follows the one before, and a sum where a block spans two chunks."""
+        ``sort`` would give them): :func:`~sim.report.blocks.merge_by_key`. The chunks come
+        in key order (arms in name order, the files of an arm in the runner's order), so this
+        is one concatenation, a check that each key follows the one before, and a sum where a
+        block spans two chunks."""
         arms = sorted({arm for arm, _ in self.pieces})
         rank = {arm: i for i, arm in enumerate(arms)}
         lengths = [len(rows) for _, rows in self.pieces]
@@ -373,15 +363,9 @@ class _Table:
             [rows.columns for _, rows in self.pieces] or [np.zeros((0, width), np.int64)]
         )
         keys = [code, shard, block] + [columns[:, i] for i in range(self.keyed)]
-        after, same = _order(keys)
-        if not after.all():  # out of key order: polars sorts and sums
-            names = ["arm", "shard", "block", *self.names[: self.keyed]]
-            return _merged(self._build(arms, code, shard, block, columns), names)
-        if same.any():  # a block in two chunks: its rows summed into the first
-            starts = np.flatnonzero(np.concatenate([[True], ~same]))
-            code, shard, block = code[starts], shard[starts], block[starts]
-            sums = np.add.reduceat(columns, starts, axis=0) if len(starts) else columns
-            columns = np.concatenate([columns[starts, : self.keyed], sums[:, self.keyed :]], 1)
+        pick, columns = B.merge_by_key(keys, columns, self.keyed)
+        if pick is not None:
+            code, shard, block = code[pick], shard[pick], block[pick]
         self._sorted_rows = (arms, code, columns)
         return self._build(arms, code, shard, block, columns).with_columns(
             pl.col("arm").set_sorted()
@@ -393,10 +377,10 @@ class _Table:
     def per_arm(self, frame: pl.DataFrame) -> pl.DataFrame:
         """A histogram table (``keyed`` 1: value and count, ``frame`` as :meth:`frame` gave
         it) summed over the blocks of each arm, sorted by arm and value: counted from the
-        merged rows, or with polars when they came out of order."""
+        merged rows, or with polars when their values are too spread to count densely."""
         name = self.names[0]
         if self._sorted_rows is None or self.keyed != 1:
-            return _per_arm(frame, name)
+            raise ValueError("per_arm counts a histogram table after its frame()")
         arms, code, columns = self._sorted_rows
         value, count = columns[:, 0], columns[:, 1]
         if len(value) == 0:
@@ -425,19 +409,6 @@ class _Table:
         arm = pl.Series("arm", arms, dtype=pl.String).gather(code)
         rows = C.frame_of(B.Rows(shard, block, columns), self.names, self.dtypes)
         return rows.insert_column(0, arm)
-
-
-def _order(keys: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """For each row after the first: whether its key (the arrays of ``keys``, most
-    significant first) is not below the previous row's, and whether it equals it."""
-    n = max(len(keys[0]) - 1, 0)
-    below = np.zeros(n, bool)
-    same = np.ones(n, bool)
-    for key in keys:
-        before, this = key[:-1], key[1:]
-        below |= same & (this < before)
-        same &= this == before
-    return ~below, same
 
 
 KEYED = (0, 1, 1)

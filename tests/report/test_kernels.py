@@ -140,7 +140,7 @@ def test_a_chunk_with_impossible_seats_is_a_clear_error(
     blocking = Blocking(block=2, stride=1, seats=2, known=known)
     hands = C.Hands(frame, extra, blocking=blocking, teams=False)
     with pytest.raises(C.ChunkError, match=match):
-        C.hand_block_sums(hands, 2, known)
+        hands.sums(2, known)
 
 
 @pytest.mark.nojit

@@ -263,7 +263,7 @@ def test_a_shard_with_impossible_values_is_named_in_a_clear_error(
 def test_aggregate_tables_sort_and_sum_like_a_group_by(order: str) -> None:
     """metrics._Table: each chunk's numpy rows made one frame, sorted by (arm, shard, block,
     value) with the counts of equal keys summed, whether the chunks come in key order (one
-    concatenation), split a block between them, or come in any order (polars sorts)."""
+    concatenation), split a block between them, or come in any order (sorted)."""
     from sim.report.chunks import Rows
     from sim.report.metrics import _Table
 
