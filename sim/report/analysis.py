@@ -16,7 +16,7 @@ import polars as pl
 
 from sim.report.chunks import game_sum_names, hand_sum_names
 from sim.report.dataset import Arm, Dataset
-from sim.report.metrics import GAME_BLOCKS, Aggregates
+from sim.report.metrics import BOOTSTRAP_BLOCKS, Aggregates
 from sim.report.stats import (
     Interval,
     Sums,
@@ -341,13 +341,20 @@ def _merged_blocks(k: int, most: int) -> np.ndarray:
     return groups * most // k if k > most else groups
 
 
-def _game_sums(frame: pl.DataFrame, arm: str, names: tuple[str, ...]) -> Sums:
-    """One arm's game blocks as sums, neighbouring blocks merged into at most
-    :data:`GAME_BLOCKS` (sums add up, so a merged block is the blocks' union)."""
-    sums = _sums(_blocks(frame, arm, names), names)
-    groups = _merged_blocks(sums.values.shape[0], GAME_BLOCKS)
-    starts = np.flatnonzero(np.diff(groups, prepend=-1))
-    return Sums(names, np.add.reduceat(sums.values, starts, axis=0)) if len(starts) else sums
+def _capped(sums: Sums) -> Sums:
+    """Blocks (rows in (shard, block) order) with neighbours merged into at most
+    :data:`BOOTSTRAP_BLOCKS` (sums add up, so a merged block is the blocks' union)."""
+    k = sums.values.shape[0]
+    if k <= BOOTSTRAP_BLOCKS:
+        return sums
+    starts = np.flatnonzero(np.diff(_merged_blocks(k, BOOTSTRAP_BLOCKS), prepend=-1))
+    return Sums(sums.names, np.add.reduceat(sums.values, starts, axis=0))
+
+
+def _arm_sums(frame: pl.DataFrame, arm: str, names: tuple[str, ...]) -> Sums:
+    """One arm's hand or game blocks as sums, neighbours merged into at most
+    :data:`BOOTSTRAP_BLOCKS` (:func:`_capped`)."""
+    return _capped(_sums(_blocks(frame, arm, names), names))
 
 
 def _paired(a: pl.DataFrame, b: pl.DataFrame, names: tuple[str, ...]) -> tuple[Sums, Sums]:
@@ -358,11 +365,14 @@ def _paired(a: pl.DataFrame, b: pl.DataFrame, names: tuple[str, ...]) -> tuple[S
     arms played the same deals of a block (sequential deals, the same number of hands), the
     pairing is exact; where they did not (a shard's last block, games of different length
     when deals are numbered per game), the block still carries what is common to its deals.
+    Neighbouring blocks are then merged, the same in both arms, into at most
+    :data:`BOOTSTRAP_BLOCKS` (:func:`_capped`).
     """
-    joined = a.join(b, on=["shard", "block"], how="full", suffix="_b", coalesce=True).fill_null(0)
+    joined = a.join(b, on=["shard", "block"], how="full", suffix="_b", coalesce=True)
+    joined = joined.fill_null(0).sort("shard", "block")
     sa = Sums(names, joined[list(names)].to_numpy().astype(float))
     sb = Sums(names, joined[[f"{c}_b" for c in names]].to_numpy().astype(float))
-    return sa, sb
+    return _capped(sa), _capped(sb)
 
 
 def analyse(
@@ -387,8 +397,8 @@ def analyse(
     hands_n: dict[str, int] = {}
     games_n: dict[str, int] = {}
     for arm in ds.arms:
-        hb = _sums(_blocks(agg.hand_blocks, arm.name, hnames), hnames)
-        gb = _game_sums(agg.game_blocks, arm.name, gnames)
+        hb = _arm_sums(agg.hand_blocks, arm.name, hnames)
+        gb = _arm_sums(agg.game_blocks, arm.name, gnames)
         hands_n[arm.name] = int(hb["n"].sum())
         games_n[arm.name] = int(gb["n"].sum())
         metrics = metrics_for(arm.players, agg.reasons, arm.teams)
@@ -734,8 +744,8 @@ def _compare(ds, agg, hnames, gnames, estimates, resamples, seed) -> list[Compar
             _blocks(agg.hand_blocks, base.name, hnames),
             hnames,
         )
-        ga = _game_sums(agg.game_blocks, arm.name, gnames)
-        gb = _game_sums(agg.game_blocks, base.name, gnames)
+        ga = _arm_sums(agg.game_blocks, arm.name, gnames)
+        gb = _arm_sums(agg.game_blocks, base.name, gnames)
         hand = {m.name: m.fn for m in metrics if m.level == "hand"}
         game = {m.name: m.fn for m in metrics if m.level == "game"}
         ivs = block_bootstrap(hand, ha, hb, paired=True, resamples=resamples, seed=seed)
@@ -827,7 +837,7 @@ def _skill(ds, agg, hnames, resamples, seed) -> list[SkillFinding]:
             continue
         arm = dataclasses.replace(arm, bots=tuple(seatings[0].split(",")))
         groups = _seat_groups(arm)
-        sums = _sums(_blocks(agg.hand_blocks, arm.name, hnames), hnames)
+        sums = _arm_sums(agg.hand_blocks, arm.name, hnames)
 
         def rate(bot: str, groups=groups):
             seats = groups[bot]

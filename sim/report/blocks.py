@@ -32,14 +32,15 @@ import pyarrow.compute as pc
 from sim.report import kernels
 from sim.rules.model import MAX_PLAYERS
 
-GAME_BLOCKS = 400
+BOOTSTRAP_BLOCKS = 400
 """Blocks per arm the bootstrap aims at (:func:`block_size`). A shard's last, short block
-adds a few more, and games fall into the blocks where they began, a different number in each
-arm; the analysis merges neighbouring game blocks down to at most this many, so that the
-game-level bootstraps of arms with as many blocks draw the same weights (drawn once)."""
+adds a few more, games fall into the blocks where they began, a different number in each
+arm, and the blocks of game numbers of a mirrored run are as many as the arm's games make;
+the analysis merges neighbouring blocks, of hands and of games, down to at most this many,
+so that the bootstraps of arms with as many blocks draw the same weights (drawn once)."""
 
 
-def block_size(rows: int, target_blocks: int = GAME_BLOCKS) -> int:
+def block_size(rows: int, target_blocks: int = BOOTSTRAP_BLOCKS) -> int:
     """Rows per block so that the smallest arm has about ``target_blocks`` blocks: enough
     for the bootstrap's intervals, and the bigger the blocks the more of the dependence
     between neighbouring hands (one game's) stays inside one; the analysis and the
@@ -423,6 +424,11 @@ TABLES = ("hands", "turns", "points", "games", "hands_hist", "margin")
 per hand, the game block sums, and the histograms of hands per game and of final margins."""
 
 
+KEYED = (0, 1, 1, 0, 1, 1)
+"""Key columns after (shard, block) of each of :data:`TABLES`: none in block sums, the value
+in a histogram."""
+
+
 @dataclass(frozen=True)
 class Blocking:
     """How the report cuts hands and games into blocks and what its block sums hold: a
@@ -549,6 +555,8 @@ def summary_for(
     arrays = _hand_arrays(hands, blocking, teams=teams, scores=scores)
     tables = arrays.tables(blocking.seats, blocking.known)
     tables += _game_tables(games, hands, blocking, teams=teams)
+    # a mirrored shard's rotations each start its blocks again: one row per key, in order
+    tables = tuple(in_key_order(rows, keyed) for rows, keyed in zip(tables, KEYED, strict=True))
     header = blocking.header(teams=teams, scores=scores, shard=one_shard)
     header["rows"] = [len(t) for t in tables]
     header["widths"] = [t.columns.shape[1] for t in tables]

@@ -76,7 +76,9 @@ def write_report(
 
 
 def simulate_seconds(manifest: dict) -> float | None:
-    """Seconds the runner spent simulating, from the manifest (when it recorded them)."""
+    """Seconds the runner spent simulating, from the manifest: the wall-clock time of the
+    runs that made the dataset; a dataset of an earlier version records only its shards'
+    times, whose sum (over every worker) is given instead."""
     for key in ("seconds", "simulate_seconds"):
         if isinstance(manifest.get(key), int | float):
             return float(manifest[key])
@@ -88,7 +90,7 @@ def simulate_seconds(manifest: dict) -> float | None:
 
 def bench_report(dataset: str | Path, out: str | Path | None = None, **kwargs) -> dict:
     """One ``make bench`` figure: seconds to report on a dataset, next to the seconds its
-    simulation took (the sum of the shards' times in the manifest, when recorded)."""
+    simulation took (:func:`simulate_seconds`)."""
     written = write_report(dataset, out, **kwargs)
     report = written.report
     sim = simulate_seconds(report.dataset.manifest)

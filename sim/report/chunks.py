@@ -105,7 +105,24 @@ def polars_type(column: Column | pa.DataType) -> pl.DataType:
     if isinstance(column, pl.Series):
         return column.dtype
     kind = column if isinstance(column, pa.DataType) else column.type
+    known = _POLARS_INTS.get(kind)
+    if known is not None:
+        return known
     return pl.from_arrow(pa.array([], type=kind)).dtype
+
+
+_POLARS_INTS: dict[pa.DataType, pl.DataType] = {
+    pa.int8(): pl.Int8,
+    pa.int16(): pl.Int16,
+    pa.int32(): pl.Int32,
+    pa.int64(): pl.Int64,
+    pa.uint8(): pl.UInt8,
+    pa.uint16(): pl.UInt16,
+    pa.uint32(): pl.UInt32,
+    pa.uint64(): pl.UInt64,
+}
+"""The integer types the runner writes, as polars reads them (``pl.from_arrow``'s first call
+takes a quarter of a second to set itself up)."""
 
 
 def _arrow(column: Column) -> pa.Array:

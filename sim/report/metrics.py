@@ -40,7 +40,7 @@ import pyarrow.parquet as pq
 from sim.engine.layout import GAME_DEAL_STRIDE, REASON_NAMES
 from sim.report import blocks as B
 from sim.report import chunks as C
-from sim.report.blocks import GAME_BLOCKS, block_size
+from sim.report.blocks import BOOTSTRAP_BLOCKS, block_size
 from sim.report.chunks import game_sum_names, hand_sum_names
 from sim.report.dataset import Dataset, DatasetError
 
@@ -81,7 +81,7 @@ class Aggregates:
             hands = f"blocks of {self.block} consecutive deals"
         return (
             f"{hands}; each game in the block of its first deal, neighbouring blocks merged "
-            f"to at most {GAME_BLOCKS} per arm for the games"
+            f"to at most {BOOTSTRAP_BLOCKS} per arm for the games"
         )
 
 
@@ -101,6 +101,10 @@ class Part:
     top_deal: int | None
     summary: bytes | None = None
     types: dict[str, pa.DataType] | None = None  # the Arrow types of its columns
+
+
+def _positive_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
 
 
 def _parts(folder: Path) -> dict[str, list[Part]]:
@@ -411,10 +415,6 @@ class _Table:
         return rows.insert_column(0, arm)
 
 
-KEYED = (0, 1, 1)
-"""Key columns after (shard, block) of a chunk's sums and two histograms (value)."""
-
-
 @dataclass(frozen=True)
 class _Reduce:
     """How a chunk is reduced (the same for every chunk of a dataset): see :meth:`__call__`."""
@@ -446,7 +446,8 @@ class _Reduce:
         hands = C.Hands(frame, extra, blocking=blocking, teams=teams)
         hand_tables = hands.tables(blocking.seats, blocking.known)
         sums, turns, points = (
-            B.in_key_order(rows, keyed) for rows, keyed in zip(hand_tables, KEYED, strict=True)
+            B.in_key_order(rows, keyed)
+            for rows, keyed in zip(hand_tables, B.KEYED[:3], strict=True)
         )
         shard = {"shard": hands.shard_dtype}
         out = [
@@ -458,7 +459,8 @@ class _Reduce:
             return out
         game_tables = C.game_block_sums(games, hands, blocking=blocking, teams=teams)
         tables = [
-            B.in_key_order(rows, keyed) for rows, keyed in zip(game_tables, KEYED, strict=True)
+            B.in_key_order(rows, keyed)
+            for rows, keyed in zip(game_tables, B.KEYED[3:], strict=True)
         ]
         shard = {"shard": C.polars_type(games.column("shard"))}
         return out + [(name, rows, shard) for name, rows in zip(B.TABLES[3:], tables, strict=True)]
@@ -476,8 +478,16 @@ def aggregate(ds: Dataset) -> Aggregates:
     # many), and the plan fixes the blocks, so the runner can keep them in its footers
     by_game = not per_game and ds.manifest.get("experiment", {}).get("unit") == "games"
     stride = GAME_DEAL_STRIDE if per_game else 1
-    if per_game or by_game:
-        # mirrored runs number deals per game (game * GAME_DEAL_STRIDE + hand): block games
+    planned = ds.manifest.get("report_blocks")
+    planned = planned if isinstance(planned, dict) else {}
+    size = planned.get("block")
+    if per_game and planned.get("stride") == GAME_DEAL_STRIDE and _positive_int(size):
+        # mirrored runs number deals per game (game * GAME_DEAL_STRIDE + hand) and are cut
+        # into blocks of game numbers whose size the plan fixed (sim.runner.run.
+        # report_blocking: about 400 per arm, whatever its rotations), kept in its footers
+        block = size
+    elif per_game or by_game:
+        # (a mirrored run of an earlier version: blocks of games sized from its games)
         games_of = [sum(p.rows for p in parts) for parts in _parts(ds.root / "games").values()]
         block = block_size(min(games_of, default=0))
     else:

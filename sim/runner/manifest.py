@@ -83,7 +83,17 @@ def new_manifest(experiment: Experiment, tasks: list[ShardTask]) -> dict[str, An
             {"arm": t.arm, "shard": t.shard, "status": PENDING, "planned": t.count * t.rotations}
             for t in tasks
         ],
+        "report_blocks": report_blocks(tasks),
     }
+
+
+def report_blocks(tasks: list[ShardTask]) -> dict[str, Any] | None:
+    """The report's blocking the plan fixed (``sim.runner.run.report_blocking``), for the
+    report: the block size, the deal stride and whether hands are blocked by game number."""
+    blocking = tasks[0].hand_blocks if tasks else None
+    if blocking is None:
+        return None
+    return {"block": blocking.block, "stride": blocking.stride, "by_game": blocking.by_game}
 
 
 def matches(manifest: dict[str, Any], experiment: Experiment, tasks: list[ShardTask]) -> bool:

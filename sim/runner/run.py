@@ -20,7 +20,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from sim.dataset.files import TMP_DIR
+from sim.engine import api
 from sim.engine import layout as L
 from sim.report.blocks import Blocking, block_size
 from sim.rules import compile_rules
@@ -76,7 +79,7 @@ def plan(experiment: Experiment, root: Path) -> list[ShardTask]:
     if experiment.mirror:  # number deals per game, so each rotation of game g deals alike
         for params, _, _ in compiled.values():
             params[L.P_DEAL_PER_GAME] = 1
-    blocking = report_blocking(experiment)
+    blocking = report_blocking(experiment, {name: c[:2] for name, c in compiled.items()})
     for shard in range(n_shards):
         count = min(experiment.shard_size, experiment.per_arm - shard * experiment.shard_size)
         for arm in experiment.arms:
@@ -104,24 +107,62 @@ def plan(experiment: Experiment, root: Path) -> list[ShardTask]:
     return tasks
 
 
-def report_blocking(experiment: Experiment) -> Blocking | None:
+def report_blocking(
+    experiment: Experiment, compiled: dict[str, tuple[np.ndarray, np.ndarray]]
+) -> Blocking:
     """How the report will cut this experiment's hands and games into blocks
-    (``sim.report.metrics.aggregate``), when the plan fixes it, so that the workers keep each
-    shard's blocks in its hands file's footer: a run counted in hands plays ``per_arm``
-    hands per arm, dealt one after another, in blocks of ``block_size(per_arm)`` deals (a
-    game in the block of its first deal); a run counted in games plays ``per_arm`` games per
-    arm, in blocks of ``block_size(per_arm)`` game numbers. A mirrored run is blocked by
-    numbers known only at the end (its games per arm, all rotations counted): None, and the
-    report reads its rows."""
+    (``sim.report.metrics.aggregate``), fixed by the plan, so that the workers keep each
+    shard's blocks in its hands file's footer. ``compiled``: each arm's kernel arrays
+    (params, card values).
+
+    * A run counted in hands plays ``per_arm`` hands per arm, dealt one after another, in
+      blocks of ``block_size(per_arm)`` deals (a game in the block of its first deal).
+    * A run counted in games plays ``per_arm`` games per arm, in blocks of
+      ``block_size(per_arm)`` game numbers.
+    * A mirrored run numbers its deals per game, so that every rotation of game g deals
+      alike, and is cut into blocks of game numbers (every rotation of a game in one block):
+      ``block_size`` of the games an arm plays in one rotation, the fewest of any arm. A run
+      counted in games knows that number; one counted in hands estimates it from a pilot of
+      :data:`PILOT_HANDS` hands of each arm (:func:`pilot_games`), so that the blocks are
+      known before any shard runs (the manifest keeps them for the report: any block size
+      gives honest intervals, and this one gives each arm about 400 blocks)."""
+    stride = 1
+    per_rotation = experiment.per_arm
     if experiment.mirror:
-        return None
+        stride = L.GAME_DEAL_STRIDE
+        if experiment.unit == "hands":
+            per_rotation = min(
+                pilot_games(params, values, arm.bots, experiment.seed, experiment.per_arm)
+                for arm in experiment.arms
+                for params, values in [compiled[arm.name]]
+            )
     return Blocking(
-        block=block_size(experiment.per_arm),
-        stride=1,
+        block=block_size(per_rotation),
+        stride=stride,
         seats=max(arm.players for arm in experiment.arms),
         known=L.REASON_NAMES + ("other",),
-        by_game=experiment.unit == "games",
+        by_game=experiment.unit == "games" and not experiment.mirror,
     )
+
+
+PILOT_HANDS = 2_000
+"""Hands of each arm a mirrored run counted in hands plays to plan its blocks."""
+
+
+def pilot_games(
+    params: np.ndarray, values: np.ndarray, bots: tuple[str, ...], seed: int, hands: int
+) -> int:
+    """About how many games ``hands`` hands of an arm (its kernel arrays and bots) make: the
+    games per hand of the arm's first :data:`PILOT_HANDS` hands (shard 0, first rotation),
+    scaled. At least one; where no game ends within the pilot, every game is taken to be as
+    long as the pilot (fewer games, so smaller blocks: more of them, never fewer)."""
+    codes = np.array([L.BOT_NAMES.index(b) for b in bots], np.int64)
+    n = min(PILOT_HANDS, hands)
+    out = api.play(params, values, codes, seed=seed, shard=0, hands=n, games=n)
+    if out.games == 0:
+        return max(1, hands // n)
+    complete = int(np.searchsorted(out.hand_rows[:, L.H_GAME], out.games))
+    return max(1, hands * out.games // max(complete, 1))
 
 
 def _compile(arm: Arm, audit: bool):
@@ -155,6 +196,7 @@ def prepare(experiment: Experiment, root: Path, tasks: list[ShardTask], fresh: b
         raise RunError(f"{root} exists and is not a rummysim dataset; choose another --out")
     _check_writable(root)
     if old is not None and old.get("shards") and _same_shards(old, tasks):
+        old["report_blocks"] = mf.report_blocks(tasks)  # (a manifest of an earlier version)
         return old
     return mf.new_manifest(experiment, tasks)
 
@@ -203,6 +245,7 @@ def run_experiment(
     Raises RunError for a refused folder or a failed run (completed shards stay recorded);
     KeyboardInterrupt propagates after the workers are stopped and the manifest saved.
     """
+    began = time.perf_counter()
     reporter = reporter or Reporter()
     root = Path(out).resolve() / experiment.name  # absolute: Dask workers run elsewhere
     tasks = plan(experiment, root)
@@ -212,7 +255,7 @@ def run_experiment(
         raise RunError(f"cannot write to the output folder {root}: {_reason(err)}") from None
     with _exclusive(root):
         try:
-            return _run(experiment, root, tasks, workers, scheduler, fresh, reporter)
+            return _run(experiment, root, tasks, workers, scheduler, fresh, reporter, began)
         except OSError as err:
             raise RunError(_os_text(err, root)) from None
 
@@ -231,8 +274,16 @@ def _exclusive(root: Path) -> Iterator[None]:
         os.close(fd)
 
 
-def _run(experiment, root, tasks, workers, scheduler, fresh, reporter) -> RunSummary:
+def _run(experiment, root, tasks, workers, scheduler, fresh, reporter, began) -> RunSummary:
     manifest = prepare(experiment, root, tasks, fresh)
+    # the wall-clock seconds of the runs that made the dataset, plan to last shard (the
+    # report's benchmark sets its own time against them)
+    earlier = manifest.get("seconds")
+    earlier = earlier if isinstance(earlier, int | float) else 0.0
+
+    def clock() -> None:
+        manifest["seconds"] = round(earlier + time.perf_counter() - began, 3)
+
     tasks = [dataclasses.replace(t, plan_id=manifest["plan_id"]) for t in tasks]
     done = mf.verified_done(manifest, tasks)
     mf.save(root, manifest)
@@ -252,6 +303,7 @@ def _run(experiment, root, tasks, workers, scheduler, fresh, reporter) -> RunSum
 
     def finished(result: ShardResult) -> None:
         mf.record(manifest, result)
+        clock()
         mf.save(root, manifest)
         left[result.arm] -= 1
         if left[result.arm] == 0:
@@ -268,6 +320,8 @@ def _run(experiment, root, tasks, workers, scheduler, fresh, reporter) -> RunSum
         if todo:
             _backend(scheduler)(todo, workers, scheduler, reporter, finished)
         manifest["complete"] = all(s["status"] == mf.DONE for s in manifest["shards"])
+        if todo:
+            clock()
         mf.save(root, manifest)
         shutil.rmtree(root / TMP_DIR, ignore_errors=True)
     finally:

@@ -5,7 +5,7 @@ used."""
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import fields, replace
 from pathlib import Path
 
 import numpy as np
@@ -62,10 +62,14 @@ def _run(tmp: Path, text: str, workers: int = 2, **changes) -> Path:
 
 
 IN_GAMES = RUMMY.replace("hands = 2500\nshard_size = 1000", "games = 150\nshard_size = 60")
+MIRRORED = RUMMY.replace('baseline = "basic"', 'baseline = "basic"\nmirror = true')
+MIRRORED_GAMES = IN_GAMES.replace('baseline = "basic"', 'baseline = "basic"\nmirror = true')
 
 
 @pytest.fixture(
-    scope="module", params=[RUMMY, PARTNERS, IN_GAMES], ids=["rummy", "partners", "in-games"]
+    scope="module",
+    params=[RUMMY, PARTNERS, IN_GAMES, MIRRORED, MIRRORED_GAMES],
+    ids=["rummy", "partners", "in-games", "mirrored", "mirrored-in-games"],
 )
 def kept(request, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return _run(tmp_path_factory.mktemp("kept"), request.param)
@@ -126,14 +130,18 @@ def test_summaries_are_deterministic_whatever_the_workers(tmp_path: Path) -> Non
 
 def test_a_run_counted_in_games_blocks_hands_by_game_number(kept: Path) -> None:
     """A run counted in games plays as many games in every arm, not hands: its hands and games
-    are blocked by game number, so every arm has about as many blocks."""
+    are blocked by game number, so every arm has about as many blocks (a mirrored one too:
+    its deals are numbered per game, so blocks of deals are blocks of games)."""
     ds = open_dataset(kept)
     agg = M.aggregate(ds)
     counted = ds.manifest["experiment"]["unit"]
-    assert agg.by_game == (counted == "games")
-    if agg.by_game:
-        games = {a.name: 150 for a in ds.arms}
-        assert agg.block == M.block_size(150) and "counted in games" in agg.blocks_text
+    mirrored = ds.manifest["experiment"]["mirror"]
+    assert agg.by_game == (counted == "games" and not mirrored)
+    assert agg.per_game_deals == mirrored
+    if counted == "games":
+        games = {a.name: 150 * (a.players if mirrored else 1) for a in ds.arms}
+        assert agg.block == M.block_size(150)
+        assert ("counted in games" in agg.blocks_text) != mirrored
         blocks = agg.hand_blocks.group_by("arm").len()
         # 150 games in shards of 60: blocks of game numbers 0, 1 | 2 ... per shard
         assert blocks["len"].n_unique() == 1
@@ -142,13 +150,58 @@ def test_a_run_counted_in_games_blocks_hands_by_game_number(kept: Path) -> None:
         ]
 
 
-def test_mirrored_runs_keep_no_blocks_and_report_from_rows(tmp_path: Path) -> None:
-    """Blocks of deals numbered per game depend on the games each arm played in all its
-    rotations, known only at the end: a mirrored run writes no summaries, and the report
-    reads its rows."""
-    mirrored = _run(tmp_path / "mirror", RUMMY, mirror="true")
-    assert not any(_footers(mirrored))
-    _same(_aggregate(mirrored, footers=True), _aggregate(mirrored, footers=False))
+PLANNED = """\
+name = "planned"
+seed = 5
+hands = 24000
+shard_size = 10000
+players = [2, 4]
+lineups = ["greedy"]
+baseline = "basic"
+mirror = true
+
+[[arms]]
+name = "basic"
+variant = "rummy_basic"
+
+[[arms]]
+name = "single"
+variant = "rummy_basic"
+rules = { game_end = "single_hand" }
+"""
+
+
+def test_a_mirrored_run_counted_in_hands_has_blocks_its_plan_fixed(tmp_path: Path) -> None:
+    """A mirrored run's blocks are game numbers, as many per block as make about 400 blocks
+    in the arm with the fewest games per rotation: the plan fixes the size from a pilot
+    (its estimate of the games is close to what the run plays), the manifest keeps it, every
+    footer holds it, and the report reads no rows. An arm has as many blocks as its games in
+    one rotation make (each block holds every rotation of its games): the arm with the fewest
+    games about 400, one of single-hand games many more."""
+    root = _run(tmp_path, PLANNED)
+    ds = open_dataset(root)
+    games = {
+        a.name: sum(p.rows for p in M._parts(root / "games")[a.name]) // a.players for a in ds.arms
+    }
+    planned = ds.manifest["report_blocks"]
+    assert planned["stride"] == 1 << 20 and not planned["by_game"]
+    assert 0.9 < planned["block"] / M.block_size(min(games.values())) < 1.1
+    assert all(_footers(root))
+    reads = []
+    real = M._read_polars
+    M._read_polars = lambda files: reads.append(files) or real(files)
+    try:
+        agg = M.aggregate(ds)
+    finally:
+        M._read_polars = real
+    assert not reads and agg.block == planned["block"] and agg.per_game_deals
+    _same(agg, _aggregate(root, footers=False))
+    blocks = dict(agg.hand_blocks.group_by("arm").len().iter_rows())
+    shards = 3
+    for arm, n in blocks.items():  # a block of every rotation's games, not one per rotation
+        per_rotation = games[arm] / agg.block
+        assert per_rotation - 1 <= n <= 1.1 * per_rotation + shards, arm
+    assert 0.8 * B.BOOTSTRAP_BLOCKS < min(blocks.values()) < 1.25 * B.BOOTSTRAP_BLOCKS
 
 
 def test_a_summary_of_other_blocks_or_a_damaged_one_is_not_used(tmp_path: Path) -> None:
@@ -198,7 +251,11 @@ def test_a_summary_holds_what_the_rows_of_its_shard_give_and_names_its_blocking(
             value = part.summary
             header = B.summary_header(value)
             blocking = B.Blocking(
-                header["block"], 1, header["seats"], tuple(header["known"]), header["by_game"]
+                header["block"],
+                header["stride"],
+                header["seats"],
+                tuple(header["known"]),
+                header["by_game"],
             )
             games_path = kept / "games" / part.path.parent.name / part.path.name
             hands, games = pq.read_table(part.path), pq.read_table(games_path)
@@ -225,11 +282,11 @@ def test_a_summary_holds_what_the_rows_of_its_shard_give_and_names_its_blocking(
             assert tables["games"].columns[:, 0].sum() == games.num_rows
             assert B.summary_fits(header, blocking, **flags)
             for other in (
-                B.Blocking(blocking.block + 1, 1, blocking.seats, blocking.known),
-                B.Blocking(blocking.block, 1 << 20, blocking.seats, blocking.known),
-                B.Blocking(blocking.block, 1, blocking.seats + 1, blocking.known),
-                B.Blocking(blocking.block, 1, blocking.seats, blocking.known[1:]),
-                B.Blocking(blocking.block, 1, blocking.seats, blocking.known, not blocking.by_game),
+                replace(blocking, block=blocking.block + 1),
+                replace(blocking, stride=(1 << 20) + 1 - blocking.stride),
+                replace(blocking, seats=blocking.seats + 1),
+                replace(blocking, known=blocking.known[1:]),
+                replace(blocking, by_game=not blocking.by_game),
             ):
                 assert not B.summary_fits(header, other, **flags)
             assert not B.summary_fits(header, blocking, teams=not arm.teams, scores=arm.mixed)
@@ -282,3 +339,28 @@ def test_rows_are_put_in_key_order_with_equal_keys_summed(keyed: int) -> None:
     ]
     ordered = B.in_key_order(got, keyed)
     assert ordered is got  # already in order, nothing repeated: as it is
+
+
+@pytest.mark.nojit
+def test_the_polars_type_of_each_integer_column_is_the_one_polars_reads() -> None:
+    import pyarrow as pa
+
+    from sim.report import chunks as C
+
+    for kind in (pa.int8(), pa.int16(), pa.int32(), pa.int64(), pa.uint8(), pa.uint16(),
+                 pa.uint32(), pa.uint64(), pa.float64(), pa.string()):  # fmt: skip
+        assert C.polars_type(kind) == pl.from_arrow(pa.array([], type=kind)).dtype, kind
+
+
+def test_a_pilot_that_ends_no_game_plans_the_most_games_it_can() -> None:
+    """Where no game of the pilot ends, every game is taken to last the whole pilot: the
+    fewest hands a game can have then, so the most games, and the smallest blocks."""
+    from sim.rules import compile_rules
+    from sim.rules.loader import load_variant
+    from sim.runner.run import pilot_games
+
+    compiled = compile_rules(load_variant("rummy_basic"), 2)
+    params, values = compiled.params, compiled.card_values
+    bots = ("greedy", "greedy")
+    assert pilot_games(params, values, bots, seed=3, hands=1) == 1  # one hand ends no game
+    assert pilot_games(params, values, bots, seed=3, hands=1000) < 1000 / 2

@@ -241,14 +241,15 @@ def test_mixed_line_up_names_the_stronger_bot(small_report) -> None:
     assert finding.sentence in (small_report.folder / "report.md").read_text()
 
 
-def test_game_blocks_are_merged_to_the_same_count_in_every_arm() -> None:
-    """Each arm's game blocks are merged, neighbours together, into exactly GAME_BLOCKS
-    (so every arm's game bootstrap draws the same weights); the sums are kept."""
-    from sim.report.analysis import _game_sums
-    from sim.report.metrics import GAME_BLOCKS
+def test_blocks_are_merged_to_the_same_count_in_every_arm() -> None:
+    """Each arm's hand or game blocks are merged, neighbours together, into exactly
+    BOOTSTRAP_BLOCKS (so every arm's bootstrap draws the same weights); the sums are kept."""
+    from sim.report.analysis import _arm_sums
+    from sim.report.metrics import BOOTSTRAP_BLOCKS
 
     names = ("n", "hands")
-    for blocks in (GAME_BLOCKS - 3, GAME_BLOCKS, GAME_BLOCKS + 1, GAME_BLOCKS + 7, 1000):
+    most = BOOTSTRAP_BLOCKS
+    for blocks in (most - 3, most, most + 1, most + 7, 1000):
         frame = pl.DataFrame(
             {
                 "arm": ["a"] * blocks,
@@ -258,16 +259,56 @@ def test_game_blocks_are_merged_to_the_same_count_in_every_arm() -> None:
                 "hands": [float(i) for i in range(blocks)],
             }
         )
-        sums = _game_sums(frame, "a", names)
-        assert sums.values.shape[0] == min(blocks, GAME_BLOCKS)
+        sums = _arm_sums(frame, "a", names)
+        assert sums.values.shape[0] == min(blocks, BOOTSTRAP_BLOCKS)
         assert sums["n"].sum() == blocks
         assert sums["hands"].sum() == blocks * (blocks - 1) / 2
         # neighbours merged: each merged block holds consecutive blocks, at most two here
-        assert sums["n"].max() <= math.ceil(blocks / GAME_BLOCKS)
+        assert sums["n"].max() <= math.ceil(blocks / BOOTSTRAP_BLOCKS)
         ends = np.cumsum(sums["n"]).astype(int)
         starts = ends - sums["n"].astype(int)
         want = [sum(range(a, b)) for a, b in zip(starts, ends, strict=True)]
         assert sums["hands"].tolist() == want
+
+
+def test_paired_blocks_are_lined_up_in_order_then_merged_alike_in_both_arms() -> None:
+    """Two arms' blocks, one with blocks the other lacks and both out of order: lined up on
+    (shard, block), the missing ones empty, then merged in (shard, block) order into at most
+    BOOTSTRAP_BLOCKS, the same neighbours together in both arms."""
+    from sim.report.analysis import _paired
+    from sim.report.metrics import BOOTSTRAP_BLOCKS
+
+    rng = np.random.default_rng(3)
+    keys = [(s, b) for s in range(3) for b in range(300)]  # 900 blocks
+
+    def arm(take: np.ndarray) -> pl.DataFrame:
+        chosen = [keys[i] for i in take]
+        return pl.DataFrame(
+            {
+                "shard": [k[0] for k in chosen],
+                "block": [k[1] for k in chosen],
+                "n": [1.0] * len(chosen),
+                "key": [float(k[0] * 1000 + k[1]) for k in chosen],
+            }
+        )
+
+    a = arm(rng.permutation(len(keys)))
+    b = arm(rng.permutation(len(keys))[:700])
+    sa, sb = _paired(a, b, ("n", "key"))
+    assert sa.values.shape[0] == sb.values.shape[0] == BOOTSTRAP_BLOCKS
+    assert sa["n"].sum() == 900 and sb["n"].sum() == 700
+    # every merged block of a holds consecutive keys, in order
+    ordered = sorted(k[0] * 1000 + k[1] for k in keys)
+    ends = np.cumsum(sa["n"]).astype(int)
+    starts = ends - sa["n"].astype(int)
+    assert sa["key"].tolist() == [sum(ordered[i:j]) for i, j in zip(starts, ends, strict=True)]
+    # b's merged blocks are the same groups of keys: each of its keys lies in a's group
+    spans = enumerate(zip(starts, ends, strict=True))
+    group_of = {key: g for g, (i, j) in spans for key in ordered[i:j]}
+    groups = np.zeros(BOOTSTRAP_BLOCKS)
+    for key in b["key"].to_list():
+        groups[group_of[key]] += key
+    assert sb["key"].tolist() == groups.tolist()
 
 
 @pytest.mark.nojit

@@ -158,6 +158,29 @@ def test_a_damaged_shard_file_is_played_again(tmp_path):
     assert dataset_rows(out / "small") == reference
 
 
+def test_the_manifest_keeps_the_wall_clock_time_of_the_runs_that_made_the_dataset(tmp_path):
+    """The report's benchmark sets its own time against the simulation's: the manifest keeps
+    the wall-clock seconds of the run, plan included, added up over the runs that completed
+    it; a run with nothing left to do adds nothing."""
+    from sim.report.build import simulate_seconds
+
+    exp = load_experiment(write_experiment(tmp_path, SMALL))
+    manifest = tmp_path / "out" / "small" / "manifest.json"
+    start = time.perf_counter()
+    run_experiment(exp, tmp_path / "out", workers=2)
+    first = json.loads(manifest.read_text())["seconds"]
+    assert 0 < first <= time.perf_counter() - start
+    victim = next((tmp_path / "out" / "small" / "hands").rglob("part-00001.parquet"))
+    victim.write_bytes(victim.read_bytes()[:100])
+    start = time.perf_counter()
+    run_experiment(exp, tmp_path / "out", workers=2)
+    second = json.loads(manifest.read_text())["seconds"]
+    assert first < second <= first + time.perf_counter() - start
+    run_experiment(exp, tmp_path / "out", workers=2)
+    done = json.loads(manifest.read_text())
+    assert done["seconds"] == second and simulate_seconds(done) == second
+
+
 def _mount_tmpfs(where: Path, options: str) -> None:
     where.mkdir()
     done = subprocess.run(
