@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
+from sim.report.blocks import QUANTILE_BLOCKS, merged_blocks
 from sim.report.chunks import game_sum_names, hand_sum_names
 from sim.report.dataset import Arm, Dataset
 from sim.report.metrics import BOOTSTRAP_BLOCKS, Aggregates
@@ -334,20 +335,13 @@ def _sums(frame: pl.DataFrame, names: tuple[str, ...]) -> Sums:
     return Sums(names, frame[list(names)].to_numpy().astype(float))
 
 
-def _merged_blocks(k: int, most: int) -> np.ndarray:
-    """For ``k`` blocks in order, the merged block each falls in: neighbours merged evenly
-    into at most ``most`` (numbered from 0, in order)."""
-    groups = np.arange(k)
-    return groups * most // k if k > most else groups
-
-
 def _capped(sums: Sums) -> Sums:
     """Blocks (rows in (shard, block) order) with neighbours merged into at most
     :data:`BOOTSTRAP_BLOCKS` (sums add up, so a merged block is the blocks' union)."""
     k = sums.values.shape[0]
     if k <= BOOTSTRAP_BLOCKS:
         return sums
-    starts = np.flatnonzero(np.diff(_merged_blocks(k, BOOTSTRAP_BLOCKS), prepend=-1))
+    starts = np.flatnonzero(np.diff(merged_blocks(k, BOOTSTRAP_BLOCKS), prepend=-1))
     return Sums(sums.names, np.add.reduceat(sums.values, starts, axis=0))
 
 
@@ -368,11 +362,21 @@ def _paired(a: pl.DataFrame, b: pl.DataFrame, names: tuple[str, ...]) -> tuple[S
     Neighbouring blocks are then merged, the same in both arms, into at most
     :data:`BOOTSTRAP_BLOCKS` (:func:`_capped`).
     """
-    joined = a.join(b, on=["shard", "block"], how="full", suffix="_b", coalesce=True)
-    joined = joined.fill_null(0).sort("shard", "block")
-    sa = Sums(names, joined[list(names)].to_numpy().astype(float))
-    sb = Sums(names, joined[[f"{c}_b" for c in names]].to_numpy().astype(float))
-    return _capped(sa), _capped(sb)
+    keys = [_block_keys(frame) for frame in (a, b)]
+    union = np.union1d(*keys)
+    lined = []
+    for frame, key in zip((a, b), keys, strict=True):
+        values = np.zeros((len(union), len(names)))
+        values[np.searchsorted(union, key)] = frame[list(names)].to_numpy().astype(float)
+        lined.append(_capped(Sums(names, values)))
+    return lined[0], lined[1]
+
+
+def _block_keys(frame: pl.DataFrame) -> np.ndarray:
+    """Each row's (shard, block) as one number, in the same order (blocks of a shard stay far
+    below 2**32)."""
+    shard = frame["shard"].to_numpy().astype(np.int64)
+    return (shard << 32) + frame["block"].to_numpy().astype(np.int64)
 
 
 def analyse(
@@ -511,11 +515,6 @@ def _row(arm: Arm, metric: str, title: str, value, low, high, how: str, n: int) 
 
 
 QUANTILES = {"median": 0.5, "p10": 0.1, "p25": 0.25, "p75": 0.75, "p90": 0.9}
-QUANTILE_BLOCKS = 100
-"""At most this many blocks for the quantiles' bootstrap: consecutive blocks are merged
-(a draw costs blocks x distinct values, and whole-number quantiles need no finer blocks)."""
-
-
 DENSE_RANGE = 1 << 20
 """Largest range of integer values :func:`_dense_codes` numbers without sorting."""
 
@@ -551,7 +550,7 @@ def _block_matrix(blocks: pl.DataFrame, col: str) -> tuple[np.ndarray, np.ndarra
     else:
         keys = np.unique(pairs, return_inverse=True)[1].astype(np.int64)
     k = int(keys.max()) + 1
-    keys = _merged_blocks(k, QUANTILE_BLOCKS)[keys]
+    keys = merged_blocks(k, QUANTILE_BLOCKS)[keys]
     rows, width = int(keys.max()) + 1, len(values)
     weights = blocks["len"].to_numpy().astype(float)
     counts = np.bincount(keys * width + vi, weights=weights, minlength=rows * width)

@@ -40,6 +40,19 @@ the analysis merges neighbouring blocks, of hands and of games, down to at most 
 so that the bootstraps of arms with as many blocks draw the same weights (drawn once)."""
 
 
+QUANTILE_BLOCKS = 100
+"""At most this many blocks per arm for the quantiles' bootstrap: neighbouring blocks of the
+per-block histograms are merged (:func:`merged_blocks`) when the report aggregates them (a
+draw costs blocks x distinct values, and whole-number quantiles need no finer blocks)."""
+
+
+def merged_blocks(k: int, most: int) -> np.ndarray:
+    """For ``k`` blocks in order, the merged block each falls in: neighbours merged evenly
+    into at most ``most`` (numbered from 0, in order)."""
+    groups = np.arange(k)
+    return groups * most // k if k > most else groups
+
+
 def block_size(rows: int, target_blocks: int = BOOTSTRAP_BLOCKS) -> int:
     """Rows per block so that the smallest arm has about ``target_blocks`` blocks: enough
     for the bootstrap's intervals, and the bigger the blocks the more of the dependence
@@ -108,6 +121,47 @@ def merge_by_key(
     sums = np.add.reduceat(columns, starts, axis=0)
     merged = np.concatenate([columns[starts, :keyed], sums[:, keyed:]], axis=1)
     return (starts if order is None else order[starts]), merged
+
+
+def merged_histograms(
+    arm: np.ndarray, shard: np.ndarray, block: np.ndarray, columns: np.ndarray, most: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per-block histogram rows (each row's ``arm`` code, ``shard``, ``block`` and
+    ``columns`` [value, count], sorted by arm, shard, block and value, no key twice) with
+    each arm's blocks, numbered in order, merged into at most ``most`` neighbours
+    (:func:`merged_blocks`): ``(arm, group, columns)``, sorted by arm, group and value, one
+    row per key, counts summed."""
+    n = len(arm)
+    if n == 0:
+        return arm, block, columns
+    new_arm = np.concatenate([[True], arm[1:] != arm[:-1]])
+    moved = (shard[1:] != shard[:-1]) | (block[1:] != block[:-1])
+    new_run = new_arm | np.concatenate([[True], moved])
+    run = np.cumsum(new_run) - 1  # each row's (arm, shard, block), numbered
+    which = np.cumsum(new_arm) - 1  # each row's arm, numbered among the arms present
+    first = run[new_arm]  # each arm's first run
+    runs = np.diff(np.append(first, run[-1] + 1))  # runs per arm
+    rank = run - first[which]
+    k = runs[which]
+    group = np.where(k > most, rank * most // np.maximum(k, 1), rank)
+    value, count = columns[:, 0], columns[:, 1]
+    low = int(value.min())
+    width = int(value.max()) - low + 1
+    arms = len(first)
+    if arms * most * width <= DENSE_LIMIT:
+        # float weights are exact: counts are whole numbers far below 2**53
+        cells = np.bincount(
+            (which * most + group) * width + (value - low),
+            weights=count,
+            minlength=arms * most * width,
+        )
+        nz = np.flatnonzero(cells)
+        out = np.stack([nz % width + low, cells[nz].astype(np.int64)], axis=1)
+        return arm[new_arm][nz // (most * width)], (nz // width) % most, out
+    pick, merged = merge_by_key([arm, group, value], columns, keyed=1)
+    if pick is None:
+        return arm, group, merged
+    return arm[pick], group[pick], merged
 
 
 def in_key_order(rows: Rows, keyed: int) -> Rows:

@@ -59,7 +59,9 @@ class Aggregates:
     points_hist: pl.DataFrame
     hands_hist: pl.DataFrame
     margin_hist: pl.DataFrame
-    turns_blocks: pl.DataFrame  # (arm, shard, block, turns, len): the histogram per block
+    # (arm, shard, block, turns, len): the histogram per hand block, neighbouring blocks of
+    # each arm merged into at most QUANTILE_BLOCKS (shard 0, block: the merged block)
+    turns_blocks: pl.DataFrame
     points_blocks: pl.DataFrame  # ... of points won per hand
     hands_blocks: pl.DataFrame  # ... of hands per game, per game block
     margin_blocks: pl.DataFrame  # ... of final margins, per game block
@@ -335,11 +337,15 @@ def _reduced_chunks(chunks: list[_Chunk], reduce: _Reduce):
 class _Table:
     """One of the aggregates' tables: (arm, shard, block, *names) with one row per key (arm,
     shard, block and the first ``keyed`` names), the rest summed. Each chunk adds its
-    :class:`~sim.report.chunks.Rows`; :meth:`frame` makes one polars frame of them all."""
+    :class:`~sim.report.chunks.Rows`; :meth:`frame` makes one polars frame of them all.
+    ``merged``: a per-block histogram whose neighbouring blocks are merged into at most this
+    many per arm (``shard`` 0, ``block`` the merged block's number: what the quantiles'
+    bootstrap takes), so that the frame holds thousands of rows, not millions."""
 
-    def __init__(self, names: tuple[str, ...], keyed: int = 0) -> None:
+    def __init__(self, names: tuple[str, ...], keyed: int = 0, merged: int | None = None) -> None:
         self.names = names
         self.keyed = keyed
+        self.merged = merged
         self.pieces: list[tuple[str, B.Rows]] = []
         self.dtypes: dict[str, pl.DataType] = {}
 
@@ -370,6 +376,9 @@ class _Table:
         pick, columns = B.merge_by_key(keys, columns, self.keyed)
         if pick is not None:
             code, shard, block = code[pick], shard[pick], block[pick]
+        if self.merged is not None:
+            code, block, columns = B.merged_histograms(code, shard, block, columns, self.merged)
+            shard = np.zeros(len(code), np.int64)
         self._sorted_rows = (arms, code, columns)
         return self._build(arms, code, shard, block, columns).with_columns(
             pl.col("arm").set_sorted()
@@ -497,10 +506,10 @@ def aggregate(ds: Dataset) -> Aggregates:
     tables = {
         "hands": _Table(hand_sum_names(seats, known)),
         "games": _Table(game_sum_names(seats)),
-        "turns": _Table(("turns", "len"), keyed=1),
-        "points": _Table(("points", "len"), keyed=1),
-        "hands_hist": _Table(("hands", "len"), keyed=1),
-        "margin": _Table(("margin", "len"), keyed=1),
+        "turns": _Table(("turns", "len"), keyed=1, merged=B.QUANTILE_BLOCKS),
+        "points": _Table(("points", "len"), keyed=1, merged=B.QUANTILE_BLOCKS),
+        "hands_hist": _Table(("hands", "len"), keyed=1, merged=B.QUANTILE_BLOCKS),
+        "margin": _Table(("margin", "len"), keyed=1, merged=B.QUANTILE_BLOCKS),
     }
     for table in tables.values():
         table.dtypes |= len_type

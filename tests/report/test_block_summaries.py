@@ -364,3 +364,39 @@ def test_a_pilot_that_ends_no_game_plans_the_most_games_it_can() -> None:
     bots = ("greedy", "greedy")
     assert pilot_games(params, values, bots, seed=3, hands=1) == 1  # one hand ends no game
     assert pilot_games(params, values, bots, seed=3, hands=1000) < 1000 / 2
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize("spread", [1, 1 << 30], ids=["dense", "sparse"])
+def test_per_block_histograms_are_merged_into_neighbouring_groups_per_arm(spread: int) -> None:
+    """Histogram rows of three arms (one with fewer blocks than the most, kept as they are,
+    numbered from 0) merged into at most ``most`` groups of neighbouring blocks per arm:
+    each group's counts are the sum of its blocks', whether counted densely or, for values
+    spread too far apart, by sorting."""
+    rng = np.random.default_rng(8)
+    most = 7
+    rows = []
+    for arm, blocks in ((0, 30), (1, 5), (3, 16)):
+        keys = sorted({(int(s), int(b)) for s, b in rng.integers(0, 4, (blocks * 3, 2)) * [1, 9]})
+        keys = keys[:blocks]
+        for shard, block in keys:
+            for value in sorted(set(rng.integers(0, 6, 4).tolist())):
+                rows.append((arm, shard, block, value * spread - 3, int(rng.integers(1, 9))))
+    arm, shard, block, value, count = (np.array(c, np.int64) for c in zip(*rows, strict=True))
+    got_arm, group, columns = B.merged_histograms(
+        arm, shard, block, np.stack([value, count], axis=1), most
+    )
+    want: dict[tuple[int, int, int], int] = {}
+    for a in np.unique(arm):
+        mine = arm == a
+        pairs = sorted(set(zip(shard[mine].tolist(), block[mine].tolist(), strict=True)))
+        of = dict(zip(pairs, B.merged_blocks(len(pairs), most).tolist(), strict=True))
+        for s, b, v, c in zip(shard[mine], block[mine], value[mine], count[mine], strict=True):
+            key = (int(a), of[(int(s), int(b))], int(v))
+            want[key] = want.get(key, 0) + int(c)
+    got = {
+        (int(a), int(g), int(v)): int(c)
+        for a, g, (v, c) in zip(got_arm, group, columns, strict=True)
+    }
+    assert got == want and list(got) == sorted(want)
+    assert group.max() == most - 1

@@ -13,6 +13,7 @@ import pytest
 from sim.engine.layout import GAME_DEAL_STRIDE
 from sim.report import chunks as C
 from sim.report import open_dataset
+from sim.report.blocks import QUANTILE_BLOCKS
 from sim.report.metrics import aggregate
 
 
@@ -217,20 +218,41 @@ def test_hand_blocks_and_histograms_match_a_group_by_over_every_hand(
     for hist, column in ((agg.turns_hist, "turns"), (agg.points_hist, "points")):
         expected = hands.group_by("arm", column).len().sort("arm", column).collect()
         assert hist.equals(expected.cast(hist.schema))
-    # per block: the same counts, and blocks that are the hand blocks' blocks
+    # per block: the same counts, in the hand blocks' blocks, each arm's merged into at most
+    # QUANTILE_BLOCKS neighbours
     for blocks, column in ((agg.turns_blocks, "turns"), (agg.points_blocks, "points")):
-        keys = ["arm", "shard", "block", column]
-        expected = hands.group_by(keys).len().sort(keys).collect()
+        expected = _merged_per_block(hands, column).collect()
         assert blocks.equals(expected.cast(blocks.schema))
+        assert blocks.group_by("arm").agg(pl.col("block").max())["block"].max() == 99
     # each game in the block of its first deal
     first = hands.filter(pl.col("hand") == 0).select("arm", "shard", "game", "block")
     games = ds.games().join(first, on=["arm", "shard", "game"], how="left")
     assert games.filter(pl.col("block").is_null()).select(pl.len()).collect().item() == 0
     expected = games.group_by("arm", "hands").len().sort("arm", "hands").collect()
     assert agg.hands_hist.equals(expected.cast(agg.hands_hist.schema))
-    keys = ["arm", "shard", "block", "hands"]
-    expected = games.group_by(keys).len().sort(keys).collect()
+    expected = _merged_per_block(games, "hands").collect()
     assert agg.hands_blocks.equals(expected.cast(agg.hands_blocks.schema))
+
+
+def _merged_per_block(rows: pl.LazyFrame, column: str) -> pl.LazyFrame:
+    """The histogram of ``column`` per (arm, shard, block), each arm's blocks numbered in
+    order and merged, neighbours together, into at most QUANTILE_BLOCKS (shard 0)."""
+    most = QUANTILE_BLOCKS
+    rank = pl.struct("shard", "block").rank("dense").over("arm").cast(pl.Int64) - 1
+    k = pl.struct("shard", "block").n_unique().over("arm").cast(pl.Int64)
+    return (
+        rows.with_columns(rank.alias("rank"), k.alias("k"))
+        .with_columns(
+            pl.when(pl.col("k") > most)
+            .then(pl.col("rank") * most // pl.col("k"))
+            .otherwise(pl.col("rank"))
+            .alias("block"),
+            pl.lit(0).alias("shard"),
+        )
+        .group_by("arm", "shard", "block", column)
+        .len()
+        .sort("arm", "shard", "block", column)
+    )
 
 
 def test_a_shard_with_impossible_values_is_named_in_a_clear_error(
