@@ -625,11 +625,20 @@ def summary_for(
     return json.dumps(header, sort_keys=True).encode() + b"\n" + base64.b64encode(packed)
 
 
+STORAGE_TYPES = ("<i2", "<i4", "<i8")
+"""How a table's values may be stored: little-endian 16-, 32- or 64-bit integers."""
+
+
 def _narrowest(values: np.ndarray) -> str:
-    """How a table's values are stored: 32-bit little-endian integers where they fit (the
-    histograms' blocks, values and counts), else 64-bit (sums of squares)."""
-    small = not len(values) or (values.min() >= -(2**31) and values.max() < 2**31)
-    return "<i4" if small else "<i8"
+    """How a table's values are stored: the narrowest of :data:`STORAGE_TYPES` that holds
+    them all (16 bits for most histograms: their blocks, values and counts; 64 for sums of
+    squares). Fewer bytes to decompress, check and widen when the report reads them."""
+    low, high = (int(values.min()), int(values.max())) if len(values) else (0, 0)
+    for kind in STORAGE_TYPES:
+        info = np.iinfo(np.dtype(kind))
+        if info.min <= low and high <= info.max:
+            return kind
+    raise ChunkError(f"a block table's values reach {high}: more than 64 bits")
 
 
 def summary_header(value: bytes | None) -> dict | None:
@@ -667,7 +676,7 @@ def read_summary(value: bytes) -> dict[str, Rows]:
         tables = []
         at = 0
         for n, width, kind in zip(rows, widths, header["types"], strict=True):
-            if kind not in ("<i4", "<i8"):
+            if kind not in STORAGE_TYPES:
                 raise ValueError(f"values stored as {kind!r}")
             values = np.frombuffer(raw, kind, count=n * (width + 1), offset=at)
             at += values.nbytes

@@ -400,3 +400,11 @@ def test_per_block_histograms_are_merged_into_neighbouring_groups_per_arm(spread
     }
     assert got == want and list(got) == sorted(want)
     assert group.max() == most - 1
+
+
+@pytest.mark.nojit
+def test_a_summary_stores_each_table_in_the_narrowest_integers_that_hold_it() -> None:
+    cases = [([0, 32767, -32768], "<i2"), ([32768], "<i4"), ([-(2**31)], "<i4"),
+             ([2**31], "<i8"), ([], "<i2")]  # fmt: skip
+    for values, kind in cases:
+        assert B._narrowest(np.array(values, np.int64)) == kind, values
