@@ -126,38 +126,35 @@ def merge_by_key(
 def merged_histograms(
     arm: np.ndarray, shard: np.ndarray, block: np.ndarray, columns: np.ndarray, most: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per-block histogram rows (each row's ``arm`` code, ``shard``, ``block`` and
+    """Per-block histogram rows (each row's ``arm`` number, from 0, ``shard``, ``block`` and
     ``columns`` [value, count], sorted by arm, shard, block and value, no key twice) with
     each arm's blocks, numbered in order, merged into at most ``most`` neighbours
     (:func:`merged_blocks`): ``(arm, group, columns)``, sorted by arm, group and value, one
-    row per key, counts summed."""
-    n = len(arm)
-    if n == 0:
+    row per key, counts summed. Counted densely by a kernel (``kernels.merged_histogram``)
+    unless the values are spread too far apart, then by sorting."""
+    if len(arm) == 0:
         return arm, block, columns
-    new_arm = np.concatenate([[True], arm[1:] != arm[:-1]])
-    moved = (shard[1:] != shard[:-1]) | (block[1:] != block[:-1])
-    new_run = new_arm | np.concatenate([[True], moved])
-    run = np.cumsum(new_run) - 1  # each row's (arm, shard, block), numbered
-    which = np.cumsum(new_arm) - 1  # each row's arm, numbered among the arms present
-    first = run[new_arm]  # each arm's first run
-    runs = np.diff(np.append(first, run[-1] + 1))  # runs per arm
-    rank = run - first[which]
-    k = runs[which]
-    group = np.where(k > most, rank * most // np.maximum(k, 1), rank)
     value, count = columns[:, 0], columns[:, 1]
     low = int(value.min())
     width = int(value.max()) - low + 1
-    arms = len(first)
+    arms = int(arm.max()) + 1
     if arms * most * width <= DENSE_LIMIT:
-        # float weights are exact: counts are whole numbers far below 2**53
-        cells = np.bincount(
-            (which * most + group) * width + (value - low),
-            weights=count,
-            minlength=arms * most * width,
+        cells = np.zeros(arms * most * width, np.int64)
+        kernels.merged_histogram(
+            arm, shard, block, value, count, most, low, width, np.zeros(arms, np.int64), cells
         )
         nz = np.flatnonzero(cells)
-        out = np.stack([nz % width + low, cells[nz].astype(np.int64)], axis=1)
-        return arm[new_arm][nz // (most * width)], (nz // width) % most, out
+        out = np.stack([nz % width + low, cells[nz]], axis=1)
+        return nz // (most * width), (nz // width) % most, out
+    # each row's block numbered within its arm, then merged
+    new_arm = np.concatenate([[True], arm[1:] != arm[:-1]])
+    moved = (shard[1:] != shard[:-1]) | (block[1:] != block[:-1])
+    run = np.cumsum(new_arm | np.concatenate([[True], moved])) - 1
+    first = run[new_arm]  # each arm's first block
+    which = np.cumsum(new_arm) - 1
+    k = np.diff(np.append(first, run[-1] + 1))[which]  # the row's arm's blocks
+    rank = run - first[which]
+    group = np.where(k > most, rank * most // np.maximum(k, 1), rank)
     pick, merged = merge_by_key([arm, group, value], columns, keyed=1)
     if pick is None:
         return arm, group, merged
