@@ -589,9 +589,10 @@ def _distribution_rows(arm: Arm, agg: Aggregates, resamples: int, seed: int) -> 
                 )
             )
     h = _of_arm(agg.turns_hist, arm.name)
-    total = float(h["len"].sum())
+    turns, lengths = h["turns"].to_numpy(), h["len"].to_numpy().astype(np.int64)
+    total = float(lengths.sum())
     for turn in SURVIVAL_TURNS:
-        over = float(h.filter(pl.col("turns") <= turn)["len"].sum())
+        over = float(lengths[turns <= turn].sum())
         p, lo, hi = wilson(over, total)
         rows.append(
             _row(

@@ -193,7 +193,8 @@ RESAMPLED_CACHE_BYTES = 32 * 2**20
 """Resampled sums kept for reuse: an arm's blocks resampled for its own intervals are, with
 the same weights, what its side of a paired comparison resamples."""
 
-_resampled_cache: OrderedDict[tuple, list[np.ndarray]] = OrderedDict()
+_resampled_cache: OrderedDict[tuple, tuple[list[np.ndarray], int]] = OrderedDict()
+"""Resampled sums by weights and values, each with its size in bytes."""
 
 
 _blas = ThreadpoolController()
@@ -210,13 +211,13 @@ def _resampled(weights: list[np.ndarray], key: tuple, values: np.ndarray) -> lis
     full = (key, values.shape, digest)
     if full in _resampled_cache:
         _resampled_cache.move_to_end(full)
-        return _resampled_cache[full]
+        return _resampled_cache[full][0]
     with _blas.limit(limits=1, user_api="blas"):
         out = [w.astype(float) @ values for w in weights]
-    _resampled_cache[full] = out
+    _resampled_cache[full] = (out, sum(x.nbytes for x in out))
     while (
         len(_resampled_cache) > 1
-        and sum(x.nbytes for v in _resampled_cache.values() for x in v) > RESAMPLED_CACHE_BYTES
+        and sum(size for _, size in _resampled_cache.values()) > RESAMPLED_CACHE_BYTES
     ):
         _resampled_cache.popitem(last=False)
     return out
