@@ -408,3 +408,20 @@ def test_a_summary_stores_each_table_in_the_narrowest_integers_that_hold_it() ->
              ([2**31], "<i8"), ([], "<i2")]  # fmt: skip
     for values, kind in cases:
         assert B._narrowest(np.array(values, np.int64)) == kind, values
+
+
+def test_a_mirrored_run_of_an_earlier_version_is_blocked_from_its_games(tmp_path: Path) -> None:
+    """A mirrored dataset whose manifest has no planned blocks (written before they were
+    planned) is cut as it was then: blocks of games sized from the games each arm played
+    in all its rotations, read from its rows (its footers, if any, do not fit)."""
+    import json
+
+    root = _run(tmp_path, PLANNED)
+    manifest = json.loads((root / "manifest.json").read_text())
+    planned = manifest.pop("report_blocks")["block"]
+    (root / "manifest.json").write_text(json.dumps(manifest))
+    ds = open_dataset(root)
+    games = [sum(p.rows for p in parts) for parts in M._parts(root / "games").values()]
+    agg = M.aggregate(ds)
+    assert agg.per_game_deals and agg.block == M.block_size(min(games)) != planned
+    _same(agg, _aggregate(root, footers=False))
