@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
-from sim.report.blocks import QUANTILE_BLOCKS, merged_blocks
+from sim.report.blocks import merged_blocks
 from sim.report.chunks import game_sum_names, hand_sum_names
 from sim.report.dataset import Arm, Dataset
 from sim.report.metrics import BOOTSTRAP_BLOCKS, Aggregates
@@ -535,22 +535,13 @@ def _dense_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _block_matrix(blocks: pl.DataFrame, col: str) -> tuple[np.ndarray, np.ndarray]:
-    """One arm's per-block histogram (rows of shard, block, ``col``, len) as the distinct
-    values (V,) and a dense (blocks, V) matrix of counts, consecutive blocks merged into at
-    most :data:`QUANTILE_BLOCKS`."""
+    """One arm's per-block histogram (rows of shard, block, ``col``, len, its blocks already
+    merged into at most :data:`~sim.report.blocks.QUANTILE_BLOCKS` and numbered from 0 by
+    the aggregation) as the distinct values (V,) and a dense (blocks, V) matrix of counts."""
     if blocks.height == 0:
         return np.zeros(0), np.zeros((0, 0))
     values, vi = _dense_codes(blocks[col].to_numpy())
-    shard = blocks["shard"].to_numpy().astype(np.int64)
-    block = blocks["block"].to_numpy().astype(np.int64)
-    # each (shard, block) numbered in order, from 0 (a dense rank)
-    pairs = (shard - shard.min()) * (int(block.max()) - int(block.min()) + 1) + block - block.min()
-    if np.all(pairs[1:] >= pairs[:-1]):  # in order, as the aggregates come: no sort
-        keys = np.concatenate([[0], np.cumsum(pairs[1:] != pairs[:-1])])
-    else:
-        keys = np.unique(pairs, return_inverse=True)[1].astype(np.int64)
-    k = int(keys.max()) + 1
-    keys = merged_blocks(k, QUANTILE_BLOCKS)[keys]
+    keys = blocks["block"].to_numpy().astype(np.int64)
     rows, width = int(keys.max()) + 1, len(values)
     weights = blocks["len"].to_numpy().astype(float)
     counts = np.bincount(keys * width + vi, weights=weights, minlength=rows * width)

@@ -30,7 +30,7 @@ from sim.rules import compile_rules
 from sim.rules.loader import rules_to_toml
 from sim.runner import manifest as mf
 from sim.runner.experiment import Arm, Experiment
-from sim.runner.shards import ShardResult, ShardTask, warm_shard
+from sim.runner.shards import ShardResult, ShardTask, bot_codes, warm_shard
 
 
 class RunError(Exception):
@@ -79,7 +79,7 @@ def plan(experiment: Experiment, root: Path) -> list[ShardTask]:
     if experiment.mirror:  # number deals per game, so each rotation of game g deals alike
         for params, _, _ in compiled.values():
             params[L.P_DEAL_PER_GAME] = 1
-    blocking = report_blocking(experiment, {name: c[:2] for name, c in compiled.items()})
+    blocking = report_blocking(experiment, compiled)
     for shard in range(n_shards):
         count = min(experiment.shard_size, experiment.per_arm - shard * experiment.shard_size)
         for arm in experiment.arms:
@@ -108,12 +108,12 @@ def plan(experiment: Experiment, root: Path) -> list[ShardTask]:
 
 
 def report_blocking(
-    experiment: Experiment, compiled: dict[str, tuple[np.ndarray, np.ndarray]]
+    experiment: Experiment, compiled: dict[str, tuple[np.ndarray, np.ndarray, str]]
 ) -> Blocking:
     """How the report will cut this experiment's hands and games into blocks
     (``sim.report.metrics.aggregate``), fixed by the plan, so that the workers keep each
     shard's blocks in its hands file's footer. ``compiled``: each arm's kernel arrays
-    (params, card values).
+    (params, card values) and rules (:func:`_compile`).
 
     * A run counted in hands plays ``per_arm`` hands per arm, dealt one after another, in
       blocks of ``block_size(per_arm)`` deals (a game in the block of its first deal).
@@ -132,9 +132,8 @@ def report_blocking(
         stride = L.GAME_DEAL_STRIDE
         if experiment.unit == "hands":
             per_rotation = min(
-                pilot_games(params, values, arm.bots, experiment.seed, experiment.per_arm)
+                pilot_games(*compiled[arm.name][:2], arm.bots, experiment.seed, experiment.per_arm)
                 for arm in experiment.arms
-                for params, values in [compiled[arm.name]]
             )
     return Blocking(
         block=block_size(per_rotation),
@@ -156,9 +155,8 @@ def pilot_games(
     games per hand of the arm's first :data:`PILOT_HANDS` hands (shard 0, first rotation),
     scaled. At least one; where no game ends within the pilot, every game is taken to be as
     long as the pilot (fewer games, so smaller blocks: more of them, never fewer)."""
-    codes = np.array([L.BOT_NAMES.index(b) for b in bots], np.int64)
     n = min(PILOT_HANDS, hands)
-    out = api.play(params, values, codes, seed=seed, shard=0, hands=n, games=n)
+    out = api.play(params, values, bot_codes(bots), seed=seed, shard=0, hands=n, games=n)
     if out.games == 0:
         return max(1, hands // n)
     complete = int(np.searchsorted(out.hand_rows[:, L.H_GAME], out.games))

@@ -31,6 +31,11 @@ from sim.report.blocks import SUMMARY_KEY, Blocking, summary_for
 CHUNK_HANDS = 20_000  # hands per kernel call: bounds memory and sets the progress step
 
 
+def bot_codes(bots: tuple[str, ...]) -> np.ndarray:
+    """The ``BOT_*`` code of each seat's bot, as the kernels take them."""
+    return np.array([L.BOT_NAMES.index(b) for b in bots], np.int64)
+
+
 @dataclass(frozen=True)
 class ShardTask:
     """Everything a worker needs to play and write one shard (picklable, no open handles)."""
@@ -62,7 +67,7 @@ class ShardTask:
 
     def bot_codes(self) -> np.ndarray:
         """The ``BOT_*`` code of each seat, as the kernels take them."""
-        return np.array([L.BOT_NAMES.index(b) for b in self.bots], np.int64)
+        return bot_codes(self.bots)
 
     @property
     def key(self) -> str:
