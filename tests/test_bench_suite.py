@@ -1,0 +1,40 @@
+"""``make bench``'s engine figures: what is run, and how the all-cores ratio is taken.
+
+The figures themselves are measurements (``make bench``); this checks the suite's own
+arithmetic with a stand-in for ``bench``."""
+
+from __future__ import annotations
+
+import json
+
+import sim.bench_suite as suite
+
+
+def test_all_cores_run_gives_every_worker_the_one_core_hands_and_is_bracketed(monkeypatch, capsys):
+    calls = []
+    speeds = iter([500_000.0, 1_800_000.0, 700_000.0, 1.0, 1.0, 1.0])
+
+    def fake_bench(variant="rummy_basic", players=2, bots="greedy", hands=0, workers=1):
+        calls.append((variant, players, bots, hands, workers))
+        return {"bench": "engine", "workers": workers, "hands": hands,
+                "hands_per_s": next(speeds)}  # fmt: skip
+
+    monkeypatch.setattr(suite, "bench", fake_bench)
+    monkeypatch.setattr(suite, "cpu_count", lambda: 3)
+    monkeypatch.setattr(suite, "startup_seconds", lambda: 0.5)
+    monkeypatch.setattr(suite, "deadwood_seconds", lambda hands: {"bench": "deadwood"})
+    for name in ("bench_pipeline", "bench_scaling", "bench_dask", "bench_memory"):
+        monkeypatch.setattr(suite, name, lambda hands, workers, name=name: {"bench": name})
+    monkeypatch.setattr(suite, "bench_report_pipeline", lambda workers: {"bench": "report"})
+    suite.main()
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    greedy = ("rummy_basic", 2, "greedy")
+    assert calls[:3] == [
+        (*greedy, suite.HANDS, 1),
+        (*greedy, suite.HANDS * 3, 3),  # each of 3 workers plays the one-core run's hands
+        (*greedy, suite.HANDS, 1),
+    ]
+    scaling = next(line for line in lines if line["bench"] == "engine_scaling")
+    assert scaling["one_core_hands_per_s"] == [500_000.0, 700_000.0]
+    assert scaling["ratio"] == 3.0  # 1.8M against the mean of 500k and 700k
+    assert [line["bench"] for line in lines[:3]] == ["engine", "engine", "engine_scaling"]
