@@ -65,6 +65,7 @@ from sim.engine.melds import (
     CC_SUIT,
     CC_TYPE,
     S_BEST_N,
+    S_MORE,
     best_arrangement,
     could_meld,
     forms_meld_with,
@@ -773,26 +774,31 @@ def _random_actions(st, params, player, pick):
                 continue
             for k in range(N_KINDS):
                 ws.cnt[k] = st.hand[player, k]
-            n = melds_with(ws, params, 0, c)
-            for i in range(n):
-                if _lowest_natural(ws, 0, i) != c:
-                    continue  # listed under its lowest natural card
-                if not _rows_leave_legal_turn(st, params, player, ws.cand[0], i, 1):
-                    continue
-                if count == pick:
-                    m = lay_down(
-                        st,
-                        params,
-                        player,
-                        ws.cand[0, i, CC_TYPE],
-                        ws.cand[0, i, CC_START],
-                        ws.cand[0, i, CC_LEN],
-                        ws.cand[0, i, CC_SUIT],
-                        ws.cand[0, i, CC_CARDS:],
-                    )
-                    declare_jokers(st, params, player, m, BOT_RANDOM)
-                    return -1
-                count += 1
+            page = 0
+            more = 1
+            while more == 1:  # every page of the melds through c (melds_with)
+                n = melds_with(ws, params, 0, c, page)
+                more = ws.scal[S_MORE]
+                page += 1
+                for i in range(n):
+                    if _lowest_natural(ws, 0, i) != c:
+                        continue  # listed under its lowest natural card
+                    if not _rows_leave_legal_turn(st, params, player, ws.cand[0], i, 1):
+                        continue
+                    if count == pick:
+                        m = lay_down(
+                            st,
+                            params,
+                            player,
+                            ws.cand[0, i, CC_TYPE],
+                            ws.cand[0, i, CC_START],
+                            ws.cand[0, i, CC_LEN],
+                            ws.cand[0, i, CC_SUIT],
+                            ws.cand[0, i, CC_CARDS:],
+                        )
+                        declare_jokers(st, params, player, m, BOT_RANDOM)
+                        return -1
+                    count += 1
     for k in range(N_KINDS):
         if st.hand[player, k] == 0:
             continue

@@ -55,7 +55,7 @@ from sim.engine.positions import (
 )
 
 MAX_DEPTH = 64  # search depth: one level per decided card or meld
-MAX_CAND = 512  # melds through one card, per depth
+MAX_CAND = 512  # melds through one card held at once, per depth: one page of them
 MAX_ARRANGEMENT = 24  # melds in one arrangement
 
 # SearchWork.scal slots
@@ -64,8 +64,11 @@ S_BEST_N = 1  # melds in it
 S_CUR_N = 2  # melds on the current path
 S_TOTAL = 3  # value of the whole hand
 S_DONE = 4  # 1 once an arrangement melds everything (nothing can beat it)
-S_OVERFLOW = 5  # candidates dropped because MAX_CAND was reached (must stay 0)
-N_SCAL = 6
+S_OVERFLOW = 5  # a search cut short (MAX_DEPTH; or a full page in bits.py, which one pack
+# without jokers never fills): must stay 0
+S_SKIP = 6  # candidates still to pass over before the page that ``melds_with`` keeps
+S_MORE = 7  # 1 when ``melds_with`` found more candidates than its page holds
+N_SCAL = 8
 
 # SearchWork.node columns: one row per search depth
 N_START = 0  # first card kind that may still be undecided
@@ -74,7 +77,9 @@ N_CHOICE = 2  # -2 not expanded; else the child being explored (melds, then dead
 N_MELDED = 3  # value melded on the path to this node
 N_REMAINING = 4  # value still undecided
 N_LEFT = 5  # melds still allowed
-N_NODE = 6
+N_PAGE = 6  # which page of the node's candidates ``ws.cand[depth]`` holds (``melds_with``)
+N_MORE = 7  # 1 when pages after it remain
+N_NODE = 8
 
 # columns of a meld row in SearchWork.cand and SearchWork.best (and of table melds' first
 # columns, see state.py)
@@ -122,10 +127,15 @@ def new_search_work():
 
 @kernel
 def _emit(ws, depth, mtype, start, length, suit, cards):
-    """Append one candidate meld at ``depth``; returns False when the buffer is full."""
+    """Append one candidate meld at ``depth``, unless it comes before the page being kept
+    (``S_SKIP``); returns False once the page is full and another candidate comes
+    (``S_MORE``): the enumeration stops there."""
+    if ws.scal[S_SKIP] > 0:
+        ws.scal[S_SKIP] -= 1
+        return True
     n = ws.cand_n[depth]
     if n >= MAX_CAND:
-        ws.scal[S_OVERFLOW] += 1
+        ws.scal[S_MORE] = 1
         return False
     ws.cand[depth, n, CC_TYPE] = mtype
     ws.cand[depth, n, CC_START] = start
@@ -293,10 +303,18 @@ def _natural_at(cnt, ace_rank, any_suit, suit, pos):
 
 
 @kernel
-def melds_with(ws, params, depth, c):
-    """Enumerate into ``ws.cand_*[depth]`` every meld that contains natural card ``c`` and
-    uses only cards in ``ws.cnt`` (which must include ``c``); returns how many."""
+def melds_with(ws, params, depth, c, page):
+    """Enumerate into ``ws.cand_*[depth]`` the melds that contain natural card ``c`` and
+    use only cards in ``ws.cnt`` (which must include ``c``); returns how many were kept.
+
+    They come in a fixed order, ``MAX_CAND`` to a page: ``page`` 0 keeps the first
+    ``MAX_CAND``, page 1 the next, and so on; ``ws.scal[S_MORE]`` is 1 when a later page
+    holds more. Many jokers with runs of any suit can give thousands of melds through one
+    card (a random bot's hand of 8 naturals and 3 jokers gave more than 512); every caller
+    goes through all the pages, so none is ever dropped."""
     ws.cand_n[depth] = 0
+    ws.scal[S_SKIP] = page * MAX_CAND
+    ws.scal[S_MORE] = 0
     _groups_with(ws, params, depth, c, ws.run[0])
     _runs_with(ws, params, depth, c)
     return ws.cand_n[depth]
@@ -331,7 +349,10 @@ def _search(ws, params, values, limit):
     """Depth-first search over the first undecided natural card of each node: one child per
     meld containing it (``ws.cand_*[depth]``), then one child with it as deadwood.
     ``ws.node[depth]`` holds the node's (start kind, first card, choice, melded value,
-    undecided value, melds left); choice -2 means "not expanded yet"."""
+    undecided value, melds left, candidate page); choice -2 means "not expanded yet". A
+    node's candidates are read a page at a time (``melds_with``): when the children of one
+    page are done, the next page is enumerated from the same cards (each child puts its
+    cards back before the next), so the order is that of one unbounded list."""
     node = ws.node
     cnt = ws.cnt
     cand_n = ws.cand_n
@@ -360,7 +381,9 @@ def _search(ws, params, values, limit):
                 depth -= 1
                 continue
             node[depth, N_CARD] = c
-            melds_with(ws, params, depth, c)
+            node[depth, N_PAGE] = 0
+            melds_with(ws, params, depth, c, 0)
+            node[depth, N_MORE] = scal[S_MORE]
             choice = -1
         else:
             c = node[depth, N_CARD]
@@ -374,8 +397,14 @@ def _search(ws, params, values, limit):
                 depth -= 1
                 continue
         choice += 1
-        node[depth, N_CHOICE] = choice
         n = cand_n[depth]
+        if choice == n and node[depth, N_MORE] == 1:  # this page is done: the next one
+            page = node[depth, N_PAGE] + 1
+            node[depth, N_PAGE] = page
+            n = melds_with(ws, params, depth, c, page)
+            node[depth, N_MORE] = scal[S_MORE]
+            choice = 0
+        node[depth, N_CHOICE] = choice
         child = depth + 1
         if choice < n:
             v = 0
@@ -497,14 +526,19 @@ def forms_meld_with(ws, params, hand, kind):
     for k in range(N_KINDS):
         ws.cnt[k] = hand[k]
     if kind != JOKER:
-        return melds_with(ws, params, 0, kind) > 0
+        return melds_with(ws, params, 0, kind, 0) > 0
     for c in range(N_NATURAL):
         if hand[c] > 0:
-            n = melds_with(ws, params, 0, c)
-            for i in range(n):
-                for j in range(ws.cand[0, i, CC_LEN]):
-                    if ws.cand[0, i, CC_CARDS + j] == JOKER:
-                        return True
+            page = 0
+            more = 1
+            while more == 1:
+                n = melds_with(ws, params, 0, c, page)
+                more = ws.scal[S_MORE]
+                page += 1
+                for i in range(n):
+                    for j in range(ws.cand[0, i, CC_LEN]):
+                        if ws.cand[0, i, CC_CARDS + j] == JOKER:
+                            return True
     return False
 
 
