@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: help install run test test-nojit bench lint clean chromium
+.PHONY: help install run test test-nojit audit-sweep bench lint clean chromium
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*##/\t/'
@@ -38,6 +38,10 @@ test: $(STAMP) chromium  ## full test suite, then the reduced suite without JIT
 
 test-nojit: $(STAMP)  ## only the reduced suite, with numba's JIT disabled
 	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest -q -m nojit -p no:cacheprovider
+
+audit-sweep: $(STAMP)  ## a long audit sweep of random rules (~3 min; SWEEP_ARGS="--seed 7")
+	$(BIN)/python -m sim.engine.precompile --processes 2
+	$(BIN)/python -m tests.engine.audit_sweep $(SWEEP_ARGS)
 
 # The report's browser test needs Debian's chromium; install it as root where it is missing.
 # Without it (not root, no network) the test is skipped with its reason, never passed.
