@@ -21,14 +21,13 @@ import numpy as np
 
 from sim.engine import layout as L
 from sim.engine.api import play
-from sim.rules import ConfigError, compile_rules, load_variant
+from sim.rules import compile_rules, load_variant
 from tests.engine.test_audit import (
     HANDS,
-    KNOCK_BOTS,
-    KNOCK_CHOICES,
     _cases,
     _lineups,
     _random_rules,
+    random_knock_rules,
 )
 
 
@@ -92,31 +91,14 @@ def sweep_knock(rule_sets: int, hands: int, seed: int) -> int:
     found = 0
     done = 0
     while done < rule_sets:
-        variant = rng.choice(["gin_rummy", "knock_rummy"])
-        names = (
-            KNOCK_CHOICES
-            if variant == "gin_rummy"
-            else {
-                k: KNOCK_CHOICES[k]
-                for k in ("knock_limit", "layoff_target", "ace_rank", "game_end")
-            }
-        )
-        overrides = {k: rng.choice(v) for k, v in names.items()}
-        if variant == "knock_rummy" and overrides.get("knock_limit") == "upcard":
-            overrides["knock_limit"] = "unlimited"
-        if done % 2:
-            overrides["run_suit"] = "any_suit"
-        try:
-            rules = load_variant(variant, overrides)
-        except ConfigError:
+        drawn = random_knock_rules(rng, "any_suit" if done % 2 else None)
+        if drawn is None:
             continue
-        players = rng.choice(rules.player_counts)
-        compiled = compile_rules(rules, players, audit=True)
-        seats = [rng.choice(KNOCK_BOTS) for _ in range(players)]
+        overrides, compiled, seats = drawn
         out = play(
             compiled.params, compiled.card_values, np.array(seats), seed=seed + done, hands=hands
         )
-        found += _report(f"{variant} {overrides} seats={seats}", out, compiled.params, seed + done)
+        found += _report(f"knock {overrides} seats={seats}", out, compiled.params, seed + done)
         done += 1
     return found
 

@@ -125,33 +125,42 @@ KNOCK_CHOICES = {
 KNOCK_BOTS = [L.BOT_RANDOM, L.BOT_GREEDY, L.BOT_CAREFUL, L.BOT_SIMPLE]
 
 
+def random_knock_rules(rng: random.Random, run_suit: str | None):
+    """One random knock-family rule set (gin or knock rummy, §2I and RULES.md §4D's
+    settings; ``run_suit`` forced when given), audited, with random seats: (overrides,
+    compiled rules, seats), or None when the draw is not a valid configuration."""
+    variant = rng.choice(["gin_rummy", "knock_rummy"])
+    knock_rummy_keys = ("layoff_target", "ace_rank", "game_end")
+    if run_suit is None:
+        knock_rummy_keys = ("knock_limit", *knock_rummy_keys)
+    names = (
+        KNOCK_CHOICES if variant == "gin_rummy" else {k: KNOCK_CHOICES[k] for k in knock_rummy_keys}
+    )
+    overrides = {k: rng.choice(v) for k, v in names.items()}
+    if variant == "knock_rummy" and overrides.get("knock_limit") == "upcard":
+        overrides["knock_limit"] = "unlimited"  # both are fine; keep the sweep balanced
+    if run_suit is not None:
+        overrides["run_suit"] = run_suit
+    try:
+        rules = load_variant(variant, overrides)
+    except ConfigError:
+        return None
+    players = rng.choice(rules.player_counts)
+    compiled = compile_rules(rules, players, audit=True)
+    seats = [rng.choice(KNOCK_BOTS) for _ in range(players)]
+    return {"variant": variant, **overrides}, compiled, seats
+
+
 def _knock_sweep(seed: int, batch: int, combinations: int, run_suit: str | None) -> None:
-    """Audit ``combinations`` random knock-family rule sets (gin or knock rummy, §2I and
-    RULES.md §4D's settings; ``run_suit`` forced when given), 60 hands each."""
+    """Audit ``combinations`` random knock-family rule sets (``random_knock_rules``), 60
+    hands each."""
     rng = random.Random(seed)
     done = 0
     while done < combinations:
-        variant = rng.choice(["gin_rummy", "knock_rummy"])
-        knock_rummy_keys = ("layoff_target", "ace_rank", "game_end")
-        if run_suit is None:
-            knock_rummy_keys = ("knock_limit", *knock_rummy_keys)
-        names = (
-            KNOCK_CHOICES
-            if variant == "gin_rummy"
-            else {k: KNOCK_CHOICES[k] for k in knock_rummy_keys}
-        )
-        overrides = {k: rng.choice(v) for k, v in names.items()}
-        if variant == "knock_rummy" and overrides.get("knock_limit") == "upcard":
-            overrides["knock_limit"] = "unlimited"  # both are fine; keep the sweep balanced
-        if run_suit is not None:
-            overrides["run_suit"] = run_suit
-        try:
-            rules = load_variant(variant, overrides)
-        except ConfigError:
+        drawn = random_knock_rules(rng, run_suit)
+        if drawn is None:
             continue
-        players = rng.choice(rules.player_counts)
-        compiled = compile_rules(rules, players, audit=True)
-        seats = [rng.choice(KNOCK_BOTS) for _ in range(players)]
+        overrides, compiled, seats = drawn
         out = play(compiled.params, compiled.card_values, np.array(seats), seed=batch, hands=60)
         assert int(out.counters[L.C_VIOLATIONS]) == 0, overrides
         _check(out, compiled.params)
