@@ -36,6 +36,7 @@ from sim.engine.layout import (
     ACE_AROUND_CORNER,
     ACE_HIGH,
     ACE_HIGH_OR_LOW,
+    ACE_LOW,
     JOKER,
     MELD_GROUP,
     MELD_RUN,
@@ -648,16 +649,53 @@ def _record_single_meld(ws, params, values, u):
     """The search's answer when the cards that may meld, ``u``, are three: each of them
     melds within ``u``, so ``u`` is one group or one run, the only candidate through its
     lowest card; the search would take it, meld everything and stop. Records it as the
-    search does (most searches of a greedy game are this case)."""
+    search does, without listing candidates: the candidate row ``ws.cand[0, 0]`` that
+    ``_groups_bits`` or ``_runs_bits`` would write, the best row as ``_record_bits`` writes
+    it (a group's cards by kind, a run's in position order from its lowest position), and
+    ``ws.scal`` as the search leaves it (value ``S_TOTAL``, done). Most arrangements of a
+    greedy game are this case (the dealt hand's one meld, a drawn card's meld)."""
+    ace_rank = params[P_ACE_RANK]
+    total = ws.scal[S_TOTAL]
     c = lowest_bit(u)
-    ws.cand_n[0] = 0
-    _groups_bits(ws, params, values, 0, u, c)
-    _runs_bits(ws, params, values, 0, u, c)
+    base = (c // N_SUITS) * N_SUITS
+    cand = ws.cand[0, 0]
+    dst = ws.best[0]
+    if (u & ~(RANK_FIELD << base)) == 0:  # three cards of one rank
+        mtype = MELD_GROUP
+        start = c // N_SUITS
+        suit = -1
+        j = 0
+        rest = u
+        while rest != 0:
+            dst[CC_CARDS + j] = lowest_bit(rest)
+            rest &= rest - 1
+            j += 1
+    else:  # three consecutive run positions of one suit: the only one whose two above are held
+        e = to_positions(u, ace_rank)
+        starts = e & positions_down(e, 1, ace_rank) & positions_down(e, 2, ace_rank)
+        mtype = MELD_RUN
+        start = lowest_bit(starts) // N_SUITS
+        suit = c % N_SUITS
+        for j in range(SINGLE_MELD_CARDS):
+            pos = position_ok(start + j, ace_rank)
+            dst[CC_CARDS + j] = rank_at(pos, ace_rank) * N_SUITS + suit
+    cand[CC_TYPE] = mtype
+    cand[CC_START] = start
+    cand[CC_LEN] = SINGLE_MELD_CARDS
+    cand[CC_SUIT] = suit
+    cand[CB_MASK] = u
+    cand[CB_VALUE] = total
+    ws.cand_n[0] = 1
+    dst[CC_TYPE] = mtype
+    dst[CC_START] = start
+    dst[CC_LEN] = SINGLE_MELD_CARDS
+    dst[CC_SUIT] = suit
     ws.cur[0, 0] = 0
     ws.cur[0, 1] = 0
-    ws.scal[S_CUR_N] = 1
-    _record_bits(ws, params, ws.scal[S_TOTAL])
     ws.scal[S_CUR_N] = 0
+    ws.scal[S_BEST_VALUE] = total
+    ws.scal[S_BEST_N] = 1
+    ws.scal[S_DONE] = 1
 
 
 @inline_kernel
@@ -679,16 +717,92 @@ def _begin_search_bits(ws, values, u):
 
 
 @inline_kernel
-def arranged_without_search_bits(ws, params, values, hand_mask):
+def _run_part(length):
+    """How many cards of a run of ``length`` (>= 3) held positions, none of them in a group,
+    the search's first complete arrangement puts in the run through the lowest card: it
+    tries 3, 4, ... cards and keeps the first whose rest can still all meld (nothing left,
+    or three or more): 3 when ``length`` is 3 or at least 6, else all of them."""
+    if length == SINGLE_MELD_CARDS or length - SINGLE_MELD_CARDS >= SINGLE_MELD_CARDS:
+        return SINGLE_MELD_CARDS
+    return length
+
+
+@inline_kernel
+def _record_separate_melds(ws, params, values, u, limit):
+    """The search's answer, without the search tree, when under ace low no card of ``u``
+    (every card of which melds within ``u``) can be both in a group and in a run: then
+    ``u`` is whole groups (three or four cards of a rank) and whole runs apart from each
+    other, and everything melds. The search branches on the lowest undecided card and stops
+    at its first arrangement that melds everything, so its rows are, from the lowest card
+    up: a group's whole rank (a group of three of four would leave a card that cannot
+    meld), and a run's first ``_run_part`` cards. Writes the rows as ``_record_bits`` does
+    and ``ws.scal`` as the search leaves it; returns False (``ws`` untouched but for unused
+    rows) when the case does not apply: another ace rule, a card in both, a card worth 0
+    (the search could stop with it unmelded), or more melds than ``limit``."""
+    if params[P_ACE_RANK] != ACE_LOW:
+        return False
+    grouped = ranks_holding(u, SINGLE_MELD_CARDS) & u
+    if (grouped & in_run_windows(u, ACE_LOW)) != 0:
+        return False
+    n = 0
+    rest = u
+    while rest != 0:
+        if n >= limit:
+            return False
+        c = lowest_bit(rest)
+        dst = ws.best[n]
+        if (grouped >> c) & 1 == 1:
+            base = (c // N_SUITS) * N_SUITS
+            meld = u & (RANK_FIELD << base)
+            dst[CC_TYPE] = MELD_GROUP
+            dst[CC_START] = c // N_SUITS
+            dst[CC_SUIT] = -1
+        else:
+            length = 1
+            while (rest >> (c + length * N_SUITS)) & 1 == 1:
+                length += 1  # held positions up from c, all in this run (c + 4k < 52)
+            length = _run_part(length)
+            meld = 0
+            for j in range(length):
+                meld |= bit(c + j * N_SUITS)
+            dst[CC_TYPE] = MELD_RUN
+            dst[CC_START] = c // N_SUITS
+            dst[CC_SUIT] = c % N_SUITS
+        j = 0
+        cards = meld
+        while cards != 0:
+            k = lowest_bit(cards)
+            if values[k] <= 0:
+                return False
+            dst[CC_CARDS + j] = k
+            cards &= cards - 1
+            j += 1
+        dst[CC_LEN] = j
+        rest &= ~meld
+        n += 1
+    total = ws.scal[S_TOTAL]
+    ws.scal[S_BEST_VALUE] = total
+    ws.scal[S_BEST_N] = n
+    ws.scal[S_CUR_N] = 0
+    ws.scal[S_DONE] = 1
+    return True
+
+
+@inline_kernel
+def arranged_without_search_bits(ws, params, values, hand_mask, limit):
     """The first step of ``best_arrangement_bits``: set up ``ws`` for the search of
-    ``hand_mask`` and answer at once when no search tree is needed: nothing melds, or the
-    cards that may meld are three, one meld (``_record_single_meld``). Returns True when
-    ``ws`` holds the answer; otherwise ``search_tree_bits`` must run from node 0."""
+    ``hand_mask`` within ``limit`` melds (``search_limit``) and answer at once when no
+    search tree is needed: nothing melds, the cards that may meld are three, one meld
+    (``_record_single_meld``), or they are whole groups and runs apart from each other
+    (``_record_separate_melds``). Returns True when ``ws`` holds the answer; otherwise
+    ``search_tree_bits`` must run from node 0."""
     u = may_meld(hand_mask, params[P_ACE_RANK])
     if _begin_search_bits(ws, values, u) == 0:  # what the search finds at once: nothing melds
         return True
     if popcount(u) == SINGLE_MELD_CARDS:
         _record_single_meld(ws, params, values, u)
+        return True
+    if _record_separate_melds(ws, params, values, u, limit):
         return True
     ws.node[0, N_UNDECIDED] = u
     return False
@@ -704,8 +818,9 @@ def search_limit(max_melds):
 def best_arrangement_bits(ws, params, values, hand_mask, max_melds):
     """``melds.best_arrangement`` for a hand given as a mask (only when ``fast_path``):
     the same melded value and the same rows ``ws.best[:ws.scal[S_BEST_N]]``."""
-    if not arranged_without_search_bits(ws, params, values, hand_mask):
-        search_tree_bits(ws, params, values, search_limit(max_melds))
+    limit = search_limit(max_melds)
+    if not arranged_without_search_bits(ws, params, values, hand_mask, limit):
+        search_tree_bits(ws, params, values, limit)
     return ws.scal[S_BEST_VALUE]
 
 
@@ -723,6 +838,9 @@ def best_meld_through_bits(ws, params, values, hand_mask):
     total = _begin_search_bits(ws, values, u)
     if u == 0:
         return 0
+    if popcount(u) == SINGLE_MELD_CARDS:  # one meld: the loop below would find just it
+        _record_single_meld(ws, params, values, u)
+        return total
     undecided = u
     remaining = total
     while undecided != 0 and remaining > scal[S_BEST_VALUE] and scal[S_DONE] == 0:

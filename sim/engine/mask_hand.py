@@ -86,7 +86,7 @@ from sim.engine.layout import (
 )
 from sim.engine.melds import CC_CARDS, CC_LEN, CC_START, CC_SUIT, CC_TYPE, S_BEST_N, S_OVERFLOW
 from sim.engine.positions import position_ok, rank_at
-from sim.engine.rng import STREAM_BOTS, STREAM_DEAL, below, stream_seed
+from sim.engine.rng import STREAM_DEAL, below, stream_seed
 from sim.engine.state import (
     F_HAS_MELDED,
     F_LAID_OFF_OWN,
@@ -366,8 +366,9 @@ def arrangement(params, values, pl, ws, player, hand, limit, ace_rank):
             return 0
         best_meld_through_bits(ws, params, values, hand)
         return ws.scal[S_BEST_N]
-    if not arranged_without_search_bits(ws, params, values, hand):  # a dealt hand, mostly
-        search_tree_bits(ws, params, values, search_limit(limit))
+    tree_limit = search_limit(limit)
+    if not arranged_without_search_bits(ws, params, values, hand, tree_limit):  # a dealt hand
+        search_tree_bits(ws, params, values, tree_limit)
     n = ws.scal[S_BEST_N]
     if n == 0:
         pl[player, PL_MELD_FREE] = hand
@@ -865,8 +866,9 @@ def _play_mask_hand(
     """``play_mask_hand`` under the ace rule ``ace_rank`` (``params[P_ACE_RANK]``, passed
     apart so that a constant can be folded in)."""
     t = stack_int64(N_T)
+    # greedy and careful draw no random numbers: only the deal stream is seeded (the bots'
+    # stream, rng[1], is left as it is; the general loop seeds both, reset_hand)
     rng[0] = stream_seed(seed, shard, deal_no, STREAM_DEAL)
-    rng[1] = stream_seed(seed, shard, deal_no, STREAM_BOTS)
     deal(params, pl, piles, rng[0:1], t, dealer)
     values_rise = sc[SC_VALUES_RISE]
     players = params[P_PLAYERS]

@@ -122,3 +122,139 @@ def test_bit_counting():
     for x in (1, 2, 3, 0xF0, (1 << 51) | 1, (1 << 59) - 1):
         assert bits.popcount(x) == bin(x).count("1")
         assert bits.lowest_bit(x) == (x & -x).bit_length() - 1
+
+
+def _three_card_melds(ace) -> list[int]:
+    """The mask of every group of three and every three-card run of one pack under ``ace``."""
+    from sim.engine.positions import n_positions, position_ok, rank_at
+
+    out = []
+    for rank in range(13):
+        for left_out in range(4):
+            out.append(mask_of([rank * 4 + s for s in range(4) if s != left_out]))
+    for suit in range(4):
+        for start in range(n_positions(ace)):
+            ps = [position_ok(start + j, ace) for j in range(3)]
+            if min(ps) >= 0:
+                out.append(mask_of([rank_at(p, ace) * 4 + suit for p in ps]))
+    return out
+
+
+def _search_state(ws) -> tuple:
+    """What a search leaves in ``ws`` that anything could read: its scalars, its best rows,
+    and the first candidate row at depth 0."""
+    scal = tuple(
+        int(ws.scal[i])
+        for i in (
+            melds.S_BEST_VALUE,
+            melds.S_BEST_N,
+            melds.S_CUR_N,
+            melds.S_DONE,
+            melds.S_TOTAL,
+            melds.S_OVERFLOW,
+        )
+    )
+    cand = tuple(int(x) for x in ws.cand[0, 0, : bits.CB_VALUE + 1])
+    return scal, _rows(ws), int(ws.cand_n[0]), cand, tuple(int(x) for x in ws.cur[0])
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize("ace", ACES)
+def test_1_3_a_single_three_card_meld_is_recorded_as_the_search_records_it(ace):
+    """§1.3: three cards that may meld are one group or one run. ``_record_single_meld``
+    writes it without listing candidates; the search tree, run on the same cards, must leave
+    the very same rows and state (a run around the corner starts at its king, a
+    high_or_low Q-K-A at position 11), and so must ``best_meld_through_bits``."""
+    params, values = api.make_params(ace_rank=ace, ace_points=ACE_POINTS[ace])
+    melds_seen = _three_card_melds(ace)
+    assert len(melds_seen) == 52 + 4 * (
+        13 if ace == ACE_AROUND_CORNER else 12 if ace == ACE_HIGH_OR_LOW else 11
+    )
+    for u in melds_seen:
+        tree = melds.new_search_work()
+        bits._begin_search_bits(tree, values, u)
+        tree.node[0, bits.N_UNDECIDED] = u
+        bits.search_tree_bits(tree, params, values, melds.MAX_ARRANGEMENT)
+        want = _search_state(tree)
+        for how in ("arrangement", "through"):
+            ws = melds.new_search_work()
+            ws.cand[0, 0, :] = -7  # stale rows must be overwritten
+            ws.best[0, :] = -7
+            if how == "arrangement":
+                bits.best_arrangement_bits(ws, params, values, u, 0)
+            else:
+                bits.best_meld_through_bits(ws, params, values, u)
+            assert _search_state(ws) == want, (how, [k for k in range(52) if u >> k & 1])
+
+
+def _separate_melds(rng: random.Random) -> int:
+    """A mask of whole groups (3 or 4 cards of a rank) and same-suit runs of 3 to 9 cards,
+    apart from each other: no card next to a run in its suit, no rank of a run's card held
+    three times (so nothing could be both in a group and in a run)."""
+    u = 0
+    for _ in range(rng.randint(1, 4)):
+        if rng.random() < 0.4:
+            rank = rng.randrange(13)
+            suits = rng.sample(range(4), rng.choice((3, 4)))
+            cand = mask_of([rank * 4 + s for s in suits])
+        else:
+            suit = rng.randrange(4)
+            length = rng.randint(3, 9)
+            start = rng.randrange(13 - length + 1)
+            cand = mask_of([(start + j) * 4 + suit for j in range(length)])
+        trial = u | cand
+        runs = bits.in_run_windows(trial, ACE_LOW)
+        grouped = bits.ranks_holding(trial, 3) & trial
+        if u & cand == 0 and bits.may_meld(trial, ACE_LOW) == trial and grouped & runs == 0:
+            u = trial
+    return u
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize("limit", (0, 1, 2, 3))
+def test_1_3_separate_groups_and_runs_are_recorded_as_the_search_records_them(limit):
+    """§1.3 under ace low: when no card could be both in a group and in a run, the search's
+    first arrangement that melds everything is found without the tree
+    (``_record_separate_melds``): a run of 6 is two runs of 3, of 7 a 3 and a 4, a group of
+    four whole. The tree search on the same cards must leave the same rows and scalars; with
+    a meld limit too small for that arrangement the shortcut must step aside."""
+    params, values = api.make_params()
+    rng = random.Random(limit)
+    taken = 0
+    for _ in range(400):
+        u = _separate_melds(rng)
+        tree = melds.new_search_work()
+        bits._begin_search_bits(tree, values, u)
+        tree.node[0, bits.N_UNDECIDED] = u
+        bits.search_tree_bits(tree, params, values, bits.search_limit(limit))
+        ws = melds.new_search_work()
+        ws.best[:, :] = -7
+        bits.best_arrangement_bits(ws, params, values, u, limit)
+        assert _search_state(ws)[:2] == _search_state(tree)[:2], (
+            limit,
+            [k for k in range(52) if u >> k & 1],
+        )
+        probe = melds.new_search_work()
+        bits._begin_search_bits(probe, values, u)
+        taken += bool(
+            bits.popcount(u) > 3
+            and bits._record_separate_melds(probe, params, values, u, bits.search_limit(limit))
+        )
+    assert taken > 40  # the shortcut itself was exercised, not only the search
+
+
+@pytest.mark.nojit
+def test_1_3_separate_melds_shortcut_steps_aside_for_other_aces_and_overlaps():
+    """A card in both a group and a run (7s 7h 7d with 5s 6s) needs the tree; so do other
+    ace rules, whose run candidates come in another order."""
+    params, values = api.make_params()
+    overlap = mask_of([6 * 4 + 0, 6 * 4 + 1, 6 * 4 + 2, 4 * 4 + 0, 5 * 4 + 0])
+    ws = melds.new_search_work()
+    bits._begin_search_bits(ws, values, overlap)
+    assert not bits._record_separate_melds(ws, params, values, overlap, 9)
+    high, hvalues = api.make_params(ace_rank=ACE_HIGH, ace_points=10)
+    run = mask_of([j * 4 for j in range(4)])
+    bits._begin_search_bits(ws, hvalues, run)
+    assert not bits._record_separate_melds(ws, high, hvalues, run, 9)
+    bits._begin_search_bits(ws, values, run)
+    assert bits._record_separate_melds(ws, params, values, run, 9)
