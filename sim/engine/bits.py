@@ -360,7 +360,7 @@ def positions_down(pmask, steps, ace_rank):
     return pmask >> s
 
 
-@kernel
+@inline_kernel
 def in_run_windows(mask, ace_rank):
     """Cards of ``mask`` on some three consecutive run positions of one suit, all held."""
     e = to_positions(mask, ace_rank)
@@ -369,14 +369,14 @@ def in_run_windows(mask, ace_rank):
     return from_positions(covered, ace_rank) & mask
 
 
-@kernel
+@inline_kernel
 def meldable(mask, ace_rank):
     """Cards of ``mask`` that are in some meld of ``mask``: three or more of their rank, or
     a three-card run through them (``melds.could_meld`` without jokers or duplicates)."""
     return mask & (ranks_holding(mask, 3) | in_run_windows(mask, ace_rank))
 
 
-@kernel
+@inline_kernel
 def may_meld(mask, ace_rank):
     """What is left after setting aside, again and again, cards in no meld of what is left
     (the greatest subset in which every card can meld, as in ``melds.best_arrangement``)."""
@@ -832,7 +832,9 @@ def best_meld_through_bits(ws, params, values, hand_mask):
     search branches on the lowest undecided card: the melds through it, in the order of
     ``_groups_bits`` and ``_runs_bits``, then that card as deadwood, which leaves only the
     melds through the next card, and so on, until what is undecided can no longer beat the
-    best (its pruning). Same rows, same value, same ``ws.scal``; returns the value."""
+    best (its pruning). Same rows, same value, same ``ws.scal``; returns the value.
+    Mostly the cards that may meld are one meld of three (``_record_single_meld``) or, under
+    ace low, one whole group or run (``_record_separate_melds``): those are written at once."""
     u = may_meld(hand_mask, params[P_ACE_RANK])
     scal = ws.scal
     total = _begin_search_bits(ws, values, u)
@@ -840,6 +842,8 @@ def best_meld_through_bits(ws, params, values, hand_mask):
         return 0
     if popcount(u) == SINGLE_MELD_CARDS:  # one meld: the loop below would find just it
         _record_single_meld(ws, params, values, u)
+        return total
+    if _record_separate_melds(ws, params, values, u, 1):  # one whole group or run (ace low)
         return total
     undecided = u
     remaining = total

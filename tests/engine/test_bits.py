@@ -258,3 +258,33 @@ def test_1_3_separate_melds_shortcut_steps_aside_for_other_aces_and_overlaps():
     assert not bits._record_separate_melds(ws, high, hvalues, run, 9)
     bits._begin_search_bits(ws, values, run)
     assert bits._record_separate_melds(ws, params, values, run, 9)
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize("ace", ACES)
+def test_1_3_a_drawn_card_in_one_long_meld_is_recorded_as_the_search_records_it(ace):
+    """§1.3: a hand but one card holds no meld, and that card makes one group of four or a
+    run of four or five (the card anywhere in it). ``best_meld_through_bits`` answers
+    without the tree (under ace low, ``_record_separate_melds``): the same rows and
+    scalars as the tree search, under every ace rule."""
+    params, values = api.make_params(ace_rank=ace, ace_points=ACE_POINTS[ace])
+    cases = [mask_of([r * 4 + s for s in range(4)]) for r in range(13)]
+    for suit in range(4):
+        for length in (4, 5):
+            for start in range(13 - length + 1):
+                cases.append(mask_of([(start + j) * 4 + suit for j in range(length)]))
+    loose = mask_of([1 * 4 + 0, 5 * 4 + 1, 9 * 4 + 2])  # cards far from most melds
+    for u in cases:
+        hand = u | (loose & ~bits.rank_fields(u) & ~bits.run_neighbours(u, 2, ace))
+        tree = melds.new_search_work()
+        bits._begin_search_bits(tree, values, bits.may_meld(hand, ace))
+        tree.node[0, bits.N_UNDECIDED] = bits.may_meld(hand, ace)
+        bits.search_tree_bits(tree, params, values, melds.MAX_ARRANGEMENT)
+        ws = melds.new_search_work()
+        ws.best[:, :] = -7
+        assert (
+            bits.best_meld_through_bits(ws, params, values, hand) == tree.scal[melds.S_BEST_VALUE]
+        )
+        assert _search_state(ws)[:2] == _search_state(tree)[:2], [
+            k for k in range(52) if u >> k & 1
+        ]
