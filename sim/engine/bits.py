@@ -658,7 +658,6 @@ def _record_single_meld(ws, params, values, u):
     total = ws.scal[S_TOTAL]
     c = lowest_bit(u)
     base = (c // N_SUITS) * N_SUITS
-    cand = ws.cand[0, 0]
     dst = ws.best[0]
     if (u & ~(RANK_FIELD << base)) == 0:  # three cards of one rank
         mtype = MELD_GROUP
@@ -679,13 +678,8 @@ def _record_single_meld(ws, params, values, u):
         for j in range(SINGLE_MELD_CARDS):
             pos = position_ok(start + j, ace_rank)
             dst[CC_CARDS + j] = rank_at(pos, ace_rank) * N_SUITS + suit
-    cand[CC_TYPE] = mtype
-    cand[CC_START] = start
-    cand[CC_LEN] = SINGLE_MELD_CARDS
-    cand[CC_SUIT] = suit
-    cand[CB_MASK] = u
-    cand[CB_VALUE] = total
-    ws.cand_n[0] = 1
+    ws.cand_n[0] = 0
+    _emit_bits(ws, 0, mtype, start, SINGLE_MELD_CARDS, suit, u, total)
     dst[CC_TYPE] = mtype
     dst[CC_START] = start
     dst[CC_LEN] = SINGLE_MELD_CARDS
