@@ -546,6 +546,28 @@ def _runs_bits(ws, params, values, depth, u, c):
 
 
 @inline_kernel
+def _write_best_row(dst, mtype, start, length, suit, mask, ace_rank):
+    """Write one row of the best arrangement as ``melds._record`` would: the meld's columns,
+    then its cards, a group's by kind (from ``mask``), a run's in position order from
+    ``start``."""
+    dst[CC_TYPE] = mtype
+    dst[CC_START] = start
+    dst[CC_LEN] = length
+    dst[CC_SUIT] = suit
+    if mtype == MELD_GROUP:
+        j = 0
+        rest = mask
+        while rest != 0:
+            dst[CC_CARDS + j] = lowest_bit(rest)
+            rest &= rest - 1
+            j += 1
+    else:
+        for j in range(length):
+            pos = position_ok(start + j, ace_rank)
+            dst[CC_CARDS + j] = rank_at(pos, ace_rank) * N_SUITS + suit
+
+
+@inline_kernel
 def _record_bits(ws, params, melded):
     """Keep the current path as the best arrangement when it melds strictly more (cards
     written as ``melds._record`` would: groups by suit, runs in position order)."""
@@ -557,22 +579,15 @@ def _record_bits(ws, params, melded):
     ws.scal[S_BEST_N] = n
     for m in range(n):
         src = ws.cand[ws.cur[m, 0], ws.cur[m, 1]]
-        dst = ws.best[m]
-        dst[CC_TYPE] = src[CC_TYPE]
-        dst[CC_START] = src[CC_START]
-        dst[CC_LEN] = src[CC_LEN]
-        dst[CC_SUIT] = src[CC_SUIT]
-        if src[CC_TYPE] == MELD_GROUP:
-            j = 0
-            rest = src[CB_MASK]
-            while rest != 0:
-                dst[CC_CARDS + j] = lowest_bit(rest)
-                rest &= rest - 1
-                j += 1
-        else:
-            for j in range(src[CC_LEN]):
-                pos = position_ok(src[CC_START] + j, ace_rank)
-                dst[CC_CARDS + j] = rank_at(pos, ace_rank) * N_SUITS + src[CC_SUIT]
+        _write_best_row(
+            ws.best[m],
+            src[CC_TYPE],
+            src[CC_START],
+            src[CC_LEN],
+            src[CC_SUIT],
+            src[CB_MASK],
+            ace_rank,
+        )
     if melded == ws.scal[S_TOTAL]:
         ws.scal[S_DONE] = 1
 
@@ -645,7 +660,7 @@ def search_tree_bits(ws, params, values, limit):
 
 
 @inline_kernel
-def _record_single_meld(ws, params, values, u):
+def _record_single_meld(ws, params, u):
     """The search's answer when the cards that may meld, ``u``, are three: each of them
     melds within ``u``, so ``u`` is one group or one run, the only candidate through its
     lowest card; the search would take it, meld everything and stop. Records it as the
@@ -657,33 +672,19 @@ def _record_single_meld(ws, params, values, u):
     ace_rank = params[P_ACE_RANK]
     total = ws.scal[S_TOTAL]
     c = lowest_bit(u)
-    base = (c // N_SUITS) * N_SUITS
-    dst = ws.best[0]
-    if (u & ~(RANK_FIELD << base)) == 0:  # three cards of one rank
+    if (u & ~(RANK_FIELD << ((c // N_SUITS) * N_SUITS))) == 0:  # three cards of one rank
         mtype = MELD_GROUP
         start = c // N_SUITS
         suit = -1
-        j = 0
-        rest = u
-        while rest != 0:
-            dst[CC_CARDS + j] = lowest_bit(rest)
-            rest &= rest - 1
-            j += 1
     else:  # three consecutive run positions of one suit: the only one whose two above are held
         e = to_positions(u, ace_rank)
         starts = e & positions_down(e, 1, ace_rank) & positions_down(e, 2, ace_rank)
         mtype = MELD_RUN
         start = lowest_bit(starts) // N_SUITS
         suit = c % N_SUITS
-        for j in range(SINGLE_MELD_CARDS):
-            pos = position_ok(start + j, ace_rank)
-            dst[CC_CARDS + j] = rank_at(pos, ace_rank) * N_SUITS + suit
     ws.cand_n[0] = 0
     _emit_bits(ws, 0, mtype, start, SINGLE_MELD_CARDS, suit, u, total)
-    dst[CC_TYPE] = mtype
-    dst[CC_START] = start
-    dst[CC_LEN] = SINGLE_MELD_CARDS
-    dst[CC_SUIT] = suit
+    _write_best_row(ws.best[0], mtype, start, SINGLE_MELD_CARDS, suit, u, ace_rank)
     ws.cur[0, 0] = 0
     ws.cur[0, 1] = 0
     ws.scal[S_CUR_N] = 0
@@ -738,19 +739,20 @@ def _record_separate_melds(ws, params, values, u, limit):
     grouped = ranks_holding(u, SINGLE_MELD_CARDS) & u
     if (grouped & in_run_windows(u, ACE_LOW)) != 0:
         return False
+    rest = u
+    while rest != 0:
+        if values[lowest_bit(rest)] <= 0:
+            return False
+        rest &= rest - 1
     n = 0
     rest = u
     while rest != 0:
         if n >= limit:
             return False
         c = lowest_bit(rest)
-        dst = ws.best[n]
         if (grouped >> c) & 1 == 1:
-            base = (c // N_SUITS) * N_SUITS
-            meld = u & (RANK_FIELD << base)
-            dst[CC_TYPE] = MELD_GROUP
-            dst[CC_START] = c // N_SUITS
-            dst[CC_SUIT] = -1
+            meld = u & (RANK_FIELD << ((c // N_SUITS) * N_SUITS))
+            _write_best_row(ws.best[n], MELD_GROUP, c // N_SUITS, popcount(meld), -1, meld, ACE_LOW)
         else:
             length = 1
             while (rest >> (c + length * N_SUITS)) & 1 == 1:
@@ -759,19 +761,7 @@ def _record_separate_melds(ws, params, values, u, limit):
             meld = 0
             for j in range(length):
                 meld |= bit(c + j * N_SUITS)
-            dst[CC_TYPE] = MELD_RUN
-            dst[CC_START] = c // N_SUITS
-            dst[CC_SUIT] = c % N_SUITS
-        j = 0
-        cards = meld
-        while cards != 0:
-            k = lowest_bit(cards)
-            if values[k] <= 0:
-                return False
-            dst[CC_CARDS + j] = k
-            cards &= cards - 1
-            j += 1
-        dst[CC_LEN] = j
+            _write_best_row(ws.best[n], MELD_RUN, c // N_SUITS, length, c % N_SUITS, meld, ACE_LOW)
         rest &= ~meld
         n += 1
     total = ws.scal[S_TOTAL]
@@ -794,7 +784,7 @@ def arranged_without_search_bits(ws, params, values, hand_mask, limit):
     if _begin_search_bits(ws, values, u) == 0:  # what the search finds at once: nothing melds
         return True
     if popcount(u) == SINGLE_MELD_CARDS:
-        _record_single_meld(ws, params, values, u)
+        _record_single_meld(ws, params, u)
         return True
     if _record_separate_melds(ws, params, values, u, limit):
         return True
@@ -835,7 +825,7 @@ def best_meld_through_bits(ws, params, values, hand_mask):
     if u == 0:
         return 0
     if popcount(u) == SINGLE_MELD_CARDS:  # one meld: the loop below would find just it
-        _record_single_meld(ws, params, values, u)
+        _record_single_meld(ws, params, u)
         return total
     if _record_separate_melds(ws, params, values, u, 1):  # one whole group or run (ace low)
         return total
