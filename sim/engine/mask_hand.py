@@ -48,6 +48,7 @@ from sim.engine.bits import (
 )
 from sim.engine.bots import HOLD_TURNS
 from sim.engine.careful import careful_discard_mask, careful_takes_mask
+from sim.engine.fixed_rules import is_standard, standard_params
 from sim.engine.jit import inline_kernel, kernel
 from sim.engine.layout import (
     ACE_LOW,
@@ -822,12 +823,20 @@ def play_mask_hand(
     ``hand.play_turns`` does, and leaves ``pl``, ``piles``, ``melds`` and ``sc`` as the
     general loop would for ``play_hand``'s scoring.
 
-    The hand is compiled twice, as two kernels: ``play_mask_hand_ace_low`` with the ace rule
-    a constant, ``ACE_LOW`` (the default of RULES.md §2A.4 and the rule of most variants),
-    so that LLVM folds every position-space step of a turn (``to_positions`` is then the
-    mask itself, a run step one shift), and ``play_mask_hand_any_ace``, which reads the rule
-    from ``params``. Both make the same plays; the constant one is ~10% faster. (One kernel
-    holding both copies was slower than either: docs/engine.md, Speed.)"""
+    The hand is compiled three times, as three kernels, all making the same plays:
+    ``play_mask_hand_standard`` when every toggle it reads has its default
+    (``fixed_rules.is_standard``: ``rummy_basic``), with those toggles constants
+    (``fixed_rules.standard_params``), so that LLVM drops every other rule's code (~11%
+    faster than the next one in a loop calling the kernel alone, docs/engine.md, Speed);
+    ``play_mask_hand_ace_low`` with only the ace rule a constant, ``ACE_LOW`` (the default of
+    RULES.md §2A.4 and the rule of most variants), so that LLVM folds every position-space
+    step of a turn (``to_positions`` is then the mask itself, a run step one shift; ~10%
+    faster than reading it); and ``play_mask_hand_any_ace``, which reads every rule from
+    ``params``. (One kernel holding two copies behind a branch was slower than either.)"""
+    if is_standard(params):
+        return play_mask_hand_standard(
+            pl, piles, melds, sc, rng, ws, params, values, bots, dealer, seed, shard, deal_no
+        )
     if params[P_ACE_RANK] == ACE_LOW:
         return play_mask_hand_ace_low(
             pl, piles, melds, sc, rng, ws, params, values, bots, dealer, seed, shard, deal_no
@@ -835,6 +844,18 @@ def play_mask_hand(
     return play_mask_hand_any_ace(
         pl, piles, melds, sc, rng, ws, params, values, bots, dealer, seed, shard, deal_no
     )
+
+
+@kernel
+def play_mask_hand_standard(
+    pl, piles, melds, sc, rng, ws, params, values, bots, dealer, seed, shard, deal_no
+):
+    """``play_mask_hand`` when ``fixed_rules.is_standard(params)``: every toggle it reads is
+    a constant (``fixed_rules.standard_params``)."""
+    return _play_mask_hand(
+        pl, piles, melds, sc, rng, ws, standard_params(params), values, bots, dealer, seed,
+        shard, deal_no, ACE_LOW,
+    )  # fmt: skip
 
 
 @kernel

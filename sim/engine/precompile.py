@@ -4,8 +4,9 @@ A cold compile of ``game.play_games`` in one process takes about 11 minutes on t
 machines (12-16 before ``play_turns`` became a kernel of its own), nearly all of it in six
 large kernels that numba compiles one after another:
 ``hand.play_turns`` twice (for ``params`` and for ``bits.fast_params(params)``, each with
-every per-turn kernel inlined into it), ``mask_hand.play_mask_hand`` twice (the ace rule a
-constant, ``play_mask_hand_ace_low``, and read from ``params``) and
+every per-turn kernel inlined into it), ``mask_hand.play_mask_hand`` three times (every
+toggle it reads a constant, ``play_mask_hand_standard``; the ace rule a constant,
+``play_mask_hand_ace_low``; everything read from ``params``) and
 ``knock.play_knock_turns`` twice (any-suit and same-suit runs,
 ``knock_melds.is_any_suit``). Here each of those is compiled by its own
 process into the shared cache (``jit.py`` serialises the cache writes), as many at once as
@@ -37,6 +38,7 @@ from typing import IO
 PARTS = (
     "turns_general",
     "turns_fast",
+    "mask_hand_standard",
     "mask_hand_ace_low",
     "mask_hand_any_ace",
     "knock_any_suit",
@@ -74,7 +76,11 @@ def signatures() -> dict[str, tuple[Callable, tuple]]:
 
     from sim.engine.hand import play_turns
     from sim.engine.knock import play_knock_turns
-    from sim.engine.mask_hand import play_mask_hand_ace_low, play_mask_hand_any_ace
+    from sim.engine.mask_hand import (
+        play_mask_hand_ace_low,
+        play_mask_hand_any_ace,
+        play_mask_hand_standard,
+    )
 
     st = _state_type(2)
     pl, piles, melds, sc, rng, ws = (st[i] for i in (1, 2, 3, 5, 6, 8))
@@ -90,6 +96,7 @@ def signatures() -> dict[str, tuple[Callable, tuple]]:
     return {
         "turns_general": (play_turns, (st, arr, arr, arr, i64)),
         "turns_fast": (play_turns, (st, fast, arr, arr, i64)),
+        "mask_hand_standard": (play_mask_hand_standard, mask_hand),
         "mask_hand_ace_low": (play_mask_hand_ace_low, mask_hand),
         "mask_hand_any_ace": (play_mask_hand_any_ace, mask_hand),
         "knock_any_suit": (play_knock_turns, (st, arr, arr, arr, i64, i64)),
