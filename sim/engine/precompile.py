@@ -1,8 +1,8 @@
 """Compile the engine into numba's on-disk cache on several processes at once.
 
-A cold compile of ``game.play_games`` in one process takes about 11 minutes on these
-machines (12-16 before ``play_turns`` became a kernel of its own), nearly all of it in six
-large kernels that numba compiles one after another:
+A cold compile of ``game.play_games`` in one process took about 11 minutes on these
+machines before ``fast_inline`` (12-16 before ``play_turns`` became a kernel of its own),
+nearly all of it in seven large kernels that numba compiles one after another:
 ``hand.play_turns`` twice (for ``params`` and for ``bits.fast_params(params)``, each with
 every per-turn kernel inlined into it), ``mask_hand.play_mask_hand`` three times (every
 toggle it reads a constant, ``play_mask_hand_standard``; the ace rule a constant,
@@ -44,9 +44,10 @@ PARTS = (
     "knock_any_suit",
     "knock_same_suit",
 )
-"""The large kernels compiled apart, longest first (measured on a cold cache, one core of
-these machines each: 110-240 s for each of the turns, ~60 s for ``mask_hand``, 25-125 s for
-each of the knock turns; then ``play_games`` 25-111 s)."""
+"""The large kernels compiled apart, longest first (measured on a cold cache of a slow
+machine of this kind, two at once, with ``fast_inline``: 155-162 s for each of the turns,
+64-72 s for each of ``mask_hand``'s, 40-42 s for each of the knock turns; then
+``play_games`` ~119 s; 442 s in all on 2 processes, 1,027 s before ``fast_inline``)."""
 
 GAMES = "games"
 """The last part: ``play_games`` itself, loading the parts from the cache."""

@@ -359,7 +359,7 @@ def _warm_up(task: ShardTask, workers: int, reporter: Reporter) -> None:
     if cache_is_cold():
         reporter.log(
             f"compiling the engine's kernels on {workers} processes "
-            "(first run only; 6-8 minutes on 2 cores)"
+            "(first run only; 4-8 minutes on 2 cores)"
         )
         try:
             compile_engine(workers, log=reporter.log)
