@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import subprocess
+import sys
 
 import numpy as np
 
@@ -86,3 +90,17 @@ def random_one_pack_hand(rng: random.Random, size: int) -> list[int]:
         pool = [k for k in range(52) if k % 4 in suits or k // 4 in ranks]
         return rng.sample(pool, min(size, len(pool)))
     return rng.sample(range(52), size)
+
+
+def run_json_script(script: str, timeout: int = 1800, **env: str) -> dict:
+    """Run ``script`` in a fresh Python process with ``env`` added to the environment;
+    return the JSON object it prints on its last line (fails the test on a non-zero exit)."""
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        env=dict(os.environ, **env),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])

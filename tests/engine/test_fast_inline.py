@@ -4,11 +4,8 @@ to the same machine code as numba's own copy (issue #2: make test's cold compile
 from __future__ import annotations
 
 import copy
-import json
 import os
 import re
-import subprocess
-import sys
 
 import numba
 import pytest
@@ -16,6 +13,7 @@ from numba.core import inline_closurecall
 from numba.core.compiler import run_frontend
 
 from sim.engine import fast_inline, jit
+from tests.engine.helpers import run_json_script
 
 
 def test_installed_exactly_for_the_checked_numba_versions():
@@ -28,26 +26,25 @@ def test_installed_exactly_for_the_checked_numba_versions():
         assert fast_inline.install()  # a second install keeps the first
 
 
-def _branchy(n, k):
-    total = 0
-    for i in range(n):
-        if i % 3 == 0:
-            total += i * k
-        elif i % 3 == 1:
-            total -= k
-        else:
-            while total > 100:
-                total //= 2
+def _step(total, i, k):
+    """A callee with branches and a loop: several IR blocks (also compiled by ``ASM``)."""
+    if i % 3 == 0:
+        total += i * k
+    elif i % 3 == 1:
+        total -= k
+    else:
+        while total > 100:
+            total //= 2
     return total
 
 
-_branchy_jit = numba.njit(inline="always")(_branchy)
+_step_jit = numba.njit(inline="always")(_step)
 
 
 def test_blocks_copied_in_one_inline_share_one_copy_of_the_scope():
     """numba gives every copied block its own copy of the whole scope (B x V variable
     copies); within one ``inline_ir`` the copier gives all of them one, equal to it."""
-    func_ir = run_frontend(_branchy)
+    func_ir = run_frontend(_step)
     blocks = list(func_ir.blocks.values())
     assert len(blocks) > 5
     copier = fast_inline._BlockCopier()
@@ -70,13 +67,19 @@ def test_blocks_copied_in_one_inline_share_one_copy_of_the_scope():
 def test_inline_ir_drops_its_memos_afterwards():
     @numba.njit(inline="always")
     def callee(n, k):
-        return _branchy_jit(n, k) + 1
+        total = 0
+        for i in range(n):
+            total = _step_jit(total, i, k)
+        return total + 1
 
     @numba.njit
     def caller(n):
         return callee(n, 3) * 2
 
-    assert caller(10) == (_branchy(10, 3) + 1) * 2
+    expected = 0
+    for i in range(10):
+        expected = _step(expected, i, 3)
+    assert caller(10) == (expected + 1) * 2
     assert inline_closurecall.copy.memos is None
 
 
@@ -84,17 +87,9 @@ ASM = """
 import json, re, sys
 import numba
 from sim.engine import jit
+from tests.engine.test_fast_inline import _step
 
-@numba.njit(inline="always")
-def step(total, i, k):
-    if i % 3 == 0:
-        total += i * k
-    elif i % 3 == 1:
-        total -= k
-    else:
-        while total > 100:
-            total //= 2
-    return total
+step = numba.njit(inline="always")(_step)
 
 @numba.njit(inline="always")
 def walk(n, k):
@@ -119,12 +114,7 @@ print(json.dumps({"fast": jit.FAST_INLINE, "result": result, "asm": lines}))
 
 
 def _compile(fast: bool) -> dict:
-    env = dict(os.environ, RUMMYSIM_NUMBA_FAST_INLINE="1" if fast else "0")
-    done = subprocess.run(
-        [sys.executable, "-c", ASM], env=env, capture_output=True, text=True, timeout=600
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return run_json_script(ASM, timeout=600, RUMMYSIM_NUMBA_FAST_INLINE="1" if fast else "0")
 
 
 @pytest.mark.skipif(numba.config.DISABLE_JIT, reason="nothing is compiled without the JIT")

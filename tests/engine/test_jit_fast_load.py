@@ -17,6 +17,7 @@ import numba
 import pytest
 
 from sim.engine import jit
+from tests.engine.helpers import run_json_script
 
 ENGINE = Path(jit.__file__).parent
 
@@ -70,12 +71,7 @@ print(json.dumps(result))
 
 
 def _play(fast: bool) -> dict:
-    env = dict(os.environ, RUMMYSIM_NUMBA_FAST_LOAD="1" if fast else "0")
-    done = subprocess.run(
-        [sys.executable, "-c", PLAY], env=env, capture_output=True, text=True, timeout=1800
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return run_json_script(PLAY, RUMMYSIM_NUMBA_FAST_LOAD="1" if fast else "0")
 
 
 @pytest.mark.skipif(numba.config.DISABLE_JIT, reason="no numba cache without the JIT")
