@@ -28,19 +28,19 @@ How: ``inline_closurecall`` uses its ``copy`` module only in ``copy_ir``. It is 
 a stand-in whose ``deepcopy`` of an ``ir.Block`` takes the memo of the block's scope for the
 current ``inline_ir`` call (``inline_ir`` is wrapped to open and drop those memos; its two
 ``copy_ir`` calls copy blocks of different scopes: the callee's, then the first copy's).
-Everything else is the ``copy`` module's. Installed only on the numba versions in
-``FAST_INLINE_NUMBA``, whose code was read against this; ``RUMMYSIM_NUMBA_FAST_INLINE=0``
-turns it off. Kernels compiled with and without it make the same plays (the pinned
-digests in tests/engine/test_pinned_results.py; tests/engine/test_fast_inline.py).
+Everything else is the ``copy`` module's. ``jit.py`` installs it only on the numba
+versions in ``FAST_INLINE_NUMBA``, whose code was read against this;
+``RUMMYSIM_NUMBA_FAST_INLINE=0`` turns it off. Kernels compiled with and without it make
+the same plays (the pinned digests in tests/engine/test_pinned_results.py;
+tests/engine/test_fast_inline.py).
 """
 
 from __future__ import annotations
 
 import copy
-import os
 from typing import Any
 
-import numba
+from numba.core import inline_closurecall, ir
 
 FAST_INLINE_NUMBA = ((0, 68),)
 """numba (major, minor) versions whose ``InlineWorker.inline_ir`` was read and checked
@@ -57,25 +57,15 @@ class _BlockCopier:
         return getattr(copy, name)
 
     def deepcopy(self, x: Any, memo: dict | None = None) -> Any:
-        from numba.core import ir
-
         if memo is None and self.memos is not None and isinstance(x, ir.Block):
             memo = self.memos.setdefault(id(x.scope), {})
         return copy.deepcopy(x, memo)
 
 
 def install() -> bool:
-    """Install the patch; True when it is in place (see the module docstring)."""
-    if os.environ.get("RUMMYSIM_NUMBA_FAST_INLINE", "1") == "0":
-        return False
-    try:
-        version = tuple(int(part) for part in numba.__version__.split(".")[:2])
-    except ValueError:
-        return False
-    if version not in FAST_INLINE_NUMBA:
-        return False
-    from numba.core import inline_closurecall
-
+    """Install the patch; True when it is in place (see the module docstring). ``jit.py``
+    calls it only on the numba versions in ``FAST_INLINE_NUMBA`` and unless
+    ``RUMMYSIM_NUMBA_FAST_INLINE=0``."""
     worker = inline_closurecall.InlineWorker
     original = worker.inline_ir
     if getattr(original, "_rummysim_fast_inline", False):

@@ -81,6 +81,19 @@ FAST_CACHE_LOAD_NUMBA = ((0, 68),)
 the replacement below. Any other version is left alone."""
 
 
+def _patch_allowed(switch: str, versions: tuple[tuple[int, int], ...]) -> bool:
+    """Whether one of the numba patches here may be installed: the environment variable
+    ``switch`` is not ``0`` and numba's (major, minor) version is one the patch was checked
+    against."""
+    if os.environ.get(switch, "1") == "0":
+        return False
+    try:
+        version = tuple(int(part) for part in numba.__version__.split(".")[:2])
+    except ValueError:
+        return False
+    return version in versions
+
+
 def _install_fast_cache_load() -> bool:
     """Make numba load cached kernels without refreshing the target context first.
 
@@ -109,13 +122,7 @@ def _install_fast_cache_load() -> bool:
     ``RUMMYSIM_NUMBA_FAST_LOAD=0`` turns it off (the tests compare both ways). Returns
     True when it was installed.
     """
-    if os.environ.get("RUMMYSIM_NUMBA_FAST_LOAD", "1") == "0":
-        return False
-    try:
-        version = tuple(int(part) for part in numba.__version__.split(".")[:2])
-    except ValueError:
-        return False
-    if version not in FAST_CACHE_LOAD_NUMBA:
+    if not _patch_allowed("RUMMYSIM_NUMBA_FAST_LOAD", FAST_CACHE_LOAD_NUMBA):
         return False
     from numba.core.caching import Cache
     from numba.core.runtime.nrt import rtsys
@@ -188,7 +195,10 @@ def _install_cache_save_lock() -> bool:
 CACHE_SAVE_LOCK = _install_cache_save_lock()
 """True when numba's cache saves are serialised between processes (see above)."""
 
-FAST_INLINE = fast_inline.install()
+FAST_INLINE = (
+    _patch_allowed("RUMMYSIM_NUMBA_FAST_INLINE", fast_inline.FAST_INLINE_NUMBA)
+    and fast_inline.install()
+)
 """True when numba's IR inlining copies a callee in linear time (``fast_inline``)."""
 
 
