@@ -212,6 +212,7 @@ def _check_players(players: object) -> tuple[int, int]:
             f"expected [low, high] player counts, got {show(players)}",
             key="players",
             value=players,
+            allowed=f"[low, high] with low <= high within {MIN_PLAYERS}..{MAX_PLAYERS}",
         )
     low, high = players
     if not MIN_PLAYERS <= low <= high <= MAX_PLAYERS:
@@ -242,7 +243,9 @@ def _check_per_player_table(
                 allowed=_range_text(players),
             )
         if not _is_int(value):
-            raise ConfigError(f"expected an integer, got {show(value)}", key=entry, value=value)
+            raise ConfigError(
+                f"expected an integer, got {show(value)}", key=entry, value=value, allowed=">= 1"
+            )
         if value < 1:
             raise ConfigError(f"{value} is out of range", key=entry, value=value, allowed=">= 1")
         checked[count] = value

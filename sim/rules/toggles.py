@@ -118,7 +118,11 @@ class Toggle:
 
     def _check_int(self, value: object) -> int:
         if not _is_int(value):
-            raise self._error(f"expected an integer, got {_type_name(value)} {show(value)}", value)
+            raise self._error(
+                f"expected an integer, got {_type_name(value)} {show(value)}",
+                value,
+                self.allowed_text(),
+            )
         high = MAX_INT if self.high is None else self.high
         if (self.low is not None and value < self.low) or value > high:
             raise self._error(f"{value} is out of range", value, self.allowed_text())

@@ -63,16 +63,36 @@ def test_policy_setting_in_rules_table_is_pointed_to_policy(write):
 @pytest.mark.parametrize(
     ("line", "expected"),
     [
-        ("decks = '2'", "key 'decks': expected an integer, got string '2'"),
-        ("decks = 1.5", "key 'decks': expected an integer, got float 1.5"),
-        ("ace_rank = 3", "key 'ace_rank': expected a string, got integer 3"),
-        ("upcard = 1", "key 'upcard': expected true/false or 'on'/'off', got integer 1"),
-        ("game_end = 100", "key 'game_end': expected a string, got integer 100"),
-        ("joker_points = 'x'", "key 'joker_points': expected an integer, got string 'x'"),
+        ("decks = '2'", "key 'decks': expected an integer, got string '2'; allowed: integer >= 1"),
+        ("decks = 1.5", "key 'decks': expected an integer, got float 1.5; allowed: integer >= 1"),
+        ("ace_rank = 3", "key 'ace_rank': expected a string, got integer 3; allowed: low, high"),
+        ("upcard = 1", "expected true/false or 'on'/'off', got integer 1; allowed: on, off"),
+        ("game_end = 100", "expected a string, got integer 100; allowed: target:T"),
+        ("joker_points = 'x'", "expected an integer, got string 'x'; allowed: 2, 15, 25, 30"),
     ],
 )
-def test_wrong_type(write, line, expected):
+def test_wrong_type_says_what_is_allowed(write, line, expected):
     path = write("x", tables=f"[rules]\n{line}\n")
+    assert expected in str(error_of(path))
+    assert expected in cli_error(path)
+
+
+@pytest.mark.parametrize(
+    ("top", "expected"),
+    [
+        (
+            "players = 'two'\n[deal]\n2 = 10\n",
+            "key 'players': expected [low, high] player counts, got 'two'; "
+            "allowed: [low, high] with low <= high within 2..12",
+        ),
+        (
+            "players = [2, 2]\n[deal]\n2 = 'ten'\n",
+            "key 'deal.2': expected an integer, got 'ten'; allowed: >= 1",
+        ),
+    ],
+)
+def test_wrong_type_of_players_or_deal_says_what_is_allowed(write, top, expected):
+    path = write("x", raw=f"description = 'x'\nsection = '3.1'\n{top}")
     assert expected in str(error_of(path))
     assert expected in cli_error(path)
 
