@@ -346,6 +346,36 @@ def test_2D_19_melds_per_turn(rule, first_turn_melds):
     _no_violations(out)
 
 
+def test_2A_1_two_packs_hold_and_meld_the_same_card_twice():
+    # decks = 2: seat 0 holds 5h 6h 7h twice and lays both runs down on its first turn
+    params, values = compiled(decks=2)
+    fixed = deal(["5h 6h 7h 5h 6h 7h 9s Kd Qc 2d", "8c Th Ah 5d 5s 2c 3s Jc Jd 4c"], "3c", "Ks")
+    out = play_deal(fixed, params, values)
+    first_two = [(p, cards) for p, _, _, cards in events_of(out, S.E_MELD)[:2]]
+    assert first_two == [(0, parse_cards("5h 6h 7h")), (0, parse_cards("5h 6h 7h"))]
+    _no_violations(out)
+
+
+def test_2A_2_a_joker_is_wild():
+    # jokers = 2: Jk stands for the missing 6h of seat 0's 5h _ 7h
+    params, values = compiled(jokers=2)
+    fixed = deal(["5h 7h Jk 2c 9s Qd As 4d Jc 8c", "6h 3c 5d 7s Th 2d 4s Kd Qs 9c"], "Ks", "2s")
+    out = play_deal(fixed, params, values)
+    assert events_of(out, S.E_MELD)[0][3] == parse_cards("5h Jk 7h")
+    _no_violations(out)
+
+
+@pytest.mark.parametrize("joker_points", [15, 25])
+def test_2A_3_a_joker_left_in_hand_counts_joker_points(joker_points):
+    # seat 0 goes out on the first turn; seat 1 is caught with 52 points and a joker
+    params, values = compiled(jokers=2, joker_points=joker_points)
+    fixed = deal([RUMMY_HANDS[0], "7c Kh Ah 5h 5d 2c 3d 9c Jd Jk"], "Ts")
+    out = play_deal(fixed, params, values)
+    assert end_of(out) == ("went_out", 0)
+    assert list(out.hand_scores[0]) == [52 + joker_points, 0]
+    _no_violations(out)
+
+
 def test_2A_4_around_the_corner_melds_K_A_2():
     params, values = compiled("around_the_corner")
     fixed = deal(["Kd Ad 2d 9s 9h 5c 7c Jh Qs 4h", "8c Th Ah 5d 5s 2c 3s Jc Jd 4c"], "3d")

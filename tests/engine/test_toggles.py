@@ -1,7 +1,9 @@
 """Every supported toggle changes play or scoring when it flips (RULES.md §2A–2H).
 
 Each case plays the same deals (same seed) under the baseline and under the flipped value
-and requires the recorded hands or games to differ.
+and requires the recorded hands or games to differ. ``decks`` and ``jokers`` change the shoe,
+hence the deals themselves: what they do in play is shown on hand-built deals by
+``test_rules_clauses.test_2A_1_*``, ``test_2A_2_*`` and ``test_2A_3_*``.
 """
 
 from __future__ import annotations
