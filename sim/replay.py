@@ -221,9 +221,10 @@ def _describe(events: np.ndarray, names: list[str], values: np.ndarray) -> list[
                 lines.append(f"  must take {card_name(a)}: the stock cannot be rebuilt")
             else:
                 lines.append(f"  declines {card_name(a)} with the stock empty: the hand is blocked")
-        elif etype == S.E_REBUILD:
+        elif etype == S.E_REBUILD:  # logged before the draw of the turn it opens (§1.8)
             lines.append(
-                f"  the discard pile becomes the stock ({a} cards); new upcard {card_name(b)}"
+                f"stock empty: the discard pile becomes the stock ({a} cards); "
+                f"new upcard {card_name(b)}"
             )
         elif etype == S.E_MELD:
             melds.append(cards)

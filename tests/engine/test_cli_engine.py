@@ -65,6 +65,16 @@ def test_replay_prints_a_transcript_in_card_names():
     assert "audit: 0 violation(s)" in result.output
 
 
+def test_replay_shows_a_stock_rebuild_before_the_turn_it_opens():
+    # §1.8: the player to draw finds the stock empty; the rebuild is part of his turn
+    result = runner.invoke(app, ["replay", "rummy_basic", "--seed", "1", "--bots", "random"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    at = next(i for i, line in enumerate(lines) if "the discard pile becomes the stock" in line)
+    assert lines[at].startswith("stock empty: ")
+    assert lines[at + 1].startswith("turn ") and "draws" in lines[at + 2]
+
+
 def test_replay_a_hand_built_deal(tmp_path):
     deal = tmp_path / "deal.toml"
     deal.write_text(
