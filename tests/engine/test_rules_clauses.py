@@ -6,6 +6,7 @@ the event log and the hand row. Tests are named after the section they check.
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 import pytest
 
@@ -508,3 +509,46 @@ def test_bots_careful_2E_26_keeps_a_card_back_to_go_rummy_when_a_discard_is_requ
     discarded = events_of(out, S.E_DISCARD)[0][1]
     assert discarded in parse_cards("4d 4s 4c 4h")
     _no_violations(out)
+
+
+def _game_should_end(rule: str, value: int, totals: np.ndarray, hands: int) -> bool:
+    """§2H.30 with §1.11's play-off of ties: the rule's condition, and one player ahead."""
+    top = totals.max()
+    alone = int((totals == top).sum()) == 1
+    if rule == "target":
+        return top >= value and alone
+    if rule == "fixed_hands":
+        return hands >= value and alone
+    return totals.min() <= -value and alone  # penalty_limit
+
+
+@pytest.mark.parametrize(
+    ("game_end", "scoring"),
+    [("target:100", "pip_to_winner"), ("fixed_hands:3", "pip_to_winner"),
+     ("penalty_limit:60", "penalty")],
+)  # fmt: skip
+def test_2H_30_1_11_played_games_end_on_the_first_hand_that_decides_them(game_end, scoring):
+    # every game of 300 played ends on the first hand after which its rule holds with one
+    # player ahead (ties are played off, §1.11), and that player wins it
+    from sim.engine.api import play
+
+    rule, _, value = game_end.partition(":")
+    params, values = compiled(players=3, game_end=game_end, scoring=scoring)
+    games = 20 if numba.config.DISABLE_JIT else 300
+    out = play(params, values, np.array([GREEDY] * 3), seed=9, games=games)
+    _no_violations(out)
+    assert out.games == games
+    rows, totals = out.hand_rows, out.hand_totals
+    first = 0
+    for g in range(out.games):
+        hands = int(out.game_rows[g, L.G_HANDS])
+        assert out.game_rows[g, L.G_CAPPED] == 0
+        for h in range(hands):
+            assert rows[first + h, L.H_GAME] == out.game_rows[g, L.G_GAME]
+            ends = _game_should_end(rule, int(value), totals[first + h], h + 1)
+            assert ends == (h == hands - 1), (g, h)
+        last = totals[first + hands - 1]
+        assert out.game_rows[g, L.G_WINNER] == int(np.argmax(last))
+        first += hands
+    if rule == "fixed_hands" and games == 300:  # some game was tied after 3 hands
+        assert out.game_rows[:, L.G_HANDS].max() > int(value)
