@@ -20,6 +20,7 @@ from sim.rules.toggles import BY_NAME, DEFAULTS, Value, check_values, split_para
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 12  # the engine's seat limit (layout.P_PLAYERS)
+_PLAYER_RANGE_ALLOWED = f"low <= high within {MIN_PLAYERS}..{MAX_PLAYERS}"  # for messages
 
 ACE_POINTS_AUTO: Mapping[str, int] = MappingProxyType(
     {"low": 1, "high": 10, "high_or_low": 15, "around_corner": 11}
@@ -212,7 +213,7 @@ def _check_players(players: object) -> tuple[int, int]:
             f"expected [low, high] player counts, got {show(players)}",
             key="players",
             value=players,
-            allowed=f"[low, high] with low <= high within {MIN_PLAYERS}..{MAX_PLAYERS}",
+            allowed=f"[low, high] with {_PLAYER_RANGE_ALLOWED}",
         )
     low, high = players
     if not MIN_PLAYERS <= low <= high <= MAX_PLAYERS:
@@ -220,7 +221,7 @@ def _check_players(players: object) -> tuple[int, int]:
             f"player range {low}..{high} is not allowed",
             key="players",
             value=players,
-            allowed=f"low <= high within {MIN_PLAYERS}..{MAX_PLAYERS}",
+            allowed=_PLAYER_RANGE_ALLOWED,
         )
     return low, high
 
