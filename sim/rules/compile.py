@@ -151,6 +151,27 @@ UNSLOTTED_TOGGLES = (
     "rearrange",
     "initial_meld_min",
     "discard_before_initial_meld",
+    # §2J-2M: the Continental, Phỏm, Tonk and carousel options (ids 40-59)
+    "continental_quick_bonus",
+    "continental_special_bonus",
+    "start_points",
+    "phom_layoff_others",
+    "phom_discard_taken_penalty",
+    "phom_three_taken_liability",
+    "play_direction",
+    "tonk_deal",
+    "tonk_stock_card_must_play",
+    "tonk_meld_immediately",
+    "tonk_no_fourth_in_group",
+    "tonk_one_layoff_per_turn",
+    "tonk_layoff_skips_discard",
+    "tonk_flat_out_payment",
+    "tonk_drop_penalty",
+    "tonk_stock_out",
+    "tonk_instant",
+    "tonk_super",
+    "tonk_wait",
+    "carousel_round_bonus_to",
 )
 """Toggles with no params slot yet: the engine supports only one value of each (tested)."""
 

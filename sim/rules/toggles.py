@@ -1,4 +1,4 @@
-"""Every rule toggle of RULES.md §2A–2I (ids 1–39), declared once, plus two engine-policy settings.
+"""Every rule toggle of RULES.md §2A–2M (ids 1–59), declared once, plus two engine-policy settings.
 
 A toggle declaration says what values exist in RULES.md (``choices`` or ``low``/``high``) and,
 separately, which of them the engine can play today (``supported`` / ``supported_high``).
@@ -64,7 +64,7 @@ class Toggle:
     choices: tuple[Value, ...] = ()
     low: int | None = None
     high: int | None = None
-    supported: tuple[Value, ...] | None = None  # None: every declared value
+    supported: tuple[Value, ...] | None = None  # None: every declared value (int: listed ones)
     supported_high: int | None = None  # int toggles: the engine's upper limit
     arg_defaults: tuple[tuple[str, int], ...] = ()
 
@@ -83,7 +83,7 @@ class Toggle:
 
     def supported_text(self) -> str:
         """What the engine plays today, for messages."""
-        if self.kind is Kind.INT:
+        if self.kind is Kind.INT and self.supported is None:
             return _range_text(self.low, self.supported_high)
         if self.kind is Kind.SWITCH:
             return ", ".join("on" if v else "off" for v in self.supported_values())
@@ -127,6 +127,8 @@ class Toggle:
         if (self.low is not None and value < self.low) or value > high:
             raise self._error(f"{value} is out of range", value, self.allowed_text())
         if self.supported_high is not None and value > self.supported_high:
+            raise self._unsupported(value)
+        if self.supported is not None and value not in self.supported:
             raise self._unsupported(value)
         return value
 
@@ -360,6 +362,68 @@ TOGGLES: tuple[Toggle, ...] = (
             "gin: a spade upcard doubles that hand's score, bonuses included"),
     _switch(39, "oklahoma_extra_bonus", False, "2I.39",
             "gin: side bonuses (undercut +20/+40, gin +40/+80), not counted toward the target"),
+    # ---- 2J. Continental ------------------------------------------------------------------
+    _switch(40, "continental_quick_bonus", False, "2J.40",
+            "going out before drawing: +10 from each opponent; after one draw: +7",
+            supported=(False,)),
+    _switch(41, "continental_special_bonus", False, "2J.41",
+            "+10 from each opponent for going out with no wild card, +10 for all 15 in one suit",
+            supported=(False,)),
+    _int(42, "start_points", 100, "2J.42", "points every player starts the game with",
+         low=0, supported=(100,)),
+    # ---- 2K. Phỏm -------------------------------------------------------------------------
+    _switch(43, "phom_layoff_others", True, "2K.43",
+            "in the final turn a player may lay off on other players' melds",
+            supported=(True,)),
+    _switch(44, "phom_discard_taken_penalty", False, "2K.44",
+            "the discarder gives 1 chip to a player who takes his discard",
+            supported=(False,)),
+    _switch(45, "phom_three_taken_liability", False, "2K.45",
+            "a discarder whose discards were taken 3 times pays the whole settlement of an Ù",
+            supported=(False,)),
+    _choice(46, "play_direction", "clockwise", "2K.46", "the direction of play",
+            choices=("clockwise", "counterclockwise"), supported=("clockwise",)),
+    # ---- 2L. Tonk -------------------------------------------------------------------------
+    _choice(47, "tonk_deal", 5, "2L.47", "tonk: cards dealt to each player",
+            choices=(5, 7), supported=(5,)),
+    _switch(48, "tonk_stock_card_must_play", False, "2L.48",
+            "tonk: a card drawn from the stock must be played on the table or discarded",
+            supported=(False,)),
+    _switch(49, "tonk_meld_immediately", False, "2L.49",
+            "tonk: a complete meld may not be held in hand; it is laid down at once",
+            supported=(False,)),
+    _switch(50, "tonk_no_fourth_in_group", False, "2L.50",
+            "tonk: a 3-card group on the table cannot receive a 4th card",
+            supported=(False,)),
+    _switch(51, "tonk_one_layoff_per_turn", False, "2L.51",
+            "tonk: at most one card laid off per turn",
+            supported=(False,)),
+    _switch(52, "tonk_layoff_skips_discard", False, "2L.52",
+            "tonk: a player who laid off this turn does not discard",
+            supported=(False,)),
+    _switch(53, "tonk_flat_out_payment", False, "2L.53",
+            "tonk: going out always pays 1 chip from each opponent",
+            supported=(False,)),
+    _choice(54, "tonk_drop_penalty", "two_to_each_le", "2L.54",
+            "tonk: what a dropper who is not lowest pays (§3.22)",
+            choices=("two_to_each_le", "lowest_only", "per_player_to_lowest", "two_to_all"),
+            supported=("two_to_each_le",)),
+    _choice(55, "tonk_stock_out", "lowest_collects", "2L.55",
+            "tonk: an empty stock pays the lowest hand, or the hand is redealt",
+            choices=("lowest_collects", "redeal"), supported=("lowest_collects",)),
+    _choice(56, "tonk_instant", "49_50", "2L.56",
+            "tonk: which dealt hands are an instant tonk (47_50 with strip_8_9_10)",
+            choices=("49_50", "47_50", 50, "le15", "le11", "ranked"), supported=("49_50",)),
+    _choice(57, "tonk_super", "off", "2L.57",
+            "tonk: a dealt hand of 9 points or less collects 3 chips from each opponent",
+            choices=("off", "le9"), supported=("off",)),
+    _choice(58, "tonk_wait", "off", "2L.58",
+            "tonk: turns a meld owner waits when someone lays off on his melds (espera)",
+            choices=("off", 1, 3), supported=("off",)),
+    # ---- 2M. [001] ------------------------------------------------------------------------
+    _choice(59, "carousel_round_bonus_to", "others_only", "2M.59",
+            "carousel: who receives the end-of-game 25-per-round-won bonus",
+            choices=("others_only", "all_players"), supported=("others_only",)),
     # ---- engine policy (not rules) --------------------------------------------------------
     _int(None, "turn_cap", 500, "1.8",
          "engine policy: turns per hand before the hand is recorded as stalled", low=1),

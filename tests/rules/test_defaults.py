@@ -1,4 +1,4 @@
-"""One test per setting default, named after its RULES.md section (§2A–2H; §1.8 policy).
+"""One test per setting default, named after its RULES.md section (§2A–2H, §2J–2M; §1.8 policy).
 
 Expected values are copied from RULES.md by hand, not from sim.rules.toggles, so a changed
 default fails here. Each also checks that the baseline variant file keeps the default.
@@ -149,3 +149,32 @@ def test_1_8_policy_turn_cap_default_500(baseline):
 
 def test_1_11_policy_hand_cap_default_1000(baseline):
     check_default(baseline, "hand_cap", 1000)
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("continental_quick_bonus", False),  # 2J.40
+        ("continental_special_bonus", False),  # 2J.41
+        ("start_points", 100),  # 2J.42
+        ("phom_layoff_others", True),  # 2K.43
+        ("phom_discard_taken_penalty", False),  # 2K.44
+        ("phom_three_taken_liability", False),  # 2K.45
+        ("play_direction", "clockwise"),  # 2K.46
+        ("tonk_deal", 5),  # 2L.47
+        ("tonk_stock_card_must_play", False),  # 2L.48
+        ("tonk_meld_immediately", False),  # 2L.49
+        ("tonk_no_fourth_in_group", False),  # 2L.50
+        ("tonk_one_layoff_per_turn", False),  # 2L.51
+        ("tonk_layoff_skips_discard", False),  # 2L.52
+        ("tonk_flat_out_payment", False),  # 2L.53
+        ("tonk_drop_penalty", "two_to_each_le"),  # 2L.54
+        ("tonk_stock_out", "lowest_collects"),  # 2L.55
+        ("tonk_instant", "49_50"),  # 2L.56 (47_50 with strip_8_9_10)
+        ("tonk_super", "off"),  # 2L.57
+        ("tonk_wait", "off"),  # 2L.58
+        ("carousel_round_bonus_to", "others_only"),  # 2M.59
+    ],
+)
+def test_2J_2M_variant_option_defaults(baseline, name, expected):
+    check_default(baseline, name, expected)

@@ -19,17 +19,25 @@ RULES_IDS = {
     "going_rummy": 27, "stock_exhaustion": 28, "scoring": 29, "game_end": 30,
     "dealer_rotation": 31, "knock_limit": 32, "gin_opening": 33, "gin_bonus": 34,
     "undercut_bonus": 35, "box_bonus": 36, "shutout": 37, "spade_double": 38,
-    "oklahoma_extra_bonus": 39,
+    "oklahoma_extra_bonus": 39, "continental_quick_bonus": 40, "continental_special_bonus": 41,
+    "start_points": 42, "phom_layoff_others": 43, "phom_discard_taken_penalty": 44,
+    "phom_three_taken_liability": 45, "play_direction": 46, "tonk_deal": 47,
+    "tonk_stock_card_must_play": 48, "tonk_meld_immediately": 49, "tonk_no_fourth_in_group": 50,
+    "tonk_one_layoff_per_turn": 51, "tonk_layoff_skips_discard": 52, "tonk_flat_out_payment": 53,
+    "tonk_drop_penalty": 54, "tonk_stock_out": 55, "tonk_instant": 56, "tonk_super": 57,
+    "tonk_wait": 58, "carousel_round_bonus_to": 59,
 }  # fmt: skip
 SECTION_GROUPS = {range(1, 9): "2A", range(9, 15): "2B", range(15, 18): "2C",
                   range(18, 26): "2D", range(26, 28): "2E", range(28, 29): "2F",
-                  range(29, 30): "2G", range(30, 32): "2H", range(32, 40): "2I"}  # fmt: skip
+                  range(29, 30): "2G", range(30, 32): "2H", range(32, 40): "2I",
+                  range(40, 43): "2J", range(43, 47): "2K", range(47, 59): "2L",
+                  range(59, 60): "2M"}  # fmt: skip
 
 
 def test_every_rules_toggle_declared_once_with_its_id():
     rules = [t for t in TOGGLES if not t.policy]
     assert {t.name: t.id for t in rules} == RULES_IDS
-    assert len(rules) == len(RULES_IDS) == 39
+    assert len(rules) == len(RULES_IDS) == 59
     assert len(BY_NAME) == len(TOGGLES)
 
 
@@ -94,6 +102,57 @@ def test_check_rejects(name, value):
     with pytest.raises(ConfigError) as info:
         toggle(name).check(value)
     assert info.value.key == name
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "section"),
+    [
+        ("continental_quick_bonus", True, "2J.40"),
+        ("continental_special_bonus", "on", "2J.41"),
+        ("start_points", 50, "2J.42"),
+        ("phom_layoff_others", False, "2K.43"),
+        ("phom_discard_taken_penalty", True, "2K.44"),
+        ("phom_three_taken_liability", True, "2K.45"),
+        ("play_direction", "counterclockwise", "2K.46"),
+        ("tonk_deal", 7, "2L.47"),
+        ("tonk_stock_card_must_play", True, "2L.48"),
+        ("tonk_meld_immediately", True, "2L.49"),
+        ("tonk_no_fourth_in_group", True, "2L.50"),
+        ("tonk_one_layoff_per_turn", True, "2L.51"),
+        ("tonk_layoff_skips_discard", True, "2L.52"),
+        ("tonk_flat_out_payment", True, "2L.53"),
+        ("tonk_drop_penalty", "two_to_all", "2L.54"),
+        ("tonk_stock_out", "redeal", "2L.55"),
+        ("tonk_instant", "47_50", "2L.56"),
+        ("tonk_instant", 50, "2L.56"),
+        ("tonk_super", "le9", "2L.57"),
+        ("tonk_wait", 3, "2L.58"),
+        ("carousel_round_bonus_to", "all_players", "2M.59"),
+    ],
+)
+def test_declared_but_unplayed_values_are_refused_with_their_section(name, value, section):
+    """§2J-2M are declared with every RULES.md value; the engine plays only the defaults."""
+    with pytest.raises(ConfigError) as info:
+        toggle(name).check(value)
+    assert f"not supported by the engine yet (RULES.md §{section})" in str(info.value)
+    assert toggle(name).check(toggle(name).default) == toggle(name).default
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("start_points", -1),  # out of range, not merely unsupported
+        ("start_points", "100"),
+        ("tonk_deal", 6),
+        ("tonk_instant", "49"),
+        ("tonk_wait", 2),
+        ("play_direction", "left"),
+    ],
+)
+def test_values_rules_md_lacks_are_not_allowed(name, value):
+    with pytest.raises(ConfigError) as info:
+        toggle(name).check(value)
+    assert "not supported by the engine yet" not in str(info.value)
 
 
 def test_unknown_toggle_name_suggests():
