@@ -169,3 +169,45 @@ def test_docs_table_is_current():
     assert markdown_table() in docs.read_text(encoding="utf-8"), (
         "docs/variants.md is out of date: paste sim.rules.toggles.markdown_table() into it"
     )
+
+
+def _readme_support_sentence() -> str:
+    """What README.md must say about §2A–2I and §2J–2M, generated from the declarations."""
+    rules = [t for t in TOGGLES if not t.policy]
+    main = [t for t in rules if t.id <= 39]
+    only_default = [t.name for t in main if t.supported_values() == (t.default,)]
+    partial = [
+        t.name
+        for t in main
+        if t.name not in only_default
+        and (
+            t.supported_high is not None
+            or (t.kind is not Kind.INT and set(t.supported_values()) != set(_all_values(t)))
+        )
+    ]
+    later = [t for t in rules if t.id > 39]
+    assert all(t.supported_values() == (t.default,) for t in later)
+    names = ", ".join(f"`{n}`" for n in only_default)
+    some = ", ".join(f"`{n}`" for n in partial[:-1]) + f" and `{partial[-1]}`"
+    full = len(main) - len(only_default) - len(partial)
+    return (
+        f"Of the {len(main)} toggles of §2A–2I, {len(only_default)} accept only their default "
+        f"({names}), as do all {len(later)} of §2J–2M; {some} play some of their values, "
+        f"the other {full} every value"
+    )
+
+
+def _all_values(t) -> tuple:
+    if t.kind is Kind.SWITCH:
+        return (False, True)
+    if t.kind is Kind.PARAM:
+        return tuple(c.partition(":")[0] for c in t.choices)
+    return t.choices
+
+
+@pytest.mark.nojit
+def test_readme_says_which_toggles_accept_only_their_default():
+    readme = Path(__file__).resolve().parents[2] / "README.md"
+    text = " ".join(readme.read_text(encoding="utf-8").split())
+    sentence = _readme_support_sentence()
+    assert sentence in text, f"README.md should say (the declarations changed): {sentence}"
