@@ -436,6 +436,17 @@ def _check_knock_family(rules: Rules) -> None:
             value=list(rules.players),
             allowed="[2, 2], [3, 3] with loser_sits_out, [4, 4] with left",
         )
+    rotation = values["dealer_rotation"]
+    if rotation == "winner_deals" and any(rules.in_partnerships(p) for p in rules.player_counts):
+        raise ConfigError(
+            "4-player gin deals at both tables from the dealer's team and passes the deal left "
+            "each hand; winner_deals is not defined for partnerships, where each hand has a "
+            "winner at each table (RULES.md §3.19)",
+            key="dealer_rotation",
+            value=rotation,
+            allowed="left with 4-player gin (winner_deals plays in 2-player gin, §3.17 open "
+            "point 2)",
+        )
     limit, opening = values["knock_limit"], values["gin_opening"]
     if opening == "deal_11_10":
         for name in ("spade_double", "oklahoma_extra_bonus"):

@@ -146,6 +146,27 @@ def test_2I_39_oklahoma_side_bonuses_reach_only_the_final_scores():
     assert (np.nonzero(earned)[1] == a.hand_rows[:, L.H_WINNER][np.nonzero(earned)[0]]).all()
 
 
+def test_2H_31_winner_deals_in_two_player_gin():
+    # §3.17 open point 2 ("many published rules have the hand winner deal"); 4-player gin
+    # refuses it in the rules model (§3.19)
+    params, values = _gin(dealer_rotation="winner_deals")
+    out = play(params, values, np.array([SIMPLE, L.BOT_CAREFUL]), seed=6, games=100)
+    _clean(out)
+    rows = out.hand_rows
+    dealer_won = 0
+    for prev, row in zip(rows[:-1], rows[1:], strict=True):
+        if row[L.H_GAME] != prev[L.H_GAME]:
+            continue
+        if prev[L.H_END_REASON] == L.REASON_VOID:
+            assert row[L.H_DEALER] == prev[L.H_DEALER]  # the same dealer deals again
+        elif prev[L.H_WINNER] >= 0:
+            assert row[L.H_DEALER] == prev[L.H_WINNER]
+            dealer_won += prev[L.H_WINNER] == prev[L.H_DEALER]
+        else:
+            assert row[L.H_DEALER] == 1 - prev[L.H_DEALER]
+    assert dealer_won > 0  # hands where the deal did not alternate
+
+
 def test_3_18_the_loser_deals_next_and_sits_out_and_bonuses_follow():
     params, values = compiled("gin_rummy_3p", 3)
     bots = np.array([SIMPLE, L.BOT_CAREFUL, SIMPLE])

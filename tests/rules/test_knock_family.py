@@ -108,6 +108,27 @@ def test_3_19_four_player_partnership_gin_variant():
     assert rules.game_end == "target:125" and rules.dealer_rotation == "left"
 
 
+def test_3_19_winner_deals_is_refused_for_partnerships_with_the_reason():
+    # the engine deals both tables from the dealer's team and passes the deal left whatever
+    # dealer_rotation says, so winner_deals would be accepted and ignored
+    with pytest.raises(ConfigError) as info:
+        load_variant("gin_rummy_4p", {"dealer_rotation": "winner_deals"})
+    message = str(info.value)
+    assert "key 'dealer_rotation'" in message
+    assert (
+        "4-player gin deals at both tables from the dealer's team and passes the deal left "
+        "each hand; winner_deals is not defined for partnerships, where each hand has a "
+        "winner at each table (RULES.md §3.19)"
+    ) in message
+
+
+@pytest.mark.parametrize("variant", ["gin_rummy", "oklahoma_gin"])
+def test_3_17_two_player_gin_takes_winner_deals(variant):
+    # it plays there: the hand's winner deals the next hand (tests/engine/test_knock_games.py)
+    rules = load_variant(variant, {"dealer_rotation": "winner_deals"})
+    assert rules.dealer_rotation == "winner_deals"
+
+
 @pytest.mark.parametrize("variant", ["gin_rummy", "gin_rummy_3p", "gin_rummy_4p", "oklahoma_gin"])
 @pytest.mark.parametrize("ace_rank", ["low", "high"])
 def test_4D_run_suit_any_suit_is_taken_by_the_gin_variants(variant, ace_rank):
