@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: help install run test test-nojit audit-sweep bench lint clean chromium
+.PHONY: help install run test test-nojit audit-sweep bench lint golden clean chromium
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*##/\t/'
@@ -57,6 +57,10 @@ bench: $(STAMP)  ## engine benchmarks, one JSON line per figure
 lint: $(STAMP)  ## ruff
 	$(BIN)/ruff check sim tests
 	$(BIN)/ruff format --check sim tests
+
+# tests/golden/test_golden.py compares replays of fixed hands with these files (docs/engine.md).
+golden: $(STAMP)  ## rewrite the golden transcripts after an intended change
+	$(BIN)/python -m tests.golden.regen
 
 clean:
 	rm -rf $(VENV) build *.egg-info
