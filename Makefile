@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: help install run test test-nojit audit-sweep bench lint golden clean chromium
+.PHONY: help install run test test-nojit audit-sweep bench lint golden compare-baseline clean chromium
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*##/\t/'
@@ -61,6 +61,12 @@ lint: $(STAMP)  ## ruff
 # tests/golden/test_golden.py compares replays of fixed hands with these files (docs/engine.md).
 golden: $(STAMP)  ## rewrite the golden transcripts after an intended change
 	$(BIN)/python -m tests.golden.regen
+
+# tests/baseline/engine_stats.py: >= 100,000 hands of every case on both cores (~10 min);
+# BASELINE_ARGS="--only gin_rummy" for some cases. `record` rewrites the baseline.
+compare-baseline: $(STAMP)  ## before/after table of every variant file against tests/baseline/engine_stats.json (issue 29 point 6)
+	$(BIN)/python -m sim.engine.precompile --processes 2
+	$(BIN)/python -m tests.baseline.engine_stats compare $(BASELINE_ARGS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info
