@@ -1,0 +1,196 @@
+"""Slow, plain reference for the best arrangement and its declared tie-break.
+
+The oracle of ``sim.mech.melds.best_arrangement`` (its docstring declares the meld rules,
+the positions and the order; RULES.md §1.2, §1.3, §1.13, §2A.4, §2A.6, §2B.9). It imports
+nothing from the engines: it lists every meld of a hand by brute force, every way to lay
+a set of them out of the hand, and picks by the declared rule:
+
+1. the arrangement melding the most value (the least deadwood);
+2. of those, the first in the declared order. An arrangement's place in that order is its
+   *decision sequence*: cards are decided from the lowest natural kind up; the lowest
+   undecided card is in one of the arrangement's melds (the one with the smallest key if
+   several hold it) or left in hand (key ``(2,)``, after every meld); sequences compare
+   as tuples of keys.
+
+A meld's key: a group ``(0, n_s, n_h, n_d, n_c, jokers)`` (its naturals per suit); a run
+``(1, lo, length, d_0, ..., d_{length-1})`` where ``d_i`` is what stands on the i-th
+position of its window: the natural's suit 0..3, or 4 for a joker.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sim.cards import JOKER, N_RANKS, N_SUITS
+
+JOKER_DIGIT = 4
+LEFT_IN_HAND = (2,)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The meld rules the oracle takes: ``ace_rank`` is a RULES.md §2A.4 word."""
+
+    ace_rank: str = "low"
+    any_suit: bool = False
+    group_duplicates: bool = False
+
+
+@dataclass(frozen=True)
+class Meld:
+    key: tuple[int, ...]
+    naturals: tuple[int, ...]  # sorted kinds, repeats for identical cards
+    jokers: int
+
+    @property
+    def kind(self) -> str:
+        return "group" if self.key[0] == 0 else "run"
+
+
+def positions(ace_rank: str) -> list[int]:
+    """The rank standing on each run position (0 = ace .. 12 = king)."""
+    if ace_rank == "high":
+        return list(range(1, N_RANKS)) + [0]
+    if ace_rank == "high_or_low":
+        return list(range(N_RANKS)) + [0]
+    return list(range(N_RANKS))
+
+
+def windows(ace_rank: str) -> list[tuple[int, int, list[int]]]:
+    """Every run window as (lo, length, ranks on its positions), in (lo, length) order."""
+    ranks = positions(ace_rank)
+    out = []
+    for lo in range(len(ranks)):
+        for length in range(3, 14):
+            if ace_rank == "around_corner":
+                seq = [ranks[(lo + i) % N_RANKS] for i in range(length)]
+            elif lo + length <= len(ranks):
+                seq = ranks[lo : lo + length]
+            else:
+                continue
+            if len(set(seq)) == length:
+                out.append((lo, length, seq))
+    return out
+
+
+def all_melds(hand: Sequence[int], rules: Rules) -> list[Meld]:
+    """Every meld whose cards are a sub-multiset of ``hand``."""
+    count = Counter(hand)
+    jokers = count.pop(JOKER, 0)
+    melds = []
+    for rank in range(N_RANKS):
+        tops = [count[rank * N_SUITS + t] for t in range(N_SUITS)]
+        if not rules.group_duplicates:
+            tops = [min(n, 1) for n in tops]
+        for ns in itertools.product(*(range(n + 1) for n in tops)):
+            for j in range(jokers + 1):
+                size = sum(ns) + j
+                if sum(ns) == 0 or size < 3:
+                    continue
+                if not rules.group_duplicates and size > N_SUITS:
+                    continue
+                naturals = tuple(
+                    sorted(rank * N_SUITS + t for t in range(N_SUITS) for _ in range(ns[t]))
+                )
+                melds.append(Meld((0, *ns, j), naturals, j))
+    for lo, length, seq in windows(rules.ace_rank):
+        suits = range(N_SUITS) if not rules.any_suit else [None]
+        for run_suit in suits:
+            options = []
+            for rank in seq:
+                here = [
+                    t
+                    for t in range(N_SUITS)
+                    if count[rank * N_SUITS + t] > 0 and (run_suit is None or t == run_suit)
+                ]
+                options.append(here + [JOKER_DIGIT])
+            for digits in itertools.product(*options):
+                used = digits.count(JOKER_DIGIT)
+                if used > jokers or used == length:
+                    continue
+                naturals = tuple(
+                    sorted(r * N_SUITS + d for r, d in zip(seq, digits, strict=True) if d < 4)
+                )
+                melds.append(Meld((1, lo, length, *digits), naturals, used))
+    return melds
+
+
+def _fits(meld: Meld, left: Counter, jokers: int) -> bool:
+    need = Counter(meld.naturals)
+    return meld.jokers <= jokers and all(left[k] >= n for k, n in need.items())
+
+
+def arrangements(hand: Sequence[int], rules: Rules, limit: int = 0):
+    """Yield every arrangement (a tuple of melds, any order) that fits in ``hand``, with at
+    most ``limit`` melds (0: any number)."""
+    melds = all_melds(hand, rules)
+    left = Counter(hand)
+    jokers = left.pop(JOKER, 0)
+
+    def extend(start: int, chosen: list[Meld], jokers_left: int):
+        yield tuple(chosen)
+        if limit and len(chosen) >= limit:
+            return
+        for i in range(start, len(melds)):
+            meld = melds[i]
+            if _fits(meld, left, jokers_left):
+                for k in meld.naturals:
+                    left[k] -= 1
+                chosen.append(meld)
+                yield from extend(i, chosen, jokers_left - meld.jokers)
+                chosen.pop()
+                for k in meld.naturals:
+                    left[k] += 1
+
+    yield from extend(0, [], jokers)
+
+
+def decision_sequence(
+    hand: Sequence[int], arrangement: Sequence[Meld]
+) -> tuple[tuple, tuple[Meld, ...]]:
+    """The arrangement's place in the declared order (module docstring), and its melds in
+    the order they are decided."""
+    rest = Counter(k for k in hand if k != JOKER)
+    pending = list(arrangement)
+    sequence = []
+    decided = []
+    while rest:
+        c = min(rest)
+        holding = [m for m in pending if c in m.naturals]
+        if holding:
+            meld = min(holding, key=lambda m: m.key)
+            pending.remove(meld)
+            sequence.append(meld.key)
+            decided.append(meld)
+            for k in meld.naturals:
+                rest[k] -= 1
+                if rest[k] == 0:
+                    del rest[k]
+        else:
+            sequence.append(LEFT_IN_HAND)
+            rest[c] -= 1
+            if rest[c] == 0:
+                del rest[c]
+    return tuple(sequence), tuple(decided)
+
+
+def melded_value(arrangement: Sequence[Meld], values: Sequence[int]) -> int:
+    return sum(values[k] for m in arrangement for k in m.naturals) + sum(
+        m.jokers * values[JOKER] for m in arrangement
+    )
+
+
+def best_arrangement(
+    hand: Sequence[int], rules: Rules, values: Sequence[int], limit: int = 0
+) -> tuple[int, tuple[Meld, ...]]:
+    """(melded value, melds in decision order) of the declared best arrangement."""
+    best = None
+    for arrangement in arrangements(hand, rules, limit):
+        value = melded_value(arrangement, values)
+        order, decided = decision_sequence(hand, arrangement)
+        if best is None or value > best[0] or (value == best[0] and order < best[1]):
+            best = (value, order, decided)
+    return best[0], best[2]
