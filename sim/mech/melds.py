@@ -28,11 +28,16 @@ in this declared order, each with one copy of ``c``:
    clubs (one suit only under ``same_suit``), then a joker. ``c`` stands on its own
    position.
 
+They are *tried* in the reverse of that order, the last listed first: runs before groups,
+the latest window and the longest run first, the fullest group first. The largest melds
+usually make the best arrangement, so the first one found is usually best and the bound
+prunes the rest.
+
 **Best arrangement** (declared tie-break). Cards are decided from the lowest natural kind
-up: the lowest undecided card goes into one of its candidates, tried in the order above,
-or is left in hand, tried last. Of all arrangements that leave the least value in hand
-(jokers at their value in ``values``), the first in that order is chosen. Cards that
-belong to no meld of the whole hand are left in hand before the search (this changes no
+up: the lowest undecided card goes into one of its candidates, in the order they are
+tried, or is left in hand, tried last. Of all arrangements that leave the least value in
+hand (jokers at their value in ``values``), the first in that order is chosen. Cards that
+can no longer meld with the undecided cards are left in hand at once (this changes no
 order: such a card has no candidate). ``tests/oracles/arrangement.py`` enumerates every
 arrangement by brute force and picks the first optimal one in the same order.
 
@@ -110,6 +115,35 @@ S_TRUNCATED = 2  # 1 when some card had more than MAX_CAND candidates (the audit
 S_NODES = 3  # frames pushed (for measurements)
 
 
+N_PLANES = 6  # a card's value is at most 63
+V_PLANES = JOKER + 1  # values[V_PLANES + b]: the natural kinds whose value has bit b set
+N_VALUES = V_PLANES + N_PLANES
+
+
+def value_table(per_kind: np.ndarray) -> np.ndarray:
+    """The kernels' card values: ``int64[N_VALUES]``, each kind's value (RULES.md §1.9; the
+    joker's at ``JOKER``) followed by its bit planes, so that the value of a mask of natural
+    cards is a few popcounts (``mask_value``)."""
+    values = np.zeros(N_VALUES, np.int64)
+    values[: JOKER + 1] = per_kind[: JOKER + 1]
+    if values[:JOKER].min() < 0 or values[:JOKER].max() >= 1 << N_PLANES:
+        raise ValueError(f"card values must be 0..{(1 << N_PLANES) - 1}")
+    for kind in range(JOKER):
+        for b in range(N_PLANES):
+            if (values[kind] >> b) & 1:
+                values[V_PLANES + b] |= np.int64(1) << kind
+    return values
+
+
+@kernel
+def mask_value(values, mask):
+    """The total value of the natural cards of ``mask`` (``values`` from ``value_table``)."""
+    total = 0
+    for b in range(N_PLANES):
+        total += popcount(mask & values[V_PLANES + b]) << b
+    return total
+
+
 @allocating
 def new_work():
     """A search workspace (``int64[W_ROWS, W_COLS]``); one per thread of play."""
@@ -127,10 +161,13 @@ def n_positions(ace_rank):
 
 @kernel
 def rank_at(pos, ace_rank):
-    """The rank (0 = ace .. 12 = king) at run position ``pos`` (0 <= pos < n_positions)."""
+    """The rank (0 = ace .. 12 = king) at run position ``pos`` (0 <= pos < 2 * 13; around
+    the corner a position past K wraps)."""
     if ace_rank == ACE_HIGH:
-        return (pos + 1) % N_RANKS
-    return pos % N_RANKS
+        pos += 1
+    while pos >= N_RANKS:  # no division: at most two subtractions
+        pos -= N_RANKS
+    return pos
 
 
 @kernel
@@ -140,7 +177,7 @@ def position_of(rank, ace_rank, which):
     if which == 1:
         return N_RANKS if ace_rank == ACE_HIGH_OR_LOW and rank == 0 else -1
     if ace_rank == ACE_HIGH:
-        return (rank + N_RANKS - 1) % N_RANKS
+        return N_RANKS - 1 if rank == 0 else rank - 1
     return rank
 
 
@@ -156,9 +193,8 @@ def window_ok(lo, length, ace_rank):
 
 @kernel
 def window_position(lo, i, ace_rank):
-    """The ``i``-th position of a window starting at ``lo``."""
-    if ace_rank == ACE_AROUND_CORNER:
-        return (lo + i) % N_RANKS
+    """The ``i``-th position of a window starting at ``lo`` (past K around the corner:
+    ``rank_at`` wraps it)."""
     return lo + i
 
 
@@ -166,8 +202,8 @@ def window_position(lo, i, ace_rank):
 def index_in_window(pos, lo, length, ace_rank):
     """Where position ``pos`` (>= 0) stands in the window (``lo``, ``length``), or -1."""
     i = pos - lo
-    if ace_rank == ACE_AROUND_CORNER:
-        i = (pos - lo + N_RANKS) % N_RANKS
+    if ace_rank == ACE_AROUND_CORNER and i < 0:
+        i += N_RANKS
     return i if 0 <= i < length else -1
 
 
@@ -227,11 +263,15 @@ def _list_groups(fx, params, values, work, first, count, rest, n_layers, jokers,
     dups = rule(fx, params, P_GROUP_DUPLICATES) == GROUP_DUPLICATES_ALLOWED
     n = work[W_GROUP, 0:N_SUITS]  # naturals of each suit in the group being listed
     top = work[W_GROUP, N_SUITS : 2 * N_SUITS]  # copies of each suit it may take
+    held = 0
     for t in range(N_SUITS):
         top[t] = copies(rest, n_layers, rank * N_SUITS + t)
         if not dups and top[t] > 1:
             top[t] = 1
+        held += top[t]
         n[t] = 0
+    if held + jokers < 3:
+        return count
     n[suit_c] = 1
     while True:
         naturals = n[0] + n[1] + n[2] + n[3]
@@ -283,6 +323,21 @@ def _list_window(
     in the declared order (what stands on each position, from ``lo`` up: suits 0..3, then
     a joker); returns the new count."""
     suit_c = c % N_SUITS
+    if jokers == 0 and not any_suit:
+        # every position holds a natural of c's suit (the caller saw none missing): the
+        # only assignment, written without the odometer below
+        if count >= MAX_CAND:
+            work[W_SCAL, S_TRUNCATED] = 1
+            return count
+        take = 0
+        shape = 0
+        for q in range(length):
+            take |= np.int64(1) << (rank_at(lo + q, ace_rank) * N_SUITS + suit_c)
+            shape |= suit_c << (3 * q)
+        row = first + count
+        _emit(work, row, MELD_RUN, lo, length, suit_c, 0, mask_value(values, take), shape)
+        work[row, CA_TAKE] = take
+        return count + 1
     digit = work[W_DIGITS, 0:MAX_RUN]
     i = 0
     digit[0] = -1
@@ -337,6 +392,32 @@ def _list_window(
 
 
 @kernel
+def _compress_nibbles(x):
+    """Bit ``p`` of the result is bit ``4 * p`` of ``x`` (p < 16)."""
+    x &= np.int64(0x1111111111111111)
+    x = (x | (x >> 3)) & np.int64(0x0303030303030303)
+    x = (x | (x >> 6)) & np.int64(0x000F000F000F000F)
+    x = (x | (x >> 12)) & np.int64(0x000000FF000000FF)
+    return (x | (x >> 24)) & np.int64(0xFFFF)
+
+
+@kernel
+def _run_column(present, suit, any_suit, ace_rank):
+    """Bit ``p`` set when a natural may stand on run position ``p`` of a run of ``suit``
+    (any suit under any_suit); around the corner the 13 positions are written twice
+    (bits 13..25 again), so that a wrapping window is a plain range of bits."""
+    e = _to_positions(present, ace_rank)
+    if any_suit:
+        e = e | (e >> 1) | (e >> 2) | (e >> 3)
+    else:
+        e = e >> suit
+    col = _compress_nibbles(e) & ((np.int64(1) << n_positions(ace_rank)) - 1)
+    if ace_rank == ACE_AROUND_CORNER:
+        col |= col << N_RANKS
+    return col
+
+
+@kernel
 def _list_runs(fx, params, values, work, first, count, rest, jokers, c):
     """Append the runs through ``c`` (declared order: by window, then by what stands on
     each position); returns the new count. Only windows through one of ``c``'s positions
@@ -347,6 +428,8 @@ def _list_runs(fx, params, values, work, first, count, rest, jokers, c):
     rank_c = c // N_SUITS
     present = rest[0]  # a run holds one card per rank: one copy is all it needs
     wrap = ace_rank == ACE_AROUND_CORNER
+    col = _run_column(present, suit_c, any_suit, ace_rank)
+    last = 2 * N_RANKS if wrap else n_positions(ace_rank)  # bits of col in use
     for which in range(2):  # an ace's second position (13) has later windows than its first
         pos = position_of(rank_c, ace_rank, which)
         if pos < 0:
@@ -354,25 +437,19 @@ def _list_runs(fx, params, values, work, first, count, rest, jokers, c):
         first_lo = 0 if wrap else max(0, pos - MAX_RUN + 1)
         last_lo = N_RANKS - 1 if wrap else pos
         for lo in range(first_lo, last_lo + 1):
-            at = index_in_window(pos, lo, MAX_RUN, ace_rank)
-            if at < 0:
-                continue
-            missing = 0  # positions of the window so far with no natural
-            for i in range(at):
-                r = rank_at(window_position(lo, i, ace_rank), ace_rank)
-                if not _natural_at(present, r, suit_c, any_suit):
-                    missing += 1
+            at = index_in_window(pos, lo, MAX_RUN, ace_rank)  # c's place: bit lo + at
+            before = ((np.int64(1) << at) - 1) << lo
+            missing = at - popcount(col & before)
             if missing > jokers:
                 continue
             for length in range(at + 1, MAX_RUN + 1):
-                if not wrap and lo + length > n_positions(ace_rank):
+                end = lo + length - 1
+                if end >= last:
                     break
-                if length > at + 1:
-                    r = rank_at(window_position(lo, length - 1, ace_rank), ace_rank)
-                    if not _natural_at(present, r, suit_c, any_suit):
-                        missing += 1
-                        if missing > jokers:
-                            break
+                if length > at + 1 and (col >> end) & 1 == 0:
+                    missing += 1
+                    if missing > jokers:
+                        break
                 if length >= 3:
                     count = _list_window(
                         values,
@@ -516,10 +593,7 @@ def _push(fx, params, values, work, depth, melded, left, melds, n_layers):
     jokers = work[frame, F_JOKERS]
     keep = meldable(fx, params, rest, n_layers, jokers) if rest[0] != 0 else np.int64(0)
     for l in range(n_layers):
-        gone = rest[l] & ~keep
-        while gone != 0:
-            left -= values[lowest_kind(gone)]
-            gone &= gone - 1
+        left -= mask_value(values, rest[l] & ~keep)
         rest[l] &= keep
     work[frame, F_MELDED] = melded
     work[frame, F_LEFT] = left
@@ -555,25 +629,23 @@ def best_arrangement(fx, params, values, work, layers, jokers, limit):
     """The best arrangement (module docstring) of the hand ``layers`` (``int64`` layers,
     ``packs`` of them) plus ``jokers``, with at most ``limit`` melds (0: any number).
     Writes its melds to ``work`` rows ``W_BEST``.. (``S_BEST_N`` of them) and returns the
-    value they take out of the hand (``values`` per kind; the deadwood is the hand's value
-    less this)."""
+    value they take out of the hand (``values`` from ``value_table``; the deadwood is the
+    hand's value less this)."""
     n_layers = rule(fx, params, P_PACKS)
     work[W_SCAL, S_BEST_N] = 0
     work[W_SCAL, S_BEST_VALUE] = -1
     work[W_SCAL, S_TRUNCATED] = 0
+    if meldable(fx, params, layers, n_layers, jokers) == 0:
+        work[W_SCAL, S_BEST_VALUE] = 0  # nothing melds (most hands of a turn): no search
+        return 0
     frame = W_FRAME
     left = jokers * values[JOKER]
     for l in range(MAX_LAYERS):
         work[frame, F_REST + l] = layers[l] if l < n_layers else 0
-        rest = work[frame, F_REST + l]
-        while rest != 0:
-            left += values[lowest_kind(rest)]
-            rest &= rest - 1
+        if l < n_layers:
+            left += mask_value(values, layers[l])
     work[frame, F_JOKERS] = jokers
     _push(fx, params, values, work, 0, 0, left, 0, n_layers)
-    if work[frame, F_CARD] < 0:  # nothing melds (most hands of a turn): no search
-        work[W_SCAL, S_BEST_VALUE] = 0
-        return 0
     depth = 0
     while depth >= 0:
         frame = W_FRAME + depth
@@ -591,15 +663,18 @@ def best_arrangement(fx, params, values, work, layers, jokers, limit):
             work[W_SCAL, S_TRUNCATED] = 1
             depth -= 1
             continue
-        option = work[frame, F_NEXT]
+        step = work[frame, F_NEXT]
         n = work[frame, F_N]
         melds = work[frame, F_MELDS]
-        if option < n and limit > 0 and melds >= limit:
-            option = n  # no more melds: the card stays in hand
-        if option > n:
+        if step < n and limit > 0 and melds >= limit:
+            step = n  # no more melds: the card stays in hand
+        if step == n and melded + work[frame, F_LEFT] - values[c] <= work[W_SCAL, S_BEST_VALUE]:
+            step = n + 1  # leaving the card in hand cannot beat the best found
+        if step > n:
             depth -= 1
             continue
-        work[frame, F_NEXT] = option + 1
+        work[frame, F_NEXT] = step + 1
+        option = n - 1 - step if step < n else n  # candidates from the last listed
         child = frame + 1
         for l in range(MAX_LAYERS):
             work[child, F_REST + l] = work[frame, F_REST + l]

@@ -8,13 +8,14 @@ a set of them out of the hand, and picks by the declared rule:
 1. the arrangement melding the most value (the least deadwood);
 2. of those, the first in the declared order. An arrangement's place in that order is its
    *decision sequence*: cards are decided from the lowest natural kind up; the lowest
-   undecided card is in one of the arrangement's melds (the one with the smallest key if
-   several hold it) or left in hand (key ``(2,)``, after every meld); sequences compare
-   as tuples of keys.
+   undecided card is in one of the arrangement's melds (the one tried first if several
+   hold it) or left in hand (tried after every meld); melds through one card are tried
+   from the largest key down, and sequences compare decision by decision.
 
 A meld's key: a group ``(0, n_s, n_h, n_d, n_c, jokers)`` (its naturals per suit); a run
 ``(1, lo, length, d_0, ..., d_{length-1})`` where ``d_i`` is what stands on the i-th
-position of its window: the natural's suit 0..3, or 4 for a joker.
+position of its window: the natural's suit 0..3, or 4 for a joker. So runs are tried
+before groups, later windows and longer runs first, and fuller groups first.
 """
 
 from __future__ import annotations
@@ -27,7 +28,12 @@ from dataclasses import dataclass
 from sim.cards import JOKER, N_RANKS, N_SUITS
 
 JOKER_DIGIT = 4
-LEFT_IN_HAND = (2,)
+LEFT_IN_HAND = (1,)  # in "tried" order (``tried``): after every meld
+
+
+def tried(key: tuple[int, ...]) -> tuple[int, ...]:
+    """A meld key turned so that sorting ascending gives the order melds are tried in."""
+    return tuple(-k for k in key)
 
 
 @dataclass(frozen=True)
@@ -161,9 +167,9 @@ def decision_sequence(
         c = min(rest)
         holding = [m for m in pending if c in m.naturals]
         if holding:
-            meld = min(holding, key=lambda m: m.key)
+            meld = min(holding, key=lambda m: tried(m.key))
             pending.remove(meld)
-            sequence.append(meld.key)
+            sequence.append(tried(meld.key))
             decided.append(meld)
             for k in meld.naturals:
                 rest[k] -= 1
