@@ -1,6 +1,7 @@
 """Bit operations on card masks: LLVM's instructions under the JIT, plain Python without.
 
-``popcount`` (``llvm.ctpop``) and ``lowest_bit`` (``llvm.cttz``) are plain functions that
+``popcount`` (``llvm.ctpop``), ``lowest_bit`` (``llvm.cttz``) and ``highest_bit``
+(``llvm.ctlz``) are plain functions that
 numba replaces by one machine instruction when it compiles a kernel (``@overload``), so
 ``NUMBA_DISABLE_JIT=1`` runs the same code slowly.
 """
@@ -8,7 +9,7 @@ numba replaces by one machine instruction when it compiles a kernel (``@overload
 from __future__ import annotations
 
 from numba import types
-from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 from numba.extending import intrinsic, overload
 
 
@@ -21,6 +22,11 @@ def lowest_bit(x: int) -> int:
     """The index of the lowest set bit of ``x`` (> 0)."""
     x = int(x)
     return (x & -x).bit_length() - 1
+
+
+def highest_bit(x: int) -> int:
+    """The index of the highest set bit of ``x`` (> 0)."""
+    return int(x).bit_length() - 1
 
 
 @intrinsic
@@ -42,3 +48,8 @@ def _popcount(x):
 @overload(lowest_bit)
 def _lowest_bit(x):
     return lambda x: trailing_zeros(x)
+
+
+@overload(highest_bit)
+def _highest_bit(x):
+    return lambda x: 63 - leading_zeros(x)

@@ -1,0 +1,118 @@
+"""Plain-Python entry points to the mechanics engine: rules to kernel arrays, and play.
+
+``compile_rules`` is one loop over the toggle declarations (``sim.mech.layout`` codes every
+value), so no table of defaults or codes is written twice. ``play`` fills the same
+``Played`` arrays as ``sim.engine.api.play`` (the dataset's rows).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.engine.api import Played
+from sim.mech import layout as L
+from sim.mech.game import play_games
+from sim.mech.melds import value_table
+from sim.mech.specs import Fixed, spec_for
+from sim.rules.compile import card_values
+from sim.rules.model import Rules
+from sim.rules.toggles import BY_NAME, TOGGLES, Kind, split_param
+
+PLAYED = {
+    "stock_exhaustion": ("turn_over", "shuffle_except_top"),
+    "meld_timing": ("progressive",),
+    "jokers": (0,),
+    "scoring": ("pip_to_winner", "per_card", "penalty"),
+}
+"""What this engine plays so far, for the toggles where it is less than the declarations
+(docs/engine-plan.md, order of work): any other value is refused."""
+BOTS_PLAYED = (L.BOT_GREEDY,)
+
+
+def unplayed(rules: Rules) -> list[str]:
+    """The settings of ``rules`` this engine does not play yet, as ``name = value`` (§)."""
+    out = [
+        f"{name} = {rules[name]!r} (RULES.md §{BY_NAME[name].section})"
+        for name, values in PLAYED.items()
+        if rules[name] not in values
+    ]
+    if rules.family != "rummy":
+        out.append(f"family = {rules.family!r}")
+    return out
+
+
+def compile_rules(
+    rules: Rules, players: int, *, audit: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(params, values)`` of ``rules`` at a table of ``players`` (ConfigError for a player
+    count the variant does not allow): every toggle coded into its slot, then the table's
+    size, its packs and the audit switch; the card values with their bit planes."""
+    missing = unplayed(rules)
+    if missing:
+        raise ValueError(f"the mechanics engine does not play {', '.join(missing)} yet")
+    hand_size, packs = rules.deal_for(players)
+    params = np.zeros(L.N_PARAMS, np.int64)
+    for toggle in TOGGLES:
+        value = rules[toggle.name]
+        params[L.slot(toggle.name)] = L.code(toggle.name, value)
+        if toggle.kind is Kind.PARAM:
+            params[L.arg_slot(toggle.name)] = split_param(str(value))[1] or 0
+    params[L.P_PLAYERS] = players
+    params[L.P_HAND_SIZE] = hand_size
+    params[L.P_PACKS] = packs
+    params[L.P_AUDIT] = int(audit)
+    return params, value_table(card_values(rules))
+
+
+def play(
+    params: np.ndarray,
+    values: np.ndarray,
+    bots: np.ndarray,
+    *,
+    seed: int = 0,
+    shard: int = 0,
+    first_game: int = 0,
+    first_deal: int = 0,
+    hands: int | None = None,
+    games: int | None = None,
+    events: int = 0,
+    dealer: int = -1,
+    spec: Fixed | None = None,
+) -> Played:
+    """Play until ``hands`` hands or ``games`` games are done (at least one must be given),
+    with the most specific compile-time spec that fits the rules (or ``spec``, which must
+    fit them: tests play ``GENERIC`` to compare)."""
+    if hands is None and games is None:
+        raise ValueError("give hands or games")
+    if spec is None:
+        spec = spec_for(params)
+    elif not spec.matches(params):
+        raise ValueError(f"{spec!r} does not fit these rules")
+    if any(int(b) not in BOTS_PLAYED for b in np.asarray(bots)):
+        raise ValueError("the mechanics engine plays only the greedy bot yet")
+    players = int(params[L.P_PLAYERS])
+    max_games = games if games is not None else hands
+    max_hands = hands if hands is not None else games * int(params[L.P_HAND_CAP])
+    out = Played(players, max_hands, max_games, events)
+    h, g = play_games(
+        spec,
+        params,
+        values,
+        np.asarray(bots, np.int64),
+        seed,
+        shard,
+        first_game,
+        first_deal,
+        dealer,
+        max_hands,
+        max_games,
+        out.hand_rows,
+        out.hand_scores,
+        out.hand_totals,
+        out.game_rows,
+        out.game_scores,
+        out.counters,
+        out.events,
+    )
+    out.hands, out.games = int(h), int(g)
+    return out.trim()

@@ -1,0 +1,133 @@
+"""Audit mode: invariants checked after every action when ``audit`` is 1 (violations are
+counted in ``C_VIOLATIONS``, never raised).
+
+- every card of the shoe is in exactly one place: the hands, the table, the stock, the
+  discard pile (the copies of each kind are added up as bit-sliced counters);
+- every seat's card count matches its hand;
+- every table meld holds at least 3 cards, its natural cards agree with its shape, and its
+  ``M_FITS`` is what ``table.meld_fits`` says.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.cards import JOKER, N_SUITS
+from sim.mech.bitops import popcount
+from sim.mech.jit import kernel
+from sim.mech.layout import P_ACE_RANK, P_AUDIT, P_JOKERS, P_PACKS, P_PLAYERS
+from sim.mech.melds import FULL, MAX_LAYERS, MELD_GROUP, rank_at
+from sim.mech.specs import rule
+from sim.mech.state import (
+    C_DISCARD_N,
+    C_N_MELDS,
+    C_STOCK_N,
+    C_VIOLATIONS,
+    M_CARDS,
+    M_FITS,
+    M_JOKERS,
+    M_LEN,
+    M_LO,
+    M_SHAPE,
+    M_SUIT,
+    M_TYPE,
+    PILE_DISCARD,
+    PILE_STOCK,
+    R_MELD,
+    R_SC,
+    R_SEAT,
+    S_HAND,
+    S_JOKERS,
+    S_N,
+)
+from sim.mech.table import meld_fits
+
+COUNTER_BITS = 4  # bit-sliced counters count copies up to 15
+
+
+@kernel
+def _count_in(counter, mask):
+    """Add one copy of every kind of ``mask`` to the bit-sliced ``counter``."""
+    carry = mask
+    for b in range(COUNTER_BITS):
+        if carry == 0:
+            return
+        next_carry = counter[b] & carry
+        counter[b] ^= carry
+        carry = next_carry
+
+
+@kernel
+def _meld_ok(fx, params, st, m):
+    """Does table meld ``m`` agree with its own shape, and are its fits right?"""
+    row = R_MELD + m
+    length = st[row, M_LEN]
+    if length < 3:
+        return False
+    shape = st[row, M_SHAPE]
+    naturals = np.int64(0)
+    n_naturals = 0
+    for l in range(MAX_LAYERS):
+        naturals |= st[row, M_CARDS + l]
+        n_naturals += popcount(st[row, M_CARDS + l])
+    if n_naturals + st[row, M_JOKERS] != length:
+        return False
+    want = np.int64(0)
+    if st[row, M_TYPE] == MELD_GROUP:
+        rank = st[row, M_LO]
+        for t in range(N_SUITS):
+            if (shape >> (4 * t)) & 0xF != 0:
+                want |= np.int64(1) << (rank * N_SUITS + t)
+    else:
+        ace_rank = rule(fx, params, P_ACE_RANK)
+        for i in range(length):
+            digit = (shape >> (3 * i)) & 0x7
+            if digit < N_SUITS:
+                if st[row, M_SUIT] >= 0 and digit != st[row, M_SUIT]:
+                    return False
+                want |= np.int64(1) << (rank_at(st[row, M_LO] + i, ace_rank) * N_SUITS + digit)
+    if want != naturals:
+        return False
+    return st[row, M_FITS] == meld_fits(fx, params, st, m)
+
+
+@kernel
+def check_state(fx, params, st, piles, work):
+    """Count the invariants of the module docstring that fail now (only in audit mode)."""
+    if rule(fx, params, P_AUDIT) == 0:
+        return
+    bad = 0
+    counter = work[0, 0:COUNTER_BITS]  # the search workspace is free between searches
+    for b in range(COUNTER_BITS):
+        counter[b] = 0
+    jokers = 0
+    for p in range(rule(fx, params, P_PLAYERS)):
+        row = R_SEAT + p
+        n = st[row, S_JOKERS]
+        for l in range(MAX_LAYERS):
+            _count_in(counter, st[row, S_HAND + l])
+            n += popcount(st[row, S_HAND + l])
+        jokers += st[row, S_JOKERS]
+        if n != st[row, S_N]:
+            bad += 1
+    for m in range(st[R_SC, C_N_MELDS]):
+        for l in range(MAX_LAYERS):
+            _count_in(counter, st[R_MELD + m, M_CARDS + l])
+        jokers += st[R_MELD + m, M_JOKERS]
+        if not _meld_ok(fx, params, st, m):
+            bad += 1
+    for pile, size in ((PILE_STOCK, st[R_SC, C_STOCK_N]), (PILE_DISCARD, st[R_SC, C_DISCARD_N])):
+        for i in range(size):
+            kind = piles[pile, i]
+            if kind == JOKER:
+                jokers += 1
+            else:
+                _count_in(counter, np.int64(1) << kind)
+    packs = rule(fx, params, P_PACKS)
+    for b in range(COUNTER_BITS):
+        want = FULL if (packs >> b) & 1 else np.int64(0)
+        if counter[b] != want:
+            bad += 1
+    if jokers != rule(fx, params, P_JOKERS):
+        bad += 1
+    st[R_SC, C_VIOLATIONS] += bad

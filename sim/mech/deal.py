@@ -1,0 +1,84 @@
+"""The deal (RULES.md §1.4, §2C.15): a fresh hand state, the cards dealt one at a time
+clockwise from the dealer's left, then the upcard.
+
+Rule slots read here: ``players``, ``hand_size``, ``upcard``.
+
+The deal stream is seeded from (seed, shard, deal) only, so two arms with other rules deal
+the same cards (common random numbers).
+"""
+
+from __future__ import annotations
+
+from sim.cards import N_KINDS
+from sim.mech.jit import kernel
+from sim.mech.layout import P_HAND_SIZE, P_PLAYERS, P_UPCARD
+from sim.mech.piles import fill_stock, pop_stock, push_discard
+from sim.mech.rng import RNG_BOTS, RNG_DEAL, STREAM_BOTS, STREAM_DEAL, stream_seed
+from sim.mech.specs import rule
+from sim.mech.state import (
+    C_CURRENT,
+    C_DEALER,
+    C_LOG,
+    C_N_EVENTS,
+    C_PLAN,
+    C_SHOE_N,
+    C_TAKEN,
+    E_DEAL,
+    E_UPCARD,
+    N_C,
+    N_S,
+    R_SC,
+    R_SEAT,
+    S_SIDE,
+    give,
+    held,
+    log_card,
+    log_event,
+)
+
+
+@kernel
+def reset_hand(fx, params, st, piles, rng, seed, shard, deal, dealer):
+    """Clear the seats and the table, refill the stock and seed this deal's streams."""
+    players = rule(fx, params, P_PLAYERS)
+    for p in range(players):
+        for col in range(N_S):
+            st[R_SEAT + p, col] = 0
+        st[R_SEAT + p, S_SIDE] = p
+    log = st[R_SC, C_LOG]
+    n_events = st[R_SC, C_N_EVENTS]
+    shoe = st[R_SC, C_SHOE_N]
+    for col in range(N_C):
+        st[R_SC, col] = 0
+    st[R_SC, C_LOG] = log
+    st[R_SC, C_N_EVENTS] = n_events
+    st[R_SC, C_SHOE_N] = shoe
+    st[R_SC, C_TAKEN] = -1
+    st[R_SC, C_PLAN] = -1
+    st[R_SC, C_DEALER] = dealer
+    fill_stock(st, piles)
+    rng[RNG_DEAL] = stream_seed(seed, shard, deal, STREAM_DEAL)
+    rng[RNG_BOTS] = stream_seed(seed, shard, deal, STREAM_BOTS)
+
+
+@kernel
+def deal_cards(fx, params, st, piles, rng, events):
+    """Deal ``hand_size`` cards to each seat, one at a time from the dealer's left, then
+    turn the upcard (when the rules have one); the first player is the dealer's left."""
+    players = rule(fx, params, P_PLAYERS)
+    dealer = st[R_SC, C_DEALER]
+    size = rule(fx, params, P_HAND_SIZE)
+    for i in range(size * players):
+        seat = (dealer + 1 + i) % players
+        give(fx, params, st, seat, pop_stock(st, piles, rng))
+    if st[R_SC, C_LOG] == 1:
+        for p in range(players):
+            event = log_event(st, events, E_DEAL, p, 0, 0)
+            for k in range(N_KINDS):
+                for _ in range(held(fx, params, st, p, k)):
+                    log_card(events, event, k)
+    if rule(fx, params, P_UPCARD) == 1:
+        up = pop_stock(st, piles, rng)
+        push_discard(st, piles, up)
+        log_event(st, events, E_UPCARD, -1, up, 0)
+    st[R_SC, C_CURRENT] = (dealer + 1) % players

@@ -1,0 +1,114 @@
+"""One hand: the deal, then the one turn loop until the hand ends, then its scores
+(RULES.md §1.4-1.10).
+
+Rule slots read here: ``players``, ``turn_cap``, ``going_rummy``; each phase reads its own.
+
+A turn: the draw (``draw.py``), the table (the seat's bot through ``table.py``), the
+discard. A hand ends when a hand is empty (``went_out``, or ``went_rummy`` when the player
+had played no card before this turn and the rules reward it), when nothing is left to
+draw (``exhausted``) or at the turn cap (``stalled``, no score: engine policy, §1.8).
+"""
+
+from __future__ import annotations
+
+from sim.mech.audit import check_state
+from sim.mech.bots import choose_discard, discard_allowed, play_table
+from sim.mech.deal import deal_cards, reset_hand
+from sim.mech.draw import DRAW_EXHAUSTED, draw_phase
+from sim.mech.jit import kernel
+from sim.mech.layout import (
+    P_GOING_RUMMY,
+    P_PLAYERS,
+    P_TURN_CAP,
+    REASON_EXHAUSTED,
+    REASON_STALLED,
+    REASON_WENT_OUT,
+    REASON_WENT_RUMMY,
+    RUMMY_OFF,
+)
+from sim.mech.piles import push_discard
+from sim.mech.scoring import score_went_out
+from sim.mech.specs import rule
+from sim.mech.state import (
+    C_CURRENT,
+    C_LAYOFFS_TURN,
+    C_MELDS_TURN,
+    C_PLAN,
+    C_TAKEN,
+    C_TURN,
+    C_VIOLATIONS,
+    E_DISCARD,
+    E_END,
+    R_SC,
+    R_SEAT,
+    S_N,
+    S_PLAYED,
+    log_event,
+    take,
+)
+
+
+@kernel
+def _start_turn(st):
+    st[R_SC, C_TAKEN] = -1
+    st[R_SC, C_PLAN] = -1
+    st[R_SC, C_MELDS_TURN] = 0
+    st[R_SC, C_LAYOFFS_TURN] = 0
+
+
+@kernel
+def _discard_phase(fx, params, values, bots, st, piles, rng, events, seat):
+    """``seat`` discards the card his bot chooses (an illegal choice is an audit
+    violation and the card is discarded all the same, so the hand goes on)."""
+    card = choose_discard(fx, params, values, bots, st, rng, seat)
+    if not discard_allowed(fx, params, st, seat, card):
+        st[R_SC, C_VIOLATIONS] += 1
+    take(fx, params, st, seat, card)
+    push_discard(st, piles, card)
+    log_event(st, events, E_DISCARD, seat, card, 0)
+
+
+@kernel
+def play_turns(fx, params, values, bots, st, piles, rng, work, events):
+    """Turns until the hand ends; returns (end reason, winner)."""
+    players = rule(fx, params, P_PLAYERS)
+    cap = rule(fx, params, P_TURN_CAP)
+    while st[R_SC, C_TURN] < cap:
+        seat = st[R_SC, C_CURRENT]
+        _start_turn(st)
+        played_before = st[R_SEAT + seat, S_PLAYED]
+        if (
+            draw_phase(fx, params, values, bots, st, piles, rng, work, events, seat)
+            == DRAW_EXHAUSTED
+        ):
+            return REASON_EXHAUSTED, -1
+        play_table(fx, params, values, bots, st, rng, events, work, seat)
+        if st[R_SEAT + seat, S_N] > 0:
+            _discard_phase(fx, params, values, bots, st, piles, rng, events, seat)
+        st[R_SC, C_TURN] += 1
+        if st[R_SEAT + seat, S_N] == 0:
+            if played_before == 0 and rule(fx, params, P_GOING_RUMMY) != RUMMY_OFF:
+                return REASON_WENT_RUMMY, seat
+            return REASON_WENT_OUT, seat
+        if st[R_SC, C_MELDS_TURN] + st[R_SC, C_LAYOFFS_TURN] > 0:
+            st[R_SEAT + seat, S_PLAYED] = 1
+        st[R_SC, C_CURRENT] = seat + 1 if seat + 1 < players else 0
+    return REASON_STALLED, -1
+
+
+@kernel
+def play_hand(
+    fx, params, values, bots, st, piles, rng, work, events, seed, shard, deal, dealer, scores
+):
+    """Play deal ``deal`` with ``dealer`` dealing; writes ``scores`` (int64[players]) and
+    returns (end reason, winner, turns)."""
+    reset_hand(fx, params, st, piles, rng, seed, shard, deal, dealer)
+    deal_cards(fx, params, st, piles, rng, events)
+    check_state(fx, params, st, piles, work)
+    reason, winner = play_turns(fx, params, values, bots, st, piles, rng, work, events)
+    for p in range(rule(fx, params, P_PLAYERS)):
+        scores[p] = 0
+    if winner >= 0:
+        score_went_out(fx, params, values, st, winner, reason == REASON_WENT_RUMMY, scores)
+    log_event(st, events, E_END, winner, reason, 0)
+    return reason, winner, st[R_SC, C_TURN]

@@ -1,0 +1,56 @@
+"""Stock exhaustion (mechanic SX of RULES.md §4C; §1.8, §2F.28).
+
+Rule slots read here: ``stock_exhaustion``.
+
+``turn_over`` ([002], [003]): the discard pile is turned face down without shuffling as the
+new stock, its oldest card on top; that card is turned up to start the new discard pile.
+``shuffle_except_top`` ([004]): every discard but the top is shuffled into the new stock;
+the top stays as the discard pile.
+"""
+
+from __future__ import annotations
+
+from sim.mech.jit import kernel
+from sim.mech.layout import P_STOCK_EXHAUSTION, STOCK_SHUFFLE_EXCEPT_TOP
+from sim.mech.specs import rule
+from sim.mech.state import (
+    C_DISCARD_N,
+    C_REBUILDS,
+    C_STOCK_N,
+    C_STOCK_ORDERED,
+    E_REBUILD,
+    PILE_DISCARD,
+    PILE_STOCK,
+    R_SC,
+    log_event,
+)
+
+
+@kernel
+def can_rebuild(st):
+    """Is there a discard pile to rebuild the stock from (more than its top card)?"""
+    return st[R_SC, C_DISCARD_N] >= 2
+
+
+@kernel
+def rebuild_stock(fx, params, st, piles, events, seat):
+    """Rebuild the empty stock from the discard pile (module docstring)."""
+    n = st[R_SC, C_DISCARD_N]
+    if rule(fx, params, P_STOCK_EXHAUSTION) == STOCK_SHUFFLE_EXCEPT_TOP:
+        for i in range(n - 1):  # unordered: the lazy shuffle draws from it
+            piles[PILE_STOCK, i] = piles[PILE_DISCARD, i]
+        piles[PILE_DISCARD, 0] = piles[PILE_DISCARD, n - 1]
+        st[R_SC, C_STOCK_N] = n - 1
+        st[R_SC, C_STOCK_ORDERED] = 0
+        st[R_SC, C_DISCARD_N] = 1
+    else:
+        # turned over: the stock's top (its last element) is the oldest discard, which is
+        # turned up at once as the new discard pile
+        for i in range(n):
+            piles[PILE_STOCK, i] = piles[PILE_DISCARD, n - 1 - i]
+        piles[PILE_DISCARD, 0] = piles[PILE_STOCK, n - 1]
+        st[R_SC, C_STOCK_N] = n - 1
+        st[R_SC, C_STOCK_ORDERED] = 1
+        st[R_SC, C_DISCARD_N] = 1
+    st[R_SC, C_REBUILDS] += 1
+    log_event(st, events, E_REBUILD, seat, st[R_SC, C_STOCK_N], piles[PILE_DISCARD, 0])

@@ -1,0 +1,276 @@
+"""The table (mechanics PM and WJ of RULES.md §4C): laying down melds, laying off, and who
+may lay off where (RULES.md §1.5, §1.6, §2D.19-21).
+
+Rule slots read here: ``melds_per_turn``, ``layoff_target``, ``layoff_requires_meld``,
+``ace_rank``, ``run_suit``, ``group_duplicates``, ``packs``.
+
+A table meld is a row of ``st`` (``sim.mech.state``, ``M_*`` columns) in the same terms as
+a candidate of ``sim.mech.melds``: a group is its rank and natural count per suit; a run is
+its window (first position, length) and what stands on each position. ``M_FITS`` holds
+the natural kinds that could be laid off on it now (a missing suit of a group; the
+positions just outside a run's ends, of its suit), and ``refresh_fits`` keeps their union
+per owner and for the whole table, so that "does this card fit anywhere" is one test.
+Jokers on the table stand where they were laid (their card is inferred from the position,
+RULES.md §2B.11 ``inferred``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.cards import JOKER, N_SUITS
+from sim.mech.bitops import lowest_bit, popcount
+from sim.mech.jit import kernel
+from sim.mech.layout import (
+    ACE_AROUND_CORNER,
+    GROUP_DUPLICATES_ALLOWED,
+    LAYOFF_NONE,
+    LAYOFF_OWN_ONLY,
+    LREQ_AFTER_FIRST_MELD,
+    LREQ_AFTER_OWN_LAYOFF,
+    MELDS_ONE,
+    MELDS_ONE_OR_LAYOFF,
+    P_ACE_RANK,
+    P_GROUP_DUPLICATES,
+    P_LAYOFF_REQUIRES_MELD,
+    P_LAYOFF_TARGET,
+    P_MELDS_PER_TURN,
+    P_PACKS,
+    P_PLAYERS,
+    P_RUN_SUIT,
+    RUN_ANY_SUIT,
+)
+from sim.mech.melds import (
+    CA_JOKERS,
+    CA_LEN,
+    CA_LO,
+    CA_SHAPE,
+    CA_SUIT,
+    CA_TAKE,
+    CA_TYPE,
+    MAX_LAYERS,
+    MAX_RUN,
+    MELD_GROUP,
+    n_positions,
+    rank_at,
+    remove_one_each,
+)
+from sim.mech.specs import rule
+from sim.mech.state import (
+    C_FITS,
+    C_LAYOFFS_TURN,
+    C_MELDS_TURN,
+    C_N_MELDS,
+    E_LAYOFF,
+    E_MELD,
+    M_CARDS,
+    M_FITS,
+    M_JOKERS,
+    M_LEN,
+    M_LO,
+    M_OWNER,
+    M_SHAPE,
+    M_SUIT,
+    M_TYPE,
+    R_MELD,
+    R_SC,
+    R_SEAT,
+    S_FITS_OWN,
+    S_HAND,
+    S_JOKERS,
+    S_LAID_OWN,
+    S_MELDED,
+    S_N,
+    log_card,
+    log_event,
+)
+
+
+@kernel
+def _run_end_kinds(fx, params, pos, suit):
+    """The natural kinds that may stand on run position ``pos`` (of ``suit``, or any suit
+    under any_suit), as a mask."""
+    rank = rank_at(pos, rule(fx, params, P_ACE_RANK))
+    if rule(fx, params, P_RUN_SUIT) == RUN_ANY_SUIT:
+        return np.int64(0xF) << (rank * N_SUITS)
+    return np.int64(1) << (rank * N_SUITS + suit)
+
+
+@kernel
+def meld_fits(fx, params, st, m):
+    """The natural kinds that could be laid off on table meld ``m`` (RULES.md §1.6)."""
+    row = R_MELD + m
+    length = st[row, M_LEN]
+    if st[row, M_TYPE] == MELD_GROUP:
+        rank = st[row, M_LO]
+        if rule(fx, params, P_GROUP_DUPLICATES) == GROUP_DUPLICATES_ALLOWED:
+            return np.int64(0xF) << (rank * N_SUITS)
+        if length >= N_SUITS:
+            return np.int64(0)
+        fits = np.int64(0)
+        shape = st[row, M_SHAPE]
+        for t in range(N_SUITS):
+            if (shape >> (4 * t)) & 0xF == 0:
+                fits |= np.int64(1) << (rank * N_SUITS + t)
+        return fits
+    if length >= MAX_RUN:
+        return np.int64(0)
+    ace_rank = rule(fx, params, P_ACE_RANK)
+    lo = st[row, M_LO]
+    suit = st[row, M_SUIT]
+    fits = np.int64(0)
+    if ace_rank == ACE_AROUND_CORNER:
+        fits |= _run_end_kinds(fx, params, lo + MAX_RUN - 1, suit)  # position lo - 1
+        fits |= _run_end_kinds(fx, params, lo + length, suit)
+        return fits
+    if lo > 0:
+        fits |= _run_end_kinds(fx, params, lo - 1, suit)
+    if lo + length < n_positions(ace_rank):
+        fits |= _run_end_kinds(fx, params, lo + length, suit)
+    return fits
+
+
+@kernel
+def refresh_fits(fx, params, st):
+    """Recompute what fits the table: ``C_FITS`` for every meld, ``S_FITS_OWN`` per owner."""
+    players = rule(fx, params, P_PLAYERS)
+    for p in range(players):
+        st[R_SEAT + p, S_FITS_OWN] = 0
+    every = np.int64(0)
+    for m in range(st[R_SC, C_N_MELDS]):
+        fits = st[R_MELD + m, M_FITS]
+        every |= fits
+        st[R_SEAT + st[R_MELD + m, M_OWNER], S_FITS_OWN] |= fits
+    st[R_SC, C_FITS] = every
+
+
+@kernel
+def may_meld_now(fx, params, st):
+    """May the player whose turn it is lay down another meld this turn (§2D.19)?"""
+    rule_ = rule(fx, params, P_MELDS_PER_TURN)
+    if rule_ == MELDS_ONE:
+        return st[R_SC, C_MELDS_TURN] == 0
+    if rule_ == MELDS_ONE_OR_LAYOFF:
+        return st[R_SC, C_MELDS_TURN] == 0 and st[R_SC, C_LAYOFFS_TURN] == 0
+    return True
+
+
+@kernel
+def may_lay_off_now(fx, params, st):
+    """May the player lay off this turn at all (§2D.19 one_or_layoff, §2D.20 none)?"""
+    if rule(fx, params, P_LAYOFF_TARGET) == LAYOFF_NONE:
+        return False
+    if rule(fx, params, P_MELDS_PER_TURN) == MELDS_ONE_OR_LAYOFF:
+        return st[R_SC, C_MELDS_TURN] == 0
+    return True
+
+
+@kernel
+def may_lay_off_on_others(fx, params, st, seat):
+    """May ``seat`` lay off on other players' melds (§2D.20-21)?"""
+    if rule(fx, params, P_LAYOFF_TARGET) == LAYOFF_OWN_ONLY:
+        return False
+    needs = rule(fx, params, P_LAYOFF_REQUIRES_MELD)
+    if needs == LREQ_AFTER_FIRST_MELD:
+        return st[R_SEAT + seat, S_MELDED] == 1
+    if needs == LREQ_AFTER_OWN_LAYOFF:
+        return st[R_SEAT + seat, S_LAID_OWN] == 1
+    return True
+
+
+@kernel
+def layoff_targets(fx, params, st, seat):
+    """The natural kinds ``seat`` may lay off somewhere now, as a mask."""
+    if not may_lay_off_now(fx, params, st):
+        return np.int64(0)
+    if may_lay_off_on_others(fx, params, st, seat):
+        return st[R_SC, C_FITS]
+    return st[R_SEAT + seat, S_FITS_OWN]
+
+
+@kernel
+def first_meld_taking(fx, params, st, seat, kind):
+    """The first table meld ``seat`` may lay ``kind`` off on, or -1."""
+    others = may_lay_off_on_others(fx, params, st, seat)
+    bit = np.int64(1) << kind
+    for m in range(st[R_SC, C_N_MELDS]):
+        row = R_MELD + m
+        if st[row, M_FITS] & bit != 0 and (others or st[row, M_OWNER] == seat):
+            return m
+    return -1
+
+
+@kernel
+def lay_down(fx, params, st, events, seat, work, cand):
+    """``seat`` lays down the meld of workspace row ``cand`` (a ``sim.mech.melds``
+    candidate) from his hand; returns its table index."""
+    m = st[R_SC, C_N_MELDS]
+    row = R_MELD + m
+    st[row, M_TYPE] = work[cand, CA_TYPE]
+    st[row, M_OWNER] = seat
+    st[row, M_LO] = work[cand, CA_LO]
+    st[row, M_LEN] = work[cand, CA_LEN]
+    st[row, M_SUIT] = work[cand, CA_SUIT]
+    st[row, M_JOKERS] = work[cand, CA_JOKERS]
+    st[row, M_SHAPE] = work[cand, CA_SHAPE]
+    hand = R_SEAT + seat
+    n_layers = rule(fx, params, P_PACKS)
+    event = log_event(st, events, E_MELD, seat, m, 0)
+    for l in range(MAX_LAYERS):
+        cards = work[cand, CA_TAKE + l]
+        st[row, M_CARDS + l] = cards
+        if cards != 0:
+            remove_one_each(st[hand, S_HAND : S_HAND + MAX_LAYERS], n_layers, cards)
+            st[hand, S_N] -= popcount(cards)
+            while event >= 0 and cards != 0:
+                log_card(events, event, lowest_bit(cards))
+                cards &= cards - 1
+    st[hand, S_JOKERS] -= work[cand, CA_JOKERS]
+    st[hand, S_N] -= work[cand, CA_JOKERS]
+    for _ in range(work[cand, CA_JOKERS]):
+        log_card(events, event, JOKER)
+    st[hand, S_MELDED] = 1
+    st[R_SC, C_N_MELDS] = m + 1
+    st[R_SC, C_MELDS_TURN] += 1
+    st[row, M_FITS] = meld_fits(fx, params, st, m)
+    refresh_fits(fx, params, st)
+    return m
+
+
+@kernel
+def lay_off(fx, params, st, events, seat, m, kind):
+    """``seat`` lays natural ``kind`` (held) off on table meld ``m`` (it must fit)."""
+    row = R_MELD + m
+    hand = R_SEAT + seat
+    n_layers = rule(fx, params, P_PACKS)
+    bit = np.int64(1) << kind
+    remove_one_each(st[hand, S_HAND : S_HAND + MAX_LAYERS], n_layers, bit)
+    st[hand, S_N] -= 1
+    for l in range(n_layers):  # the meld's copy of kind goes in its first free layer
+        if st[row, M_CARDS + l] & bit == 0:
+            st[row, M_CARDS + l] |= bit
+            break
+    suit = kind % N_SUITS
+    if st[row, M_TYPE] == MELD_GROUP:
+        st[row, M_SHAPE] += np.int64(1) << (4 * suit)
+    else:
+        ace_rank = rule(fx, params, P_ACE_RANK)
+        lo = st[row, M_LO]
+        length = st[row, M_LEN]
+        # the position before the first one (around the corner it wraps); a card that
+        # fits both ends goes before the first position
+        before = lo - 1
+        if ace_rank == ACE_AROUND_CORNER and lo == 0:
+            before = n_positions(ace_rank) - 1
+        if before >= 0 and rank_at(before, ace_rank) == kind // N_SUITS:
+            st[row, M_LO] = before
+            st[row, M_SHAPE] = (st[row, M_SHAPE] << 3) | suit
+        else:
+            st[row, M_SHAPE] |= suit << (3 * length)
+    st[row, M_LEN] += 1
+    if st[row, M_OWNER] == seat:
+        st[hand, S_LAID_OWN] = 1
+    st[R_SC, C_LAYOFFS_TURN] += 1
+    log_event(st, events, E_LAYOFF, seat, m, kind)
+    st[row, M_FITS] = meld_fits(fx, params, st, m)
+    refresh_fits(fx, params, st)

@@ -1,0 +1,187 @@
+"""Whole hands on the mechanics engine (sim/mech): audit mode over the variant files it
+plays, the compile-time spec changing nothing, determinism, and clause tests of the
+phases (RULES.md §1.5, §1.6, §1.8, §1.10, §2E.27, §2G.29)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim.cards import parse_cards
+from sim.engine import layout as OUT
+from sim.mech import api
+from sim.mech import layout as L
+from sim.mech import melds as M
+from sim.mech import state as S
+from sim.mech.bots import discard_allowed
+from sim.mech.scoring import score_went_out
+from sim.mech.specs import GENERIC, STANDARD
+from sim.mech.stock_out import rebuild_stock
+from sim.mech.table import meld_fits
+from sim.rules import load_variant
+
+PLAYED_FILES = [
+    ("rummy_basic", 2),
+    ("rummy_basic", 4),
+    ("rummy_basic", 6),
+    ("rummy_basic@002", 3),
+    ("rummy_basic@003", 7),  # two packs: hands of two layers
+    ("rummy_basic@004", 5),
+    ("around_the_corner", 4),
+]
+
+
+def _play(variant, players, hands, *, audit=False, seed=1, spec=None):
+    params, values = api.compile_rules(load_variant(variant), players, audit=audit)
+    bots = np.full(players, L.BOT_GREEDY)
+    return api.play(params, values, bots, seed=seed, hands=hands, spec=spec)
+
+
+@pytest.mark.parametrize(("variant", "players"), PLAYED_FILES)
+def test_audit_finds_no_violation(variant, players):
+    out = _play(variant, players, 1500, audit=True)
+    assert out.counters[OUT.C_VIOLATIONS] == 0
+    assert (out.hand_rows[:, OUT.H_VIOLATIONS] == 0).all()
+    ended = out.hand_rows[:, OUT.H_END_REASON]
+    assert np.isin(ended, [L.REASON_WENT_OUT, L.REASON_WENT_RUMMY, L.REASON_STALLED]).all()
+
+
+def test_the_standard_spec_plays_the_generic_hands():
+    """A compile-time spec changes speed, never play: every output row is the same."""
+    fast = _play("rummy_basic", 2, 3000, spec=STANDARD)
+    slow = _play("rummy_basic", 2, 3000, spec=GENERIC)
+    for name in ("hand_rows", "hand_scores", "hand_totals", "game_rows", "game_scores"):
+        assert np.array_equal(getattr(fast, name), getattr(slow, name)), name
+
+
+def test_same_seed_same_rows_other_seed_other_rows():
+    a = _play("rummy_basic", 3, 500, seed=5)
+    b = _play("rummy_basic", 3, 500, seed=5)
+    c = _play("rummy_basic", 3, 500, seed=6)
+    assert np.array_equal(a.hand_rows, b.hand_rows)
+    assert not np.array_equal(a.hand_rows, c.hand_rows)
+
+
+@pytest.mark.nojit
+def test_unplayed_settings_are_refused_by_name():
+    with pytest.raises(ValueError, match="stock_exhaustion = 'block_difference'"):
+        api.compile_rules(load_variant("block_rummy"), 2)
+    with pytest.raises(ValueError, match="family = 'gin'"):
+        api.compile_rules(load_variant("gin_rummy"), 2)
+
+
+# ---- clause tests on hand-built states --------------------------------------------------
+
+
+def _state(variant="rummy_basic", players=2, **overrides):
+    rules = load_variant(variant)
+    if overrides:
+        rules = rules.with_values(overrides)
+    params, values = api.compile_rules(rules, players)
+    st, piles = S.new_state()
+    S.fill_shoe(GENERIC, params, st, piles)
+    st[S.R_SC, S.C_TAKEN] = -1
+    return params, values, st, piles
+
+
+def _hold(params, st, seat, text):
+    for k in parse_cards(text):
+        S.give(GENERIC, params, st, seat, k)
+
+
+@pytest.mark.nojit
+def test_s1_10_the_winner_scores_the_cards_left_in_the_other_hands():
+    params, values, st, _ = _state(players=3)
+    _hold(params, st, 1, "7c Kd As")  # 18
+    _hold(params, st, 2, "5h 5d")  # 10
+    scores = np.zeros(3, np.int64)
+    score_went_out(GENERIC, params, values, st, 0, False, scores)
+    assert scores.tolist() == [28, 0, 0]
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize(("rummy", "want"), [("double", 56), ("bonus:10", 38)])
+def test_s2e_27_going_rummy_doubles_or_adds_its_bonus(rummy, want):
+    params, values, st, _ = _state(players=3, going_rummy=rummy)
+    _hold(params, st, 1, "7c Kd As")
+    _hold(params, st, 2, "5h 5d")
+    scores = np.zeros(3, np.int64)
+    score_went_out(GENERIC, params, values, st, 0, True, scores)
+    assert scores[0] == want
+
+
+@pytest.mark.nojit
+def test_s2g_29_penalty_scoring_charges_each_player_his_own_cards():
+    params, values, st, _ = _state(players=3, scoring="penalty", game_end="penalty_limit:100")
+    _hold(params, st, 1, "7c Kd As")
+    _hold(params, st, 2, "5h 5d")
+    scores = np.zeros(3, np.int64)
+    score_went_out(GENERIC, params, values, st, 0, False, scores)
+    assert scores.tolist() == [0, -18, -10]
+
+
+@pytest.mark.nojit
+def test_s1_8_turn_over_puts_the_oldest_discard_on_top_and_turns_it_up():
+    params, values, st, piles = _state()
+    st[S.R_SC, S.C_STOCK_N] = 0
+    for i, k in enumerate(parse_cards("2c 3c 4c 5c")):  # 2c discarded first, 5c on top
+        piles[S.PILE_DISCARD, i] = k
+    st[S.R_SC, S.C_DISCARD_N] = 4
+    events = np.zeros((1, S.EV_COLS), np.int64)
+    rebuild_stock(GENERIC, params, st, piles, events, 0)
+    assert st[S.R_SC, S.C_DISCARD_N] == 1
+    assert piles[S.PILE_DISCARD, 0] == parse_cards("2c")[0]  # the oldest discard turned up
+    stock = [int(piles[S.PILE_STOCK, i]) for i in range(st[S.R_SC, S.C_STOCK_N])]
+    assert stock[::-1] == parse_cards("3c 4c 5c")  # top first: the next oldest
+    assert st[S.R_SC, S.C_STOCK_ORDERED] == 1
+
+
+@pytest.mark.nojit
+def test_s1_5_the_card_taken_from_the_discard_pile_may_not_be_discarded():
+    params, values, st, _ = _state()
+    _hold(params, st, 0, "9h 4c")
+    st[S.R_SC, S.C_TAKEN] = parse_cards("9h")[0]
+    assert not discard_allowed(GENERIC, params, st, 0, parse_cards("9h")[0])
+    assert discard_allowed(GENERIC, params, st, 0, parse_cards("4c")[0])
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize(
+    ("ace_rank", "run", "fits"),
+    [
+        ("low", "As 2s 3s", "4s"),
+        ("low", "8h 9h Th", "7h Jh"),
+        ("high", "Qs Ks As", "Js"),
+        ("high_or_low", "2s 3s 4s", "As 5s"),
+        ("around_corner", "Ks As 2s", "Qs 3s"),
+    ],
+)
+def test_s1_6_a_run_takes_the_cards_just_outside_its_ends(ace_rank, run, fits):
+    params, values, st, _ = _state(ace_rank=ace_rank)
+    cards = parse_cards(run)
+    work = M.new_work()
+    layers = np.zeros(M.MAX_LAYERS, np.int64)
+    for k in cards:
+        layers[0] |= np.int64(1) << k
+    M.best_arrangement(GENERIC, params, values, work, layers, 0, 0)
+    row = work[M.W_BEST]
+    st[S.R_MELD, S.M_TYPE] = row[M.CA_TYPE]
+    st[S.R_MELD, S.M_LO] = row[M.CA_LO]
+    st[S.R_MELD, S.M_LEN] = row[M.CA_LEN]
+    st[S.R_MELD, S.M_SUIT] = row[M.CA_SUIT]
+    st[S.R_MELD, S.M_SHAPE] = row[M.CA_SHAPE]
+    got = meld_fits(GENERIC, params, st, 0)
+    assert sorted(k for k in range(52) if (got >> k) & 1) == sorted(parse_cards(fits))
+
+
+@pytest.mark.nojit
+def test_s1_6_a_group_of_three_takes_its_missing_suit_and_of_four_nothing():
+    params, values, st, _ = _state()
+    st[S.R_MELD, S.M_TYPE] = M.MELD_GROUP
+    st[S.R_MELD, S.M_LO] = 6  # sevens
+    st[S.R_MELD, S.M_LEN] = 3
+    st[S.R_MELD, S.M_SHAPE] = 0x0111  # spades, hearts, diamonds
+    assert meld_fits(GENERIC, params, st, 0) == np.int64(1) << parse_cards("7c")[0]
+    st[S.R_MELD, S.M_LEN] = 4
+    st[S.R_MELD, S.M_SHAPE] = 0x1111
+    assert meld_fits(GENERIC, params, st, 0) == 0
