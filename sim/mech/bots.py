@@ -189,7 +189,10 @@ def _stays_finishable(fx, params, st, seat, kind):
 @kernel
 def greedy_table(fx, params, values, st, events, work, seat):
     """Greedy's lay-downs and lay-offs (module docstring)."""
-    if may_meld_now(fx, params, st):
+    hand = st[R_SEAT + seat, S_HAND : S_HAND + MAX_LAYERS]
+    jokers = st[R_SEAT + seat, S_JOKERS]
+    n_layers = rule(fx, params, P_PACKS)
+    if may_meld_now(fx, params, st) and meldable(fx, params, hand, n_layers, jokers) != 0:
         _greedy_arrangement(fx, params, values, st, work, seat)
         for m in range(work[W_SCAL, S_BEST_N]):
             lay_down(fx, params, st, events, seat, work, W_BEST + m)
