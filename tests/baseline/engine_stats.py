@@ -83,22 +83,50 @@ def select(cases: Iterable[tuple[str, int, str]], only: str | None) -> list[tupl
 # ---- playing one case -----------------------------------------------------------------------
 
 
-def _next_dealer(params: np.ndarray, rows: np.ndarray) -> int:
+def _next_dealer(rules, players: int, rows: np.ndarray) -> int:
     """One-hand games pass the deal on from game to game (§2H.30-31): the next call starts
     with the dealer the previous one would have used next (as ``sim.runner.shards``)."""
-    if params[L.P_GAME_END] != L.END_SINGLE_HAND or not len(rows):
+    if rules.option("game_end")[0] != "single_hand" or not len(rows):
         return -1
     last = rows[-1]
     winner = int(last[L.H_WINNER])
-    if params[L.P_DEALER_ROTATION] == L.DEALER_WINNER_DEALS and winner >= 0:
+    if rules["dealer_rotation"] == "winner_deals" and winner >= 0:
         return winner
-    return (int(last[L.H_DEALER]) + 1) % int(params[L.P_PLAYERS])
+    return (int(last[L.H_DEALER]) + 1) % players
 
 
-def play_case(variant: str, players: int, bot: str, hands: int, seed: int = SEED) -> dict:
+ENGINES = ("engine", "mech")
+"""``engine``: today's ``sim.engine``; ``mech``: the engine by mechanics being built in
+``sim.mech`` (docs/engine-plan.md), which plays only some cases so far."""
+
+
+def _engine(name: str, rules, players: int):
+    """(params, values, play) of one engine for ``rules`` at ``players`` seats."""
+    if name == "mech":
+        from sim.mech import api as mech
+
+        params, values = mech.compile_rules(rules, players)
+        return params, values, mech.play
+    compiled = compile_rules(rules, players)
+    return compiled.params, compiled.card_values, play
+
+
+def playable(case: tuple[str, int, str], engine: str) -> bool:
+    """Does ``engine`` play this case?"""
+    if engine != "mech":
+        return True
+    from sim.mech import api as mech
+
+    variant, _players, bot = case
+    return not mech.unplayed(load_variant(variant)) and L.BOT_NAMES.index(bot) in mech.BOTS_PLAYED
+
+
+def play_case(
+    variant: str, players: int, bot: str, hands: int, seed: int = SEED, engine: str = "engine"
+) -> dict:
     """Play whole games of one case until at least ``hands`` hands; return its figures."""
-    compiled = compile_rules(load_variant(variant), players)
-    params, values = compiled.params, compiled.card_values
+    rules = load_variant(variant)
+    params, values, play = _engine(engine, rules, players)
     bots = np.full(players, L.BOT_NAMES.index(bot), np.int64)
     n_reasons = len(L.REASON_NAMES)
     done = games = turns = points = dealer_wins = violations = 0
@@ -143,7 +171,7 @@ def play_case(variant: str, players: int, bot: str, hands: int, seed: int = SEED
         games += n_games
         first_game += n_games
         first_deal += kept
-        carry = _next_dealer(params, rows)
+        carry = _next_dealer(rules, players, rows)
     seconds = time.perf_counter() - start
     r = DIGITS
     return {
@@ -165,7 +193,7 @@ def play_case(variant: str, players: int, bot: str, hands: int, seed: int = SEED
     }
 
 
-def _play_one(args: tuple[str, int, str, int, int]) -> dict:
+def _play_one(args: tuple[str, int, str, int, int, str]) -> dict:
     return play_case(*args)
 
 
@@ -175,17 +203,18 @@ def play_cases(
     seed: int = SEED,
     workers: int = 2,
     log=None,
+    engine: str = "engine",
 ) -> dict[str, dict]:
     """Figures of every case, keyed by :func:`case_key`. With ``workers`` > 1 the cases are
     shared by processes forked after a first call has loaded the kernels."""
     log = log or (lambda text: None)
-    jobs = [(v, p, b, hands, seed) for v, p, b in cases]
+    jobs = [(v, p, b, hands, seed, engine) for v, p, b in cases]
     # random line-ups play the longest hands: start them first so the workers end together
     jobs.sort(key=lambda j: (j[2] != "random", -j[1], j[0]))
     results: dict[str, dict] = {}
     if not jobs:
         return results
-    play_case(jobs[0][0], jobs[0][1], "greedy", 10, seed)  # compile or load from cache
+    play_case(jobs[0][0], jobs[0][1], "greedy", 10, seed, engine)  # compile or load the cache
     if workers <= 1 or len(jobs) == 1:
         outputs: Iterable[dict] = map(_play_one, jobs)
         pool = None
@@ -367,6 +396,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     cmp_.add_argument(
         "--seed", type=int, default=None, help="default: the baseline's (another seed shows noise)"
     )
+    cmp_.add_argument(
+        "--engine", choices=ENGINES, default="engine", help="mech: only the cases it plays"
+    )
     args = parser.parse_args(argv)
 
     if args.command == "record":
@@ -385,10 +417,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     before = {k: v for k, v in baseline["cases"].items() if not args.only or args.only in k}
     hands = args.hands if args.hands is not None else int(info["hands_at_least"])
     seed = args.seed if args.seed is not None else int(info["seed"])
-    cases = select(all_cases(), args.only)
+    cases = [c for c in select(all_cases(), args.only) if playable(c, args.engine)]
+    if args.engine != "engine":
+        played = {case_key(*c) for c in cases}
+        before = {k: v for k, v in before.items() if k in played}
     now = meta(hands, seed)
     start = time.perf_counter()
-    after = play_cases(cases, hands, seed, args.workers, _log)
+    after = play_cases(cases, hands, seed, args.workers, _log, args.engine)
     seconds = time.perf_counter() - start
     tables, missing = compare(before, after)
     print("# Engine statistics: before/after (issue 29 point 6)\n")
