@@ -1,0 +1,525 @@
+"""Slow, plain reference hand of progressive rummy with the ``greedy`` bot.
+
+The oracle of ``sim.mech`` (docs/engine-plan.md, "The play, exactly"): it plays one hand
+from the same random streams and writes the same event log, so a disagreement points at
+one event. It imports nothing from ``sim.engine`` or ``sim.mech``: the random streams
+(splitmix64) are written again here with explicit 64-bit masking, the best arrangement is
+the brute-force ``tests.oracles.arrangement`` with its declared tie-break, and the rules
+are read from the rules model (``sim.rules``) and its card values.
+
+What it plays (what ``sim.mech`` plays today): one or more packs without jokers, every ace
+rule, runs of one suit or any suits, groups without duplicates, ``melds_per_turn``
+``unlimited`` or ``one``, lay-offs on any meld, an upcard, going out with or without a
+discard, going rummy, stock exhaustion ``turn_over`` and ``shuffle_except_top``; anything
+else raises ``NotImplementedError``.
+
+An event is a tuple ``(type, seat, a, b, cards)`` in the terms of the engine's event rows
+(``EV_TYPE, EV_SEAT, EV_A, EV_B`` and the ``EV_N`` cards as a tuple):
+
+- ``E_DEAL``: every seat in seat order after the deal, its cards in kind order;
+- ``E_UPCARD``: seat -1, a = the card;
+- ``E_DRAW_STOCK``, ``E_DRAW_DISCARD``, ``E_DISCARD``: a = the card;
+- ``E_REBUILD``: a = the new stock's size, b = the new discard top;
+- ``E_MELD``: a = the meld's table index, its natural cards in kind order;
+- ``E_LAYOFF``: a = the meld's table index, b = the card;
+- ``E_END``: seat = the winner (-1: none), a = the end reason.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from sim.cards import N_NATURAL, N_RANKS, N_SUITS, cards_text, rank_of, suit_of
+from sim.rules.compile import card_values
+from sim.rules.model import Rules
+from tests.oracles import arrangement as arr
+
+# ---- random streams (sim/mech/rng.py) ------------------------------------------------------
+MASK64 = (1 << 64) - 1
+GOLDEN = 0x9E3779B97F4A7C15
+MIX1 = 0xBF58476D1CE4E5B9
+MIX2 = 0x94D049BB133111EB
+STREAM_DEAL = 1
+STREAM_BOTS = 2
+STREAM_GAME = 3
+
+
+def mix64(z: int) -> int:
+    z &= MASK64
+    z = ((z ^ (z >> 30)) * MIX1) & MASK64
+    z = ((z ^ (z >> 27)) * MIX2) & MASK64
+    return z ^ (z >> 31)
+
+
+def stream_seed(seed: int, shard: int, deal: int, purpose: int) -> int:
+    z = mix64((seed + GOLDEN) & MASK64)
+    z = mix64(z ^ ((shard * GOLDEN) & MASK64))
+    z = mix64(z ^ ((deal + 0x632BE59BD9B4E019) & MASK64))
+    return mix64(z ^ ((purpose * 0xD1B54A32D192ED03) & MASK64))
+
+
+class Stream:
+    """One splitmix64 stream."""
+
+    def __init__(self, state: int) -> None:
+        self.state = state & MASK64
+
+    def below(self, n: int) -> int:
+        """A uniform integer in [0, n): multiply-shift on the upper 32 bits."""
+        self.state = (self.state + GOLDEN) & MASK64
+        return ((mix64(self.state) >> 32) * n) >> 32
+
+
+def first_dealer(seed: int, shard: int, game: int, players: int) -> int:
+    """A game's first dealer (before the runner's seat rotation)."""
+    return Stream(stream_seed(seed, shard, game, STREAM_GAME)).below(players)
+
+
+# ---- events and end reasons (sim/mech/state.py, sim/engine/layout.py) -----------------------
+E_DEAL, E_UPCARD, E_DRAW_STOCK, E_DRAW_DISCARD, E_REBUILD = 0, 1, 2, 3, 4
+E_MELD, E_LAYOFF, E_DISCARD, E_END, E_SCORE = 5, 6, 7, 8, 9
+EVENT_NAMES = (
+    "deal",
+    "upcard",
+    "draw_stock",
+    "draw_discard",
+    "rebuild",
+    "meld",
+    "layoff",
+    "discard",
+    "end",
+    "score",
+)
+WENT_OUT, WENT_RUMMY, STALLED, EXHAUSTED = 0, 1, 3, 4
+REASONS = {WENT_OUT: "went_out", WENT_RUMMY: "went_rummy", STALLED: "stalled"}
+REASONS[EXHAUSTED] = "exhausted"
+
+Event = tuple[int, int, int, int, tuple[int, ...]]
+
+
+# ---- the rules this oracle reads ------------------------------------------------------------
+@dataclass(frozen=True)
+class Table:
+    """The settings of one variant at one table size that the hand reads."""
+
+    players: int
+    hand_size: int
+    packs: int
+    values: tuple[int, ...]
+    meld_rules: arr.Rules
+    upcard: bool
+    meld_limit: int  # 0: any number of melds a turn
+    must_discard: bool
+    going_rummy: bool
+    stock_exhaustion: str
+    turn_cap: int
+
+    @classmethod
+    def of(cls, rules: Rules, players: int) -> Table:
+        hand_size, packs = rules.deal_for(players)
+        unsupported = {
+            "jokers": rules.jokers != 0,
+            "meld_timing": rules.meld_timing != "progressive",
+            "melds_per_turn": rules.melds_per_turn not in ("unlimited", "one"),
+            "layoff_target": rules.layoff_target != "any",
+            "layoff_requires_meld": rules.layoff_requires_meld != "off",
+            "group_duplicates": rules.group_duplicates != "forbidden",
+            "discard_draw": rules.discard_draw != "top",
+            "call_rummy": bool(rules.call_rummy),
+            "stock_exhaustion": rules.stock_exhaustion not in ("turn_over", "shuffle_except_top"),
+            "scoring": rules.scoring not in ("pip_to_winner", "per_card", "penalty"),
+            "family": rules.family != "rummy",
+        }
+        refused = [name for name, bad in unsupported.items() if bad]
+        if refused:
+            raise NotImplementedError(f"the oracle hand does not play {refused}")
+        return cls(
+            players=players,
+            hand_size=hand_size,
+            packs=packs,
+            values=tuple(int(v) for v in card_values(rules)),
+            meld_rules=arr.Rules(
+                ace_rank=rules.ace_rank,
+                any_suit=rules.run_suit == "any_suit",
+                group_duplicates=False,
+            ),
+            upcard=bool(rules.upcard),
+            meld_limit=0 if rules.melds_per_turn == "unlimited" else 1,
+            must_discard=bool(rules.must_discard_to_go_out),
+            going_rummy=rules.going_rummy != "off",
+            stock_exhaustion=rules.stock_exhaustion,
+            turn_cap=int(rules.turn_cap),
+        )
+
+
+# ---- run positions (sim/mech/melds.py docstring) ------------------------------------------
+def position_ranks(ace_rank: str) -> list[int]:
+    """The rank on each run position (around the corner they wrap, 13 of them)."""
+    return arr.positions(ace_rank)
+
+
+def window_ok(ace_rank: str, lo: int, length: int) -> bool:
+    if length < 3 or length > N_RANKS:
+        return False
+    if ace_rank == "around_corner":
+        return True
+    return lo >= 0 and lo + length <= len(position_ranks(ace_rank))
+
+
+def rank_at(ace_rank: str, pos: int) -> int:
+    ranks = position_ranks(ace_rank)
+    return ranks[pos % N_RANKS] if ace_rank == "around_corner" else ranks[pos]
+
+
+def positions_of(ace_rank: str, rank: int) -> list[int]:
+    return [p for p, r in enumerate(position_ranks(ace_rank)) if r == rank]
+
+
+def run_distance(ace_rank: str, a: int, b: int) -> int:
+    """How many run positions apart ranks ``a`` and ``b`` are (the nearest pair)."""
+    best = 99
+    for pa in positions_of(ace_rank, a):
+        for pb in positions_of(ace_rank, b):
+            d = abs(pa - pb)
+            if ace_rank == "around_corner":
+                d = min(d, N_RANKS - d)
+            best = min(best, d)
+    return best
+
+
+# ---- the table --------------------------------------------------------------------------------
+@dataclass
+class TableMeld:
+    kind: str  # "group" or "run"
+    owner: int
+    rank: int = -1  # group
+    suits: set[int] = field(default_factory=set)  # group: its suits
+    lo: int = 0  # run: first position
+    length: int = 0
+    suit: int = -1  # run of one suit; -1: any suit
+    cards: list[int] = field(default_factory=list)
+
+
+def meld_from(meld: arr.Meld, owner: int, any_suit: bool) -> TableMeld:
+    naturals = list(meld.naturals)
+    if meld.kind == "group":
+        return TableMeld(
+            "group",
+            owner,
+            rank=rank_of(naturals[0]),
+            suits={suit_of(k) for k in naturals},
+            cards=naturals,
+        )
+    return TableMeld(
+        "run",
+        owner,
+        lo=meld.key[1],
+        length=meld.key[2],
+        suit=-1 if any_suit else suit_of(naturals[0]),
+        cards=naturals,
+    )
+
+
+def run_ends(t: TableMeld, ace_rank: str) -> list[tuple[int, int]]:
+    """The (new lo, rank) of each end a card may extend ``t`` at, below first."""
+    ends = []
+    if window_ok(ace_rank, t.lo - 1, t.length + 1):
+        lo = t.lo - 1
+        if ace_rank == "around_corner":
+            lo %= N_RANKS
+        ends.append((lo, rank_at(ace_rank, t.lo - 1)))
+    if window_ok(ace_rank, t.lo, t.length + 1):
+        ends.append((t.lo, rank_at(ace_rank, t.lo + t.length)))
+    return ends
+
+
+def fits(t: TableMeld, kind: int, ace_rank: str) -> bool:
+    """Could natural ``kind`` be laid off on ``t`` (RULES.md §1.6)?"""
+    if t.kind == "group":
+        return rank_of(kind) == t.rank and suit_of(kind) not in t.suits
+    if t.suit >= 0 and suit_of(kind) != t.suit:
+        return False
+    return any(rank == rank_of(kind) for _, rank in run_ends(t, ace_rank))
+
+
+def lay_off_on(t: TableMeld, kind: int, ace_rank: str) -> None:
+    if t.kind == "group":
+        t.suits.add(suit_of(kind))
+    else:
+        lo, _ = next((lo, r) for lo, r in run_ends(t, ace_rank) if r == rank_of(kind))
+        t.lo = lo
+        t.length += 1
+    t.cards.append(kind)
+
+
+# ---- the hand ---------------------------------------------------------------------------------
+class Hand:
+    """One hand: ``play()`` returns (end reason, winner, events)."""
+
+    def __init__(self, table: Table, seed: int, deal: int, dealer: int, shard: int = 0):
+        self.t = table
+        self.dealer = dealer
+        self.deal_rng = Stream(stream_seed(seed, shard, deal, STREAM_DEAL))
+        self.bots_rng = Stream(stream_seed(seed, shard, deal, STREAM_BOTS))  # greedy: unused
+        shoe = [k for _ in range(table.packs) for k in range(N_NATURAL)]
+        self.stock = list(shoe)
+        self.ordered = False
+        self.discard: list[int] = []
+        self.hands = [Counter() for _ in range(table.players)]
+        self.played = [False] * table.players  # laid down or off in an earlier turn
+        self.melds: list[TableMeld] = []
+        self.events: list[Event] = []
+        self.turns = 0
+
+    # ---- small helpers
+    def log(self, etype: int, seat: int, a: int = 0, b: int = 0, cards=()) -> None:
+        self.events.append((etype, seat, a, b, tuple(cards)))
+
+    def pop_stock(self) -> int:
+        if not self.ordered:
+            j = self.deal_rng.below(len(self.stock))
+            self.stock[j], self.stock[-1] = self.stock[-1], self.stock[j]
+        return self.stock.pop()
+
+    def cards_of(self, seat: int) -> list[int]:
+        return sorted(self.hands[seat].elements())
+
+    def give(self, seat: int, kind: int) -> None:
+        self.hands[seat][kind] += 1
+
+    def take(self, seat: int, kind: int) -> None:
+        hand = self.hands[seat]
+        hand[kind] -= 1
+        if hand[kind] == 0:
+            del hand[kind]
+
+    # ---- deal
+    def deal_cards(self) -> None:
+        t = self.t
+        for i in range(t.hand_size * t.players):
+            self.give((self.dealer + 1 + i) % t.players, self.pop_stock())
+        for p in range(t.players):
+            self.log(E_DEAL, p, cards=self.cards_of(p))
+        if t.upcard:
+            up = self.pop_stock()
+            self.discard.append(up)
+            self.log(E_UPCARD, -1, up)
+
+    # ---- rules questions
+    def allowed(self, seat: int, taken: int) -> list[int]:
+        """The kinds ``seat`` may discard: held, not the kind taken from the pile."""
+        return sorted(k for k in self.hands[seat] if k != taken)
+
+    def can_end(self, hand: Counter, taken: int) -> bool:
+        """Could a turn whose hand is ``hand`` still end legally?"""
+        if not hand:
+            return not self.t.must_discard
+        return any(k != taken for k in hand)
+
+    def in_some_meld(self, cards: Counter, kind: int) -> bool:
+        """Is natural ``kind`` in some meld of ``cards`` (which hold it)?"""
+        r, s = rank_of(kind), suit_of(kind)
+        suits = {t for t in range(N_SUITS) if cards[r * N_SUITS + t] > 0}
+        if len(suits) >= 3:
+            return True
+        ace = self.t.meld_rules.ace_rank
+        any_suit = self.t.meld_rules.any_suit
+        n_pos = len(position_ranks(ace))
+        for pos in positions_of(ace, r):
+            for lo in range(pos - 2, pos + 1):
+                if ace != "around_corner" and (lo < 0 or lo + 3 > n_pos):
+                    continue
+                ok = True
+                for i in range(3):
+                    rr = rank_at(ace, lo + i)
+                    if any_suit:
+                        if not any(cards[rr * N_SUITS + t] for t in range(N_SUITS)):
+                            ok = False
+                    elif not cards[rr * N_SUITS + s]:
+                        ok = False
+                if ok:
+                    return True
+        return False
+
+    def any_meld(self, cards: Counter) -> bool:
+        return any(self.in_some_meld(cards, k) for k in cards)
+
+    def first_fit(self, kind: int) -> int:
+        """The first table meld natural ``kind`` may be laid off on, or -1."""
+        for m, meld in enumerate(self.melds):
+            if fits(meld, kind, self.t.meld_rules.ace_rank):
+                return m
+        return -1
+
+    def best(self, hand: Counter) -> tuple[int, tuple[arr.Meld, ...]]:
+        if not self.any_meld(hand):
+            return 0, ()
+        return arr.best_arrangement(
+            sorted(hand.elements()), self.t.meld_rules, self.t.values, self.t.meld_limit
+        )
+
+    # ---- greedy
+    def greedy_wants(self, seat: int, top: int) -> bool:
+        cards = Counter(self.hands[seat])
+        cards[top] += 1
+        return self.in_some_meld(cards, top) or self.first_fit(top) >= 0
+
+    def greedy_table(self, seat: int, taken: int) -> tuple[int, int, bool]:
+        """Lay down and lay off; returns (planned discard or -1, the kind that may still
+        not be discarded or -1, played a card). Playing the taken card, or with several
+        packs a copy of it, to the table spends the rule that it may not be discarded."""
+        hand = self.hands[seat]
+        plan = -1
+        played = False
+        _, melds = self.best(hand)
+        if melds:
+            left = Counter(hand)
+            for m in melds:
+                left.subtract(m.naturals)
+            left = +left
+            if not self.can_end(left, taken):
+                choice = None
+                for c in self.allowed(seat, taken):
+                    rest = Counter(hand)
+                    rest[c] -= 1
+                    value, kept = self.best(+rest)
+                    if choice is None or value > choice[0]:
+                        choice = (value, c, kept)
+                plan, melds = choice[1], choice[2]
+        for m in melds:
+            for k in m.naturals:
+                self.take(seat, k)
+            self.melds.append(meld_from(m, seat, self.t.meld_rules.any_suit))
+            self.log(E_MELD, seat, len(self.melds) - 1, 0, sorted(m.naturals))
+            played = True
+            if taken in m.naturals:
+                taken = -1
+        while True:
+            for k in sorted(hand):
+                if k == plan:
+                    continue
+                m = self.first_fit(k)
+                if m < 0:
+                    continue
+                rest = Counter(hand)
+                rest[k] -= 1
+                if not self.can_end(+rest, taken):
+                    continue
+                self.take(seat, k)
+                lay_off_on(self.melds[m], k, self.t.meld_rules.ace_rank)
+                self.log(E_LAYOFF, seat, m, k)
+                played = True
+                if k == taken:
+                    taken = -1
+                break
+            else:
+                break
+        return plan, taken, played
+
+    def partial(self, seat: int, kind: int) -> bool:
+        """Is natural ``kind`` in a partial meld of ``seat``'s hand?"""
+        hand = self.hands[seat]
+        r, s = rank_of(kind), suit_of(kind)
+        ace = self.t.meld_rules.ace_rank
+        for k in hand:
+            if k == kind:
+                continue
+            if rank_of(k) == r:
+                return True
+            same_suit = self.t.meld_rules.any_suit or suit_of(k) == s
+            if same_suit and run_distance(ace, rank_of(k), r) <= 2:
+                return True
+        return False
+
+    def greedy_discard(self, seat: int, taken: int, plan: int) -> int:
+        allowed = self.allowed(seat, taken)
+        if plan >= 0 and plan in allowed:
+            return plan
+        pool = [k for k in allowed if not self.partial(seat, k)] or allowed
+        if not pool:  # nothing may go: an audit violation in the engine
+            pool = sorted(self.hands[seat])
+        return max(pool, key=lambda k: (self.t.values[k], k))
+
+    # ---- the turn loop
+    def draw(self, seat: int) -> tuple[bool, int]:
+        """``seat`` draws; returns (drew, kind taken from the discard pile or -1)."""
+        top = self.discard[-1] if self.discard else -1
+        take = False
+        if top >= 0:
+            if not self.stock and len(self.discard) < 2:
+                take = True
+            else:
+                take = self.greedy_wants(seat, top)
+        if take:
+            self.discard.pop()
+            self.give(seat, top)
+            self.log(E_DRAW_DISCARD, seat, top)
+            return True, top
+        if not self.stock:
+            if len(self.discard) < 2:
+                return False, -1
+            self.rebuild(seat)
+        card = self.pop_stock()
+        self.give(seat, card)
+        self.log(E_DRAW_STOCK, seat, card)
+        return True, -1
+
+    def rebuild(self, seat: int) -> None:
+        d = self.discard
+        if self.t.stock_exhaustion == "shuffle_except_top":
+            self.stock = d[:-1]
+            self.discard = [d[-1]]
+            self.ordered = False
+        else:  # turn_over: the oldest discard on top, turned up at once
+            self.stock = d[::-1][:-1]
+            self.discard = [d[0]]
+            self.ordered = True
+        self.log(E_REBUILD, seat, len(self.stock), self.discard[0])
+
+    def play(self) -> tuple[int, int, list[Event]]:
+        self.deal_cards()
+        t = self.t
+        seat = (self.dealer + 1) % t.players
+        reason, winner = STALLED, -1
+        while self.turns < t.turn_cap:
+            drew, taken = self.draw(seat)
+            if not drew:
+                reason = EXHAUSTED
+                break
+            plan, taken, played = self.greedy_table(seat, taken)
+            out = not self.hands[seat]
+            if not out:
+                card = self.greedy_discard(seat, taken, plan)
+                self.take(seat, card)
+                self.discard.append(card)
+                self.log(E_DISCARD, seat, card)
+                out = not self.hands[seat]
+            self.turns += 1
+            if out:
+                rummy = t.going_rummy and not self.played[seat]
+                reason, winner = (WENT_RUMMY if rummy else WENT_OUT), seat
+                break
+            if played:
+                self.played[seat] = True
+            seat = (seat + 1) % t.players
+        self.log(E_END, winner, reason, 0)
+        return reason, winner, self.events
+
+
+def play_hand(
+    rules: Rules, players: int, seed: int, deal: int, dealer: int, shard: int = 0
+) -> tuple[int, int, list[Event]]:
+    """Play deal ``deal`` of ``(seed, shard)`` with ``dealer`` dealing: (end reason, winner,
+    event log)."""
+    return Hand(Table.of(rules, players), seed, deal, dealer, shard).play()
+
+
+def event_text(event: Event) -> str:
+    """One event as a line of text (for a failure message)."""
+    etype, seat, a, b, cards = event
+    name = EVENT_NAMES[etype] if 0 <= etype < len(EVENT_NAMES) else str(etype)
+    text = f"{name:<12} seat={seat:>2} a={a:>3} b={b:>3}"
+    if cards:
+        text += " " + cards_text(cards)
+    return text

@@ -1,0 +1,150 @@
+"""The mechanics engine's hands against the plain-Python oracle hand (tests/oracles/hand.py):
+for every variant file ``sim.mech`` plays, at its lowest, a middle and its highest player
+count, the engine plays whole games of ``greedy`` and each hand's event log must equal the
+oracle's, event by event (docs/engine-plan.md, "The play, exactly").
+
+Long mode (``make verify``-style): ``python -m tests.oracles.test_hand_oracle --hands 1000``
+plays at least that many hands per file and player count and prints how they ended.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from sim.engine import layout as OUT
+from sim.mech import api
+from sim.mech import layout as L
+from sim.mech import state as S
+from sim.rules import load_variant
+from tests.oracles import hand as oracle
+
+FILES = (
+    "rummy_basic",
+    "rummy_basic@000",
+    "rummy_basic@002",
+    "rummy_basic@003",
+    "rummy_basic@004",
+    "around_the_corner",
+)
+HANDS = 30
+SEED = 29
+EVENT_ROWS = 200
+
+
+def player_counts(rules) -> list[int]:
+    low, high = rules.players
+    return sorted({low, (low + high) // 2, high})
+
+
+CASES = [(name, n) for name in FILES for n in player_counts(load_variant(name))]
+
+
+def engine_events(out) -> list[list[oracle.Event]]:
+    """The engine's event log cut into hands (each ends with its E_END)."""
+    hands: list[list[oracle.Event]] = []
+    current: list[oracle.Event] = []
+    for row in out.events:
+        n = int(row[S.EV_N])
+        event = (
+            int(row[S.EV_TYPE]),
+            int(row[S.EV_SEAT]),
+            int(row[S.EV_A]),
+            int(row[S.EV_B]),
+            tuple(int(c) for c in row[S.EV_CARDS : S.EV_CARDS + n]),
+        )
+        current.append(event)
+        if event[0] == S.E_END:
+            hands.append(current)
+            current = []
+    assert not current, "the engine's event log ends inside a hand (too few event rows?)"
+    return hands
+
+
+def first_difference(ours: list, theirs: list) -> int:
+    for i, (a, b) in enumerate(zip(ours, theirs, strict=False)):
+        if a != b:
+            return i
+    return -1 if len(ours) == len(theirs) else min(len(ours), len(theirs))
+
+
+def describe(name, players, seed, row, engine, mine, at) -> str:
+    lo = max(0, at - 6)
+    lines = [
+        f"{name} at {players} players, seed {seed}: hand {int(row[OUT.H_HAND])} of game "
+        f"{int(row[OUT.H_GAME])} (deal {int(row[OUT.H_DEAL])}, dealer "
+        f"{int(row[OUT.H_DEALER])}) differs at event {at}:",
+        f"  {'engine':<52} | oracle",
+    ]
+    for i in range(lo, max(len(engine), len(mine))):
+        if i > at + 3:
+            break
+        a = oracle.event_text(engine[i]) if i < len(engine) else "-"
+        b = oracle.event_text(mine[i]) if i < len(mine) else "-"
+        mark = ">>" if i == at else "  "
+        lines.append(f"{mark}{a:<52} | {b}")
+    return "\n".join(lines)
+
+
+def compare(name: str, players: int, hands: int, seed: int) -> tuple[Counter, str | None]:
+    """Play ``hands`` hands on the engine and each again on the oracle; returns how they
+    ended (by reason name) and the first difference (None: every event matched)."""
+    rules = load_variant(name)
+    params, values = api.compile_rules(rules, players)
+    bots = np.full(players, L.BOT_GREEDY)
+    out = api.play(params, values, bots, seed=seed, hands=hands, events=EVENT_ROWS * hands)
+    logs = engine_events(out)
+    assert len(logs) == out.hands == hands, (len(logs), out.hands, hands)
+    table = oracle.Table.of(rules, players)
+    ended: Counter = Counter()
+    for h in range(hands):
+        row = out.hand_rows[h]
+        deal, dealer = int(row[OUT.H_DEAL]), int(row[OUT.H_DEALER])
+        reason, winner, mine = oracle.Hand(table, seed, deal, dealer).play()
+        at = first_difference(logs[h], mine)
+        if at >= 0:
+            return ended, describe(name, players, seed, row, logs[h], mine, at)
+        assert reason == int(row[OUT.H_END_REASON]) and winner == int(row[OUT.H_WINNER])
+        ended[oracle.REASONS.get(reason, str(reason))] += 1
+    return ended, None
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_engine_hands_equal_the_oracle_hands(name, players):
+    _, difference = compare(name, players, HANDS, SEED)
+    assert difference is None, difference
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=1000, help="hands per file and count")
+    parser.add_argument("--seed", type=int, default=SEED)
+    args = parser.parse_args(argv)
+    failures = 0
+    total: Counter = Counter()
+    start = time.perf_counter()
+    for name, players in CASES:
+        ended, difference = compare(name, players, args.hands, args.seed)
+        total.update(ended)
+        counts = " ".join(f"{k}={ended[k]}" for k in sorted(ended))
+        status = "ok" if difference is None else "DIFFERS"
+        print(f"{name:<20} {players:>2} players  {status:<7} {counts}", flush=True)
+        if difference is not None:
+            failures += 1
+            print(difference, flush=True)
+    hands = sum(total.values())
+    counts = " ".join(f"{k}={total[k]}" for k in oracle.REASONS.values())
+    print(
+        f"{hands} hands compared in {time.perf_counter() - start:.0f} s, "
+        f"{failures} of {len(CASES)} cases differ; ended: {counts}"
+    )
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
