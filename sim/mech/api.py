@@ -26,7 +26,7 @@ PLAYED = {
 }
 """What this engine plays so far, for the toggles where it is less than the declarations
 (docs/engine-plan.md, order of work): any other value is refused."""
-BOTS_PLAYED = (L.BOT_GREEDY,)
+BOTS_PLAYED = (L.BOT_RANDOM, L.BOT_GREEDY)
 
 
 def unplayed(rules: Rules) -> list[str]:
@@ -89,7 +89,7 @@ def play(
     elif not spec.matches(params):
         raise ValueError(f"{spec!r} does not fit these rules")
     if any(int(b) not in BOTS_PLAYED for b in np.asarray(bots)):
-        raise ValueError("the mechanics engine plays only the greedy bot yet")
+        raise ValueError("the mechanics engine plays only the random and greedy bots yet")
     players = int(params[L.P_PLAYERS])
     max_games = games if games is not None else hands
     max_hands = hands if hands is not None else games * int(params[L.P_HAND_CAP])

@@ -1,312 +1,41 @@
-"""The bots' answers to the questions of the turn loop (docs/bots.md states each policy).
+"""The bots' answers to the questions of the turn loop, dispatched on each seat's bot
+(docs/bots.md states each policy; ``greedy.py``, ``random_bot.py``).
 
 Every bot answers the same questions, each asked by the phase that owns it:
 
 - ``wants_discard``: take the discard top rather than the stock?
 - ``play_table``: what to lay down and lay off this turn (it plays through ``table.py``);
 - ``choose_discard``: which card to discard (an allowed one).
-
-``greedy``: takes the discard top when it melds with its hand or fits a table meld it may
-lay off on; lays down its best arrangement (``melds.best_arrangement``), or, when that
-would leave no legal end of the turn, the best arrangement that keeps back one allowed
-card (the one whose keeping back melds most; ties: the lowest kind), which it then
-discards; lays off, again and again, its lowest card that fits a table meld it may lay
-off on, on the first such meld, as long as the turn can still end legally; discards the
-highest-valued allowed card outside every partial meld (another card of its rank, or a
-card of its suit at most two run positions away), else the highest-valued allowed card,
-a joker last; ties: the higher kind.
 """
 
 from __future__ import annotations
 
-import numpy as np
-
-from sim.cards import JOKER
-from sim.mech.bitops import highest_bit, lowest_bit
+from sim.mech.greedy import greedy_discard, greedy_table, greedy_wants
 from sim.mech.jit import kernel
-from sim.mech.layout import (
-    GROUP_DUPLICATES_ALLOWED,
-    MELDS_ONE,
-    MELDS_ONE_OR_LAYOFF,
-    P_ACE_RANK,
-    P_GROUP_DUPLICATES,
-    P_MELDS_PER_TURN,
-    P_MUST_DISCARD_TO_GO_OUT,
-    P_PACKS,
-    P_RUN_SUIT,
-    RUN_ANY_SUIT,
-)
-from sim.mech.melds import (
-    CA_JOKERS,
-    CA_TAKE,
-    MAX_LAYERS,
-    N_PLANES,
-    S_BEST_N,
-    SUIT0,
-    V_PLANES,
-    W_BEST,
-    W_SCAL,
-    W_TMP,
-    _from_positions,
-    _to_positions,
-    best_arrangement,
-    meldable,
-    remove_one_each,
-)
-from sim.mech.specs import rule
-from sim.mech.state import (
-    C_PLAN,
-    C_TAKEN,
-    R_SC,
-    R_SEAT,
-    S_HAND,
-    S_JOKERS,
-    S_N,
-)
-from sim.mech.table import first_meld_taking, lay_down, lay_off, layoff_targets, may_meld_now
-
-
-@kernel
-def discard_allowed(fx, params, st, seat, kind):
-    """May ``seat`` discard ``kind`` now: held, and not the card taken from the discard
-    pile this turn (RULES.md §1.5)?"""
-    if kind == st[R_SC, C_TAKEN]:
-        return False
-    if kind == JOKER:
-        return st[R_SEAT + seat, S_JOKERS] > 0
-    return (st[R_SEAT + seat, S_HAND] >> kind) & 1 == 1
-
-
-@kernel
-def _allowed_naturals(st, seat):
-    """The natural kinds ``seat`` may discard, as a mask."""
-    allowed = st[R_SEAT + seat, S_HAND]
-    taken = st[R_SC, C_TAKEN]
-    if 0 <= taken < JOKER:
-        allowed &= ~(np.int64(1) << taken)
-    return allowed
-
-
-@kernel
-def _left_allows_end(fx, params, st, seat, naturals, jokers):
-    """Could a turn whose hand is ``naturals`` (one copy of each kind held) and ``jokers``
-    still end legally: an empty hand where going out without a discard is allowed
-    (§2E.26), or a card that may be discarded?"""
-    if naturals == 0 and jokers == 0:
-        return rule(fx, params, P_MUST_DISCARD_TO_GO_OUT) == 0
-    taken = st[R_SC, C_TAKEN]
-    if jokers > 0 and taken != JOKER:
-        return True
-    if 0 <= taken < JOKER:
-        naturals &= ~(np.int64(1) << taken)
-    return naturals != 0 or (jokers > 1)
-
-
-@kernel
-def _best_leaves_end(fx, params, st, work, seat):
-    """After laying down the melds of ``work``'s best arrangement, could the turn end?"""
-    n_layers = rule(fx, params, P_PACKS)
-    left = work[W_TMP, 0:MAX_LAYERS]
-    hand = st[R_SEAT + seat, S_HAND : S_HAND + MAX_LAYERS]
-    for l in range(n_layers):
-        left[l] = hand[l]
-    jokers = st[R_SEAT + seat, S_JOKERS]
-    for m in range(work[W_SCAL, S_BEST_N]):
-        for l in range(n_layers):
-            if work[W_BEST + m, CA_TAKE + l] != 0:
-                remove_one_each(left, n_layers, work[W_BEST + m, CA_TAKE + l])
-        jokers -= work[W_BEST + m, CA_JOKERS]
-    return _left_allows_end(fx, params, st, seat, left[0], jokers)
-
-
-@kernel
-def _meld_limit(fx, params):
-    """How many melds greedy may lay down in one turn (0: any number)."""
-    rule_ = rule(fx, params, P_MELDS_PER_TURN)
-    if rule_ == MELDS_ONE or rule_ == MELDS_ONE_OR_LAYOFF:
-        return 1
-    return 0
-
-
-@kernel
-def _greedy_arrangement(fx, params, values, st, work, seat):
-    """Greedy's arrangement into ``work`` (module docstring); may set ``C_PLAN``."""
-    hand = st[R_SEAT + seat, S_HAND : S_HAND + MAX_LAYERS]
-    jokers = st[R_SEAT + seat, S_JOKERS]
-    limit = _meld_limit(fx, params)
-    best_arrangement(fx, params, values, work, hand, jokers, limit)
-    if work[W_SCAL, S_BEST_N] == 0 or _best_leaves_end(fx, params, st, work, seat):
-        return
-    best_v = -1
-    best_d = -1
-    rest = _allowed_naturals(st, seat)
-    while rest != 0:
-        d = lowest_bit(rest)
-        rest &= rest - 1
-        _take_natural(fx, params, hand, d)
-        v = best_arrangement(fx, params, values, work, hand, jokers, limit)
-        _give_natural(fx, params, hand, d)
-        if v > best_v:
-            best_v = v
-            best_d = d
-    if best_d < 0:
-        work[W_SCAL, S_BEST_N] = 0
-        return
-    _take_natural(fx, params, hand, best_d)
-    best_arrangement(fx, params, values, work, hand, jokers, limit)
-    _give_natural(fx, params, hand, best_d)
-    st[R_SC, C_PLAN] = best_d
-
-
-@kernel
-def _take_natural(fx, params, hand, kind):
-    bit = np.int64(1) << kind
-    for l in range(rule(fx, params, P_PACKS) - 1, -1, -1):
-        if hand[l] & bit != 0:
-            hand[l] &= ~bit
-            return
-
-
-@kernel
-def _give_natural(fx, params, hand, kind):
-    bit = np.int64(1) << kind
-    for l in range(rule(fx, params, P_PACKS)):
-        if hand[l] & bit == 0:
-            hand[l] |= bit
-            return
-
-
-@kernel
-def _stays_finishable(fx, params, st, seat, kind):
-    """Could the turn still end legally after ``seat`` plays natural ``kind``?"""
-    hand = st[R_SEAT + seat, S_HAND : S_HAND + MAX_LAYERS]
-    left = hand[0]
-    if rule(fx, params, P_PACKS) == 1 or hand[1] & (np.int64(1) << kind) == 0:
-        left &= ~(np.int64(1) << kind)
-    return _left_allows_end(fx, params, st, seat, left, st[R_SEAT + seat, S_JOKERS])
-
-
-@kernel
-def greedy_table(fx, params, values, st, events, work, seat):
-    """Greedy's lay-downs and lay-offs (module docstring)."""
-    hand = st[R_SEAT + seat, S_HAND : S_HAND + MAX_LAYERS]
-    jokers = st[R_SEAT + seat, S_JOKERS]
-    n_layers = rule(fx, params, P_PACKS)
-    if may_meld_now(fx, params, st) and meldable(fx, params, hand, n_layers, jokers) != 0:
-        _greedy_arrangement(fx, params, values, st, work, seat)
-        for m in range(work[W_SCAL, S_BEST_N]):
-            lay_down(fx, params, st, events, seat, work, W_BEST + m)
-    while st[R_SEAT + seat, S_N] > 0:
-        cands = st[R_SEAT + seat, S_HAND : S_HAND + MAX_LAYERS][0] & layoff_targets(
-            fx, params, st, seat
-        )
-        plan = st[R_SC, C_PLAN]
-        if 0 <= plan < JOKER:
-            cands &= ~(np.int64(1) << plan)
-        played = False
-        while cands != 0:
-            k = lowest_bit(cands)
-            cands &= cands - 1
-            if _stays_finishable(fx, params, st, seat, k):
-                lay_off(fx, params, st, events, seat, first_meld_taking(fx, params, st, seat, k), k)
-                if k == st[R_SC, C_TAKEN]:
-                    st[R_SC, C_TAKEN] = -1  # playing the taken card spends the rule (§1.5)
-                played = True
-                break
-        if not played:
-            return
-
-
-@kernel
-def partial_melds(fx, params, hand, n_layers):
-    """The natural kinds of ``hand`` in a partial meld: another card of their rank that a
-    group may hold with them, or a card of their suit (any suit under any_suit) at most two
-    run positions away."""
-    present = hand[0]
-    x0 = present & SUIT0
-    x1 = (present >> 1) & SUIT0
-    x2 = (present >> 2) & SUIT0
-    x3 = (present >> 3) & SUIT0
-    pairs = (x0 & (x1 | x2 | x3)) | (x1 & (x2 | x3)) | (x2 & x3)
-    partial = (pairs * 0xF) & present
-    if n_layers > 1 and rule(fx, params, P_GROUP_DUPLICATES) == GROUP_DUPLICATES_ALLOWED:
-        partial |= hand[1]  # an identical pair
-    ace_rank = rule(fx, params, P_ACE_RANK)
-    e = _to_positions(present, ace_rank)
-    if rule(fx, params, P_RUN_SUIT) == RUN_ANY_SUIT:
-        r = (e | (e >> 1) | (e >> 2) | (e >> 3)) & (SUIT0 | (SUIT0 << 52))
-        near = (r << 4) | (r >> 4) | (r << 8) | (r >> 8)
-        partial |= _from_positions((near & r) * 0xF, ace_rank) & present
-    else:
-        near = (e << 4) | (e >> 4) | (e << 8) | (e >> 8)
-        partial |= _from_positions(near & e, ace_rank)
-    return partial
-
-
-@kernel
-def _highest_value(values, mask):
-    """The kind of ``mask`` with the highest value, ties to the higher kind (-1: empty):
-    keep the cards with the highest value bit set, plane by plane from the top, then take
-    the highest kind left."""
-    if mask == 0:
-        return -1
-    for b in range(N_PLANES - 1, -1, -1):
-        top = mask & values[V_PLANES + b]
-        if top != 0:
-            mask = top
-    return highest_bit(mask)
-
-
-@kernel
-def greedy_discard(fx, params, values, st, seat):
-    """Greedy's discard (module docstring)."""
-    plan = st[R_SC, C_PLAN]
-    if plan >= 0 and discard_allowed(fx, params, st, seat, plan):
-        return plan
-    allowed = _allowed_naturals(st, seat)
-    loose = allowed & ~partial_melds(
-        fx, params, st[R_SEAT + seat, S_HAND : S_HAND + MAX_LAYERS], rule(fx, params, P_PACKS)
-    )
-    if loose != 0:
-        return _highest_value(values, loose)
-    if allowed != 0:
-        return _highest_value(values, allowed)
-    return JOKER
-
-
-@kernel
-def greedy_wants(fx, params, values, st, work, seat, top):
-    """Does greedy take ``top`` from the discard pile: it melds with its hand, or fits a
-    table meld it may lay off on?"""
-    if top == JOKER:
-        return True
-    bit = np.int64(1) << top
-    if layoff_targets(fx, params, st, seat) & bit != 0:
-        return True
-    hand = st[R_SEAT + seat, S_HAND : S_HAND + MAX_LAYERS]
-    _give_natural(fx, params, hand, top)
-    n_layers = rule(fx, params, P_PACKS)
-    found = meldable(fx, params, hand, n_layers, st[R_SEAT + seat, S_JOKERS]) & bit != 0
-    _take_natural(fx, params, hand, top)
-    return found
-
-
-# ---- dispatch on the seat's bot ------------------------------------------------------------
+from sim.mech.layout import BOT_RANDOM
+from sim.mech.random_bot import random_discard, random_table, random_wants
 
 
 @kernel
 def wants_discard(fx, params, values, bots, st, rng, work, seat, top):
     """Does ``seat`` take ``top`` from the discard pile?"""
+    if bots[seat] == BOT_RANDOM:
+        return random_wants(rng)
     return greedy_wants(fx, params, values, st, work, seat, top)
 
 
 @kernel
 def play_table(fx, params, values, bots, st, rng, events, work, seat):
     """``seat`` lays down and lays off after his draw."""
-    greedy_table(fx, params, values, st, events, work, seat)
+    if bots[seat] == BOT_RANDOM:
+        random_table(fx, params, values, st, rng, events, work, seat)
+    else:
+        greedy_table(fx, params, values, st, events, work, seat)
 
 
 @kernel
 def choose_discard(fx, params, values, bots, st, rng, seat):
     """The card ``seat`` discards (an allowed one)."""
+    if bots[seat] == BOT_RANDOM:
+        return random_discard(fx, params, st, rng, seat)
     return greedy_discard(fx, params, values, st, seat)

@@ -4,16 +4,21 @@ Rule slots read here: ``stock_exhaustion`` (through ``stock_out.py``).
 
 With an empty stock the pile is rebuilt (``stock_out.rebuild_stock``) unless the player
 takes the discard top; with at most one discard left and no stock he must take it;
-nothing left anywhere ends the hand (``DRAW_EXHAUSTED``).
+nothing left anywhere ends the hand (``DRAW_EXHAUSTED``). A card drawn from the stock
+whose kind the player already drew from the stock since the table last changed has *come
+round* (``C_COME_ROUND``; the bots keep it rather than discard it again, docs/bots.md).
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from sim.cards import JOKER
 from sim.mech.bots import wants_discard
 from sim.mech.jit import kernel
 from sim.mech.piles import discard_top, pop_discard, pop_stock
 from sim.mech.state import (
+    C_COME_ROUND,
     C_DRAWS_DISCARD,
     C_DRAWS_STOCK,
     C_STOCK_N,
@@ -23,6 +28,7 @@ from sim.mech.state import (
     R_SC,
     R_SEAT,
     S_PICKED,
+    S_STOCK_SEEN,
     give,
     log_event,
 )
@@ -58,6 +64,11 @@ def draw_phase(fx, params, values, bots, st, piles, rng, work, events, seat):
         rebuild_stock(fx, params, st, piles, events, seat)
     card = pop_stock(st, piles, rng)
     give(fx, params, st, seat, card)
+    if card != JOKER:
+        bit = np.int64(1) << card
+        if st[R_SEAT + seat, S_STOCK_SEEN] & bit != 0:
+            st[R_SC, C_COME_ROUND] = card  # he drew this kind before, the table unchanged
+        st[R_SEAT + seat, S_STOCK_SEEN] |= bit
     st[R_SC, C_DRAWS_STOCK] += 1
     log_event(st, events, E_DRAW_STOCK, seat, card, 0)
     return DRAW_OK

@@ -12,7 +12,7 @@ draw (``exhausted``) or at the turn cap (``stalled``, no score: engine policy, Â
 from __future__ import annotations
 
 from sim.mech.audit import check_state
-from sim.mech.bots import choose_discard, discard_allowed, play_table
+from sim.mech.bots import choose_discard, play_table
 from sim.mech.deal import deal_cards, reset_hand
 from sim.mech.draw import DRAW_EXHAUSTED, draw_phase
 from sim.mech.jit import kernel
@@ -27,10 +27,12 @@ from sim.mech.layout import (
     REASON_WENT_RUMMY,
     RUMMY_OFF,
 )
+from sim.mech.legal import discard_allowed
 from sim.mech.piles import push_discard
 from sim.mech.scoring import score_went_out
 from sim.mech.specs import rule
 from sim.mech.state import (
+    C_COME_ROUND,
     C_CURRENT,
     C_LAYOFFS_TURN,
     C_MELDS_TURN,
@@ -61,6 +63,7 @@ def _audit(fx, params, st, piles, work):
 def _start_turn(st):
     st[R_SC, C_TAKEN] = -1
     st[R_SC, C_PLAN] = -1
+    st[R_SC, C_COME_ROUND] = -1
     st[R_SC, C_MELDS_TURN] = 0
     st[R_SC, C_LAYOFFS_TURN] = 0
 

@@ -45,7 +45,8 @@ S_LAID_OWN = MAX_LAYERS + 4  # has laid off on one of his own melds (layoff_requ
 S_PICKED = MAX_LAYERS + 5  # natural kinds taken from the discard pile this hand (public)
 S_SIDE = MAX_LAYERS + 6  # the seat's side this hand (its team); -1: sits out
 S_FITS_OWN = MAX_LAYERS + 7  # natural kinds that fit one of his table melds
-N_S = MAX_LAYERS + 8
+S_STOCK_SEEN = MAX_LAYERS + 8  # kinds he drew from the stock since the table last changed
+N_S = MAX_LAYERS + 9
 
 # ---- scalar columns -------------------------------------------------------------------------
 C_STOCK_N = 0
@@ -69,7 +70,8 @@ C_RNG_DEAL = 17  # the deal stream's state (uint64 bits)
 C_RNG_BOTS = 18  # the bots' stream's state
 C_FITS = 19  # natural kinds that fit some table meld
 C_SHOE_N = 20  # cards in the shoe
-N_C = 21
+C_COME_ROUND = 21  # the card just drawn from the stock, if it came round (bots.md), else -1
+N_C = 22
 
 # ---- meld columns ---------------------------------------------------------------------------
 M_TYPE = 0  # melds.MELD_GROUP or MELD_RUN

@@ -61,6 +61,7 @@ from sim.mech.state import (
     C_LAYOFFS_TURN,
     C_MELDS_TURN,
     C_N_MELDS,
+    C_TAKEN,
     E_LAYOFF,
     E_MELD,
     M_CARDS,
@@ -81,6 +82,7 @@ from sim.mech.state import (
     S_LAID_OWN,
     S_MELDED,
     S_N,
+    S_STOCK_SEEN,
     log_card,
     log_event,
 )
@@ -132,10 +134,12 @@ def meld_fits(fx, params, st, m):
 
 @kernel
 def refresh_fits(fx, params, st):
-    """Recompute what fits the table: ``C_FITS`` for every meld, ``S_FITS_OWN`` per owner."""
+    """The table changed: recompute what fits it (``C_FITS`` for every meld, ``S_FITS_OWN``
+    per owner) and forget what each player drew from the stock before (``S_STOCK_SEEN``)."""
     players = rule(fx, params, P_PLAYERS)
     for p in range(players):
         st[R_SEAT + p, S_FITS_OWN] = 0
+        st[R_SEAT + p, S_STOCK_SEEN] = 0
     every = np.int64(0)
     for m in range(st[R_SC, C_N_MELDS]):
         fits = st[R_MELD + m, M_FITS]
@@ -201,6 +205,15 @@ def first_meld_taking(fx, params, st, seat, kind):
 
 
 @kernel
+def _spend_taken(st, played):
+    """Playing the card taken from the discard pile (or, with several packs, a copy of it)
+    to the table spends the rule that it may not be discarded this turn (§1.5)."""
+    taken = st[R_SC, C_TAKEN]
+    if 0 <= taken < JOKER and (played >> taken) & 1 == 1:
+        st[R_SC, C_TAKEN] = -1
+
+
+@kernel
 def lay_down(fx, params, st, events, seat, work, cand):
     """``seat`` lays down the meld of workspace row ``cand`` (a ``sim.mech.melds``
     candidate) from his hand; returns its table index."""
@@ -225,6 +238,7 @@ def lay_down(fx, params, st, events, seat, work, cand):
             while event >= 0 and cards != 0:
                 log_card(events, event, lowest_bit(cards))
                 cards &= cards - 1
+    _spend_taken(st, st[row, M_CARDS])
     st[hand, S_JOKERS] -= work[cand, CA_JOKERS]
     st[hand, S_N] -= work[cand, CA_JOKERS]
     for _ in range(work[cand, CA_JOKERS]):
@@ -271,6 +285,7 @@ def lay_off(fx, params, st, events, seat, m, kind):
     if st[row, M_OWNER] == seat:
         st[hand, S_LAID_OWN] = 1
     st[R_SC, C_LAYOFFS_TURN] += 1
+    _spend_taken(st, bit)
     log_event(st, events, E_LAYOFF, seat, m, kind)
     st[row, M_FITS] = meld_fits(fx, params, st, m)
     refresh_fits(fx, params, st)

@@ -13,7 +13,7 @@ from sim.mech import api
 from sim.mech import layout as L
 from sim.mech import melds as M
 from sim.mech import state as S
-from sim.mech.bots import discard_allowed
+from sim.mech.legal import discard_allowed
 from sim.mech.scoring import score_went_out
 from sim.mech.specs import GENERIC, STANDARD
 from sim.mech.stock_out import rebuild_stock
@@ -31,25 +31,27 @@ PLAYED_FILES = [
 ]
 
 
-def _play(variant, players, hands, *, audit=False, seed=1, spec=None):
+def _play(variant, players, hands, *, audit=False, seed=1, spec=None, bot=L.BOT_GREEDY):
     params, values = api.compile_rules(load_variant(variant), players, audit=audit)
-    bots = np.full(players, L.BOT_GREEDY)
+    bots = np.full(players, bot)
     return api.play(params, values, bots, seed=seed, hands=hands, spec=spec)
 
 
+@pytest.mark.parametrize(("bot", "hands"), [(L.BOT_GREEDY, 1500), (L.BOT_RANDOM, 200)])
 @pytest.mark.parametrize(("variant", "players"), PLAYED_FILES)
-def test_audit_finds_no_violation(variant, players):
-    out = _play(variant, players, 1500, audit=True)
+def test_audit_finds_no_violation(variant, players, bot, hands):
+    out = _play(variant, players, hands, audit=True, bot=bot)
     assert out.counters[OUT.C_VIOLATIONS] == 0
     assert (out.hand_rows[:, OUT.H_VIOLATIONS] == 0).all()
     ended = out.hand_rows[:, OUT.H_END_REASON]
     assert np.isin(ended, [L.REASON_WENT_OUT, L.REASON_WENT_RUMMY, L.REASON_STALLED]).all()
 
 
-def test_the_standard_spec_plays_the_generic_hands():
+@pytest.mark.parametrize("bot", [L.BOT_GREEDY, L.BOT_RANDOM])
+def test_the_standard_spec_plays_the_generic_hands(bot):
     """A compile-time spec changes speed, never play: every output row is the same."""
-    fast = _play("rummy_basic", 2, 3000, spec=STANDARD)
-    slow = _play("rummy_basic", 2, 3000, spec=GENERIC)
+    fast = _play("rummy_basic", 2, 1000, spec=STANDARD, bot=bot)
+    slow = _play("rummy_basic", 2, 1000, spec=GENERIC, bot=bot)
     for name in ("hand_rows", "hand_scores", "hand_totals", "game_rows", "game_scores"):
         assert np.array_equal(getattr(fast, name), getattr(slow, name)), name
 
@@ -185,3 +187,35 @@ def test_s1_6_a_group_of_three_takes_its_missing_suit_and_of_four_nothing():
     st[S.R_MELD, S.M_LEN] = 4
     st[S.R_MELD, S.M_SHAPE] = 0x1111
     assert meld_fits(GENERIC, params, st, 0) == 0
+
+
+def _all_player_counts():
+    for variant, _ in PLAYED_FILES:
+        rules = load_variant(variant)
+        for players in range(rules.players[0], rules.players[1] + 1):
+            yield variant, players
+
+
+@pytest.mark.parametrize(("variant", "players"), sorted(set(_all_player_counts())))
+def test_issue29_greedy_leaves_at_most_2_percent_of_hands_without_a_result(variant, players):
+    """Stalled at the turn cap or exhausted: at most 2% of greedy hands (issue #29 point 8;
+    before the come-round rule, 4% of 6-player rummy_basic hands stalled)."""
+    out = _play(variant, players, 4000, seed=11)
+    ended = out.hand_rows[:, OUT.H_END_REASON]
+    assert np.mean(np.isin(ended, [L.REASON_STALLED, L.REASON_EXHAUSTED])) <= 0.02
+
+
+@pytest.mark.nojit
+def test_greedy_keeps_a_card_that_came_round_while_another_may_go():
+    from sim.mech.greedy import greedy_discard
+
+    params, values, st, _ = _state()
+    _hold(params, st, 0, "Kd 4c")
+    st[S.R_SC, S.C_PLAN] = -1
+    st[S.R_SC, S.C_COME_ROUND] = -1
+    assert greedy_discard(GENERIC, params, values, st, 0) == parse_cards("Kd")[0]
+    st[S.R_SC, S.C_COME_ROUND] = parse_cards("Kd")[0]
+    assert greedy_discard(GENERIC, params, values, st, 0) == parse_cards("4c")[0]
+    take_all = parse_cards("4c")[0]
+    S.take(GENERIC, params, st, 0, take_all)  # the card that came round is all he has
+    assert greedy_discard(GENERIC, params, values, st, 0) == parse_cards("Kd")[0]
