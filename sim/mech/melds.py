@@ -583,16 +583,15 @@ def meldable(fx, params, layers, n_layers, jokers):
 
 
 @kernel
-def _push(fx, params, values, work, depth, melded, left, melds, n_layers):
+def _push(fx, params, values, work, depth, melded, left, melds, n_layers, keep):
     """Complete frame ``depth`` (its undecided cards already written): leave in hand the
-    cards that can no longer meld (each would have no candidate: deciding them here changes
-    no order, and no frame is spent on them), then its card and candidates. ``left`` is
-    the value of the cards written, jokers included."""
+    cards that can no longer meld (those outside ``keep``, ``meldable`` of the cards: each
+    would have no candidate, so deciding them here changes no order, and no frame is spent
+    on them), then its card and candidates. ``left`` is the value of the cards written,
+    jokers included; ``keep`` is not empty."""
     frame = W_FRAME + depth
     work[W_SCAL, S_NODES] += 1
     rest = work[frame, F_REST : F_REST + MAX_LAYERS]
-    jokers = work[frame, F_JOKERS]
-    keep = meldable(fx, params, rest, n_layers, jokers) if rest[0] != 0 else np.int64(0)
     for l in range(n_layers):
         left -= mask_value(values, rest[l] & ~keep)
         rest[l] &= keep
@@ -600,13 +599,10 @@ def _push(fx, params, values, work, depth, melded, left, melds, n_layers):
     work[frame, F_LEFT] = left
     work[frame, F_MELDS] = melds
     work[frame, F_NEXT] = 0
-    if keep == 0:
-        work[frame, F_CARD] = -1  # only jokers may be left: they stay in hand
-        work[frame, F_N] = 0
-        return
     c = lowest_kind(keep)
     work[frame, F_CARD] = c
     first = W_CAND + depth * MAX_CAND
+    jokers = work[frame, F_JOKERS]
     work[frame, F_N] = list_candidates(fx, params, values, work, first, rest, n_layers, jokers, c)
 
 
@@ -636,7 +632,8 @@ def best_arrangement(fx, params, values, work, layers, jokers, limit):
     work[W_SCAL, S_BEST_N] = 0
     work[W_SCAL, S_BEST_VALUE] = -1
     work[W_SCAL, S_TRUNCATED] = 0
-    if meldable(fx, params, layers, n_layers, jokers) == 0:
+    keep = meldable(fx, params, layers, n_layers, jokers)
+    if keep == 0:
         work[W_SCAL, S_BEST_VALUE] = 0  # nothing melds (most hands of a turn): no search
         return 0
     frame = W_FRAME
@@ -646,17 +643,12 @@ def best_arrangement(fx, params, values, work, layers, jokers, limit):
         if l < n_layers:
             left += mask_value(values, layers[l])
     work[frame, F_JOKERS] = jokers
-    _push(fx, params, values, work, 0, 0, left, 0, n_layers)
+    _push(fx, params, values, work, 0, 0, left, 0, n_layers, keep)
     depth = 0
     while depth >= 0:
         frame = W_FRAME + depth
         melded = work[frame, F_MELDED]
         c = work[frame, F_CARD]
-        if c < 0:  # only jokers are left: they stay in hand
-            if melded > work[W_SCAL, S_BEST_VALUE]:
-                _record_best(work, depth, melded)
-            depth -= 1
-            continue
         if melded + work[frame, F_LEFT] <= work[W_SCAL, S_BEST_VALUE]:
             depth -= 1  # nothing below can do better than the best found
             continue
@@ -679,40 +671,40 @@ def best_arrangement(fx, params, values, work, layers, jokers, limit):
         child = frame + 1
         for l in range(MAX_LAYERS):
             work[child, F_REST + l] = work[frame, F_REST + l]
-        work[child, F_JOKERS] = work[frame, F_JOKERS]
+        jokers = work[frame, F_JOKERS]
         rest = work[child, F_REST : F_REST + MAX_LAYERS]
         if option < n:
             row = W_CAND + depth * MAX_CAND + option
             for l in range(MAX_LAYERS):
                 if work[row, CA_TAKE + l] != 0:
                     remove_one_each(rest, n_layers, work[row, CA_TAKE + l])
-            work[child, F_JOKERS] -= work[row, CA_JOKERS]
+            jokers -= work[row, CA_JOKERS]
             value = work[row, CA_VALUE]
             work[frame, F_TAKEN] = option
-            _push(
-                fx,
-                params,
-                values,
-                work,
-                depth + 1,
-                melded + value,
-                work[frame, F_LEFT] - value,
-                melds + 1,
-                n_layers,
-            )
+            child_melds = melds + 1
         else:
             remove_one_each(rest, n_layers, np.int64(1) << c)
+            value = 0
             work[frame, F_TAKEN] = -1
-            _push(
-                fx,
-                params,
-                values,
-                work,
-                depth + 1,
-                melded,
-                work[frame, F_LEFT] - values[c],
-                melds,
-                n_layers,
-            )
+            child_melds = melds
+        work[child, F_JOKERS] = jokers
+        keep = meldable(fx, params, rest, n_layers, jokers) if rest[0] != 0 else np.int64(0)
+        child_left = work[frame, F_LEFT] - (value if option < n else values[c])
+        if keep == 0:  # nothing more melds below: the path ends here, no frame needed
+            if melded + value > work[W_SCAL, S_BEST_VALUE]:
+                _record_best(work, depth + 1, melded + value)
+            continue
+        _push(
+            fx,
+            params,
+            values,
+            work,
+            depth + 1,
+            melded + value,
+            child_left,
+            child_melds,
+            n_layers,
+            keep,
+        )
         depth += 1
     return work[W_SCAL, S_BEST_VALUE]
