@@ -23,6 +23,12 @@ An event is a tuple ``(type, seat, a, b, cards)`` in the terms of the engine's e
 - ``E_MELD``: a = the meld's table index, its natural cards in kind order;
 - ``E_LAYOFF``: a = the meld's table index, b = the card;
 - ``E_END``: seat = the winner (-1: none), a = the end reason.
+
+Greedy as ``sim/mech/greedy.py`` states it, with the turn's legality of ``sim/mech/legal.py``:
+the card taken from the discard pile may not be discarded unless another copy of it is
+held (several packs), and playing it or a copy to the table spends that rule; a card drawn
+from the stock whose kind the player already drew from the stock since the table last
+changed has *come round* and is kept while another card may go.
 """
 
 from __future__ import annotations
@@ -112,6 +118,8 @@ class Table:
     meld_limit: int  # 0: any number of melds a turn
     must_discard: bool
     going_rummy: bool
+    going_rummy_bonus: int | None  # None: going rummy doubles
+    scoring: str
     stock_exhaustion: str
     turn_cap: int
 
@@ -148,9 +156,18 @@ class Table:
             meld_limit=0 if rules.melds_per_turn == "unlimited" else 1,
             must_discard=bool(rules.must_discard_to_go_out),
             going_rummy=rules.going_rummy != "off",
+            going_rummy_bonus=rummy_bonus(rules.going_rummy),
+            scoring=rules.scoring,
             stock_exhaustion=rules.stock_exhaustion,
             turn_cap=int(rules.turn_cap),
         )
+
+
+def rummy_bonus(going_rummy: str) -> int | None:
+    """The points going rummy adds (None: it doubles the score, or it is off)."""
+    if going_rummy in ("off", "double"):
+        return None
+    return int(going_rummy.split(":")[1])  # "bonus:N"
 
 
 # ---- run positions (sim/mech/melds.py docstring) ------------------------------------------
@@ -268,6 +285,9 @@ class Hand:
         self.discard: list[int] = []
         self.hands = [Counter() for _ in range(table.players)]
         self.played = [False] * table.players  # laid down or off in an earlier turn
+        # kinds each seat drew from the stock since the table last changed
+        self.stock_seen: list[set[int]] = [set() for _ in range(table.players)]
+        self.come_round = -1  # the card just drawn from the stock, if it came round
         self.melds: list[TableMeld] = []
         self.events: list[Event] = []
         self.turns = 0
@@ -307,15 +327,26 @@ class Hand:
             self.log(E_UPCARD, -1, up)
 
     # ---- rules questions
+    @staticmethod
+    def may_go(hand: Counter, kind: int, taken: int) -> bool:
+        """May ``kind`` (held) be discarded: not the card taken from the discard pile, unless
+        another copy of it is held (several packs)?"""
+        return kind != taken or hand[kind] >= 2
+
     def allowed(self, seat: int, taken: int) -> list[int]:
-        """The kinds ``seat`` may discard: held, not the kind taken from the pile."""
-        return sorted(k for k in self.hands[seat] if k != taken)
+        """The kinds ``seat`` may discard."""
+        hand = self.hands[seat]
+        return sorted(k for k in hand if self.may_go(hand, k, taken))
 
     def can_end(self, hand: Counter, taken: int) -> bool:
         """Could a turn whose hand is ``hand`` still end legally?"""
         if not hand:
             return not self.t.must_discard
-        return any(k != taken for k in hand)
+        return any(self.may_go(hand, k, taken) for k in hand)
+
+    def table_changed(self) -> None:
+        for seen in self.stock_seen:
+            seen.clear()
 
     def in_some_meld(self, cards: Counter, kind: int) -> bool:
         """Is natural ``kind`` in some meld of ``cards`` (which hold it)?"""
@@ -392,6 +423,7 @@ class Hand:
                 self.take(seat, k)
             self.melds.append(meld_from(m, seat, self.t.meld_rules.any_suit))
             self.log(E_MELD, seat, len(self.melds) - 1, 0, sorted(m.naturals))
+            self.table_changed()
             played = True
             if taken in m.naturals:
                 taken = -1
@@ -409,6 +441,7 @@ class Hand:
                 self.take(seat, k)
                 lay_off_on(self.melds[m], k, self.t.meld_rules.ace_rank)
                 self.log(E_LAYOFF, seat, m, k)
+                self.table_changed()
                 played = True
                 if k == taken:
                     taken = -1
@@ -436,6 +469,8 @@ class Hand:
         allowed = self.allowed(seat, taken)
         if plan >= 0 and plan in allowed:
             return plan
+        if self.come_round >= 0 and any(k != self.come_round for k in allowed):
+            allowed = [k for k in allowed if k != self.come_round]  # keep it
         pool = [k for k in allowed if not self.partial(seat, k)] or allowed
         if not pool:  # nothing may go: an audit violation in the engine
             pool = sorted(self.hands[seat])
@@ -462,6 +497,9 @@ class Hand:
             self.rebuild(seat)
         card = self.pop_stock()
         self.give(seat, card)
+        if card in self.stock_seen[seat]:
+            self.come_round = card
+        self.stock_seen[seat].add(card)
         self.log(E_DRAW_STOCK, seat, card)
         return True, -1
 
@@ -483,6 +521,7 @@ class Hand:
         seat = (self.dealer + 1) % t.players
         reason, winner = STALLED, -1
         while self.turns < t.turn_cap:
+            self.come_round = -1
             drew, taken = self.draw(seat)
             if not drew:
                 reason = EXHAUSTED
@@ -504,7 +543,31 @@ class Hand:
                 self.played[seat] = True
             seat = (seat + 1) % t.players
         self.log(E_END, winner, reason, 0)
+        self.scores = self.score(reason, winner)
         return reason, winner, self.events
+
+    def score(self, reason: int, winner: int) -> list[int]:
+        """Each seat's score of the hand (sim/mech/scoring.py): ``pip_to_winner`` and
+        ``per_card`` (whose values ``card_values`` writes) give the winner the value of
+        every card left in the other hands, ``penalty`` takes from each other player the
+        value of his own; going rummy doubles the winner's score. No winner, no score."""
+        t = self.t
+        scores = [0] * t.players
+        if winner < 0:
+            return scores
+        left = [sum(t.values[k] * n for k, n in self.hands[p].items()) for p in range(t.players)]
+        if t.scoring == "penalty":
+            for p in range(t.players):
+                if p != winner:
+                    scores[p] = -left[p]
+        else:
+            scores[winner] = sum(left)
+        if reason == WENT_RUMMY:
+            if t.going_rummy_bonus is None:
+                scores = [2 * s for s in scores]
+            else:
+                scores[winner] += t.going_rummy_bonus
+        return scores
 
 
 def play_hand(

@@ -92,8 +92,9 @@ def describe(name, players, seed, row, engine, mine, at) -> str:
 
 
 def compare(name: str, players: int, hands: int, seed: int) -> tuple[Counter, str | None]:
-    """Play ``hands`` hands on the engine and each again on the oracle; returns how they
-    ended (by reason name) and the first difference (None: every event matched)."""
+    """Play ``hands`` hands on the engine and each again on the oracle; returns how the
+    matching hands ended (by reason name) and how many events of each type they logged,
+    and the first difference (None: every event and every hand's scores matched)."""
     rules = load_variant(name)
     params, values = api.compile_rules(rules, players)
     bots = np.full(players, L.BOT_GREEDY)
@@ -105,12 +106,28 @@ def compare(name: str, players: int, hands: int, seed: int) -> tuple[Counter, st
     for h in range(hands):
         row = out.hand_rows[h]
         deal, dealer = int(row[OUT.H_DEAL]), int(row[OUT.H_DEALER])
-        reason, winner, mine = oracle.Hand(table, seed, deal, dealer).play()
+        if row[OUT.H_HAND] == 0:  # a game's first dealer is drawn from its own stream
+            drawn = oracle.first_dealer(seed, 0, int(row[OUT.H_GAME]), players)
+            if dealer != drawn:
+                return (
+                    ended,
+                    f"{name} at {players} players: game {int(row[OUT.H_GAME])} "
+                    f"starts with dealer {dealer}, the oracle draws {drawn}",
+                )
+        played = oracle.Hand(table, seed, deal, dealer)
+        reason, winner, mine = played.play()
         at = first_difference(logs[h], mine)
         if at >= 0:
             return ended, describe(name, players, seed, row, logs[h], mine, at)
         assert reason == int(row[OUT.H_END_REASON]) and winner == int(row[OUT.H_WINNER])
+        engine_scores = [int(x) for x in out.hand_scores[h]]
+        if engine_scores != played.scores:
+            return ended, (
+                f"{name} at {players} players, deal {deal}: the engine scores {engine_scores},"
+                f" the oracle {played.scores}"
+            )
         ended[oracle.REASONS.get(reason, str(reason))] += 1
+        ended.update("ev:" + oracle.EVENT_NAMES[e[0]] for e in mine)
     return ended, None
 
 
@@ -131,17 +148,18 @@ def main(argv: list[str] | None = None) -> int:
     for name, players in CASES:
         ended, difference = compare(name, players, args.hands, args.seed)
         total.update(ended)
-        counts = " ".join(f"{k}={ended[k]}" for k in sorted(ended))
+        counts = " ".join(f"{k}={ended[k]}" for k in sorted(ended) if not k.startswith("ev:"))
         status = "ok" if difference is None else "DIFFERS"
         print(f"{name:<20} {players:>2} players  {status:<7} {counts}", flush=True)
         if difference is not None:
             failures += 1
             print(difference, flush=True)
-    hands = sum(total.values())
+    hands = sum(total[k] for k in oracle.REASONS.values())
     counts = " ".join(f"{k}={total[k]}" for k in oracle.REASONS.values())
+    events = " ".join(f"{k[3:]}={total[k]}" for k in sorted(total) if k.startswith("ev:"))
     print(
         f"{hands} hands compared in {time.perf_counter() - start:.0f} s, "
-        f"{failures} of {len(CASES)} cases differ; ended: {counts}"
+        f"{failures} of {len(CASES)} cases differ\nended: {counts}\nevents: {events}"
     )
     return 1 if failures else 0
 
