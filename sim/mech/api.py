@@ -19,25 +19,45 @@ from sim.rules.model import Rules
 from sim.rules.toggles import BY_NAME, TOGGLES, Kind, split_param
 
 PLAYED = {
-    "stock_exhaustion": ("turn_over", "shuffle_except_top"),
-    "meld_timing": ("progressive",),
+    "stock_exhaustion": ("turn_over", "shuffle_except_top", "void_at_two"),
+    "meld_timing": ("progressive", "knock"),
     "jokers": (0,),
     "scoring": ("pip_to_winner", "per_card", "penalty"),
 }
 """What this engine plays so far, for the toggles where it is less than the declarations
 (docs/engine-plan.md, order of work): any other value is refused."""
-BOTS_PLAYED = (L.BOT_RANDOM, L.BOT_GREEDY)
+KNOCK_PLAYED = {"run_suit": ("same_suit",)}
+"""Further limits in the knock families (``sim.mech.layoffs`` plays runs of one suit)."""
+FAMILIES_PLAYED = {"rummy": None, "knock_rummy": (2,), "gin": (2,)}
+"""The families this engine plays, and at which player counts (None: every count)."""
+BOTS_PLAYED = (L.BOT_RANDOM, L.BOT_GREEDY, L.BOT_SIMPLE)
+"""The bots this engine plays; ``simple`` only in the knock families (it has no melding
+policy: ``play`` refuses it in progressive rummy, as ``rummysim`` does)."""
+FAMILY_CODES = {"rummy": L.FAMILY_RUMMY, "knock_rummy": L.FAMILY_KNOCK_RUMMY, "gin": L.FAMILY_GIN}
 
 
-def unplayed(rules: Rules) -> list[str]:
-    """The settings of ``rules`` this engine does not play yet, as ``name = value`` (§)."""
+def unplayed(rules: Rules, players: int | None = None) -> list[str]:
+    """The settings of ``rules`` this engine does not play yet, as ``name = value`` (§);
+    with ``players``, at that table size (without: at some table size of the variant)."""
     out = [
         f"{name} = {rules[name]!r} (RULES.md §{BY_NAME[name].section})"
         for name, values in PLAYED.items()
         if rules[name] not in values
     ]
-    if rules.family != "rummy":
+    if rules.family not in FAMILIES_PLAYED:
         out.append(f"family = {rules.family!r}")
+        return out
+    counts = FAMILIES_PLAYED[rules.family]
+    if counts is None:
+        return out
+    out += [
+        f"{name} = {rules[name]!r} in the {rules.family} family (RULES.md §{BY_NAME[name].section})"
+        for name, values in KNOCK_PLAYED.items()
+        if rules[name] not in values
+    ]
+    wanted = [players] if players is not None else list(rules.player_counts)
+    if not any(p in counts for p in wanted):
+        out.append(f"family = {rules.family!r} at {players or list(rules.player_counts)} players")
     return out
 
 
@@ -47,7 +67,7 @@ def compile_rules(
     """``(params, values)`` of ``rules`` at a table of ``players`` (ConfigError for a player
     count the variant does not allow): every toggle coded into its slot, then the table's
     size, its packs and the audit switch; the card values with their bit planes."""
-    missing = unplayed(rules)
+    missing = unplayed(rules, players)
     if missing:
         raise ValueError(f"the mechanics engine does not play {', '.join(missing)} yet")
     hand_size, packs = rules.deal_for(players)
@@ -61,6 +81,7 @@ def compile_rules(
     params[L.P_HAND_SIZE] = hand_size
     params[L.P_PACKS] = packs
     params[L.P_AUDIT] = int(audit)
+    params[L.P_FAMILY] = FAMILY_CODES[rules.family]
     return params, value_table(card_values(rules))
 
 
@@ -88,8 +109,12 @@ def play(
         spec = spec_for(params)
     elif not spec.matches(params):
         raise ValueError(f"{spec!r} does not fit these rules")
-    if any(int(b) not in BOTS_PLAYED for b in np.asarray(bots)):
-        raise ValueError("the mechanics engine plays only the random and greedy bots yet")
+    knock = int(params[L.P_MELD_TIMING]) == L.TIMING_KNOCK
+    for b in np.asarray(bots):
+        if int(b) not in BOTS_PLAYED:
+            raise ValueError(f"the mechanics engine does not play the {L.BOT_NAMES[b]} bot yet")
+        if int(b) == L.BOT_SIMPLE and not knock:
+            raise ValueError("the simple bot plays only the knock families (no melding policy)")
     players = int(params[L.P_PLAYERS])
     max_games = games if games is not None else hands
     max_hands = hands if hands is not None else games * int(params[L.P_HAND_CAP])
@@ -109,6 +134,7 @@ def play(
         out.hand_rows,
         out.hand_scores,
         out.hand_totals,
+        out.hand_side,
         out.game_rows,
         out.game_scores,
         out.counters,

@@ -5,13 +5,17 @@ Every bot answers the same questions, each asked by the phase that owns it:
 
 - ``wants_discard``: take the discard top rather than the stock?
 - ``play_table``: what to lay down and lay off this turn (it plays through ``table.py``);
-- ``choose_discard``: which card to discard (an allowed one).
+- ``choose_discard``: which card to discard (an allowed one);
+- ``knock_discard`` (``meld_timing = "knock"``): which card to discard, and knock?
+  (``knock_policy.py``, which also answers ``wants_discard`` there).
 """
 
 from __future__ import annotations
 
+from sim.mech.go_out import knocking
 from sim.mech.greedy import greedy_discard, greedy_table, greedy_wants
 from sim.mech.jit import kernel
+from sim.mech.knock_policy import knock_turn, knock_wants
 from sim.mech.layout import BOT_RANDOM
 from sim.mech.random_bot import random_discard, random_table, random_wants
 
@@ -19,6 +23,8 @@ from sim.mech.random_bot import random_discard, random_table, random_wants
 @kernel
 def wants_discard(fx, params, values, bots, st, rng, work, seat, top):
     """Does ``seat`` take ``top`` from the discard pile?"""
+    if knocking(fx, params):
+        return knock_wants(fx, params, values, bots, st, rng, work, seat, top)
     if bots[seat] == BOT_RANDOM:
         return random_wants(rng)
     return greedy_wants(fx, params, values, st, work, seat, top)
@@ -39,3 +45,9 @@ def choose_discard(fx, params, values, bots, st, rng, seat):
     if bots[seat] == BOT_RANDOM:
         return random_discard(fx, params, st, rng, seat)
     return greedy_discard(fx, params, values, st, seat)
+
+
+@kernel
+def knock_discard(fx, params, values, bots, st, rng, work, seat):
+    """``(card, knock)``: the card ``seat`` discards and whether he knocks."""
+    return knock_turn(fx, params, values, bots, st, rng, work, seat)

@@ -1,7 +1,10 @@
-"""The deal (RULES.md §1.4, §2C.15): a fresh hand state, the cards dealt one at a time
-clockwise from the dealer's left, then the upcard.
+"""The deal (RULES.md §1.4, §2C.15, §2I.33): a fresh hand state, the cards dealt one at a
+time clockwise from the dealer's left, then the upcard.
 
-Rule slots read here: ``players``, ``hand_size``, ``upcard``.
+Rule slots read here: ``players``, ``hand_size``, ``upcard``, ``family``, ``gin_opening``.
+
+Gin's ``deal_11_10`` opening (§3.17): the non-dealer gets an eleventh card and no upcard is
+turned (he opens by discarding, ``draw.py``).
 
 The deal stream is seeded from (seed, shard, deal) only, so two arms with other rules deal
 the same cards (common random numbers).
@@ -11,7 +14,15 @@ from __future__ import annotations
 
 from sim.cards import N_KINDS
 from sim.mech.jit import kernel
-from sim.mech.layout import P_HAND_SIZE, P_PLAYERS, P_UPCARD
+from sim.mech.layout import (
+    FAMILY_GIN,
+    GIN_OPENING_DEAL_11_10,
+    P_FAMILY,
+    P_GIN_OPENING,
+    P_HAND_SIZE,
+    P_PLAYERS,
+    P_UPCARD,
+)
 from sim.mech.piles import fill_stock, pop_stock, push_discard
 from sim.mech.rng import RNG_BOTS, RNG_DEAL, STREAM_BOTS, STREAM_DEAL, stream_seed
 from sim.mech.specs import rule
@@ -23,6 +34,7 @@ from sim.mech.state import (
     C_PLAN,
     C_SHOE_N,
     C_TAKEN,
+    C_UPCARD,
     E_DEAL,
     E_UPCARD,
     N_C,
@@ -56,9 +68,20 @@ def reset_hand(fx, params, st, piles, rng, seed, shard, deal, dealer):
     st[R_SC, C_TAKEN] = -1
     st[R_SC, C_PLAN] = -1
     st[R_SC, C_DEALER] = dealer
+    st[R_SC, C_UPCARD] = -1
     fill_stock(st, piles)
     rng[RNG_DEAL] = stream_seed(seed, shard, deal, STREAM_DEAL)
     rng[RNG_BOTS] = stream_seed(seed, shard, deal, STREAM_BOTS)
+
+
+@kernel
+def eleven_ten(fx, params):
+    """Gin's ``deal_11_10`` opening: 11 cards to the non-dealer, 10 to the dealer, no
+    upcard."""
+    return (
+        rule(fx, params, P_FAMILY) == FAMILY_GIN
+        and rule(fx, params, P_GIN_OPENING) == GIN_OPENING_DEAL_11_10
+    )
 
 
 @kernel
@@ -71,14 +94,18 @@ def deal_cards(fx, params, st, piles, rng, events):
     for i in range(size * players):
         seat = (dealer + 1 + i) % players
         give(fx, params, st, seat, pop_stock(st, piles, rng))
+    eleven = eleven_ten(fx, params)
+    if eleven:
+        give(fx, params, st, (dealer + 1) % players, pop_stock(st, piles, rng))
     if st[R_SC, C_LOG] == 1:
         for p in range(players):
             event = log_event(st, events, E_DEAL, p, 0, 0)
             for k in range(N_KINDS):
                 for _ in range(held(fx, params, st, p, k)):
                     log_card(events, event, k)
-    if rule(fx, params, P_UPCARD) == 1:
+    if rule(fx, params, P_UPCARD) == 1 and not eleven:
         up = pop_stock(st, piles, rng)
         push_discard(st, piles, up)
+        st[R_SC, C_UPCARD] = up
         log_event(st, events, E_UPCARD, -1, up, 0)
     st[R_SC, C_CURRENT] = (dealer + 1) % players

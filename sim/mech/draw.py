@@ -1,6 +1,13 @@
 """The draw (mechanics DD and XD of RULES.md §4C; §1.5, §1.8): the discard top or the stock.
 
-Rule slots read here: ``stock_exhaustion`` (through ``stock_out.py``).
+Rule slots read here: ``stock_exhaustion`` (through ``stock_out.py``), ``family`` and
+``gin_opening``.
+
+Gin's opening (§3.17, §2I.33), on the hand's first turn: under ``upcard_offer`` the
+non-dealer may take the upcard; if he lets it go (a turn of its own, ``E_DECLINE_UPCARD``)
+the dealer may take it and plays that turn (``C_CURRENT`` becomes his seat); if he too
+lets it go (another turn) the non-dealer draws from the stock. Under ``deal_11_10`` the
+non-dealer, dealt 11 cards, opens by discarding without a draw.
 
 With an empty stock the pile is rebuilt (``stock_out.rebuild_stock``) unless the player
 takes the discard top; with at most one discard left and no stock he must take it;
@@ -15,14 +22,21 @@ import numpy as np
 
 from sim.cards import JOKER
 from sim.mech.bots import wants_discard
+from sim.mech.deal import eleven_ten
 from sim.mech.jit import kernel
+from sim.mech.layout import FAMILY_GIN, GIN_OPENING_UPCARD_OFFER, P_FAMILY, P_GIN_OPENING
 from sim.mech.piles import discard_top, pop_discard, pop_stock
+from sim.mech.specs import rule
 from sim.mech.state import (
     C_COME_ROUND,
+    C_CURRENT,
+    C_DEALER,
     C_DRAWS_DISCARD,
     C_DRAWS_STOCK,
     C_STOCK_N,
     C_TAKEN,
+    C_TURN,
+    E_DECLINE_UPCARD,
     E_DRAW_DISCARD,
     E_DRAW_STOCK,
     R_SC,
@@ -39,29 +53,40 @@ DRAW_EXHAUSTED = 1  # nothing left to draw anywhere: the hand ends without a sco
 
 
 @kernel
-def draw_phase(fx, params, values, bots, st, piles, rng, work, events, seat):
-    """``seat`` draws one card (module docstring); returns DRAW_OK or DRAW_EXHAUSTED."""
+def _take_top(fx, params, st, piles, events, seat, top):
+    """``seat`` takes ``top`` from the discard pile."""
+    pop_discard(st, piles)
+    give(fx, params, st, seat, top)
+    st[R_SC, C_TAKEN] = top
+    if top != JOKER:
+        st[R_SEAT + seat, S_PICKED] |= 1 << top
+    st[R_SC, C_DRAWS_DISCARD] += 1
+    log_event(st, events, E_DRAW_DISCARD, seat, top, 0)
+
+
+@kernel
+def _upcard_offer(fx, params, values, bots, st, piles, rng, work, events, seat):
+    """Gin's upcard offer (module docstring): ``seat`` (the non-dealer) or the dealer takes
+    the upcard, or ``seat`` draws from the stock; ``C_CURRENT`` is who plays the turn."""
     top = discard_top(st, piles)
-    stock_empty = st[R_SC, C_STOCK_N] == 0
-    take = False
-    if top >= 0:
-        if stock_empty and not can_rebuild(st):
-            take = True  # the discard top is the only card left to draw
-        else:
-            take = wants_discard(fx, params, values, bots, st, rng, work, seat, top)
-    if take:
-        pop_discard(st, piles)
-        give(fx, params, st, seat, top)
-        st[R_SC, C_TAKEN] = top
-        if top != JOKER:
-            st[R_SEAT + seat, S_PICKED] |= 1 << top
-        st[R_SC, C_DRAWS_DISCARD] += 1
-        log_event(st, events, E_DRAW_DISCARD, seat, top, 0)
-        return DRAW_OK
-    if stock_empty:
-        if not can_rebuild(st):
-            return DRAW_EXHAUSTED
-        rebuild_stock(fx, params, st, piles, events, seat)
+    if wants_discard(fx, params, values, bots, st, rng, work, seat, top):
+        _take_top(fx, params, st, piles, events, seat, top)
+        return
+    log_event(st, events, E_DECLINE_UPCARD, seat, top, 0)
+    st[R_SC, C_TURN] += 1
+    dealer = st[R_SC, C_DEALER]
+    if wants_discard(fx, params, values, bots, st, rng, work, dealer, top):
+        st[R_SC, C_CURRENT] = dealer
+        _take_top(fx, params, st, piles, events, dealer, top)
+        return
+    log_event(st, events, E_DECLINE_UPCARD, dealer, top, 0)
+    st[R_SC, C_TURN] += 1
+    _draw_stock(fx, params, st, piles, rng, events, seat)
+
+
+@kernel
+def _draw_stock(fx, params, st, piles, rng, events, seat):
+    """``seat`` draws the stock's next card (the stock is not empty)."""
     card = pop_stock(st, piles, rng)
     give(fx, params, st, seat, card)
     if card != JOKER:
@@ -71,4 +96,35 @@ def draw_phase(fx, params, values, bots, st, piles, rng, work, events, seat):
         st[R_SEAT + seat, S_STOCK_SEEN] |= bit
     st[R_SC, C_DRAWS_STOCK] += 1
     log_event(st, events, E_DRAW_STOCK, seat, card, 0)
+
+
+@kernel
+def draw_phase(fx, params, values, bots, st, piles, rng, work, events, seat):
+    """``seat`` draws one card (module docstring); returns DRAW_OK or DRAW_EXHAUSTED. At
+    gin's opening the turn may pass to the dealer: the turn's player is ``C_CURRENT``."""
+    if st[R_SC, C_TURN] == 0 and rule(fx, params, P_FAMILY) == FAMILY_GIN:
+        if eleven_ten(fx, params):
+            return DRAW_OK  # the non-dealer opens by discarding
+        if (
+            rule(fx, params, P_GIN_OPENING) == GIN_OPENING_UPCARD_OFFER
+            and discard_top(st, piles) >= 0
+        ):
+            _upcard_offer(fx, params, values, bots, st, piles, rng, work, events, seat)
+            return DRAW_OK
+    top = discard_top(st, piles)
+    stock_empty = st[R_SC, C_STOCK_N] == 0
+    take = False
+    if top >= 0:
+        if stock_empty and not can_rebuild(st):
+            take = True  # the discard top is the only card left to draw
+        else:
+            take = wants_discard(fx, params, values, bots, st, rng, work, seat, top)
+    if take:
+        _take_top(fx, params, st, piles, events, seat, top)
+        return DRAW_OK
+    if stock_empty:
+        if not can_rebuild(st):
+            return DRAW_EXHAUSTED
+        rebuild_stock(fx, params, st, piles, events, seat)
+    _draw_stock(fx, params, st, piles, rng, events, seat)
     return DRAW_OK

@@ -2,7 +2,13 @@
 §1.11, §2H). The loop over hands and games stays inside compiled code.
 
 Rule slots read here: ``players``, ``game_end``, ``dealer_rotation``, ``hand_cap``,
-``seat_rotation``, ``deal_per_game``, ``audit``.
+``seat_rotation``, ``deal_per_game``, ``audit``, ``family``, ``box_bonus``, ``shutout``.
+
+A void hand (gin's ``void_at_two``, §3.17) is dealt again by the same dealer. At a gin
+game's end (§3.17, §2I.36-39) the winner gets the game bonus (200 on a shutout, or his
+whole total doubled under ``shutout = "double_all"``), every player the box bonus per hand
+he won, and the side bonuses of the game (Oklahoma's) are added; none of this counts
+toward the target.
 
 The output rows are the dataset's (``sim.engine.layout`` ``H_*``, ``G_*``, ``C_*``).
 """
@@ -42,13 +48,21 @@ from sim.mech.layout import (
     END_PENALTY_LIMIT,
     END_SINGLE_HAND,
     END_TARGET,
+    FAMILY_GIN,
+    GAME_BONUS,
+    P_BOX_BONUS,
     P_DEAL_PER_GAME,
     P_DEALER_ROTATION,
+    P_FAMILY,
     P_GAME_END,
     P_GAME_END_ARG,
     P_HAND_CAP,
     P_PLAYERS,
     P_SEAT_ROTATION,
+    P_SHUTOUT,
+    REASON_VOID,
+    SHUTOUT_DOUBLE_ALL,
+    SHUTOUT_GAME_BONUS,
 )
 from sim.mech.melds import new_work
 from sim.mech.rng import N_RNG, STREAM_GAME, below, stream_seed
@@ -107,6 +121,23 @@ def game_over(fx, params, totals, players, hands_played, hand_winner):
     return False, -1
 
 
+@kernel
+def gin_game_bonuses(fx, params, totals, won, side, winner, players, final):
+    """``final``: a gin game's final scores (module docstring) from the ``totals`` toward
+    the target, the hands each player ``won`` and his ``side`` bonuses."""
+    shutout = True
+    for p in range(players):
+        final[p] = totals[p] + won[p] * rule(fx, params, P_BOX_BONUS) + side[p]
+        if p != winner and totals[p] != 0:
+            shutout = False
+    if winner < 0:
+        return
+    if shutout and rule(fx, params, P_SHUTOUT) == SHUTOUT_DOUBLE_ALL:
+        final[winner] = (final[winner] - side[winner] + GAME_BONUS) * 2 + side[winner]
+    else:
+        final[winner] += SHUTOUT_GAME_BONUS if shutout else GAME_BONUS
+
+
 @allocating
 def play_games(
     fx,
@@ -123,6 +154,7 @@ def play_games(
     hand_rows,
     hand_scores,
     hand_totals,
+    hand_side,
     game_rows,
     game_scores,
     counters,
@@ -141,6 +173,10 @@ def play_games(
     if events.shape[0] > 1:
         st[R_SC, C_LOG] = 1
     scores = np.zeros(players, np.int64)
+    side = np.zeros(players, np.int64)  # this hand's side bonuses (Oklahoma gin)
+    game_side = np.zeros(players, np.int64)  # the game's side bonuses so far
+    won = np.zeros(players, np.int64)  # hands won in this game (gin's box bonus)
+    final = np.zeros(players, np.int64)
     totals = np.zeros(players, np.int64)
     game_rng = np.zeros(1, np.uint64)
     h = 0
@@ -157,6 +193,8 @@ def play_games(
         if single and next_dealer >= 0:
             dealer = next_dealer  # one-hand games: the deal still rotates (§2H.30-31)
         totals[:] = 0
+        game_side[:] = 0
+        won[:] = 0
         leader = -1
         lead_changes = 0
         hands_in_game = 0
@@ -182,11 +220,16 @@ def play_games(
                 deal,
                 dealer,
                 scores,
+                side,
             )
+            if hand_winner >= 0:
+                won[hand_winner] += 1
             for p in range(players):
                 totals[p] += scores[p]
                 hand_scores[h, p] = scores[p]
                 hand_totals[h, p] = totals[p]
+                hand_side[h, p] = side[p]
+                game_side[p] += side[p]
             row = hand_rows[h]
             row[H_GAME] = game
             row[H_HAND] = hands_in_game
@@ -212,7 +255,9 @@ def play_games(
                 finished = True
                 winner = unique_leader(totals, players)
                 capped = 1
-            if rule(fx, params, P_DEALER_ROTATION) == DEALER_WINNER_DEALS and hand_winner >= 0:
+            if reason == REASON_VOID:
+                pass  # §3.17: the same dealer deals again
+            elif rule(fx, params, P_DEALER_ROTATION) == DEALER_WINNER_DEALS and hand_winner >= 0:
                 dealer = hand_winner
             else:
                 dealer = dealer + 1 if dealer + 1 < players else 0
@@ -228,7 +273,11 @@ def play_games(
         grow[G_LEAD_CHANGES] = lead_changes
         grow[G_CAPPED] = capped
         for p in range(players):
-            game_scores[g, p] = totals[p]
+            final[p] = totals[p]
+        if rule(fx, params, P_FAMILY) == FAMILY_GIN:
+            gin_game_bonuses(fx, params, totals, won, game_side, winner, players, final)
+        for p in range(players):
+            game_scores[g, p] = final[p]
         g += 1
     counters[C_HANDS] = h
     counters[C_GAMES] = g

@@ -7,14 +7,23 @@ A turn: the draw (``draw.py``), the table (the seat's bot through ``table.py``),
 discard. A hand ends when a hand is empty (``went_out``, or ``went_rummy`` when the player
 had played no card before this turn and the rules reward it), when nothing is left to
 draw (``exhausted``) or at the turn cap (``stalled``, no score: engine policy, §1.8).
+
+Under ``meld_timing = "knock"`` (``go_out.knocking``) the table phase plays nothing: after
+the draw the bot answers "discard which card, and knock?" (``bots.knock_discard``); a knock
+is legal when the deadwood left after the discard is within the hand's limit
+(``go_out.may_knock``; an illegal one is an audit violation and play goes on). A knock ends
+the turns; the showdown (``showdown.py``) and the family's scoring (``scoring.score_knock``:
+``knock``, ``gin`` or ``undercut``) follow. A turn that ends without a knock may void the
+hand (``stock_out.voids_hand``, gin's ``void_at_two``: ``void``, no score).
 """
 
 from __future__ import annotations
 
 from sim.mech.audit import check_state
-from sim.mech.bots import choose_discard, play_table
+from sim.mech.bots import choose_discard, knock_discard, play_table
 from sim.mech.deal import deal_cards, reset_hand
 from sim.mech.draw import DRAW_EXHAUSTED, draw_phase
+from sim.mech.go_out import knocking, may_knock
 from sim.mech.jit import kernel
 from sim.mech.layout import (
     P_AUDIT,
@@ -22,14 +31,17 @@ from sim.mech.layout import (
     P_PLAYERS,
     P_TURN_CAP,
     REASON_EXHAUSTED,
+    REASON_KNOCK,
     REASON_STALLED,
+    REASON_VOID,
     REASON_WENT_OUT,
     REASON_WENT_RUMMY,
     RUMMY_OFF,
 )
 from sim.mech.legal import discard_allowed
 from sim.mech.piles import push_discard
-from sim.mech.scoring import score_went_out
+from sim.mech.scoring import score_knock, score_went_out
+from sim.mech.showdown import showdown
 from sim.mech.specs import rule
 from sim.mech.state import (
     C_COME_ROUND,
@@ -42,13 +54,17 @@ from sim.mech.state import (
     C_VIOLATIONS,
     E_DISCARD,
     E_END,
+    E_KNOCK,
+    E_SCORE,
     R_SC,
     R_SEAT,
+    S_DEADWOOD,
     S_N,
     S_PLAYED,
     log_event,
     take,
 )
+from sim.mech.stock_out import voids_hand
 
 
 @kernel
@@ -70,9 +86,32 @@ def _start_turn(st):
 
 @kernel
 def _discard_phase(fx, params, values, bots, st, piles, rng, events, seat):
-    """``seat`` discards the card his bot chooses (an illegal choice is an audit
-    violation and the card is discarded all the same, so the hand goes on)."""
-    card = choose_discard(fx, params, values, bots, st, rng, seat)
+    """``seat`` discards the card his bot chooses."""
+    _discard(
+        fx, params, st, piles, events, seat, choose_discard(fx, params, values, bots, st, rng, seat)
+    )
+
+
+@kernel
+def _knock_phase(fx, params, values, bots, st, piles, rng, work, events, seat):
+    """``seat`` discards the card his bot chooses and knocks if it says so and he may;
+    returns whether he knocked."""
+    card, knock = knock_discard(fx, params, values, bots, st, rng, work, seat)
+    _discard(fx, params, st, piles, events, seat, card)
+    if not knock:
+        return False
+    allowed, deadwood = may_knock(fx, params, values, st, work, seat)
+    if not allowed:
+        st[R_SC, C_VIOLATIONS] += 1  # a knock above the limit: play goes on
+        return False
+    log_event(st, events, E_KNOCK, seat, deadwood, 0)
+    return True
+
+
+@kernel
+def _discard(fx, params, st, piles, events, seat, card):
+    """``seat`` discards ``card`` (an illegal choice is an audit violation and the card is
+    discarded all the same, so the hand goes on)."""
     if not discard_allowed(fx, params, st, seat, card):
         st[R_SC, C_VIOLATIONS] += 1
     take(fx, params, st, seat, card)
@@ -94,6 +133,16 @@ def play_turns(fx, params, values, bots, st, piles, rng, work, events):
             == DRAW_EXHAUSTED
         ):
             return REASON_EXHAUSTED, -1
+        seat = st[R_SC, C_CURRENT]  # gin's opening may pass the turn to the dealer
+        if knocking(fx, params):
+            knocked = _knock_phase(fx, params, values, bots, st, piles, rng, work, events, seat)
+            st[R_SC, C_TURN] += 1
+            if knocked:
+                return REASON_KNOCK, seat
+            if voids_hand(fx, params, st):
+                return REASON_VOID, -1
+            st[R_SC, C_CURRENT] = seat + 1 if seat + 1 < players else 0
+            continue
         play_table(fx, params, values, bots, st, rng, events, work, seat)
         if st[R_SEAT + seat, S_N] > 0:
             _discard_phase(fx, params, values, bots, st, piles, rng, events, seat)
@@ -110,17 +159,41 @@ def play_turns(fx, params, values, bots, st, piles, rng, work, events):
 
 @kernel
 def play_hand(
-    fx, params, values, bots, st, piles, rng, work, events, seed, shard, deal, dealer, scores
+    fx,
+    params,
+    values,
+    bots,
+    st,
+    piles,
+    rng,
+    work,
+    events,
+    seed,
+    shard,
+    deal,
+    dealer,
+    scores,
+    side,
 ):
-    """Play deal ``deal`` with ``dealer`` dealing; writes ``scores`` (int64[players]) and
-    returns (end reason, winner, turns)."""
+    """Play deal ``deal`` with ``dealer`` dealing; writes ``scores`` and ``side`` (the hand's
+    side bonuses, which do not count toward the target: Oklahoma gin's, §2I.39), both
+    int64[players], and returns (end reason, winner, turns)."""
     reset_hand(fx, params, st, piles, rng, seed, shard, deal, dealer)
     deal_cards(fx, params, st, piles, rng, events)
     _audit(fx, params, st, piles, work)
     reason, winner = play_turns(fx, params, values, bots, st, piles, rng, work, events)
-    for p in range(rule(fx, params, P_PLAYERS)):
+    players = rule(fx, params, P_PLAYERS)
+    for p in range(players):
         scores[p] = 0
-    if winner >= 0:
+        side[p] = 0
+    if reason == REASON_KNOCK:
+        showdown(fx, params, values, st, work, events, winner)
+        reason, winner = score_knock(fx, params, st, winner, scores, side)
+        _audit(fx, params, st, piles, work)
+    elif winner >= 0:
         score_went_out(fx, params, values, st, winner, reason == REASON_WENT_RUMMY, scores)
     log_event(st, events, E_END, winner, reason, 0)
+    if knocking(fx, params):
+        for p in range(players):
+            log_event(st, events, E_SCORE, p, scores[p], st[R_SEAT + p, S_DEADWOOD])
     return reason, winner, st[R_SC, C_TURN]

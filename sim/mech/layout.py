@@ -30,6 +30,8 @@ ENGINE_SLOTS = (
     "audit",  # 1: check every invariant after every action (counted, never raised)
     "seat_rotation",  # runner: added to each game's drawn first dealer (mirrored deals)
     "deal_per_game",  # runner: 1 numbers deals per game (mirrored deals), 0 per hand
+    "family",  # FAMILY_*: how a knock-family hand opens and scores (knock rummy §3.10 or
+    # gin §3.17), until toggles.py declares their scorings as ``scoring`` values (decision 3)
 )
 """Slots that are not toggles, after the toggles' slots."""
 
@@ -105,6 +107,15 @@ P_TURN_CAP = slot("turn_cap")
 P_HAND_CAP = slot("hand_cap")
 P_SEAT_ROTATION = slot("seat_rotation")
 P_DEAL_PER_GAME = slot("deal_per_game")
+P_FAMILY = slot("family")
+P_KNOCK_LIMIT = slot("knock_limit")
+P_GIN_OPENING = slot("gin_opening")
+P_GIN_BONUS = slot("gin_bonus")
+P_UNDERCUT_BONUS = slot("undercut_bonus")
+P_BOX_BONUS = slot("box_bonus")
+P_SHUTOUT = slot("shutout")
+P_SPADE_DOUBLE = slot("spade_double")
+P_OKLAHOMA_EXTRA = slot("oklahoma_extra_bonus")
 
 ACE_LOW = code("ace_rank", "low")
 ACE_HIGH = code("ace_rank", "high")
@@ -116,6 +127,14 @@ GROUP_DUPLICATES_FORBIDDEN = code("group_duplicates", "forbidden")
 GROUP_DUPLICATES_ALLOWED = code("group_duplicates", "allowed")
 
 TIMING_PROGRESSIVE = code("meld_timing", "progressive")
+TIMING_KNOCK = code("meld_timing", "knock")
+KNOCK_UNLIMITED = code("knock_limit", "unlimited")
+KNOCK_UPCARD = code("knock_limit", "upcard")
+GIN_OPENING_UPCARD_OFFER = code("gin_opening", "upcard_offer")
+GIN_OPENING_DEAL_11_10 = code("gin_opening", "deal_11_10")
+SHUTOUT_GAME_BONUS_200 = code("shutout", "game_bonus_200")
+SHUTOUT_DOUBLE_ALL = code("shutout", "double_all")
+STOCK_VOID_AT_TWO = code("stock_exhaustion", "void_at_two")
 MELDS_UNLIMITED = code("melds_per_turn", "unlimited")
 MELDS_ONE = code("melds_per_turn", "one")
 MELDS_ONE_OR_LAYOFF = code("melds_per_turn", "one_or_layoff")
@@ -147,9 +166,20 @@ from sim.engine.layout import (  # noqa: E402, F401 (re-exported)
     BOT_GREEDY,
     BOT_RANDOM,
     BOT_SIMPLE,
+    FAMILY_GIN,
+    FAMILY_KNOCK_RUMMY,
+    FAMILY_RUMMY,
+    GAME_BONUS,
+    KNOCK_PENALTY,
     REASON_BLOCK,
     REASON_EXHAUSTED,
+    REASON_GIN,
+    REASON_KNOCK,
     REASON_STALLED,
+    REASON_UNDERCUT,
+    REASON_VOID,
     REASON_WENT_OUT,
     REASON_WENT_RUMMY,
+    RUM_BONUS,
+    SHUTOUT_GAME_BONUS,
 )

@@ -46,7 +46,8 @@ S_PICKED = MAX_LAYERS + 5  # natural kinds taken from the discard pile this hand
 S_SIDE = MAX_LAYERS + 6  # the seat's side this hand (its team); -1: sits out
 S_FITS_OWN = MAX_LAYERS + 7  # natural kinds that fit one of his table melds
 S_STOCK_SEEN = MAX_LAYERS + 8  # kinds he drew from the stock since the table last changed
-N_S = MAX_LAYERS + 9
+S_DEADWOOD = MAX_LAYERS + 9  # knock family: his deadwood at the showdown (0 before it)
+N_S = MAX_LAYERS + 10
 
 # ---- scalar columns -------------------------------------------------------------------------
 C_STOCK_N = 0
@@ -71,7 +72,8 @@ C_RNG_BOTS = 18  # the bots' stream's state
 C_FITS = 19  # natural kinds that fit some table meld
 C_SHOE_N = 20  # cards in the shoe
 C_COME_ROUND = 21  # the card just drawn from the stock, if it came round (bots.md), else -1
-N_C = 22
+C_UPCARD = 22  # the upcard turned at the deal, -1 if none (Oklahoma's knock limit, spades)
+N_C = 23
 
 # ---- meld columns ---------------------------------------------------------------------------
 M_TYPE = 0  # melds.MELD_GROUP or MELD_RUN
@@ -116,6 +118,9 @@ E_LAYOFF = 6  # a = meld row index, b = card
 E_DISCARD = 7  # a = card
 E_END = 8  # a = end reason, b = winner
 E_SCORE = 9  # seat, a = points
+E_KNOCK = 10  # seat, a = his deadwood after the discard
+E_SHOW = 11  # seat, a = his deadwood at the showdown, cards = the cards he laid off
+E_DECLINE_UPCARD = 12  # seat, a = the upcard he let go (gin's upcard offer)
 
 
 @allocating

@@ -6,12 +6,15 @@ Rule slots read here: ``stock_exhaustion``.
 new stock, its oldest card on top; that card is turned up to start the new discard pile.
 ``shuffle_except_top`` ([004]): every discard but the top is shuffled into the new stock;
 the top stays as the discard pile.
+``void_at_two`` (gin, §3.17): a turn that ends with two stock cards left and no knock voids
+the hand (``voids_hand``; the same dealer deals again, ``game.py``), so the stock never
+runs out.
 """
 
 from __future__ import annotations
 
 from sim.mech.jit import kernel
-from sim.mech.layout import P_STOCK_EXHAUSTION, STOCK_SHUFFLE_EXCEPT_TOP
+from sim.mech.layout import P_STOCK_EXHAUSTION, STOCK_SHUFFLE_EXCEPT_TOP, STOCK_VOID_AT_TWO
 from sim.mech.specs import rule
 from sim.mech.state import (
     C_DISCARD_N,
@@ -24,6 +27,17 @@ from sim.mech.state import (
     R_SC,
     log_event,
 )
+
+VOID_STOCK = 2  # gin: a turn ending with this many stock cards and no knock voids the hand
+
+
+@kernel
+def voids_hand(fx, params, st):
+    """Does the turn just ended (without a knock) void the hand (``void_at_two``)?"""
+    return (
+        rule(fx, params, P_STOCK_EXHAUSTION) == STOCK_VOID_AT_TWO
+        and st[R_SC, C_STOCK_N] <= VOID_STOCK
+    )
 
 
 @kernel

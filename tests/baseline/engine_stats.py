@@ -117,8 +117,11 @@ def playable(case: tuple[str, int, str], engine: str) -> bool:
         return True
     from sim.mech import api as mech
 
-    variant, _players, bot = case
-    return not mech.unplayed(load_variant(variant)) and L.BOT_NAMES.index(bot) in mech.BOTS_PLAYED
+    variant, players, bot = case
+    return (
+        not mech.unplayed(load_variant(variant), players)
+        and L.BOT_NAMES.index(bot) in mech.BOTS_PLAYED
+    )
 
 
 def play_case(

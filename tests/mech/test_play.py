@@ -64,12 +64,47 @@ def test_same_seed_same_rows_other_seed_other_rows():
     assert not np.array_equal(a.hand_rows, c.hand_rows)
 
 
+KNOCK_FILES = ["knock_rummy", "gin_rummy", "oklahoma_gin"]  # at 2 players
+
+
+@pytest.mark.parametrize(
+    ("bot", "hands"), [(L.BOT_SIMPLE, 1500), (L.BOT_GREEDY, 1500), (L.BOT_RANDOM, 300)]
+)
+@pytest.mark.parametrize("variant", KNOCK_FILES)
+def test_knock_family_audit_finds_no_violation(variant, bot, hands):
+    out = _play(variant, 2, hands, audit=True, bot=bot)
+    assert out.counters[OUT.C_VIOLATIONS] == 0
+    ended = out.hand_rows[:, OUT.H_END_REASON]
+    played = [L.REASON_KNOCK, L.REASON_GIN, L.REASON_UNDERCUT, L.REASON_VOID]
+    assert np.isin(ended, [*played, L.REASON_STALLED]).all()
+    assert np.mean(ended == L.REASON_STALLED) <= 0.01
+
+
+@pytest.mark.parametrize("variant", ["gin_rummy", "oklahoma_gin", "knock_rummy"])
+def test_the_standard_spec_plays_the_generic_knock_hands(variant):
+    fast = _play(variant, 2, 600, spec=STANDARD, bot=L.BOT_SIMPLE)
+    slow = _play(variant, 2, 600, spec=GENERIC, bot=L.BOT_SIMPLE)
+    for name in ("hand_rows", "hand_scores", "hand_side", "game_rows", "game_scores"):
+        assert np.array_equal(getattr(fast, name), getattr(slow, name)), name
+
+
 @pytest.mark.nojit
 def test_unplayed_settings_are_refused_by_name():
     with pytest.raises(ValueError, match="stock_exhaustion = 'block_difference'"):
         api.compile_rules(load_variant("block_rummy"), 2)
-    with pytest.raises(ValueError, match="family = 'gin'"):
-        api.compile_rules(load_variant("gin_rummy"), 2)
+    with pytest.raises(ValueError, match="family = 'gin' at"):
+        api.compile_rules(load_variant("gin_rummy_4p"), 4)
+    with pytest.raises(ValueError, match="family = 'knock_rummy' at"):
+        api.compile_rules(load_variant("knock_rummy"), 3)
+    assert api.unplayed(load_variant("knock_rummy")) == []
+    assert api.unplayed(load_variant("knock_rummy"), 3) != []
+
+
+@pytest.mark.nojit
+def test_the_simple_bot_is_refused_in_progressive_rummy():
+    params, values = api.compile_rules(load_variant("rummy_basic"), 2)
+    with pytest.raises(ValueError, match="simple"):
+        api.play(params, values, np.full(2, L.BOT_SIMPLE), hands=1)
 
 
 # ---- clause tests on hand-built states --------------------------------------------------

@@ -1,0 +1,120 @@
+"""The bots' answers in the knock family (docs/bots.md, "The knock family"; RULES.md §3.10,
+§3.17, §3.20): take the offered card, and, holding one card more than the deal, which card
+to discard and whether to knock.
+
+Every policy works on the best arrangement of the hand (``layoffs.arrange_mask``);
+"outside" is the cards outside it. A card taken from the discard pile this turn is never
+discarded (``C_TAKEN``). Where the rules set no knock limit the simple and greedy bots use
+10 (``go_out.bot_limit``); random knocks with any count there.
+
+- ``simple``: takes the card when it is in the best arrangement of the hand with it, or
+  when he could then knock (his deadwood after discarding the highest-valued other card
+  outside is within his limit); discards the highest-valued card outside (ties: the higher
+  kind), or with none outside the card whose removal leaves the least deadwood (ties: the
+  higher kind); knocks as soon as the deadwood after that discard is within his limit.
+- ``greedy``: takes the card when his deadwood after the best discard (as simple's, not the
+  taken card) is lower than his deadwood now; discards the highest-valued card outside,
+  among equal values one in no partial meld (``greedy.partial_melds``), then the higher
+  kind; knocks as soon as he may.
+- ``random``: takes with probability 1/2; discards a uniform allowed card (kind order); when
+  the deadwood after it is within the limit, knocks with probability 1/2.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.mech.bitops import lowest_bit
+from sim.mech.go_out import NO_LIMIT, bot_limit, knock_limit
+from sim.mech.greedy import partial_melds
+from sim.mech.jit import kernel
+from sim.mech.layoffs import arrange_mask
+from sim.mech.layout import BOT_GREEDY, BOT_RANDOM
+from sim.mech.melds import MAX_LAYERS
+from sim.mech.random_bot import random_discard, random_wants
+from sim.mech.rng import RNG_BOTS, below
+from sim.mech.state import C_TAKEN, R_SC, R_SEAT, S_HAND
+
+NO_CARD = -1
+HUGE = 1 << 40
+
+
+@kernel
+def _highest(values, cards, avoid):
+    """The card of ``cards`` with the highest value; among equals one outside ``avoid``,
+    then the higher kind (-1: none)."""
+    best = NO_CARD
+    best_key = -HUGE
+    m = cards
+    while m != 0:  # lowest kind first: ">=" lets the higher kind win a tie
+        k = lowest_bit(m)
+        m &= m - 1
+        key = values[k] * 2 + 1 - ((avoid >> k) & 1)
+        if key >= best_key:
+            best_key = key
+            best = k
+    return best
+
+
+@kernel
+def discard_from(fx, params, values, work, hand, taken, avoid):
+    """``(card, deadwood after it)``: the highest-valued card outside the best arrangement
+    of ``hand`` (never ``taken``; among equal values one outside ``avoid``), or, with none
+    outside, the card whose removal leaves the least deadwood (ties: the higher kind)."""
+    taken_bit = np.int64(1) << taken if taken >= 0 else np.int64(0)
+    dw, melded = arrange_mask(fx, params, values, work, hand)
+    outside = hand & ~melded & ~taken_bit
+    if outside != 0:
+        card = _highest(values, outside, avoid)
+        return card, dw - values[card]
+    best = NO_CARD
+    best_dw = HUGE
+    m = hand & ~taken_bit
+    while m != 0:  # lowest kind first: "<=" lets the higher kind win a tie
+        k = lowest_bit(m)
+        m &= m - 1
+        left, _ = arrange_mask(fx, params, values, work, hand & ~(np.int64(1) << k))
+        if left <= best_dw:
+            best_dw = left
+            best = k
+    return best, best_dw
+
+
+@kernel
+def knock_wants(fx, params, values, bots, st, rng, work, seat, card):
+    """Does ``seat`` take the offered ``card`` (the upcard at gin's opening or the discard
+    top)?"""
+    bot = bots[seat]
+    if bot == BOT_RANDOM:
+        return random_wants(rng)
+    hand = st[R_SEAT + seat, S_HAND]
+    bit = np.int64(1) << card
+    with_card = hand | bit
+    if bot == BOT_GREEDY:
+        now, _ = arrange_mask(fx, params, values, work, hand)
+        _, after = discard_from(fx, params, values, work, with_card, card, np.int64(0))
+        return after < now
+    _, melded = arrange_mask(fx, params, values, work, with_card)
+    if melded & bit != 0:
+        return True
+    _, after = discard_from(fx, params, values, work, with_card, card, np.int64(0))
+    return after <= bot_limit(fx, params, st)
+
+
+@kernel
+def knock_turn(fx, params, values, bots, st, rng, work, seat):
+    """``seat`` holds one card more than the deal: ``(discard, knock)``."""
+    bot = bots[seat]
+    hand = st[R_SEAT + seat, S_HAND]
+    taken = st[R_SC, C_TAKEN]
+    if bot == BOT_RANDOM:
+        card = random_discard(fx, params, st, rng, seat)
+        left, _ = arrange_mask(fx, params, values, work, hand & ~(np.int64(1) << card))
+        limit = knock_limit(fx, params, st)
+        knock = (limit == NO_LIMIT or left <= limit) and below(rng, RNG_BOTS, 2) == 1
+        return card, knock
+    avoid = np.int64(0)
+    if bot == BOT_GREEDY:
+        avoid = partial_melds(fx, params, st[R_SEAT + seat, S_HAND : S_HAND + MAX_LAYERS], 1)
+    card, left = discard_from(fx, params, values, work, hand, taken, avoid)
+    return card, left <= bot_limit(fx, params, st)

@@ -1,0 +1,115 @@
+"""The showdown after a knock (mechanics KN and DW of RULES.md §4C; §1.13, §3.10, §3.17).
+
+Rule slots read here: ``players``, ``layoff_target``.
+
+The knocker lays down his best arrangement (``layoffs.arrange_mask``, the meld library's
+tie-break) on the table; his deadwood is what it leaves. Then each other player in turn
+from the knocker's left (a seat sitting out, side -1, is skipped) shows his hand: under
+``layoff_target = "any"`` (gin) and unless the knocker went gin, he first lays off on the
+knocker's melds the cards ``layoffs.best_layoffs`` chooses (chains included, each defender
+after the ones before him, §3.17 open point 3); his deadwood is the best arrangement of the
+cards he keeps. Under ``none`` (knock rummy, §3.10 open point 5) nothing is laid off.
+Each player's deadwood goes to ``S_DEADWOOD``; ``E_SHOW`` logs it with the cards laid off.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.mech.bitops import lowest_bit
+from sim.mech.jit import kernel
+from sim.mech.layoffs import arrange_mask, best_layoffs
+from sim.mech.layout import LAYOFF_ANY, P_LAYOFF_TARGET, P_PLAYERS
+from sim.mech.melds import MELD_GROUP, S_BEST_N, W_BEST, W_SCAL
+from sim.mech.specs import rule
+from sim.mech.state import (
+    C_N_MELDS,
+    C_VIOLATIONS,
+    E_SHOW,
+    M_FITS,
+    M_OWNER,
+    M_TYPE,
+    R_MELD,
+    R_SC,
+    R_SEAT,
+    S_DEADWOOD,
+    S_HAND,
+    S_SIDE,
+    log_card,
+    log_event,
+)
+from sim.mech.table import lay_down, lay_off
+
+
+@kernel
+def _meld_for(st, owner, kind):
+    """The table meld of ``owner`` that ``kind`` fits now: the first run that takes it,
+    else the first group, else -1."""
+    bit = np.int64(1) << kind
+    found = -1
+    for m in range(st[R_SC, C_N_MELDS]):
+        row = R_MELD + m
+        if st[row, M_OWNER] == owner and st[row, M_FITS] & bit != 0:
+            if st[row, M_TYPE] != MELD_GROUP:
+                return m
+            if found < 0:
+                found = m
+    return found
+
+
+@kernel
+def lay_off_all(fx, params, st, events, seat, owner, cards):
+    """``seat`` lays ``cards`` off on ``owner``'s melds, again and again the lowest card
+    that fits now (a set ``layoffs.best_layoffs`` chose can always be laid off so); a card
+    left over is an audit violation."""
+    left = cards
+    while left != 0:
+        rest = left
+        played = False
+        while rest != 0:
+            k = lowest_bit(rest)
+            rest &= rest - 1
+            m = _meld_for(st, owner, k)
+            if m >= 0:
+                lay_off(fx, params, st, events, seat, m, k)
+                left &= ~(np.int64(1) << k)
+                played = True
+        if not played:
+            st[R_SC, C_VIOLATIONS] += 1
+            return
+
+
+@kernel
+def _show(st, events, seat, deadwood, laid):
+    """Log ``seat``'s showdown: his deadwood and the cards he laid off."""
+    event = log_event(st, events, E_SHOW, seat, deadwood, 0)
+    while event >= 0 and laid != 0:
+        log_card(events, event, lowest_bit(laid))
+        laid &= laid - 1
+
+
+@kernel
+def showdown(fx, params, values, st, work, events, knocker):
+    """Every hand shown after ``knocker``'s knock (module docstring)."""
+    players = rule(fx, params, P_PLAYERS)
+    dw, _ = arrange_mask(fx, params, values, work, st[R_SEAT + knocker, S_HAND])
+    for m in range(work[W_SCAL, S_BEST_N]):
+        lay_down(fx, params, st, events, knocker, work, W_BEST + m)
+    st[R_SEAT + knocker, S_DEADWOOD] = dw
+    _show(st, events, knocker, dw, np.int64(0))
+    lay = rule(fx, params, P_LAYOFF_TARGET) == LAYOFF_ANY and dw > 0
+    for off in range(1, players):
+        p = knocker + off
+        if p >= players:
+            p -= players
+        if st[R_SEAT + p, S_SIDE] < 0:
+            continue  # sits this hand out
+        hand = st[R_SEAT + p, S_HAND]
+        laid = np.int64(0)
+        if lay:
+            d, laid = best_layoffs(fx, params, values, st, work, hand, knocker)
+            lay_off_all(fx, params, st, events, p, knocker, laid)
+        else:
+            d, _ = arrange_mask(fx, params, values, work, hand)
+        st[R_SEAT + p, S_DEADWOOD] = d
+        _show(st, events, p, d, laid)
