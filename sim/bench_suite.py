@@ -1,5 +1,7 @@
 """``make bench``: the standard benchmarks, one JSON line per figure.
 
+The engine by mechanics (sim.bench_mech): the speed reference, 2-player rummy_basic greedy
+and its ratio to the reference, and its cold compile (issue #29's bars).
 Engine: 2-player rummy_basic greedy on one worker and on every core (each worker playing
 as many hands as the one worker; their ratio, against one-core runs just before and after,
 is a line of its own), 4 players, careful bots; gin_rummy simple against simple on one core
@@ -81,6 +83,10 @@ def deadwood_seconds(hands: int) -> dict:
 
 
 def main() -> None:
+    from sim.bench_mech import figures as mech_figures
+
+    for figure in mech_figures(HANDS):
+        print(json.dumps(figure), flush=True)
     cores = cpu_count()
     greedy = dict(variant="rummy_basic", players=2, bots="greedy")
     one_core = bench(hands=HANDS, workers=1, **greedy)
