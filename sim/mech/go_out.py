@@ -5,7 +5,7 @@ Rule slots read here: ``meld_timing``, ``knock_limit``.
 
 Under ``meld_timing = "knock"`` no meld reaches the table during play; after his draw a
 player discards and may knock when the deadwood he keeps after the discard (the best
-arrangement of his hand, ``layoffs.arrange_mask``) is within the hand's knock limit:
+arrangement of his hand, ``layoffs.seat_arrangement``) is within the hand's knock limit:
 ``unlimited`` (any count), 10, 5, or ``upcard`` (Oklahoma: the upcard's value, 10 for a
 ten or a picture, 2-9 their pips, an ace gin only).
 """
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from sim.cards import N_SUITS
 from sim.mech.jit import kernel
-from sim.mech.layoffs import arrange_mask
+from sim.mech.layoffs import seat_arrangement
 from sim.mech.layout import (
     KNOCK_UNLIMITED,
     KNOCK_UPCARD,
@@ -74,5 +74,6 @@ def within_limit(fx, params, st, deadwood):
 @kernel
 def may_knock(fx, params, values, st, work, seat):
     """May ``seat``, his discard made, knock now? Returns (allowed, his deadwood)."""
-    deadwood, _ = arrange_mask(fx, params, values, work, st[R_SEAT + seat, S_HAND])
+    hand = st[R_SEAT + seat, S_HAND]
+    deadwood, _ = seat_arrangement(fx, params, values, st, work, seat, hand, True)
     return within_limit(fx, params, st, deadwood), deadwood

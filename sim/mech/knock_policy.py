@@ -2,7 +2,7 @@
 §3.17, §3.20): take the offered card, and, holding one card more than the deal, which card
 to discard and whether to knock.
 
-Every policy works on the best arrangement of the hand (``layoffs.arrange_mask``);
+Every policy works on the best arrangement of the hand (``layoffs.seat_arrangement``);
 "outside" is the cards outside it. A card taken from the discard pile this turn is never
 discarded (``C_TAKEN``). Where the rules set no knock limit the simple and greedy bots use
 10 (``go_out.bot_limit``); random knocks with any count there.
@@ -28,7 +28,7 @@ from sim.mech.bitops import lowest_bit
 from sim.mech.go_out import NO_LIMIT, bot_limit, knock_limit
 from sim.mech.greedy import partial_melds
 from sim.mech.jit import kernel
-from sim.mech.layoffs import arrange_mask
+from sim.mech.layoffs import seat_arrangement
 from sim.mech.layout import BOT_GREEDY, BOT_RANDOM
 from sim.mech.melds import MAX_LAYERS
 from sim.mech.random_bot import random_discard, random_wants
@@ -57,12 +57,12 @@ def _highest(values, cards, avoid):
 
 
 @kernel
-def discard_from(fx, params, values, work, hand, taken, avoid):
+def discard_from(fx, params, values, st, work, seat, hand, taken, avoid, dw, melded):
     """``(card, deadwood after it)``: the highest-valued card outside the best arrangement
-    of ``hand`` (never ``taken``; among equal values one outside ``avoid``), or, with none
-    outside, the card whose removal leaves the least deadwood (ties: the higher kind)."""
+    (``dw``, ``melded``) of ``seat``'s hand ``hand`` (never ``taken``; among equal values one
+    outside ``avoid``), or, with none outside, the card whose removal leaves the least
+    deadwood (ties: the higher kind)."""
     taken_bit = np.int64(1) << taken if taken >= 0 else np.int64(0)
-    dw, melded = arrange_mask(fx, params, values, work, hand)
     outside = hand & ~melded & ~taken_bit
     if outside != 0:
         card = _highest(values, outside, avoid)
@@ -73,7 +73,9 @@ def discard_from(fx, params, values, work, hand, taken, avoid):
     while m != 0:  # lowest kind first: "<=" lets the higher kind win a tie
         k = lowest_bit(m)
         m &= m - 1
-        left, _ = arrange_mask(fx, params, values, work, hand & ~(np.int64(1) << k))
+        left, _ = seat_arrangement(
+            fx, params, values, st, work, seat, hand & ~(np.int64(1) << k), False
+        )
         if left <= best_dw:
             best_dw = left
             best = k
@@ -91,13 +93,15 @@ def knock_wants(fx, params, values, bots, st, rng, work, seat, card):
     bit = np.int64(1) << card
     with_card = hand | bit
     if bot == BOT_GREEDY:
-        now, _ = arrange_mask(fx, params, values, work, hand)
-        _, after = discard_from(fx, params, values, work, with_card, card, np.int64(0))
-        return after < now
-    _, melded = arrange_mask(fx, params, values, work, with_card)
-    if melded & bit != 0:
+        now, _ = seat_arrangement(fx, params, values, st, work, seat, hand, True)
+    dw, melded = seat_arrangement(fx, params, values, st, work, seat, with_card, False)
+    if bot != BOT_GREEDY and melded & bit != 0:
         return True
-    _, after = discard_from(fx, params, values, work, with_card, card, np.int64(0))
+    _, after = discard_from(
+        fx, params, values, st, work, seat, with_card, card, np.int64(0), dw, melded
+    )
+    if bot == BOT_GREEDY:
+        return after < now
     return after <= bot_limit(fx, params, st)
 
 
@@ -106,15 +110,19 @@ def knock_turn(fx, params, values, bots, st, rng, work, seat):
     """``seat`` holds one card more than the deal: ``(discard, knock)``."""
     bot = bots[seat]
     hand = st[R_SEAT + seat, S_HAND]
-    taken = st[R_SC, C_TAKEN]
     if bot == BOT_RANDOM:
         card = random_discard(fx, params, st, rng, seat)
-        left, _ = arrange_mask(fx, params, values, work, hand & ~(np.int64(1) << card))
+        left, _ = seat_arrangement(
+            fx, params, values, st, work, seat, hand & ~(np.int64(1) << card), False
+        )
         limit = knock_limit(fx, params, st)
         knock = (limit == NO_LIMIT or left <= limit) and below(rng, RNG_BOTS, 2) == 1
         return card, knock
     avoid = np.int64(0)
     if bot == BOT_GREEDY:
         avoid = partial_melds(fx, params, st[R_SEAT + seat, S_HAND : S_HAND + MAX_LAYERS], 1)
-    card, left = discard_from(fx, params, values, work, hand, taken, avoid)
+    dw, melded = seat_arrangement(fx, params, values, st, work, seat, hand, True)
+    card, left = discard_from(
+        fx, params, values, st, work, seat, hand, st[R_SC, C_TAKEN], avoid, dw, melded
+    )
     return card, left <= bot_limit(fx, params, st)

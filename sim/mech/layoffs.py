@@ -5,7 +5,11 @@ The knock families play one pack without jokers and with runs of one suit here
 (``sim.mech.api`` refuses the rest for them), so a hand is one mask.
 
 ``arrange_mask``: the deadwood of a hand and the cards its best arrangement melds
-(``melds.best_arrangement``, its declared tie-break).
+(``melds.best_arrangement``, its declared tie-break). ``seat_arrangement`` answers the same
+for a seat's hand, keeping the last answer per seat (``S_ARR_*``): a hand that differs from
+the kept one by one card that cannot meld in the larger of the two has the same
+arrangement, that card left in hand (the search sets such a card aside before it decides
+any other, so its choices are the same), and needs no search.
 
 ``best_layoffs``: which of the defender's cards he lays off on the table melds of one owner
 (the knocker), chains included (a card may fit only after another lay-off, §3.17 open
@@ -45,11 +49,26 @@ from sim.mech.melds import (
     W_TMP,
     best_arrangement,
     mask_value,
+    meldable,
     n_positions,
     rank_at,
 )
 from sim.mech.specs import rule
-from sim.mech.state import C_N_MELDS, M_LEN, M_LO, M_OWNER, M_SHAPE, M_SUIT, M_TYPE, R_MELD, R_SC
+from sim.mech.state import (
+    C_N_MELDS,
+    M_LEN,
+    M_LO,
+    M_OWNER,
+    M_SHAPE,
+    M_SUIT,
+    M_TYPE,
+    R_MELD,
+    R_SC,
+    R_SEAT,
+    S_ARR_DW,
+    S_ARR_MASK,
+    S_ARR_MELDED,
+)
 
 MAX_REACH_BITS = 12  # more cards that could be laid off: all of them are (never met, one pack)
 MAX_OWN = 8  # table melds of one owner the search follows (a hand of 11 holds at most 3)
@@ -69,6 +88,51 @@ def arrange_mask(fx, params, values, work, mask):
     for m in range(work[W_SCAL, S_BEST_N]):
         melded |= work[W_BEST + m, CA_TAKE]
     return mask_value(values, mask) - melded_value, melded
+
+
+@kernel
+def _cannot_meld(fx, params, work, mask, card_bit):
+    """Is the card ``card_bit`` in no meld of the hand ``mask``?"""
+    layers = work[W_TMP, 0:MAX_LAYERS]
+    layers[0] = mask
+    for l in range(1, MAX_LAYERS):
+        layers[l] = 0
+    return meldable(fx, params, layers, 1, 0) & card_bit == 0
+
+
+@kernel
+def seat_arrangement(fx, params, values, st, work, seat, mask, keep):
+    """``arrange_mask(mask)`` for a hand of ``seat``, from the arrangement kept for him when
+    it gives the same answer (module docstring); ``keep``: keep this one."""
+    row = R_SEAT + seat
+    kept = st[row, S_ARR_MASK]
+    if kept != 0:
+        if mask == kept:
+            return st[row, S_ARR_DW], st[row, S_ARR_MELDED]
+        extra = mask & ~kept
+        missing = kept & ~mask
+        if missing == 0 and extra & (extra - 1) == 0:
+            if _cannot_meld(fx, params, work, mask, extra):
+                dw = st[row, S_ARR_DW] + mask_value(values, extra)
+                melded = st[row, S_ARR_MELDED]
+                if keep:
+                    st[row, S_ARR_MASK] = mask
+                    st[row, S_ARR_DW] = dw
+                return dw, melded
+        elif extra == 0 and missing & (missing - 1) == 0:
+            if _cannot_meld(fx, params, work, kept, missing):
+                dw = st[row, S_ARR_DW] - mask_value(values, missing)
+                melded = st[row, S_ARR_MELDED]
+                if keep:
+                    st[row, S_ARR_MASK] = mask
+                    st[row, S_ARR_DW] = dw
+                return dw, melded
+    dw, melded = arrange_mask(fx, params, values, work, mask)
+    if keep:
+        st[row, S_ARR_MASK] = mask
+        st[row, S_ARR_DW] = dw
+        st[row, S_ARR_MELDED] = melded
+    return dw, melded
 
 
 @kernel

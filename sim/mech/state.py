@@ -47,7 +47,10 @@ S_SIDE = MAX_LAYERS + 6  # the seat's side this hand (its team); -1: sits out
 S_FITS_OWN = MAX_LAYERS + 7  # natural kinds that fit one of his table melds
 S_STOCK_SEEN = MAX_LAYERS + 8  # kinds he drew from the stock since the table last changed
 S_DEADWOOD = MAX_LAYERS + 9  # knock family: his deadwood at the showdown (0 before it)
-N_S = MAX_LAYERS + 10
+S_ARR_MASK = MAX_LAYERS + 10  # knock family: the hand whose arrangement is kept (0: none)
+S_ARR_DW = MAX_LAYERS + 11  # ... its deadwood
+S_ARR_MELDED = MAX_LAYERS + 12  # ... the cards its best arrangement melds
+N_S = MAX_LAYERS + 13
 
 # ---- scalar columns -------------------------------------------------------------------------
 C_STOCK_N = 0
