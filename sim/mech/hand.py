@@ -40,7 +40,7 @@ from sim.mech.layout import (
 )
 from sim.mech.legal import discard_allowed
 from sim.mech.piles import push_discard
-from sim.mech.scoring import score_knock, score_went_out
+from sim.mech.scoring import check_knock_scores, score_knock, score_went_out
 from sim.mech.showdown import showdown
 from sim.mech.specs import rule
 from sim.mech.state import (
@@ -188,7 +188,10 @@ def play_hand(
         side[p] = 0
     if reason == REASON_KNOCK:
         showdown(fx, params, values, st, work, events, winner)
-        reason, winner = score_knock(fx, params, st, winner, scores, side)
+        knocker = winner
+        reason, winner = score_knock(fx, params, st, knocker, scores, side)
+        if rule(fx, params, P_AUDIT) == 1:
+            st[R_SC, C_VIOLATIONS] += check_knock_scores(fx, params, st, knocker, reason, scores)
         _audit(fx, params, st, piles, work)
     elif winner >= 0:
         score_went_out(fx, params, values, st, winner, reason == REASON_WENT_RUMMY, scores)

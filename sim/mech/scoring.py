@@ -164,3 +164,40 @@ def score_knock(fx, params, st, knocker, scores, side):
     if rule(fx, params, P_FAMILY) == FAMILY_GIN:
         return score_gin(fx, params, st, knocker, scores, side)
     return score_knock_rummy(fx, params, st, knocker, scores)
+
+
+@kernel
+def check_knock_scores(fx, params, st, knocker, reason, scores):
+    """Audit (written apart from the scoring): the hand's points against RULES.md §3.10 /
+    §3.17 worked out from the showdown's deadwood. Returns the violations found."""
+    players = rule(fx, params, P_PLAYERS)
+    bad = 0
+    k = st[R_SEAT + knocker, S_DEADWOOD]
+    if rule(fx, params, P_FAMILY) == FAMILY_GIN:
+        defender = knocker + 1 if knocker + 1 < players else 0
+        d = st[R_SEAT + defender, S_DEADWOOD]
+        scorers = 0
+        for p in range(players):
+            if scores[p] != 0:
+                scorers += 1
+            if scores[p] < 0:
+                bad += 1
+        if scorers != 1:
+            bad += 1
+        if reason == REASON_GIN and (k != 0 or scores[knocker] < rule(fx, params, P_GIN_BONUS) + d):
+            bad += 1
+        if reason == REASON_KNOCK and (k == 0 or k >= d or scores[knocker] < d - k):
+            bad += 1
+        if reason == REASON_UNDERCUT and (k == 0 or k < d or scores[knocker] != 0):
+            bad += 1
+        return bad
+    low = k
+    for p in range(players):
+        low = min(low, st[R_SEAT + p, S_DEADWOOD])
+        if p != knocker and scores[p] < 0:
+            bad += 1  # only the knocker ever loses points
+    if reason != REASON_UNDERCUT and (k != low or scores[knocker] <= 0):
+        bad += 1  # a knocker who wins holds the lowest count
+    if reason == REASON_UNDERCUT and (scores[knocker] > 0 or (k == 0 and low == 0)):
+        bad += 1
+    return bad
