@@ -24,6 +24,7 @@ import sys
 import time
 
 from sim.bench import bench, cpu_count
+from sim.bench_mech import figures as mech_figures
 from sim.bench_pipeline import bench_dask, bench_memory, bench_pipeline, bench_scaling
 from sim.report.bench import bench_report_pipeline
 
@@ -83,8 +84,6 @@ def deadwood_seconds(hands: int) -> dict:
 
 
 def main() -> None:
-    from sim.bench_mech import figures as mech_figures
-
     for figure in mech_figures(HANDS):
         print(json.dumps(figure), flush=True)
     cores = cpu_count()
