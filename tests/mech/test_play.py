@@ -64,20 +64,26 @@ def test_same_seed_same_rows_other_seed_other_rows():
     assert not np.array_equal(a.hand_rows, c.hand_rows)
 
 
-KNOCK_FILES = ["knock_rummy", "gin_rummy", "oklahoma_gin"]  # at 2 players
+KNOCK_FILES = [
+    ("knock_rummy", 2),
+    ("knock_rummy", 3),
+    ("knock_rummy", 5),
+    ("gin_rummy", 2),
+    ("oklahoma_gin", 2),
+]
 
 
 @pytest.mark.parametrize(
     ("bot", "hands"), [(L.BOT_SIMPLE, 1500), (L.BOT_GREEDY, 1500), (L.BOT_RANDOM, 300)]
 )
-@pytest.mark.parametrize("variant", KNOCK_FILES)
-def test_knock_family_audit_finds_no_violation(variant, bot, hands):
-    out = _play(variant, 2, hands, audit=True, bot=bot)
+@pytest.mark.parametrize(("variant", "players"), KNOCK_FILES)
+def test_knock_family_audit_finds_no_violation(variant, players, bot, hands):
+    out = _play(variant, players, hands, audit=True, bot=bot)
     assert out.counters[OUT.C_VIOLATIONS] == 0
     ended = out.hand_rows[:, OUT.H_END_REASON]
     played = [L.REASON_KNOCK, L.REASON_GIN, L.REASON_UNDERCUT, L.REASON_VOID]
     assert np.isin(ended, [*played, L.REASON_STALLED]).all()
-    assert np.mean(ended == L.REASON_STALLED) <= 0.01
+    assert np.mean(ended == L.REASON_STALLED) <= 0.02  # issue #29 point 8: at most 2%
 
 
 @pytest.mark.parametrize("variant", ["gin_rummy", "oklahoma_gin", "knock_rummy"])
@@ -94,10 +100,10 @@ def test_unplayed_settings_are_refused_by_name():
         api.compile_rules(load_variant("block_rummy"), 2)
     with pytest.raises(ValueError, match="family = 'gin' at"):
         api.compile_rules(load_variant("gin_rummy_4p"), 4)
-    with pytest.raises(ValueError, match="family = 'knock_rummy' at"):
-        api.compile_rules(load_variant("knock_rummy"), 3)
-    assert api.unplayed(load_variant("knock_rummy")) == []
-    assert api.unplayed(load_variant("knock_rummy"), 3) != []
+    with pytest.raises(ValueError, match="family = 'gin' at"):
+        api.compile_rules(load_variant("gin_rummy_3p"), 3)
+    assert api.unplayed(load_variant("knock_rummy"), 5) == []
+    assert api.unplayed(load_variant("gin_rummy_4p")) != []
 
 
 @pytest.mark.nojit
