@@ -1,15 +1,17 @@
 """The mechanics engine's hands against the plain-Python oracle hand (tests/oracles/hand.py):
 for every variant file ``sim.mech`` plays, at its lowest, a middle and its highest player
 count, the engine plays whole games of ``greedy`` and each hand's event log must equal the
-oracle's, event by event (docs/engine-plan.md, "The play, exactly").
+oracle's, event by event, and so must its scores (docs/engine-plan.md, "The play, exactly");
+so must rummy_basic under settings that no file uses yet but the engine plays (``SETTINGS``).
 
 Long mode (``make verify``-style): ``python -m tests.oracles.test_hand_oracle --hands 1000``
-plays at least that many hands per file and player count and prints how they ended.
+plays that many hands per file (and setting) and player count and prints how they ended.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 import time
 from collections import Counter
@@ -21,7 +23,7 @@ from sim.engine import layout as OUT
 from sim.mech import api
 from sim.mech import layout as L
 from sim.mech import state as S
-from sim.rules import load_variant
+from sim.rules import Rules, load_variant
 from sim.rules.loader import list_variants
 from tests.oracles import hand as oracle
 
@@ -44,6 +46,24 @@ def player_counts(rules) -> list[int]:
 
 
 CASES = [(name, n) for name in FILES for n in player_counts(load_variant(name))]
+
+SETTINGS = (
+    {"must_discard_to_go_out": True},  # greedy keeps a card back (§2E.26)
+    {"must_discard_to_go_out": True, "melds_per_turn": "one", "going_rummy": "double"},
+    {"going_rummy": "bonus:10"},
+    {"scoring": "per_card"},
+    {"scoring": "penalty", "game_end": "fixed_hands:5"},
+    {"ace_rank": "high"},
+    {"ace_rank": "high_or_low"},
+    {"run_suit": "any_suit"},
+)
+"""Settings no variant file combines with progressive rummy yet but ``sim.mech`` plays
+(``unplayed`` is empty): rummy_basic with each, at 2 and 5 players."""
+
+
+def with_settings(extra: dict) -> Rules:
+    base = load_variant("rummy_basic")
+    return dataclasses.replace(base, values={**base.values, **extra})
 
 
 def engine_events(out) -> list[list[oracle.Event]]:
@@ -92,11 +112,13 @@ def describe(name, players, seed, row, engine, mine, at) -> str:
     return "\n".join(lines)
 
 
-def compare(name: str, players: int, hands: int, seed: int) -> tuple[Counter, str | None]:
+def compare(
+    name: str, players: int, hands: int, seed: int, rules: Rules | None = None
+) -> tuple[Counter, str | None]:
     """Play ``hands`` hands on the engine and each again on the oracle; returns how the
     matching hands ended (by reason name) and how many events of each type they logged,
     and the first difference (None: every event and every hand's scores matched)."""
-    rules = load_variant(name)
+    rules = load_variant(name) if rules is None else rules
     params, values = api.compile_rules(rules, players)
     bots = np.full(players, L.BOT_GREEDY)
     out = api.play(params, values, bots, seed=seed, hands=hands, events=EVENT_ROWS * hands)
@@ -138,6 +160,15 @@ def test_engine_hands_equal_the_oracle_hands(name, players):
     assert difference is None, difference
 
 
+@pytest.mark.parametrize("players", [2, 5])
+@pytest.mark.parametrize("extra", SETTINGS, ids=lambda extra: ",".join(map(str, extra.values())))
+def test_engine_hands_equal_the_oracle_hands_under_other_settings(extra, players):
+    rules = with_settings(extra)
+    assert api.unplayed(rules) == []
+    _, difference = compare(f"rummy_basic with {extra}", players, HANDS, SEED, rules)
+    assert difference is None, difference
+
+
 def test_the_oracle_covers_every_progressive_file_the_engine_plays():
     """A progressive-rummy file that sim.mech starts to play needs the oracle too."""
     played = [
@@ -156,8 +187,12 @@ def main(argv: list[str] | None = None) -> int:
     failures = 0
     total: Counter = Counter()
     start = time.perf_counter()
-    for name, players in CASES:
-        ended, difference = compare(name, players, args.hands, args.seed)
+    cases = [(name, n, None) for name, n in CASES]
+    cases += [
+        (f"rummy_basic {extra}", n, with_settings(extra)) for extra in SETTINGS for n in (2, 5)
+    ]
+    for name, players, rules in cases:
+        ended, difference = compare(name, players, args.hands, args.seed, rules)
         total.update(ended)
         counts = " ".join(f"{k}={ended[k]}" for k in sorted(ended) if not k.startswith("ev:"))
         status = "ok" if difference is None else "DIFFERS"
@@ -170,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     events = " ".join(f"{k[3:]}={total[k]}" for k in sorted(total) if k.startswith("ev:"))
     print(
         f"{hands} hands compared in {time.perf_counter() - start:.0f} s, "
-        f"{failures} of {len(CASES)} cases differ\nended: {counts}\nevents: {events}"
+        f"{failures} of {len(cases)} cases differ\nended: {counts}\nevents: {events}"
     )
     return 1 if failures else 0
 
