@@ -31,9 +31,12 @@ run: $(STAMP)  ## run the default experiment (1M hands per arm, or RUN_HANDS) in
 
 # precompile: on a cold numba cache, compile the engine's large kernels on both cores at once
 # (sim/engine/precompile.py); otherwise both pytest workers would compile all of it, each alone.
+# The engine by mechanics (sim/mech) is compiled once before the workers start, and its tests
+# share one worker (tests/conftest.py), so no two processes write one kernel's cache at once.
 test: $(STAMP) chromium  ## full test suite, then the reduced suite without JIT
 	$(BIN)/python -m sim.engine.precompile --processes 2
-	$(BIN)/python -m pytest -n 2 -q --durations=15
+	$(BIN)/python -m sim.mech.precompile
+	$(BIN)/python -m pytest -n 2 --dist loadgroup -q --durations=15
 	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest -q -m nojit -p no:cacheprovider
 
 test-nojit: $(STAMP)  ## only the reduced suite, with numba's JIT disabled
