@@ -69,6 +69,7 @@ KNOCK_FILES = [
     ("knock_rummy", 3),
     ("knock_rummy", 5),
     ("gin_rummy", 2),
+    ("gin_rummy_3p", 3),
     ("oklahoma_gin", 2),
 ]
 
@@ -100,8 +101,6 @@ def test_unplayed_settings_are_refused_by_name():
         api.compile_rules(load_variant("block_rummy"), 2)
     with pytest.raises(ValueError, match="family = 'gin' at"):
         api.compile_rules(load_variant("gin_rummy_4p"), 4)
-    with pytest.raises(ValueError, match="family = 'gin' at"):
-        api.compile_rules(load_variant("gin_rummy_3p"), 3)
     assert api.unplayed(load_variant("knock_rummy"), 5) == []
     assert api.unplayed(load_variant("gin_rummy_4p")) != []
 
@@ -260,3 +259,121 @@ def test_greedy_keeps_a_card_that_came_round_while_another_may_go():
     take_all = parse_cards("4c")[0]
     S.take(GENERIC, params, st, 0, take_all)  # the card that came round is all he has
     assert greedy_discard(GENERIC, params, values, st, 0) == parse_cards("Kd")[0]
+
+
+# ---- careful (docs/bots.md) ----------------------------------------------------------------
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        {},
+        {"ace_rank": "high"},
+        {"ace_rank": "high_or_low"},
+        {"ace_rank": "around_corner"},
+        {"run_suit": "any_suit"},
+        {"decks": 2},
+        {"decks": 2, "group_duplicates": "allowed"},
+    ],
+)
+def test_careful_completers_are_the_cards_that_would_meld_with_the_hand(overrides):
+    """``careful.completers`` against its definition: the kinds not held that
+    ``melds.meldable`` puts in a meld of the hand plus that card."""
+    from sim.mech.careful import completers
+    from sim.mech.legal import give_natural
+
+    params, values, st, _ = _state(players=2, **overrides)
+    packs = int(params[L.P_PACKS])
+    rng = np.random.default_rng(3)
+    for _ in range(150):
+        layers = np.zeros(M.MAX_LAYERS, np.int64)
+        for k in rng.integers(0, 52, rng.integers(1, 14)):
+            if M.copies(layers, packs, int(k)) < packs:
+                give_natural(GENERIC, params, layers, int(k))
+        want = 0
+        for k in range(52):
+            if (layers[0] >> k) & 1:
+                continue
+            plus = layers.copy()
+            give_natural(GENERIC, params, plus, k)
+            if (M.meldable(GENERIC, params, plus, packs, 0) >> k) & 1:
+                want |= 1 << k
+        got = completers(GENERIC, params, layers[0], layers[1])
+        assert int(got) == want
+
+
+def _discard_pile(st, piles, text):
+    for i, k in enumerate(parse_cards(text)):
+        piles[S.PILE_DISCARD, i] = k
+    st[S.R_SC, S.C_DISCARD_N] = len(parse_cards(text))
+
+
+@pytest.mark.nojit
+def test_careful_keeps_a_connector_with_live_outs_and_throws_it_once_they_are_dead():
+    """4 players: an out is worth 12 points. Qh Kh wait for Jh: while it is unseen careful
+    throws the loose 4c (as greedy would); once Jh is in the discard pile, the king."""
+    from sim.mech.careful import careful_discard
+
+    params, values, st, piles = _state(players=4)
+    _hold(params, st, 0, "Qh Kh 4c")
+    st[S.R_SC, S.C_PLAN] = -1
+    st[S.R_SC, S.C_COME_ROUND] = -1
+    _discard_pile(st, piles, "9s")
+    assert careful_discard(GENERIC, params, values, st, piles, 0) == parse_cards("4c")[0]
+    _discard_pile(st, piles, "9s Jh")
+    assert careful_discard(GENERIC, params, values, st, piles, 0) == parse_cards("Kh")[0]
+    st[S.R_SC, S.C_COME_ROUND] = parse_cards("Kh")[0]  # the king came round: the queen
+    assert careful_discard(GENERIC, params, values, st, piles, 0) == parse_cards("Qh")[0]
+
+
+@pytest.mark.nojit
+def test_careful_takes_a_cheap_discard_that_adds_two_live_outs():
+    from sim.mech.careful import careful_wants
+
+    params, values, st, piles = _state(players=2)
+    work = M.new_work()
+    _hold(params, st, 0, "3h 9s Kd")
+    st[S.R_SC, S.C_STOCK_N] = 20
+    top = parse_cards("4h")[0]
+    _discard_pile(st, piles, "4h")
+    assert careful_wants(GENERIC, params, values, st, piles, work, 0, top)  # 2h and 5h
+    _discard_pile(st, piles, "5h 4h")
+    assert not careful_wants(GENERIC, params, values, st, piles, work, 0, top)  # 2h only
+    _discard_pile(st, piles, "4h")
+    st[S.R_SEAT, S.S_PICKED] = np.int64(1) << top  # taken before this hand: not again
+    assert not careful_wants(GENERIC, params, values, st, piles, work, 0, top)
+    st[S.R_SEAT, S.S_PICKED] = 0
+    st[S.R_SC, S.C_STOCK_N] = 0  # an empty stock: greedy's rule only
+    assert not careful_wants(GENERIC, params, values, st, piles, work, 0, top)
+
+
+@pytest.mark.nojit
+def test_s2e_27_careful_holds_its_melds_for_a_rummy_until_the_whole_hand_can_go():
+    from sim.mech.careful import careful_table
+
+    params, values, st, _ = _state(players=2, going_rummy="double")
+    work = M.new_work()
+    events = np.zeros((1, S.EV_COLS), np.int64)
+    st[S.R_SC, S.C_PLAN] = -1
+    _hold(params, st, 1, "2c 3d 7s 8d Jc")
+    _hold(params, st, 0, "4h 5h 6h 9c Kd")  # two cards would be left: it holds
+    careful_table(GENERIC, params, values, st, events, work, 0)
+    assert st[S.R_SC, S.C_N_MELDS] == 0 and st[S.R_SEAT, S.S_N] == 5
+    st[S.R_SC, S.C_TURN] = 6 * 2  # past its first 6 turns per player: it plays as greedy
+    careful_table(GENERIC, params, values, st, events, work, 0)
+    assert st[S.R_SC, S.C_N_MELDS] == 1 and st[S.R_SEAT, S.S_N] == 2
+
+
+@pytest.mark.nojit
+def test_s2e_27_careful_lays_down_while_holding_when_one_card_is_left_to_discard():
+    from sim.mech.careful import careful_table
+
+    params, values, st, _ = _state(players=2, going_rummy="double")
+    work = M.new_work()
+    events = np.zeros((1, S.EV_COLS), np.int64)
+    st[S.R_SC, S.C_PLAN] = -1
+    _hold(params, st, 1, "2c 3d 7s 8d Jc")
+    _hold(params, st, 0, "4h 5h 6h Kd")
+    careful_table(GENERIC, params, values, st, events, work, 0)
+    assert st[S.R_SC, S.C_N_MELDS] == 1 and st[S.R_SEAT, S.S_N] == 1
