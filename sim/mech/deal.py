@@ -1,7 +1,11 @@
 """The deal (RULES.md §1.4, §2C.15, §2I.33): a fresh hand state, the cards dealt one at a
 time clockwise from the dealer's left, then the upcard.
 
-Rule slots read here: ``players``, ``hand_size``, ``upcard``, ``family``, ``gin_opening``.
+Rule slots read here: ``players``, ``hand_size``, ``upcard``, ``family``, ``gin_opening``,
+``dealer_rotation``.
+
+3-player gin (``dealer_rotation = "loser_sits_out"``, §3.18): the dealer sits the hand out
+(his side is -1): he gets no cards and plays no turn (``next_seat`` passes him by).
 
 Gin's ``deal_11_10`` opening (§3.17): the non-dealer gets an eleventh card and no upcard is
 turned (he opens by discarding, ``draw.py``).
@@ -15,8 +19,10 @@ from __future__ import annotations
 from sim.cards import N_KINDS
 from sim.mech.jit import kernel
 from sim.mech.layout import (
+    DEALER_LOSER_SITS_OUT,
     FAMILY_GIN,
     GIN_OPENING_DEAL_11_10,
+    P_DEALER_ROTATION,
     P_FAMILY,
     P_GIN_OPENING,
     P_HAND_SIZE,
@@ -69,9 +75,21 @@ def reset_hand(fx, params, st, piles, rng, seed, shard, deal, dealer):
     st[R_SC, C_PLAN] = -1
     st[R_SC, C_DEALER] = dealer
     st[R_SC, C_UPCARD] = -1
+    if rule(fx, params, P_DEALER_ROTATION) == DEALER_LOSER_SITS_OUT:
+        st[R_SEAT + dealer, S_SIDE] = -1  # §3.18: the dealer sits this hand out
     fill_stock(st, piles)
     rng[RNG_DEAL] = stream_seed(seed, shard, deal, STREAM_DEAL)
     rng[RNG_BOTS] = stream_seed(seed, shard, deal, STREAM_BOTS)
+
+
+@kernel
+def next_seat(fx, params, st, seat):
+    """The next seat after ``seat`` that plays this hand (a seat sitting out is passed)."""
+    players = rule(fx, params, P_PLAYERS)
+    nxt = seat + 1 if seat + 1 < players else 0
+    if st[R_SEAT + nxt, S_SIDE] < 0:
+        nxt = nxt + 1 if nxt + 1 < players else 0
+    return nxt
 
 
 @kernel
@@ -91,12 +109,17 @@ def deal_cards(fx, params, st, piles, rng, events):
     players = rule(fx, params, P_PLAYERS)
     dealer = st[R_SC, C_DEALER]
     size = rule(fx, params, P_HAND_SIZE)
-    for i in range(size * players):
-        seat = (dealer + 1 + i) % players
-        give(fx, params, st, seat, pop_stock(st, piles, rng))
+    first = next_seat(fx, params, st, dealer)
+    for _ in range(size):
+        seat = first
+        while True:  # one card to each seat that plays, from the dealer's left
+            give(fx, params, st, seat, pop_stock(st, piles, rng))
+            seat = next_seat(fx, params, st, seat)
+            if seat == first:
+                break
     eleven = eleven_ten(fx, params)
     if eleven:
-        give(fx, params, st, (dealer + 1) % players, pop_stock(st, piles, rng))
+        give(fx, params, st, first, pop_stock(st, piles, rng))
     if st[R_SC, C_LOG] == 1:
         for p in range(players):
             event = log_event(st, events, E_DEAL, p, 0, 0)
@@ -108,4 +131,4 @@ def deal_cards(fx, params, st, piles, rng, events):
         push_discard(st, piles, up)
         st[R_SC, C_UPCARD] = up
         log_event(st, events, E_UPCARD, -1, up, 0)
-    st[R_SC, C_CURRENT] = (dealer + 1) % players
+    st[R_SC, C_CURRENT] = first

@@ -5,8 +5,9 @@ Rule slots read here: ``stock_exhaustion`` (through ``stock_out.py``), ``family`
 
 Gin's opening (§3.17, §2I.33), on the hand's first turn: under ``upcard_offer`` the
 non-dealer may take the upcard; if he lets it go (a turn of its own, ``E_DECLINE_UPCARD``)
-the dealer may take it and plays that turn (``C_CURRENT`` becomes his seat); if he too
-lets it go (another turn) the non-dealer draws from the stock. Under ``deal_11_10`` the
+the dealer (3-player gin: the other player) may take it and plays that turn
+(``C_CURRENT`` becomes his seat); if he too lets it go (another turn) the non-dealer draws
+from the stock. Under ``deal_11_10`` the
 non-dealer, dealt 11 cards, opens by discarding without a draw.
 
 With an empty stock the pile is rebuilt (``stock_out.rebuild_stock``) unless the player
@@ -22,7 +23,7 @@ import numpy as np
 
 from sim.cards import JOKER
 from sim.mech.bots import wants_discard
-from sim.mech.deal import eleven_ten
+from sim.mech.deal import eleven_ten, next_seat
 from sim.mech.jit import kernel
 from sim.mech.layout import FAMILY_GIN, GIN_OPENING_UPCARD_OFFER, P_FAMILY, P_GIN_OPENING
 from sim.mech.piles import discard_top, pop_discard, pop_stock
@@ -30,7 +31,6 @@ from sim.mech.specs import rule
 from sim.mech.state import (
     C_COME_ROUND,
     C_CURRENT,
-    C_DEALER,
     C_DRAWS_DISCARD,
     C_DRAWS_STOCK,
     C_STOCK_N,
@@ -74,12 +74,12 @@ def _upcard_offer(fx, params, values, bots, st, piles, rng, work, events, seat):
         return
     log_event(st, events, E_DECLINE_UPCARD, seat, top, 0)
     st[R_SC, C_TURN] += 1
-    dealer = st[R_SC, C_DEALER]
-    if wants_discard(fx, params, values, bots, st, rng, work, dealer, top):
-        st[R_SC, C_CURRENT] = dealer
-        _take_top(fx, params, st, piles, events, dealer, top)
+    other = next_seat(fx, params, st, seat)  # the dealer, or 3-player gin's other player
+    if wants_discard(fx, params, values, bots, st, rng, work, other, top):
+        st[R_SC, C_CURRENT] = other
+        _take_top(fx, params, st, piles, events, other, top)
         return
-    log_event(st, events, E_DECLINE_UPCARD, dealer, top, 0)
+    log_event(st, events, E_DECLINE_UPCARD, other, top, 0)
     st[R_SC, C_TURN] += 1
     _draw_stock(fx, params, st, piles, rng, events, seat)
 

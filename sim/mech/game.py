@@ -4,7 +4,8 @@
 Rule slots read here: ``players``, ``game_end``, ``dealer_rotation``, ``hand_cap``,
 ``seat_rotation``, ``deal_per_game``, ``audit``, ``family``, ``box_bonus``, ``shutout``.
 
-A void hand (gin's ``void_at_two``, §3.17) is dealt again by the same dealer. At a gin
+A void hand (gin's ``void_at_two``, §3.17) is dealt again by the same dealer. In 3-player
+gin (``loser_sits_out``, §3.18) the loser of a hand deals the next one and sits it out. At a gin
 game's end (§3.17, §2I.36-39) the winner gets the game bonus (200 on a shutout, or his
 whole total doubled under ``shutout = "double_all"``), every player the box bonus per hand
 he won, and the side bonuses of the game (Oklahoma's) are added; none of this counts
@@ -43,6 +44,7 @@ from sim.engine.layout import (
 from sim.mech.hand import play_hand
 from sim.mech.jit import allocating, kernel
 from sim.mech.layout import (
+    DEALER_LOSER_SITS_OUT,
     DEALER_WINNER_DEALS,
     END_FIXED_HANDS,
     END_PENALTY_LIMIT,
@@ -257,6 +259,9 @@ def play_games(
                 capped = 1
             if reason == REASON_VOID:
                 pass  # §3.17: the same dealer deals again
+            elif rule(fx, params, P_DEALER_ROTATION) == DEALER_LOSER_SITS_OUT:
+                if hand_winner >= 0:  # §3.18: the loser deals next and sits out
+                    dealer = 3 - hand_winner - dealer  # seats 0, 1, 2
             elif rule(fx, params, P_DEALER_ROTATION) == DEALER_WINNER_DEALS and hand_winner >= 0:
                 dealer = hand_winner
             else:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from sim.mech.audit import check_state
 from sim.mech.bots import choose_discard, knock_discard, play_table
-from sim.mech.deal import deal_cards, reset_hand
+from sim.mech.deal import deal_cards, next_seat, reset_hand
 from sim.mech.draw import DRAW_EXHAUSTED, draw_phase
 from sim.mech.go_out import knocking, may_knock
 from sim.mech.jit import kernel
@@ -141,7 +141,7 @@ def play_turns(fx, params, values, bots, st, piles, rng, work, events):
                 return REASON_KNOCK, seat
             if voids_hand(fx, params, st):
                 return REASON_VOID, -1
-            st[R_SC, C_CURRENT] = seat + 1 if seat + 1 < players else 0
+            st[R_SC, C_CURRENT] = next_seat(fx, params, st, seat)
             continue
         play_table(fx, params, values, bots, st, rng, events, work, seat)
         if st[R_SEAT + seat, S_N] > 0:

@@ -158,6 +158,7 @@ END_SINGLE_HAND = code("game_end", "single_hand")
 END_PENALTY_LIMIT = code("game_end", "penalty_limit:L")
 DEALER_LEFT = code("dealer_rotation", "left")
 DEALER_WINNER_DEALS = code("dealer_rotation", "winner_deals")
+DEALER_LOSER_SITS_OUT = code("dealer_rotation", "loser_sits_out")
 
 # ---- how a hand ended and the bots: the dataset's codes, still declared by the old engine's
 # layout (they move here when it is retired)

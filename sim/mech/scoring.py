@@ -12,6 +12,7 @@ of his own cards. Going rummy doubles the winner's score or adds its bonus.
 from __future__ import annotations
 
 from sim.cards import JOKER, N_SUITS
+from sim.mech.deal import next_seat
 from sim.mech.jit import kernel
 from sim.mech.layout import (
     FAMILY_GIN,
@@ -131,8 +132,7 @@ def score_gin(fx, params, st, knocker, scores, side):
     upcard doubles the hand, bonuses included (``spade_double``); Oklahoma's side bonuses
     (``oklahoma_extra_bonus``: undercut 20, gin 40, doubled on a spade upcard) go to
     ``side``, which does not count toward the target. Returns (reason, winner)."""
-    players = rule(fx, params, P_PLAYERS)
-    defender = knocker + 1 if knocker + 1 < players else 0
+    defender = next_seat(fx, params, st, knocker)
     k = st[R_SEAT + knocker, S_DEADWOOD]
     d = st[R_SEAT + defender, S_DEADWOOD]
     up = st[R_SC, C_UPCARD]
@@ -174,7 +174,7 @@ def check_knock_scores(fx, params, st, knocker, reason, scores):
     bad = 0
     k = st[R_SEAT + knocker, S_DEADWOOD]
     if rule(fx, params, P_FAMILY) == FAMILY_GIN:
-        defender = knocker + 1 if knocker + 1 < players else 0
+        defender = next_seat(fx, params, st, knocker)
         d = st[R_SEAT + defender, S_DEADWOOD]
         scorers = 0
         for p in range(players):

@@ -338,3 +338,20 @@ def test_s3_17_deal_11_10_the_non_dealer_opens_by_discarding():
         opener = int(a[S.EV_SEAT]) if a[S.EV_N] == 11 else int(b[S.EV_SEAT])
         first = out.events[i + 2]
         assert (int(first[S.EV_TYPE]), int(first[S.EV_SEAT])) == (S.E_DISCARD, opener)
+
+
+def test_s3_18_the_dealer_sits_out_and_the_loser_deals_next():
+    params, values = api.compile_rules(load_variant("gin_rummy_3p"), 3, audit=True)
+    out = api.play(params, values, np.full(3, L.BOT_SIMPLE), seed=5, hands=2000)
+    rows = out.hand_rows
+    assert out.counters[OUT.C_VIOLATIONS] == 0
+    assert (rows[:, OUT.H_WINNER] != rows[:, OUT.H_DEALER]).all()  # he plays no card
+    scored = out.hand_scores[np.arange(len(rows)), rows[:, OUT.H_DEALER]]
+    assert (scored == 0).all()
+    nxt = rows[1:]
+    prev = rows[:-1]
+    same_game = nxt[:, OUT.H_GAME] == prev[:, OUT.H_GAME]
+    won = same_game & (prev[:, OUT.H_WINNER] >= 0)
+    loser = 3 - prev[:, OUT.H_WINNER] - prev[:, OUT.H_DEALER]
+    assert won.sum() > 1000
+    assert (nxt[won, OUT.H_DEALER] == loser[won]).all()
