@@ -28,7 +28,7 @@ PLAYED = {
 (docs/engine-plan.md, order of work): any other value is refused."""
 KNOCK_PLAYED = {"run_suit": ("same_suit",)}
 """Further limits in the knock families (``sim.mech.layoffs`` plays runs of one suit)."""
-FAMILIES_PLAYED = {"rummy": None, "knock_rummy": (2, 3, 4, 5), "gin": (2, 3)}
+FAMILIES_PLAYED = {"rummy": None, "knock_rummy": (2, 3, 4, 5), "gin": (2, 3, 4)}
 """The families this engine plays, and at which player counts (None: every count)."""
 BOTS_PLAYED = (L.BOT_RANDOM, L.BOT_GREEDY, L.BOT_SIMPLE)
 """The bots this engine plays; ``simple`` only in the knock families (it has no melding

@@ -9,7 +9,9 @@ gin (``loser_sits_out``, §3.18) the loser of a hand deals the next one and sits
 game's end (§3.17, §2I.36-39) the winner gets the game bonus (200 on a shutout, or his
 whole total doubled under ``shutout = "double_all"``), every player the box bonus per hand
 he won, and the side bonuses of the game (Oklahoma's) are added; none of this counts
-toward the target.
+toward the target. 4-player gin (§3.19) is played by teams (``partnership.py``): the game
+is between the teams' totals (seats 0 and 1 carry them, their partners the same), the deal
+passes left every hand, void or not, and the bonuses go by team.
 
 The output rows are the dataset's (``sim.engine.layout`` ``H_*``, ``G_*``, ``C_*``).
 """
@@ -67,6 +69,7 @@ from sim.mech.layout import (
     SHUTOUT_GAME_BONUS,
 )
 from sim.mech.melds import new_work
+from sim.mech.partnership import TEAMS, play_partnership_hand
 from sim.mech.rng import N_RNG, STREAM_GAME, below, stream_seed
 from sim.mech.specs import rule
 from sim.mech.state import (
@@ -181,6 +184,14 @@ def play_games(
     final = np.zeros(players, np.int64)
     totals = np.zeros(players, np.int64)
     game_rng = np.zeros(1, np.uint64)
+    # 4-player gin is the partnership game (§3.19): two 2-player tables, scored by team
+    partnership = rule(fx, params, P_FAMILY) == FAMILY_GIN and players == 4
+    ranked = TEAMS if partnership else players  # who the game is between
+    params2 = params.copy()
+    params2[P_PLAYERS] = 2
+    bots2 = np.zeros(2, np.int64)
+    scores2 = np.zeros(2, np.int64)
+    side2 = np.zeros(2, np.int64)
     h = 0
     g = 0
     single = rule(fx, params, P_GAME_END) == END_SINGLE_HAND
@@ -207,25 +218,53 @@ def play_games(
             deal = first_deal + h
             if rule(fx, params, P_DEAL_PER_GAME) == 1:
                 deal = game * GAME_DEAL_STRIDE + hands_in_game
-            reason, hand_winner, turns = play_hand(
-                fx,
-                params,
-                values,
-                bots,
-                st,
-                piles,
-                rng,
-                work,
-                events,
-                seed,
-                shard,
-                deal,
-                dealer,
-                scores,
-                side,
-            )
+            if partnership:
+                reason, hand_winner, turns, draws_stock, draws_discard, violations = (
+                    play_partnership_hand(
+                        fx,
+                        params2,
+                        values,
+                        bots,
+                        bots2,
+                        st,
+                        piles,
+                        rng,
+                        work,
+                        events,
+                        seed,
+                        shard,
+                        deal,
+                        dealer,
+                        hands_in_game,
+                        scores,
+                        side,
+                        scores2,
+                        side2,
+                    )
+                )
+            else:
+                reason, hand_winner, turns = play_hand(
+                    fx,
+                    params,
+                    values,
+                    bots,
+                    st,
+                    piles,
+                    rng,
+                    work,
+                    events,
+                    seed,
+                    shard,
+                    deal,
+                    dealer,
+                    scores,
+                    side,
+                )
+                draws_stock = st[R_SC, C_DRAWS_STOCK]
+                draws_discard = st[R_SC, C_DRAWS_DISCARD]
+                violations = st[R_SC, SC_VIOLATIONS]
             if hand_winner >= 0:
-                won[hand_winner] += 1
+                won[hand_winner % ranked] += 1  # partners: the team's hands
             for p in range(players):
                 totals[p] += scores[p]
                 hand_scores[h, p] = scores[p]
@@ -238,26 +277,29 @@ def play_games(
             row[H_DEAL] = deal
             row[H_DEALER] = dealer
             row[H_TURNS] = turns
-            row[H_DRAWS_STOCK] = st[R_SC, C_DRAWS_STOCK]
-            row[H_DRAWS_DISCARD] = st[R_SC, C_DRAWS_DISCARD]
+            row[H_DRAWS_STOCK] = draws_stock
+            row[H_DRAWS_DISCARD] = draws_discard
             row[H_END_REASON] = reason
             row[H_WINNER] = hand_winner
-            row[H_VIOLATIONS] = st[R_SC, SC_VIOLATIONS]
-            counters[C_VIOLATIONS] += st[R_SC, SC_VIOLATIONS]
+            row[H_VIOLATIONS] = violations
+            counters[C_VIOLATIONS] += violations
             counters[C_TURNS] += turns
             h += 1
             hands_in_game += 1
-            now = unique_leader(totals, players)
+            # partners carry one total: the game is between the teams, seats 0 and 1
+            now = unique_leader(totals, ranked)
             if now >= 0 and now != leader:
                 if leader >= 0:
                     lead_changes += 1
                 leader = now
-            finished, winner = game_over(fx, params, totals, players, hands_in_game, hand_winner)
+            finished, winner = game_over(fx, params, totals, ranked, hands_in_game, hand_winner)
             if not finished and hands_in_game >= rule(fx, params, P_HAND_CAP):
                 finished = True
-                winner = unique_leader(totals, players)
+                winner = unique_leader(totals, ranked)
                 capped = 1
-            if reason == REASON_VOID:
+            if partnership:
+                dealer = dealer + 1 if dealer + 1 < players else 0  # a void table: no redeal
+            elif reason == REASON_VOID:
                 pass  # §3.17: the same dealer deals again
             elif rule(fx, params, P_DEALER_ROTATION) == DEALER_LOSER_SITS_OUT:
                 if hand_winner >= 0:  # §3.18: the loser deals next and sits out
@@ -279,7 +321,13 @@ def play_games(
         grow[G_CAPPED] = capped
         for p in range(players):
             final[p] = totals[p]
-        if rule(fx, params, P_FAMILY) == FAMILY_GIN:
+        if partnership:
+            for team in range(TEAMS):
+                game_side[team] += game_side[team + TEAMS]  # partners' side bonuses, by team
+            gin_game_bonuses(fx, params, totals, won, game_side, winner, TEAMS, final)
+            final[2] = final[0]
+            final[3] = final[1]
+        elif rule(fx, params, P_FAMILY) == FAMILY_GIN:
             gin_game_bonuses(fx, params, totals, won, game_side, winner, players, final)
         for p in range(players):
             game_scores[g, p] = final[p]

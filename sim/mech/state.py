@@ -124,6 +124,8 @@ E_SCORE = 9  # seat, a = points
 E_KNOCK = 10  # seat, a = his deadwood after the discard
 E_SHOW = 11  # seat, a = his deadwood at the showdown, cards = the cards he laid off
 E_DECLINE_UPCARD = 12  # seat, a = the upcard he let go (gin's upcard offer)
+E_TABLE = 13  # 4-player gin: seat = its team A seat, a = table, b = its team B seat
+E_TEAMS = 14  # 4-player gin: a = team A's hand score, b = team B's
 
 
 @allocating

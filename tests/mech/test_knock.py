@@ -355,3 +355,35 @@ def test_s3_18_the_dealer_sits_out_and_the_loser_deals_next():
     loser = 3 - prev[:, OUT.H_WINNER] - prev[:, OUT.H_DEALER]
     assert won.sum() > 1000
     assert (nxt[won, OUT.H_DEALER] == loser[won]).all()
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize(
+    ("a", "b", "want"),
+    [
+        (12, 0, [12, 0, 12, 0]),
+        (12, 30, [0, 18, 0, 18]),
+        (15, 15, [0, 0, 0, 0]),
+        (0, 7, [0, 7, 0, 7]),
+    ],
+)
+def test_s3_19_the_team_that_scored_more_records_the_difference(a, b, want):
+    from sim.mech.partnership import team_result
+
+    scores = np.zeros(4, np.int64)
+    team_result(a, b, scores)
+    assert scores.tolist() == want
+
+
+def test_s3_19_partners_switch_opponents_and_carry_one_score():
+    params, values = api.compile_rules(load_variant("gin_rummy_4p"), 4, audit=True)
+    out = api.play(params, values, np.full(4, L.BOT_SIMPLE), seed=2, hands=400, events=100_000)
+    assert out.counters[OUT.C_VIOLATIONS] == 0
+    sc = out.hand_scores
+    assert (sc[:, 0] == sc[:, 2]).all() and (sc[:, 1] == sc[:, 3]).all()
+    assert ((sc[:, 0] == 0) | (sc[:, 1] == 0)).all()
+    tables = out.events[out.events[:, S.EV_TYPE] == S.E_TABLE]
+    pairs = {(int(t[S.EV_SEAT]), int(t[S.EV_B])) for t in tables}
+    assert pairs == {(0, 1), (2, 3), (0, 3), (2, 1)}
+    games = out.game_scores
+    assert (games[:, 0] == games[:, 2]).all() and (games[:, 1] == games[:, 3]).all()

@@ -70,6 +70,7 @@ KNOCK_FILES = [
     ("knock_rummy", 5),
     ("gin_rummy", 2),
     ("gin_rummy_3p", 3),
+    ("gin_rummy_4p", 4),
     ("oklahoma_gin", 2),
 ]
 
@@ -99,10 +100,13 @@ def test_the_standard_spec_plays_the_generic_knock_hands(variant):
 def test_unplayed_settings_are_refused_by_name():
     with pytest.raises(ValueError, match="stock_exhaustion = 'block_difference'"):
         api.compile_rules(load_variant("block_rummy"), 2)
-    with pytest.raises(ValueError, match="family = 'gin' at"):
-        api.compile_rules(load_variant("gin_rummy_4p"), 4)
     assert api.unplayed(load_variant("knock_rummy"), 5) == []
-    assert api.unplayed(load_variant("gin_rummy_4p")) != []
+    assert api.unplayed(load_variant("gin_rummy_4p")) == []
+    rules = load_variant("rummy_basic").with_values({"run_suit": "any_suit"})
+    assert api.unplayed(rules) == []
+    any_suit_gin = load_variant("gin_rummy").with_values({"run_suit": "any_suit"})
+    with pytest.raises(ValueError, match="run_suit = 'any_suit' in the gin family"):
+        api.compile_rules(any_suit_gin, 2)
 
 
 @pytest.mark.nojit
