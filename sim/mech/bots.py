@@ -48,6 +48,6 @@ def choose_discard(fx, params, values, bots, st, rng, seat):
 
 
 @kernel
-def knock_discard(fx, params, values, bots, st, rng, work, seat):
+def knock_discard(fx, params, values, bots, st, piles, rng, work, seat):
     """``(card, knock)``: the card ``seat`` discards and whether he knocks."""
-    return knock_turn(fx, params, values, bots, st, rng, work, seat)
+    return knock_turn(fx, params, values, bots, st, piles, rng, work, seat)

@@ -96,7 +96,7 @@ def _discard_phase(fx, params, values, bots, st, piles, rng, events, seat):
 def _knock_phase(fx, params, values, bots, st, piles, rng, work, events, seat):
     """``seat`` discards the card his bot chooses and knocks if it says so and he may;
     returns whether he knocked."""
-    card, knock = knock_discard(fx, params, values, bots, st, rng, work, seat)
+    card, knock = knock_discard(fx, params, values, bots, st, piles, rng, work, seat)
     _discard(fx, params, st, piles, events, seat, card)
     if not knock:
         return False

@@ -16,6 +16,13 @@ discarded (``C_TAKEN``). Where the rules set no knock limit the simple and greed
   taken card) is lower than his deadwood now; discards the highest-valued card outside,
   among equal values one in no partial meld (``greedy.partial_melds``), then the higher
   kind; knocks as soon as he may.
+- ``careful``: takes as simple; when it knocks this turn (below) or has fewer than two
+  cards outside, discards as simple; otherwise the card outside (never the taken card)
+  that leaves the best *outlook* (``draw_outlook``: the deadwood it expects after its next
+  stock draw and simple's discard, every card it has not seen equally likely), ties to the
+  higher value, then the higher kind. Knocks always with gin; within its limit at once
+  with 3 or less, while more than 10 stock cards are left, or once the next player has
+  taken 2 or more discards; otherwise it waits.
 - ``random``: takes with probability 1/2; discards a uniform allowed card (kind order); when
   the deadwood after it is within the limit, knocks with probability 1/2.
 """
@@ -24,19 +31,35 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.mech.bitops import lowest_bit
+from sim.mech.bitops import lowest_bit, popcount
+from sim.mech.deal import next_seat
 from sim.mech.go_out import NO_LIMIT, bot_limit, knock_limit
 from sim.mech.greedy import partial_melds
 from sim.mech.jit import kernel
-from sim.mech.layoffs import seat_arrangement
-from sim.mech.layout import BOT_GREEDY, BOT_RANDOM
+from sim.mech.layoffs import arrange_mask, cannot_meld, seat_arrangement
+from sim.mech.layout import BOT_CAREFUL, BOT_GREEDY, BOT_RANDOM, P_PLAYERS
 from sim.mech.melds import MAX_LAYERS
 from sim.mech.random_bot import random_discard, random_wants
 from sim.mech.rng import RNG_BOTS, below
-from sim.mech.state import C_TAKEN, R_SC, R_SEAT, S_HAND
+from sim.mech.specs import rule
+from sim.mech.state import (
+    C_DISCARD_N,
+    C_STOCK_N,
+    C_TAKEN,
+    PILE_DISCARD,
+    R_SC,
+    R_SEAT,
+    S_HAND,
+    S_PICKED,
+)
 
 NO_CARD = -1
 HUGE = 1 << 40
+CAREFUL_SAFE_KNOCK = 3  # careful always knocks with this much deadwood or less
+CAREFUL_LATE_STOCK = 10  # ... and with more, only while more stock cards than this are left
+CAREFUL_OPPONENT_PICKS = 2  # ... or once the next player has picked up this many discards
+VALUE_SCALE = 64  # above any card value: a sort key of (outlook, -value) in one integer
+FULL52 = (np.int64(1) << 52) - 1
 
 
 @kernel
@@ -106,9 +129,102 @@ def knock_wants(fx, params, values, bots, st, rng, work, seat, card):
 
 
 @kernel
-def knock_turn(fx, params, values, bots, st, rng, work, seat):
+def _max_value(values, cards):
+    """The highest value among ``cards`` (0: none)."""
+    best = 0
+    m = cards
+    while m != 0:
+        k = lowest_bit(m)
+        m &= m - 1
+        if values[k] > best:
+            best = values[k]
+    return best
+
+
+@kernel
+def draw_outlook(fx, params, values, work, hand, unseen):
+    """The sum, over every card ``u`` of ``unseen``, of the deadwood ``hand`` keeps after
+    drawing ``u`` and discarding the highest card outside its best arrangement (simple's
+    discard). Only a ``u`` that melds with ``hand`` needs a new arrangement: any other is
+    deadwood in ``hand + u``, whose arrangement is then ``hand``'s with ``u`` left in hand."""
+    dw, melded = arrange_mask(fx, params, values, work, hand)
+    highest = _max_value(values, hand & ~melded)
+    total = 0
+    m = unseen
+    while m != 0:
+        u = lowest_bit(m)
+        m &= m - 1
+        with_u = hand | (np.int64(1) << u)
+        if not cannot_meld(fx, params, work, with_u, np.int64(1) << u):
+            dw_u, melded_u = arrange_mask(fx, params, values, work, with_u)
+            total += dw_u - _max_value(values, with_u & ~melded_u)
+        else:
+            total += dw - max(highest - values[u], 0)
+    return total
+
+
+@kernel
+def _unseen(fx, params, st, piles, seat, hand):
+    """The cards ``seat`` has not seen: not his, not in the discard pile, and not taken from
+    the pile by another player (public)."""
+    pile = np.int64(0)
+    for i in range(st[R_SC, C_DISCARD_N]):
+        pile |= np.int64(1) << piles[PILE_DISCARD, i]
+    known = np.int64(0)
+    for other in range(rule(fx, params, P_PLAYERS)):
+        if other != seat:
+            known |= st[R_SEAT + other, S_PICKED]
+    return FULL52 & ~hand & ~pile & ~known
+
+
+@kernel
+def _careful_knocks(fx, params, st, seat, left):
+    """careful's knock with ``left`` deadwood after its discard (module docstring)."""
+    if left == 0:
+        return True
+    if left > bot_limit(fx, params, st):
+        return False
+    if left <= CAREFUL_SAFE_KNOCK or st[R_SC, C_STOCK_N] > CAREFUL_LATE_STOCK:
+        return True
+    picked = st[R_SEAT + next_seat(fx, params, st, seat), S_PICKED]
+    return popcount(picked) >= CAREFUL_OPPONENT_PICKS
+
+
+@kernel
+def _careful_turn(fx, params, values, st, piles, work, seat):
+    """careful's ``(discard, knock)`` (module docstring)."""
+    hand = st[R_SEAT + seat, S_HAND]
+    taken = st[R_SC, C_TAKEN]
+    dw, melded = seat_arrangement(fx, params, values, st, work, seat, hand, True)
+    card, left = discard_from(
+        fx, params, values, st, work, seat, hand, taken, np.int64(0), dw, melded
+    )
+    knock = _careful_knocks(fx, params, st, seat, left)
+    taken_bit = np.int64(1) << taken if taken >= 0 else np.int64(0)
+    outside = hand & ~melded & ~taken_bit
+    if knock or popcount(outside) < 2:
+        return card, knock
+    unseen = _unseen(fx, params, st, piles, seat, hand)
+    best = NO_CARD
+    best_key = HUGE
+    m = outside
+    while m != 0:  # lowest kind first: "<=" lets the higher kind win a tie
+        c = lowest_bit(m)
+        m &= m - 1
+        rest = hand & ~(np.int64(1) << c)
+        key = draw_outlook(fx, params, values, work, rest, unseen) * VALUE_SCALE - values[c]
+        if key <= best_key:
+            best_key = key
+            best = c
+    return best, _careful_knocks(fx, params, st, seat, dw - values[best])
+
+
+@kernel
+def knock_turn(fx, params, values, bots, st, piles, rng, work, seat):
     """``seat`` holds one card more than the deal: ``(discard, knock)``."""
     bot = bots[seat]
+    if bot == BOT_CAREFUL:
+        return _careful_turn(fx, params, values, st, piles, work, seat)
     hand = st[R_SEAT + seat, S_HAND]
     if bot == BOT_RANDOM:
         card = random_discard(fx, params, st, rng, seat)

@@ -91,7 +91,7 @@ def arrange_mask(fx, params, values, work, mask):
 
 
 @kernel
-def _cannot_meld(fx, params, work, mask, card_bit):
+def cannot_meld(fx, params, work, mask, card_bit):
     """Is the card ``card_bit`` in no meld of the hand ``mask``?"""
     layers = work[W_TMP, 0:MAX_LAYERS]
     layers[0] = mask
@@ -112,7 +112,7 @@ def seat_arrangement(fx, params, values, st, work, seat, mask, keep):
         extra = mask & ~kept
         missing = kept & ~mask
         if missing == 0 and extra & (extra - 1) == 0:
-            if _cannot_meld(fx, params, work, mask, extra):
+            if cannot_meld(fx, params, work, mask, extra):
                 dw = st[row, S_ARR_DW] + mask_value(values, extra)
                 melded = st[row, S_ARR_MELDED]
                 if keep:
@@ -120,7 +120,7 @@ def seat_arrangement(fx, params, values, st, work, seat, mask, keep):
                     st[row, S_ARR_DW] = dw
                 return dw, melded
         elif extra == 0 and missing & (missing - 1) == 0:
-            if _cannot_meld(fx, params, work, kept, missing):
+            if cannot_meld(fx, params, work, kept, missing):
                 dw = st[row, S_ARR_DW] - mask_value(values, missing)
                 melded = st[row, S_ARR_MELDED]
                 if keep:

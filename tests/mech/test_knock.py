@@ -387,3 +387,20 @@ def test_s3_19_partners_switch_opponents_and_carry_one_score():
     assert pairs == {(0, 1), (2, 3), (0, 3), (2, 1)}
     games = out.game_scores
     assert (games[:, 0] == games[:, 2]).all() and (games[:, 1] == games[:, 3]).all()
+
+
+@pytest.mark.nojit
+def test_careful_waits_late_with_more_than_3_deadwood_unless_the_next_player_picked_twice():
+    from sim.mech.knock_policy import _careful_knocks
+
+    params, _, st, _ = _state()
+    st[S.R_SEAT + 1, S.S_SIDE] = 1
+    st[S.R_SC, S.C_STOCK_N] = 20
+    assert _careful_knocks(GENERIC, params, st, 0, 8)  # early: any count within the limit
+    assert not _careful_knocks(GENERIC, params, st, 0, 11)
+    st[S.R_SC, S.C_STOCK_N] = 8
+    assert _careful_knocks(GENERIC, params, st, 0, 3)
+    assert _careful_knocks(GENERIC, params, st, 0, 0)
+    assert not _careful_knocks(GENERIC, params, st, 0, 4)  # late: waits
+    st[S.R_SEAT + 1, S.S_PICKED] = _mask(parse_cards("4h 9c"))
+    assert _careful_knocks(GENERIC, params, st, 0, 4)

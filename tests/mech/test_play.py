@@ -76,7 +76,8 @@ KNOCK_FILES = [
 
 
 @pytest.mark.parametrize(
-    ("bot", "hands"), [(L.BOT_SIMPLE, 1500), (L.BOT_GREEDY, 1500), (L.BOT_RANDOM, 300)]
+    ("bot", "hands"),
+    [(L.BOT_SIMPLE, 1500), (L.BOT_GREEDY, 1500), (L.BOT_CAREFUL, 500), (L.BOT_RANDOM, 300)],
 )
 @pytest.mark.parametrize(("variant", "players"), KNOCK_FILES)
 def test_knock_family_audit_finds_no_violation(variant, players, bot, hands):
