@@ -30,9 +30,10 @@ KNOCK_PLAYED = {"run_suit": ("same_suit",)}
 """Further limits in the knock families (``sim.mech.layoffs`` plays runs of one suit)."""
 FAMILIES_PLAYED = {"rummy": None, "knock_rummy": (2, 3, 4, 5), "gin": (2, 3)}
 """The families this engine plays, and at which player counts (None: every count)."""
-BOTS_PLAYED = (L.BOT_RANDOM, L.BOT_GREEDY, L.BOT_SIMPLE)
+BOTS_PLAYED = (L.BOT_RANDOM, L.BOT_GREEDY, L.BOT_CAREFUL, L.BOT_SIMPLE)
 """The bots this engine plays; ``simple`` only in the knock families (it has no melding
-policy: ``play`` refuses it in progressive rummy, as ``rummysim`` does)."""
+policy: ``play`` refuses it in progressive rummy, as ``rummysim`` does), ``careful`` only
+in progressive rummy so far (its knock policy is not ported yet)."""
 FAMILY_CODES = {"rummy": L.FAMILY_RUMMY, "knock_rummy": L.FAMILY_KNOCK_RUMMY, "gin": L.FAMILY_GIN}
 
 
@@ -115,6 +116,8 @@ def play(
             raise ValueError(f"the mechanics engine does not play the {L.BOT_NAMES[b]} bot yet")
         if int(b) == L.BOT_SIMPLE and not knock:
             raise ValueError("the simple bot plays only the knock families (no melding policy)")
+        if int(b) == L.BOT_CAREFUL and knock:
+            raise ValueError("the mechanics engine plays careful only in progressive rummy yet")
     players = int(params[L.P_PLAYERS])
     max_games = games if games is not None else hands
     max_hands = hands if hands is not None else games * int(params[L.P_HAND_CAP])
