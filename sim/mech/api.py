@@ -30,11 +30,9 @@ KNOCK_PLAYED = {"run_suit": ("same_suit",)}
 """Further limits in the knock families (``sim.mech.layoffs`` plays runs of one suit)."""
 FAMILIES_PLAYED = {"rummy": None, "knock_rummy": (2, 3, 4, 5), "gin": (2, 3, 4)}
 """The families this engine plays, and at which player counts (None: every count)."""
-BOTS_PLAYED = (L.BOT_RANDOM, L.BOT_GREEDY, L.BOT_SIMPLE)
+BOTS_PLAYED = (L.BOT_RANDOM, L.BOT_GREEDY, L.BOT_CAREFUL, L.BOT_SIMPLE)
 """The bots this engine plays; ``simple`` only in the knock families (it has no melding
 policy: ``play`` refuses it in progressive rummy, as ``rummysim`` does)."""
-KNOCK_BOTS_PLAYED = (L.BOT_RANDOM, L.BOT_GREEDY, L.BOT_SIMPLE, L.BOT_CAREFUL)
-"""The bots this engine plays in the knock families (``knock_policy.py``): careful too."""
 FAMILY_CODES = {"rummy": L.FAMILY_RUMMY, "knock_rummy": L.FAMILY_KNOCK_RUMMY, "gin": L.FAMILY_GIN}
 
 
@@ -113,7 +111,7 @@ def play(
         raise ValueError(f"{spec!r} does not fit these rules")
     knock = int(params[L.P_MELD_TIMING]) == L.TIMING_KNOCK
     for b in np.asarray(bots):
-        if int(b) not in (KNOCK_BOTS_PLAYED if knock else BOTS_PLAYED):
+        if int(b) not in BOTS_PLAYED:
             raise ValueError(f"the mechanics engine does not play the {L.BOT_NAMES[b]} bot yet")
         if int(b) == L.BOT_SIMPLE and not knock:
             raise ValueError("the simple bot plays only the knock families (no melding policy)")

@@ -1,5 +1,5 @@
 """The bots' answers to the questions of the turn loop, dispatched on each seat's bot
-(docs/bots.md states each policy; ``greedy.py``, ``random_bot.py``).
+(docs/bots.md states each policy; ``greedy.py``, ``careful.py``, ``random_bot.py``).
 
 Every bot answers the same questions, each asked by the phase that owns it:
 
@@ -12,21 +12,24 @@ Every bot answers the same questions, each asked by the phase that owns it:
 
 from __future__ import annotations
 
+from sim.mech.careful import careful_discard, careful_table, careful_wants
 from sim.mech.go_out import knocking
 from sim.mech.greedy import greedy_discard, greedy_table, greedy_wants
 from sim.mech.jit import kernel
 from sim.mech.knock_policy import knock_turn, knock_wants
-from sim.mech.layout import BOT_RANDOM
+from sim.mech.layout import BOT_CAREFUL, BOT_RANDOM
 from sim.mech.random_bot import random_discard, random_table, random_wants
 
 
 @kernel
-def wants_discard(fx, params, values, bots, st, rng, work, seat, top):
+def wants_discard(fx, params, values, bots, st, piles, rng, work, seat, top):
     """Does ``seat`` take ``top`` from the discard pile?"""
     if knocking(fx, params):
         return knock_wants(fx, params, values, bots, st, rng, work, seat, top)
     if bots[seat] == BOT_RANDOM:
         return random_wants(rng)
+    if bots[seat] == BOT_CAREFUL:
+        return careful_wants(fx, params, values, st, piles, work, seat, top)
     return greedy_wants(fx, params, values, st, work, seat, top)
 
 
@@ -35,15 +38,19 @@ def play_table(fx, params, values, bots, st, rng, events, work, seat):
     """``seat`` lays down and lays off after his draw."""
     if bots[seat] == BOT_RANDOM:
         random_table(fx, params, values, st, rng, events, work, seat)
+    elif bots[seat] == BOT_CAREFUL:
+        careful_table(fx, params, values, st, events, work, seat)
     else:
         greedy_table(fx, params, values, st, events, work, seat)
 
 
 @kernel
-def choose_discard(fx, params, values, bots, st, rng, seat):
+def choose_discard(fx, params, values, bots, st, piles, rng, seat):
     """The card ``seat`` discards (an allowed one)."""
     if bots[seat] == BOT_RANDOM:
         return random_discard(fx, params, st, rng, seat)
+    if bots[seat] == BOT_CAREFUL:
+        return careful_discard(fx, params, values, st, piles, seat)
     return greedy_discard(fx, params, values, st, seat)
 
 

@@ -69,13 +69,13 @@ def _upcard_offer(fx, params, values, bots, st, piles, rng, work, events, seat):
     """Gin's upcard offer (module docstring): ``seat`` (the non-dealer) or the dealer takes
     the upcard, or ``seat`` draws from the stock; ``C_CURRENT`` is who plays the turn."""
     top = discard_top(st, piles)
-    if wants_discard(fx, params, values, bots, st, rng, work, seat, top):
+    if wants_discard(fx, params, values, bots, st, piles, rng, work, seat, top):
         _take_top(fx, params, st, piles, events, seat, top)
         return
     log_event(st, events, E_DECLINE_UPCARD, seat, top, 0)
     st[R_SC, C_TURN] += 1
     other = next_seat(fx, params, st, seat)  # the dealer, or 3-player gin's other player
-    if wants_discard(fx, params, values, bots, st, rng, work, other, top):
+    if wants_discard(fx, params, values, bots, st, piles, rng, work, other, top):
         st[R_SC, C_CURRENT] = other
         _take_top(fx, params, st, piles, events, other, top)
         return
@@ -118,7 +118,7 @@ def draw_phase(fx, params, values, bots, st, piles, rng, work, events, seat):
         if stock_empty and not can_rebuild(st):
             take = True  # the discard top is the only card left to draw
         else:
-            take = wants_discard(fx, params, values, bots, st, rng, work, seat, top)
+            take = wants_discard(fx, params, values, bots, st, piles, rng, work, seat, top)
     if take:
         _take_top(fx, params, st, piles, events, seat, top)
         return DRAW_OK

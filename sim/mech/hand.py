@@ -87,9 +87,8 @@ def _start_turn(st):
 @kernel
 def _discard_phase(fx, params, values, bots, st, piles, rng, events, seat):
     """``seat`` discards the card his bot chooses."""
-    _discard(
-        fx, params, st, piles, events, seat, choose_discard(fx, params, values, bots, st, rng, seat)
-    )
+    card = choose_discard(fx, params, values, bots, st, piles, rng, seat)
+    _discard(fx, params, st, piles, events, seat, card)
 
 
 @kernel
