@@ -119,13 +119,6 @@ def test_the_simple_bot_is_refused_in_progressive_rummy():
         api.play(params, values, np.full(2, L.BOT_SIMPLE), hands=1)
 
 
-@pytest.mark.nojit
-def test_careful_is_refused_in_the_knock_families_until_its_knock_policy_is_ported():
-    params, values = api.compile_rules(load_variant("gin_rummy"), 2)
-    with pytest.raises(ValueError, match="careful"):
-        api.play(params, values, np.full(2, L.BOT_CAREFUL), hands=1)
-
-
 # ---- clause tests on hand-built states --------------------------------------------------
 
 
