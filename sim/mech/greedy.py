@@ -4,15 +4,21 @@
 lay off on; lays down its best arrangement (``melds.best_arrangement``), or, when that
 would leave no legal end of the turn, the best arrangement that keeps back one allowed
 card (the one whose keeping back melds most; ties: the lowest kind), which it then
-discards; lays off, again and again, its lowest card that fits a table meld it may lay
-off on, on the first such meld, as long as the turn can still end legally; discards the
+discards. It lays its melds down in the arrangement's decision order (lowest card first),
+so they take the next table rows in that order. Then it lays off, again and again, its
+lowest card that fits a table meld it may lay off on (never a copy of the card kept back),
+on the first such meld (the lowest row), skipping a card whose lay-off would leave no
+legal end of the turn; it discards the
 highest-valued allowed card outside every partial meld (another card of its rank, or a
 card of its suit at most two run positions away), else the highest-valued allowed card,
-a joker last; ties: the higher kind. A card that came round (drawn from the stock when
-it already drew a card of that kind from the stock and the table has not changed since)
-is not discarded while another card may be: with the rebuilt stock in a fixed order and
-every bot deterministic, discarding it again repeats the pass exactly and the hand would
-never end (issue #29: 4% of 6-player hands stalled that way).
+a joker last; ties: the higher kind. A card that came round is not discarded while
+another allowed card may be (it is taken out of the allowed cards before the partial-meld
+test; a card kept back still goes): a card came round when it is drawn from the stock and
+the player drew a card of that kind from the stock before in this hand, with no card laid
+down or laid off by anyone in between (any lay-down or lay-off clears every player's
+memory; the memory starts empty each hand and outlives stock rebuilds). With the rebuilt
+stock in a fixed order and every bot deterministic, discarding it again repeats the pass
+exactly and the hand would never end (issue #29: 4% of 6-player hands stalled that way).
 """
 
 from __future__ import annotations

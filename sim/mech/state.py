@@ -18,7 +18,11 @@ takes a uniform card of it: a lazy shuffle, so a deal costs only the cards dealt
 ``PILE_DISCARD`` the discard pile, top last; ``PILE_SHOE`` every card of the shoe in kind
 order (filled once per call).
 
-``events`` (``int64[E, EV_COLS]``) receives the event log when ``C_LOG`` is 1.
+``events`` (``int64[E, EV_COLS]``) receives the event log when ``C_LOG`` is 1: one row an
+event, its type, seat (-1: none), two numbers ``a``/``b`` (0 when unused) and a list of
+cards (``E_*`` below say what each holds). The deal logs one ``E_DEAL`` per seat, seat 0
+first, after the whole deal and before the upcard, his cards in kind order (copies
+repeated); a meld lists its natural cards in kind order, then its jokers.
 """
 
 from __future__ import annotations
@@ -112,15 +116,15 @@ EV_CARDS = 5
 EV_COLS = EV_CARDS + 16
 
 E_DEAL = 0  # seat, cards = his dealt hand
-E_UPCARD = 1  # a = card
+E_UPCARD = 1  # seat -1, a = card
 E_DRAW_STOCK = 2  # a = card
 E_DRAW_DISCARD = 3  # a = card
-E_REBUILD = 4  # a = new stock size, b = new discard top
+E_REBUILD = 4  # seat = the player about to draw, a = new stock size, b = new discard top
 E_MELD = 5  # a = meld row index, cards
 E_LAYOFF = 6  # a = meld row index, b = card
 E_DISCARD = 7  # a = card
-E_END = 8  # a = end reason, b = winner
-E_SCORE = 9  # seat, a = points
+E_END = 8  # seat = the winner (-1: none), a = end reason
+E_SCORE = 9  # seat, a = his points this hand, b = his deadwood
 E_KNOCK = 10  # seat, a = his deadwood after the discard
 E_SHOW = 11  # seat, a = his deadwood at the showdown, cards = the cards he laid off
 E_DECLINE_UPCARD = 12  # seat, a = the upcard he let go (gin's upcard offer)

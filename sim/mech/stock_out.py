@@ -5,7 +5,8 @@ Rule slots read here: ``stock_exhaustion``.
 ``turn_over`` ([002], [003]): the discard pile is turned face down without shuffling as the
 new stock, its oldest card on top; that card is turned up to start the new discard pile.
 ``shuffle_except_top`` ([004]): every discard but the top is shuffled into the new stock;
-the top stays as the discard pile.
+the top stays as the discard pile. The new stock holds those discards in pile order, oldest
+first, unordered: each draw takes a uniform card of it (``piles.pop_stock``).
 ``void_at_two`` (gin, §3.17): a turn that ends with two stock cards left and no knock voids
 the hand (``voids_hand``; the same dealer deals again, ``game.py``), so the stock never
 runs out.
