@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: help install run test test-nojit audit-sweep bench lint golden compare-baseline clean chromium
+.PHONY: help install run test test-nojit audit-sweep bench lint golden compare-baseline verify clean chromium
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*##/\t/'
@@ -52,6 +52,10 @@ chromium:
 	@command -v chromium >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || \
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium \
 		>/dev/null; } || echo "chromium could not be installed: the browser test will be skipped"
+
+verify: $(STAMP)  ## the engine by mechanics against its plain-Python oracle hand, 1,000 hands a case (~10 min)
+	$(BIN)/python -m sim.mech.precompile
+	$(BIN)/python -m tests.oracles.test_hand_oracle --hands 1000
 
 bench: $(STAMP)  ## engine benchmarks, one JSON line per figure
 	$(BIN)/python -m sim.engine.precompile
