@@ -183,23 +183,6 @@ def position_of(rank, ace_rank, which):
 
 
 @kernel
-def window_ok(lo, length, ace_rank):
-    """Is (``lo``, ``length``) a run window under the ace rule?"""
-    if length < 3 or length > MAX_RUN or lo < 0:
-        return False
-    if ace_rank == ACE_AROUND_CORNER:
-        return lo < N_RANKS
-    return lo + length <= n_positions(ace_rank)
-
-
-@kernel
-def window_position(lo, i, ace_rank):
-    """The ``i``-th position of a window starting at ``lo`` (past K around the corner:
-    ``rank_at`` wraps it)."""
-    return lo + i
-
-
-@kernel
 def index_in_window(pos, lo, length, ace_rank):
     """Where position ``pos`` (>= 0) stands in the window (``lo``, ``length``), or -1."""
     i = pos - lo
@@ -347,7 +330,7 @@ def _list_window(
         if digit[i] == JOKER_DIGIT:
             used -= 1  # position i gives its joker back to try its next option
         d = digit[i] + 1
-        rank = rank_at(window_position(lo, i, ace_rank), ace_rank)
+        rank = rank_at(lo + i, ace_rank)
         found = -1
         while d <= JOKER_DIGIT:
             if i == at:
@@ -383,7 +366,7 @@ def _list_window(
         for q in range(length):
             shape |= digit[q] << (3 * q)
             if digit[q] != JOKER_DIGIT:
-                kind = rank_at(window_position(lo, q, ace_rank), ace_rank) * N_SUITS + digit[q]
+                kind = rank_at(lo + q, ace_rank) * N_SUITS + digit[q]
                 take |= np.int64(1) << kind
                 value += values[kind]
         _emit(work, row, MELD_RUN, lo, length, -1 if any_suit else suit_c, used, value, shape)
