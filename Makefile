@@ -44,7 +44,7 @@ test-nojit: $(STAMP)  ## only the reduced suite, with numba's JIT disabled
 
 audit-sweep: $(STAMP)  ## a long audit sweep of random rules (~3 min; SWEEP_ARGS="--seed 7")
 	$(BIN)/python -m sim.engine.precompile --processes 2
-	$(BIN)/python -m tests.engine.audit_sweep $(SWEEP_ARGS)
+	$(BIN)/python -m tests.mech.audit_sweep $(SWEEP_ARGS)
 
 # The report's browser test needs Debian's chromium; install it as root where it is missing.
 # Without it (not root, no network) the test is skipped with its reason, never passed.

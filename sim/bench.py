@@ -12,9 +12,9 @@ import time
 
 import numpy as np
 
-from sim.engine import layout as L
-from sim.engine.api import play
-from sim.rules import compile_rules, load_variant
+from sim.mech import rows as L
+from sim.mech.api import compile_rules, play
+from sim.rules import load_variant
 
 CHUNK = 250_000  # hands per kernel call (bounds the result arrays kept in memory)
 
@@ -64,9 +64,8 @@ def bench(
 ) -> dict:
     """Play ``hands`` hands on ``workers`` processes; return the figures."""
     rules = load_variant(variant)
-    compiled = compile_rules(rules, players)
+    params, values = compile_rules(rules, players)
     codes = np.array(parse_bots(bots, players), np.int64)
-    params, values = compiled.params, compiled.card_values
     _play_hands(params, values, codes, 10, shard=0, seed=seed)  # compile or load from cache
     start = time.perf_counter()
     if workers <= 1:

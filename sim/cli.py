@@ -83,7 +83,8 @@ def validate(
     file: str = typer.Argument(..., help="a variant or experiment file, or a shipped one's name"),
 ) -> None:
     """Check a variant or experiment file and print what it resolves to; exit 2 if invalid."""
-    from sim.rules import compile_rules, load_variant
+    from sim.mech.api import compile_rules
+    from sim.rules import load_variant
 
     if _is_experiment(file):
         _validate_experiment(file)
@@ -168,7 +169,7 @@ def _value_text(value: object) -> str:
 
 def _bots_or_exit(bots: str, players: int, family: str) -> list[int]:
     from sim.bench import parse_bots
-    from sim.engine.layout import BOT_SIMPLE
+    from sim.mech.rows import BOT_SIMPLE
 
     try:
         codes = parse_bots(bots, players)
@@ -199,7 +200,8 @@ def bench(
     import json
 
     from sim.bench import bench as run_bench
-    from sim.rules import compile_rules, load_variant
+    from sim.mech.api import compile_rules
+    from sim.rules import load_variant
 
     with config_errors():
         rules = load_variant(variant)
@@ -225,15 +227,16 @@ def simulate(
 
     import numpy as np
 
-    from sim.engine.api import play
-    from sim.rules import compile_rules, load_variant
+    from sim.mech.api import compile_rules, play
+    from sim.rules import load_variant
     from sim.summary import summarize
 
     with config_errors():
-        compiled = compile_rules(load_variant(variant), players, audit=audit)
-    codes = _bots_or_exit(bots, players, compiled.rules.family)
+        rules = load_variant(variant)
+        params, values = compile_rules(rules, players, audit=audit)
+    codes = _bots_or_exit(bots, players, rules.family)
     start = time.perf_counter()
-    out = play(compiled.params, compiled.card_values, np.array(codes), seed=seed, hands=hands)
+    out = play(params, values, np.array(codes), seed=seed, hands=hands)
     seconds = time.perf_counter() - start
     summary = summarize(out, players)
     summary["seconds"] = round(seconds, 3)
@@ -252,8 +255,9 @@ def replay(
     deal: str = typer.Option(None, help="a deal file (TOML) fixing every card: see docs/engine.md"),
 ) -> None:
     """Print one hand as a readable transcript, produced by the engine's own kernels."""
+    from sim.mech.api import compile_rules
     from sim.replay import load_deal, transcript
-    from sim.rules import compile_rules, load_variant
+    from sim.rules import load_variant
 
     with config_errors():
         rules = load_variant(variant)

@@ -10,9 +10,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sim.cards import JOKER, N_NATURAL, RANK_CHARS, SUIT_CHARS, card_name
-from sim.engine import layout as L
-from sim.rules import ConfigError, Rules, compile_rules
+from sim.cards import JOKER, N_NATURAL, N_SUITS, RANK_CHARS, SUIT_CHARS, card_name
+from sim.mech import layout as L
+from sim.mech.melds import (
+    CA_JOKERS,
+    CA_LEN,
+    CA_LO,
+    CA_SHAPE,
+    CA_TYPE,
+    JOKER_DIGIT,
+    MELD_GROUP,
+    rank_at,
+)
+from sim.rules import ConfigError, Rules
 
 CHUNK = 100_000  # hands per kernel call
 MAX_CARDS = 64  # cards in one hand
@@ -34,25 +44,39 @@ NAME_TO_KIND = _names()
 
 @dataclass(frozen=True)
 class Analysis:
-    """One hand's result: its cards, minimum deadwood and meld number per card (-1: left)."""
+    """One hand's result: its cards, minimum deadwood and the melds of one best
+    arrangement (each a list of card kinds: a run in its order, a joker where it stands; a
+    group by suit, its jokers last)."""
 
     cards: list[int]
     deadwood: int
-    assign: list[int]
+    arrangement: list[list[int]]
 
     def melds(self) -> list[list[int]]:
-        """The melds of the arrangement, each a list of card kinds (runs in order)."""
-        from sim.engine.analysis import MELD_SLOT
-
-        placed = sorted((a, c) for c, a in zip(self.cards, self.assign, strict=True) if a >= 0)
-        melds: dict[int, list[int]] = {}
-        for a, c in placed:
-            melds.setdefault(a // MELD_SLOT, []).append(c)
-        return list(melds.values())
+        """The melds of the arrangement, lowest card first."""
+        return sorted(self.arrangement, key=lambda meld: min(meld))
 
     def left(self) -> list[int]:
-        """The cards left out of every meld."""
-        return [c for c, a in zip(self.cards, self.assign, strict=True) if a < 0]
+        """The cards left out of every meld, in the order given."""
+        left = list(self.cards)
+        for meld in self.arrangement:
+            for card in meld:
+                left.remove(card)
+        return left
+
+
+def meld_cards(row: np.ndarray, ace_rank: int) -> list[int]:
+    """The cards of one meld row of the search (``sim.mech.melds`` candidate columns)."""
+    lo, length, shape = int(row[CA_LO]), int(row[CA_LEN]), int(row[CA_SHAPE])
+    if row[CA_TYPE] == MELD_GROUP:  # 4 bits a suit: its natural cards' count
+        cards = [lo * N_SUITS + s for s in range(N_SUITS) for _ in range((shape >> 4 * s) & 15)]
+        return cards + [JOKER] * int(row[CA_JOKERS])
+    cards = []
+    for i in range(length):  # 3 bits a position from lo up: its suit, or a joker
+        digit = (shape >> 3 * i) & 7
+        rank = int(rank_at(lo + i, ace_rank))
+        cards.append(JOKER if digit == JOKER_DIGIT else rank * N_SUITS + digit)
+    return cards
 
 
 def parse_hand(tokens: Iterable[str], where: str) -> list[int]:
@@ -80,13 +104,20 @@ def read_hands(lines: Iterable[str], source: str) -> Iterator[list[int]]:
 
 
 def analyse(rules: Rules, hands: Iterable[list[int]]) -> Iterator[Analysis]:
-    """Minimum deadwood and one best arrangement of each hand, in order."""
-    compiled = compile_rules(rules, rules.players[0])
-    shoe = max(rules.decks_for(p) for p in rules.player_counts)
-    jokers = max(int(compile_rules(rules, p).params[L.P_JOKERS]) for p in rules.player_counts)
-    from sim.engine.analysis import deadwood_batch
+    """Minimum deadwood and one best arrangement of each hand, in order: the search play
+    uses, under the variant's meld rules and card values, with its largest shoe (the most
+    packs and jokers of any table size)."""
+    from sim.mech.analysis import arrange_hands, new_results
+    from sim.mech.api import compile_rules
+    from sim.mech.specs import GENERIC
 
-    batch: list[list[int]] = []
+    compiled = [compile_rules(rules, p) for p in rules.player_counts]
+    params, values = compiled[0]
+    params = params.copy()
+    shoe = max(int(p[L.P_PACKS]) for p, _ in compiled)
+    jokers = max(int(p[L.P_JOKERS]) for p, _ in compiled)
+    params[L.P_PACKS] = shoe
+    ace_rank = int(params[L.P_ACE_RANK])
 
     def run(batch: list[list[int]]) -> Iterator[Analysis]:
         width = max(len(h) for h in batch)
@@ -94,12 +125,13 @@ def analyse(rules: Rules, hands: Iterable[list[int]]) -> Iterator[Analysis]:
         for i, hand in enumerate(batch):
             cards[i, : len(hand)] = hand
         _check_copies(cards, shoe, jokers)
-        deadwood = np.zeros(len(batch), np.int64)
-        assign = np.zeros_like(cards)
-        deadwood_batch(compiled.params, compiled.card_values, cards, deadwood, assign)
+        deadwood, best, n_best = new_results(len(batch))
+        arrange_hands(GENERIC, params, values, cards, deadwood, best, n_best)
         for i, hand in enumerate(batch):
-            yield Analysis(hand, int(deadwood[i]), assign[i, : len(hand)].tolist())
+            melds = [meld_cards(best[i, m], ace_rank) for m in range(int(n_best[i]))]
+            yield Analysis(hand, int(deadwood[i]), melds)
 
+    batch: list[list[int]] = []
     for hand in hands:
         batch.append(hand)
         if len(batch) == CHUNK:

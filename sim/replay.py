@@ -21,10 +21,11 @@ from pathlib import Path
 import numpy as np
 
 from sim.cards import N_KINDS, N_NATURAL, card_name, cards_text, parse_cards
-from sim.engine import layout as L
-from sim.engine import state as S
-from sim.engine.api import play
-from sim.rules import ConfigError, compile_rules
+from sim.mech import layout as L
+from sim.mech import rows as R
+from sim.mech import state as S
+from sim.mech.api import compile_rules, play
+from sim.rules import ConfigError
 from sim.rules.errors import show
 from sim.rules.model import Rules
 
@@ -121,7 +122,7 @@ def preset_stock(deal: Deal, params: np.ndarray) -> np.ndarray:
         if len(cards) != want:
             raise _bad(source, f"hands.{seat}", cards_text(cards), f"{want} cards")
     shoe = np.zeros(N_KINDS, np.int64)
-    shoe[:N_NATURAL] = params[L.P_DECKS]
+    shoe[:N_NATURAL] = params[L.P_PACKS]
     shoe[N_KINDS - 1] = params[L.P_JOKERS]
     order = []
     for i in range(size):
@@ -131,7 +132,7 @@ def preset_stock(deal: Deal, params: np.ndarray) -> np.ndarray:
                 order.append(deal.hands[seat][i])
     if eleven:
         order.append(deal.hands[opener][size])
-    if params[L.P_UPCARD] == 1:
+    if params[L.P_UPCARD] == 1 and not eleven:
         if deal.upcard is None:
             raise _bad(source, "upcard", None, "the upcard (this variant turns one)")
         order.append(deal.upcard)
@@ -167,12 +168,11 @@ def transcript(
             value=players,
             allowed="a replay by seed (no --deal) at 4 players, or 2 or 3 players with --deal",
         )
-    compiled = compile_rules(rules, players, audit=True)
-    params = compiled.params
+    params, values = compile_rules(rules, players, audit=True)
     preset = preset_stock(deal, params) if deal is not None else None
     out = play(
         params,
-        compiled.card_values,
+        values,
         np.array(bots, np.int64),
         seed=seed,
         first_deal=hand,
@@ -181,87 +181,77 @@ def transcript(
         preset=preset,
         dealer=deal.dealer if deal is not None else -1,
     )
-    names = [L.BOT_NAMES[b] for b in bots]
+    names = [R.BOT_NAMES[b] for b in bots]
     lines = [f"{rules.name}, {players} players, seed {seed}, deal {hand}"]
-    lines += _describe(out.events, names, compiled.card_values)
-    violations = int(out.counters[L.C_VIOLATIONS])
+    lines += _describe(out.events, names)
+    violations = int(out.counters[R.C_VIOLATIONS])
     lines.append(f"audit: {violations} violation(s)")
     return "\n".join(lines)
 
 
-def _describe(events: np.ndarray, names: list[str], values: np.ndarray) -> list[str]:
+def _describe(events: np.ndarray, names: list[str]) -> list[str]:
+    """One line or two per event of the log (``sim.mech.state`` says what each holds)."""
     lines: list[str] = []
-    melds: list[list[int]] = []
     turn = 0
     for row in events:
-        etype, player, a, b = (int(x) for x in row[: S.EV_N])
+        etype, seat, a, b = (int(x) for x in row[: S.EV_N])
+        cards = [int(k) for k in row[S.EV_CARDS : S.EV_CARDS + int(row[S.EV_N])]]
+        who = f"seat {seat} ({names[seat]})" if 0 <= seat < len(names) else ""
         if etype == S.E_TABLE:  # 4-player gin: the next table's events follow
             lines.append(
-                f"table {a + 1}: seat {player} ({names[player]}) against seat {b} ({names[b]})"
+                f"table {a + 1}: seat {seat} ({names[seat]}) against seat {b} ({names[b]})"
             )
-            melds, turn = [], 0
-            continue
-        if etype == S.E_TEAMS:
+            turn = 0
+        elif etype == S.E_TEAMS:
             lines.append(f"teams: seats 0 and 2 score {a:+d}, seats 1 and 3 score {b:+d}")
-            continue
-        cards = [int(k) for k in row[S.EV_CARDS : S.EV_CARDS + int(row[S.EV_N])]]
-        who = f"seat {player} ({names[player]})" if 0 <= player < len(names) else ""
-        if etype == S.E_DEAL:
+        elif etype == S.E_DEAL:
             lines.append(f"  {who} is dealt {cards_text(sorted(cards))}")
         elif etype == S.E_UPCARD:
             lines.append(f"upcard {card_name(a)}")
-        elif etype in (S.E_DRAW_STOCK, S.E_DRAW_DISCARD, S.E_FORCED_TAKE, S.E_DECLINE):
+        elif etype in (S.E_DRAW_STOCK, S.E_DRAW_DISCARD):
             turn += 1
             lines.append(f"turn {turn}: {who}")
-            if etype == S.E_DRAW_STOCK:
-                lines.append(f"  draws {card_name(a)} from the stock")
-            elif etype == S.E_DRAW_DISCARD:
-                lines.append(f"  takes {card_name(a)} from the discard pile")
-            elif etype == S.E_FORCED_TAKE:
-                lines.append(f"  must take {card_name(a)}: the stock cannot be rebuilt")
-            else:
-                lines.append(f"  declines {card_name(a)} with the stock empty: the hand is blocked")
-        elif etype == S.E_REBUILD:  # logged before the draw of the turn it opens (§1.8)
-            lines.append(
-                f"stock empty: the discard pile becomes the stock ({a} cards); "
-                f"new upcard {card_name(b)}"
-            )
-        elif etype == S.E_MELD:
-            melds.append(cards)
-            lines.append(f"  melds #{a}: {cards_text(cards)}")
-        elif etype == S.E_LAYOFF:
-            melds[a].append(b)
-            lines.append(f"  lays off {card_name(b)} on #{a}")
-        elif etype == S.E_DECLARE:
-            lines.append(f"  declares a joker in #{a} as {card_name(b)}")
-        elif etype == S.E_STEAL:
-            lines.append(f"  puts {card_name(b)} in place of the joker in #{a} and takes the joker")
-        elif etype == S.E_DISCARD:
-            lines.append(f"  discards {card_name(a)}")
+            pile = "the stock" if etype == S.E_DRAW_STOCK else "the discard pile"
+            verb = "draws" if etype == S.E_DRAW_STOCK else "takes"
+            lines.append(f"  {verb} {card_name(a)} from {pile}")
         elif etype == S.E_DECLINE_UPCARD:
             turn += 1
             lines.append(f"turn {turn}: {who}")
             lines.append(f"  lets the upcard {card_name(a)} go")
+        elif etype == S.E_REBUILD:  # logged before the draw of the turn it opens (§1.8)
+            lines.append(
+                f"stock empty: the discard pile becomes the stock ({a} cards); "
+                f"new upcard {card_name(b) if b >= 0 else '(none)'}"
+            )
+        elif etype == S.E_MELD:
+            lines.append(f"  melds #{a}: {cards_text(cards)}")
+        elif etype == S.E_LAYOFF:
+            lines.append(f"  lays off {card_name(b)} on #{a}")
+        elif etype == S.E_DISCARD:
+            lines.append(f"  discards {card_name(a)}")
         elif etype == S.E_KNOCK:
             lines.append(f"  knocks with {a} deadwood" if a else "  goes gin")
         elif etype == S.E_SHOW:
             laid = f", laying off {cards_text(sorted(cards))}" if cards else ""
             lines.append(f"  {who} shows {a} deadwood{laid}")
         elif etype == S.E_END:
-            reason = L.REASON_NAMES[a]
-            if reason in ("went_out", "went_rummy"):
-                verb = "went out" if reason == "went_out" else "went rummy"
-                lines.append(f"end: {who} {verb} after {b} turns")
-            elif reason in ("knock", "gin", "undercut"):
-                winner = who or "tied players"
-                lines.append(f"end: {reason} after {b} turns; hand won by {winner}")
-            elif reason == "void":
-                lines.append(f"end: void after {b} turns (two stock cards left); same dealer again")
-            elif reason == "block":
-                winner = who or "nobody alone (tied lowest)"
-                lines.append(f"end: blocked after {b} turns; lowest hand: {winner}")
-            else:
-                lines.append(f"end: {reason} after {b} turns (no score)")
+            lines.append(_ending(R.REASON_NAMES[a], who, turn))
         elif etype == S.E_SCORE:
-            lines.append(f"  {who} holds {a} point(s); hand score {b:+d}")
+            lines.append(f"  {who} holds {b} point(s); hand score {a:+d}")
+        else:
+            raise ValueError(f"event type {etype} has no description (sim/replay.py)")
     return lines
+
+
+def _ending(reason: str, who: str, turns: int) -> str:
+    """The line that says how the hand ended."""
+    if reason in ("went_out", "went_rummy"):
+        verb = "went out" if reason == "went_out" else "went rummy"
+        return f"end: {who} {verb} after {turns} turns"
+    if reason in ("knock", "gin", "undercut"):
+        return f"end: {reason} after {turns} turns; hand won by {who or 'tied players'}"
+    if reason == "void":
+        return f"end: void after {turns} turns (two stock cards left); same dealer again"
+    if reason == "block":
+        return f"end: blocked after {turns} turns; lowest hand: {who or 'nobody alone (tied)'}"
+    return f"end: {reason} after {turns} turns (no score)"

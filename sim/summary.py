@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.engine import layout as L
-from sim.engine.api import Played
+from sim.mech import rows as R
+from sim.mech.api import Played
 
 
 def summarize(out: Played, players: int) -> dict:
@@ -13,22 +13,22 @@ def summarize(out: Played, players: int) -> dict:
     rows = out.hand_rows
     n = max(len(rows), 1)
     reasons = {
-        name: round(float(np.mean(rows[:, L.H_END_REASON] == code)), 4)
-        for code, name in enumerate(L.REASON_NAMES)
+        name: round(float(np.mean(rows[:, R.H_END_REASON] == code)), 4)
+        for code, name in enumerate(R.REASON_NAMES)
     }
-    winners = rows[:, L.H_WINNER]
+    winners = rows[:, R.H_WINNER]
     seat_wins = [round(float(np.mean(winners == s)), 4) for s in range(players)]
-    dealer_wins = float(np.mean(winners == rows[:, L.H_DEALER]))
+    dealer_wins = float(np.mean(winners == rows[:, R.H_DEALER]))
     return {
         "hands": int(len(rows)),
         "games": int(len(out.game_rows)),
-        "mean_turns": round(float(rows[:, L.H_TURNS].mean()) if len(rows) else 0.0, 3),
+        "mean_turns": round(float(rows[:, R.H_TURNS].mean()) if len(rows) else 0.0, 3),
         "outcomes": reasons,
         "seat_win_rate": seat_wins,
         "dealer_win_rate": round(dealer_wins, 4),
         "mean_points_per_hand": round(float(out.hand_scores.sum() / n), 3),
-        "hands_per_game": round(float(out.game_rows[:, L.G_HANDS].mean()), 3)
+        "hands_per_game": round(float(out.game_rows[:, R.G_HANDS].mean()), 3)
         if len(out.game_rows)
         else None,
-        "violations": int(out.counters[L.C_VIOLATIONS]),
+        "violations": int(out.counters[R.C_VIOLATIONS]),
     }

@@ -1,7 +1,7 @@
 """The dataset schema, defined once: the columns of the hands and games tables.
 
 Every Parquet file of a dataset is built here, from the arrays the kernels fill
-(:class:`sim.engine.api.Played`) plus the shard's identity. ``docs/schema.md`` documents
+(:class:`sim.mech.api.Played`) plus the shard's identity. ``docs/schema.md`` documents
 the same columns for readers; a test checks the two agree.
 
 The Hive partition key ``arm`` is not stored inside the files: readers add it from the
@@ -17,17 +17,17 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pyarrow as pa
 
-from sim.engine import layout as L
+from sim.mech import rows as R
 
 if TYPE_CHECKING:  # the report reads datasets without loading the engine's kernels
-    from sim.engine.api import Played
+    from sim.mech.api import Played
 
 SCHEMA_VERSION = 3
 """2: ``hands.points`` and ``games.comeback`` added (derived from the scores, for readers that
 need not decode the score lists). 3: ``comeback`` read from the running totals, not the final
 scores (which in gin carry the bonuses added after the last hand)."""
 
-END_REASONS = L.REASON_NAMES
+END_REASONS = R.REASON_NAMES
 """Values of ``hands.end_reason``, in the kernels' code order."""
 
 _REASON_TYPE = pa.dictionary(pa.int8(), pa.string())
@@ -176,9 +176,9 @@ def comebacks(out: Played, teams: bool = False) -> np.ndarray:
     n = len(out.game_rows)
     if n == 0:
         return np.zeros(0, bool)
-    last = np.cumsum(out.game_rows[:, L.G_HANDS]) - 1
+    last = np.cumsum(out.game_rows[:, R.G_HANDS]) - 1
     before = out.hand_totals[last, :width] - out.hand_scores[last, :width]
-    winner = out.game_rows[:, L.G_WINNER]
+    winner = out.game_rows[:, R.G_WINNER]
     valid = (winner >= 0) & (winner < width)
     mine = before[np.arange(n), np.clip(winner, 0, width - 1)]
     return valid & (mine < before.max(axis=1))
@@ -190,24 +190,24 @@ def hands_table(out: Played, sid: ShardId, *, teams: bool = False) -> pa.Table:
     rows = out.hand_rows
     n = len(rows)
     reasons = pa.DictionaryArray.from_arrays(
-        pa.array(rows[:, L.H_END_REASON].astype(np.int8)), pa.array(END_REASONS, pa.string())
+        pa.array(rows[:, R.H_END_REASON].astype(np.int8)), pa.array(END_REASONS, pa.string())
     )
     arrays = _shard_arrays(sid, n) + [
-        pa.array(rows[:, L.H_GAME]),
-        pa.array(rows[:, L.H_HAND].astype(np.int32)),
-        pa.array(rows[:, L.H_DEAL]),
-        pa.array(rows[:, L.H_DEALER].astype(np.int8)),
+        pa.array(rows[:, R.H_GAME]),
+        pa.array(rows[:, R.H_HAND].astype(np.int32)),
+        pa.array(rows[:, R.H_DEAL]),
+        pa.array(rows[:, R.H_DEALER].astype(np.int8)),
         _bots(sid, n),
-        pa.array(rows[:, L.H_TURNS].astype(np.int32)),
-        pa.array(rows[:, L.H_DRAWS_STOCK].astype(np.int32)),
-        pa.array(rows[:, L.H_DRAWS_DISCARD].astype(np.int32)),
+        pa.array(rows[:, R.H_TURNS].astype(np.int32)),
+        pa.array(rows[:, R.H_DRAWS_STOCK].astype(np.int32)),
+        pa.array(rows[:, R.H_DRAWS_DISCARD].astype(np.int32)),
         reasons,
-        pa.array(rows[:, L.H_WINNER].astype(np.int8)),
+        pa.array(rows[:, R.H_WINNER].astype(np.int8)),
         _per_seat(out.hand_scores),
         _per_seat(out.hand_totals),
         _per_seat(out.hand_side),
         pa.array(hand_points(out, teams).astype(np.int32)),
-        pa.array(rows[:, L.H_VIOLATIONS].astype(np.int32)),
+        pa.array(rows[:, R.H_VIOLATIONS].astype(np.int32)),
     ]
     return pa.Table.from_arrays(arrays, schema=HANDS_SCHEMA)
 
@@ -218,13 +218,13 @@ def games_table(out: Played, sid: ShardId, *, teams: bool = False) -> pa.Table:
     rows = out.game_rows
     n = len(rows)
     arrays = _shard_arrays(sid, n) + [
-        pa.array(rows[:, L.G_GAME]),
-        pa.array(rows[:, L.G_HANDS].astype(np.int32)),
+        pa.array(rows[:, R.G_GAME]),
+        pa.array(rows[:, R.G_HANDS].astype(np.int32)),
         _bots(sid, n),
-        pa.array(rows[:, L.G_WINNER].astype(np.int8)),
+        pa.array(rows[:, R.G_WINNER].astype(np.int8)),
         _per_seat(out.game_scores),
-        pa.array(rows[:, L.G_LEAD_CHANGES].astype(np.int32)),
-        pa.array(rows[:, L.G_CAPPED].astype(bool)),
+        pa.array(rows[:, R.G_LEAD_CHANGES].astype(np.int32)),
+        pa.array(rows[:, R.G_CAPPED].astype(bool)),
         pa.array(comebacks(out, teams)),
     ]
     return pa.Table.from_arrays(arrays, schema=GAMES_SCHEMA)

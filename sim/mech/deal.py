@@ -39,6 +39,7 @@ from sim.mech.state import (
     C_N_EVENTS,
     C_PLAN,
     C_SHOE_N,
+    C_SHOE_PRESET,
     C_TAKEN,
     C_UPCARD,
     E_DEAL,
@@ -66,11 +67,13 @@ def reset_hand(fx, params, st, piles, rng, seed, shard, deal, dealer):
     log = st[R_SC, C_LOG]
     n_events = st[R_SC, C_N_EVENTS]
     shoe = st[R_SC, C_SHOE_N]
+    preset = st[R_SC, C_SHOE_PRESET]
     for col in range(N_C):
         st[R_SC, col] = 0
     st[R_SC, C_LOG] = log
     st[R_SC, C_N_EVENTS] = n_events
     st[R_SC, C_SHOE_N] = shoe
+    st[R_SC, C_SHOE_PRESET] = preset
     st[R_SC, C_TAKEN] = -1
     st[R_SC, C_PLAN] = -1
     st[R_SC, C_DEALER] = dealer

@@ -13,36 +13,13 @@ toward the target. 4-player gin (§3.19) is played by teams (``partnership.py``)
 is between the teams' totals (seats 0 and 1 carry them, their partners the same), the deal
 passes left every hand, void or not, and the bonuses go by team.
 
-The output rows are the dataset's (``sim.engine.layout`` ``H_*``, ``G_*``, ``C_*``).
+The output rows are the dataset's (``sim.mech.rows`` ``H_*``, ``G_*``, ``C_*``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from sim.engine.layout import (
-    C_EVENTS,
-    C_GAMES,
-    C_HANDS,
-    C_TURNS,
-    C_VIOLATIONS,
-    G_CAPPED,
-    G_GAME,
-    G_HANDS,
-    G_LEAD_CHANGES,
-    G_WINNER,
-    GAME_DEAL_STRIDE,
-    H_DEAL,
-    H_DEALER,
-    H_DRAWS_DISCARD,
-    H_DRAWS_STOCK,
-    H_END_REASON,
-    H_GAME,
-    H_HAND,
-    H_TURNS,
-    H_VIOLATIONS,
-    H_WINNER,
-)
 from sim.mech.hand import play_hand
 from sim.mech.jit import allocating, kernel
 from sim.mech.layout import (
@@ -71,12 +48,37 @@ from sim.mech.layout import (
 from sim.mech.melds import new_work
 from sim.mech.partnership import TEAMS, play_partnership_hand
 from sim.mech.rng import N_RNG, STREAM_GAME, below, stream_seed
+from sim.mech.rows import (
+    C_EVENTS,
+    C_GAMES,
+    C_HANDS,
+    C_TURNS,
+    C_VIOLATIONS,
+    G_CAPPED,
+    G_GAME,
+    G_HANDS,
+    G_LEAD_CHANGES,
+    G_WINNER,
+    GAME_DEAL_STRIDE,
+    H_DEAL,
+    H_DEALER,
+    H_DRAWS_DISCARD,
+    H_DRAWS_STOCK,
+    H_END_REASON,
+    H_GAME,
+    H_HAND,
+    H_TURNS,
+    H_VIOLATIONS,
+    H_WINNER,
+)
 from sim.mech.specs import rule
 from sim.mech.state import (
     C_DRAWS_DISCARD,
     C_DRAWS_STOCK,
     C_LOG,
     C_N_EVENTS,
+    C_SHOE_PRESET,
+    PILE_SHOE,
     R_SC,
     fill_shoe,
     new_state,
@@ -164,17 +166,24 @@ def play_games(
     game_scores,
     counters,
     events,
+    preset,
 ):
     """Play games until ``max_hands`` hands or ``max_games`` games are done (a game cut short
-    by ``max_hands`` is not written). Deal ``first_deal + h`` (or ``game * GAME_DEAL_STRIDE
-    + hand`` under ``deal_per_game``) uses the shuffle of (seed, shard, deal) whatever the
-    rules, so arms share their deals; ``first_dealer`` >= 0 fixes every game's first
-    dealer, else it is drawn (engine policy, §1.4). Returns (hands, games) written."""
+        by ``max_hands`` is not written). Deal ``first_deal + h`` (or ``game * GAME_DEAL_STRIDE
+        + hand`` under ``deal_per_game``) uses the shuffle of (seed, shard, deal) whatever the
+        rules, so arms share their deals; ``first_dealer`` >= 0 fixes every game's first
+        dealer, else it is drawn (engine policy, §1.4). A non-empty ``preset`` (a hand-built deal:
+    every card of the shoe in the order it leaves the stock, the first card last) is dealt
+    instead of a shuffle (replays). Returns (hands, games) written."""
     players = rule(fx, params, P_PLAYERS)
     st, piles = new_state()
     rng = np.zeros(N_RNG, np.uint64)
     work = new_work()
     fill_shoe(fx, params, st, piles)
+    if preset.shape[0] > 0:
+        for i in range(preset.shape[0]):
+            piles[PILE_SHOE, i] = preset[i]
+        st[R_SC, C_SHOE_PRESET] = 1
     if events.shape[0] > 1:
         st[R_SC, C_LOG] = 1
     scores = np.zeros(players, np.int64)

@@ -40,13 +40,14 @@ from sim.mech.layout import (
 )
 from sim.mech.legal import discard_allowed
 from sim.mech.piles import push_discard
-from sim.mech.scoring import check_knock_scores, score_knock, score_went_out
+from sim.mech.scoring import check_knock_scores, hand_value, score_knock, score_went_out
 from sim.mech.showdown import showdown
 from sim.mech.specs import rule
 from sim.mech.state import (
     C_COME_ROUND,
     C_CURRENT,
     C_LAYOFFS_TURN,
+    C_LOG,
     C_MELDS_TURN,
     C_PLAN,
     C_TAKEN,
@@ -195,7 +196,9 @@ def play_hand(
     elif winner >= 0:
         score_went_out(fx, params, values, st, winner, reason == REASON_WENT_RUMMY, scores)
     log_event(st, events, E_END, winner, reason, 0)
-    if knocking(fx, params):
+    if st[R_SC, C_LOG] == 1:  # what each seat held at the end: deadwood, or all his cards
+        knock = knocking(fx, params)
         for p in range(players):
-            log_event(st, events, E_SCORE, p, scores[p], st[R_SEAT + p, S_DEADWOOD])
+            left = st[R_SEAT + p, S_DEADWOOD] if knock else hand_value(fx, params, values, st, p)
+            log_event(st, events, E_SCORE, p, scores[p], left)
     return reason, winner, st[R_SC, C_TURN]

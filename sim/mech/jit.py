@@ -71,3 +71,14 @@ def _decorator(**options):
 
 kernel = _decorator(_nrt=False)
 allocating = _decorator()
+
+
+def cache_is_cold() -> bool:
+    """True when nothing of the engine is in this checkout's cache yet: the first call will
+    compile the kernels (a minute or two), rather than load them (under a second)."""
+    from sim.mech.game import play_games
+
+    folder = getattr(getattr(play_games, "_cache", None), "_cache_path", None)
+    if folder is None:  # not a caching dispatcher (NUMBA_DISABLE_JIT): nothing to compile
+        return False
+    return not any(Path(folder).glob("game.play_games-*.nbi"))

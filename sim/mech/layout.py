@@ -160,27 +160,31 @@ DEALER_LEFT = code("dealer_rotation", "left")
 DEALER_WINNER_DEALS = code("dealer_rotation", "winner_deals")
 DEALER_LOSER_SITS_OUT = code("dealer_rotation", "loser_sits_out")
 
-# ---- how a hand ended and the bots: the dataset's codes, still declared by the old engine's
-# layout (they move here when it is retired)
-from sim.engine.layout import (  # noqa: E402, F401 (re-exported)
+# ---- families and the knock families' fixed amounts -------------------------------------
+FAMILY_RUMMY = 0  # progressive melding (§1, §3.1-3.5)
+FAMILY_KNOCK_RUMMY = 1  # §3.10: melds stay in hand, knock, differences, rum bonus
+FAMILY_GIN = 2  # §3.17, §3.20: knock or gin, the defender lays off, undercut, game bonuses
+
+GAME_BONUS = 100  # §3.17: bonus for winning a gin game (200 on a shutout)
+SHUTOUT_GAME_BONUS = 200
+RUM_BONUS = 25  # §3.10 rule 2: a hand won with 0 deadwood collects 25 from each opponent
+KNOCK_PENALTY = 10  # §3.10 rule 4: an undercut knocker pays 10
+
+# ---- how a hand ended and the bots: the dataset's codes (``sim.mech.rows``) ------------------
+from sim.mech.rows import (  # noqa: E402, F401 (re-exported for the kernels)
     BOT_CAREFUL,
     BOT_GREEDY,
+    BOT_NAMES,
     BOT_RANDOM,
     BOT_SIMPLE,
-    FAMILY_GIN,
-    FAMILY_KNOCK_RUMMY,
-    FAMILY_RUMMY,
-    GAME_BONUS,
-    KNOCK_PENALTY,
     REASON_BLOCK,
     REASON_EXHAUSTED,
     REASON_GIN,
     REASON_KNOCK,
+    REASON_NAMES,
     REASON_STALLED,
     REASON_UNDERCUT,
     REASON_VOID,
     REASON_WENT_OUT,
     REASON_WENT_RUMMY,
-    RUM_BONUS,
-    SHUTOUT_GAME_BONUS,
 )

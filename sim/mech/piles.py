@@ -13,6 +13,7 @@ from sim.mech.rng import RNG_DEAL, below
 from sim.mech.state import (
     C_DISCARD_N,
     C_SHOE_N,
+    C_SHOE_PRESET,
     C_STOCK_N,
     C_STOCK_ORDERED,
     PILE_DISCARD,
@@ -24,12 +25,13 @@ from sim.mech.state import (
 
 @kernel
 def fill_stock(st, piles):
-    """Every card of the shoe to the stock, unordered; the discard pile emptied."""
+    """Every card of the shoe to the stock, unordered (a hand-built deal: in its order); the
+    discard pile emptied."""
     n = st[R_SC, C_SHOE_N]
     for i in range(n):
         piles[PILE_STOCK, i] = piles[PILE_SHOE, i]
     st[R_SC, C_STOCK_N] = n
-    st[R_SC, C_STOCK_ORDERED] = 0
+    st[R_SC, C_STOCK_ORDERED] = st[R_SC, C_SHOE_PRESET]
     st[R_SC, C_DISCARD_N] = 0
 
 

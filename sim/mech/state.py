@@ -16,7 +16,8 @@
 of ``C_STOCK_N`` cards (while ``C_STOCK_ORDERED`` is 0 the stock is unordered and a draw
 takes a uniform card of it: a lazy shuffle, so a deal costs only the cards dealt);
 ``PILE_DISCARD`` the discard pile, top last; ``PILE_SHOE`` every card of the shoe in kind
-order (filled once per call).
+order (filled once per call), or a hand-built deal in the order its cards leave the stock,
+the first card last (``C_SHOE_PRESET`` = 1: the stock is then ordered from the start).
 
 ``events`` (``int64[E, EV_COLS]``) receives the event log when ``C_LOG`` is 1: one row an
 event, its type, seat (-1: none), two numbers ``a``/``b`` (0 when unused) and a list of
@@ -80,7 +81,8 @@ C_FITS = 19  # natural kinds that fit some table meld
 C_SHOE_N = 20  # cards in the shoe
 C_COME_ROUND = 21  # the card just drawn from the stock, if it came round (bots.md), else -1
 C_UPCARD = 22  # the upcard turned at the deal, -1 if none (Oklahoma's knock limit, spades)
-N_C = 23
+C_SHOE_PRESET = 23  # 1: ``PILE_SHOE`` is a hand-built deal in stock order (replay), dealt as is
+N_C = 24
 
 # ---- meld columns ---------------------------------------------------------------------------
 M_TYPE = 0  # melds.MELD_GROUP or MELD_RUN

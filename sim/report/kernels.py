@@ -13,16 +13,19 @@ statistic (about twenty a chunk: each seat's wins, each end reason, squares, his
 
 The kernels trust their inputs (numba checks no bounds): ``chunks`` checks every index they
 take from the data (seats, table sizes, dictionary codes) first. They call nothing outside
-this file, so numba's own check of this file keeps their cache fresh (they live in the
-engine's cache folder, named after the engine's sources only).
+this file, so numba's own check of this file keeps their cache fresh (numba's default
+cache folder: ``__pycache__`` beside this file, or ``NUMBA_CACHE_DIR``). ``nogil``: they run
+while the report's reading threads decode the next chunk.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
-from sim.engine.jit import threaded as kernel  # numba's cache folder, fast cache loads
 from sim.rules.model import MAX_PLAYERS  # the seat limit: the scratch table's size
+
+kernel = njit(cache=True, nogil=True)
 
 # the columns of a hand run's sums (``chunks.hand_sum_names``): these, then wins per seat,
 # seats at the table, points per seat and the count of each end reason

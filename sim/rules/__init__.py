@@ -1,16 +1,16 @@
 """The rules layer: every toggle of RULES.md §2 with its default, the validated rules model,
-variant TOML loading, and compilation onto the kernels' integer layout.
+variant TOML loading, and the value of each card in hand.
 
 Typical use::
 
-    from sim.rules import load_variant, compile_rules
+    from sim.rules import load_variant
 
     rules = load_variant("rummy_basic@002", overrides={"going_rummy": "double"})
-    compiled = compile_rules(rules, players=4)   # compiled.params, compiled.card_values
+    rules.deal_for(4)   # (cards per hand, packs) at 4 players
 
-``compile_rules``, ``card_values`` and ``CompiledRules`` load ``sim.rules.compile`` (and numpy)
-on first use, so reading and checking rules (``rummysim --help``, ``variants``) does not pay
-for numpy's import.
+The engine compiles rules into its arrays (``sim.mech.api.compile_rules``). ``card_values``
+loads ``sim.rules.values`` (and numpy) on first use, so reading and checking rules
+(``rummysim --help``, ``variants``) does not pay for numpy's import.
 """
 
 from typing import TYPE_CHECKING
@@ -28,15 +28,15 @@ from sim.rules.model import Rules
 from sim.rules.toggles import DEFAULTS, TOGGLES, Kind, Toggle
 
 if TYPE_CHECKING:
-    from sim.rules.compile import CompiledRules, card_values, compile_rules
+    from sim.rules.values import card_values
 
-_FROM_COMPILE = ("CompiledRules", "card_values", "compile_rules")
+_FROM_VALUES = ("card_values",)
 
 
 def __getattr__(name: str):
-    """The names of ``sim.rules.compile``, imported when first asked for."""
-    if name in _FROM_COMPILE:
-        from sim.rules import compile as module
+    """The names of ``sim.rules.values``, imported when first asked for."""
+    if name in _FROM_VALUES:
+        from sim.rules import values as module
 
         value = getattr(module, name)
         globals()[name] = value
@@ -47,13 +47,11 @@ def __getattr__(name: str):
 __all__ = [
     "DEFAULTS",
     "TOGGLES",
-    "CompiledRules",
     "ConfigError",
     "Kind",
     "Rules",
     "Toggle",
     "card_values",
-    "compile_rules",
     "list_variants",
     "load_variant",
     "rules_from_toml",

@@ -14,9 +14,12 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from sim.cards import N_NATURAL
-from sim.engine.layout import MAX_MELD_CARDS
 from sim.rules.errors import ConfigError, show
 from sim.rules.toggles import BY_NAME, DEFAULTS, Value, check_values, split_param
+
+MAX_MELD_CARDS = 16
+"""Cards one meld may hold: the event log lists a meld in one row of 16 cards
+(``sim.mech.state.EV_COLS``; a test keeps the two equal)."""
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 12  # the engine's seat limit (layout.P_PLAYERS)
@@ -399,7 +402,8 @@ def _check_knock_family(rules: Rules) -> None:
             "ace_rank 'high_or_low' is not supported by the engine yet in the knock families",
             key="ace_rank",
             value="high_or_low",
-            allowed="anything but 'high_or_low' (sim/engine/knock_melds.py says why)",
+            allowed="anything but 'high_or_low' (the showdown's arrangement and lay-off search"
+            " do not play it yet)",
         )
     if values["run_suit"] == "any_suit" and values["ace_rank"] == "around_corner":
         raise ConfigError(

@@ -19,8 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sim.engine.layout import BOT_NAMES
-from sim.rules import ConfigError, Rules, compile_rules, load_variant
+from sim.mech.api import compile_rules
+from sim.mech.rows import BOT_NAMES
+from sim.rules import ConfigError, Rules, load_variant
 from sim.rules.errors import show, unknown_key
 from sim.rules.model import KNOCK_FAMILIES
 from sim.rules.toggles import BY_NAME

@@ -23,10 +23,10 @@ from pathlib import Path
 import numpy as np
 
 from sim.dataset.files import TMP_DIR
-from sim.engine import api
-from sim.engine import layout as L
+from sim.mech import api
+from sim.mech import layout as L
+from sim.mech import rows as R
 from sim.report.blocks import Blocking, block_size
-from sim.rules import compile_rules
 from sim.rules.loader import rules_to_toml
 from sim.runner import manifest as mf
 from sim.runner.experiment import Arm, Experiment
@@ -129,7 +129,7 @@ def report_blocking(
     stride = 1
     per_rotation = experiment.per_arm
     if experiment.mirror:
-        stride = L.GAME_DEAL_STRIDE
+        stride = R.GAME_DEAL_STRIDE
         if experiment.unit == "hands":
             per_rotation = min(
                 pilot_games(*compiled[arm.name][:2], arm.bots, experiment.seed, experiment.per_arm)
@@ -139,7 +139,7 @@ def report_blocking(
         block=block_size(per_rotation),
         stride=stride,
         seats=max(arm.players for arm in experiment.arms),
-        known=L.REASON_NAMES + ("other",),
+        known=R.REASON_NAMES + ("other",),
         by_game=experiment.unit == "games" and not experiment.mirror,
     )
 
@@ -159,13 +159,13 @@ def pilot_games(
     out = api.play(params, values, bot_codes(bots), seed=seed, shard=0, hands=n, games=n)
     if out.games == 0:
         return max(1, hands // n)
-    complete = int(np.searchsorted(out.hand_rows[:, L.H_GAME], out.games))
+    complete = int(np.searchsorted(out.hand_rows[:, R.H_GAME], out.games))
     return max(1, hands * out.games // max(complete, 1))
 
 
 def _compile(arm: Arm, audit: bool):
-    compiled = compile_rules(arm.rules, arm.players, audit=audit)
-    return compiled.params, compiled.card_values, rules_to_toml(arm.rules)
+    params, values = api.compile_rules(arm.rules, arm.players, audit=audit)
+    return params, values, rules_to_toml(arm.rules)
 
 
 def prepare(experiment: Experiment, root: Path, tasks: list[ShardTask], fresh: bool) -> dict:
@@ -311,7 +311,7 @@ def _run(experiment, root, tasks, workers, scheduler, fresh, reporter, began) ->
         summary.games += result.games
 
     if todo and not scheduler:
-        _warm_up(todo[0], workers, reporter)
+        _warm_up(todo, reporter)
     start = time.perf_counter()
     reporter.start(experiment, totals, already)
     try:
@@ -349,23 +349,22 @@ def _run_local(todo, workers, scheduler, reporter, finished) -> None:
         raise RunError(str(err)) from None
 
 
-def _warm_up(task: ShardTask, workers: int, reporter: Reporter) -> None:
-    """Compile (or load) the kernels once in the parent, so forked workers start warm. On a
-    cold cache the large kernels are compiled on ``workers`` processes at once
-    (``sim.engine.precompile``)."""
-    from sim.engine.jit import cache_is_cold
-    from sim.engine.precompile import compile_engine
+def _warm_up(todo: list[ShardTask], reporter: Reporter) -> None:
+    """Compile (or load) the kernels once in the parent, so forked workers start warm: one
+    shard of each compile-time spec the plan uses (``sim.mech.specs``), on a hand and nothing
+    written. Compiling here, in one process, also keeps two workers from writing one
+    kernel's cache at once."""
+    from sim.mech.jit import cache_is_cold
+    from sim.mech.specs import spec_for
 
     if cache_is_cold():
-        reporter.log(
-            f"compiling the engine's kernels on {workers} processes "
-            "(first run only; 4-8 minutes on 2 cores)"
-        )
-        try:
-            compile_engine(workers, log=reporter.log)
-        except RuntimeError as err:
-            raise RunError(str(err)) from None
-    warm_shard(task)
+        reporter.log("compiling the engine's kernels (first run only; 1-2 minutes on 2 cores)")
+    seen: set[str] = set()
+    for task in todo:
+        name = spec_for(task.params).name
+        if name not in seen:
+            seen.add(name)
+            warm_shard(task)
 
 
 def _os_text(err: OSError, root: Path) -> str:

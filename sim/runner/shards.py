@@ -23,9 +23,10 @@ import pyarrow as pa
 from sim import __version__
 from sim.dataset.files import TABLES, shard_path, with_metadata, write_parquet_atomic
 from sim.dataset.schema import SCHEMA_VERSION, ShardId, games_table, hands_table
-from sim.engine import api
-from sim.engine import layout as L
-from sim.engine.api import Played, play
+from sim.mech import api
+from sim.mech import layout as L
+from sim.mech import rows as R
+from sim.mech.api import Played, play
 from sim.report.blocks import SUMMARY_KEY, Blocking, summary_for
 
 CHUNK_HANDS = 20_000  # hands per kernel call: bounds memory and sets the progress step
@@ -33,7 +34,7 @@ CHUNK_HANDS = 20_000  # hands per kernel call: bounds memory and sets the progre
 
 def bot_codes(bots: tuple[str, ...]) -> np.ndarray:
     """The ``BOT_*`` code of each seat's bot, as the kernels take them."""
-    return np.array([L.BOT_NAMES.index(b) for b in bots], np.int64)
+    return np.array([R.BOT_NAMES.index(b) for b in bots], np.int64)
 
 
 @dataclass(frozen=True)
@@ -237,7 +238,7 @@ def _play_chunks(params, values, codes, task: ShardTask, progress: Progress | No
 
 def _complete_games(out: Played, first_game: int) -> Played:
     """Only the hands of the games this call completed (the rest is replayed next chunk)."""
-    keep = int(np.searchsorted(out.hand_rows[:, L.H_GAME], first_game + out.games))
+    keep = int(np.searchsorted(out.hand_rows[:, R.H_GAME], first_game + out.games))
     out.hand_rows = out.hand_rows[:keep]
     out.hand_scores = out.hand_scores[:keep]
     out.hand_totals = out.hand_totals[:keep]
@@ -253,7 +254,7 @@ def _next_dealer(params: np.ndarray, out: Played) -> int:
     if params[L.P_GAME_END] != L.END_SINGLE_HAND or not len(out.hand_rows):
         return -1
     last = out.hand_rows[-1]
-    winner = int(last[L.H_WINNER])
+    winner = int(last[R.H_WINNER])
     if params[L.P_DEALER_ROTATION] == L.DEALER_WINNER_DEALS and winner >= 0:
         return winner
-    return (int(last[L.H_DEALER]) + 1) % int(params[L.P_PLAYERS])
+    return (int(last[R.H_DEALER]) + 1) % int(params[L.P_PLAYERS])

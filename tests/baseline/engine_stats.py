@@ -31,9 +31,9 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.engine import layout as L
-from sim.engine.api import play
-from sim.rules import compile_rules, list_variants, load_variant
+from sim.mech import api
+from sim.mech import rows as L
+from sim.rules import list_variants, load_variant
 
 BASELINE = Path(__file__).with_name("engine_stats.json")
 ROOT = Path(__file__).resolve().parents[2]
@@ -95,41 +95,21 @@ def _next_dealer(rules, players: int, rows: np.ndarray) -> int:
     return (int(last[L.H_DEALER]) + 1) % players
 
 
-ENGINES = ("engine", "mech")
-"""``engine``: today's ``sim.engine``; ``mech``: the engine by mechanics being built in
-``sim.mech`` (docs/engine-plan.md), which plays only some cases so far."""
-
-
-def _engine(name: str, rules, players: int):
-    """(params, values, play) of one engine for ``rules`` at ``players`` seats."""
-    if name == "mech":
-        from sim.mech import api as mech
-
-        params, values = mech.compile_rules(rules, players)
-        return params, values, mech.play
-    compiled = compile_rules(rules, players)
-    return compiled.params, compiled.card_values, play
-
-
-def playable(case: tuple[str, int, str], engine: str) -> bool:
-    """Does ``engine`` play this case?"""
-    if engine != "mech":
-        return True
-    from sim.mech import api as mech
-
+def playable(case: tuple[str, int, str]) -> bool:
+    """Does the engine play this case? (Every case of the old engine's baseline, once the
+    engine plays every variant file; docs/engine-plan.md.)"""
     variant, players, bot = case
     return (
-        not mech.unplayed(load_variant(variant), players)
-        and L.BOT_NAMES.index(bot) in mech.BOTS_PLAYED
+        not api.unplayed(load_variant(variant), players)
+        and L.BOT_NAMES.index(bot) in api.BOTS_PLAYED
     )
 
 
-def play_case(
-    variant: str, players: int, bot: str, hands: int, seed: int = SEED, engine: str = "engine"
-) -> dict:
+def play_case(variant: str, players: int, bot: str, hands: int, seed: int = SEED) -> dict:
     """Play whole games of one case until at least ``hands`` hands; return its figures."""
     rules = load_variant(variant)
-    params, values, play = _engine(engine, rules, players)
+    params, values = api.compile_rules(rules, players)
+    play = api.play
     bots = np.full(players, L.BOT_NAMES.index(bot), np.int64)
     n_reasons = len(L.REASON_NAMES)
     done = games = turns = points = dealer_wins = violations = 0
@@ -206,18 +186,17 @@ def play_cases(
     seed: int = SEED,
     workers: int = 2,
     log=None,
-    engine: str = "engine",
 ) -> dict[str, dict]:
     """Figures of every case, keyed by :func:`case_key`. With ``workers`` > 1 the cases are
     shared by processes forked after a first call has loaded the kernels."""
     log = log or (lambda text: None)
-    jobs = [(v, p, b, hands, seed, engine) for v, p, b in cases]
+    jobs = [(v, p, b, hands, seed) for v, p, b in cases]
     # random line-ups play the longest hands: start them first so the workers end together
     jobs.sort(key=lambda j: (j[2] != "random", -j[1], j[0]))
     results: dict[str, dict] = {}
     if not jobs:
         return results
-    play_case(jobs[0][0], jobs[0][1], "greedy", 10, seed, engine)  # compile or load the cache
+    play_case(jobs[0][0], jobs[0][1], "greedy", 10, seed)  # compile or load the cache
     if workers <= 1 or len(jobs) == 1:
         outputs: Iterable[dict] = map(_play_one, jobs)
         pool = None
@@ -252,7 +231,7 @@ def _git(*args: str) -> str:
 
 
 def meta(hands: int, seed: int) -> dict:
-    from sim.engine.jit import ENGINE_DIGEST
+    from sim.mech.jit import SOURCE_DIGEST as ENGINE_DIGEST
 
     figures = {
         "issue": "29 point 6",
@@ -260,7 +239,7 @@ def meta(hands: int, seed: int) -> dict:
         "hands_at_least": hands,
         "git_commit": _git("rev-parse", "HEAD"),
         "engine_uncommitted_changes": bool(
-            _git("status", "--porcelain", "--", "sim/engine", "sim/cards.py")
+            _git("status", "--porcelain", "--", "sim/mech", "sim/cards.py")
         ),
         "engine_digest": ENGINE_DIGEST,
         "recorded_utc": datetime.now(UTC).strftime("%Y-%m-%d %H:%M"),
@@ -399,9 +378,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     cmp_.add_argument(
         "--seed", type=int, default=None, help="default: the baseline's (another seed shows noise)"
     )
-    cmp_.add_argument(
-        "--engine", choices=ENGINES, default="engine", help="mech: only the cases it plays"
-    )
     args = parser.parse_args(argv)
 
     if args.command == "record":
@@ -420,13 +396,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     before = {k: v for k, v in baseline["cases"].items() if not args.only or args.only in k}
     hands = args.hands if args.hands is not None else int(info["hands_at_least"])
     seed = args.seed if args.seed is not None else int(info["seed"])
-    cases = [c for c in select(all_cases(), args.only) if playable(c, args.engine)]
-    if args.engine != "engine":
-        played = {case_key(*c) for c in cases}
-        before = {k: v for k, v in before.items() if k in played}
+    cases = [c for c in select(all_cases(), args.only) if playable(c)]
+    played = {case_key(*c) for c in cases}
+    before = {k: v for k, v in before.items() if k in played}
     now = meta(hands, seed)
     start = time.perf_counter()
-    after = play_cases(cases, hands, seed, args.workers, _log, args.engine)
+    after = play_cases(cases, hands, seed, args.workers, _log)
     seconds = time.perf_counter() - start
     tables, missing = compare(before, after)
     print("# Engine statistics: before/after (issue 29 point 6)\n")

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from sim.cards import N_NATURAL, parse_cards
-from sim.engine import layout as OUT
 from sim.mech import api
 from sim.mech import layout as L
 from sim.mech import melds as M
+from sim.mech import rows as OUT
 from sim.mech import state as S
 from sim.mech.game import gin_game_bonuses
 from sim.mech.go_out import may_knock

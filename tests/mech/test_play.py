@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from sim.cards import parse_cards
-from sim.engine import layout as OUT
 from sim.mech import api
 from sim.mech import layout as L
 from sim.mech import melds as M
+from sim.mech import rows as OUT
 from sim.mech import state as S
 from sim.mech.legal import discard_allowed
 from sim.mech.scoring import score_went_out

@@ -2,7 +2,7 @@
 
 The oracle of ``sim.mech`` (docs/engine-plan.md, "The play, exactly"): it plays one hand
 from the same random streams and writes the same event log, so a disagreement points at
-one event. It imports nothing from ``sim.engine`` or ``sim.mech``: the random streams
+one event. It imports nothing from the engine (``sim.mech``): the random streams
 (splitmix64) are written again here with explicit 64-bit masking, the best arrangement is
 the brute-force ``tests.oracles.arrangement`` with its declared tie-break, and the rules
 are read from the rules model (``sim.rules``) and its card values.
@@ -37,8 +37,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from sim.cards import N_NATURAL, N_RANKS, N_SUITS, cards_text, rank_of, suit_of
-from sim.rules.compile import card_values
 from sim.rules.model import Rules
+from sim.rules.values import card_values
 from tests.oracles import arrangement as arr
 
 # ---- random streams (sim/mech/rng.py) ------------------------------------------------------
@@ -82,7 +82,7 @@ def first_dealer(seed: int, shard: int, game: int, players: int) -> int:
     return Stream(stream_seed(seed, shard, game, STREAM_GAME)).below(players)
 
 
-# ---- events and end reasons (sim/mech/state.py, sim/engine/layout.py) -----------------------
+# ---- events and end reasons (sim/mech/state.py, sim/mech/rows.py) -----------------------
 E_DEAL, E_UPCARD, E_DRAW_STOCK, E_DRAW_DISCARD, E_REBUILD = 0, 1, 2, 3, 4
 E_MELD, E_LAYOFF, E_DISCARD, E_END, E_SCORE = 5, 6, 7, 8, 9
 EVENT_NAMES = (

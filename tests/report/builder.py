@@ -20,8 +20,8 @@ import numpy as np
 from sim.bench import parse_bots
 from sim.dataset.files import shard_path, with_metadata, write_parquet_atomic
 from sim.dataset.schema import SCHEMA_VERSION, ShardId, games_table, hands_table
-from sim.engine.api import play
-from sim.rules import compile_rules, load_variant, rules_to_toml
+from sim.mech.api import compile_rules, play
+from sim.rules import load_variant, rules_to_toml
 
 CHUNK = 250_000
 
@@ -59,7 +59,7 @@ def _rules(spec: ArmSpec):
 def play_shard(spec: ArmSpec, root: Path, shard: int, hands: int, seed: int) -> dict:
     """Play and write one shard of one arm; return its manifest entry."""
     rules = _rules(spec)
-    compiled = compile_rules(rules, spec.players)
+    params, values = compile_rules(rules, spec.players)
     codes = np.array(parse_bots(",".join(spec.bots), spec.players), np.int64)
     sid = ShardId(spec.ruleset, spec.variant, spec.players, spec.bots, seed, shard)
     hands_parts, games_parts = [], []
@@ -68,8 +68,8 @@ def play_shard(spec: ArmSpec, root: Path, shard: int, hands: int, seed: int) -> 
     while done < hands:
         n = min(CHUNK, hands - done)
         out = play(
-            compiled.params,
-            compiled.card_values,
+            params,
+            values,
             codes,
             seed=seed,
             shard=shard,

@@ -6,7 +6,8 @@ import pytest
 from typer.testing import CliRunner
 
 from sim.cli import app
-from sim.rules import ConfigError, compile_rules, load_variant, validate_file, variants_dir
+from sim.mech.api import compile_rules
+from sim.rules import ConfigError, load_variant, validate_file, variants_dir
 
 
 def error_of(path) -> ConfigError:

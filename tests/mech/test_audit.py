@@ -4,13 +4,16 @@ combinations: zero invariant violations and no hand beyond the turn cap."""
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
-from sim.engine import layout as L
-from sim.engine.api import play
-from sim.rules import ConfigError, compile_rules, list_variants, load_variant
+from sim.mech import api
+from sim.mech import layout as P
+from sim.mech import rows as L
+from sim.mech.api import play
+from sim.rules import ConfigError, list_variants, load_variant
 from sim.rules.toggles import TOGGLES
 
 LINEUPS = {
@@ -42,7 +45,7 @@ def _cases():
 
 def _check(out, params):
     assert int(out.counters[L.C_VIOLATIONS]) == 0
-    assert (out.hand_rows[:, L.H_TURNS] <= params[L.P_TURN_CAP]).all()
+    assert (out.hand_rows[:, L.H_TURNS] <= params[P.P_TURN_CAP]).all()
     stalled = out.hand_rows[:, L.H_END_REASON] == L.REASON_STALLED
     assert (out.hand_scores[stalled] == 0).all()
 
@@ -55,6 +58,12 @@ def test_audit_every_variant_player_count_and_bot(variant, players, lineup):
     out = play(compiled.params, compiled.card_values, np.array(seats), seed=3, hands=HANDS[lineup])
     assert out.hands == HANDS[lineup]
     _check(out, compiled.params)
+
+
+def compile_rules(rules, players: int, *, audit: bool = False) -> SimpleNamespace:
+    """The engine's arrays of ``rules`` at ``players`` seats, with the seat count."""
+    params, values = api.compile_rules(rules, players, audit=audit)
+    return SimpleNamespace(params=params, card_values=values, players=players)
 
 
 SUPPORTED_CHOICES = {

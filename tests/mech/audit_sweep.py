@@ -4,10 +4,10 @@ Audit mode (docs/engine.md) over many random rule sets of standard rummy, every 
 file x player count x line-up, and random knock-family rule sets, each with its own seeds.
 Every hand with a violation or beyond the turn cap is printed with its rules, seats and
 seed, so it can be replayed; the exit code is 1 when there was any. The test suite's sweep
-(tests/engine/test_audit.py) plays ~25,000 hands of random rules; one in ~400,000 hands
+(tests/mech/test_audit.py) plays ~25,000 hands of random rules; one in ~400,000 hands
 showed the meld-page defect (tests/engine/test_meld_pages.py), hence this longer one.
 
-    python -m tests.engine.audit_sweep [--rule-sets N] [--hands H] [--seed S]
+    python -m tests.mech.audit_sweep [--rule-sets N] [--hands H] [--seed S]
 """
 
 from __future__ import annotations
@@ -19,14 +19,16 @@ import time
 
 import numpy as np
 
-from sim.engine import layout as L
-from sim.engine.api import play
-from sim.rules import compile_rules, load_variant
-from tests.engine.test_audit import (
+from sim.mech import layout as P
+from sim.mech import rows as L
+from sim.mech.api import play
+from sim.rules import load_variant
+from tests.mech.test_audit import (
     HANDS,
     _cases,
     _lineups,
     _random_rules,
+    compile_rules,
     random_knock_rules,
 )
 
@@ -34,7 +36,7 @@ from tests.engine.test_audit import (
 def _bad_hands(out, params) -> np.ndarray:
     """Rows of hands with a violation or more turns than the cap."""
     rows = out.hand_rows
-    return np.nonzero((rows[:, L.H_VIOLATIONS] > 0) | (rows[:, L.H_TURNS] > params[L.P_TURN_CAP]))[
+    return np.nonzero((rows[:, L.H_VIOLATIONS] > 0) | (rows[:, L.H_TURNS] > params[P.P_TURN_CAP]))[
         0
     ]
 

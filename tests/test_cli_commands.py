@@ -1,4 +1,4 @@
-"""The engine commands as a user meets them: bench, simulate, replay (with a deal file)."""
+"""The engine's commands as a user meets them: bench, simulate, replay (with a deal file)."""
 
 from __future__ import annotations
 
@@ -125,9 +125,9 @@ def test_replay_of_partnership_gin_shows_both_tables_and_the_team_scores():
 
     import numpy as np
 
-    from sim.engine import layout as L
-    from sim.engine.api import play
-    from sim.rules import compile_rules, load_variant
+    from sim.mech import rows as R
+    from sim.mech.api import compile_rules, play
+    from sim.rules import load_variant
 
     result = runner.invoke(
         app,
@@ -156,9 +156,9 @@ def test_replay_of_partnership_gin_shows_both_tables_and_the_team_scores():
             text,
         ).groups()
     )
-    c = compile_rules(load_variant("gin_rummy_4p"), 4, audit=True)
-    bots = np.array([L.BOT_SIMPLE, L.BOT_GREEDY] * 2)
-    out = play(c.params, c.card_values, bots, seed=1, hands=1)
+    params, values = compile_rules(load_variant("gin_rummy_4p"), 4, audit=True)
+    bots = np.array([R.BOT_SIMPLE, R.BOT_GREEDY] * 2)
+    out = play(params, values, bots, seed=1, hands=1)
     assert list(out.hand_scores[0]) == [team_a, team_b, team_a, team_b]
 
 
