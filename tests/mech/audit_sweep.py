@@ -4,8 +4,8 @@ Audit mode (docs/engine.md) over many random rule sets of standard rummy, every 
 file x player count x line-up, and random knock-family rule sets, each with its own seeds.
 Every hand with a violation or beyond the turn cap is printed with its rules, seats and
 seed, so it can be replayed; the exit code is 1 when there was any. The test suite's sweep
-(tests/mech/test_audit.py) plays ~25,000 hands of random rules; one in ~400,000 hands
-showed the meld-page defect (tests/engine/test_meld_pages.py), hence this longer one.
+(tests/mech/test_audit.py) plays ~25,000 hands of random rules; rare defects need more
+(one in ~400,000 hands of the old engine showed a defect), hence this longer one.
 
     python -m tests.mech.audit_sweep [--rule-sets N] [--hands H] [--seed S]
 """

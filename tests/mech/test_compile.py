@@ -54,3 +54,25 @@ def test_the_audit_switch():
 def test_a_player_count_the_variant_does_not_allow_is_a_config_error():
     with pytest.raises(ConfigError):
         compile_rules(load_variant("rummy_basic"), 1)
+
+
+def test_the_oracles_rule_codes_are_the_engines():
+    from tests.oracles import deadwood as oracle
+
+    assert (
+        L.code("ace_rank", "low"),
+        L.code("ace_rank", "high"),
+        L.code("ace_rank", "high_or_low"),
+        L.code("ace_rank", "around_corner"),
+    ) == (oracle.ACE_LOW, oracle.ACE_HIGH, oracle.ACE_HIGH_OR_LOW, oracle.ACE_AROUND_CORNER)
+    assert (
+        L.code("run_suit", "same_suit"),
+        L.code("run_suit", "any_suit"),
+    ) == (oracle.RUN_SAME_SUIT, oracle.RUN_ANY_SUIT)
+
+
+def test_a_meld_fits_one_event_row():
+    from sim.mech.state import EV_CARDS, EV_COLS
+    from sim.rules.model import MAX_MELD_CARDS
+
+    assert EV_COLS - EV_CARDS == MAX_MELD_CARDS

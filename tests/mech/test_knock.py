@@ -26,7 +26,7 @@ from sim.mech.table import lay_down
 from sim.rules import load_variant
 from tests.oracles.deadwood import is_meld, min_deadwood
 
-ACE_CODES = {"low": 0, "high": 1, "around_corner": 3}  # sim.engine.layout's, the oracle's
+ACE_CODES = {"low": 0, "high": 1, "around_corner": 3}  # the engine's ace_rank codes, the oracle's
 
 
 def _state(variant="gin_rummy", **overrides):

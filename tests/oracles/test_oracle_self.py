@@ -11,15 +11,13 @@ from collections import Counter
 import pytest
 
 from sim.cards import JOKER, parse_cards
-from sim.engine.layout import (
+from tests.oracles.deadwood import (
     ACE_AROUND_CORNER,
     ACE_HIGH,
     ACE_HIGH_OR_LOW,
     ACE_LOW,
     RUN_ANY_SUIT,
     RUN_SAME_SUIT,
-)
-from tests.oracles.deadwood import (
     all_melds,
     baseline_values,
     deadwood_of,
