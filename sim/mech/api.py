@@ -19,7 +19,13 @@ from sim.rules.model import Rules
 from sim.rules.toggles import BY_NAME, TOGGLES, Kind, split_param
 
 PLAYED = {
-    "stock_exhaustion": ("turn_over", "shuffle_except_top", "void_at_two"),
+    "stock_exhaustion": (
+        "turn_over",
+        "shuffle_except_top",
+        "void_at_two",
+        "block_difference",
+        "block_totals",
+    ),
     "meld_timing": ("progressive", "knock"),
     "jokers": (0,),
     "scoring": ("pip_to_winner", "per_card", "penalty"),
