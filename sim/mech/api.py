@@ -21,15 +21,19 @@ from sim.rules.toggles import BY_NAME, TOGGLES, Kind, split_param
 from sim.rules.values import card_values
 
 PLAYED = {
-    "stock_exhaustion": ("turn_over", "shuffle_except_top", "void_at_two"),
+    "stock_exhaustion": (
+        "turn_over",
+        "shuffle_except_top",
+        "void_at_two",
+        "block_difference",
+        "block_totals",
+    ),
     "meld_timing": ("progressive", "knock"),
     "jokers": (0,),
     "scoring": ("pip_to_winner", "per_card", "penalty"),
 }
 """What this engine plays so far, for the toggles where it is less than the declarations
 (docs/engine-plan.md, order of work): any other value is refused."""
-KNOCK_PLAYED = {"run_suit": ("same_suit",)}
-"""Further limits in the knock families (``sim.mech.layoffs`` plays runs of one suit)."""
 FAMILIES_PLAYED = {"rummy": None, "knock_rummy": (2, 3, 4, 5), "gin": (2, 3, 4)}
 """The families this engine plays, and at which player counts (None: every count)."""
 BOTS_PLAYED = (L.BOT_RANDOM, L.BOT_GREEDY, L.BOT_CAREFUL, L.BOT_SIMPLE)
@@ -107,11 +111,6 @@ def unplayed(rules: Rules, players: int | None = None) -> list[str]:
     counts = FAMILIES_PLAYED[rules.family]
     if counts is None:
         return out
-    out += [
-        f"{name} = {rules[name]!r} in the {rules.family} family (RULES.md §{BY_NAME[name].section})"
-        for name, values in KNOCK_PLAYED.items()
-        if rules[name] not in values
-    ]
     wanted = [players] if players is not None else list(rules.player_counts)
     if not any(p in counts for p in wanted):
         out.append(f"family = {rules.family!r} at {players or list(rules.player_counts)} players")

@@ -5,17 +5,31 @@ counted in ``C_VIOLATIONS``, never raised).
   discard pile (the copies of each kind are added up as bit-sliced counters);
 - every seat's card count matches its hand;
 - every table meld holds at least 3 cards, its natural cards agree with its shape, and its
-  ``M_FITS`` is what ``table.meld_fits`` says.
+  ``M_FITS`` is what ``table.meld_fits`` says;
+- a block's scores (``check_block_scores``, §2F.28): the players tied for the lowest total
+  share the pot equally and it adds up (what they are paid is the pot less a remainder
+  smaller than their number), every other player scores 0 (under penalty scoring: minus
+  his own total), and the winner is the lowest player when he is alone.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from sim.cards import JOKER, N_SUITS
+from sim.cards import JOKER, N_NATURAL, N_SUITS
 from sim.mech.bitops import popcount
 from sim.mech.jit import kernel
-from sim.mech.layout import P_ACE_RANK, P_AUDIT, P_JOKERS, P_PACKS, P_PLAYERS
+from sim.mech.layout import (
+    P_ACE_RANK,
+    P_AUDIT,
+    P_JOKERS,
+    P_PACKS,
+    P_PLAYERS,
+    P_SCORING,
+    P_STOCK_EXHAUSTION,
+    SCORE_PENALTY,
+    STOCK_BLOCK_TOTALS,
+)
 from sim.mech.melds import FULL, MAX_LAYERS, MELD_GROUP, rank_at
 from sim.mech.specs import rule
 from sim.mech.state import (
@@ -131,3 +145,55 @@ def check_state(fx, params, st, piles, work):
     if jokers != rule(fx, params, P_JOKERS):
         bad += 1
     st[R_SC, C_VIOLATIONS] += bad
+
+
+@kernel
+def _total_in_hand(values, st, seat):
+    """The value of every card ``seat`` holds, card by card (apart from ``scoring``)."""
+    row = R_SEAT + seat
+    total = st[row, S_JOKERS] * values[JOKER]
+    for l in range(MAX_LAYERS):
+        for k in range(N_NATURAL):
+            if (st[row, S_HAND + l] >> k) & 1:
+                total += values[k]
+    return total
+
+
+@kernel
+def check_block_scores(fx, params, values, st, winner, scores):
+    """A block's scores against §2F.28 (module docstring); returns the violations found."""
+    players = rule(fx, params, P_PLAYERS)
+    penalty = rule(fx, params, P_SCORING) == SCORE_PENALTY
+    low = _total_in_hand(values, st, 0)
+    for p in range(players):
+        low = min(low, _total_in_hand(values, st, p))
+    bad = 0
+    pot = 0
+    paid = 0
+    tied = 0
+    share = -1
+    lowest = -1
+    for p in range(players):
+        total = _total_in_hand(values, st, p)
+        if total == low:
+            tied += 1
+            lowest = p
+            if penalty:
+                if scores[p] != 0:
+                    bad += 1
+            elif share >= 0 and scores[p] != share:
+                bad += 1  # the players tied for lowest share equally
+            share = scores[p]
+            paid += scores[p]
+        else:
+            if scores[p] != (-total if penalty else 0):
+                bad += 1
+            if rule(fx, params, P_STOCK_EXHAUSTION) == STOCK_BLOCK_TOTALS:
+                pot += total
+            else:
+                pot += total - low
+    if not penalty and (paid > pot or pot - paid >= tied):
+        bad += 1
+    if winner != (lowest if tied == 1 else -1):
+        bad += 1
+    return bad

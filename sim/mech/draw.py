@@ -12,7 +12,10 @@ non-dealer, dealt 11 cards, opens by discarding without a draw.
 
 With an empty stock the pile is rebuilt (``stock_out.rebuild_stock``) unless the player
 takes the discard top; with at most one discard left and no stock he must take it;
-nothing left anywhere ends the hand (``DRAW_EXHAUSTED``). A card drawn from the stock
+nothing left anywhere ends the hand (``DRAW_EXHAUSTED``). Under a block rule
+(``stock_out.blocks``, §2F.28) nothing is rebuilt or forced: with the stock empty the
+player takes the discard top if his bot wants it, else he declines it (``E_BLOCK``) and
+the hand ends (``DRAW_BLOCK``). A card drawn from the stock
 whose kind the player already drew from the stock since the table last changed has *come
 round* (``C_COME_ROUND``; the bots keep it rather than discard it again, docs/bots.md).
 """
@@ -36,6 +39,7 @@ from sim.mech.state import (
     C_STOCK_N,
     C_TAKEN,
     C_TURN,
+    E_BLOCK,
     E_DECLINE_UPCARD,
     E_DRAW_DISCARD,
     E_DRAW_STOCK,
@@ -46,10 +50,11 @@ from sim.mech.state import (
     give,
     log_event,
 )
-from sim.mech.stock_out import can_rebuild, rebuild_stock
+from sim.mech.stock_out import blocks, can_rebuild, rebuild_stock
 
 DRAW_OK = 0
 DRAW_EXHAUSTED = 1  # nothing left to draw anywhere: the hand ends without a score
+DRAW_BLOCK = 2  # block_*: the discard top declined with the stock empty; the hand ends
 
 
 @kernel
@@ -100,8 +105,9 @@ def _draw_stock(fx, params, st, piles, rng, events, seat):
 
 @kernel
 def draw_phase(fx, params, values, bots, st, piles, rng, work, events, seat):
-    """``seat`` draws one card (module docstring); returns DRAW_OK or DRAW_EXHAUSTED. At
-    gin's opening the turn may pass to the dealer: the turn's player is ``C_CURRENT``."""
+    """``seat`` draws one card (module docstring); returns DRAW_OK, DRAW_EXHAUSTED or
+    DRAW_BLOCK. At gin's opening the turn may pass to the dealer: the turn's player is
+    ``C_CURRENT``."""
     if st[R_SC, C_TURN] == 0 and rule(fx, params, P_FAMILY) == FAMILY_GIN:
         if eleven_ten(fx, params):
             return DRAW_OK  # the non-dealer opens by discarding
@@ -113,15 +119,21 @@ def draw_phase(fx, params, values, bots, st, piles, rng, work, events, seat):
             return DRAW_OK
     top = discard_top(st, piles)
     stock_empty = st[R_SC, C_STOCK_N] == 0
+    block = stock_empty and blocks(fx, params)
     take = False
     if top >= 0:
-        if stock_empty and not can_rebuild(st):
+        if stock_empty and not block and not can_rebuild(st):
             take = True  # the discard top is the only card left to draw
         else:
             take = wants_discard(fx, params, values, bots, st, piles, rng, work, seat, top)
     if take:
         _take_top(fx, params, st, piles, events, seat, top)
         return DRAW_OK
+    if block:
+        if top < 0:
+            return DRAW_EXHAUSTED
+        log_event(st, events, E_BLOCK, seat, top, 0)
+        return DRAW_BLOCK
     if stock_empty:
         if not can_rebuild(st):
             return DRAW_EXHAUSTED

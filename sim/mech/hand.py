@@ -6,7 +6,10 @@ Rule slots read here: ``players``, ``turn_cap``, ``going_rummy``; each phase rea
 A turn: the draw (``draw.py``), the table (the seat's bot through ``table.py``), the
 discard. A hand ends when a hand is empty (``went_out``, or ``went_rummy`` when the player
 had played no card before this turn and the rules reward it), when nothing is left to
-draw (``exhausted``) or at the turn cap (``stalled``, no score: engine policy, §1.8).
+draw (``exhausted``), when a player declines the discard top with the stock empty under a
+block rule (``block``, §2F.28: that turn counts, and ``scoring.score_block`` scores the
+hands; the winner is the lowest hand, -1 when it is shared) or at the turn cap
+(``stalled``, no score: engine policy, §1.8).
 
 Under ``meld_timing = "knock"`` (``go_out.knocking``) the table phase plays nothing: after
 the draw the bot answers "discard which card, and knock?" (``bots.knock_discard``); a knock
@@ -19,10 +22,10 @@ hand (``stock_out.voids_hand``, gin's ``void_at_two``: ``void``, no score).
 
 from __future__ import annotations
 
-from sim.mech.audit import check_state
+from sim.mech.audit import check_block_scores, check_state
 from sim.mech.bots import choose_discard, knock_discard, play_table
 from sim.mech.deal import deal_cards, next_seat, reset_hand
-from sim.mech.draw import DRAW_EXHAUSTED, draw_phase
+from sim.mech.draw import DRAW_BLOCK, DRAW_EXHAUSTED, draw_phase
 from sim.mech.go_out import knocking, may_knock
 from sim.mech.jit import kernel
 from sim.mech.layout import (
@@ -30,6 +33,7 @@ from sim.mech.layout import (
     P_GOING_RUMMY,
     P_PLAYERS,
     P_TURN_CAP,
+    REASON_BLOCK,
     REASON_EXHAUSTED,
     REASON_KNOCK,
     REASON_STALLED,
@@ -40,7 +44,13 @@ from sim.mech.layout import (
 )
 from sim.mech.legal import discard_allowed
 from sim.mech.piles import push_discard
-from sim.mech.scoring import check_knock_scores, hand_value, score_knock, score_went_out
+from sim.mech.scoring import (
+    check_knock_scores,
+    hand_value,
+    score_block,
+    score_knock,
+    score_went_out,
+)
 from sim.mech.showdown import showdown
 from sim.mech.specs import rule
 from sim.mech.state import (
@@ -128,11 +138,12 @@ def play_turns(fx, params, values, bots, st, piles, rng, work, events):
         seat = st[R_SC, C_CURRENT]
         _start_turn(st)
         played_before = st[R_SEAT + seat, S_PLAYED]
-        if (
-            draw_phase(fx, params, values, bots, st, piles, rng, work, events, seat)
-            == DRAW_EXHAUSTED
-        ):
+        drawn = draw_phase(fx, params, values, bots, st, piles, rng, work, events, seat)
+        if drawn == DRAW_EXHAUSTED:
             return REASON_EXHAUSTED, -1
+        if drawn == DRAW_BLOCK:
+            st[R_SC, C_TURN] += 1  # declining the discard was his turn
+            return REASON_BLOCK, -1
         seat = st[R_SC, C_CURRENT]  # gin's opening may pass the turn to the dealer
         if knocking(fx, params):
             knocked = _knock_phase(fx, params, values, bots, st, piles, rng, work, events, seat)
@@ -193,6 +204,10 @@ def play_hand(
         if rule(fx, params, P_AUDIT) == 1:
             st[R_SC, C_VIOLATIONS] += check_knock_scores(fx, params, st, knocker, reason, scores)
         _audit(fx, params, st, piles, work)
+    elif reason == REASON_BLOCK:
+        winner = score_block(fx, params, values, st, scores)
+        if rule(fx, params, P_AUDIT) == 1:
+            st[R_SC, C_VIOLATIONS] += check_block_scores(fx, params, values, st, winner, scores)
     elif winner >= 0:
         score_went_out(fx, params, values, st, winner, reason == REASON_WENT_RUMMY, scores)
     log_event(st, events, E_END, winner, reason, 0)

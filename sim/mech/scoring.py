@@ -1,12 +1,19 @@
-"""Hand scoring (mechanic of RULES.md §1.10, §2E.27, §2G.29).
+"""Hand scoring (mechanic of RULES.md §1.10, §2E.27, §2F.28, §2G.29).
 
-Rule slots read here: ``scoring``, ``going_rummy``; in the knock family ``family``,
+Rule slots read here: ``scoring``, ``going_rummy``, ``stock_exhaustion`` (a block's
+scores); in the knock family ``family``,
 ``gin_bonus``, ``undercut_bonus``, ``spade_double``, ``oklahoma_extra_bonus``.
 
 ``pip_to_winner``: the player who goes out scores the value of every card left in the
 other hands (``per_card`` is the same with every card worth 1 and a joker 2, which
 ``compile_rules`` writes into the values). ``penalty``: each other player loses the value
 of his own cards. Going rummy doubles the winner's score or adds its bonus.
+
+A hand ended by a block (``block_difference`` / ``block_totals``, §2F.28, §3.5): every
+player totals all the cards in his hand (``hand_value``); the lowest total wins the
+difference to each other total, or the sum of the other totals; players tied for lowest
+split it, floor, the remainder going to nobody. Under ``penalty`` each player above the
+lowest loses his own total instead and the lowest score 0.
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ from sim.mech.layout import (
     P_PLAYERS,
     P_SCORING,
     P_SPADE_DOUBLE,
+    P_STOCK_EXHAUSTION,
     P_UNDERCUT_BONUS,
     REASON_GIN,
     REASON_KNOCK,
@@ -34,6 +42,7 @@ from sim.mech.layout import (
     RUMMY_BONUS,
     RUMMY_DOUBLE,
     SCORE_PENALTY,
+    STOCK_BLOCK_TOTALS,
 )
 from sim.mech.melds import mask_value
 from sim.mech.specs import rule
@@ -76,6 +85,36 @@ def score_went_out(fx, params, values, st, winner, rummy, scores):
         elif bonus == RUMMY_BONUS:
             total += rule(fx, params, P_GOING_RUMMY_ARG)
     scores[winner] = total
+
+
+@kernel
+def score_block(fx, params, values, st, scores):
+    """Scores of a hand ended by a block (module docstring); returns the winner, -1 when the
+    lowest total is shared."""
+    players = rule(fx, params, P_PLAYERS)
+    low = hand_value(fx, params, values, st, 0)
+    for p in range(1, players):
+        low = min(low, hand_value(fx, params, values, st, p))
+    totals = rule(fx, params, P_STOCK_EXHAUSTION) == STOCK_BLOCK_TOTALS
+    penalty = rule(fx, params, P_SCORING) == SCORE_PENALTY
+    tied = 0
+    winner = -1
+    pot = 0
+    for p in range(players):
+        v = hand_value(fx, params, values, st, p)
+        scores[p] = 0
+        if v == low:
+            tied += 1
+            winner = p
+        elif penalty:
+            scores[p] = -v
+        else:
+            pot += v if totals else v - low
+    if not penalty:
+        for p in range(players):
+            if hand_value(fx, params, values, st, p) == low:
+                scores[p] = pot // tied
+    return winner if tied == 1 else -1
 
 
 @kernel

@@ -1,14 +1,17 @@
 """The showdown after a knock (mechanics KN and DW of RULES.md §4C; §1.13, §3.10, §3.17).
 
-Rule slots read here: ``players``, ``layoff_target``.
+Rule slots read here: ``players``, ``layoff_target`` (and through ``layoffs.py``
+``ace_rank`` and ``run_suit``).
 
 The knocker lays down his best arrangement (``layoffs.arrange_mask``, the meld library's
 tie-break) on the table; his deadwood is what it leaves. Then each other player in turn
 from the knocker's left (a seat sitting out, side -1, is skipped) shows his hand: under
 ``layoff_target = "any"`` (gin) and unless the knocker went gin, he first lays off on the
 knocker's melds the cards ``layoffs.best_layoffs`` chooses (chains included, each defender
-after the ones before him, §3.17 open point 3); his deadwood is the best arrangement of the
-cards he keeps. Under ``none`` (knock rummy, §3.10 open point 5) nothing is laid off.
+after the ones before him, §3.17 open point 3), in the order ``layoffs.plan_layoffs``
+gives (with runs of any suit a card may fit two runs, and only one choice lets the next
+card follow); his deadwood is the best arrangement of the cards he keeps. Under ``none``
+(knock rummy, §3.10 open point 5) nothing is laid off.
 Each player's deadwood goes to ``S_DEADWOOD``; ``E_SHOW`` logs it with the cards laid off.
 """
 
@@ -18,17 +21,14 @@ import numpy as np
 
 from sim.mech.bitops import lowest_bit
 from sim.mech.jit import kernel
-from sim.mech.layoffs import arrange_mask, best_layoffs
+from sim.mech.layoffs import PLAN_CARD, PLAN_MELD, arrange_mask, best_layoffs, plan_layoffs
 from sim.mech.layout import LAYOFF_ANY, P_LAYOFF_TARGET, P_PLAYERS
-from sim.mech.melds import MELD_GROUP, S_BEST_N, W_BEST, W_SCAL
+from sim.mech.melds import S_BEST_N, W_BEST, W_FRAME, W_SCAL
 from sim.mech.specs import rule
 from sim.mech.state import (
-    C_N_MELDS,
     C_VIOLATIONS,
     E_SHOW,
     M_FITS,
-    M_OWNER,
-    M_TYPE,
     R_MELD,
     R_SC,
     R_SEAT,
@@ -42,41 +42,21 @@ from sim.mech.table import lay_down, lay_off
 
 
 @kernel
-def _meld_for(st, owner, kind):
-    """The table meld of ``owner`` that ``kind`` fits now: the first run that takes it,
-    else the first group, else -1."""
-    bit = np.int64(1) << kind
-    found = -1
-    for m in range(st[R_SC, C_N_MELDS]):
-        row = R_MELD + m
-        if st[row, M_OWNER] == owner and st[row, M_FITS] & bit != 0:
-            if st[row, M_TYPE] != MELD_GROUP:
-                return m
-            if found < 0:
-                found = m
-    return found
-
-
-@kernel
-def lay_off_all(fx, params, st, events, seat, owner, cards):
-    """``seat`` lays ``cards`` off on ``owner``'s melds, again and again the lowest card
-    that fits now (a set ``layoffs.best_layoffs`` chose can always be laid off so); a card
-    left over is an audit violation."""
+def lay_off_all(fx, params, st, work, events, seat, owner, cards):
+    """``seat`` lays ``cards`` (a set ``layoffs.best_layoffs`` chose) off on ``owner``'s
+    melds in the order ``layoffs.plan_layoffs`` gives; a card that does not fit when its
+    turn comes, or is left over, is an audit violation."""
     left = cards
-    while left != 0:
-        rest = left
-        played = False
-        while rest != 0:
-            k = lowest_bit(rest)
-            rest &= rest - 1
-            m = _meld_for(st, owner, k)
-            if m >= 0:
-                lay_off(fx, params, st, events, seat, m, k)
-                left &= ~(np.int64(1) << k)
-                played = True
-        if not played:
-            st[R_SC, C_VIOLATIONS] += 1
-            return
+    for i in range(plan_layoffs(fx, params, st, work, owner, cards)):
+        m = work[W_FRAME + i, PLAN_MELD]
+        k = work[W_FRAME + i, PLAN_CARD]
+        bit = np.int64(1) << k
+        if left & bit == 0 or st[R_MELD + m, M_FITS] & bit == 0:
+            break
+        lay_off(fx, params, st, events, seat, m, k)
+        left &= ~bit
+    if left != 0:
+        st[R_SC, C_VIOLATIONS] += 1
 
 
 @kernel
@@ -108,7 +88,7 @@ def showdown(fx, params, values, st, work, events, knocker):
         laid = np.int64(0)
         if lay:
             d, laid = best_layoffs(fx, params, values, st, work, hand, knocker)
-            lay_off_all(fx, params, st, events, p, knocker, laid)
+            lay_off_all(fx, params, st, work, events, p, knocker, laid)
         else:
             d, _ = arrange_mask(fx, params, values, work, hand)
         st[R_SEAT + p, S_DEADWOOD] = d

@@ -132,6 +132,7 @@ E_SHOW = 11  # seat, a = his deadwood at the showdown, cards = the cards he laid
 E_DECLINE_UPCARD = 12  # seat, a = the upcard he let go (gin's upcard offer)
 E_TABLE = 13  # 4-player gin: seat = its team A seat, a = table, b = its team B seat
 E_TEAMS = 14  # 4-player gin: a = team A's hand score, b = team B's
+E_BLOCK = 15  # seat, a = the discard top he let go with the stock empty (block_*: the end)
 
 
 @allocating

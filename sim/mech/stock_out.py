@@ -10,12 +10,22 @@ first, unordered: each draw takes a uniform card of it (``piles.pop_stock``).
 ``void_at_two`` (gin, §3.17): a turn that ends with two stock cards left and no knock voids
 the hand (``voids_hand``; the same dealer deals again, ``game.py``), so the stock never
 runs out.
+``block_difference`` / ``block_totals`` (§2F.28, §3.5): the stock is never rebuilt; with
+the stock empty each player in turn may take the discard top, and the first who declines
+it ends the hand (``blocks``; ``draw.py`` asks, the hand ends ``block``, and
+``scoring.score_block`` scores every hand's cards).
 """
 
 from __future__ import annotations
 
 from sim.mech.jit import kernel
-from sim.mech.layout import P_STOCK_EXHAUSTION, STOCK_SHUFFLE_EXCEPT_TOP, STOCK_VOID_AT_TWO
+from sim.mech.layout import (
+    P_STOCK_EXHAUSTION,
+    STOCK_BLOCK_DIFFERENCE,
+    STOCK_BLOCK_TOTALS,
+    STOCK_SHUFFLE_EXCEPT_TOP,
+    STOCK_VOID_AT_TWO,
+)
 from sim.mech.specs import rule
 from sim.mech.state import (
     C_DISCARD_N,
@@ -39,6 +49,14 @@ def voids_hand(fx, params, st):
         rule(fx, params, P_STOCK_EXHAUSTION) == STOCK_VOID_AT_TWO
         and st[R_SC, C_STOCK_N] <= VOID_STOCK
     )
+
+
+@kernel
+def blocks(fx, params):
+    """Does a player who declines the discard top with the stock empty end the hand, the
+    stock never rebuilt (``block_*``, §2F.28)?"""
+    s = rule(fx, params, P_STOCK_EXHAUSTION)
+    return s == STOCK_BLOCK_DIFFERENCE or s == STOCK_BLOCK_TOTALS
 
 
 @kernel

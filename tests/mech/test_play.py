@@ -19,15 +19,20 @@ from sim.mech.specs import GENERIC, STANDARD, spec_for
 from sim.mech.stock_out import rebuild_stock
 from sim.mech.table import meld_fits
 from sim.rules import load_variant
+from sim.rules.loader import list_variants
 
 PLAYED_FILES = [
     ("rummy_basic", 2),
     ("rummy_basic", 4),
     ("rummy_basic", 6),
+    ("rummy_basic@000", 3),
     ("rummy_basic@002", 3),
     ("rummy_basic@003", 7),  # two packs: hands of two layers
     ("rummy_basic@004", 5),
     ("around_the_corner", 4),
+    ("block_rummy", 4),  # block_difference (§2F.28)
+    ("block_rummy@000", 2),
+    ("block_rummy@002", 6),  # block_totals
 ]
 
 
@@ -46,14 +51,26 @@ def test_audit_finds_no_violation(variant, players, bot, hands):
     assert out.counters[OUT.C_VIOLATIONS] == 0
     assert (out.hand_rows[:, OUT.H_VIOLATIONS] == 0).all()
     ended = out.hand_rows[:, OUT.H_END_REASON]
-    assert np.isin(ended, [L.REASON_WENT_OUT, L.REASON_WENT_RUMMY, L.REASON_STALLED]).all()
+    played = [L.REASON_WENT_OUT, L.REASON_WENT_RUMMY, L.REASON_STALLED]
+    if load_variant(variant).stock_exhaustion.startswith("block_"):
+        played.append(L.REASON_BLOCK)
+        assert (ended == L.REASON_BLOCK).any()
+    assert np.isin(ended, played).all()
+
+
+@pytest.mark.nojit
+def test_every_variant_file_the_engine_plays_is_in_the_whole_hand_tests():
+    named = {v for v, _ in PLAYED_FILES} | {v for v, _ in KNOCK_FILES}
+    played = {name for name, _ in list_variants() if not api.unplayed(load_variant(name))}
+    assert played == named
 
 
 @pytest.mark.parametrize("bot", [L.BOT_GREEDY, L.BOT_CAREFUL, L.BOT_RANDOM])
-def test_the_standard_spec_plays_the_generic_hands(bot):
+@pytest.mark.parametrize(("variant", "players"), [("rummy_basic", 2), ("block_rummy@002", 4)])
+def test_the_standard_spec_plays_the_generic_hands(variant, players, bot):
     """A compile-time spec changes speed, never play: every output row is the same."""
-    fast = _play("rummy_basic", 2, 1000, spec=STANDARD, bot=bot)
-    slow = _play("rummy_basic", 2, 1000, spec=GENERIC, bot=bot)
+    fast = _play(variant, players, 1000, spec=STANDARD, bot=bot)
+    slow = _play(variant, players, 1000, spec=GENERIC, bot=bot)
     for name in ("hand_rows", "hand_scores", "hand_totals", "game_rows", "game_scores"):
         assert np.array_equal(getattr(fast, name), getattr(slow, name)), name
 
@@ -91,6 +108,21 @@ def test_knock_family_audit_finds_no_violation(variant, players, bot, hands):
     assert np.mean(ended == L.REASON_STALLED) <= 0.02  # issue #29 point 8: at most 2%
 
 
+@pytest.mark.parametrize("bot", [L.BOT_SIMPLE, L.BOT_GREEDY, L.BOT_CAREFUL, L.BOT_RANDOM])
+@pytest.mark.parametrize(("variant", "players"), [("gin_rummy", 2), ("knock_rummy", 3)])
+def test_2A6_any_suit_runs_play_in_the_knock_families(variant, players, bot):
+    """Runs of any suits in the knock families: the showdown's lay-offs
+    (``layoffs._fits_any``) and the rest of the hand, audited."""
+    rules = load_variant(variant).with_values({"run_suit": "any_suit"})
+    params, values = api.compile_rules(rules, players, audit=True)
+    out = api.play(params, values, np.full(players, bot), seed=6, hands=600)
+    assert out.counters[OUT.C_VIOLATIONS] == 0
+    ended = out.hand_rows[:, OUT.H_END_REASON]
+    played = [L.REASON_KNOCK, L.REASON_GIN, L.REASON_UNDERCUT, L.REASON_VOID]
+    assert np.isin(ended, [*played, L.REASON_STALLED]).all()
+    assert np.mean(ended == L.REASON_STALLED) <= 0.02
+
+
 @pytest.mark.nojit
 @pytest.mark.parametrize("variant", ["gin_rummy", "oklahoma_gin", "knock_rummy"])
 def test_the_standard_spec_leaves_the_knock_family_to_the_generic_one(variant):
@@ -104,15 +136,16 @@ def test_the_standard_spec_leaves_the_knock_family_to_the_generic_one(variant):
 
 @pytest.mark.nojit
 def test_unplayed_settings_are_refused_by_name():
-    with pytest.raises(ValueError, match="stock_exhaustion = 'block_difference'"):
-        api.compile_rules(load_variant("block_rummy"), 2)
+    with_jokers = load_variant("rummy_basic").with_values({"jokers": 2})
+    with pytest.raises(ValueError, match="jokers = 2"):
+        api.compile_rules(with_jokers, 2)
+    assert api.unplayed(load_variant("block_rummy@002")) == []
     assert api.unplayed(load_variant("knock_rummy"), 5) == []
     assert api.unplayed(load_variant("gin_rummy_4p")) == []
     rules = load_variant("rummy_basic").with_values({"run_suit": "any_suit"})
     assert api.unplayed(rules) == []
     any_suit_gin = load_variant("gin_rummy").with_values({"run_suit": "any_suit"})
-    with pytest.raises(ValueError, match="run_suit = 'any_suit' in the gin family"):
-        api.compile_rules(any_suit_gin, 2)
+    assert api.unplayed(any_suit_gin) == []
 
 
 @pytest.mark.nojit

@@ -10,8 +10,14 @@ are read from the rules model (``sim.rules``) and its card values.
 What it plays (what ``sim.mech`` plays today): one or more packs without jokers, every ace
 rule, runs of one suit or any suits, groups without duplicates, ``melds_per_turn``
 ``unlimited`` or ``one``, lay-offs on any meld, an upcard, going out with or without a
-discard, going rummy, stock exhaustion ``turn_over`` and ``shuffle_except_top``; anything
-else raises ``NotImplementedError``.
+discard, going rummy, stock exhaustion ``turn_over``, ``shuffle_except_top`` and the
+block rules (RULES.md §2F.28, §3.5: with the stock empty nothing is rebuilt and no draw is
+forced; a player who does not take the discard top declines it, ``E_BLOCK``, and the hand
+ends ``block`` with that turn counted; every player totals his cards, the lowest total
+wins the difference to each other total, ``block_difference``, or the sum of the other
+totals, ``block_totals``, split floor among the players tied for it, who are no winner;
+under penalty scoring each other player loses his own total); anything else raises
+``NotImplementedError``.
 
 An event is a tuple ``(type, seat, a, b, cards)`` in the terms of the engine's event rows
 (``EV_TYPE, EV_SEAT, EV_A, EV_B`` and the ``EV_N`` cards as a tuple):
@@ -22,6 +28,7 @@ An event is a tuple ``(type, seat, a, b, cards)`` in the terms of the engine's e
 - ``E_REBUILD``: a = the new stock's size, b = the new discard top;
 - ``E_MELD``: a = the meld's table index, its natural cards in kind order;
 - ``E_LAYOFF``: a = the meld's table index, b = the card;
+- ``E_BLOCK``: a = the discard top declined with the stock empty;
 - ``E_END``: seat = the winner (-1: none), a = the end reason.
 
 Greedy as ``sim/mech/greedy.py`` states it, with the turn's legality of ``sim/mech/legal.py``:
@@ -85,21 +92,30 @@ def first_dealer(seed: int, shard: int, game: int, players: int) -> int:
 # ---- events and end reasons (sim/mech/state.py, sim/mech/rows.py) -----------------------
 E_DEAL, E_UPCARD, E_DRAW_STOCK, E_DRAW_DISCARD, E_REBUILD = 0, 1, 2, 3, 4
 E_MELD, E_LAYOFF, E_DISCARD, E_END, E_SCORE = 5, 6, 7, 8, 9
-EVENT_NAMES = (
-    "deal",
-    "upcard",
-    "draw_stock",
-    "draw_discard",
-    "rebuild",
-    "meld",
-    "layoff",
-    "discard",
-    "end",
-    "score",
+E_BLOCK = 15
+EVENT_NAMES = dict(
+    enumerate(
+        (
+            "deal",
+            "upcard",
+            "draw_stock",
+            "draw_discard",
+            "rebuild",
+            "meld",
+            "layoff",
+            "discard",
+            "end",
+            "score",
+        )
+    )
 )
-WENT_OUT, WENT_RUMMY, STALLED, EXHAUSTED = 0, 1, 3, 4
+EVENT_NAMES[E_BLOCK] = "block"
+WENT_OUT, WENT_RUMMY, BLOCK, STALLED, EXHAUSTED = 0, 1, 2, 3, 4
 REASONS = {WENT_OUT: "went_out", WENT_RUMMY: "went_rummy", STALLED: "stalled"}
 REASONS[EXHAUSTED] = "exhausted"
+REASONS[BLOCK] = "block"
+BLOCK_RULES = ("block_difference", "block_totals")
+STOCK_RULES = ("turn_over", "shuffle_except_top", *BLOCK_RULES)
 
 Event = tuple[int, int, int, int, tuple[int, ...]]
 
@@ -135,7 +151,7 @@ class Table:
             "group_duplicates": rules.group_duplicates != "forbidden",
             "discard_draw": rules.discard_draw != "top",
             "call_rummy": bool(rules.call_rummy),
-            "stock_exhaustion": rules.stock_exhaustion not in ("turn_over", "shuffle_except_top"),
+            "stock_exhaustion": rules.stock_exhaustion not in STOCK_RULES,
             "scoring": rules.scoring not in ("pip_to_winner", "per_card", "penalty"),
             "family": rules.family != "rummy",
         }
@@ -291,6 +307,7 @@ class Hand:
         self.melds: list[TableMeld] = []
         self.events: list[Event] = []
         self.turns = 0
+        self.blocked = False  # the hand ended by a declined discard (a block rule)
 
     # ---- small helpers
     def log(self, etype: int, seat: int, a: int = 0, b: int = 0, cards=()) -> None:
@@ -480,9 +497,10 @@ class Hand:
     def draw(self, seat: int) -> tuple[bool, int]:
         """``seat`` draws; returns (drew, kind taken from the discard pile or -1)."""
         top = self.discard[-1] if self.discard else -1
+        block = not self.stock and self.t.stock_exhaustion in BLOCK_RULES
         take = False
         if top >= 0:
-            if not self.stock and len(self.discard) < 2:
+            if not self.stock and not block and len(self.discard) < 2:
                 take = True
             else:
                 take = self.greedy_wants(seat, top)
@@ -491,6 +509,11 @@ class Hand:
             self.give(seat, top)
             self.log(E_DRAW_DISCARD, seat, top)
             return True, top
+        if block:
+            if top >= 0:
+                self.log(E_BLOCK, seat, top)
+                self.blocked = True
+            return False, -1
         if not self.stock:
             if len(self.discard) < 2:
                 return False, -1
@@ -524,7 +547,11 @@ class Hand:
             self.come_round = -1
             drew, taken = self.draw(seat)
             if not drew:
-                reason = EXHAUSTED
+                if self.blocked:
+                    self.turns += 1
+                    reason, winner = BLOCK, self.block_winner()
+                else:
+                    reason = EXHAUSTED
                 break
             plan, taken, played = self.greedy_table(seat, taken)
             out = not self.hands[seat]
@@ -546,16 +573,43 @@ class Hand:
         self.scores = self.score(reason, winner)
         return reason, winner, self.events
 
+    def left(self) -> list[int]:
+        """The value of each seat's cards."""
+        return [sum(self.t.values[k] * n for k, n in h.items()) for h in self.hands]
+
+    def block_winner(self) -> int:
+        """The seat with the lowest total alone, or -1 when it is shared."""
+        left = self.left()
+        lowest = [p for p, v in enumerate(left) if v == min(left)]
+        return lowest[0] if len(lowest) == 1 else -1
+
+    def block_scores(self) -> list[int]:
+        """A block's scores (module docstring)."""
+        t = self.t
+        left = self.left()
+        low = min(left)
+        lowest = [p for p, v in enumerate(left) if v == low]
+        if t.scoring == "penalty":
+            return [0 if v == low else -v for v in left]
+        if t.stock_exhaustion == "block_totals":
+            pot = sum(v for v in left if v != low)
+        else:
+            pot = sum(v - low for v in left)
+        return [pot // len(lowest) if v == low else 0 for v in left]
+
     def score(self, reason: int, winner: int) -> list[int]:
         """Each seat's score of the hand (sim/mech/scoring.py): ``pip_to_winner`` and
         ``per_card`` (whose values ``card_values`` writes) give the winner the value of
         every card left in the other hands, ``penalty`` takes from each other player the
-        value of his own; going rummy doubles the winner's score. No winner, no score."""
+        value of his own; going rummy doubles the winner's score. No winner, no score (a
+        block scores every hand: ``block_scores``)."""
         t = self.t
+        if reason == BLOCK:
+            return self.block_scores()
         scores = [0] * t.players
         if winner < 0:
             return scores
-        left = [sum(t.values[k] * n for k, n in self.hands[p].items()) for p in range(t.players)]
+        left = self.left()
         if t.scoring == "penalty":
             for p in range(t.players):
                 if p != winner:
@@ -581,7 +635,7 @@ def play_hand(
 def event_text(event: Event) -> str:
     """One event as a line of text (for a failure message)."""
     etype, seat, a, b, cards = event
-    name = EVENT_NAMES[etype] if 0 <= etype < len(EVENT_NAMES) else str(etype)
+    name = EVENT_NAMES.get(etype, str(etype))
     text = f"{name:<12} seat={seat:>2} a={a:>3} b={b:>3}"
     if cards:
         text += " " + cards_text(cards)

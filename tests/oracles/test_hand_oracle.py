@@ -34,6 +34,9 @@ FILES = (
     "rummy_basic@003",
     "rummy_basic@004",
     "around_the_corner",
+    "block_rummy",
+    "block_rummy@000",
+    "block_rummy@002",
 )
 HANDS = 30
 SEED = 29
