@@ -21,7 +21,6 @@ from sim.rules.toggles import BY_NAME, TOGGLES, Kind, split_param
 PLAYED = {
     "stock_exhaustion": ("turn_over", "shuffle_except_top", "void_at_two"),
     "meld_timing": ("progressive", "knock"),
-    "jokers": (0,),
     "scoring": ("pip_to_winner", "per_card", "penalty"),
 }
 """What this engine plays so far, for the toggles where it is less than the declarations
