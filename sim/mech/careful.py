@@ -26,9 +26,9 @@ the unseen copies of its completers. Every unseen card is taken as equally likel
   planned discard that count must be 0; without, 0, or 1 card that it may discard now
   (the card taken from the discard pile only if the arrangement melds a copy of it). Then
   it plays as greedy (``greedy.greedy_table``); else it plays nothing and keeps no
-  planned discard. Not holding, it plays as greedy. Holding, it replaces no table joker
-  either (a replacement plays a card, §2B.12). It declares a joker as the card with the
-  fewest copies it has not seen (``joker_choice``).
+  planned discard. Not holding, it plays as greedy. While it holds and plays nothing it
+  replaces no table joker either (a replacement plays a card, §2B.12). It declares a
+  joker as the card with the fewest copies it has not seen (``joker_choice``).
 - **Discard**: the planned card if any; else each allowed natural kind scores its value,
   less ``out_points`` (``OUT_POINTS``, under any-suit runs ``OUT_POINTS_ANY_SUIT``, per
   opponent, at most ``MAX_OPPONENTS``) for each out the hand loses without one copy of

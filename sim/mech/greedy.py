@@ -40,6 +40,7 @@ from sim.mech.layout import (
     MELDS_ONE_OR_LAYOFF,
     P_ACE_RANK,
     P_GROUP_DUPLICATES,
+    P_JOKERS,
     P_MELDS_PER_TURN,
     P_PACKS,
     P_RUN_SUIT,
@@ -179,6 +180,7 @@ def greedy_table(fx, params, values, st, piles, rng, events, work, seat, bot):
                 break
         if (
             not played
+            and rule(fx, params, P_JOKERS) > 0  # a spec without jokers folds this away
             and st[R_SEAT + seat, S_JOKERS] > 0
             and joker_stays_finishable(fx, params, st, seat)
         ):

@@ -68,6 +68,7 @@ from sim.mech.layout import (
     P_GROUP_DUPLICATES,
     P_JOKER_DECLARE,
     P_JOKER_REPLACE,
+    P_JOKERS,
     P_LAYOFF_REQUIRES_MELD,
     P_LAYOFF_TARGET,
     P_MELDS_PER_TURN,
@@ -155,7 +156,9 @@ def meld_fits(fx, params, st, m):
         for t in range(N_SUITS):
             if (shape >> (4 * t)) & 0xF == 0:
                 fits |= np.int64(1) << (rank * N_SUITS + t)
-        return fits & ~st[row, M_DECLARED]  # a joker was declared as that card (§2B.11)
+        if rule(fx, params, P_JOKERS) > 0:
+            fits &= ~st[row, M_DECLARED]  # a joker was declared as that card (§2B.11)
+        return fits
     if length >= MAX_RUN:
         return np.int64(0)
     ace_rank = rule(fx, params, P_ACE_RANK)
@@ -467,8 +470,9 @@ def declare(fx, params, st, events, seat, m, kind):
 
 @kernel
 def may_steal(fx, params):
-    """May a table joker be replaced by its natural card (§2B.12)?"""
-    return rule(fx, params, P_JOKER_REPLACE) == JREPLACE_STEAL
+    """May a table joker be replaced by its natural card (§2B.12)? (Never without jokers:
+    a spec fixing ``jokers = 0`` folds the replacements away.)"""
+    return rule(fx, params, P_JOKERS) > 0 and rule(fx, params, P_JOKER_REPLACE) == JREPLACE_STEAL
 
 
 @kernel
