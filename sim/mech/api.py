@@ -29,7 +29,6 @@ PLAYED = {
         "block_totals",
     ),
     "meld_timing": ("progressive", "knock"),
-    "jokers": (0,),
     "scoring": ("pip_to_winner", "per_card", "penalty"),
 }
 """What this engine plays so far, for the toggles where it is less than the declarations

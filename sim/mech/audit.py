@@ -4,8 +4,13 @@ counted in ``C_VIOLATIONS``, never raised).
 - every card of the shoe is in exactly one place: the hands, the table, the stock, the
   discard pile (the copies of each kind are added up as bit-sliced counters);
 - every seat's card count matches its hand;
-- every table meld holds at least 3 cards, its natural cards agree with its shape, and its
-  ``M_FITS`` is what ``table.meld_fits`` says;
+- every table meld holds at least 3 cards and at least one natural card, its natural cards
+  and jokers agree with its shape (a group of one card per suit holds at most 4 cards, a
+  run at most 13), and its ``M_FITS`` is what ``table.meld_fits`` says;
+- every table meld's joker declarations fit its cards and ``joker_declare`` (RULES.md
+  §2B.11, ``declarations_legal``);
+- no table joker was replaced by its natural card unless ``joker_replace`` allows it
+  (§2B.12);
 - a block's scores (``check_block_scores``, §2F.28): the players tied for the lowest total
   share the pot equally and it adds up (what they are paid is the pot less a remainder
   smaller than their number), every other player scores 0 (under penalty scoring: minus
@@ -20,24 +25,36 @@ from sim.cards import JOKER, N_NATURAL, N_SUITS
 from sim.mech.bitops import popcount
 from sim.mech.jit import kernel
 from sim.mech.layout import (
+    GROUP_DUPLICATES_ALLOWED,
+    JDECLARE_ALWAYS,
+    JDECLARE_INFERRED,
+    JDECLARE_THREE_CARD_GROUP,
+    JREPLACE_STEAL,
     P_ACE_RANK,
     P_AUDIT,
+    P_GROUP_DUPLICATES,
+    P_JOKER_DECLARE,
+    P_JOKER_REPLACE,
     P_JOKERS,
     P_PACKS,
     P_PLAYERS,
+    P_RUN_SUIT,
     P_SCORING,
     P_STOCK_EXHAUSTION,
+    RUN_ANY_SUIT,
     SCORE_PENALTY,
     STOCK_BLOCK_TOTALS,
 )
-from sim.mech.melds import FULL, MAX_LAYERS, MELD_GROUP, rank_at
+from sim.mech.melds import FULL, JOKER_DIGIT, MAX_LAYERS, MAX_RUN, MELD_GROUP, rank_at
 from sim.mech.specs import rule
 from sim.mech.state import (
     C_DISCARD_N,
     C_N_MELDS,
+    C_STEALS_TURN,
     C_STOCK_N,
     C_VIOLATIONS,
     M_CARDS,
+    M_DECLARED,
     M_FITS,
     M_JOKERS,
     M_LEN,
@@ -84,25 +101,78 @@ def _meld_ok(fx, params, st, m):
     for l in range(MAX_LAYERS):
         naturals |= st[row, M_CARDS + l]
         n_naturals += popcount(st[row, M_CARDS + l])
-    if n_naturals + st[row, M_JOKERS] != length:
+    if n_naturals + st[row, M_JOKERS] != length or n_naturals == 0:
         return False
     want = np.int64(0)
     if st[row, M_TYPE] == MELD_GROUP:
         rank = st[row, M_LO]
+        counted = 0
         for t in range(N_SUITS):
+            counted += (shape >> (4 * t)) & 0xF
             if (shape >> (4 * t)) & 0xF != 0:
                 want |= np.int64(1) << (rank * N_SUITS + t)
+        if counted != n_naturals:
+            return False
+        if rule(fx, params, P_GROUP_DUPLICATES) != GROUP_DUPLICATES_ALLOWED and (
+            length > N_SUITS or n_naturals != popcount(want)
+        ):
+            return False
     else:
+        if length > MAX_RUN or shape >> (3 * length) != 0:
+            return False
         ace_rank = rule(fx, params, P_ACE_RANK)
+        jokers = 0
         for i in range(length):
             digit = (shape >> (3 * i)) & 0x7
+            if digit == JOKER_DIGIT:
+                jokers += 1
+            elif digit > JOKER_DIGIT:
+                return False
             if digit < N_SUITS:
                 if st[row, M_SUIT] >= 0 and digit != st[row, M_SUIT]:
                     return False
                 want |= np.int64(1) << (rank_at(st[row, M_LO] + i, ace_rank) * N_SUITS + digit)
+        if jokers != st[row, M_JOKERS] or n_naturals != popcount(want):
+            return False
     if want != naturals:
         return False
     return st[row, M_FITS] == meld_fits(fx, params, st, m)
+
+
+@kernel
+def declarations_legal(fx, params, st, m):
+    """Do the joker declarations of table meld ``m`` fit its cards and ``joker_declare``
+    (RULES.md §2B.11): only cards of the group's rank (with one card per suit, none that a
+    natural card of the group is) or of a joker position's rank (an any-suit run), no more
+    than its jokers, and every joker the rule asks for declared?"""
+    row = R_MELD + m
+    declared = st[row, M_DECLARED]
+    rule_ = rule(fx, params, P_JOKER_DECLARE)
+    jokers = st[row, M_JOKERS]
+    if popcount(declared) > jokers or (rule_ == JDECLARE_INFERRED and declared != 0):
+        return False
+    if st[row, M_TYPE] != MELD_GROUP:
+        if rule_ != JDECLARE_ALWAYS or rule(fx, params, P_RUN_SUIT) != RUN_ANY_SUIT:
+            return declared == 0  # the position fixes it
+        ace_rank = rule(fx, params, P_ACE_RANK)
+        fields = np.int64(0)  # one declaration in the rank field of each joker's position
+        for i in range(st[row, M_LEN]):
+            if (st[row, M_SHAPE] >> (3 * i)) & 0x7 != JOKER_DIGIT:
+                continue
+            field = np.int64(0xF) << (rank_at(st[row, M_LO] + i, ace_rank) * N_SUITS)
+            fields |= field
+            if popcount(declared & field) != 1:
+                return False
+        return declared & ~fields == 0
+    rank_kinds = np.int64(0xF) << (st[row, M_LO] * N_SUITS)
+    if declared & ~rank_kinds != 0:
+        return False
+    if rule(fx, params, P_GROUP_DUPLICATES) != GROUP_DUPLICATES_ALLOWED:
+        for l in range(MAX_LAYERS):
+            if declared & st[row, M_CARDS + l] != 0:
+                return False
+    must = rule_ == JDECLARE_ALWAYS or (rule_ == JDECLARE_THREE_CARD_GROUP and st[row, M_LEN] == 3)
+    return not must or popcount(declared) == min(jokers, N_SUITS)
 
 
 @kernel
@@ -130,6 +200,10 @@ def check_state(fx, params, st, piles, work):
         jokers += st[R_MELD + m, M_JOKERS]
         if not _meld_ok(fx, params, st, m):
             bad += 1
+        if not declarations_legal(fx, params, st, m):
+            bad += 1
+    if st[R_SC, C_STEALS_TURN] > 0 and rule(fx, params, P_JOKER_REPLACE) != JREPLACE_STEAL:
+        bad += 1  # a table joker taken where the rules keep it there (§2B.12)
     for pile, size in ((PILE_STOCK, st[R_SC, C_STOCK_N]), (PILE_DISCARD, st[R_SC, C_DISCARD_N])):
         for i in range(size):
             kind = piles[pile, i]

@@ -4,7 +4,8 @@
 Every bot answers the same questions, each asked by the phase that owns it:
 
 - ``wants_discard``: take the discard top rather than the stock?
-- ``play_table``: what to lay down and lay off this turn (it plays through ``table.py``);
+- ``play_table``: what to lay down, lay off and which table jokers to replace this turn,
+  and what its jokers are declared as (it plays through ``table.py``);
 - ``choose_discard``: which card to discard (an allowed one);
 - ``knock_discard`` (``meld_timing = "knock"``): which card to discard, and knock?
   (``knock_policy.py``, which also answers ``wants_discard`` there).
@@ -17,7 +18,7 @@ from sim.mech.go_out import knocking
 from sim.mech.greedy import greedy_discard, greedy_table, greedy_wants
 from sim.mech.jit import kernel
 from sim.mech.knock_policy import knock_turn, knock_wants
-from sim.mech.layout import BOT_CAREFUL, BOT_RANDOM
+from sim.mech.layout import BOT_CAREFUL, BOT_GREEDY, BOT_RANDOM
 from sim.mech.random_bot import random_discard, random_table, random_wants
 
 
@@ -34,14 +35,14 @@ def wants_discard(fx, params, values, bots, st, piles, rng, work, seat, top):
 
 
 @kernel
-def play_table(fx, params, values, bots, st, rng, events, work, seat):
-    """``seat`` lays down and lays off after his draw."""
+def play_table(fx, params, values, bots, st, piles, rng, events, work, seat):
+    """``seat`` lays down, lays off and replaces table jokers after his draw."""
     if bots[seat] == BOT_RANDOM:
-        random_table(fx, params, values, st, rng, events, work, seat)
+        random_table(fx, params, values, st, piles, rng, events, work, seat)
     elif bots[seat] == BOT_CAREFUL:
-        careful_table(fx, params, values, st, events, work, seat)
+        careful_table(fx, params, values, st, piles, rng, events, work, seat)
     else:
-        greedy_table(fx, params, values, st, events, work, seat)
+        greedy_table(fx, params, values, st, piles, rng, events, work, seat, BOT_GREEDY)
 
 
 @kernel

@@ -26,7 +26,9 @@ the unseen copies of its completers. Every unseen card is taken as equally likel
   planned discard that count must be 0; without, 0, or 1 card that it may discard now
   (the card taken from the discard pile only if the arrangement melds a copy of it). Then
   it plays as greedy (``greedy.greedy_table``); else it plays nothing and keeps no
-  planned discard. Not holding, it plays as greedy.
+  planned discard. Not holding, it plays as greedy. While it holds and plays nothing it
+  replaces no table joker either (a replacement plays a card, §2B.12). It declares a
+  joker as the card with the fewest copies it has not seen (``joker_choice``).
 - **Discard**: the planned card if any; else each allowed natural kind scores its value,
   less ``out_points`` (``OUT_POINTS``, under any-suit runs ``OUT_POINTS_ANY_SUIT``, per
   opponent, at most ``MAX_OPPONENTS``) for each out the hand loses without one copy of
@@ -50,6 +52,7 @@ from sim.mech.bitops import highest_bit, popcount
 from sim.mech.greedy import _greedy_arrangement, greedy_table, greedy_wants
 from sim.mech.jit import kernel
 from sim.mech.layout import (
+    BOT_CAREFUL,
     GROUP_DUPLICATES_ALLOWED,
     LAYOFF_NONE,
     MELDS_ONE_OR_LAYOFF,
@@ -354,15 +357,15 @@ def _whole_hand_goes(fx, params, st, work, seat):
 
 
 @kernel
-def careful_table(fx, params, values, st, events, work, seat):
+def careful_table(fx, params, values, st, piles, rng, events, work, seat):
     """Careful's lay-downs and lay-offs (module docstring)."""
     if not holds_for_rummy(fx, params, st, seat):
-        greedy_table(fx, params, values, st, events, work, seat)
+        greedy_table(fx, params, values, st, piles, rng, events, work, seat, BOT_CAREFUL)
         return
     if not may_meld_now(fx, params, st):
         return
     _greedy_arrangement(fx, params, values, st, work, seat)
     if _whole_hand_goes(fx, params, st, work, seat):
-        greedy_table(fx, params, values, st, events, work, seat)
+        greedy_table(fx, params, values, st, piles, rng, events, work, seat, BOT_CAREFUL)
     else:
         st[R_SC, C_PLAN] = -1  # nothing is played: no card is kept back

@@ -1,14 +1,19 @@
 """The ``greedy`` bot (docs/bots.md).
 
-``greedy``: takes the discard top when it melds with its hand or fits a table meld it may
-lay off on; lays down its best arrangement (``melds.best_arrangement``), or, when that
-would leave no legal end of the turn, the best arrangement that keeps back one allowed
-card (the one whose keeping back melds most; ties: the lowest kind), which it then
+``greedy``: takes the discard top when it is a joker, melds with its hand or fits a table
+meld it may lay off on; lays down its best arrangement (``melds.best_arrangement``), or,
+when that would leave no legal end of the turn, the best arrangement that keeps back one
+allowed card (the one whose keeping back melds most; ties: the lowest kind), which it then
 discards. It lays its melds down in the arrangement's decision order (lowest card first),
-so they take the next table rows in that order. Then it lays off, again and again, its
-lowest card that fits a table meld it may lay off on (never a copy of the card kept back),
-on the first such meld (the lowest row), skipping a card whose lay-off would leave no
-legal end of the turn; it discards the
+so they take the next table rows in that order. Then, under ``joker_replace =
+steal_by_replacement`` (§2B.12), it replaces every table joker it can by the natural card
+it holds (the lowest such card first, on the lowest meld row; never the card kept back),
+as today's engine does. Then it lays off, again and again, its lowest card that fits a
+table meld it may lay off on (never a copy of the card kept back), on the first such meld
+(the lowest row), skipping a card whose lay-off would leave no legal end of the turn; when
+no natural card goes, a joker (the ones it took included) on the first meld that takes
+one (``table.lay_off_joker``). It declares its jokers as the lowest card it may
+(``joker_choice``). It discards the
 highest-valued allowed card outside every partial meld (another card of its rank, or a
 card of its suit at most two run positions away), else the highest-valued allowed card,
 a joker last; ties: the higher kind. A card that came round is not discarded while
@@ -28,12 +33,14 @@ import numpy as np
 from sim.cards import JOKER
 from sim.mech.bitops import highest_bit, lowest_bit
 from sim.mech.jit import kernel
+from sim.mech.joker_choice import declare_jokers
 from sim.mech.layout import (
     GROUP_DUPLICATES_ALLOWED,
     MELDS_ONE,
     MELDS_ONE_OR_LAYOFF,
     P_ACE_RANK,
     P_GROUP_DUPLICATES,
+    P_JOKERS,
     P_MELDS_PER_TURN,
     P_PACKS,
     P_RUN_SUIT,
@@ -43,11 +50,13 @@ from sim.mech.legal import (
     allowed_naturals,
     discard_allowed,
     give_natural,
+    joker_stays_finishable,
     rows_leave_end,
     stays_finishable,
     take_natural,
 )
 from sim.mech.melds import (
+    CA_JOKERS,
     MAX_LAYERS,
     N_PLANES,
     S_BEST_N,
@@ -61,8 +70,19 @@ from sim.mech.melds import (
     meldable,
 )
 from sim.mech.specs import rule
-from sim.mech.state import C_COME_ROUND, C_PLAN, R_SC, R_SEAT, S_HAND, S_JOKERS, S_N
-from sim.mech.table import first_meld_taking, lay_down, lay_off, layoff_targets, may_meld_now
+from sim.mech.state import C_COME_ROUND, C_N_MELDS, C_PLAN, R_SC, R_SEAT, S_HAND, S_JOKERS, S_N
+from sim.mech.table import (
+    first_meld_taking,
+    first_meld_taking_joker,
+    lay_down,
+    lay_off,
+    lay_off_joker,
+    layoff_targets,
+    may_meld_now,
+    may_steal,
+    stands_for,
+    steal,
+)
 
 
 @kernel
@@ -107,15 +127,42 @@ def _greedy_arrangement(fx, params, values, st, work, seat):
 
 
 @kernel
-def greedy_table(fx, params, values, st, events, work, seat):
-    """Greedy's lay-downs and lay-offs (module docstring)."""
+def _steal_all(fx, params, st, events, seat):
+    """Replace table jokers by the natural cards they stand for (§2B.12) while it holds
+    one, never the card kept back: the lowest such card first, on the lowest meld row."""
+    if not may_steal(fx, params):
+        return
+    while True:
+        hand = st[R_SEAT + seat, S_HAND]
+        plan = st[R_SC, C_PLAN]
+        if 0 <= plan < JOKER:
+            hand &= ~(np.int64(1) << plan)
+        best_k = JOKER
+        best_m = -1
+        for m in range(st[R_SC, C_N_MELDS]):
+            here = stands_for(fx, params, st, m) & hand
+            if here != 0 and lowest_bit(here) < best_k:
+                best_k = lowest_bit(here)
+                best_m = m
+        if best_m < 0:
+            return
+        steal(fx, params, st, events, seat, best_m, best_k)
+
+
+@kernel
+def greedy_table(fx, params, values, st, piles, rng, events, work, seat, bot):
+    """Greedy's lay-downs, replacements and lay-offs (module docstring); its joker
+    declarations are ``bot``'s (``joker_choice``: careful plays its table as greedy)."""
     hand = st[R_SEAT + seat, S_HAND : S_HAND + MAX_LAYERS]
     jokers = st[R_SEAT + seat, S_JOKERS]
     n_layers = rule(fx, params, P_PACKS)
     if may_meld_now(fx, params, st) and meldable(fx, params, hand, n_layers, jokers) != 0:
         _greedy_arrangement(fx, params, values, st, work, seat)
         for m in range(work[W_SCAL, S_BEST_N]):
-            lay_down(fx, params, st, events, seat, work, W_BEST + m)
+            t = lay_down(fx, params, st, events, seat, work, W_BEST + m)
+            if work[W_BEST + m, CA_JOKERS] > 0:
+                declare_jokers(fx, params, st, piles, rng, events, seat, t, bot)
+    _steal_all(fx, params, st, events, seat)
     while st[R_SEAT + seat, S_N] > 0:
         cands = st[R_SEAT + seat, S_HAND : S_HAND + MAX_LAYERS][0] & layoff_targets(
             fx, params, st, seat
@@ -131,6 +178,17 @@ def greedy_table(fx, params, values, st, events, work, seat):
                 lay_off(fx, params, st, events, seat, first_meld_taking(fx, params, st, seat, k), k)
                 played = True
                 break
+        if (
+            not played
+            and rule(fx, params, P_JOKERS) > 0  # a spec without jokers folds this away
+            and st[R_SEAT + seat, S_JOKERS] > 0
+            and joker_stays_finishable(fx, params, st, seat)
+        ):
+            m = first_meld_taking_joker(fx, params, st, seat)
+            if m >= 0:
+                lay_off_joker(fx, params, st, events, seat, m)
+                declare_jokers(fx, params, st, piles, rng, events, seat, m, bot)
+                played = True
         if not played:
             return
 

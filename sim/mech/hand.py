@@ -60,6 +60,7 @@ from sim.mech.state import (
     C_LOG,
     C_MELDS_TURN,
     C_PLAN,
+    C_STEALS_TURN,
     C_TAKEN,
     C_TURN,
     C_VIOLATIONS,
@@ -93,6 +94,7 @@ def _start_turn(st):
     st[R_SC, C_COME_ROUND] = -1
     st[R_SC, C_MELDS_TURN] = 0
     st[R_SC, C_LAYOFFS_TURN] = 0
+    st[R_SC, C_STEALS_TURN] = 0
 
 
 @kernel
@@ -154,15 +156,18 @@ def play_turns(fx, params, values, bots, st, piles, rng, work, events):
                 return REASON_VOID, -1
             st[R_SC, C_CURRENT] = next_seat(fx, params, st, seat)
             continue
-        play_table(fx, params, values, bots, st, rng, events, work, seat)
+        play_table(fx, params, values, bots, st, piles, rng, events, work, seat)
         if st[R_SEAT + seat, S_N] > 0:
             _discard_phase(fx, params, values, bots, st, piles, rng, events, seat)
         st[R_SC, C_TURN] += 1
+        _audit(fx, params, st, piles, work)
         if st[R_SEAT + seat, S_N] == 0:
             if played_before == 0 and rule(fx, params, P_GOING_RUMMY) != RUMMY_OFF:
                 return REASON_WENT_RUMMY, seat
             return REASON_WENT_OUT, seat
-        if st[R_SC, C_MELDS_TURN] + st[R_SC, C_LAYOFFS_TURN] > 0:
+        # a joker replacement puts a card on the table too (§2B.12, §2E.27)
+        played = st[R_SC, C_MELDS_TURN] + st[R_SC, C_LAYOFFS_TURN] + st[R_SC, C_STEALS_TURN]
+        if played > 0:
             st[R_SEAT + seat, S_PLAYED] = 1
         st[R_SC, C_CURRENT] = seat + 1 if seat + 1 < players else 0
     return REASON_STALLED, -1

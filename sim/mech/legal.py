@@ -109,3 +109,12 @@ def rows_leave_end(fx, params, st, work, seat, first, count):
                 remove_one_each(left, n_layers, work[row, CA_TAKE + l])
         jokers -= work[row, CA_JOKERS]
     return left_allows_end(fx, params, st, seat, left[0], left[1], jokers)
+
+
+@kernel
+def joker_stays_finishable(fx, params, st, seat):
+    """Could the turn still end legally after ``seat`` plays one of his jokers?"""
+    row = R_SEAT + seat
+    return left_allows_end(
+        fx, params, st, seat, st[row, S_HAND], st[row, S_HAND + 1], st[row, S_JOKERS] - 1
+    )

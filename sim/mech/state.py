@@ -10,7 +10,8 @@
   streams' states (``C_RNG_DEAL``, ``C_RNG_BOTS``, uint64 bits kept in int64);
 - meld rows ``R_MELD + m``: the table, one meld a row: its type, owner, window or rank,
   length, suit, jokers, shape (as ``sim.mech.melds`` candidates), natural cards as
-  layers, and the natural kinds that could be laid off on it (``M_FITS``).
+  layers, the natural kinds that could be laid off on it (``M_FITS``) and the kinds its
+  jokers were declared as (``M_DECLARED``, ``sim.mech.table``).
 
 ``piles`` (``int64[N_PILES, MAX_SHOE]``): row ``PILE_STOCK`` is the stock, its top the last
 of ``C_STOCK_N`` cards (while ``C_STOCK_ORDERED`` is 0 the stock is unordered and a draw
@@ -82,7 +83,8 @@ C_SHOE_N = 20  # cards in the shoe
 C_COME_ROUND = 21  # the card just drawn from the stock, if it came round (bots.md), else -1
 C_UPCARD = 22  # the upcard turned at the deal, -1 if none (Oklahoma's knock limit, spades)
 C_SHOE_PRESET = 23  # 1: ``PILE_SHOE`` is a hand-built deal in stock order (replay), dealt as is
-N_C = 24
+C_STEALS_TURN = 24  # table jokers replaced by their natural card this turn (§2B.12)
+N_C = 25
 
 # ---- meld columns ---------------------------------------------------------------------------
 M_TYPE = 0  # melds.MELD_GROUP or MELD_RUN
@@ -94,7 +96,8 @@ M_JOKERS = 5
 M_SHAPE = 6  # as melds.CA_SHAPE
 M_FITS = 7  # natural kinds that could be laid off on it
 M_CARDS = 8  # M_CARDS + l: its natural cards' layer l
-N_M = M_CARDS + MAX_LAYERS
+M_DECLARED = M_CARDS + MAX_LAYERS  # the natural kinds its jokers were declared as (§2B.11)
+N_M = M_DECLARED + 1
 
 # ---- rows -----------------------------------------------------------------------------------
 R_SEAT = 0
@@ -133,6 +136,8 @@ E_DECLINE_UPCARD = 12  # seat, a = the upcard he let go (gin's upcard offer)
 E_TABLE = 13  # 4-player gin: seat = its team A seat, a = table, b = its team B seat
 E_TEAMS = 14  # 4-player gin: a = team A's hand score, b = team B's
 E_BLOCK = 15  # seat, a = the discard top he let go with the stock empty (block_*: the end)
+E_DECLARE = 16  # a = meld row index, b = the natural card one of its jokers is declared as
+E_STEAL = 17  # a = meld row index, b = the natural card put in place of a joker (§2B.12)
 
 
 @allocating

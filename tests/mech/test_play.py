@@ -397,16 +397,17 @@ def test_careful_takes_a_cheap_discard_that_adds_two_live_outs():
 def test_s2e_27_careful_holds_its_melds_for_a_rummy_until_the_whole_hand_can_go():
     from sim.mech.careful import careful_table
 
-    params, values, st, _ = _state(players=2, going_rummy="double")
+    params, values, st, piles = _state(players=2, going_rummy="double")
     work = M.new_work()
     events = np.zeros((1, S.EV_COLS), np.int64)
+    rng = np.zeros(2, np.uint64)
     st[S.R_SC, S.C_PLAN] = -1
     _hold(params, st, 1, "2c 3d 7s 8d Jc")
     _hold(params, st, 0, "4h 5h 6h 9c Kd")  # two cards would be left: it holds
-    careful_table(GENERIC, params, values, st, events, work, 0)
+    careful_table(GENERIC, params, values, st, piles, rng, events, work, 0)
     assert st[S.R_SC, S.C_N_MELDS] == 0 and st[S.R_SEAT, S.S_N] == 5
     st[S.R_SC, S.C_TURN] = 6 * 2  # past its first 6 turns per player: it plays as greedy
-    careful_table(GENERIC, params, values, st, events, work, 0)
+    careful_table(GENERIC, params, values, st, piles, rng, events, work, 0)
     assert st[S.R_SC, S.C_N_MELDS] == 1 and st[S.R_SEAT, S.S_N] == 2
 
 
@@ -414,11 +415,12 @@ def test_s2e_27_careful_holds_its_melds_for_a_rummy_until_the_whole_hand_can_go(
 def test_s2e_27_careful_lays_down_while_holding_when_one_card_is_left_to_discard():
     from sim.mech.careful import careful_table
 
-    params, values, st, _ = _state(players=2, going_rummy="double")
+    params, values, st, piles = _state(players=2, going_rummy="double")
     work = M.new_work()
     events = np.zeros((1, S.EV_COLS), np.int64)
+    rng = np.zeros(2, np.uint64)
     st[S.R_SC, S.C_PLAN] = -1
     _hold(params, st, 1, "2c 3d 7s 8d Jc")
     _hold(params, st, 0, "4h 5h 6h Kd")
-    careful_table(GENERIC, params, values, st, events, work, 0)
+    careful_table(GENERIC, params, values, st, piles, rng, events, work, 0)
     assert st[S.R_SC, S.C_N_MELDS] == 1 and st[S.R_SEAT, S.S_N] == 1
