@@ -20,6 +20,7 @@ from sim.mech import state as S
 from sim.mech.api import play
 from sim.mech.draw import DRAW_OK, draw_phase
 from sim.mech.game import game_over
+from sim.mech.legal import discard_allowed
 from sim.mech.piles import discard_top
 from sim.mech.specs import GENERIC
 from sim.mech.stock_out import rebuild_stock
@@ -201,6 +202,19 @@ def _discards(st, piles, text):
     for i, k in enumerate(cards):
         piles[S.PILE_DISCARD, i] = k
     st[S.R_SC, S.C_DISCARD_N] = len(cards)
+
+
+@pytest.mark.nojit
+def test_1_5_an_identical_card_from_a_second_pack_may_be_discarded():
+    # (the one-pack half of this clause is tests/mech/test_play.py's)
+    params, _, st, _ = _state(decks=2)
+    kd = parse_card("Kd")
+    S.give(GENERIC, params, st, 0, kd)
+    S.give(GENERIC, params, st, 0, parse_card("2c"))
+    st[S.R_SC, S.C_TAKEN] = kd
+    assert not discard_allowed(GENERIC, params, st, 0, kd)
+    S.give(GENERIC, params, st, 0, kd)  # a second Kd, from the other pack
+    assert discard_allowed(GENERIC, params, st, 0, kd)
 
 
 @pytest.mark.nojit
