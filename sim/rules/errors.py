@@ -42,7 +42,7 @@ class ConfigError(Exception):
         if self.line is not None:
             parts.append(f"line {self.line}")
         if self.key:
-            parts.append(f"key '{self.key}'")
+            parts.append(f"key '{shorten(self.key, 2 * SHOWN_CHARACTERS)}'")
         text = self.problem if self.allowed is None else f"{self.problem}; allowed: {self.allowed}"
         return ": ".join([*parts, text])
 
