@@ -104,11 +104,11 @@ def _is_experiment(file: str) -> bool:
     from sim.runner.experiment import experiments_dir
 
     path = Path(file)
-    if not path.is_file():
-        return (experiments_dir() / f"{file}.toml").is_file()
     try:
+        if not path.is_file():
+            return (experiments_dir() / f"{file}.toml").is_file()
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError):  # too long a name, not UTF-8 or not TOML: the loader says
         return path.resolve().parent == experiments_dir()
     return any(key in raw for key in ("arms", "grids", "seed", "baseline", "lineups"))
 

@@ -27,6 +27,28 @@ SCHEMA_VERSION = 3
 need not decode the score lists). 3: ``comeback`` read from the running totals, not the final
 scores (which in gin carry the bonuses added after the last hand)."""
 
+READABLE_VERSIONS = frozenset({SCHEMA_VERSION})
+"""Schema versions the report reads: only the current one. Version 1 lacks ``points`` and
+``comeback``; version 2's ``comeback`` is wrong for gin (read from the final scores, which
+carry the bonuses), so it is known-bad; a higher version was written by a newer rummysim."""
+
+KNOWN_BAD_VERSIONS = {2: "its comeback column is wrong for gin (fixed in version 3)"}
+"""Versions that exist but must not be reported on, with why."""
+
+
+def schema_version_problem(version: object) -> str | None:
+    """Why a dataset of schema ``version`` cannot be reported on, or None if it can: the
+    reader's version policy (:data:`READABLE_VERSIONS`). A dataset without a manifest has no
+    recorded version; its Parquet columns are checked instead."""
+    if version in READABLE_VERSIONS and isinstance(version, int):
+        return None
+    if isinstance(version, int) and not isinstance(version, bool) and version in KNOWN_BAD_VERSIONS:
+        return f"schema version {version} is known to be bad: {KNOWN_BAD_VERSIONS[version]}"
+    if isinstance(version, int) and not isinstance(version, bool) and 1 <= version < SCHEMA_VERSION:
+        return f"schema version {version} is older than this rummysim reads ({SCHEMA_VERSION})"
+    return f"unknown schema version {version!r} (this rummysim reads {SCHEMA_VERSION})"
+
+
 END_REASONS = R.REASON_NAMES
 """Values of ``hands.end_reason``, in the kernels' code order."""
 

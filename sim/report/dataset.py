@@ -15,7 +15,8 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from sim.dataset.files import TABLES, shard_path
+from sim.dataset.files import TABLES, file_digest, shard_path
+from sim.dataset.schema import schema_version_problem
 from sim.report import chunks
 from sim.rules import ConfigError, load_variant, rules_from_toml
 
@@ -70,6 +71,20 @@ class Dataset:
     each; empty when the dataset is complete (or has no manifest to say)."""
 
     @property
+    def baseline_text(self) -> str:
+        """The report's first line about what every arm is compared with: the baseline rule
+        set(s), and where that choice came from."""
+        bases = sorted({self.arm(a.baseline).ruleset for a in self.arms if a.baseline != a.name})
+        names = ", ".join(bases) if bases else "none (no arm has a baseline to compare with)"
+        if not self.manifest:
+            return (
+                "No manifest.json: the files could not be checked against a manifest, and arms "
+                f"and baselines were read from the Parquet files. Baseline rule set: {names} "
+                "(--baseline, or else the first rule set in name order)."
+            )
+        return f"Baseline rule set: {names}."
+
+    @property
     def incomplete(self) -> str | None:
         """``The dataset is incomplete: ...`` when something planned is missing, else None."""
         return "The dataset is incomplete: " + "; ".join(self.gaps) + "." if self.gaps else None
@@ -119,9 +134,17 @@ def _check_columns(root: Path, manifest: dict) -> None:
     for table, names in READS.items():
         first = _parts(root / table)[0]
         try:
-            have = set(pq.read_schema(first).names)
+            schema = pq.read_schema(first)
         except (OSError, ValueError) as err:
             raise DatasetError(f"{first}: cannot read the Parquet schema: {err}") from None
+        have = set(schema.names)
+        marked = (schema.metadata or {}).get(b"rummysim.schema_version")
+        if not manifest and marked is not None:  # with a manifest, verify_parts checked it
+            version: object = marked.decode(errors="replace")
+            version = int(version) if str(version).isdigit() else version
+            problem = schema_version_problem(version)
+            if problem is not None:
+                raise DatasetError(f"{first}: {problem}; {AGAIN}")
         missing = [n for n in names if n not in have]
         if missing:
             version = manifest.get("schema_version", "unknown")
@@ -153,6 +176,8 @@ def open_dataset(root: str | Path, baseline: str | None = None) -> Dataset:
             raise DatasetError(f"{path}: cannot read the manifest: {err}") from None
         if not isinstance(manifest, dict):
             raise DatasetError(f"{path}: the manifest is not a JSON object")
+    if manifest:
+        verify_parts(root, manifest, path)
     _check_columns(root, manifest)
     present = sorted(p.name.removeprefix("arm=") for p in (root / "hands").glob("arm=*"))
     try:
@@ -164,29 +189,79 @@ def open_dataset(root: str | Path, baseline: str | None = None) -> Dataset:
 
 
 def missing_parts(root: Path, manifest: dict) -> tuple[str, ...]:
-    """What the manifest planned that is not there: shards the run has not finished (it was
-    stopped; running it again finishes them), and shards it recorded as done whose files have
-    gone since (running it again replays them). The report still reads what is there, and
-    says so on its first lines."""
+    """What the manifest planned that the run has not done yet: shards of a stopped run
+    (running it again finishes them). The report still reads what is there, and says so on
+    its first lines. (A shard recorded as done whose file is gone is an error of
+    :func:`verify_parts`, not a gap.)"""
     shards = [e for e in manifest.get("shards", []) if isinstance(e, dict)]
     if not shards:
         return () if manifest.get("complete", True) else ("the run did not finish",)
-    gaps = []
     done = [e for e in shards if e.get("status") == "done"]
     if len(done) < len(shards):
-        gaps.append(f"{len(done)} of {len(shards)} planned shards were run")
-    lost = []
-    for entry in done:
-        for table in TABLES:
-            path = shard_path(root, table, str(entry.get("arm")), int(entry.get("shard", -1)))
-            if not path.exists():
-                lost.append(str(path.relative_to(root)))
-    if lost:
-        gaps.append(
-            f"{len(lost)} file(s) of shards recorded as done are missing ({', '.join(lost[:3])}"
-            f"{', ...' if len(lost) > 3 else ''}); run the experiment again to replay them"
-        )
-    return tuple(gaps)
+        return (f"{len(done)} of {len(shards)} planned shards were run",)
+    return ()
+
+
+AGAIN = "run the experiment again (it replays what is missing or damaged) to report on it"
+
+
+def verify_parts(root: Path, manifest: dict, manifest_path: Path) -> None:
+    """Check the folder against its manifest before anything is read; raise
+    :class:`DatasetError` naming the first file that fails:
+
+    - the manifest's schema version is one the reader does not accept
+      (:func:`sim.dataset.schema.schema_version_problem`);
+    - a part file the manifest does not record as a done shard (a stray copy, or a file of
+      an arm or shard it never planned);
+    - a done shard's file that is missing, or whose row count or SHA-256 differs from the
+      manifest's (another file put in its place, or a damaged one).
+
+    Shards the manifest lists as pending (not run yet) are not errors: they are the
+    incomplete-run banner (:func:`missing_parts`). The row count comes from the Parquet
+    footer; the digest reads every byte once (about 1 GB/s)."""
+    problem = schema_version_problem(manifest.get("schema_version"))
+    if problem is not None:
+        raise DatasetError(f"{manifest_path}: {problem}; {AGAIN}")
+    entries = manifest.get("shards")
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise DatasetError(f"{manifest_path}: the manifest has no list of shards")
+    expected: dict[Path, tuple[str, object, object]] = {}
+    for entry in entries:
+        if entry.get("status") != "done":
+            continue
+        try:
+            arm, shard = str(entry["arm"]), int(entry["shard"])
+        except (KeyError, TypeError, ValueError):
+            raise DatasetError(f"{manifest_path}: a shard entry without arm and shard") from None
+        for table, rows in (("hands", "hands"), ("games", "games")):
+            path = shard_path(root, table, arm, shard)
+            expected[path] = (table, entry.get(rows), entry.get(f"{table}_sha256"))
+    for table in TABLES:
+        for path in _parts(root / table):
+            if path not in expected:
+                raise DatasetError(
+                    f"{path}: a part file the manifest does not record as a done shard (a "
+                    f"stray copy?); move it out of the dataset, or {AGAIN}"
+                )
+    for path, (table, rows, digest) in expected.items():
+        if not path.is_file():
+            raise DatasetError(
+                f"{path}: missing, though the manifest records its shard as done; {AGAIN}"
+            )
+        try:
+            have = pq.ParquetFile(path).metadata.num_rows
+        except (OSError, pa.ArrowException) as err:
+            raise DatasetError(f"{path}: cannot read the Parquet file: {err}; {AGAIN}") from None
+        if have != rows:
+            raise DatasetError(
+                f"{path}: {have:,} rows, but the manifest records {rows} {table} for its "
+                f"shard (a file of another arm or run?); {AGAIN}"
+            )
+        if not isinstance(digest, str) or file_digest(path) != digest:
+            raise DatasetError(
+                f"{path}: its SHA-256 differs from the manifest's (a file of another arm or "
+                f"run, or a damaged one); {AGAIN}"
+            )
 
 
 def _arms(root: Path, manifest: dict, present: list[str], baseline: str | None) -> list[Arm]:

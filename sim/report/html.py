@@ -105,13 +105,9 @@ def render(report: Report, figures: dict[str, Path], version: str) -> str:
         f"{e(report.agg.blocks_text)}",
         "</p>",
     ]
+    parts.append(f"<p><strong>{e(ds.baseline_text)}</strong></p>")
     if ds.incomplete:
         parts.append(f"<p><strong>{e(ds.incomplete)}</strong></p>")
-    if not ds.manifest:
-        parts.append(
-            "<p><strong>No manifest.json: arms and baselines were read from the "
-            "Parquet files.</strong></p>"
-        )
     parts.append("<h2>Findings: game length and score spread</h2>")
     parts.append(
         "<p>Each rule set against the baseline rule set at the same table and line-up, paired "

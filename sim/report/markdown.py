@@ -38,6 +38,8 @@ def render(report: Report, version: str) -> str:
         f"{len(ds.arms)} arms; bootstrap {report.resamples} resamples (seed {report.seed}), "
         f"{report.agg.blocks_text}.",
         "",
+        f"**{ds.baseline_text}**",
+        "",
         *([f"**{ds.incomplete}**", ""] if ds.incomplete else []),
         "## Findings: game length and score spread",
         "",

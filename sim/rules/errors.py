@@ -42,7 +42,7 @@ class ConfigError(Exception):
         if self.line is not None:
             parts.append(f"line {self.line}")
         if self.key:
-            parts.append(f"key '{self.key}'")
+            parts.append(f"key '{shorten(self.key, 2 * SHOWN_CHARACTERS)}'")
         text = self.problem if self.allowed is None else f"{self.problem}; allowed: {self.allowed}"
         return ": ".join([*parts, text])
 
@@ -53,8 +53,21 @@ class ConfigError(Exception):
         return replace(self, file=file)
 
 
+SHOWN_CHARACTERS = 80
+"""Longer names, values and paths are cut to this many characters in messages, so a message
+stays one readable line whatever the file holds."""
+
+
+def shorten(text: str, limit: int = SHOWN_CHARACTERS) -> str:
+    """``text``, or its first ``limit`` characters and how long it was."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text):,} characters)"
+
+
 def display_path(path: str | Path) -> str:
-    """``path`` relative to the project root when it lies inside it (as in error messages)."""
+    """``path`` relative to the project root when it lies inside it (as in error messages);
+    a path too long for the file system is shortened (:func:`shorten`)."""
     text = str(path)
     if text.startswith("<"):  # a label such as "<overrides>", not a file
         return text
@@ -62,16 +75,19 @@ def display_path(path: str | Path) -> str:
     try:
         return str(Path(path).resolve().relative_to(root))
     except ValueError:
-        return text
+        return text if len(text) <= 1000 else shorten(text)
+    except OSError:  # resolve() of a path too long for the file system
+        return shorten(text)
 
 
 def show(value: Any) -> str:
-    """A value as it is written in TOML, for messages: strings quoted, booleans lower-case."""
+    """A value as it is written in TOML, for messages: strings quoted, booleans lower-case;
+    a long string is shortened (:func:`shorten`)."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return f"'{value}'"
-    return str(value)
+        return f"'{shorten(value)}'"
+    return shorten(str(value))
 
 
 def unknown_key(key: str, known: Iterable[str], *, what: str = "key") -> ConfigError:

@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from sim.rules.errors import ConfigError, show, unknown_key
+from sim.rules.errors import ConfigError, shorten, show, unknown_key
 from sim.rules.model import Rules
 from sim.rules.toggles import BY_NAME, POLICY_NAMES, RULE_NAMES, toggle
 
@@ -47,6 +47,16 @@ TOP_KEYS = (
     "rules",
     "policy",
 )
+MAX_NAME = 100
+"""Longest variant, rule set or experiment name (characters). RULES.md sets none; a name
+becomes part of file and folder names (``arm=<rule set>-<players>p-<line-up>``, whose
+temporary files add ~31 characters), which most file systems cap at 255 bytes."""
+MAX_TEXT = 1_000
+"""Longest description, label or RULES.md section (characters): one line of a report."""
+MAX_FILE_BYTES = 1_000_000
+"""Largest variant or experiment file; the shipped ones are under 10 kB."""
+TEXT_KEYS = {"name": MAX_NAME, "extends": MAX_NAME + 5, "description": MAX_TEXT,
+             "section": MAX_TEXT, "family": MAX_NAME}  # fmt: skip
 REPLACED_TABLES = ("deal", "decks_by_players")  # a child's table replaces the parent's
 MERGED_TABLES = ("ace_points_auto", "rules", "policy")  # merged key by key
 OVERRIDES_SOURCE = "<overrides>"
@@ -86,10 +96,67 @@ def load_variant(
 
 def validate_file(path: str | Path) -> Rules:
     """The rules of the variant file at ``path``; ConfigError on any problem."""
-    path = Path(path)
-    if not path.is_file():
-        raise ConfigError("file not found", file=path)
-    return _load_path(path)
+    return _load_path(check_file(Path(path)))
+
+
+def check_length(value: object, key: str, limit: int = MAX_NAME) -> None:
+    """Raise ConfigError when ``value`` is a string longer than ``limit`` characters."""
+    if isinstance(value, str) and len(value) > limit:
+        raise ConfigError(
+            f"{len(value):,} characters is too long", key=key, value=shorten(value),
+            allowed=f"at most {limit:,} characters",
+        )  # fmt: skip
+
+
+def check_file(path: Path, missing: str = "file not found") -> Path:
+    """``path`` if it is a readable regular file; else ConfigError naming it and saying
+    what it is instead (missing, a directory, a path the file system refuses)."""
+    try:
+        if path.is_dir():
+            raise ConfigError("is a directory, not a TOML file", file=path)
+        if not path.is_file():
+            raise ConfigError(missing, file=path)
+    except OSError as err:  # e.g. a name longer than the file system allows
+        raise ConfigError(f"cannot read the file: {err.strerror}", file=path) from None
+    except ValueError:  # a NUL character in the path
+        raise ConfigError("not a usable path (it holds a NUL character)", file=path) from None
+    return path
+
+
+def _is_file(path: Path) -> bool:
+    """``path.is_file()``, False where the file system refuses the path itself."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def read_config(path: Path) -> str:
+    """The text of a variant or experiment file: UTF-8 TOML of at most
+    :data:`MAX_FILE_BYTES`. A directory, an unreadable, over-large, non-UTF-8 or binary
+    (NUL bytes) file is a ConfigError naming it."""
+    check_file(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise ConfigError(
+                f"{size:,} bytes is too large for a variant or experiment file", file=path,
+                allowed=f"at most {MAX_FILE_BYTES:,} bytes",
+            )  # fmt: skip
+        data = path.read_bytes()
+    except OSError as err:
+        raise ConfigError(f"cannot read the file: {err.strerror}", file=path) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ConfigError(
+            f"not UTF-8 text (byte 0x{data[err.start]:02x} at offset {err.start}); variant and "
+            "experiment files are TOML, which is UTF-8",
+            file=path,
+        ) from None
+    if "\x00" in text:
+        raise ConfigError("holds NUL bytes: a binary file, not TOML", file=path)
+    return text
 
 
 def rules_from_toml(text: str, source: str = "<string>") -> Rules:
@@ -143,12 +210,14 @@ def _looks_like_path(text: str) -> bool:
 
 def _variant_path(name_or_path: str | Path) -> Path:
     if isinstance(name_or_path, Path) or _looks_like_path(name_or_path):
-        path = Path(name_or_path)
-        if not path.is_file():
-            raise ConfigError("file not found", file=path)
-        return path
+        return check_file(Path(name_or_path))
+    if len(name_or_path) > MAX_NAME:
+        raise ConfigError(
+            f"unknown variant {show(name_or_path)}: a name is at most {MAX_NAME} characters",
+            value=shorten(name_or_path),
+        )
     path = variants_dir() / f"{name_or_path}.toml"
-    if not path.is_file():
+    if not _is_file(path):
         raise ConfigError(
             f"unknown variant {show(name_or_path)}", value=name_or_path, allowed=_known_variants()
         )
@@ -161,7 +230,7 @@ def _extends_path(name: str, near: Path | None) -> Path:
     folders.append(variants_dir())
     for folder in folders:
         path = folder / (name if name.endswith(".toml") else f"{name}.toml")
-        if path.is_file():
+        if _is_file(path):
             return path.resolve()
     raise ConfigError(
         f"unknown variant {show(name)}", key="extends", value=name, allowed=_known_variants()
@@ -171,7 +240,7 @@ def _extends_path(name: str, near: Path | None) -> Path:
 # ---- reading and merging ------------------------------------------------------------------
 def _load_path(path: Path) -> Rules:
     path = path.resolve()
-    raw = _parse(path.read_text(encoding="utf-8"), path)
+    raw = _parse(read_config(path), path)
     merged = _resolve(raw, path, near=path.parent, chain=(path,))
     return _build(merged, default_name=path.stem, file=path)
 
@@ -207,6 +276,8 @@ def _check_shape(raw: dict[str, Any], file: str | Path) -> None:
             raise ConfigError(
                 "missing; every variant file needs a one-line description", key="description"
             )
+        for key, limit in TEXT_KEYS.items():
+            check_length(raw.get(key), key, limit)
         if "extends" in raw and not isinstance(raw["extends"], str):
             extends = raw["extends"]
             raise ConfigError(
@@ -252,7 +323,7 @@ def _resolve(
             raise ConfigError(f"extends cycle: {names}", key="extends", value=raw["extends"])
     except ConfigError as err:
         raise err.in_file(file) from None
-    parent_raw = _parse(parent_path.read_text(encoding="utf-8"), parent_path)
+    parent_raw = _parse(read_config(parent_path), parent_path)
     parent = _resolve(parent_raw, parent_path, parent_path.parent, (*chain, parent_path))
     return _merge(parent, raw)
 

@@ -23,6 +23,7 @@ from sim.mech.api import compile_rules
 from sim.mech.rows import BOT_NAMES
 from sim.rules import ConfigError, Rules, load_variant
 from sim.rules.errors import show, unknown_key
+from sim.rules.loader import MAX_NAME, MAX_TEXT, check_file, check_length, read_config
 from sim.rules.model import KNOCK_FAMILIES
 from sim.rules.toggles import BY_NAME
 
@@ -33,6 +34,7 @@ EXPERIMENT_ALLOWED = "lower-case letters, digits and _ . @ + -, starting with a 
 DEFAULT_SHARD_HANDS = 50_000
 DEFAULT_SHARD_GAMES = 2_000
 MAX_ARMS = 10_000
+MAX_ARM_NAME = 200  # arm=<name> is a folder; its temporary files add ~31 characters (< 255)
 MAX_SHARDS = 100_000  # shards of the whole run (each is a task, a manifest entry, two files)
 MAX_SHARD_SIZE = {"hands": 1_000_000, "games": 100_000}  # a worker holds one shard's tables
 
@@ -132,10 +134,7 @@ class Experiment:
 def load_experiment(name_or_path: str | Path) -> Experiment:
     """The experiment at a path, or a shipped one by name; ConfigError on any problem."""
     path = _experiment_path(name_or_path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise ConfigError(f"cannot read the file: {err.strerror}", file=path) from None
+    text = read_config(path)  # a directory, non-UTF-8 or binary file: ConfigError naming it
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
@@ -158,12 +157,10 @@ def list_experiments() -> list[tuple[str, str]]:
 def _experiment_path(name_or_path: str | Path) -> Path:
     text = str(name_or_path)
     if text.endswith(".toml") or "/" in text:
-        path = Path(text)
-        if not path.is_file():
-            raise ConfigError("experiment file not found", file=path)
-        return path
+        return check_file(Path(text), "experiment file not found")
+    check_length(text, "experiment")
     path = experiments_dir() / f"{text}.toml"
-    if not path.is_file():
+    if "\0" in text or not path.is_file():
         known = ", ".join(p.stem for p in sorted(experiments_dir().glob("*.toml")))
         raise ConfigError(f"unknown experiment {show(text)}", allowed=known or "(none)")
     return path
@@ -172,6 +169,7 @@ def _experiment_path(name_or_path: str | Path) -> Path:
 def _build(raw: dict[str, Any], path: Path, text: str) -> Experiment:
     _check_keys(raw, TOP_KEYS, "")
     name = raw.get("name", path.stem)
+    check_length(name, "name")
     if not isinstance(name, str) or not EXPERIMENT_PATTERN.match(name):
         raise ConfigError(
             f"{show(name)} is not a usable name", key="name", allowed=EXPERIMENT_ALLOWED
@@ -239,6 +237,11 @@ def _expand(experiment: Experiment, lineups: list[list[str]]) -> tuple[Arm, ...]
                 _check_bots_fit(bots, ruleset, f"lineups[{key}]")
                 arm = Arm("", ruleset, players, bots, "")
                 name = f"{ruleset.name}-{players}p-{arm.lineup}"
+                if len(name) > MAX_ARM_NAME:  # arm=<name> is a folder of the dataset
+                    raise ConfigError(
+                        f"arm name {show(name)} is too long for a folder name", key="arms",
+                        allowed=f"arm names of at most {MAX_ARM_NAME} characters",
+                    )  # fmt: skip
                 base_name = f"{base.name}-{players}p-{arm.lineup}"
                 if players not in base.players:
                     base_name = name  # nothing to compare with at this player count
@@ -389,6 +392,7 @@ def _require(table: dict[str, Any], key: str, where: str = "") -> Any:
 
 
 def _name(value: Any, key: str) -> str:
+    check_length(value, key, MAX_NAME)
     if not isinstance(value, str) or not NAME_PATTERN.match(value):
         raise ConfigError(f"{show(value)} is not a usable name", key=key, allowed=NAME_ALLOWED)
     return value
@@ -397,6 +401,7 @@ def _name(value: Any, key: str) -> str:
 def _string(value: Any, key: str) -> str:
     if not isinstance(value, str):
         raise ConfigError(f"{show(value)} is not a string", key=key)
+    check_length(value, key, MAX_TEXT)
     return value
 
 

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from sim.cards import parse_cards
-from sim.engine import layout as OUT
 from sim.mech import api
 from sim.mech import layout as L
 from sim.mech import melds as M
+from sim.mech import rows as OUT
 from sim.mech import state as S
 from sim.mech.audit import check_block_scores
 from sim.mech.draw import DRAW_BLOCK, DRAW_OK, draw_phase

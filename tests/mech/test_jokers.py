@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from sim.cards import JOKER, parse_cards
-from sim.engine import layout as OUT
 from sim.mech import api
 from sim.mech import layout as L
 from sim.mech import melds as M
+from sim.mech import rows as OUT
 from sim.mech import state as S
 from sim.mech.audit import check_state, declarations_legal
 from sim.mech.greedy import greedy_table

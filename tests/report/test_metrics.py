@@ -141,6 +141,11 @@ def test_an_old_dataset_without_the_flat_columns_is_a_clear_error(
     shutil.copytree(small_dataset, old)
     first = sorted((old / "hands").glob("arm=*/*.parquet"))[0]
     pq.write_table(pq.read_table(first).drop_columns(["points"]), first)
+    # with a manifest, the file's SHA-256 no longer matches; a dataset without one (built by
+    # hand) is checked column by column
+    with pytest.raises(DatasetError, match=r"SHA-256 differs"):
+        open_dataset(old)
+    (old / "manifest.json").unlink()
     with pytest.raises(DatasetError, match=r"no column 'points'.*schema version .*run the"):
         open_dataset(old)
 
@@ -277,6 +282,17 @@ def test_a_shard_with_impossible_values_is_named_in_a_clear_error(
         table.schema.get_field_index("dealer"), "dealer", pa.array(dealer, pa.int8())
     )
     pq.write_table(table, first)
+    # as if the runner had written it so (its digest recorded), past the manifest check
+    import json
+
+    from sim.dataset.files import file_digest
+
+    manifest = json.loads((copy / "manifest.json").read_text())
+    arm = first.parent.name.removeprefix("arm=")
+    shard = int(first.stem.removeprefix("part-"))
+    entry = next(e for e in manifest["shards"] if (e["arm"], e["shard"]) == (arm, shard))
+    entry["hands_sha256"] = file_digest(first)
+    (copy / "manifest.json").write_text(json.dumps(manifest))
     with pytest.raises(DatasetError, match=rf"{first.name}.*dealer is not one of its seats"):
         aggregate(open_dataset(copy))
 
