@@ -15,26 +15,10 @@ from sim.mech.game import play_games
 from sim.mech.melds import value_table
 from sim.mech.specs import Fixed, spec_for
 from sim.mech.state import EV_COLS
-from sim.rules.errors import ConfigError
 from sim.rules.model import Rules
-from sim.rules.toggles import BY_NAME, TOGGLES, Kind, split_param
+from sim.rules.toggles import TOGGLES, Kind, split_param
 from sim.rules.values import card_values
 
-PLAYED = {
-    "stock_exhaustion": (
-        "turn_over",
-        "shuffle_except_top",
-        "void_at_two",
-        "block_difference",
-        "block_totals",
-    ),
-    "meld_timing": ("progressive", "knock"),
-    "scoring": ("pip_to_winner", "per_card", "penalty"),
-}
-"""What this engine plays so far, for the toggles where it is less than the declarations
-(docs/engine-plan.md, order of work): any other value is refused."""
-FAMILIES_PLAYED = {"rummy": None, "knock_rummy": (2, 3, 4, 5), "gin": (2, 3, 4)}
-"""The families this engine plays, and at which player counts (None: every count)."""
 BOTS_PLAYED = (L.BOT_RANDOM, L.BOT_GREEDY, L.BOT_CAREFUL, L.BOT_SIMPLE)
 """The bots this engine plays; ``simple`` only in the knock families (it has no melding
 policy: ``play`` refuses it in progressive rummy, as ``rummysim`` does)."""
@@ -96,39 +80,12 @@ class Played:
         return self
 
 
-def unplayed(rules: Rules, players: int | None = None) -> list[str]:
-    """The settings of ``rules`` this engine does not play yet, as ``name = value`` (§);
-    with ``players``, at that table size (without: at some table size of the variant)."""
-    out = [
-        f"{name} = {rules[name]!r} (RULES.md §{BY_NAME[name].section})"
-        for name, values in PLAYED.items()
-        if rules[name] not in values
-    ]
-    if rules.family not in FAMILIES_PLAYED:
-        out.append(f"family = {rules.family!r}")
-        return out
-    counts = FAMILIES_PLAYED[rules.family]
-    if counts is None:
-        return out
-    wanted = [players] if players is not None else list(rules.player_counts)
-    if not any(p in counts for p in wanted):
-        out.append(f"family = {rules.family!r} at {players or list(rules.player_counts)} players")
-    return out
-
-
 def compile_rules(
     rules: Rules, players: int, *, audit: bool = False
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(params, values)`` of ``rules`` at a table of ``players`` (ConfigError for a player
     count the variant does not allow): every toggle coded into its slot, then the table's
     size, its packs and the audit switch; the card values with their bit planes."""
-    missing = unplayed(rules, players)
-    if missing:
-        raise ConfigError(
-            f"the engine does not play {', '.join(missing)} yet",
-            key=missing[0].split(" ", 1)[0],
-            allowed="the values docs/engine-plan.md lists as played",
-        )
     hand_size, packs = rules.deal_for(players)
     params = np.zeros(L.N_PARAMS, np.int64)
     for toggle in TOGGLES:

@@ -95,16 +95,6 @@ def _next_dealer(rules, players: int, rows: np.ndarray) -> int:
     return (int(last[L.H_DEALER]) + 1) % players
 
 
-def playable(case: tuple[str, int, str]) -> bool:
-    """Does the engine play this case? (Every case of the old engine's baseline, once the
-    engine plays every variant file; docs/engine-plan.md.)"""
-    variant, players, bot = case
-    return (
-        not api.unplayed(load_variant(variant), players)
-        and L.BOT_NAMES.index(bot) in api.BOTS_PLAYED
-    )
-
-
 def play_case(variant: str, players: int, bot: str, hands: int, seed: int = SEED) -> dict:
     """Play whole games of one case until at least ``hands`` hands; return its figures."""
     rules = load_variant(variant)
@@ -396,9 +386,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     before = {k: v for k, v in baseline["cases"].items() if not args.only or args.only in k}
     hands = args.hands if args.hands is not None else int(info["hands_at_least"])
     seed = args.seed if args.seed is not None else int(info["seed"])
-    cases = [c for c in select(all_cases(), args.only) if playable(c)]
-    played = {case_key(*c) for c in cases}
-    before = {k: v for k, v in before.items() if k in played}
+    cases = select(all_cases(), args.only)
     now = meta(hands, seed)
     start = time.perf_counter()
     after = play_cases(cases, hands, seed, args.workers, _log)

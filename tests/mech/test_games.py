@@ -221,12 +221,3 @@ def test_3_19_partnership_games_to_125_with_team_bonuses():
         expected = last[:2] + scored.sum(axis=1) * 20
         expected[team] += 200 if last[1 - team] == 0 else 100
         assert out.game_scores[g].tolist() == [*expected, *expected]
-
-
-def test_2A_6_any_suit_runs_are_refused_in_the_knock_family_for_now():
-    """sim/mech plays only same-suit runs in the knock family (``api.KNOCK_PLAYED``): the old
-    engine's any-suit knock tests have nothing to run on yet, and the refusal names the rule."""
-    from sim.rules import ConfigError
-
-    with pytest.raises(ConfigError, match="run_suit"):
-        _gin(run_suit="any_suit")

@@ -61,7 +61,7 @@ def test_audit_finds_no_violation(variant, players, bot, hands):
 @pytest.mark.nojit
 def test_every_variant_file_the_engine_plays_is_in_the_whole_hand_tests():
     named = {v for v, _ in PLAYED_FILES} | {v for v, _ in KNOCK_FILES}
-    played = {name for name, _ in list_variants() if not api.unplayed(load_variant(name))}
+    played = {name for name, _ in list_variants()}
     assert played == named
 
 
@@ -132,20 +132,6 @@ def test_the_standard_spec_leaves_the_knock_family_to_the_generic_one(variant):
     assert spec_for(params) is GENERIC
     with pytest.raises(ValueError, match="does not fit"):
         api.play(params, values, np.full(2, L.BOT_SIMPLE), hands=1, spec=STANDARD)
-
-
-@pytest.mark.nojit
-def test_unplayed_settings_are_refused_by_name():
-    with_jokers = load_variant("rummy_basic").with_values({"jokers": 2})
-    with pytest.raises(ValueError, match="jokers = 2"):
-        api.compile_rules(with_jokers, 2)
-    assert api.unplayed(load_variant("block_rummy@002")) == []
-    assert api.unplayed(load_variant("knock_rummy"), 5) == []
-    assert api.unplayed(load_variant("gin_rummy_4p")) == []
-    rules = load_variant("rummy_basic").with_values({"run_suit": "any_suit"})
-    assert api.unplayed(rules) == []
-    any_suit_gin = load_variant("gin_rummy").with_values({"run_suit": "any_suit"})
-    assert api.unplayed(any_suit_gin) == []
 
 
 @pytest.mark.nojit
