@@ -33,7 +33,7 @@ run: $(STAMP)  ## run the default experiment (1M hands per arm, or RUN_HANDS) in
 # its tests share one worker (tests/conftest.py), so no two processes write one kernel's cache
 # at once.
 test: $(STAMP) chromium  ## full test suite, then the reduced suite without JIT
-	$(BIN)/python -m sim.mech.precompile
+	$(BIN)/python -m sim.engine.precompile
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -q --durations=15
 	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest -q -m nojit -p no:cacheprovider
 
@@ -41,8 +41,8 @@ test-nojit: $(STAMP)  ## only the reduced suite, with numba's JIT disabled
 	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest -q -m nojit -p no:cacheprovider
 
 audit-sweep: $(STAMP)  ## a long audit sweep of random rules (~3 min; SWEEP_ARGS="--seed 7")
-	$(BIN)/python -m sim.mech.precompile
-	$(BIN)/python -m tests.mech.audit_sweep $(SWEEP_ARGS)
+	$(BIN)/python -m sim.engine.precompile
+	$(BIN)/python -m tests.engine.audit_sweep $(SWEEP_ARGS)
 
 # The report's browser test needs Debian's chromium; install it as root where it is missing.
 # Without it (not root, no network) the test is skipped with its reason, never passed.
@@ -52,11 +52,11 @@ chromium:
 		>/dev/null; } || echo "chromium could not be installed: the browser test will be skipped"
 
 verify: $(STAMP)  ## the engine by mechanics against its plain-Python oracle hand, 1,000 hands a case (~10 min)
-	$(BIN)/python -m sim.mech.precompile
+	$(BIN)/python -m sim.engine.precompile
 	$(BIN)/python -m tests.oracles.test_hand_oracle --hands 1000
 
 bench: $(STAMP)  ## engine benchmarks, one JSON line per figure
-	$(BIN)/python -m sim.mech.precompile
+	$(BIN)/python -m sim.engine.precompile
 	$(BIN)/python -m sim.bench_suite
 
 lint: $(STAMP)  ## ruff
@@ -70,7 +70,7 @@ golden: $(STAMP)  ## rewrite the golden transcripts after an intended change
 # tests/baseline/engine_stats.py: >= 100,000 hands of every case on both cores (~10 min);
 # BASELINE_ARGS="--only gin_rummy" for some cases. `record` rewrites the baseline.
 compare-baseline: $(STAMP)  ## before/after table of every variant file against tests/baseline/engine_stats.json (issue 29 point 6)
-	$(BIN)/python -m sim.mech.precompile
+	$(BIN)/python -m sim.engine.precompile
 	$(BIN)/python -m tests.baseline.engine_stats compare $(BASELINE_ARGS)
 
 clean:

@@ -12,8 +12,8 @@ import time
 
 import numpy as np
 
-from sim.mech import rows as L
-from sim.mech.api import compile_rules, play
+from sim.engine import rows as L
+from sim.engine.api import compile_rules, play
 from sim.rules import load_variant
 
 CHUNK = 250_000  # hands per kernel call (bounds the result arrays kept in memory)

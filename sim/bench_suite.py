@@ -1,7 +1,7 @@
 """``make bench``: the standard benchmarks, one JSON line per figure.
 
-The engine by mechanics (sim.bench_mech): the speed reference, 2-player rummy_basic greedy
-and its ratio to the reference, and its cold compile (issue #29's bars).
+The engine beside its reference (sim.bench_reference): the speed reference, 2-player
+rummy_basic greedy and its ratio to the reference, and its cold compile (issue #29's bars).
 Engine: 2-player rummy_basic greedy on one worker and on every core (each worker playing
 as many hands as the one worker; their ratio, against one-core runs just before and after,
 is a line of its own), 4 players, careful bots; gin_rummy simple against simple on one core
@@ -24,8 +24,8 @@ import sys
 import time
 
 from sim.bench import bench, cpu_count
-from sim.bench_mech import figures as mech_figures
 from sim.bench_pipeline import bench_dask, bench_memory, bench_pipeline, bench_scaling
+from sim.bench_reference import figures as reference_figures
 from sim.report.bench import bench_report_pipeline
 
 HANDS = int(os.environ.get("RUMMYSIM_BENCH_HANDS", "1000000"))
@@ -84,7 +84,7 @@ def deadwood_seconds(hands: int) -> dict:
 
 
 def main() -> None:
-    for figure in mech_figures(HANDS):
+    for figure in reference_figures(HANDS):
         print(json.dumps(figure), flush=True)
     cores = cpu_count()
     greedy = dict(variant="rummy_basic", players=2, bots="greedy")

@@ -83,7 +83,7 @@ def validate(
     file: str = typer.Argument(..., help="a variant or experiment file, or a shipped one's name"),
 ) -> None:
     """Check a variant or experiment file and print what it resolves to; exit 2 if invalid."""
-    from sim.mech.api import compile_rules
+    from sim.engine.api import compile_rules
     from sim.rules import load_variant
 
     if _is_experiment(file):
@@ -169,7 +169,7 @@ def _value_text(value: object) -> str:
 
 def _bots_or_exit(bots: str, players: int, family: str) -> list[int]:
     from sim.bench import parse_bots
-    from sim.mech.rows import BOT_SIMPLE
+    from sim.engine.rows import BOT_SIMPLE
 
     try:
         codes = parse_bots(bots, players)
@@ -200,7 +200,7 @@ def bench(
     import json
 
     from sim.bench import bench as run_bench
-    from sim.mech.api import compile_rules
+    from sim.engine.api import compile_rules
     from sim.rules import load_variant
 
     with config_errors():
@@ -227,7 +227,7 @@ def simulate(
 
     import numpy as np
 
-    from sim.mech.api import compile_rules, play
+    from sim.engine.api import compile_rules, play
     from sim.rules import load_variant
     from sim.summary import summarize
 
@@ -255,7 +255,7 @@ def replay(
     deal: str = typer.Option(None, help="a deal file (TOML) fixing every card: see docs/engine.md"),
 ) -> None:
     """Print one hand as a readable transcript, produced by the engine's own kernels."""
-    from sim.mech.api import compile_rules
+    from sim.engine.api import compile_rules
     from sim.replay import load_deal, transcript
     from sim.rules import load_variant
 

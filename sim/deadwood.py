@@ -11,8 +11,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.cards import JOKER, N_NATURAL, N_SUITS, RANK_CHARS, SUIT_CHARS, card_name
-from sim.mech import layout as L
-from sim.mech.melds import (
+from sim.engine import layout as L
+from sim.engine.melds import (
     CA_JOKERS,
     CA_LEN,
     CA_LO,
@@ -66,7 +66,7 @@ class Analysis:
 
 
 def meld_cards(row: np.ndarray, ace_rank: int) -> list[int]:
-    """The cards of one meld row of the search (``sim.mech.melds`` candidate columns)."""
+    """The cards of one meld row of the search (``sim.engine.melds`` candidate columns)."""
     lo, length, shape = int(row[CA_LO]), int(row[CA_LEN]), int(row[CA_SHAPE])
     if row[CA_TYPE] == MELD_GROUP:  # 4 bits a suit: its natural cards' count
         cards = [lo * N_SUITS + s for s in range(N_SUITS) for _ in range((shape >> 4 * s) & 15)]
@@ -107,9 +107,9 @@ def analyse(rules: Rules, hands: Iterable[list[int]]) -> Iterator[Analysis]:
     """Minimum deadwood and one best arrangement of each hand, in order: the search play
     uses, under the variant's meld rules and card values, with its largest shoe (the most
     packs and jokers of any table size)."""
-    from sim.mech.analysis import arrange_hands, new_results
-    from sim.mech.api import compile_rules
-    from sim.mech.specs import GENERIC
+    from sim.engine.analysis import arrange_hands, new_results
+    from sim.engine.api import compile_rules
+    from sim.engine.specs import GENERIC
 
     compiled = [compile_rules(rules, p) for p in rules.player_counts]
     params, values = compiled[0]

@@ -21,10 +21,10 @@ from pathlib import Path
 import numpy as np
 
 from sim.cards import N_KINDS, N_NATURAL, card_name, cards_text, parse_cards
-from sim.mech import layout as L
-from sim.mech import rows as R
-from sim.mech import state as S
-from sim.mech.api import compile_rules, play
+from sim.engine import layout as L
+from sim.engine import rows as R
+from sim.engine import state as S
+from sim.engine.api import compile_rules, play
 from sim.rules import ConfigError
 from sim.rules.errors import show
 from sim.rules.model import Rules
@@ -190,7 +190,7 @@ def transcript(
 
 
 def _describe(events: np.ndarray, names: list[str]) -> list[str]:
-    """One line or two per event of the log (``sim.mech.state`` says what each holds)."""
+    """One line or two per event of the log (``sim.engine.state`` says what each holds)."""
     lines: list[str] = []
     turn = 0
     for row in events:
@@ -227,6 +227,14 @@ def _describe(events: np.ndarray, names: list[str]) -> list[str]:
             lines.append(f"  melds #{a}: {cards_text(cards)}")
         elif etype == S.E_LAYOFF:
             lines.append(f"  lays off {card_name(b)} on #{a}")
+        elif etype == S.E_BLOCK:
+            turn += 1
+            lines.append(f"turn {turn}: {who}")
+            lines.append(f"  declines {card_name(a)} with the stock empty: the hand is blocked")
+        elif etype == S.E_DECLARE:
+            lines.append(f"  declares a joker in #{a} as {card_name(b)}")
+        elif etype == S.E_STEAL:
+            lines.append(f"  puts {card_name(b)} in place of the joker in #{a} and takes the joker")
         elif etype == S.E_DISCARD:
             lines.append(f"  discards {card_name(a)}")
         elif etype == S.E_KNOCK:

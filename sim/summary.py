@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.mech import rows as R
-from sim.mech.api import Played
+from sim.engine import rows as R
+from sim.engine.api import Played
 
 
 def summarize(out: Played, players: int) -> dict:

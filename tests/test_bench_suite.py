@@ -26,7 +26,9 @@ def test_all_cores_run_gives_every_worker_the_one_core_hands_and_is_bracketed(mo
     for name in ("bench_pipeline", "bench_scaling", "bench_dask", "bench_memory"):
         monkeypatch.setattr(suite, name, lambda hands, workers, name=name: {"bench": name})
     monkeypatch.setattr(suite, "bench_report_pipeline", lambda workers: {"bench": "report"})
-    monkeypatch.setattr(suite, "mech_figures", lambda hands: [{"bench": "mech", "hands": hands}])
+    monkeypatch.setattr(
+        suite, "reference_figures", lambda hands: [{"bench": "engine_vs_reference", "hands": hands}]
+    )
     suite.main()
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     greedy = ("rummy_basic", 2, "greedy")
@@ -38,5 +40,8 @@ def test_all_cores_run_gives_every_worker_the_one_core_hands_and_is_bracketed(mo
     scaling = next(line for line in lines if line["bench"] == "engine_scaling")
     assert scaling["one_core_hands_per_s"] == [500_000.0, 700_000.0]
     assert scaling["ratio"] == 3.0  # 1.8M against the mean of 500k and 700k
-    assert lines[0] == {"bench": "mech", "hands": suite.HANDS}  # the mechanics engine first
+    assert lines[0] == {
+        "bench": "engine_vs_reference",
+        "hands": suite.HANDS,
+    }  # the reference lines first
     assert [line["bench"] for line in lines[1:4]] == ["engine", "engine", "engine_scaling"]

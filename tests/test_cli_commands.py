@@ -125,8 +125,8 @@ def test_replay_of_partnership_gin_shows_both_tables_and_the_team_scores():
 
     import numpy as np
 
-    from sim.mech import rows as R
-    from sim.mech.api import compile_rules, play
+    from sim.engine import rows as R
+    from sim.engine.api import compile_rules, play
     from sim.rules import load_variant
 
     result = runner.invoke(

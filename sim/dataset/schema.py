@@ -1,7 +1,7 @@
 """The dataset schema, defined once: the columns of the hands and games tables.
 
 Every Parquet file of a dataset is built here, from the arrays the kernels fill
-(:class:`sim.mech.api.Played`) plus the shard's identity. ``docs/schema.md`` documents
+(:class:`sim.engine.api.Played`) plus the shard's identity. ``docs/schema.md`` documents
 the same columns for readers; a test checks the two agree.
 
 The Hive partition key ``arm`` is not stored inside the files: readers add it from the
@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pyarrow as pa
 
-from sim.mech import rows as R
+from sim.engine import rows as R
 
 if TYPE_CHECKING:  # the report reads datasets without loading the engine's kernels
-    from sim.mech.api import Played
+    from sim.engine.api import Played
 
 SCHEMA_VERSION = 3
 """2: ``hands.points`` and ``games.comeback`` added (derived from the scores, for readers that

@@ -37,7 +37,7 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from sim.mech.rows import GAME_DEAL_STRIDE, REASON_NAMES
+from sim.engine.rows import GAME_DEAL_STRIDE, REASON_NAMES
 from sim.report import blocks as B
 from sim.report import chunks as C
 from sim.report.blocks import BOOTSTRAP_BLOCKS, block_size

@@ -8,7 +8,7 @@ Typical use::
     rules = load_variant("rummy_basic@002", overrides={"going_rummy": "double"})
     rules.deal_for(4)   # (cards per hand, packs) at 4 players
 
-The engine compiles rules into its arrays (``sim.mech.api.compile_rules``). ``card_values``
+The engine compiles rules into its arrays (``sim.engine.api.compile_rules``). ``card_values``
 loads ``sim.rules.values`` (and numpy) on first use, so reading and checking rules
 (``rummysim --help``, ``variants``) does not pay for numpy's import.
 """

@@ -19,7 +19,7 @@ from sim.rules.toggles import BY_NAME, DEFAULTS, Value, check_values, split_para
 
 MAX_MELD_CARDS = 16
 """Cards one meld may hold: the event log lists a meld in one row of 16 cards
-(``sim.mech.state.EV_COLS``; a test keeps the two equal)."""
+(``sim.engine.state.EV_COLS``; a test keeps the two equal)."""
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 12  # the engine's seat limit (layout.P_PLAYERS)

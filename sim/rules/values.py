@@ -1,6 +1,6 @@
 """The value of each card kind left in hand (RULES.md §1.9, §2A.3-2A.5, §2G.29), from the
 validated rules. The engine turns the rest of the rules into its params
-(``sim.mech.api.compile_rules``).
+(``sim.engine.api.compile_rules``).
 """
 
 from __future__ import annotations

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sim.mech.api import compile_rules
-from sim.mech.rows import BOT_NAMES
+from sim.engine.api import compile_rules
+from sim.engine.rows import BOT_NAMES
 from sim.rules import ConfigError, Rules, load_variant
 from sim.rules.errors import show, unknown_key
 from sim.rules.loader import MAX_NAME, MAX_TEXT, check_file, check_length, read_config

@@ -15,7 +15,7 @@ from typing import Any
 from sim import __version__
 from sim.dataset.files import TMP_DIR, file_digest, write_text_atomic
 from sim.dataset.schema import SCHEMA_VERSION
-from sim.mech.jit import SOURCE_DIGEST as ENGINE_DIGEST
+from sim.engine.jit import SOURCE_DIGEST as ENGINE_DIGEST
 from sim.rules.loader import rules_to_toml
 from sim.runner.experiment import Experiment
 from sim.runner.shards import ShardResult, ShardTask

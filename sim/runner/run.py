@@ -23,9 +23,9 @@ from pathlib import Path
 import numpy as np
 
 from sim.dataset.files import TMP_DIR
-from sim.mech import api
-from sim.mech import layout as L
-from sim.mech import rows as R
+from sim.engine import api
+from sim.engine import layout as L
+from sim.engine import rows as R
 from sim.report.blocks import Blocking, block_size
 from sim.rules.loader import rules_to_toml
 from sim.runner import manifest as mf
@@ -351,11 +351,11 @@ def _run_local(todo, workers, scheduler, reporter, finished) -> None:
 
 def _warm_up(todo: list[ShardTask], reporter: Reporter) -> None:
     """Compile (or load) the kernels once in the parent, so forked workers start warm: one
-    shard of each compile-time spec the plan uses (``sim.mech.specs``), on a hand and nothing
+    shard of each compile-time spec the plan uses (``sim.engine.specs``), on a hand and nothing
     written. Compiling here, in one process, also keeps two workers from writing one
     kernel's cache at once."""
-    from sim.mech.jit import cache_is_cold
-    from sim.mech.specs import spec_for
+    from sim.engine.jit import cache_is_cold
+    from sim.engine.specs import spec_for
 
     if cache_is_cold():
         reporter.log("compiling the engine's kernels (first run only; 1-2 minutes on 2 cores)")

@@ -23,10 +23,10 @@ import pyarrow as pa
 from sim import __version__
 from sim.dataset.files import TABLES, shard_path, with_metadata, write_parquet_atomic
 from sim.dataset.schema import SCHEMA_VERSION, ShardId, games_table, hands_table
-from sim.mech import api
-from sim.mech import layout as L
-from sim.mech import rows as R
-from sim.mech.api import Played, play
+from sim.engine import api
+from sim.engine import layout as L
+from sim.engine import rows as R
+from sim.engine.api import Played, play
 from sim.report.blocks import SUMMARY_KEY, Blocking, summary_for
 
 CHUNK_HANDS = 20_000  # hands per kernel call: bounds memory and sets the progress step

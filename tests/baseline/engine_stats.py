@@ -31,8 +31,8 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.mech import api
-from sim.mech import rows as L
+from sim.engine import api
+from sim.engine import rows as L
 from sim.rules import list_variants, load_variant
 
 BASELINE = Path(__file__).with_name("engine_stats.json")
@@ -221,7 +221,7 @@ def _git(*args: str) -> str:
 
 
 def meta(hands: int, seed: int) -> dict:
-    from sim.mech.jit import SOURCE_DIGEST as ENGINE_DIGEST
+    from sim.engine.jit import SOURCE_DIGEST as ENGINE_DIGEST
 
     figures = {
         "issue": "29 point 6",
@@ -229,7 +229,7 @@ def meta(hands: int, seed: int) -> dict:
         "hands_at_least": hands,
         "git_commit": _git("rev-parse", "HEAD"),
         "engine_uncommitted_changes": bool(
-            _git("status", "--porcelain", "--", "sim/mech", "sim/cards.py")
+            _git("status", "--porcelain", "--", "sim/engine", "sim/cards.py")
         ),
         "engine_digest": ENGINE_DIGEST,
         "recorded_utc": datetime.now(UTC).strftime("%Y-%m-%d %H:%M"),

@@ -1,6 +1,6 @@
 """Slow, plain reference for the best arrangement and its declared tie-break.
 
-The oracle of ``sim.mech.melds.best_arrangement`` (its docstring declares the meld rules,
+The oracle of ``sim.engine.melds.best_arrangement`` (its docstring declares the meld rules,
 the positions and the order; RULES.md §1.2, §1.3, §1.13, §2A.4, §2A.6, §2B.9). It imports
 nothing from the engines: it lists every meld of a hand by brute force, every way to lay
 a set of them out of the hand, and picks by the declared rule:

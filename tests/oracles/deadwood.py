@@ -48,7 +48,7 @@ from collections.abc import Iterable, Sequence
 
 from sim.cards import JOKER, N_KINDS, N_RANKS, N_SUITS, cards_text
 
-# The rule codes the oracle takes: the engine's codes (sim/mech/layout.py, the index of the
+# The rule codes the oracle takes: the engine's codes (sim/engine/layout.py, the index of the
 # value in its declaration), written here again so that the oracle imports no engine code.
 ACE_LOW, ACE_HIGH, ACE_HIGH_OR_LOW, ACE_AROUND_CORNER = 0, 1, 2, 3
 RUN_SAME_SUIT, RUN_ANY_SUIT = 0, 1

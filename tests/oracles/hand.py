@@ -1,13 +1,13 @@
 """Slow, plain reference hand of progressive rummy with the ``greedy`` bot.
 
-The oracle of ``sim.mech`` (docs/engine-plan.md, "The play, exactly"): it plays one hand
+The oracle of ``sim.engine`` (docs/engine-plan.md, "The play, exactly"): it plays one hand
 from the same random streams and writes the same event log, so a disagreement points at
-one event. It imports nothing from the engine (``sim.mech``): the random streams
+one event. It imports nothing from the engine (``sim.engine``): the random streams
 (splitmix64) are written again here with explicit 64-bit masking, the best arrangement is
 the brute-force ``tests.oracles.arrangement`` with its declared tie-break, and the rules
 are read from the rules model (``sim.rules``) and its card values.
 
-What it plays (what ``sim.mech`` plays today): one or more packs without jokers, every ace
+What it plays (what ``sim.engine`` plays today): one or more packs without jokers, every ace
 rule, runs of one suit or any suits, groups without duplicates, ``melds_per_turn``
 ``unlimited`` or ``one``, lay-offs on any meld, an upcard, going out with or without a
 discard, going rummy, stock exhaustion ``turn_over``, ``shuffle_except_top`` and the
@@ -31,7 +31,7 @@ An event is a tuple ``(type, seat, a, b, cards)`` in the terms of the engine's e
 - ``E_BLOCK``: a = the discard top declined with the stock empty;
 - ``E_END``: seat = the winner (-1: none), a = the end reason.
 
-Greedy as ``sim/mech/greedy.py`` states it, with the turn's legality of ``sim/mech/legal.py``:
+Greedy as ``sim/engine/greedy.py`` states it, with the turn's legality of ``sim/engine/legal.py``:
 the card taken from the discard pile may not be discarded unless another copy of it is
 held (several packs), and playing it or a copy to the table spends that rule; a card drawn
 from the stock whose kind the player already drew from the stock since the table last
@@ -48,7 +48,7 @@ from sim.rules.model import Rules
 from sim.rules.values import card_values
 from tests.oracles import arrangement as arr
 
-# ---- random streams (sim/mech/rng.py) ------------------------------------------------------
+# ---- random streams (sim/engine/rng.py) ------------------------------------------------------
 MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
 MIX1 = 0xBF58476D1CE4E5B9
@@ -89,7 +89,7 @@ def first_dealer(seed: int, shard: int, game: int, players: int) -> int:
     return Stream(stream_seed(seed, shard, game, STREAM_GAME)).below(players)
 
 
-# ---- events and end reasons (sim/mech/state.py, sim/mech/rows.py) -----------------------
+# ---- events and end reasons (sim/engine/state.py, sim/engine/rows.py) -----------------------
 E_DEAL, E_UPCARD, E_DRAW_STOCK, E_DRAW_DISCARD, E_REBUILD = 0, 1, 2, 3, 4
 E_MELD, E_LAYOFF, E_DISCARD, E_END, E_SCORE = 5, 6, 7, 8, 9
 E_BLOCK = 15
@@ -186,7 +186,7 @@ def rummy_bonus(going_rummy: str) -> int | None:
     return int(going_rummy.split(":")[1])  # "bonus:N"
 
 
-# ---- run positions (sim/mech/melds.py docstring) ------------------------------------------
+# ---- run positions (sim/engine/melds.py docstring) ------------------------------------------
 def position_ranks(ace_rank: str) -> list[int]:
     """The rank on each run position (around the corner they wrap, 13 of them)."""
     return arr.positions(ace_rank)
@@ -598,7 +598,7 @@ class Hand:
         return [pot // len(lowest) if v == low else 0 for v in left]
 
     def score(self, reason: int, winner: int) -> list[int]:
-        """Each seat's score of the hand (sim/mech/scoring.py): ``pip_to_winner`` and
+        """Each seat's score of the hand (sim/engine/scoring.py): ``pip_to_winner`` and
         ``per_card`` (whose values ``card_values`` writes) give the winner the value of
         every card left in the other hands, ``penalty`` takes from each other player the
         value of his own; going rummy doubles the winner's score. No winner, no score (a

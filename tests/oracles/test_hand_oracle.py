@@ -1,5 +1,5 @@
-"""The mechanics engine's hands against the plain-Python oracle hand (tests/oracles/hand.py):
-for every variant file ``sim.mech`` plays, at its lowest, a middle and its highest player
+"""The engine's hands against the plain-Python oracle hand (tests/oracles/hand.py):
+for every variant file ``sim.engine`` plays, at its lowest, a middle and its highest player
 count, the engine plays whole games of ``greedy`` and each hand's event log must equal the
 oracle's, event by event, and so must its scores (docs/engine-plan.md, "The play, exactly");
 so must rummy_basic under settings that no file uses yet but the engine plays (``SETTINGS``).
@@ -19,10 +19,10 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from sim.mech import api
-from sim.mech import layout as L
-from sim.mech import rows as OUT
-from sim.mech import state as S
+from sim.engine import api
+from sim.engine import layout as L
+from sim.engine import rows as OUT
+from sim.engine import state as S
 from sim.rules import Rules, load_variant
 from sim.rules.loader import list_variants
 from tests.oracles import hand as oracle
@@ -60,7 +60,7 @@ SETTINGS = (
     {"ace_rank": "high_or_low"},
     {"run_suit": "any_suit"},
 )
-"""Settings no variant file combines with progressive rummy yet but ``sim.mech`` plays
+"""Settings no variant file combines with progressive rummy yet but ``sim.engine`` plays
 : rummy_basic with each, at 2 and 5 players."""
 
 
@@ -174,7 +174,7 @@ def test_engine_hands_equal_the_oracle_hands_under_other_settings(extra, players
 
 
 def test_the_oracle_covers_every_progressive_file_the_engine_plays():
-    """A progressive-rummy file that sim.mech starts to play needs the oracle too."""
+    """A progressive-rummy file that sim.engine starts to play needs the oracle too."""
     played = [name for name, _ in list_variants() if load_variant(name).family == "rummy"]
     assert sorted(played) == sorted(FILES)
 

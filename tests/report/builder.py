@@ -20,7 +20,7 @@ import numpy as np
 from sim.bench import parse_bots
 from sim.dataset.files import shard_path, with_metadata, write_parquet_atomic
 from sim.dataset.schema import SCHEMA_VERSION, ShardId, games_table, hands_table
-from sim.mech.api import compile_rules, play
+from sim.engine.api import compile_rules, play
 from sim.rules import load_variant, rules_to_toml
 
 CHUNK = 250_000

@@ -376,7 +376,7 @@ def test_the_polars_type_of_each_integer_column_is_the_one_polars_reads() -> Non
 def test_a_pilot_that_ends_no_game_plans_the_most_games_it_can() -> None:
     """Where no game of the pilot ends, every game is taken to last the whole pilot: the
     fewest hands a game can have then, so the most games, and the smallest blocks."""
-    from sim.mech.api import compile_rules
+    from sim.engine.api import compile_rules
     from sim.rules.loader import load_variant
     from sim.runner.run import pilot_games
 

@@ -10,7 +10,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from sim.mech.rows import GAME_DEAL_STRIDE
+from sim.engine.rows import GAME_DEAL_STRIDE
 from sim.report import chunks as C
 from sim.report import open_dataset
 from sim.report.blocks import QUANTILE_BLOCKS
@@ -72,8 +72,8 @@ def test_end_reasons_read_categorical_and_string_columns() -> None:
 
 def _played(hand_scores: list[list[int]], games: list[tuple[int, int]], finals: list[list[int]]):
     """A kernel call's arrays: hands' scores, games' (hands, winner), games' final scores."""
-    from sim.mech import rows as L
-    from sim.mech.api import Played
+    from sim.engine import rows as L
+    from sim.engine.api import Played
 
     out = Played(len(hand_scores[0]), len(hand_scores), len(games), 0)
     out.hand_scores[:] = hand_scores

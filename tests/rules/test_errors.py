@@ -6,7 +6,7 @@ import pytest
 from typer.testing import CliRunner
 
 from sim.cli import app
-from sim.mech.api import compile_rules
+from sim.engine.api import compile_rules
 from sim.rules import ConfigError, load_variant, validate_file, variants_dir
 
 

@@ -124,7 +124,7 @@ def test_3_19_winner_deals_is_refused_for_partnerships_with_the_reason():
 
 @pytest.mark.parametrize("variant", ["gin_rummy", "oklahoma_gin"])
 def test_3_17_two_player_gin_takes_winner_deals(variant):
-    # it plays there: the hand's winner deals the next hand (tests/mech: the knock-family games)
+    # it plays there: the hand's winner deals the next hand (tests/engine: the knock-family games)
     rules = load_variant(variant, {"dealer_rotation": "winner_deals"})
     assert rules.dealer_rotation == "winner_deals"
 

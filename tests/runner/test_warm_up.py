@@ -9,8 +9,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-import sim.mech.api as api
-import sim.mech.jit as jit
+import sim.engine.api as api
+import sim.engine.jit as jit
 from sim.rules import load_variant
 from sim.runner.run import _warm_up
 
@@ -60,7 +60,7 @@ def test_a_cold_cache_says_it_compiles(monkeypatch, played):
 
 def test_the_cache_is_cold_until_play_games_is_in_it(tmp_path, monkeypatch):
     """Other kernels in the cache do not count: ``play_games`` is what a run loads."""
-    from sim.mech.game import play_games
+    from sim.engine.game import play_games
 
     folder = tmp_path / "mech_this"
     monkeypatch.setattr(play_games._cache, "_cache_path", str(folder))

@@ -1,0 +1,273 @@
+"""Audit mode: invariants checked after every action when ``audit`` is 1 (violations are
+counted in ``C_VIOLATIONS``, never raised).
+
+- every card of the shoe is in exactly one place: the hands, the table, the stock, the
+  discard pile (the copies of each kind are added up as bit-sliced counters);
+- every seat's card count matches its hand;
+- every table meld holds at least 3 cards and at least one natural card, its natural cards
+  and jokers agree with its shape (a group of one card per suit holds at most 4 cards, a
+  run at most 13), and its ``M_FITS`` is what ``table.meld_fits`` says;
+- every table meld's joker declarations fit its cards and ``joker_declare`` (RULES.md
+  §2B.11, ``declarations_legal``);
+- no table joker was replaced by its natural card unless ``joker_replace`` allows it
+  (§2B.12);
+- a block's scores (``check_block_scores``, §2F.28): the players tied for the lowest total
+  share the pot equally and it adds up (what they are paid is the pot less a remainder
+  smaller than their number), every other player scores 0 (under penalty scoring: minus
+  his own total), and the winner is the lowest player when he is alone.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.cards import JOKER, N_NATURAL, N_SUITS
+from sim.engine.bitops import popcount
+from sim.engine.jit import kernel
+from sim.engine.layout import (
+    GROUP_DUPLICATES_ALLOWED,
+    JDECLARE_ALWAYS,
+    JDECLARE_INFERRED,
+    JDECLARE_THREE_CARD_GROUP,
+    JREPLACE_STEAL,
+    P_ACE_RANK,
+    P_AUDIT,
+    P_GROUP_DUPLICATES,
+    P_JOKER_DECLARE,
+    P_JOKER_REPLACE,
+    P_JOKERS,
+    P_PACKS,
+    P_PLAYERS,
+    P_RUN_SUIT,
+    P_SCORING,
+    P_STOCK_EXHAUSTION,
+    RUN_ANY_SUIT,
+    SCORE_PENALTY,
+    STOCK_BLOCK_TOTALS,
+)
+from sim.engine.melds import FULL, JOKER_DIGIT, MAX_LAYERS, MAX_RUN, MELD_GROUP, rank_at
+from sim.engine.specs import rule
+from sim.engine.state import (
+    C_DISCARD_N,
+    C_N_MELDS,
+    C_STEALS_TURN,
+    C_STOCK_N,
+    C_VIOLATIONS,
+    M_CARDS,
+    M_DECLARED,
+    M_FITS,
+    M_JOKERS,
+    M_LEN,
+    M_LO,
+    M_SHAPE,
+    M_SUIT,
+    M_TYPE,
+    PILE_DISCARD,
+    PILE_STOCK,
+    R_MELD,
+    R_SC,
+    R_SEAT,
+    S_HAND,
+    S_JOKERS,
+    S_N,
+)
+from sim.engine.table import meld_fits
+
+COUNTER_BITS = 4  # bit-sliced counters count copies up to 15
+
+
+@kernel
+def _count_in(counter, mask):
+    """Add one copy of every kind of ``mask`` to the bit-sliced ``counter``."""
+    carry = mask
+    for b in range(COUNTER_BITS):
+        if carry == 0:
+            return
+        next_carry = counter[b] & carry
+        counter[b] ^= carry
+        carry = next_carry
+
+
+@kernel
+def _meld_ok(fx, params, st, m):
+    """Does table meld ``m`` agree with its own shape, and are its fits right?"""
+    row = R_MELD + m
+    length = st[row, M_LEN]
+    if length < 3:
+        return False
+    shape = st[row, M_SHAPE]
+    naturals = np.int64(0)
+    n_naturals = 0
+    for l in range(MAX_LAYERS):
+        naturals |= st[row, M_CARDS + l]
+        n_naturals += popcount(st[row, M_CARDS + l])
+    if n_naturals + st[row, M_JOKERS] != length or n_naturals == 0:
+        return False
+    want = np.int64(0)
+    if st[row, M_TYPE] == MELD_GROUP:
+        rank = st[row, M_LO]
+        counted = 0
+        for t in range(N_SUITS):
+            counted += (shape >> (4 * t)) & 0xF
+            if (shape >> (4 * t)) & 0xF != 0:
+                want |= np.int64(1) << (rank * N_SUITS + t)
+        if counted != n_naturals:
+            return False
+        if rule(fx, params, P_GROUP_DUPLICATES) != GROUP_DUPLICATES_ALLOWED and (
+            length > N_SUITS or n_naturals != popcount(want)
+        ):
+            return False
+    else:
+        if length > MAX_RUN or shape >> (3 * length) != 0:
+            return False
+        ace_rank = rule(fx, params, P_ACE_RANK)
+        jokers = 0
+        for i in range(length):
+            digit = (shape >> (3 * i)) & 0x7
+            if digit == JOKER_DIGIT:
+                jokers += 1
+            elif digit > JOKER_DIGIT:
+                return False
+            if digit < N_SUITS:
+                if st[row, M_SUIT] >= 0 and digit != st[row, M_SUIT]:
+                    return False
+                want |= np.int64(1) << (rank_at(st[row, M_LO] + i, ace_rank) * N_SUITS + digit)
+        if jokers != st[row, M_JOKERS] or n_naturals != popcount(want):
+            return False
+    if want != naturals:
+        return False
+    return st[row, M_FITS] == meld_fits(fx, params, st, m)
+
+
+@kernel
+def declarations_legal(fx, params, st, m):
+    """Do the joker declarations of table meld ``m`` fit its cards and ``joker_declare``
+    (RULES.md §2B.11): only cards of the group's rank (with one card per suit, none that a
+    natural card of the group is) or of a joker position's rank (an any-suit run), no more
+    than its jokers, and every joker the rule asks for declared?"""
+    row = R_MELD + m
+    declared = st[row, M_DECLARED]
+    rule_ = rule(fx, params, P_JOKER_DECLARE)
+    jokers = st[row, M_JOKERS]
+    if popcount(declared) > jokers or (rule_ == JDECLARE_INFERRED and declared != 0):
+        return False
+    if st[row, M_TYPE] != MELD_GROUP:
+        if rule_ != JDECLARE_ALWAYS or rule(fx, params, P_RUN_SUIT) != RUN_ANY_SUIT:
+            return declared == 0  # the position fixes it
+        ace_rank = rule(fx, params, P_ACE_RANK)
+        fields = np.int64(0)  # one declaration in the rank field of each joker's position
+        for i in range(st[row, M_LEN]):
+            if (st[row, M_SHAPE] >> (3 * i)) & 0x7 != JOKER_DIGIT:
+                continue
+            field = np.int64(0xF) << (rank_at(st[row, M_LO] + i, ace_rank) * N_SUITS)
+            fields |= field
+            if popcount(declared & field) != 1:
+                return False
+        return declared & ~fields == 0
+    rank_kinds = np.int64(0xF) << (st[row, M_LO] * N_SUITS)
+    if declared & ~rank_kinds != 0:
+        return False
+    if rule(fx, params, P_GROUP_DUPLICATES) != GROUP_DUPLICATES_ALLOWED:
+        for l in range(MAX_LAYERS):
+            if declared & st[row, M_CARDS + l] != 0:
+                return False
+    must = rule_ == JDECLARE_ALWAYS or (rule_ == JDECLARE_THREE_CARD_GROUP and st[row, M_LEN] == 3)
+    return not must or popcount(declared) == min(jokers, N_SUITS)
+
+
+@kernel
+def check_state(fx, params, st, piles, work):
+    """Count the invariants of the module docstring that fail now (only in audit mode)."""
+    if rule(fx, params, P_AUDIT) == 0:
+        return
+    bad = 0
+    counter = work[0, 0:COUNTER_BITS]  # the search workspace is free between searches
+    for b in range(COUNTER_BITS):
+        counter[b] = 0
+    jokers = 0
+    for p in range(rule(fx, params, P_PLAYERS)):
+        row = R_SEAT + p
+        n = st[row, S_JOKERS]
+        for l in range(MAX_LAYERS):
+            _count_in(counter, st[row, S_HAND + l])
+            n += popcount(st[row, S_HAND + l])
+        jokers += st[row, S_JOKERS]
+        if n != st[row, S_N]:
+            bad += 1
+    for m in range(st[R_SC, C_N_MELDS]):
+        for l in range(MAX_LAYERS):
+            _count_in(counter, st[R_MELD + m, M_CARDS + l])
+        jokers += st[R_MELD + m, M_JOKERS]
+        if not _meld_ok(fx, params, st, m):
+            bad += 1
+        if not declarations_legal(fx, params, st, m):
+            bad += 1
+    if st[R_SC, C_STEALS_TURN] > 0 and rule(fx, params, P_JOKER_REPLACE) != JREPLACE_STEAL:
+        bad += 1  # a table joker taken where the rules keep it there (§2B.12)
+    for pile, size in ((PILE_STOCK, st[R_SC, C_STOCK_N]), (PILE_DISCARD, st[R_SC, C_DISCARD_N])):
+        for i in range(size):
+            kind = piles[pile, i]
+            if kind == JOKER:
+                jokers += 1
+            else:
+                _count_in(counter, np.int64(1) << kind)
+    packs = rule(fx, params, P_PACKS)
+    for b in range(COUNTER_BITS):
+        want = FULL if (packs >> b) & 1 else np.int64(0)
+        if counter[b] != want:
+            bad += 1
+    if jokers != rule(fx, params, P_JOKERS):
+        bad += 1
+    st[R_SC, C_VIOLATIONS] += bad
+
+
+@kernel
+def _total_in_hand(values, st, seat):
+    """The value of every card ``seat`` holds, card by card (apart from ``scoring``)."""
+    row = R_SEAT + seat
+    total = st[row, S_JOKERS] * values[JOKER]
+    for l in range(MAX_LAYERS):
+        for k in range(N_NATURAL):
+            if (st[row, S_HAND + l] >> k) & 1:
+                total += values[k]
+    return total
+
+
+@kernel
+def check_block_scores(fx, params, values, st, winner, scores):
+    """A block's scores against §2F.28 (module docstring); returns the violations found."""
+    players = rule(fx, params, P_PLAYERS)
+    penalty = rule(fx, params, P_SCORING) == SCORE_PENALTY
+    low = _total_in_hand(values, st, 0)
+    for p in range(players):
+        low = min(low, _total_in_hand(values, st, p))
+    bad = 0
+    pot = 0
+    paid = 0
+    tied = 0
+    share = -1
+    lowest = -1
+    for p in range(players):
+        total = _total_in_hand(values, st, p)
+        if total == low:
+            tied += 1
+            lowest = p
+            if penalty:
+                if scores[p] != 0:
+                    bad += 1
+            elif share >= 0 and scores[p] != share:
+                bad += 1  # the players tied for lowest share equally
+            share = scores[p]
+            paid += scores[p]
+        else:
+            if scores[p] != (-total if penalty else 0):
+                bad += 1
+            if rule(fx, params, P_STOCK_EXHAUSTION) == STOCK_BLOCK_TOTALS:
+                pot += total
+            else:
+                pot += total - low
+    if not penalty and (paid > pot or pot - paid >= tied):
+        bad += 1
+    if winner != (lowest if tied == 1 else -1):
+        bad += 1
+    return bad

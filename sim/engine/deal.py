@@ -1,0 +1,137 @@
+"""The deal (RULES.md §1.4, §2C.15, §2I.33): a fresh hand state, the cards dealt one at a
+time clockwise from the dealer's left, then the upcard.
+
+Rule slots read here: ``players``, ``hand_size``, ``upcard``, ``family``, ``gin_opening``,
+``dealer_rotation``.
+
+3-player gin (``dealer_rotation = "loser_sits_out"``, §3.18): the dealer sits the hand out
+(his side is -1): he gets no cards and plays no turn (``next_seat`` passes him by).
+
+Gin's ``deal_11_10`` opening (§3.17): the non-dealer gets an eleventh card and no upcard is
+turned (he opens by discarding, ``draw.py``).
+
+The deal stream is seeded from (seed, shard, deal) only, so two arms with other rules deal
+the same cards (common random numbers).
+"""
+
+from __future__ import annotations
+
+from sim.cards import N_KINDS
+from sim.engine.jit import kernel
+from sim.engine.layout import (
+    DEALER_LOSER_SITS_OUT,
+    FAMILY_GIN,
+    GIN_OPENING_DEAL_11_10,
+    P_DEALER_ROTATION,
+    P_FAMILY,
+    P_GIN_OPENING,
+    P_HAND_SIZE,
+    P_PLAYERS,
+    P_UPCARD,
+)
+from sim.engine.piles import fill_stock, pop_stock, push_discard
+from sim.engine.rng import RNG_BOTS, RNG_DEAL, STREAM_BOTS, STREAM_DEAL, stream_seed
+from sim.engine.specs import rule
+from sim.engine.state import (
+    C_CURRENT,
+    C_DEALER,
+    C_LOG,
+    C_N_EVENTS,
+    C_PLAN,
+    C_SHOE_N,
+    C_SHOE_PRESET,
+    C_TAKEN,
+    C_UPCARD,
+    E_DEAL,
+    E_UPCARD,
+    N_C,
+    N_S,
+    R_SC,
+    R_SEAT,
+    S_SIDE,
+    give,
+    held,
+    log_card,
+    log_event,
+)
+
+
+@kernel
+def reset_hand(fx, params, st, piles, rng, seed, shard, deal, dealer):
+    """Clear the seats and the table, refill the stock and seed this deal's streams."""
+    players = rule(fx, params, P_PLAYERS)
+    for p in range(players):
+        for col in range(N_S):
+            st[R_SEAT + p, col] = 0
+        st[R_SEAT + p, S_SIDE] = p
+    log = st[R_SC, C_LOG]
+    n_events = st[R_SC, C_N_EVENTS]
+    shoe = st[R_SC, C_SHOE_N]
+    preset = st[R_SC, C_SHOE_PRESET]
+    for col in range(N_C):
+        st[R_SC, col] = 0
+    st[R_SC, C_LOG] = log
+    st[R_SC, C_N_EVENTS] = n_events
+    st[R_SC, C_SHOE_N] = shoe
+    st[R_SC, C_SHOE_PRESET] = preset
+    st[R_SC, C_TAKEN] = -1
+    st[R_SC, C_PLAN] = -1
+    st[R_SC, C_DEALER] = dealer
+    st[R_SC, C_UPCARD] = -1
+    if rule(fx, params, P_DEALER_ROTATION) == DEALER_LOSER_SITS_OUT:
+        st[R_SEAT + dealer, S_SIDE] = -1  # §3.18: the dealer sits this hand out
+    fill_stock(st, piles)
+    rng[RNG_DEAL] = stream_seed(seed, shard, deal, STREAM_DEAL)
+    rng[RNG_BOTS] = stream_seed(seed, shard, deal, STREAM_BOTS)
+
+
+@kernel
+def next_seat(fx, params, st, seat):
+    """The next seat after ``seat`` that plays this hand (a seat sitting out is passed)."""
+    players = rule(fx, params, P_PLAYERS)
+    nxt = seat + 1 if seat + 1 < players else 0
+    if st[R_SEAT + nxt, S_SIDE] < 0:
+        nxt = nxt + 1 if nxt + 1 < players else 0
+    return nxt
+
+
+@kernel
+def eleven_ten(fx, params):
+    """Gin's ``deal_11_10`` opening: 11 cards to the non-dealer, 10 to the dealer, no
+    upcard."""
+    return (
+        rule(fx, params, P_FAMILY) == FAMILY_GIN
+        and rule(fx, params, P_GIN_OPENING) == GIN_OPENING_DEAL_11_10
+    )
+
+
+@kernel
+def deal_cards(fx, params, st, piles, rng, events):
+    """Deal ``hand_size`` cards to each seat, one at a time from the dealer's left, then
+    turn the upcard (when the rules have one); the first player is the dealer's left."""
+    players = rule(fx, params, P_PLAYERS)
+    dealer = st[R_SC, C_DEALER]
+    size = rule(fx, params, P_HAND_SIZE)
+    first = next_seat(fx, params, st, dealer)
+    for _ in range(size):
+        seat = first
+        while True:  # one card to each seat that plays, from the dealer's left
+            give(fx, params, st, seat, pop_stock(st, piles, rng))
+            seat = next_seat(fx, params, st, seat)
+            if seat == first:
+                break
+    eleven = eleven_ten(fx, params)
+    if eleven:
+        give(fx, params, st, first, pop_stock(st, piles, rng))
+    if st[R_SC, C_LOG] == 1:
+        for p in range(players):
+            event = log_event(st, events, E_DEAL, p, 0, 0)
+            for k in range(N_KINDS):
+                for _ in range(held(fx, params, st, p, k)):
+                    log_card(events, event, k)
+    if rule(fx, params, P_UPCARD) == 1 and not eleven:
+        up = pop_stock(st, piles, rng)
+        push_discard(st, piles, up)
+        st[R_SC, C_UPCARD] = up
+        log_event(st, events, E_UPCARD, -1, up, 0)
+    st[R_SC, C_CURRENT] = first

@@ -1,0 +1,142 @@
+"""The draw (mechanics DD and XD of RULES.md §4C; §1.5, §1.8): the discard top or the stock.
+
+Rule slots read here: ``stock_exhaustion`` (through ``stock_out.py``), ``family`` and
+``gin_opening``.
+
+Gin's opening (§3.17, §2I.33), on the hand's first turn: under ``upcard_offer`` the
+non-dealer may take the upcard; if he lets it go (a turn of its own, ``E_DECLINE_UPCARD``)
+the dealer (3-player gin: the other player) may take it and plays that turn
+(``C_CURRENT`` becomes his seat); if he too lets it go (another turn) the non-dealer draws
+from the stock. Under ``deal_11_10`` the
+non-dealer, dealt 11 cards, opens by discarding without a draw.
+
+With an empty stock the pile is rebuilt (``stock_out.rebuild_stock``) unless the player
+takes the discard top; with at most one discard left and no stock he must take it;
+nothing left anywhere ends the hand (``DRAW_EXHAUSTED``). Under a block rule
+(``stock_out.blocks``, §2F.28) nothing is rebuilt or forced: with the stock empty the
+player takes the discard top if his bot wants it, else he declines it (``E_BLOCK``) and
+the hand ends (``DRAW_BLOCK``). A card drawn from the stock
+whose kind the player already drew from the stock since the table last changed has *come
+round* (``C_COME_ROUND``; the bots keep it rather than discard it again, docs/bots.md).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.cards import JOKER
+from sim.engine.bots import wants_discard
+from sim.engine.deal import eleven_ten, next_seat
+from sim.engine.jit import kernel
+from sim.engine.layout import FAMILY_GIN, GIN_OPENING_UPCARD_OFFER, P_FAMILY, P_GIN_OPENING
+from sim.engine.piles import discard_top, pop_discard, pop_stock
+from sim.engine.specs import rule
+from sim.engine.state import (
+    C_COME_ROUND,
+    C_CURRENT,
+    C_DRAWS_DISCARD,
+    C_DRAWS_STOCK,
+    C_STOCK_N,
+    C_TAKEN,
+    C_TURN,
+    E_BLOCK,
+    E_DECLINE_UPCARD,
+    E_DRAW_DISCARD,
+    E_DRAW_STOCK,
+    R_SC,
+    R_SEAT,
+    S_PICKED,
+    S_STOCK_SEEN,
+    give,
+    log_event,
+)
+from sim.engine.stock_out import blocks, can_rebuild, rebuild_stock
+
+DRAW_OK = 0
+DRAW_EXHAUSTED = 1  # nothing left to draw anywhere: the hand ends without a score
+DRAW_BLOCK = 2  # block_*: the discard top declined with the stock empty; the hand ends
+
+
+@kernel
+def _take_top(fx, params, st, piles, events, seat, top):
+    """``seat`` takes ``top`` from the discard pile."""
+    pop_discard(st, piles)
+    give(fx, params, st, seat, top)
+    st[R_SC, C_TAKEN] = top
+    if top != JOKER:
+        st[R_SEAT + seat, S_PICKED] |= 1 << top
+    st[R_SC, C_DRAWS_DISCARD] += 1
+    log_event(st, events, E_DRAW_DISCARD, seat, top, 0)
+
+
+@kernel
+def _upcard_offer(fx, params, values, bots, st, piles, rng, work, events, seat):
+    """Gin's upcard offer (module docstring): ``seat`` (the non-dealer) or the dealer takes
+    the upcard, or ``seat`` draws from the stock; ``C_CURRENT`` is who plays the turn."""
+    top = discard_top(st, piles)
+    if wants_discard(fx, params, values, bots, st, piles, rng, work, seat, top):
+        _take_top(fx, params, st, piles, events, seat, top)
+        return
+    log_event(st, events, E_DECLINE_UPCARD, seat, top, 0)
+    st[R_SC, C_TURN] += 1
+    other = next_seat(fx, params, st, seat)  # the dealer, or 3-player gin's other player
+    if wants_discard(fx, params, values, bots, st, piles, rng, work, other, top):
+        st[R_SC, C_CURRENT] = other
+        _take_top(fx, params, st, piles, events, other, top)
+        return
+    log_event(st, events, E_DECLINE_UPCARD, other, top, 0)
+    st[R_SC, C_TURN] += 1
+    _draw_stock(fx, params, st, piles, rng, events, seat)
+
+
+@kernel
+def _draw_stock(fx, params, st, piles, rng, events, seat):
+    """``seat`` draws the stock's next card (the stock is not empty)."""
+    card = pop_stock(st, piles, rng)
+    give(fx, params, st, seat, card)
+    if card != JOKER:
+        bit = np.int64(1) << card
+        if st[R_SEAT + seat, S_STOCK_SEEN] & bit != 0:
+            st[R_SC, C_COME_ROUND] = card  # he drew this kind before, the table unchanged
+        st[R_SEAT + seat, S_STOCK_SEEN] |= bit
+    st[R_SC, C_DRAWS_STOCK] += 1
+    log_event(st, events, E_DRAW_STOCK, seat, card, 0)
+
+
+@kernel
+def draw_phase(fx, params, values, bots, st, piles, rng, work, events, seat):
+    """``seat`` draws one card (module docstring); returns DRAW_OK, DRAW_EXHAUSTED or
+    DRAW_BLOCK. At gin's opening the turn may pass to the dealer: the turn's player is
+    ``C_CURRENT``."""
+    if st[R_SC, C_TURN] == 0 and rule(fx, params, P_FAMILY) == FAMILY_GIN:
+        if eleven_ten(fx, params):
+            return DRAW_OK  # the non-dealer opens by discarding
+        if (
+            rule(fx, params, P_GIN_OPENING) == GIN_OPENING_UPCARD_OFFER
+            and discard_top(st, piles) >= 0
+        ):
+            _upcard_offer(fx, params, values, bots, st, piles, rng, work, events, seat)
+            return DRAW_OK
+    top = discard_top(st, piles)
+    stock_empty = st[R_SC, C_STOCK_N] == 0
+    block = stock_empty and blocks(fx, params)
+    take = False
+    if top >= 0:
+        if stock_empty and not block and not can_rebuild(st):
+            take = True  # the discard top is the only card left to draw
+        else:
+            take = wants_discard(fx, params, values, bots, st, piles, rng, work, seat, top)
+    if take:
+        _take_top(fx, params, st, piles, events, seat, top)
+        return DRAW_OK
+    if block:
+        if top < 0:
+            return DRAW_EXHAUSTED
+        log_event(st, events, E_BLOCK, seat, top, 0)
+        return DRAW_BLOCK
+    if stock_empty:
+        if not can_rebuild(st):
+            return DRAW_EXHAUSTED
+        rebuild_stock(fx, params, st, piles, events, seat)
+    _draw_stock(fx, params, st, piles, rng, events, seat)
+    return DRAW_OK

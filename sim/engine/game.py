@@ -1,0 +1,347 @@
+"""Whole games: hands until the game-end rule, with dealer rotation (RULES.md §1.4,
+§1.11, §2H). The loop over hands and games stays inside compiled code.
+
+Rule slots read here: ``players``, ``game_end``, ``dealer_rotation``, ``hand_cap``,
+``seat_rotation``, ``deal_per_game``, ``audit``, ``family``, ``box_bonus``, ``shutout``.
+
+A void hand (gin's ``void_at_two``, §3.17) is dealt again by the same dealer. In 3-player
+gin (``loser_sits_out``, §3.18) the loser of a hand deals the next one and sits it out. At a gin
+game's end (§3.17, §2I.36-39) the winner gets the game bonus (200 on a shutout, or his
+whole total doubled under ``shutout = "double_all"``), every player the box bonus per hand
+he won, and the side bonuses of the game (Oklahoma's) are added; none of this counts
+toward the target. 4-player gin (§3.19) is played by teams (``partnership.py``): the game
+is between the teams' totals (seats 0 and 1 carry them, their partners the same), the deal
+passes left every hand, void or not, and the bonuses go by team.
+
+The output rows are the dataset's (``sim.engine.rows`` ``H_*``, ``G_*``, ``C_*``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.engine.hand import play_hand
+from sim.engine.jit import allocating, kernel
+from sim.engine.layout import (
+    DEALER_LOSER_SITS_OUT,
+    DEALER_WINNER_DEALS,
+    END_FIXED_HANDS,
+    END_PENALTY_LIMIT,
+    END_SINGLE_HAND,
+    END_TARGET,
+    FAMILY_GIN,
+    GAME_BONUS,
+    P_BOX_BONUS,
+    P_DEAL_PER_GAME,
+    P_DEALER_ROTATION,
+    P_FAMILY,
+    P_GAME_END,
+    P_GAME_END_ARG,
+    P_HAND_CAP,
+    P_PLAYERS,
+    P_SEAT_ROTATION,
+    P_SHUTOUT,
+    REASON_VOID,
+    SHUTOUT_DOUBLE_ALL,
+    SHUTOUT_GAME_BONUS,
+)
+from sim.engine.melds import new_work
+from sim.engine.partnership import TEAMS, play_partnership_hand
+from sim.engine.rng import N_RNG, STREAM_GAME, below, stream_seed
+from sim.engine.rows import (
+    C_EVENTS,
+    C_GAMES,
+    C_HANDS,
+    C_TURNS,
+    C_VIOLATIONS,
+    G_CAPPED,
+    G_GAME,
+    G_HANDS,
+    G_LEAD_CHANGES,
+    G_WINNER,
+    GAME_DEAL_STRIDE,
+    H_DEAL,
+    H_DEALER,
+    H_DRAWS_DISCARD,
+    H_DRAWS_STOCK,
+    H_END_REASON,
+    H_GAME,
+    H_HAND,
+    H_TURNS,
+    H_VIOLATIONS,
+    H_WINNER,
+)
+from sim.engine.specs import rule
+from sim.engine.state import (
+    C_DRAWS_DISCARD,
+    C_DRAWS_STOCK,
+    C_LOG,
+    C_N_EVENTS,
+    C_SHOE_PRESET,
+    PILE_SHOE,
+    R_SC,
+    fill_shoe,
+    new_state,
+)
+from sim.engine.state import (
+    C_VIOLATIONS as SC_VIOLATIONS,
+)
+
+
+@kernel
+def unique_leader(totals, players):
+    """The seat with the strictly highest total, or -1 when the highest is shared."""
+    best = totals[0]
+    who = 0
+    shared = False
+    for p in range(1, players):
+        if totals[p] > best:
+            best = totals[p]
+            who = p
+            shared = False
+        elif totals[p] == best:
+            shared = True
+    return -1 if shared else who
+
+
+@kernel
+def game_over(fx, params, totals, players, hands_played, hand_winner):
+    """Whether the game ends now and who won it (§2H.30); ties at the end are played off
+    with extra hands (§1.11)."""
+    end = rule(fx, params, P_GAME_END)
+    value = rule(fx, params, P_GAME_END_ARG)
+    leader = unique_leader(totals, players)
+    if end == END_SINGLE_HAND:
+        return True, hand_winner
+    if end == END_TARGET:
+        top = totals[0]
+        for p in range(players):
+            top = max(top, totals[p])
+        return top >= value and leader >= 0, leader
+    if end == END_FIXED_HANDS:
+        return hands_played >= value and leader >= 0, leader
+    if end == END_PENALTY_LIMIT:
+        low = totals[0]
+        for p in range(players):
+            low = min(low, totals[p])
+        return low <= -value and leader >= 0, leader
+    return False, -1
+
+
+@kernel
+def gin_game_bonuses(fx, params, totals, won, side, winner, players, final):
+    """``final``: a gin game's final scores (module docstring) from the ``totals`` toward
+    the target, the hands each player ``won`` and his ``side`` bonuses."""
+    shutout = True
+    for p in range(players):
+        final[p] = totals[p] + won[p] * rule(fx, params, P_BOX_BONUS) + side[p]
+        if p != winner and totals[p] != 0:
+            shutout = False
+    if winner < 0:
+        return
+    if shutout and rule(fx, params, P_SHUTOUT) == SHUTOUT_DOUBLE_ALL:
+        final[winner] = (final[winner] - side[winner] + GAME_BONUS) * 2 + side[winner]
+    else:
+        final[winner] += SHUTOUT_GAME_BONUS if shutout else GAME_BONUS
+
+
+@allocating
+def play_games(
+    fx,
+    params,
+    values,
+    bots,
+    seed,
+    shard,
+    first_game,
+    first_deal,
+    first_dealer,
+    max_hands,
+    max_games,
+    hand_rows,
+    hand_scores,
+    hand_totals,
+    hand_side,
+    game_rows,
+    game_scores,
+    counters,
+    events,
+    preset,
+):
+    """Play games until ``max_hands`` hands or ``max_games`` games are done (a game cut short
+        by ``max_hands`` is not written). Deal ``first_deal + h`` (or ``game * GAME_DEAL_STRIDE
+        + hand`` under ``deal_per_game``) uses the shuffle of (seed, shard, deal) whatever the
+        rules, so arms share their deals; ``first_dealer`` >= 0 fixes every game's first
+        dealer, else it is drawn (engine policy, §1.4). A non-empty ``preset`` (a hand-built deal:
+    every card of the shoe in the order it leaves the stock, the first card last) is dealt
+    instead of a shuffle (replays). Returns (hands, games) written."""
+    players = rule(fx, params, P_PLAYERS)
+    st, piles = new_state()
+    rng = np.zeros(N_RNG, np.uint64)
+    work = new_work()
+    fill_shoe(fx, params, st, piles)
+    if preset.shape[0] > 0:
+        for i in range(preset.shape[0]):
+            piles[PILE_SHOE, i] = preset[i]
+        st[R_SC, C_SHOE_PRESET] = 1
+    if events.shape[0] > 1:
+        st[R_SC, C_LOG] = 1
+    scores = np.zeros(players, np.int64)
+    side = np.zeros(players, np.int64)  # this hand's side bonuses (Oklahoma gin)
+    game_side = np.zeros(players, np.int64)  # the game's side bonuses so far
+    won = np.zeros(players, np.int64)  # hands won in this game (gin's box bonus)
+    final = np.zeros(players, np.int64)
+    totals = np.zeros(players, np.int64)
+    game_rng = np.zeros(1, np.uint64)
+    # 4-player gin is the partnership game (§3.19): two 2-player tables, scored by team
+    partnership = rule(fx, params, P_FAMILY) == FAMILY_GIN and players == 4
+    ranked = TEAMS if partnership else players  # who the game is between
+    params2 = params.copy()
+    params2[P_PLAYERS] = 2
+    bots2 = np.zeros(2, np.int64)
+    scores2 = np.zeros(2, np.int64)
+    side2 = np.zeros(2, np.int64)
+    h = 0
+    g = 0
+    single = rule(fx, params, P_GAME_END) == END_SINGLE_HAND
+    next_dealer = -1
+    while h < max_hands and g < max_games:
+        game = first_game + g
+        game_rng[0] = stream_seed(seed, shard, game, STREAM_GAME)
+        # a seat rotation r shifts the dealer, so the same shuffle reaches seat p + r
+        dealer = (below(game_rng, 0, players) + rule(fx, params, P_SEAT_ROTATION)) % players
+        if first_dealer >= 0:
+            dealer = first_dealer
+        if single and next_dealer >= 0:
+            dealer = next_dealer  # one-hand games: the deal still rotates (§2H.30-31)
+        totals[:] = 0
+        game_side[:] = 0
+        won[:] = 0
+        leader = -1
+        lead_changes = 0
+        hands_in_game = 0
+        finished = False
+        winner = -1
+        capped = 0
+        while h < max_hands:
+            deal = first_deal + h
+            if rule(fx, params, P_DEAL_PER_GAME) == 1:
+                deal = game * GAME_DEAL_STRIDE + hands_in_game
+            if partnership:
+                reason, hand_winner, turns, draws_stock, draws_discard, violations = (
+                    play_partnership_hand(
+                        fx,
+                        params2,
+                        values,
+                        bots,
+                        bots2,
+                        st,
+                        piles,
+                        rng,
+                        work,
+                        events,
+                        seed,
+                        shard,
+                        deal,
+                        dealer,
+                        hands_in_game,
+                        scores,
+                        side,
+                        scores2,
+                        side2,
+                    )
+                )
+            else:
+                reason, hand_winner, turns = play_hand(
+                    fx,
+                    params,
+                    values,
+                    bots,
+                    st,
+                    piles,
+                    rng,
+                    work,
+                    events,
+                    seed,
+                    shard,
+                    deal,
+                    dealer,
+                    scores,
+                    side,
+                )
+                draws_stock = st[R_SC, C_DRAWS_STOCK]
+                draws_discard = st[R_SC, C_DRAWS_DISCARD]
+                violations = st[R_SC, SC_VIOLATIONS]
+            if hand_winner >= 0:
+                won[hand_winner % ranked] += 1  # partners: the team's hands
+            for p in range(players):
+                totals[p] += scores[p]
+                hand_scores[h, p] = scores[p]
+                hand_totals[h, p] = totals[p]
+                hand_side[h, p] = side[p]
+                game_side[p] += side[p]
+            row = hand_rows[h]
+            row[H_GAME] = game
+            row[H_HAND] = hands_in_game
+            row[H_DEAL] = deal
+            row[H_DEALER] = dealer
+            row[H_TURNS] = turns
+            row[H_DRAWS_STOCK] = draws_stock
+            row[H_DRAWS_DISCARD] = draws_discard
+            row[H_END_REASON] = reason
+            row[H_WINNER] = hand_winner
+            row[H_VIOLATIONS] = violations
+            counters[C_VIOLATIONS] += violations
+            counters[C_TURNS] += turns
+            h += 1
+            hands_in_game += 1
+            # partners carry one total: the game is between the teams, seats 0 and 1
+            now = unique_leader(totals, ranked)
+            if now >= 0 and now != leader:
+                if leader >= 0:
+                    lead_changes += 1
+                leader = now
+            finished, winner = game_over(fx, params, totals, ranked, hands_in_game, hand_winner)
+            if not finished and hands_in_game >= rule(fx, params, P_HAND_CAP):
+                finished = True
+                winner = unique_leader(totals, ranked)
+                capped = 1
+            if partnership:
+                dealer = dealer + 1 if dealer + 1 < players else 0  # a void table: no redeal
+            elif reason == REASON_VOID:
+                pass  # §3.17: the same dealer deals again
+            elif rule(fx, params, P_DEALER_ROTATION) == DEALER_LOSER_SITS_OUT:
+                if hand_winner >= 0:  # §3.18: the loser deals next and sits out
+                    dealer = 3 - hand_winner - dealer  # seats 0, 1, 2
+            elif rule(fx, params, P_DEALER_ROTATION) == DEALER_WINNER_DEALS and hand_winner >= 0:
+                dealer = hand_winner
+            else:
+                dealer = dealer + 1 if dealer + 1 < players else 0
+            if finished:
+                next_dealer = dealer
+                break
+        if not finished:
+            break
+        grow = game_rows[g]
+        grow[G_GAME] = game
+        grow[G_HANDS] = hands_in_game
+        grow[G_WINNER] = winner
+        grow[G_LEAD_CHANGES] = lead_changes
+        grow[G_CAPPED] = capped
+        for p in range(players):
+            final[p] = totals[p]
+        if partnership:
+            for team in range(TEAMS):
+                game_side[team] += game_side[team + TEAMS]  # partners' side bonuses, by team
+            gin_game_bonuses(fx, params, totals, won, game_side, winner, TEAMS, final)
+            final[2] = final[0]
+            final[3] = final[1]
+        elif rule(fx, params, P_FAMILY) == FAMILY_GIN:
+            gin_game_bonuses(fx, params, totals, won, game_side, winner, players, final)
+        for p in range(players):
+            game_scores[g, p] = final[p]
+        g += 1
+    counters[C_HANDS] = h
+    counters[C_GAMES] = g
+    counters[C_EVENTS] = st[R_SC, C_N_EVENTS]
+    return h, g

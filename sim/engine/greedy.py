@@ -1,0 +1,270 @@
+"""The ``greedy`` bot (docs/bots.md).
+
+``greedy``: takes the discard top when it is a joker, melds with its hand or fits a table
+meld it may lay off on; lays down its best arrangement (``melds.best_arrangement``), or,
+when that would leave no legal end of the turn, the best arrangement that keeps back one
+allowed card (the one whose keeping back melds most; ties: the lowest kind), which it then
+discards. It lays its melds down in the arrangement's decision order (lowest card first),
+so they take the next table rows in that order. Then, under ``joker_replace =
+steal_by_replacement`` (§2B.12), it replaces every table joker it can by the natural card
+it holds (the lowest such card first, on the lowest meld row; never the card kept back),
+as today's engine does. Then it lays off, again and again, its lowest card that fits a
+table meld it may lay off on (never a copy of the card kept back), on the first such meld
+(the lowest row), skipping a card whose lay-off would leave no legal end of the turn; when
+no natural card goes, a joker (the ones it took included) on the first meld that takes
+one (``table.lay_off_joker``). It declares its jokers as the lowest card it may
+(``joker_choice``). It discards the
+highest-valued allowed card outside every partial meld (another card of its rank, or a
+card of its suit at most two run positions away), else the highest-valued allowed card,
+a joker last; ties: the higher kind. A card that came round is not discarded while
+another allowed card may be (it is taken out of the allowed cards before the partial-meld
+test; a card kept back still goes): a card came round when it is drawn from the stock and
+the player drew a card of that kind from the stock before in this hand, with no card laid
+down or laid off by anyone in between (any lay-down or lay-off clears every player's
+memory; the memory starts empty each hand and outlives stock rebuilds). With the rebuilt
+stock in a fixed order and every bot deterministic, discarding it again repeats the pass
+exactly and the hand would never end (issue #29: 4% of 6-player hands stalled that way).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.cards import JOKER
+from sim.engine.bitops import highest_bit, lowest_bit
+from sim.engine.jit import kernel
+from sim.engine.joker_choice import declare_jokers
+from sim.engine.layout import (
+    GROUP_DUPLICATES_ALLOWED,
+    MELDS_ONE,
+    MELDS_ONE_OR_LAYOFF,
+    P_ACE_RANK,
+    P_GROUP_DUPLICATES,
+    P_JOKERS,
+    P_MELDS_PER_TURN,
+    P_PACKS,
+    P_RUN_SUIT,
+    RUN_ANY_SUIT,
+)
+from sim.engine.legal import (
+    allowed_naturals,
+    discard_allowed,
+    give_natural,
+    joker_stays_finishable,
+    rows_leave_end,
+    stays_finishable,
+    take_natural,
+)
+from sim.engine.melds import (
+    CA_JOKERS,
+    MAX_LAYERS,
+    N_PLANES,
+    S_BEST_N,
+    SUIT0,
+    V_PLANES,
+    W_BEST,
+    W_SCAL,
+    _from_positions,
+    _to_positions,
+    best_arrangement,
+    meldable,
+)
+from sim.engine.specs import rule
+from sim.engine.state import C_COME_ROUND, C_N_MELDS, C_PLAN, R_SC, R_SEAT, S_HAND, S_JOKERS, S_N
+from sim.engine.table import (
+    first_meld_taking,
+    first_meld_taking_joker,
+    lay_down,
+    lay_off,
+    lay_off_joker,
+    layoff_targets,
+    may_meld_now,
+    may_steal,
+    stands_for,
+    steal,
+)
+
+
+@kernel
+def _meld_limit(fx, params):
+    """How many melds greedy may lay down in one turn (0: any number)."""
+    rule_ = rule(fx, params, P_MELDS_PER_TURN)
+    if rule_ == MELDS_ONE or rule_ == MELDS_ONE_OR_LAYOFF:
+        return 1
+    return 0
+
+
+@kernel
+def _greedy_arrangement(fx, params, values, st, work, seat):
+    """Greedy's arrangement into ``work`` (module docstring); may set ``C_PLAN``."""
+    hand = st[R_SEAT + seat, S_HAND : S_HAND + MAX_LAYERS]
+    jokers = st[R_SEAT + seat, S_JOKERS]
+    limit = _meld_limit(fx, params)
+    best_arrangement(fx, params, values, work, hand, jokers, limit)
+    if work[W_SCAL, S_BEST_N] == 0 or rows_leave_end(
+        fx, params, st, work, seat, W_BEST, work[W_SCAL, S_BEST_N]
+    ):
+        return
+    best_v = -1
+    best_d = -1
+    rest = allowed_naturals(st, seat)
+    while rest != 0:
+        d = lowest_bit(rest)
+        rest &= rest - 1
+        take_natural(fx, params, hand, d)
+        v = best_arrangement(fx, params, values, work, hand, jokers, limit)
+        give_natural(fx, params, hand, d)
+        if v > best_v:
+            best_v = v
+            best_d = d
+    if best_d < 0:
+        work[W_SCAL, S_BEST_N] = 0
+        return
+    take_natural(fx, params, hand, best_d)
+    best_arrangement(fx, params, values, work, hand, jokers, limit)
+    give_natural(fx, params, hand, best_d)
+    st[R_SC, C_PLAN] = best_d
+
+
+@kernel
+def _steal_all(fx, params, st, events, seat):
+    """Replace table jokers by the natural cards they stand for (§2B.12) while it holds
+    one, never the card kept back: the lowest such card first, on the lowest meld row."""
+    if not may_steal(fx, params):
+        return
+    while True:
+        hand = st[R_SEAT + seat, S_HAND]
+        plan = st[R_SC, C_PLAN]
+        if 0 <= plan < JOKER:
+            hand &= ~(np.int64(1) << plan)
+        best_k = JOKER
+        best_m = -1
+        for m in range(st[R_SC, C_N_MELDS]):
+            here = stands_for(fx, params, st, m) & hand
+            if here != 0 and lowest_bit(here) < best_k:
+                best_k = lowest_bit(here)
+                best_m = m
+        if best_m < 0:
+            return
+        steal(fx, params, st, events, seat, best_m, best_k)
+
+
+@kernel
+def greedy_table(fx, params, values, st, piles, rng, events, work, seat, bot):
+    """Greedy's lay-downs, replacements and lay-offs (module docstring); its joker
+    declarations are ``bot``'s (``joker_choice``: careful plays its table as greedy)."""
+    hand = st[R_SEAT + seat, S_HAND : S_HAND + MAX_LAYERS]
+    jokers = st[R_SEAT + seat, S_JOKERS]
+    n_layers = rule(fx, params, P_PACKS)
+    if may_meld_now(fx, params, st) and meldable(fx, params, hand, n_layers, jokers) != 0:
+        _greedy_arrangement(fx, params, values, st, work, seat)
+        for m in range(work[W_SCAL, S_BEST_N]):
+            t = lay_down(fx, params, st, events, seat, work, W_BEST + m)
+            if work[W_BEST + m, CA_JOKERS] > 0:
+                declare_jokers(fx, params, st, piles, rng, events, seat, t, bot)
+    _steal_all(fx, params, st, events, seat)
+    while st[R_SEAT + seat, S_N] > 0:
+        cands = st[R_SEAT + seat, S_HAND : S_HAND + MAX_LAYERS][0] & layoff_targets(
+            fx, params, st, seat
+        )
+        plan = st[R_SC, C_PLAN]
+        if 0 <= plan < JOKER:
+            cands &= ~(np.int64(1) << plan)
+        played = False
+        while cands != 0:
+            k = lowest_bit(cands)
+            cands &= cands - 1
+            if stays_finishable(fx, params, st, seat, k):
+                lay_off(fx, params, st, events, seat, first_meld_taking(fx, params, st, seat, k), k)
+                played = True
+                break
+        if (
+            not played
+            and rule(fx, params, P_JOKERS) > 0  # a spec without jokers folds this away
+            and st[R_SEAT + seat, S_JOKERS] > 0
+            and joker_stays_finishable(fx, params, st, seat)
+        ):
+            m = first_meld_taking_joker(fx, params, st, seat)
+            if m >= 0:
+                lay_off_joker(fx, params, st, events, seat, m)
+                declare_jokers(fx, params, st, piles, rng, events, seat, m, bot)
+                played = True
+        if not played:
+            return
+
+
+@kernel
+def partial_melds(fx, params, hand, n_layers):
+    """The natural kinds of ``hand`` in a partial meld: another card of their rank that a
+    group may hold with them, or a card of their suit (any suit under any_suit) at most two
+    run positions away."""
+    present = hand[0]
+    x0 = present & SUIT0
+    x1 = (present >> 1) & SUIT0
+    x2 = (present >> 2) & SUIT0
+    x3 = (present >> 3) & SUIT0
+    pairs = (x0 & (x1 | x2 | x3)) | (x1 & (x2 | x3)) | (x2 & x3)
+    partial = (pairs * 0xF) & present
+    if n_layers > 1 and rule(fx, params, P_GROUP_DUPLICATES) == GROUP_DUPLICATES_ALLOWED:
+        partial |= hand[1]  # an identical pair
+    ace_rank = rule(fx, params, P_ACE_RANK)
+    e = _to_positions(present, ace_rank)
+    if rule(fx, params, P_RUN_SUIT) == RUN_ANY_SUIT:
+        r = (e | (e >> 1) | (e >> 2) | (e >> 3)) & (SUIT0 | (SUIT0 << 52))
+        near = (r << 4) | (r >> 4) | (r << 8) | (r >> 8)
+        partial |= _from_positions((near & r) * 0xF, ace_rank) & present
+    else:
+        near = (e << 4) | (e >> 4) | (e << 8) | (e >> 8)
+        partial |= _from_positions(near & e, ace_rank)
+    return partial
+
+
+@kernel
+def _highest_value(values, mask):
+    """The kind of ``mask`` with the highest value, ties to the higher kind (-1: empty):
+    keep the cards with the highest value bit set, plane by plane from the top, then take
+    the highest kind left."""
+    if mask == 0:
+        return -1
+    for b in range(N_PLANES - 1, -1, -1):
+        top = mask & values[V_PLANES + b]
+        if top != 0:
+            mask = top
+    return highest_bit(mask)
+
+
+@kernel
+def greedy_discard(fx, params, values, st, seat):
+    """Greedy's discard (module docstring)."""
+    plan = st[R_SC, C_PLAN]
+    if plan >= 0 and discard_allowed(fx, params, st, seat, plan):
+        return plan
+    allowed = allowed_naturals(st, seat)
+    come_round = st[R_SC, C_COME_ROUND]
+    if come_round >= 0 and allowed & ~(np.int64(1) << come_round) != 0:
+        allowed &= ~(np.int64(1) << come_round)  # keep the card that came round
+    loose = allowed & ~partial_melds(
+        fx, params, st[R_SEAT + seat, S_HAND : S_HAND + MAX_LAYERS], rule(fx, params, P_PACKS)
+    )
+    if loose != 0:
+        return _highest_value(values, loose)
+    if allowed != 0:
+        return _highest_value(values, allowed)
+    return JOKER
+
+
+@kernel
+def greedy_wants(fx, params, values, st, work, seat, top):
+    """Does greedy take ``top`` from the discard pile: it melds with its hand, or fits a
+    table meld it may lay off on?"""
+    if top == JOKER:
+        return True
+    bit = np.int64(1) << top
+    if layoff_targets(fx, params, st, seat) & bit != 0:
+        return True
+    hand = st[R_SEAT + seat, S_HAND : S_HAND + MAX_LAYERS]
+    give_natural(fx, params, hand, top)
+    n_layers = rule(fx, params, P_PACKS)
+    found = meldable(fx, params, hand, n_layers, st[R_SEAT + seat, S_JOKERS]) & bit != 0
+    take_natural(fx, params, hand, top)
+    return found

@@ -1,0 +1,224 @@
+"""One hand: the deal, then the one turn loop until the hand ends, then its scores
+(RULES.md §1.4-1.10).
+
+Rule slots read here: ``players``, ``turn_cap``, ``going_rummy``; each phase reads its own.
+
+A turn: the draw (``draw.py``), the table (the seat's bot through ``table.py``), the
+discard. A hand ends when a hand is empty (``went_out``, or ``went_rummy`` when the player
+had played no card before this turn and the rules reward it), when nothing is left to
+draw (``exhausted``), when a player declines the discard top with the stock empty under a
+block rule (``block``, §2F.28: that turn counts, and ``scoring.score_block`` scores the
+hands; the winner is the lowest hand, -1 when it is shared) or at the turn cap
+(``stalled``, no score: engine policy, §1.8).
+
+Under ``meld_timing = "knock"`` (``go_out.knocking``) the table phase plays nothing: after
+the draw the bot answers "discard which card, and knock?" (``bots.knock_discard``); a knock
+is legal when the deadwood left after the discard is within the hand's limit
+(``go_out.may_knock``; an illegal one is an audit violation and play goes on). A knock ends
+the turns; the showdown (``showdown.py``) and the family's scoring (``scoring.score_knock``:
+``knock``, ``gin`` or ``undercut``) follow. A turn that ends without a knock may void the
+hand (``stock_out.voids_hand``, gin's ``void_at_two``: ``void``, no score).
+"""
+
+from __future__ import annotations
+
+from sim.engine.audit import check_block_scores, check_state
+from sim.engine.bots import choose_discard, knock_discard, play_table
+from sim.engine.deal import deal_cards, next_seat, reset_hand
+from sim.engine.draw import DRAW_BLOCK, DRAW_EXHAUSTED, draw_phase
+from sim.engine.go_out import knocking, may_knock
+from sim.engine.jit import kernel
+from sim.engine.layout import (
+    P_AUDIT,
+    P_GOING_RUMMY,
+    P_PLAYERS,
+    P_TURN_CAP,
+    REASON_BLOCK,
+    REASON_EXHAUSTED,
+    REASON_KNOCK,
+    REASON_STALLED,
+    REASON_VOID,
+    REASON_WENT_OUT,
+    REASON_WENT_RUMMY,
+    RUMMY_OFF,
+)
+from sim.engine.legal import discard_allowed
+from sim.engine.piles import push_discard
+from sim.engine.scoring import (
+    check_knock_scores,
+    hand_value,
+    score_block,
+    score_knock,
+    score_went_out,
+)
+from sim.engine.showdown import showdown
+from sim.engine.specs import rule
+from sim.engine.state import (
+    C_COME_ROUND,
+    C_CURRENT,
+    C_LAYOFFS_TURN,
+    C_LOG,
+    C_MELDS_TURN,
+    C_PLAN,
+    C_STEALS_TURN,
+    C_TAKEN,
+    C_TURN,
+    C_VIOLATIONS,
+    E_DISCARD,
+    E_END,
+    E_KNOCK,
+    E_SCORE,
+    R_SC,
+    R_SEAT,
+    S_DEADWOOD,
+    S_N,
+    S_PLAYED,
+    log_event,
+    take,
+)
+from sim.engine.stock_out import voids_hand
+
+
+@kernel
+def _audit(fx, params, st, piles, work):
+    """Check every invariant now, in audit mode (the test keeps the call out of the turn's
+    code otherwise)."""
+    if rule(fx, params, P_AUDIT) == 1:
+        check_state(fx, params, st, piles, work)
+
+
+@kernel
+def _start_turn(st):
+    st[R_SC, C_TAKEN] = -1
+    st[R_SC, C_PLAN] = -1
+    st[R_SC, C_COME_ROUND] = -1
+    st[R_SC, C_MELDS_TURN] = 0
+    st[R_SC, C_LAYOFFS_TURN] = 0
+    st[R_SC, C_STEALS_TURN] = 0
+
+
+@kernel
+def _discard_phase(fx, params, values, bots, st, piles, rng, events, seat):
+    """``seat`` discards the card his bot chooses."""
+    card = choose_discard(fx, params, values, bots, st, piles, rng, seat)
+    _discard(fx, params, st, piles, events, seat, card)
+
+
+@kernel
+def _knock_phase(fx, params, values, bots, st, piles, rng, work, events, seat):
+    """``seat`` discards the card his bot chooses and knocks if it says so and he may;
+    returns whether he knocked."""
+    card, knock = knock_discard(fx, params, values, bots, st, piles, rng, work, seat)
+    _discard(fx, params, st, piles, events, seat, card)
+    if not knock:
+        return False
+    allowed, deadwood = may_knock(fx, params, values, st, work, seat)
+    if not allowed:
+        st[R_SC, C_VIOLATIONS] += 1  # a knock above the limit: play goes on
+        return False
+    log_event(st, events, E_KNOCK, seat, deadwood, 0)
+    return True
+
+
+@kernel
+def _discard(fx, params, st, piles, events, seat, card):
+    """``seat`` discards ``card`` (an illegal choice is an audit violation and the card is
+    discarded all the same, so the hand goes on)."""
+    if not discard_allowed(fx, params, st, seat, card):
+        st[R_SC, C_VIOLATIONS] += 1
+    take(fx, params, st, seat, card)
+    push_discard(st, piles, card)
+    log_event(st, events, E_DISCARD, seat, card, 0)
+
+
+@kernel
+def play_turns(fx, params, values, bots, st, piles, rng, work, events):
+    """Turns until the hand ends; returns (end reason, winner)."""
+    players = rule(fx, params, P_PLAYERS)
+    cap = rule(fx, params, P_TURN_CAP)
+    while st[R_SC, C_TURN] < cap:
+        seat = st[R_SC, C_CURRENT]
+        _start_turn(st)
+        played_before = st[R_SEAT + seat, S_PLAYED]
+        drawn = draw_phase(fx, params, values, bots, st, piles, rng, work, events, seat)
+        if drawn == DRAW_EXHAUSTED:
+            return REASON_EXHAUSTED, -1
+        if drawn == DRAW_BLOCK:
+            st[R_SC, C_TURN] += 1  # declining the discard was his turn
+            return REASON_BLOCK, -1
+        seat = st[R_SC, C_CURRENT]  # gin's opening may pass the turn to the dealer
+        if knocking(fx, params):
+            knocked = _knock_phase(fx, params, values, bots, st, piles, rng, work, events, seat)
+            st[R_SC, C_TURN] += 1
+            if knocked:
+                return REASON_KNOCK, seat
+            if voids_hand(fx, params, st):
+                return REASON_VOID, -1
+            st[R_SC, C_CURRENT] = next_seat(fx, params, st, seat)
+            continue
+        play_table(fx, params, values, bots, st, piles, rng, events, work, seat)
+        if st[R_SEAT + seat, S_N] > 0:
+            _discard_phase(fx, params, values, bots, st, piles, rng, events, seat)
+        st[R_SC, C_TURN] += 1
+        _audit(fx, params, st, piles, work)
+        if st[R_SEAT + seat, S_N] == 0:
+            if played_before == 0 and rule(fx, params, P_GOING_RUMMY) != RUMMY_OFF:
+                return REASON_WENT_RUMMY, seat
+            return REASON_WENT_OUT, seat
+        # a joker replacement puts a card on the table too (§2B.12, §2E.27)
+        played = st[R_SC, C_MELDS_TURN] + st[R_SC, C_LAYOFFS_TURN] + st[R_SC, C_STEALS_TURN]
+        if played > 0:
+            st[R_SEAT + seat, S_PLAYED] = 1
+        st[R_SC, C_CURRENT] = seat + 1 if seat + 1 < players else 0
+    return REASON_STALLED, -1
+
+
+@kernel
+def play_hand(
+    fx,
+    params,
+    values,
+    bots,
+    st,
+    piles,
+    rng,
+    work,
+    events,
+    seed,
+    shard,
+    deal,
+    dealer,
+    scores,
+    side,
+):
+    """Play deal ``deal`` with ``dealer`` dealing; writes ``scores`` and ``side`` (the hand's
+    side bonuses, which do not count toward the target: Oklahoma gin's, §2I.39), both
+    int64[players], and returns (end reason, winner, turns)."""
+    reset_hand(fx, params, st, piles, rng, seed, shard, deal, dealer)
+    deal_cards(fx, params, st, piles, rng, events)
+    _audit(fx, params, st, piles, work)
+    reason, winner = play_turns(fx, params, values, bots, st, piles, rng, work, events)
+    players = rule(fx, params, P_PLAYERS)
+    for p in range(players):
+        scores[p] = 0
+        side[p] = 0
+    if reason == REASON_KNOCK:
+        showdown(fx, params, values, st, work, events, winner)
+        knocker = winner
+        reason, winner = score_knock(fx, params, st, knocker, scores, side)
+        if rule(fx, params, P_AUDIT) == 1:
+            st[R_SC, C_VIOLATIONS] += check_knock_scores(fx, params, st, knocker, reason, scores)
+        _audit(fx, params, st, piles, work)
+    elif reason == REASON_BLOCK:
+        winner = score_block(fx, params, values, st, scores)
+        if rule(fx, params, P_AUDIT) == 1:
+            st[R_SC, C_VIOLATIONS] += check_block_scores(fx, params, values, st, winner, scores)
+    elif winner >= 0:
+        score_went_out(fx, params, values, st, winner, reason == REASON_WENT_RUMMY, scores)
+    log_event(st, events, E_END, winner, reason, 0)
+    if st[R_SC, C_LOG] == 1:  # what each seat held at the end: deadwood, or all his cards
+        knock = knocking(fx, params)
+        for p in range(players):
+            left = st[R_SEAT + p, S_DEADWOOD] if knock else hand_value(fx, params, values, st, p)
+            log_event(st, events, E_SCORE, p, scores[p], left)
+    return reason, winner, st[R_SC, C_TURN]

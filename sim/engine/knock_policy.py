@@ -1,0 +1,244 @@
+"""The bots' answers in the knock family (docs/bots.md, "The knock family"; RULES.md §3.10,
+§3.17, §3.20): take the offered card, and, holding one card more than the deal, which card
+to discard and whether to knock.
+
+Every policy works on the best arrangement of the hand (``layoffs.seat_arrangement``);
+"outside" is the cards outside it. A card taken from the discard pile this turn is never
+discarded (``C_TAKEN``). Where the rules set no knock limit the simple and greedy bots use
+10 (``go_out.bot_limit``); random knocks with any count there.
+
+- ``simple``: takes the card when it is in the best arrangement of the hand with it, or
+  when he could then knock (his deadwood after discarding the highest-valued other card
+  outside is within his limit); discards the highest-valued card outside (ties: the higher
+  kind), or with none outside the card whose removal leaves the least deadwood (ties: the
+  higher kind); knocks as soon as the deadwood after that discard is within his limit.
+- ``greedy``: takes the card when his deadwood after the best discard (as simple's, not the
+  taken card) is lower than his deadwood now; discards the highest-valued card outside,
+  among equal values one in no partial meld (``greedy.partial_melds``), then the higher
+  kind; knocks as soon as he may.
+- ``careful``: takes as simple; when it knocks this turn (below) or has fewer than two
+  cards outside, discards as simple; otherwise the card outside (never the taken card)
+  that leaves the best *outlook* (``draw_outlook``: the deadwood it expects after its next
+  stock draw and simple's discard, every card it has not seen equally likely), ties to the
+  higher value, then the higher kind. Knocks always with gin; within its limit at once
+  with 3 or less, while more than 10 stock cards are left, or once the next player has
+  taken 2 or more discards; otherwise it waits.
+- ``random``: takes with probability 1/2; discards a uniform allowed card (kind order); when
+  the deadwood after it is within the limit, knocks with probability 1/2.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.engine.bitops import lowest_bit, popcount
+from sim.engine.deal import next_seat
+from sim.engine.go_out import NO_LIMIT, bot_limit, knock_limit
+from sim.engine.greedy import partial_melds
+from sim.engine.jit import kernel
+from sim.engine.layoffs import arrange_mask, cannot_meld, seat_arrangement
+from sim.engine.layout import BOT_CAREFUL, BOT_GREEDY, BOT_RANDOM, P_PLAYERS
+from sim.engine.melds import MAX_LAYERS
+from sim.engine.random_bot import random_discard, random_wants
+from sim.engine.rng import RNG_BOTS, below
+from sim.engine.specs import rule
+from sim.engine.state import (
+    C_DISCARD_N,
+    C_STOCK_N,
+    C_TAKEN,
+    PILE_DISCARD,
+    R_SC,
+    R_SEAT,
+    S_HAND,
+    S_PICKED,
+)
+
+NO_CARD = -1
+HUGE = 1 << 40
+CAREFUL_SAFE_KNOCK = 3  # careful always knocks with this much deadwood or less
+CAREFUL_LATE_STOCK = 10  # ... and with more, only while more stock cards than this are left
+CAREFUL_OPPONENT_PICKS = 2  # ... or once the next player has picked up this many discards
+VALUE_SCALE = 64  # above any card value: a sort key of (outlook, -value) in one integer
+FULL52 = (np.int64(1) << 52) - 1
+
+
+@kernel
+def _highest(values, cards, avoid):
+    """The card of ``cards`` with the highest value; among equals one outside ``avoid``,
+    then the higher kind (-1: none)."""
+    best = NO_CARD
+    best_key = -HUGE
+    m = cards
+    while m != 0:  # lowest kind first: ">=" lets the higher kind win a tie
+        k = lowest_bit(m)
+        m &= m - 1
+        key = values[k] * 2 + 1 - ((avoid >> k) & 1)
+        if key >= best_key:
+            best_key = key
+            best = k
+    return best
+
+
+@kernel
+def discard_from(fx, params, values, st, work, seat, hand, taken, avoid, dw, melded):
+    """``(card, deadwood after it)``: the highest-valued card outside the best arrangement
+    (``dw``, ``melded``) of ``seat``'s hand ``hand`` (never ``taken``; among equal values one
+    outside ``avoid``), or, with none outside, the card whose removal leaves the least
+    deadwood (ties: the higher kind)."""
+    taken_bit = np.int64(1) << taken if taken >= 0 else np.int64(0)
+    outside = hand & ~melded & ~taken_bit
+    if outside != 0:
+        card = _highest(values, outside, avoid)
+        return card, dw - values[card]
+    best = NO_CARD
+    best_dw = HUGE
+    m = hand & ~taken_bit
+    while m != 0:  # lowest kind first: "<=" lets the higher kind win a tie
+        k = lowest_bit(m)
+        m &= m - 1
+        left, _ = seat_arrangement(
+            fx, params, values, st, work, seat, hand & ~(np.int64(1) << k), False
+        )
+        if left <= best_dw:
+            best_dw = left
+            best = k
+    return best, best_dw
+
+
+@kernel
+def knock_wants(fx, params, values, bots, st, rng, work, seat, card):
+    """Does ``seat`` take the offered ``card`` (the upcard at gin's opening or the discard
+    top)?"""
+    bot = bots[seat]
+    if bot == BOT_RANDOM:
+        return random_wants(rng)
+    hand = st[R_SEAT + seat, S_HAND]
+    bit = np.int64(1) << card
+    with_card = hand | bit
+    if bot == BOT_GREEDY:
+        now, _ = seat_arrangement(fx, params, values, st, work, seat, hand, True)
+    dw, melded = seat_arrangement(fx, params, values, st, work, seat, with_card, False)
+    if bot != BOT_GREEDY and melded & bit != 0:
+        return True
+    _, after = discard_from(
+        fx, params, values, st, work, seat, with_card, card, np.int64(0), dw, melded
+    )
+    if bot == BOT_GREEDY:
+        return after < now
+    return after <= bot_limit(fx, params, st)
+
+
+@kernel
+def _max_value(values, cards):
+    """The highest value among ``cards`` (0: none)."""
+    best = 0
+    m = cards
+    while m != 0:
+        k = lowest_bit(m)
+        m &= m - 1
+        if values[k] > best:
+            best = values[k]
+    return best
+
+
+@kernel
+def draw_outlook(fx, params, values, work, hand, unseen):
+    """The sum, over every card ``u`` of ``unseen``, of the deadwood ``hand`` keeps after
+    drawing ``u`` and discarding the highest card outside its best arrangement (simple's
+    discard). Only a ``u`` that melds with ``hand`` needs a new arrangement: any other is
+    deadwood in ``hand + u``, whose arrangement is then ``hand``'s with ``u`` left in hand."""
+    dw, melded = arrange_mask(fx, params, values, work, hand)
+    highest = _max_value(values, hand & ~melded)
+    total = 0
+    m = unseen
+    while m != 0:
+        u = lowest_bit(m)
+        m &= m - 1
+        with_u = hand | (np.int64(1) << u)
+        if not cannot_meld(fx, params, work, with_u, np.int64(1) << u):
+            dw_u, melded_u = arrange_mask(fx, params, values, work, with_u)
+            total += dw_u - _max_value(values, with_u & ~melded_u)
+        else:
+            total += dw - max(highest - values[u], 0)
+    return total
+
+
+@kernel
+def _unseen(fx, params, st, piles, seat, hand):
+    """The cards ``seat`` has not seen: not his, not in the discard pile, and not taken from
+    the pile by another player (public)."""
+    pile = np.int64(0)
+    for i in range(st[R_SC, C_DISCARD_N]):
+        pile |= np.int64(1) << piles[PILE_DISCARD, i]
+    known = np.int64(0)
+    for other in range(rule(fx, params, P_PLAYERS)):
+        if other != seat:
+            known |= st[R_SEAT + other, S_PICKED]
+    return FULL52 & ~hand & ~pile & ~known
+
+
+@kernel
+def _careful_knocks(fx, params, st, seat, left):
+    """careful's knock with ``left`` deadwood after its discard (module docstring)."""
+    if left == 0:
+        return True
+    if left > bot_limit(fx, params, st):
+        return False
+    if left <= CAREFUL_SAFE_KNOCK or st[R_SC, C_STOCK_N] > CAREFUL_LATE_STOCK:
+        return True
+    picked = st[R_SEAT + next_seat(fx, params, st, seat), S_PICKED]
+    return popcount(picked) >= CAREFUL_OPPONENT_PICKS
+
+
+@kernel
+def _careful_turn(fx, params, values, st, piles, work, seat):
+    """careful's ``(discard, knock)`` (module docstring)."""
+    hand = st[R_SEAT + seat, S_HAND]
+    taken = st[R_SC, C_TAKEN]
+    dw, melded = seat_arrangement(fx, params, values, st, work, seat, hand, True)
+    card, left = discard_from(
+        fx, params, values, st, work, seat, hand, taken, np.int64(0), dw, melded
+    )
+    knock = _careful_knocks(fx, params, st, seat, left)
+    taken_bit = np.int64(1) << taken if taken >= 0 else np.int64(0)
+    outside = hand & ~melded & ~taken_bit
+    if knock or popcount(outside) < 2:
+        return card, knock
+    unseen = _unseen(fx, params, st, piles, seat, hand)
+    best = NO_CARD
+    best_key = HUGE
+    m = outside
+    while m != 0:  # lowest kind first: "<=" lets the higher kind win a tie
+        c = lowest_bit(m)
+        m &= m - 1
+        rest = hand & ~(np.int64(1) << c)
+        key = draw_outlook(fx, params, values, work, rest, unseen) * VALUE_SCALE - values[c]
+        if key <= best_key:
+            best_key = key
+            best = c
+    return best, _careful_knocks(fx, params, st, seat, dw - values[best])
+
+
+@kernel
+def knock_turn(fx, params, values, bots, st, piles, rng, work, seat):
+    """``seat`` holds one card more than the deal: ``(discard, knock)``."""
+    bot = bots[seat]
+    if bot == BOT_CAREFUL:
+        return _careful_turn(fx, params, values, st, piles, work, seat)
+    hand = st[R_SEAT + seat, S_HAND]
+    if bot == BOT_RANDOM:
+        card = random_discard(fx, params, st, rng, seat)
+        left, _ = seat_arrangement(
+            fx, params, values, st, work, seat, hand & ~(np.int64(1) << card), False
+        )
+        limit = knock_limit(fx, params, st)
+        knock = (limit == NO_LIMIT or left <= limit) and below(rng, RNG_BOTS, 2) == 1
+        return card, knock
+    avoid = np.int64(0)
+    if bot == BOT_GREEDY:
+        avoid = partial_melds(fx, params, st[R_SEAT + seat, S_HAND : S_HAND + MAX_LAYERS], 1)
+    dw, melded = seat_arrangement(fx, params, values, st, work, seat, hand, True)
+    card, left = discard_from(
+        fx, params, values, st, work, seat, hand, st[R_SC, C_TAKEN], avoid, dw, melded
+    )
+    return card, left <= bot_limit(fx, params, st)

@@ -1,0 +1,199 @@
+"""The kernels' params layout, generated from the one declaration table of the toggles.
+
+Every toggle of ``sim.rules.toggles.TOGGLES`` (RULES.md §2, ids 1-59, and the engine-policy
+settings) owns one slot of ``params`` (``int64[N_PARAMS]``), in declaration order; a
+parametrised toggle (``game_end = "target:100"``) owns a second slot for its number. Then
+come the slots that are not toggles (the table size, the resolved pack count, the
+runner's settings). Nothing here is written twice: :func:`slot` and :func:`code` read the
+table, and the named constants below are only their results, so that kernels (which
+freeze module globals when they compile) and readers have names to use.
+
+How a value is coded in its slot:
+
+- ``int`` toggles and integer choices hold the number itself (``joker_points = 25`` is 25);
+- word choices hold their index in the declared choices (``ace_rank``: low 0, high 1,
+  high_or_low 2, around_corner 3); in a choice that mixes words and numbers
+  (``knock_limit``) a word holds ``-1 - index`` so that it never equals a number;
+- switches hold 0 or 1;
+- parametrised toggles hold the index of their form, and their number (0 for a form
+  without one) in the slot ``slot(name) + 1``.
+"""
+
+from __future__ import annotations
+
+from sim.rules.toggles import BY_NAME, TOGGLES, Kind, split_param
+
+ENGINE_SLOTS = (
+    "players",  # seats at the table
+    "hand_size",  # cards dealt to each seat at this table size (RULES.md §1.4)
+    "packs",  # 52-card packs at this table size (decks, or the variant's decks_by_players)
+    "audit",  # 1: check every invariant after every action (counted, never raised)
+    "seat_rotation",  # runner: added to each game's drawn first dealer (mirrored deals)
+    "deal_per_game",  # runner: 1 numbers deals per game (mirrored deals), 0 per hand
+    "family",  # FAMILY_*: how a knock-family hand opens and scores (knock rummy §3.10 or
+    # gin §3.17), until toggles.py declares their scorings as ``scoring`` values (decision 3)
+)
+"""Slots that are not toggles, after the toggles' slots."""
+
+
+def _slots() -> dict[str, int]:
+    slots: dict[str, int] = {}
+    for toggle in TOGGLES:
+        slots[toggle.name] = len(slots)
+        if toggle.kind is Kind.PARAM:
+            slots[toggle.name + ":arg"] = len(slots)
+    for name in ENGINE_SLOTS:
+        slots[name] = len(slots)
+    return slots
+
+
+SLOTS: dict[str, int] = _slots()
+N_PARAMS = len(SLOTS)
+
+
+def slot(name: str) -> int:
+    """The params slot of a toggle or engine setting (KeyError for an unknown name)."""
+    return SLOTS[name]
+
+
+def arg_slot(name: str) -> int:
+    """The slot holding the number of a parametrised toggle (``target:100`` -> 100)."""
+    return SLOTS[name + ":arg"]
+
+
+def code(name: str, value: int | str | bool) -> int:
+    """How ``value`` of toggle ``name`` is written into its slot (module docstring)."""
+    toggle = BY_NAME[name]
+    if toggle.kind is Kind.SWITCH:
+        return int(bool(value))
+    if toggle.kind is Kind.INT:
+        return int(value)
+    if toggle.kind is Kind.PARAM:
+        forms = [split_param(str(c))[0] for c in toggle.choices]
+        return forms.index(split_param(str(value))[0])
+    if isinstance(value, int) and not isinstance(value, bool):
+        if value not in toggle.choices:
+            raise KeyError(f"{value!r} is not a declared value of {name}")
+        return value
+    index = toggle.choices.index(value)
+    mixed = any(isinstance(c, int) for c in toggle.choices)
+    return -1 - index if mixed else index
+
+
+# ---- names the kernels use (each one a lookup in the table above) -------------------------
+P_PLAYERS = slot("players")
+P_HAND_SIZE = slot("hand_size")
+P_PACKS = slot("packs")
+P_AUDIT = slot("audit")
+P_JOKERS = slot("jokers")
+P_ACE_RANK = slot("ace_rank")
+P_RUN_SUIT = slot("run_suit")
+P_GROUP_DUPLICATES = slot("group_duplicates")
+P_JOKER_DECLARE = slot("joker_declare")
+P_JOKER_REPLACE = slot("joker_replace")
+
+P_UPCARD = slot("upcard")
+P_MELD_TIMING = slot("meld_timing")
+P_MELDS_PER_TURN = slot("melds_per_turn")
+P_LAYOFF_TARGET = slot("layoff_target")
+P_LAYOFF_REQUIRES_MELD = slot("layoff_requires_meld")
+P_MUST_DISCARD_TO_GO_OUT = slot("must_discard_to_go_out")
+P_GOING_RUMMY = slot("going_rummy")
+P_GOING_RUMMY_ARG = arg_slot("going_rummy")
+P_STOCK_EXHAUSTION = slot("stock_exhaustion")
+P_SCORING = slot("scoring")
+P_GAME_END = slot("game_end")
+P_GAME_END_ARG = arg_slot("game_end")
+P_DEALER_ROTATION = slot("dealer_rotation")
+P_TURN_CAP = slot("turn_cap")
+P_HAND_CAP = slot("hand_cap")
+P_SEAT_ROTATION = slot("seat_rotation")
+P_DEAL_PER_GAME = slot("deal_per_game")
+P_FAMILY = slot("family")
+P_KNOCK_LIMIT = slot("knock_limit")
+P_GIN_OPENING = slot("gin_opening")
+P_GIN_BONUS = slot("gin_bonus")
+P_UNDERCUT_BONUS = slot("undercut_bonus")
+P_BOX_BONUS = slot("box_bonus")
+P_SHUTOUT = slot("shutout")
+P_SPADE_DOUBLE = slot("spade_double")
+P_OKLAHOMA_EXTRA = slot("oklahoma_extra_bonus")
+
+ACE_LOW = code("ace_rank", "low")
+ACE_HIGH = code("ace_rank", "high")
+ACE_HIGH_OR_LOW = code("ace_rank", "high_or_low")
+ACE_AROUND_CORNER = code("ace_rank", "around_corner")
+RUN_SAME_SUIT = code("run_suit", "same_suit")
+RUN_ANY_SUIT = code("run_suit", "any_suit")
+GROUP_DUPLICATES_FORBIDDEN = code("group_duplicates", "forbidden")
+GROUP_DUPLICATES_ALLOWED = code("group_duplicates", "allowed")
+JDECLARE_INFERRED = code("joker_declare", "inferred")
+JDECLARE_THREE_CARD_GROUP = code("joker_declare", "three_card_group")
+JDECLARE_ALWAYS = code("joker_declare", "always")
+JREPLACE_NONE = code("joker_replace", "none")
+JREPLACE_STEAL = code("joker_replace", "steal_by_replacement")
+
+TIMING_PROGRESSIVE = code("meld_timing", "progressive")
+TIMING_KNOCK = code("meld_timing", "knock")
+KNOCK_UNLIMITED = code("knock_limit", "unlimited")
+KNOCK_UPCARD = code("knock_limit", "upcard")
+GIN_OPENING_UPCARD_OFFER = code("gin_opening", "upcard_offer")
+GIN_OPENING_DEAL_11_10 = code("gin_opening", "deal_11_10")
+SHUTOUT_GAME_BONUS_200 = code("shutout", "game_bonus_200")
+SHUTOUT_DOUBLE_ALL = code("shutout", "double_all")
+STOCK_VOID_AT_TWO = code("stock_exhaustion", "void_at_two")
+MELDS_UNLIMITED = code("melds_per_turn", "unlimited")
+MELDS_ONE = code("melds_per_turn", "one")
+MELDS_ONE_OR_LAYOFF = code("melds_per_turn", "one_or_layoff")
+LAYOFF_ANY = code("layoff_target", "any")
+LAYOFF_OWN_ONLY = code("layoff_target", "own_only")
+LAYOFF_NONE = code("layoff_target", "none")
+LREQ_OFF = code("layoff_requires_meld", "off")
+LREQ_AFTER_FIRST_MELD = code("layoff_requires_meld", "after_first_meld")
+LREQ_AFTER_OWN_LAYOFF = code("layoff_requires_meld", "after_own_layoff")
+RUMMY_OFF = code("going_rummy", "off")
+RUMMY_DOUBLE = code("going_rummy", "double")
+RUMMY_BONUS = code("going_rummy", "bonus:N")
+STOCK_TURN_OVER = code("stock_exhaustion", "turn_over")
+STOCK_SHUFFLE_EXCEPT_TOP = code("stock_exhaustion", "shuffle_except_top")
+STOCK_BLOCK_DIFFERENCE = code("stock_exhaustion", "block_difference")
+STOCK_BLOCK_TOTALS = code("stock_exhaustion", "block_totals")
+SCORE_PIP_TO_WINNER = code("scoring", "pip_to_winner")
+SCORE_PER_CARD = code("scoring", "per_card")
+SCORE_PENALTY = code("scoring", "penalty")
+END_TARGET = code("game_end", "target:T")
+END_FIXED_HANDS = code("game_end", "fixed_hands:N")
+END_SINGLE_HAND = code("game_end", "single_hand")
+END_PENALTY_LIMIT = code("game_end", "penalty_limit:L")
+DEALER_LEFT = code("dealer_rotation", "left")
+DEALER_WINNER_DEALS = code("dealer_rotation", "winner_deals")
+DEALER_LOSER_SITS_OUT = code("dealer_rotation", "loser_sits_out")
+
+# ---- families and the knock families' fixed amounts -------------------------------------
+FAMILY_RUMMY = 0  # progressive melding (§1, §3.1-3.5)
+FAMILY_KNOCK_RUMMY = 1  # §3.10: melds stay in hand, knock, differences, rum bonus
+FAMILY_GIN = 2  # §3.17, §3.20: knock or gin, the defender lays off, undercut, game bonuses
+
+GAME_BONUS = 100  # §3.17: bonus for winning a gin game (200 on a shutout)
+SHUTOUT_GAME_BONUS = 200
+RUM_BONUS = 25  # §3.10 rule 2: a hand won with 0 deadwood collects 25 from each opponent
+KNOCK_PENALTY = 10  # §3.10 rule 4: an undercut knocker pays 10
+
+# ---- how a hand ended and the bots: the dataset's codes (``sim.engine.rows``) ------------------
+from sim.engine.rows import (  # noqa: E402, F401 (re-exported for the kernels)
+    BOT_CAREFUL,
+    BOT_GREEDY,
+    BOT_NAMES,
+    BOT_RANDOM,
+    BOT_SIMPLE,
+    REASON_BLOCK,
+    REASON_EXHAUSTED,
+    REASON_GIN,
+    REASON_KNOCK,
+    REASON_NAMES,
+    REASON_STALLED,
+    REASON_UNDERCUT,
+    REASON_VOID,
+    REASON_WENT_OUT,
+    REASON_WENT_RUMMY,
+)

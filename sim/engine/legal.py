@@ -1,0 +1,120 @@
+"""What a turn may still do (RULES.md §1.5, §1.7, §2E.26): the discard rule, and whether a
+turn can still end legally after a card is played. Shared by every bot.
+
+Rule slots read here: ``must_discard_to_go_out``, ``packs``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.cards import JOKER
+from sim.engine.jit import kernel
+from sim.engine.layout import P_MUST_DISCARD_TO_GO_OUT, P_PACKS
+from sim.engine.melds import CA_JOKERS, CA_TAKE, MAX_LAYERS, W_TMP, remove_one_each
+from sim.engine.specs import rule
+from sim.engine.state import C_TAKEN, R_SC, R_SEAT, S_HAND, S_JOKERS
+
+
+@kernel
+def discard_allowed(fx, params, st, seat, kind):
+    """May ``seat`` discard ``kind`` now: held, and not the card taken from the discard
+    pile this turn (RULES.md §1.5), unless he holds another copy of it (several packs: an
+    identical card from another pack may go)?"""
+    row = R_SEAT + seat
+    if kind == JOKER:
+        held = st[row, S_JOKERS]
+    else:
+        held = ((st[row, S_HAND] >> kind) & 1) + ((st[row, S_HAND + 1] >> kind) & 1)
+    if kind == st[R_SC, C_TAKEN]:
+        return held >= 2
+    return held >= 1
+
+
+@kernel
+def _drop_taken(st, first, second):
+    """``first`` (one copy of each kind held) less the taken card, unless ``second`` (the
+    kinds held twice) holds another copy of it."""
+    taken = st[R_SC, C_TAKEN]
+    if 0 <= taken < JOKER and (second >> taken) & 1 == 0:
+        first &= ~(np.int64(1) << taken)
+    return first
+
+
+@kernel
+def allowed_naturals(st, seat):
+    """The natural kinds ``seat`` may discard, as a mask."""
+    row = R_SEAT + seat
+    return _drop_taken(st, st[row, S_HAND], st[row, S_HAND + 1])
+
+
+@kernel
+def left_allows_end(fx, params, st, seat, first, second, jokers):
+    """Could a turn whose hand is ``first`` (one copy of each kind held), ``second`` (the
+    kinds held twice or more) and ``jokers`` still end legally: an empty hand where going
+    out without a discard is allowed (§2E.26), or a card that may be discarded?"""
+    if first == 0 and jokers == 0:
+        return rule(fx, params, P_MUST_DISCARD_TO_GO_OUT) == 0
+    if jokers > 1 or (jokers == 1 and st[R_SC, C_TAKEN] != JOKER):
+        return True
+    return _drop_taken(st, first, second) != 0
+
+
+@kernel
+def take_natural(fx, params, hand, kind):
+    """Remove one copy of natural ``kind`` (held) from hand layers ``hand``."""
+    bit = np.int64(1) << kind
+    for l in range(rule(fx, params, P_PACKS) - 1, -1, -1):
+        if hand[l] & bit != 0:
+            hand[l] &= ~bit
+            return
+
+
+@kernel
+def give_natural(fx, params, hand, kind):
+    """Add one copy of natural ``kind`` to hand layers ``hand``."""
+    bit = np.int64(1) << kind
+    for l in range(rule(fx, params, P_PACKS)):
+        if hand[l] & bit == 0:
+            hand[l] |= bit
+            return
+
+
+@kernel
+def stays_finishable(fx, params, st, seat, kind):
+    """Could the turn still end legally after ``seat`` plays one natural ``kind``?"""
+    row = R_SEAT + seat
+    bit = np.int64(1) << kind
+    first = st[row, S_HAND]
+    second = st[row, S_HAND + 1]
+    if second & bit == 0:
+        first &= ~bit  # his only copy goes
+    elif st[row, S_HAND + 2] & bit == 0:
+        second &= ~bit  # one of two copies goes
+    return left_allows_end(fx, params, st, seat, first, second, st[row, S_JOKERS])
+
+
+@kernel
+def rows_leave_end(fx, params, st, work, seat, first, count):
+    """After ``seat`` lays down the melds of workspace rows ``first .. first + count - 1``
+    (``sim.engine.melds`` candidates), could his turn still end legally?"""
+    n_layers = rule(fx, params, P_PACKS)
+    left = work[W_TMP, 0:MAX_LAYERS]
+    for l in range(n_layers):
+        left[l] = st[R_SEAT + seat, S_HAND + l]
+    jokers = st[R_SEAT + seat, S_JOKERS]
+    for row in range(first, first + count):
+        for l in range(n_layers):
+            if work[row, CA_TAKE + l] != 0:
+                remove_one_each(left, n_layers, work[row, CA_TAKE + l])
+        jokers -= work[row, CA_JOKERS]
+    return left_allows_end(fx, params, st, seat, left[0], left[1], jokers)
+
+
+@kernel
+def joker_stays_finishable(fx, params, st, seat):
+    """Could the turn still end legally after ``seat`` plays one of his jokers?"""
+    row = R_SEAT + seat
+    return left_allows_end(
+        fx, params, st, seat, st[row, S_HAND], st[row, S_HAND + 1], st[row, S_JOKERS] - 1
+    )

@@ -1,0 +1,693 @@
+"""The meld library: run positions, melds through a card, and the best arrangement of a
+hand (minimum deadwood) with a declared tie-break (RULES.md §1.2, §1.3, §1.13, §2A.4,
+§2A.6, §2B.9).
+
+**Card sets.** A hand is ``layers`` (``int64[MAX_LAYERS]``: bit ``k`` of ``layers[l]`` is
+set when the hand holds more than ``l`` copies of natural kind ``k``; nested, so
+``layers[l + 1]`` lies inside ``layers[l]``) plus a joker count. One pack is one layer.
+
+**Melds.** Every meld has at least 3 cards and at least one natural card; a joker is
+wild. A *group* is cards of one rank: with ``group_duplicates = forbidden`` one card per
+suit (so 3 or 4 cards, each joker taking a missing suit), with ``allowed`` any suits,
+repeats included, 3 or more cards. A *run* is one card on each of 3 to 13 consecutive
+*positions* (below), its naturals of one suit (``run_suit = same_suit``) or of any suits;
+jokers stand on the positions no natural holds.
+
+**Positions** (§2A.4). ``low``: positions 0..12 are A, 2, ..., K. ``high``: 0..12 are 2, ..., K,
+A. ``high_or_low``: 0..13 are A, 2, ..., K, A, and a run never holds both ends (at most 13
+cards, so K-A-2 never forms). ``around_corner``: 0..12 are A..K and a run may wrap past K
+(at most 13 cards). A *window* is a run's first position ``lo`` and its length.
+
+**Candidates through a card** ``c`` (the lowest natural card not decided yet) are listed
+in this declared order, each with one copy of ``c``:
+
+1. groups of ``c``'s rank, by their natural cards' counts per suit ``(n_s, n_h, n_d, n_c)``
+   compared as a tuple (spades first), then by jokers, fewest first;
+2. runs, by window (``lo``, then length), then by what stands on each position from ``lo``
+   up, compared position by position: a natural card of suit spades, hearts, diamonds,
+   clubs (one suit only under ``same_suit``), then a joker. ``c`` stands on its own
+   position.
+
+They are *tried* in the reverse of that order, the last listed first: runs before groups,
+the latest window and the longest run first, the fullest group first. The largest melds
+usually make the best arrangement, so the first one found is usually best and the bound
+prunes the rest.
+
+**Best arrangement** (declared tie-break). Cards are decided from the lowest natural kind
+up: the lowest undecided card goes into one of its candidates, in the order they are
+tried, or is left in hand, tried last. Of all arrangements that leave the least value in
+hand (jokers at their value in ``values``), the first in that order is chosen. Cards that
+can no longer meld with the undecided cards are left in hand at once (this changes no
+order: such a card has no candidate). ``tests/oracles/arrangement.py`` enumerates every
+arrangement by brute force and picks the first optimal one in the same order.
+
+The search keeps its own stack in a workspace (``new_work``), one frame per decided card,
+and lists each frame's candidates into it (at most ``MAX_CAND``; more sets
+``W_TRUNCATED``, which the audit counts).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.cards import JOKER, N_RANKS, N_SUITS
+from sim.engine.bitops import lowest_bit, popcount
+from sim.engine.jit import allocating, kernel
+from sim.engine.layout import (
+    ACE_AROUND_CORNER,
+    ACE_HIGH,
+    ACE_HIGH_OR_LOW,
+    GROUP_DUPLICATES_ALLOWED,
+    P_ACE_RANK,
+    P_GROUP_DUPLICATES,
+    P_PACKS,
+    P_RUN_SUIT,
+    RUN_ANY_SUIT,
+)
+from sim.engine.specs import rule
+
+MAX_LAYERS = 4  # copies of one kind: at most 4 packs (RULES.md §3.11)
+MAX_RUN = 13  # a run never holds a rank twice
+MAX_DEPTH = 40  # decided cards on the search stack (a hand's natural cards)
+MAX_CAND = 256  # candidates listed through one card
+MAX_BEST = MAX_DEPTH  # melds in one arrangement (each holds a decided card)
+JOKER_DIGIT = 4  # what stands on a run position: suit 0..3, or a joker
+
+MELD_GROUP = 0
+MELD_RUN = 1
+
+# ---- a candidate meld (one row of the workspace) --------------------------------------------
+CA_TYPE = 0  # MELD_GROUP or MELD_RUN
+CA_LO = 1  # group: its rank; run: its first position
+CA_LEN = 2  # cards, jokers included
+CA_SUIT = 3  # run of one suit: the suit; otherwise -1
+CA_JOKERS = 4  # jokers in the meld
+CA_VALUE = 5  # the value its cards would leave the hand with (``values``)
+CA_SHAPE = 6  # group: natural count per suit, 4 bits each (spades lowest); run: 3 bits per
+# position from lo up, JOKER_DIGIT for a joker
+CA_TAKE = 7  # CA_TAKE + l: the meld's natural cards as layers (as a hand)
+N_CA = CA_TAKE + MAX_LAYERS
+
+# ---- the search's frame per depth ------------------------------------------------------
+F_REST = 0  # F_REST + l: the undecided cards' layers
+F_JOKERS = MAX_LAYERS  # undecided jokers
+F_MELDED = MAX_LAYERS + 1  # value melded on the path so far
+F_LEFT = MAX_LAYERS + 2  # value of the undecided cards (the bound: melded + left)
+F_CARD = MAX_LAYERS + 3  # the card decided here (-1: only jokers are left)
+F_N = MAX_LAYERS + 4  # candidates listed
+F_NEXT = MAX_LAYERS + 5  # the next option to try (F_N: leave the card in hand)
+F_MELDS = MAX_LAYERS + 6  # melds on the path so far
+F_TAKEN = MAX_LAYERS + 7  # the option taken here on the current path (-1: left in hand)
+N_F = MAX_LAYERS + 8
+
+# ---- workspace rows ----------------------------------------------------------------------
+W_CAND = 0  # MAX_DEPTH * MAX_CAND candidate rows
+W_FRAME = W_CAND + MAX_DEPTH * MAX_CAND  # MAX_DEPTH frames
+W_BEST = W_FRAME + MAX_DEPTH  # MAX_BEST rows: the best arrangement's melds
+W_GROUP = W_BEST + MAX_BEST  # scratch of _list_groups: counts per suit, then their tops
+W_DIGITS = W_GROUP + 1  # scratch of _list_runs: what stands on each position of a window
+W_TMP = W_DIGITS + 1  # a scratch row for callers, between searches
+W_SCAL = W_TMP + 1  # one row of scalars:
+W_ROWS = W_SCAL + 1
+W_COLS = max(N_CA, N_F, MAX_RUN, 2 * N_SUITS)
+S_BEST_N = 0  # melds in the best arrangement
+S_BEST_VALUE = 1  # its melded value
+S_TRUNCATED = 2  # 1 when some card had more than MAX_CAND candidates (the audit counts it)
+S_NODES = 3  # frames pushed (for measurements)
+
+
+N_PLANES = 6  # a card's value is at most 63
+V_PLANES = JOKER + 1  # values[V_PLANES + b]: the natural kinds whose value has bit b set
+N_VALUES = V_PLANES + N_PLANES
+
+
+def value_table(per_kind: np.ndarray) -> np.ndarray:
+    """The kernels' card values: ``int64[N_VALUES]``, each kind's value (RULES.md §1.9; the
+    joker's at ``JOKER``) followed by its bit planes, so that the value of a mask of natural
+    cards is a few popcounts (``mask_value``)."""
+    values = np.zeros(N_VALUES, np.int64)
+    values[: JOKER + 1] = per_kind[: JOKER + 1]
+    if values[:JOKER].min() < 0 or values[:JOKER].max() >= 1 << N_PLANES:
+        raise ValueError(f"card values must be 0..{(1 << N_PLANES) - 1}")
+    for kind in range(JOKER):
+        for b in range(N_PLANES):
+            if (values[kind] >> b) & 1:
+                values[V_PLANES + b] |= np.int64(1) << kind
+    return values
+
+
+@kernel
+def mask_value(values, mask):
+    """The total value of the natural cards of ``mask`` (``values`` from ``value_table``)."""
+    total = 0
+    for b in range(N_PLANES):
+        total += popcount(mask & values[V_PLANES + b]) << b
+    return total
+
+
+@allocating
+def new_work():
+    """A search workspace (``int64[W_ROWS, W_COLS]``); one per thread of play."""
+    return np.zeros((W_ROWS, W_COLS), np.int64)
+
+
+# ---- positions (§2A.4) -----------------------------------------------------------------
+
+
+@kernel
+def n_positions(ace_rank):
+    """How many run positions exist: 14 under high_or_low, else 13."""
+    return N_RANKS + 1 if ace_rank == ACE_HIGH_OR_LOW else N_RANKS
+
+
+@kernel
+def rank_at(pos, ace_rank):
+    """The rank (0 = ace .. 12 = king) at run position ``pos`` (0 <= pos < 2 * 13; around
+    the corner a position past K wraps)."""
+    if ace_rank == ACE_HIGH:
+        pos += 1
+    while pos >= N_RANKS:  # no division: at most two subtractions
+        pos -= N_RANKS
+    return pos
+
+
+@kernel
+def position_of(rank, ace_rank, which):
+    """The ``which``-th (0 or 1) run position of ``rank``, or -1 (only an ace under
+    high_or_low has a second one, 13)."""
+    if which == 1:
+        return N_RANKS if ace_rank == ACE_HIGH_OR_LOW and rank == 0 else -1
+    if ace_rank == ACE_HIGH:
+        return N_RANKS - 1 if rank == 0 else rank - 1
+    return rank
+
+
+@kernel
+def index_in_window(pos, lo, length, ace_rank):
+    """Where position ``pos`` (>= 0) stands in the window (``lo``, ``length``), or -1."""
+    i = pos - lo
+    if ace_rank == ACE_AROUND_CORNER and i < 0:
+        i += N_RANKS
+    return i if 0 <= i < length else -1
+
+
+# ---- card sets ---------------------------------------------------------------------------
+
+
+@kernel
+def copies(layers, n_layers, kind):
+    """How many copies of natural ``kind`` the layered set holds."""
+    n = 0
+    for l in range(n_layers):
+        if (layers[l] >> kind) & 1:
+            n += 1
+        else:
+            break
+    return n
+
+
+@kernel
+def remove_one_each(layers, n_layers, mask):
+    """Remove one copy of every kind of ``mask`` (each must be held) from the set."""
+    for l in range(n_layers - 1, -1, -1):
+        x = mask & layers[l]
+        layers[l] &= ~x
+        mask &= ~x
+
+
+@kernel
+def lowest_kind(mask):
+    """The lowest kind of a non-empty mask."""
+    return lowest_bit(mask)
+
+
+# ---- candidates through a card ----------------------------------------------------------
+
+
+@kernel
+def _emit(work, row, mtype, lo, length, suit, jokers, value, shape):
+    """Start candidate ``row``: its columns but the natural cards (cleared)."""
+    work[row, CA_TYPE] = mtype
+    work[row, CA_LO] = lo
+    work[row, CA_LEN] = length
+    work[row, CA_SUIT] = suit
+    work[row, CA_JOKERS] = jokers
+    work[row, CA_VALUE] = value
+    work[row, CA_SHAPE] = shape
+    for l in range(MAX_LAYERS):
+        work[row, CA_TAKE + l] = 0
+
+
+@kernel
+def _list_groups(fx, params, values, work, first, count, rest, n_layers, jokers, c):
+    """Append the groups through ``c`` (declared order) after ``count`` rows at ``first``;
+    returns the new count (``MAX_CAND`` at most; more sets ``S_TRUNCATED``)."""
+    rank = c // N_SUITS
+    suit_c = c % N_SUITS
+    dups = rule(fx, params, P_GROUP_DUPLICATES) == GROUP_DUPLICATES_ALLOWED
+    n = work[W_GROUP, 0:N_SUITS]  # naturals of each suit in the group being listed
+    top = work[W_GROUP, N_SUITS : 2 * N_SUITS]  # copies of each suit it may take
+    held = 0
+    for t in range(N_SUITS):
+        top[t] = copies(rest, n_layers, rank * N_SUITS + t)
+        if not dups and top[t] > 1:
+            top[t] = 1
+        held += top[t]
+        n[t] = 0
+    if held + jokers < 3:
+        return count
+    n[suit_c] = 1
+    while True:
+        naturals = n[0] + n[1] + n[2] + n[3]
+        for j in range(jokers + 1):
+            size = naturals + j
+            if size < 3 or (not dups and size > N_SUITS):
+                continue
+            if count >= MAX_CAND:
+                work[W_SCAL, S_TRUNCATED] = 1
+                return count
+            row = first + count
+            value = j * values[JOKER]
+            shape = 0
+            for t in range(N_SUITS):
+                value += n[t] * values[rank * N_SUITS + t]
+                shape |= n[t] << (4 * t)
+            _emit(work, row, MELD_GROUP, rank, size, -1, j, value, shape)
+            for t in range(N_SUITS):
+                for l in range(n[t]):
+                    work[row, CA_TAKE + l] |= np.int64(1) << (rank * N_SUITS + t)
+            count += 1
+        # next counts tuple, spades most significant (suit_c keeps at least 1)
+        t = N_SUITS - 1
+        while t >= 0:
+            low = 1 if t == suit_c else 0
+            if n[t] < top[t]:
+                n[t] += 1
+                break
+            n[t] = low
+            t -= 1
+        if t < 0:
+            return count
+
+
+@kernel
+def _natural_at(present, rank, suit, any_suit):
+    """Does the set (``present``: one copy of each kind) hold a natural for ``rank`` in a
+    run of ``suit`` (any suit under any_suit)?"""
+    if any_suit:
+        return (present >> (rank * N_SUITS)) & 0xF != 0
+    return (present >> (rank * N_SUITS + suit)) & 1 == 1
+
+
+@kernel
+def _list_window(
+    values, work, first, count, present, jokers, lo, length, at, c, any_suit, ace_rank
+):
+    """Append every run on window (``lo``, ``length``) with ``c`` on its position ``at``,
+    in the declared order (what stands on each position, from ``lo`` up: suits 0..3, then
+    a joker); returns the new count."""
+    suit_c = c % N_SUITS
+    if jokers == 0 and not any_suit:
+        # every position holds a natural of c's suit (the caller saw none missing): the
+        # only assignment, written without the odometer below
+        if count >= MAX_CAND:
+            work[W_SCAL, S_TRUNCATED] = 1
+            return count
+        take = 0
+        shape = 0
+        for q in range(length):
+            take |= np.int64(1) << (rank_at(lo + q, ace_rank) * N_SUITS + suit_c)
+            shape |= suit_c << (3 * q)
+        row = first + count
+        _emit(work, row, MELD_RUN, lo, length, suit_c, 0, mask_value(values, take), shape)
+        work[row, CA_TAKE] = take
+        return count + 1
+    digit = work[W_DIGITS, 0:MAX_RUN]
+    i = 0
+    digit[0] = -1
+    used = 0  # jokers on positions before i
+    while i >= 0:
+        if digit[i] == JOKER_DIGIT:
+            used -= 1  # position i gives its joker back to try its next option
+        d = digit[i] + 1
+        rank = rank_at(lo + i, ace_rank)
+        found = -1
+        while d <= JOKER_DIGIT:
+            if i == at:
+                if d <= suit_c:
+                    found = suit_c
+                break
+            if d == JOKER_DIGIT:
+                if used < jokers:
+                    found = d
+                break
+            if (any_suit or d == suit_c) and (present >> (rank * N_SUITS + d)) & 1:
+                found = d
+                break
+            d += 1
+        if found < 0:
+            digit[i] = -1
+            i -= 1
+            continue
+        digit[i] = found
+        if found == JOKER_DIGIT:
+            used += 1
+        if i < length - 1:
+            i += 1
+            digit[i] = -1
+            continue
+        if count >= MAX_CAND:
+            work[W_SCAL, S_TRUNCATED] = 1
+            return count
+        row = first + count
+        value = used * values[JOKER]
+        shape = 0
+        take = 0
+        for q in range(length):
+            shape |= digit[q] << (3 * q)
+            if digit[q] != JOKER_DIGIT:
+                kind = rank_at(lo + q, ace_rank) * N_SUITS + digit[q]
+                take |= np.int64(1) << kind
+                value += values[kind]
+        _emit(work, row, MELD_RUN, lo, length, -1 if any_suit else suit_c, used, value, shape)
+        work[row, CA_TAKE] = take
+        count += 1
+    return count
+
+
+@kernel
+def _compress_nibbles(x):
+    """Bit ``p`` of the result is bit ``4 * p`` of ``x`` (p < 16)."""
+    x &= np.int64(0x1111111111111111)
+    x = (x | (x >> 3)) & np.int64(0x0303030303030303)
+    x = (x | (x >> 6)) & np.int64(0x000F000F000F000F)
+    x = (x | (x >> 12)) & np.int64(0x000000FF000000FF)
+    return (x | (x >> 24)) & np.int64(0xFFFF)
+
+
+@kernel
+def _run_column(present, suit, any_suit, ace_rank):
+    """Bit ``p`` set when a natural may stand on run position ``p`` of a run of ``suit``
+    (any suit under any_suit); around the corner the 13 positions are written twice
+    (bits 13..25 again), so that a wrapping window is a plain range of bits."""
+    e = _to_positions(present, ace_rank)
+    if any_suit:
+        e = e | (e >> 1) | (e >> 2) | (e >> 3)
+    else:
+        e = e >> suit
+    col = _compress_nibbles(e) & ((np.int64(1) << n_positions(ace_rank)) - 1)
+    if ace_rank == ACE_AROUND_CORNER:
+        col |= col << N_RANKS
+    return col
+
+
+@kernel
+def _list_runs(fx, params, values, work, first, count, rest, jokers, c):
+    """Append the runs through ``c`` (declared order: by window, then by what stands on
+    each position); returns the new count. Only windows through one of ``c``'s positions
+    with no more positions lacking a natural than there are jokers are visited."""
+    ace_rank = rule(fx, params, P_ACE_RANK)
+    any_suit = rule(fx, params, P_RUN_SUIT) == RUN_ANY_SUIT
+    suit_c = c % N_SUITS
+    rank_c = c // N_SUITS
+    present = rest[0]  # a run holds one card per rank: one copy is all it needs
+    wrap = ace_rank == ACE_AROUND_CORNER
+    col = _run_column(present, suit_c, any_suit, ace_rank)
+    last = 2 * N_RANKS if wrap else n_positions(ace_rank)  # bits of col in use
+    for which in range(2):  # an ace's second position (13) has later windows than its first
+        pos = position_of(rank_c, ace_rank, which)
+        if pos < 0:
+            continue
+        first_lo = 0 if wrap else max(0, pos - MAX_RUN + 1)
+        last_lo = N_RANKS - 1 if wrap else pos
+        for lo in range(first_lo, last_lo + 1):
+            at = index_in_window(pos, lo, MAX_RUN, ace_rank)  # c's place: bit lo + at
+            before = ((np.int64(1) << at) - 1) << lo
+            missing = at - popcount(col & before)
+            if missing > jokers:
+                continue
+            for length in range(at + 1, MAX_RUN + 1):
+                end = lo + length - 1
+                if end >= last:
+                    break
+                if length > at + 1 and (col >> end) & 1 == 0:
+                    missing += 1
+                    if missing > jokers:
+                        break
+                if length >= 3:
+                    count = _list_window(
+                        values,
+                        work,
+                        first,
+                        count,
+                        present,
+                        jokers,
+                        lo,
+                        length,
+                        at,
+                        c,
+                        any_suit,
+                        ace_rank,
+                    )
+    return count
+
+
+@kernel
+def list_candidates(fx, params, values, work, first, rest, n_layers, jokers, c):
+    """List the melds through natural card ``c`` (one copy of it) whose other cards come
+    from the set (``rest``, ``jokers``; ``c`` included), in the declared order, into rows
+    ``first``.. of ``work``; returns how many."""
+    count = _list_groups(fx, params, values, work, first, 0, rest, n_layers, jokers, c)
+    return _list_runs(fx, params, values, work, first, count, rest, jokers, c)
+
+
+# ---- which cards could meld at all ---------------------------------------------------------
+
+FULL = (np.int64(1) << 52) - 1  # every natural kind
+ACES = np.int64(0xF)  # the four aces (rank 0)
+SUIT0 = np.int64(0x1111111111111)  # spades of every rank: one bit per rank field
+NIBBLES_ALL = np.int64(0x0FFFFFFFFFFFFFFF)  # 15 positions x 4 suits (high_or_low needs 14)
+
+
+@kernel
+def _to_positions(h, ace_rank):
+    """The kind mask ``h`` in position space: bit ``p * 4 + suit`` for a card on run
+    position ``p``. Around the corner, A and 2 are copied past K (positions 13 and 14), so
+    every window of three is a plain three-bit-apart pattern."""
+    if ace_rank == ACE_HIGH:
+        return (h >> 4) | ((h & ACES) << 48)
+    if ace_rank == ACE_HIGH_OR_LOW:
+        return h | ((h & ACES) << 52)
+    if ace_rank == ACE_AROUND_CORNER:
+        return h | ((h & np.int64(0xFF)) << 52)
+    return h
+
+
+@kernel
+def _from_positions(e, ace_rank):
+    """Back from position space to kinds (the inverse of ``_to_positions``, copies merged)."""
+    if ace_rank == ACE_HIGH:
+        return ((e << 4) & FULL) | ((e >> 48) & ACES)
+    if ace_rank == ACE_HIGH_OR_LOW or ace_rank == ACE_AROUND_CORNER:
+        return (e | ((e >> 52) & np.int64(0xFF))) & FULL
+    return e & FULL
+
+
+@kernel
+def _window_starts(ace_rank):
+    """The positions where a run of three may start, as rank fields of all four suits."""
+    if ace_rank == ACE_HIGH_OR_LOW:
+        starts = 12  # 0..11: the last window is Q-K-A
+    elif ace_rank == ACE_AROUND_CORNER:
+        starts = 13  # 0..12 (11: Q-K-A, 12: K-A-2)
+    else:
+        starts = 11
+    return (np.int64(1) << (4 * starts)) - 1
+
+
+@kernel
+def _in_runs_of_three(e, jokers, ace_rank):
+    """The cards of position mask ``e`` (one suit per bit column) in some window of three
+    of their suit that ``jokers`` can complete."""
+    a = e
+    b = e >> 4
+    c = e >> 8
+    if jokers == 0:
+        starts = a & b & c
+    elif jokers == 1:
+        starts = (a & b) | (a & c) | (b & c)
+    else:
+        return e
+    starts &= _window_starts(ace_rank)
+    return (starts | (starts << 4) | (starts << 8)) & e
+
+
+@kernel
+def meldable(fx, params, layers, n_layers, jokers):
+    """The natural kinds of the hand (``layers``, ``jokers``) that are in some meld of it:
+    a group of their rank, or a run through them (every meld holds a run of three or a
+    group of three through each of its cards, so windows of three are enough)."""
+    present = layers[0]
+    dups = rule(fx, params, P_GROUP_DUPLICATES) == GROUP_DUPLICATES_ALLOWED
+    need = 3 - jokers  # cards of a rank a group needs beside the jokers
+    groups = np.int64(0)
+    if need <= 1:
+        groups = present
+    elif dups and n_layers > 1:
+        for r in range(N_RANKS):
+            n = 0
+            for l in range(n_layers):
+                n += popcount((layers[l] >> (r * N_SUITS)) & 0xF)
+            if n >= need:
+                groups |= np.int64(0xF) << (r * N_SUITS)
+        groups &= present
+    else:
+        x0 = present & SUIT0
+        x1 = (present >> 1) & SUIT0
+        x2 = (present >> 2) & SUIT0
+        x3 = (present >> 3) & SUIT0
+        if need == 3:
+            enough = (x0 & x1 & (x2 | x3)) | ((x0 | x1) & x2 & x3)
+        else:
+            enough = (x0 & (x1 | x2 | x3)) | (x1 & (x2 | x3)) | (x2 & x3)
+        groups = (enough * 0xF) & present
+    ace_rank = rule(fx, params, P_ACE_RANK)
+    e = _to_positions(present, ace_rank)
+    if rule(fx, params, P_RUN_SUIT) == RUN_ANY_SUIT:
+        ranks = (e | (e >> 1) | (e >> 2) | (e >> 3)) & (SUIT0 | (SUIT0 << 52))
+        runs = _in_runs_of_three(ranks, jokers, ace_rank)
+        runs = (runs * 0xF) & e
+    else:
+        runs = _in_runs_of_three(e, jokers, ace_rank)
+    return groups | _from_positions(runs, ace_rank)
+
+
+# ---- the best arrangement ------------------------------------------------------------------
+
+
+@kernel
+def _push(fx, params, values, work, depth, melded, left, melds, n_layers, keep):
+    """Complete frame ``depth`` (its undecided cards already written): leave in hand the
+    cards that can no longer meld (those outside ``keep``, ``meldable`` of the cards: each
+    would have no candidate, so deciding them here changes no order, and no frame is spent
+    on them), then its card and candidates. ``left`` is the value of the cards written,
+    jokers included; ``keep`` is not empty."""
+    frame = W_FRAME + depth
+    work[W_SCAL, S_NODES] += 1
+    rest = work[frame, F_REST : F_REST + MAX_LAYERS]
+    for l in range(n_layers):
+        left -= mask_value(values, rest[l] & ~keep)
+        rest[l] &= keep
+    work[frame, F_MELDED] = melded
+    work[frame, F_LEFT] = left
+    work[frame, F_MELDS] = melds
+    work[frame, F_NEXT] = 0
+    c = lowest_kind(keep)
+    work[frame, F_CARD] = c
+    first = W_CAND + depth * MAX_CAND
+    jokers = work[frame, F_JOKERS]
+    work[frame, F_N] = list_candidates(fx, params, values, work, first, rest, n_layers, jokers, c)
+
+
+@kernel
+def _record_best(work, depth, melded):
+    """The path to ``depth`` is the best arrangement so far: copy its melds."""
+    n = 0
+    for d in range(depth):
+        i = work[W_FRAME + d, F_TAKEN]
+        if i >= 0:
+            src = W_CAND + d * MAX_CAND + i
+            for col in range(N_CA):
+                work[W_BEST + n, col] = work[src, col]
+            n += 1
+    work[W_SCAL, S_BEST_N] = n
+    work[W_SCAL, S_BEST_VALUE] = melded
+
+
+@kernel
+def best_arrangement(fx, params, values, work, layers, jokers, limit):
+    """The best arrangement (module docstring) of the hand ``layers`` (``int64`` layers,
+    ``packs`` of them) plus ``jokers``, with at most ``limit`` melds (0: any number).
+    Writes its melds to ``work`` rows ``W_BEST``.. (``S_BEST_N`` of them) and returns the
+    value they take out of the hand (``values`` from ``value_table``; the deadwood is the
+    hand's value less this)."""
+    n_layers = rule(fx, params, P_PACKS)
+    work[W_SCAL, S_BEST_N] = 0
+    work[W_SCAL, S_BEST_VALUE] = -1
+    work[W_SCAL, S_TRUNCATED] = 0
+    keep = meldable(fx, params, layers, n_layers, jokers)
+    if keep == 0:
+        work[W_SCAL, S_BEST_VALUE] = 0  # nothing melds (most hands of a turn): no search
+        return 0
+    frame = W_FRAME
+    left = jokers * values[JOKER]
+    for l in range(MAX_LAYERS):
+        work[frame, F_REST + l] = layers[l] if l < n_layers else 0
+        if l < n_layers:
+            left += mask_value(values, layers[l])
+    work[frame, F_JOKERS] = jokers
+    _push(fx, params, values, work, 0, 0, left, 0, n_layers, keep)
+    depth = 0
+    while depth >= 0:
+        frame = W_FRAME + depth
+        melded = work[frame, F_MELDED]
+        c = work[frame, F_CARD]
+        if melded + work[frame, F_LEFT] <= work[W_SCAL, S_BEST_VALUE]:
+            depth -= 1  # nothing below can do better than the best found
+            continue
+        if depth + 1 >= MAX_DEPTH:
+            work[W_SCAL, S_TRUNCATED] = 1
+            depth -= 1
+            continue
+        step = work[frame, F_NEXT]
+        n = work[frame, F_N]
+        melds = work[frame, F_MELDS]
+        if step < n and limit > 0 and melds >= limit:
+            step = n  # no more melds: the card stays in hand
+        if step == n and melded + work[frame, F_LEFT] - values[c] <= work[W_SCAL, S_BEST_VALUE]:
+            step = n + 1  # leaving the card in hand cannot beat the best found
+        if step > n:
+            depth -= 1
+            continue
+        work[frame, F_NEXT] = step + 1
+        option = n - 1 - step if step < n else n  # candidates from the last listed
+        child = frame + 1
+        for l in range(MAX_LAYERS):
+            work[child, F_REST + l] = work[frame, F_REST + l]
+        jokers = work[frame, F_JOKERS]
+        rest = work[child, F_REST : F_REST + MAX_LAYERS]
+        if option < n:
+            row = W_CAND + depth * MAX_CAND + option
+            for l in range(MAX_LAYERS):
+                if work[row, CA_TAKE + l] != 0:
+                    remove_one_each(rest, n_layers, work[row, CA_TAKE + l])
+            jokers -= work[row, CA_JOKERS]
+            value = work[row, CA_VALUE]
+            work[frame, F_TAKEN] = option
+            child_melds = melds + 1
+        else:
+            remove_one_each(rest, n_layers, np.int64(1) << c)
+            value = 0
+            work[frame, F_TAKEN] = -1
+            child_melds = melds
+        work[child, F_JOKERS] = jokers
+        keep = meldable(fx, params, rest, n_layers, jokers) if rest[0] != 0 else np.int64(0)
+        child_left = work[frame, F_LEFT] - (value if option < n else values[c])
+        if keep == 0:  # nothing more melds below: the path ends here, no frame needed
+            if melded + value > work[W_SCAL, S_BEST_VALUE]:
+                _record_best(work, depth + 1, melded + value)
+            continue
+        _push(
+            fx,
+            params,
+            values,
+            work,
+            depth + 1,
+            melded + value,
+            child_left,
+            child_melds,
+            n_layers,
+            keep,
+        )
+        depth += 1
+    return work[W_SCAL, S_BEST_VALUE]

@@ -1,0 +1,69 @@
+"""What ``play`` writes: the dataset's row layouts and their codes (constants only).
+
+The kernels fill plain ``int64`` arrays (``sim.engine.api.Played``); the runner turns them into the
+dataset's tables (``sim.dataset.schema``), which name the columns below. The codes of how a
+hand ended (``REASON_*``) and of the bots (``BOT_*``) are the dataset's: a new value is
+appended, never renumbered, and the schema's version is bumped.
+"""
+
+from __future__ import annotations
+
+# ---- bots --------------------------------------------------------------------------------
+BOT_RANDOM = 0
+BOT_GREEDY = 1
+BOT_CAREFUL = 2
+BOT_SIMPLE = 3  # the reference gin bot (knock families only, docs/bots.md)
+BOT_NAMES = ("random", "greedy", "careful", "simple")
+
+# ---- how a hand ended (hands.end_reason) -------------------------------------------------
+REASON_WENT_OUT = 0
+REASON_WENT_RUMMY = 1
+REASON_BLOCK = 2  # block_*: the stock ran out and the discard was declined (§2F.28)
+REASON_STALLED = 3  # turn cap reached: no score (engine policy, §1.8)
+REASON_EXHAUSTED = 4  # no card left to draw anywhere: no score (engine policy)
+REASON_KNOCK = 5  # knock family: the knocker had the lowest count and won
+REASON_GIN = 6  # knock family: the winner had no deadwood (gin; "rum" in knock rummy)
+REASON_UNDERCUT = 7  # knock family: an opponent tied or beat the knocker and won
+REASON_VOID = 8  # gin: two stock cards left and no knock; no score, same dealer (§3.17)
+REASON_NAMES = (
+    "went_out",
+    "went_rummy",
+    "block",
+    "stalled",
+    "exhausted",
+    "knock",
+    "gin",
+    "undercut",
+    "void",
+)
+
+GAME_DEAL_STRIDE = 1 << 20  # deal numbers per game under deal_per_game (> any hand cap)
+
+# ---- the hands table: int64[n, N_HCOLS], plus int64[n, players] scores, totals, sides ----
+H_GAME = 0  # game number within the run (first_game + i)
+H_HAND = 1  # hand number within its game, from 0
+H_DEAL = 2  # deal number: the shuffle depends only on (seed, shard, deal)
+H_DEALER = 3
+H_TURNS = 4
+H_DRAWS_STOCK = 5
+H_DRAWS_DISCARD = 6
+H_END_REASON = 7  # REASON_*
+H_WINNER = 8  # seat, or -1
+H_VIOLATIONS = 9  # audit violations during this hand
+N_HCOLS = 10
+
+# ---- the games table: int64[n, N_GCOLS], plus int64[n, players] final scores ------------
+G_GAME = 0
+G_HANDS = 1
+G_WINNER = 2  # seat, or -1 when the hand cap cut a tied game
+G_LEAD_CHANGES = 3
+G_CAPPED = 4  # 1 when the game hit the hand cap
+N_GCOLS = 5
+
+# ---- counters: int64[N_COUNTERS] ---------------------------------------------------------
+C_HANDS = 0
+C_GAMES = 1
+C_VIOLATIONS = 2
+C_TURNS = 3
+C_EVENTS = 4
+N_COUNTERS = 5

@@ -1,0 +1,242 @@
+"""Hand scoring (mechanic of RULES.md §1.10, §2E.27, §2F.28, §2G.29).
+
+Rule slots read here: ``scoring``, ``going_rummy``, ``stock_exhaustion`` (a block's
+scores); in the knock family ``family``,
+``gin_bonus``, ``undercut_bonus``, ``spade_double``, ``oklahoma_extra_bonus``.
+
+``pip_to_winner``: the player who goes out scores the value of every card left in the
+other hands (``per_card`` is the same with every card worth 1 and a joker 2, which
+``compile_rules`` writes into the values). ``penalty``: each other player loses the value
+of his own cards. Going rummy doubles the winner's score or adds its bonus.
+
+A hand ended by a block (``block_difference`` / ``block_totals``, §2F.28, §3.5): every
+player totals all the cards in his hand (``hand_value``); the lowest total wins the
+difference to each other total, or the sum of the other totals; players tied for lowest
+split it, floor, the remainder going to nobody. Under ``penalty`` each player above the
+lowest loses his own total instead and the lowest score 0.
+"""
+
+from __future__ import annotations
+
+from sim.cards import JOKER, N_SUITS
+from sim.engine.deal import next_seat
+from sim.engine.jit import kernel
+from sim.engine.layout import (
+    FAMILY_GIN,
+    KNOCK_PENALTY,
+    P_FAMILY,
+    P_GIN_BONUS,
+    P_GOING_RUMMY,
+    P_GOING_RUMMY_ARG,
+    P_OKLAHOMA_EXTRA,
+    P_PACKS,
+    P_PLAYERS,
+    P_SCORING,
+    P_SPADE_DOUBLE,
+    P_STOCK_EXHAUSTION,
+    P_UNDERCUT_BONUS,
+    REASON_GIN,
+    REASON_KNOCK,
+    REASON_UNDERCUT,
+    RUM_BONUS,
+    RUMMY_BONUS,
+    RUMMY_DOUBLE,
+    SCORE_PENALTY,
+    STOCK_BLOCK_TOTALS,
+)
+from sim.engine.melds import mask_value
+from sim.engine.specs import rule
+from sim.engine.state import C_UPCARD, R_SC, R_SEAT, S_DEADWOOD, S_HAND, S_JOKERS, S_SIDE
+
+SPADES = 0  # suit index of spades (sim.cards: suits s h d c)
+OKLAHOMA_UNDERCUT_SIDE = 20  # §3.20: side bonus for an undercut (doubled on a spade upcard)
+OKLAHOMA_GIN_SIDE = 40  # §3.20: side bonus for gin (doubled on a spade upcard)
+
+
+@kernel
+def hand_value(fx, params, values, st, seat):
+    """The value of the cards ``seat`` holds (RULES.md §1.9)."""
+    row = R_SEAT + seat
+    total = st[row, S_JOKERS] * values[JOKER]
+    for l in range(rule(fx, params, P_PACKS)):
+        total += mask_value(values, st[row, S_HAND + l])
+    return total
+
+
+@kernel
+def score_went_out(fx, params, values, st, winner, rummy, scores):
+    """Scores of a hand ``winner`` went out of (``rummy``: he went rummy)."""
+    players = rule(fx, params, P_PLAYERS)
+    for p in range(players):
+        scores[p] = 0
+    if rule(fx, params, P_SCORING) == SCORE_PENALTY:
+        for p in range(players):
+            if p != winner:
+                scores[p] = -hand_value(fx, params, values, st, p)
+        return
+    total = 0
+    for p in range(players):
+        if p != winner:
+            total += hand_value(fx, params, values, st, p)
+    if rummy:
+        bonus = rule(fx, params, P_GOING_RUMMY)
+        if bonus == RUMMY_DOUBLE:
+            total *= 2
+        elif bonus == RUMMY_BONUS:
+            total += rule(fx, params, P_GOING_RUMMY_ARG)
+    scores[winner] = total
+
+
+@kernel
+def score_block(fx, params, values, st, scores):
+    """Scores of a hand ended by a block (module docstring); returns the winner, -1 when the
+    lowest total is shared."""
+    players = rule(fx, params, P_PLAYERS)
+    low = hand_value(fx, params, values, st, 0)
+    for p in range(1, players):
+        low = min(low, hand_value(fx, params, values, st, p))
+    totals = rule(fx, params, P_STOCK_EXHAUSTION) == STOCK_BLOCK_TOTALS
+    penalty = rule(fx, params, P_SCORING) == SCORE_PENALTY
+    tied = 0
+    winner = -1
+    pot = 0
+    for p in range(players):
+        v = hand_value(fx, params, values, st, p)
+        scores[p] = 0
+        if v == low:
+            tied += 1
+            winner = p
+        elif penalty:
+            scores[p] = -v
+        else:
+            pot += v if totals else v - low
+    if not penalty:
+        for p in range(players):
+            if hand_value(fx, params, values, st, p) == low:
+                scores[p] = pot // tied
+    return winner if tied == 1 else -1
+
+
+@kernel
+def score_knock_rummy(fx, params, st, knocker, scores):
+    """§3.10, from the showdown's deadwood (``S_DEADWOOD``): the lowest count wins the
+    differences to every other count (+25 from each opponent when it is 0). The knocker
+    wins when strictly lowest, or at 0 against 0 (rule 3's exception). An opponent who ties
+    him wins without a penalty; opponents strictly lower win and take 10 from the knocker,
+    who loses 10. Tied winners split the pot (floor; open point 2), the rum bonus applies
+    to a winner other than the knocker (open point 3) and only the knocker's 10 is deducted
+    (open point 4). Returns (reason, winner), winner -1 when shared."""
+    players = rule(fx, params, P_PLAYERS)
+    k = st[R_SEAT + knocker, S_DEADWOOD]
+    low = -1
+    for p in range(players):
+        d = st[R_SEAT + p, S_DEADWOOD]
+        if p != knocker and st[R_SEAT + p, S_SIDE] >= 0 and (low < 0 or d < low):
+            low = d
+    if k < low or k == 0:
+        pot = 0
+        for p in range(players):
+            if st[R_SEAT + p, S_SIDE] >= 0:
+                pot += st[R_SEAT + p, S_DEADWOOD] - k
+        if k == 0:
+            pot += RUM_BONUS * (players - 1)
+        scores[knocker] = pot
+        return (REASON_GIN if k == 0 else REASON_KNOCK), knocker
+    winners = 0
+    winner = -1
+    pot = 0
+    for p in range(players):
+        d = st[R_SEAT + p, S_DEADWOOD]
+        if p != knocker and d == low:
+            winners += 1
+            winner = p
+        else:
+            pot += d - low
+    if low < k:
+        pot += KNOCK_PENALTY
+        scores[knocker] = -KNOCK_PENALTY
+    if low == 0:
+        pot += RUM_BONUS * (players - 1)
+    for p in range(players):
+        if p != knocker and st[R_SEAT + p, S_DEADWOOD] == low:
+            scores[p] = pot // winners
+    return REASON_UNDERCUT, (winner if winners == 1 else -1)
+
+
+@kernel
+def score_gin(fx, params, st, knocker, scores, side):
+    """§3.17, §3.20 (K the knocker's deadwood, D the defender's after his lay-offs): gin
+    (K = 0) scores the gin bonus plus D and is never undercut; K < D scores D - K;
+    otherwise the defender undercuts and scores K - D plus the undercut bonus. A spade
+    upcard doubles the hand, bonuses included (``spade_double``); Oklahoma's side bonuses
+    (``oklahoma_extra_bonus``: undercut 20, gin 40, doubled on a spade upcard) go to
+    ``side``, which does not count toward the target. Returns (reason, winner)."""
+    defender = next_seat(fx, params, st, knocker)
+    k = st[R_SEAT + knocker, S_DEADWOOD]
+    d = st[R_SEAT + defender, S_DEADWOOD]
+    up = st[R_SC, C_UPCARD]
+    spade = up >= 0 and up % N_SUITS == SPADES
+    factor = 2 if spade and rule(fx, params, P_SPADE_DOUBLE) == 1 else 1
+    side_factor = 2 if spade else 1
+    if k == 0:
+        reason, winner = REASON_GIN, knocker
+        points = rule(fx, params, P_GIN_BONUS) + d
+        bonus = OKLAHOMA_GIN_SIDE * side_factor
+    elif k < d:
+        reason, winner = REASON_KNOCK, knocker
+        points = d - k
+        bonus = 0
+    else:
+        reason, winner = REASON_UNDERCUT, defender
+        points = k - d + rule(fx, params, P_UNDERCUT_BONUS)
+        bonus = OKLAHOMA_UNDERCUT_SIDE * side_factor
+    scores[winner] = points * factor
+    if rule(fx, params, P_OKLAHOMA_EXTRA) == 1:
+        side[winner] = bonus
+    return reason, winner
+
+
+@kernel
+def score_knock(fx, params, st, knocker, scores, side):
+    """The scores of a hand ``knocker`` knocked in, by the family's rules (gin §3.17 or
+    knock rummy §3.10); returns (reason, winner)."""
+    if rule(fx, params, P_FAMILY) == FAMILY_GIN:
+        return score_gin(fx, params, st, knocker, scores, side)
+    return score_knock_rummy(fx, params, st, knocker, scores)
+
+
+@kernel
+def check_knock_scores(fx, params, st, knocker, reason, scores):
+    """Audit (written apart from the scoring): the hand's points against RULES.md §3.10 /
+    §3.17 worked out from the showdown's deadwood. Returns the violations found."""
+    players = rule(fx, params, P_PLAYERS)
+    bad = 0
+    k = st[R_SEAT + knocker, S_DEADWOOD]
+    if rule(fx, params, P_FAMILY) == FAMILY_GIN:
+        defender = next_seat(fx, params, st, knocker)
+        d = st[R_SEAT + defender, S_DEADWOOD]
+        scorers = 0
+        for p in range(players):
+            if scores[p] != 0:
+                scorers += 1
+            if scores[p] < 0:
+                bad += 1
+        if scorers != 1:
+            bad += 1
+        if reason == REASON_GIN and (k != 0 or scores[knocker] < rule(fx, params, P_GIN_BONUS) + d):
+            bad += 1
+        if reason == REASON_KNOCK and (k == 0 or k >= d or scores[knocker] < d - k):
+            bad += 1
+        if reason == REASON_UNDERCUT and (k == 0 or k < d or scores[knocker] != 0):
+            bad += 1
+        return bad
+    low = k
+    for p in range(players):
+        low = min(low, st[R_SEAT + p, S_DEADWOOD])
+        if p != knocker and scores[p] < 0:
+            bad += 1  # only the knocker ever loses points
+    if reason != REASON_UNDERCUT and (k != low or scores[knocker] <= 0):
+        bad += 1  # a knocker who wins holds the lowest count
+    if reason == REASON_UNDERCUT and (scores[knocker] > 0 or (k == 0 and low == 0)):
+        bad += 1
+    return bad

@@ -1,0 +1,232 @@
+"""The state of one hand in three flat arrays, and the card movements every phase uses.
+
+``st`` (``int64[N_ROWS, N_COLS]``) holds everything of a hand but its piles:
+
+- seat rows ``R_SEAT + p``: the hand as layers (``S_HAND + l``, as in ``sim.engine.melds``)
+  and jokers, how many cards, this hand's facts (played before, has melded, laid off on
+  an own meld), the natural cards taken from the discard pile (public), the seat's side
+  (its team; -1: sits this hand out) and which kinds fit one of its table melds;
+- the scalar row ``R_SC``: the piles' sizes, this turn's facts, counters, the random
+  streams' states (``C_RNG_DEAL``, ``C_RNG_BOTS``, uint64 bits kept in int64);
+- meld rows ``R_MELD + m``: the table, one meld a row: its type, owner, window or rank,
+  length, suit, jokers, shape (as ``sim.engine.melds`` candidates), natural cards as
+  layers, the natural kinds that could be laid off on it (``M_FITS``) and the kinds its
+  jokers were declared as (``M_DECLARED``, ``sim.engine.table``).
+
+``piles`` (``int64[N_PILES, MAX_SHOE]``): row ``PILE_STOCK`` is the stock, its top the last
+of ``C_STOCK_N`` cards (while ``C_STOCK_ORDERED`` is 0 the stock is unordered and a draw
+takes a uniform card of it: a lazy shuffle, so a deal costs only the cards dealt);
+``PILE_DISCARD`` the discard pile, top last; ``PILE_SHOE`` every card of the shoe in kind
+order (filled once per call), or a hand-built deal in the order its cards leave the stock,
+the first card last (``C_SHOE_PRESET`` = 1: the stock is then ordered from the start).
+
+``events`` (``int64[E, EV_COLS]``) receives the event log when ``C_LOG`` is 1: one row an
+event, its type, seat (-1: none), two numbers ``a``/``b`` (0 when unused) and a list of
+cards (``E_*`` below say what each holds). The deal logs one ``E_DEAL`` per seat, seat 0
+first, after the whole deal and before the upcard, his cards in kind order (copies
+repeated); a meld lists its natural cards in kind order, then its jokers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.cards import JOKER, N_NATURAL
+from sim.engine.jit import allocating, kernel
+from sim.engine.layout import P_JOKERS, P_PACKS
+from sim.engine.melds import MAX_LAYERS
+from sim.engine.specs import rule
+
+MAX_SEATS = 12
+MAX_SHOE = 4 * N_NATURAL + 16
+MAX_MELDS = MAX_SHOE // 3 + 1
+
+# ---- seat columns ---------------------------------------------------------------------------
+S_HAND = 0  # S_HAND + l: the hand's layer l
+S_JOKERS = MAX_LAYERS  # jokers held
+S_N = MAX_LAYERS + 1  # cards held
+S_PLAYED = MAX_LAYERS + 2  # laid down or laid off a card in an earlier turn (going rummy)
+S_MELDED = MAX_LAYERS + 3  # has laid down a meld this hand (layoff_requires_meld)
+S_LAID_OWN = MAX_LAYERS + 4  # has laid off on one of his own melds (layoff_requires_meld)
+S_PICKED = MAX_LAYERS + 5  # natural kinds taken from the discard pile this hand (public)
+S_SIDE = MAX_LAYERS + 6  # the seat's side this hand (its team); -1: sits out
+S_FITS_OWN = MAX_LAYERS + 7  # natural kinds that fit one of his table melds
+S_STOCK_SEEN = MAX_LAYERS + 8  # kinds he drew from the stock since the table last changed
+S_DEADWOOD = MAX_LAYERS + 9  # knock family: his deadwood at the showdown (0 before it)
+S_ARR_MASK = MAX_LAYERS + 10  # knock family: the hand whose arrangement is kept (0: none)
+S_ARR_DW = MAX_LAYERS + 11  # ... its deadwood
+S_ARR_MELDED = MAX_LAYERS + 12  # ... the cards its best arrangement melds
+N_S = MAX_LAYERS + 13
+
+# ---- scalar columns -------------------------------------------------------------------------
+C_STOCK_N = 0
+C_STOCK_ORDERED = 1  # 0: the stock is unordered (lazy shuffle); 1: ordered (turned over)
+C_DISCARD_N = 2
+C_N_MELDS = 3
+C_TAKEN = 4  # kind taken from the discard pile this turn, -1 if none
+C_PLAN = 5  # a card the bot set aside to discard this turn, -1 if none
+C_MELDS_TURN = 6  # melds laid down this turn
+C_LAYOFFS_TURN = 7  # cards laid off this turn
+C_DRAWS_STOCK = 8
+C_DRAWS_DISCARD = 9
+C_VIOLATIONS = 10  # audit: invariant violations seen this hand
+C_LOG = 11  # 1: write the event log
+C_N_EVENTS = 12
+C_TURN = 13  # turns played this hand
+C_CURRENT = 14  # the seat whose turn it is
+C_DEALER = 15
+C_REBUILDS = 16  # stock rebuilt from the discard pile
+C_RNG_DEAL = 17  # the deal stream's state (uint64 bits)
+C_RNG_BOTS = 18  # the bots' stream's state
+C_FITS = 19  # natural kinds that fit some table meld
+C_SHOE_N = 20  # cards in the shoe
+C_COME_ROUND = 21  # the card just drawn from the stock, if it came round (bots.md), else -1
+C_UPCARD = 22  # the upcard turned at the deal, -1 if none (Oklahoma's knock limit, spades)
+C_SHOE_PRESET = 23  # 1: ``PILE_SHOE`` is a hand-built deal in stock order (replay), dealt as is
+C_STEALS_TURN = 24  # table jokers replaced by their natural card this turn (§2B.12)
+N_C = 25
+
+# ---- meld columns ---------------------------------------------------------------------------
+M_TYPE = 0  # melds.MELD_GROUP or MELD_RUN
+M_OWNER = 1
+M_LO = 2  # group: its rank; run: its first position
+M_LEN = 3
+M_SUIT = 4  # run of one suit: the suit; otherwise -1
+M_JOKERS = 5
+M_SHAPE = 6  # as melds.CA_SHAPE
+M_FITS = 7  # natural kinds that could be laid off on it
+M_CARDS = 8  # M_CARDS + l: its natural cards' layer l
+M_DECLARED = M_CARDS + MAX_LAYERS  # the natural kinds its jokers were declared as (§2B.11)
+N_M = M_DECLARED + 1
+
+# ---- rows -----------------------------------------------------------------------------------
+R_SEAT = 0
+R_SC = MAX_SEATS
+R_MELD = R_SC + 1
+N_ROWS = R_MELD + MAX_MELDS
+N_COLS = max(N_S, N_C, N_M)
+
+PILE_STOCK = 0
+PILE_DISCARD = 1
+PILE_SHOE = 2
+N_PILES = 3
+
+# ---- the event log ---------------------------------------------------------------------------
+EV_TYPE = 0
+EV_SEAT = 1
+EV_A = 2
+EV_B = 3
+EV_N = 4  # cards listed from EV_CARDS
+EV_CARDS = 5
+EV_COLS = EV_CARDS + 16
+
+E_DEAL = 0  # seat, cards = his dealt hand
+E_UPCARD = 1  # seat -1, a = card
+E_DRAW_STOCK = 2  # a = card
+E_DRAW_DISCARD = 3  # a = card
+E_REBUILD = 4  # seat = the player about to draw, a = new stock size, b = new discard top
+E_MELD = 5  # a = meld row index, cards
+E_LAYOFF = 6  # a = meld row index, b = card
+E_DISCARD = 7  # a = card
+E_END = 8  # seat = the winner (-1: none), a = end reason
+E_SCORE = 9  # seat, a = his points this hand, b = his deadwood
+E_KNOCK = 10  # seat, a = his deadwood after the discard
+E_SHOW = 11  # seat, a = his deadwood at the showdown, cards = the cards he laid off
+E_DECLINE_UPCARD = 12  # seat, a = the upcard he let go (gin's upcard offer)
+E_TABLE = 13  # 4-player gin: seat = its team A seat, a = table, b = its team B seat
+E_TEAMS = 14  # 4-player gin: a = team A's hand score, b = team B's
+E_BLOCK = 15  # seat, a = the discard top he let go with the stock empty (block_*: the end)
+E_DECLARE = 16  # a = meld row index, b = the natural card one of its jokers is declared as
+E_STEAL = 17  # a = meld row index, b = the natural card put in place of a joker (§2B.12)
+
+
+@allocating
+def new_state():
+    """A hand state, its piles and a bots/deal random-stream pair (all zero)."""
+    return (
+        np.zeros((N_ROWS, N_COLS), np.int64),
+        np.zeros((N_PILES, MAX_SHOE), np.int64),
+    )
+
+
+@kernel
+def fill_shoe(fx, params, st, piles):
+    """Write the shoe (every card, kind order) into ``PILE_SHOE``: ``packs`` copies of each
+    natural kind, then the jokers (RULES.md §1.1, §2A.1-2)."""
+    n = 0
+    for _ in range(rule(fx, params, P_PACKS)):
+        for k in range(N_NATURAL):
+            piles[PILE_SHOE, n] = k
+            n += 1
+    for _ in range(rule(fx, params, P_JOKERS)):
+        piles[PILE_SHOE, n] = JOKER
+        n += 1
+    st[R_SC, C_SHOE_N] = n
+
+
+@kernel
+def give(fx, params, st, seat, kind):
+    """``seat`` takes one card of ``kind`` into his hand."""
+    row = R_SEAT + seat
+    st[row, S_N] += 1
+    if kind == JOKER:
+        st[row, S_JOKERS] += 1
+        return
+    bit = np.int64(1) << kind
+    for l in range(rule(fx, params, P_PACKS)):
+        if st[row, S_HAND + l] & bit == 0:
+            st[row, S_HAND + l] |= bit
+            return
+
+
+@kernel
+def take(fx, params, st, seat, kind):
+    """``seat`` gives up one card of ``kind`` (held)."""
+    row = R_SEAT + seat
+    st[row, S_N] -= 1
+    if kind == JOKER:
+        st[row, S_JOKERS] -= 1
+        return
+    bit = np.int64(1) << kind
+    for l in range(rule(fx, params, P_PACKS) - 1, -1, -1):
+        if st[row, S_HAND + l] & bit != 0:
+            st[row, S_HAND + l] &= ~bit
+            return
+
+
+@kernel
+def held(fx, params, st, seat, kind):
+    """How many cards of ``kind`` ``seat`` holds."""
+    row = R_SEAT + seat
+    if kind == JOKER:
+        return st[row, S_JOKERS]
+    n = 0
+    for l in range(rule(fx, params, P_PACKS)):
+        if (st[row, S_HAND + l] >> kind) & 1:
+            n += 1
+    return n
+
+
+@kernel
+def log_event(st, events, etype, seat, a, b):
+    """Append an event (when logging); returns its row or -1."""
+    if st[R_SC, C_LOG] == 0:
+        return -1
+    i = st[R_SC, C_N_EVENTS]
+    if i >= events.shape[0]:
+        return -1
+    events[i, EV_TYPE] = etype
+    events[i, EV_SEAT] = seat
+    events[i, EV_A] = a
+    events[i, EV_B] = b
+    events[i, EV_N] = 0
+    st[R_SC, C_N_EVENTS] = i + 1
+    return i
+
+
+@kernel
+def log_card(events, row, kind):
+    """Add a card to event ``row``'s list."""
+    if row >= 0 and events[row, EV_N] < EV_COLS - EV_CARDS:
+        events[row, EV_CARDS + events[row, EV_N]] = kind
+        events[row, EV_N] += 1

@@ -1,0 +1,89 @@
+"""Stock exhaustion (mechanic SX of RULES.md §4C; §1.8, §2F.28).
+
+Rule slots read here: ``stock_exhaustion``.
+
+``turn_over`` ([002], [003]): the discard pile is turned face down without shuffling as the
+new stock, its oldest card on top; that card is turned up to start the new discard pile.
+``shuffle_except_top`` ([004]): every discard but the top is shuffled into the new stock;
+the top stays as the discard pile. The new stock holds those discards in pile order, oldest
+first, unordered: each draw takes a uniform card of it (``piles.pop_stock``).
+``void_at_two`` (gin, §3.17): a turn that ends with two stock cards left and no knock voids
+the hand (``voids_hand``; the same dealer deals again, ``game.py``), so the stock never
+runs out.
+``block_difference`` / ``block_totals`` (§2F.28, §3.5): the stock is never rebuilt; with
+the stock empty each player in turn may take the discard top, and the first who declines
+it ends the hand (``blocks``; ``draw.py`` asks, the hand ends ``block``, and
+``scoring.score_block`` scores every hand's cards).
+"""
+
+from __future__ import annotations
+
+from sim.engine.jit import kernel
+from sim.engine.layout import (
+    P_STOCK_EXHAUSTION,
+    STOCK_BLOCK_DIFFERENCE,
+    STOCK_BLOCK_TOTALS,
+    STOCK_SHUFFLE_EXCEPT_TOP,
+    STOCK_VOID_AT_TWO,
+)
+from sim.engine.specs import rule
+from sim.engine.state import (
+    C_DISCARD_N,
+    C_REBUILDS,
+    C_STOCK_N,
+    C_STOCK_ORDERED,
+    E_REBUILD,
+    PILE_DISCARD,
+    PILE_STOCK,
+    R_SC,
+    log_event,
+)
+
+VOID_STOCK = 2  # gin: a turn ending with this many stock cards and no knock voids the hand
+
+
+@kernel
+def voids_hand(fx, params, st):
+    """Does the turn just ended (without a knock) void the hand (``void_at_two``)?"""
+    return (
+        rule(fx, params, P_STOCK_EXHAUSTION) == STOCK_VOID_AT_TWO
+        and st[R_SC, C_STOCK_N] <= VOID_STOCK
+    )
+
+
+@kernel
+def blocks(fx, params):
+    """Does a player who declines the discard top with the stock empty end the hand, the
+    stock never rebuilt (``block_*``, §2F.28)?"""
+    s = rule(fx, params, P_STOCK_EXHAUSTION)
+    return s == STOCK_BLOCK_DIFFERENCE or s == STOCK_BLOCK_TOTALS
+
+
+@kernel
+def can_rebuild(st):
+    """Is there a discard pile to rebuild the stock from (more than its top card)?"""
+    return st[R_SC, C_DISCARD_N] >= 2
+
+
+@kernel
+def rebuild_stock(fx, params, st, piles, events, seat):
+    """Rebuild the empty stock from the discard pile (module docstring)."""
+    n = st[R_SC, C_DISCARD_N]
+    if rule(fx, params, P_STOCK_EXHAUSTION) == STOCK_SHUFFLE_EXCEPT_TOP:
+        for i in range(n - 1):  # unordered: the lazy shuffle draws from it
+            piles[PILE_STOCK, i] = piles[PILE_DISCARD, i]
+        piles[PILE_DISCARD, 0] = piles[PILE_DISCARD, n - 1]
+        st[R_SC, C_STOCK_N] = n - 1
+        st[R_SC, C_STOCK_ORDERED] = 0
+        st[R_SC, C_DISCARD_N] = 1
+    else:
+        # turned over: the stock's top (its last element) is the oldest discard, which is
+        # turned up at once as the new discard pile
+        for i in range(n):
+            piles[PILE_STOCK, i] = piles[PILE_DISCARD, n - 1 - i]
+        piles[PILE_DISCARD, 0] = piles[PILE_STOCK, n - 1]
+        st[R_SC, C_STOCK_N] = n - 1
+        st[R_SC, C_STOCK_ORDERED] = 1
+        st[R_SC, C_DISCARD_N] = 1
+    st[R_SC, C_REBUILDS] += 1
+    log_event(st, events, E_REBUILD, seat, st[R_SC, C_STOCK_N], piles[PILE_DISCARD, 0])

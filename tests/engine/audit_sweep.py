@@ -1,0 +1,126 @@
+"""A long audit sweep, beyond what ``make test`` runs: ``make audit-sweep``.
+
+Audit mode (docs/engine.md) over many random rule sets of standard rummy, every variant
+file x player count x line-up, and random knock-family rule sets, each with its own seeds.
+Every hand with a violation or beyond the turn cap is printed with its rules, seats and
+seed, so it can be replayed; the exit code is 1 when there was any. The test suite's sweep
+(tests/engine/test_audit.py) plays ~25,000 hands of random rules; rare defects need more
+(one in ~400,000 hands of the old engine showed a defect), hence this longer one.
+
+    python -m tests.engine.audit_sweep [--rule-sets N] [--hands H] [--seed S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+
+import numpy as np
+
+from sim.engine import layout as P
+from sim.engine import rows as L
+from sim.engine.api import play
+from sim.rules import load_variant
+from tests.engine.test_audit import (
+    HANDS,
+    _cases,
+    _lineups,
+    _random_rules,
+    compile_rules,
+    random_knock_rules,
+)
+
+
+def _bad_hands(out, params) -> np.ndarray:
+    """Rows of hands with a violation or more turns than the cap."""
+    rows = out.hand_rows
+    return np.nonzero((rows[:, L.H_VIOLATIONS] > 0) | (rows[:, L.H_TURNS] > params[P.P_TURN_CAP]))[
+        0
+    ]
+
+
+def _report(what: str, out, params, seed: int) -> int:
+    bad = _bad_hands(out, params)
+    for i in bad:
+        row = out.hand_rows[i]
+        print(
+            f"VIOLATION {what} seed={seed} game={row[L.H_GAME]} hand={row[L.H_HAND]} "
+            f"deal={row[L.H_DEAL]} violations={row[L.H_VIOLATIONS]} turns={row[L.H_TURNS]}",
+            flush=True,
+        )
+    return len(bad)
+
+
+def sweep_rummy(rule_sets: int, hands: int, seed: int) -> int:
+    """Random rule sets of standard rummy (test_audit's choices), random seats."""
+    rng = random.Random(seed)
+    found = 0
+    for i in range(rule_sets):
+        compiled, overrides = _random_rules(rng)
+        seats = [
+            rng.choice([L.BOT_RANDOM, L.BOT_GREEDY, L.BOT_CAREFUL]) for _ in range(compiled.players)
+        ]
+        out = play(
+            compiled.params, compiled.card_values, np.array(seats), seed=seed + i, hands=hands
+        )
+        found += _report(f"rummy {overrides} seats={seats}", out, compiled.params, seed + i)
+    return found
+
+
+def sweep_variants(scale: int, seed: int) -> int:
+    """Every variant file x player count x line-up, ``scale`` times test_audit's hands."""
+    found = 0
+    for variant, players, lineup in _cases():
+        rules = load_variant(variant)
+        compiled = compile_rules(rules, players, audit=True)
+        seats = (_lineups(rules)[lineup] * players)[:players]
+        out = play(
+            compiled.params,
+            compiled.card_values,
+            np.array(seats),
+            seed=seed,
+            hands=HANDS[lineup] * scale,
+        )
+        found += _report(f"{variant} players={players} {lineup}", out, compiled.params, seed)
+    return found
+
+
+def sweep_knock(rule_sets: int, hands: int, seed: int) -> int:
+    """Random knock-family rule sets (test_audit's choices; half with runs of any suit)."""
+    rng = random.Random(seed)
+    found = 0
+    done = 0
+    while done < rule_sets:
+        drawn = random_knock_rules(rng, "any_suit" if done % 2 else None)
+        if drawn is None:
+            continue
+        overrides, compiled, seats = drawn
+        out = play(
+            compiled.params, compiled.card_values, np.array(seats), seed=seed + done, hands=hands
+        )
+        found += _report(f"knock {overrides} seats={seats}", out, compiled.params, seed + done)
+        done += 1
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rule-sets", type=int, default=5000, help="random rummy rule sets")
+    parser.add_argument("--hands", type=int, default=100, help="hands per rule set")
+    parser.add_argument("--seed", type=int, default=int(time.time()) % 1_000_000)
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    print(f"audit sweep, seed {args.seed}", flush=True)
+    found = sweep_rummy(args.rule_sets, args.hands, args.seed)
+    print(f"rummy: {args.rule_sets} rule sets x {args.hands} hands, {found} bad hands", flush=True)
+    found += sweep_variants(10, args.seed)
+    print(f"variant files: done, {found} bad hands so far", flush=True)
+    found += sweep_knock(max(1, args.rule_sets // 5), args.hands, args.seed)
+    print(f"knock family: done; {found} bad hands in {time.perf_counter() - start:.0f} s")
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,55 @@
+"""The compile-time mechanism (sim/engine/specs.py) and the generated params layout
+(sim/engine/layout.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim.engine import layout as L
+from sim.engine.jit import kernel
+from sim.engine.layout import P_ACE_RANK
+from sim.engine.specs import GENERIC, RUNTIME, STANDARD, fixed, rule, spec_for
+from sim.rules.toggles import TOGGLES, Kind
+
+
+@kernel
+def _read_ace_rank(fx, params):
+    return rule(fx, params, P_ACE_RANK)
+
+
+@pytest.mark.nojit
+def test_every_toggle_has_its_own_slot_and_param_toggles_a_number_slot():
+    slots = [L.slot(t.name) for t in TOGGLES]
+    assert len(set(slots)) == len(slots)
+    for t in TOGGLES:
+        if t.kind is Kind.PARAM:
+            assert L.arg_slot(t.name) == L.slot(t.name) + 1
+    assert max(L.SLOTS.values()) == L.N_PARAMS - 1
+
+
+@pytest.mark.nojit
+def test_codes_tell_every_declared_value_apart():
+    for t in TOGGLES:
+        if t.kind is Kind.CHOICE:
+            codes = [L.code(t.name, v) for v in t.choices]
+            assert len(set(codes)) == len(codes), t.name
+
+
+def test_a_fixed_slot_is_a_constant_and_an_unfixed_slot_is_read():
+    params = np.zeros(L.N_PARAMS, np.int64)
+    params[L.P_ACE_RANK] = L.ACE_AROUND_CORNER
+    assert _read_ace_rank(GENERIC, params) == L.ACE_AROUND_CORNER
+    assert _read_ace_rank(STANDARD, params) == L.ACE_LOW  # the constant, whatever params say
+    assert STANDARD.values[L.P_PLAYERS] == RUNTIME
+
+
+@pytest.mark.nojit
+def test_spec_for_takes_the_most_specific_matching_spec():
+    params = np.zeros(L.N_PARAMS, np.int64)
+    params[L.P_PACKS] = 1
+    assert spec_for(params) is STANDARD
+    params[L.P_ACE_RANK] = L.ACE_HIGH
+    assert spec_for(params) is GENERIC
+    custom = fixed("high", {"ace_rank": "high"})
+    assert custom.matches(params) and not STANDARD.matches(params)
