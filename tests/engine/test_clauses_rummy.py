@@ -1,5 +1,5 @@
 """One test per RULES.md clause of standard rummy, on hand-built deals played by the
-mechanics engine (sim/engine) with audit mode on: ported from the old engine's test_rules_clauses.py.
+engine (sim/engine) with audit mode on (ported from the old engine's test_rules_clauses.py).
 
 Each deal is played by the real kernels (``play_deal``); assertions read the event log and
 the hand row. Tests are named after the section they check. Clauses tests/engine/test_play.py
