@@ -1,6 +1,6 @@
 """A small dataset for the report tests, built once per test session from the engine.
 
-Arms (2 shards of 1,500 hands each): at 2 players ``basic`` (the baseline), ``same`` (the
+Arms (2 shards of 4,000 hands each): at 2 players ``basic`` (the baseline), ``same`` (the
 very same rules under another name: every difference must come out as none), ``around``
 (around the corner: a real effect on hand length) and a mixed greedy/careful line-up; at 4
 players ``basic`` and ``around``. The manifest carries labels and an experiment text with
@@ -15,7 +15,7 @@ import pytest
 
 from tests.report.builder import ArmSpec, build_dataset
 
-HANDS_PER_SHARD = 1500
+HANDS_PER_SHARD = 4000
 SHARDS = 2
 EXPERIMENT_TEXT = 'name = "<script>alert(1)</script>"\n# a & b < c\n'
 

@@ -198,7 +198,7 @@ def test_cli_bench_prints_a_json_line(small_dataset: Path, tmp_path: Path) -> No
     assert result.exit_code == 0, result.output
     figures = json.loads(result.output.strip().splitlines()[-1])
     assert figures["bench"] == "report"
-    assert figures["hands"] == 6 * 3000
+    assert figures["hands"] == 6 * 2 * 4000
     assert figures["seconds"] > 0
 
 
