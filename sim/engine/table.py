@@ -307,18 +307,27 @@ def lay_down(fx, params, st, events, seat, work, cand):
 
 
 @kernel
+def _hand_to_meld(st, hand, row, n_layers, kind):
+    """Move one natural ``kind`` from the hand row ``hand`` into the natural cards of meld
+    row ``row`` (its first free layer); returns the kind's bit. Counts and shapes are the
+    caller's."""
+    bit = np.int64(1) << kind
+    remove_one_each(st[hand, S_HAND : S_HAND + MAX_LAYERS], n_layers, bit)
+    for l in range(n_layers):
+        if st[row, M_CARDS + l] & bit == 0:
+            st[row, M_CARDS + l] |= bit
+            break
+    return bit
+
+
+@kernel
 def lay_off(fx, params, st, events, seat, m, kind):
     """``seat`` lays natural ``kind`` (held) off on table meld ``m`` (it must fit)."""
     row = R_MELD + m
     hand = R_SEAT + seat
     n_layers = rule(fx, params, P_PACKS)
-    bit = np.int64(1) << kind
-    remove_one_each(st[hand, S_HAND : S_HAND + MAX_LAYERS], n_layers, bit)
+    bit = _hand_to_meld(st, hand, row, n_layers, kind)
     st[hand, S_N] -= 1
-    for l in range(n_layers):  # the meld's copy of kind goes in its first free layer
-        if st[row, M_CARDS + l] & bit == 0:
-            st[row, M_CARDS + l] |= bit
-            break
     suit = kind % N_SUITS
     if st[row, M_TYPE] == MELD_GROUP:
         st[row, M_SHAPE] += np.int64(1) << (4 * suit)
@@ -512,13 +521,8 @@ def steal(fx, params, st, events, seat, m, kind):
     row = R_MELD + m
     hand = R_SEAT + seat
     n_layers = rule(fx, params, P_PACKS)
-    bit = np.int64(1) << kind
-    remove_one_each(st[hand, S_HAND : S_HAND + MAX_LAYERS], n_layers, bit)
-    st[hand, S_JOKERS] += 1
-    for l in range(n_layers):
-        if st[row, M_CARDS + l] & bit == 0:
-            st[row, M_CARDS + l] |= bit
-            break
+    bit = _hand_to_meld(st, hand, row, n_layers, kind)
+    st[hand, S_JOKERS] += 1  # the joker comes back: the card count is unchanged
     suit = kind % N_SUITS
     if st[row, M_TYPE] == MELD_GROUP:
         st[row, M_SHAPE] += np.int64(1) << (4 * suit)
