@@ -39,7 +39,7 @@ the unseen copies of its completers. Every unseen card is taken as equally likel
   the higher kind; a joker only when no natural card may go. As greedy, a card that came
   round (``C_COME_ROUND``, ``greedy.py``) is not discarded while another card may be.
 
-The weights were chosen by measuring careful against greedy on today's engine
+The weights were chosen by measuring careful against greedy on the previous engine
 (docs/bots.md has the tables); they are points, the unit of ``values``.
 """
 

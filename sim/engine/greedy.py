@@ -8,7 +8,7 @@ discards. It lays its melds down in the arrangement's decision order (lowest car
 so they take the next table rows in that order. Then, under ``joker_replace =
 steal_by_replacement`` (§2B.12), it replaces every table joker it can by the natural card
 it holds (the lowest such card first, on the lowest meld row; never the card kept back),
-as today's engine does. Then it lays off, again and again, its lowest card that fits a
+as the previous engine did. Then it lays off, again and again, its lowest card that fits a
 table meld it may lay off on (never a copy of the card kept back), on the first such meld
 (the lowest row), skipping a card whose lay-off would leave no legal end of the turn; when
 no natural card goes, a joker (the ones it took included) on the first meld that takes

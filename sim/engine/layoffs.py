@@ -1,7 +1,7 @@
 """The knock family's part of the meld library: a hand's minimum deadwood as masks, and the
 defender's lay-offs on the knocker's melds (RULES.md §1.13, §3.17 and its open point 3).
 
-The knock families play one pack without jokers here (``sim.engine.api`` refuses the rest
+The knock families play one pack without jokers here (``sim.rules.model`` refuses the rest
 for them), so a hand is one mask; runs are of one suit or of any suits (``run_suit``).
 
 ``arrange_mask``: the deadwood of a hand and the cards its best arrangement melds

@@ -43,7 +43,7 @@ arrangement by brute force and picks the first optimal one in the same order.
 
 The search keeps its own stack in a workspace (``new_work``), one frame per decided card,
 and lists each frame's candidates into it (at most ``MAX_CAND``; more sets
-``W_TRUNCATED``, which the audit counts).
+``S_TRUNCATED`` in the workspace's scalars; the meld tests check it stays 0).
 """
 
 from __future__ import annotations

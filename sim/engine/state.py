@@ -6,8 +6,9 @@
   and jokers, how many cards, this hand's facts (played before, has melded, laid off on
   an own meld), the natural cards taken from the discard pile (public), the seat's side
   (its team; -1: sits this hand out) and which kinds fit one of its table melds;
-- the scalar row ``R_SC``: the piles' sizes, this turn's facts, counters, the random
-  streams' states (``C_RNG_DEAL``, ``C_RNG_BOTS``, uint64 bits kept in int64);
+- the scalar row ``R_SC``: the piles' sizes, this turn's facts, counters (the random
+  streams' states are a separate ``uint64`` array, ``sim.engine.rng``; the columns
+  ``C_RNG_DEAL``/``C_RNG_BOTS`` are unused);
 - meld rows ``R_MELD + m``: the table, one meld a row: its type, owner, window or rank,
   length, suit, jokers, shape (as ``sim.engine.melds`` candidates), natural cards as
   layers, the natural kinds that could be laid off on it (``M_FITS``) and the kinds its
@@ -142,7 +143,7 @@ E_STEAL = 17  # a = meld row index, b = the natural card put in place of a joker
 
 @allocating
 def new_state():
-    """A hand state, its piles and a bots/deal random-stream pair (all zero)."""
+    """A hand state and its piles (all zero)."""
     return (
         np.zeros((N_ROWS, N_COLS), np.int64),
         np.zeros((N_PILES, MAX_SHOE), np.int64),
