@@ -1,6 +1,6 @@
 """Audit mode: invariants checked when ``audit`` is 1 (violations are counted in
 ``C_VIOLATIONS``, never raised): after the deal, after every turn of progressive rummy, and
-after a knock's showdown (a knock-family turn changes only the player's own hand).
+after a knock's showdown (knock-family turns are not checked one by one).
 
 - every card of the shoe is in exactly one place: the hands, the table, the stock, the
   discard pile (the copies of each kind are added up as bit-sliced counters);
