@@ -49,7 +49,12 @@ import numpy as np
 
 from sim.cards import JOKER
 from sim.engine.bitops import highest_bit, popcount
-from sim.engine.greedy import _greedy_arrangement, greedy_table, greedy_wants
+from sim.engine.greedy import (
+    _greedy_arrangement,
+    discard_candidates,
+    greedy_table,
+    greedy_wants,
+)
 from sim.engine.jit import kernel
 from sim.engine.layout import (
     BOT_CAREFUL,
@@ -67,7 +72,7 @@ from sim.engine.layout import (
     RUMMY_OFF,
     RUN_ANY_SUIT,
 )
-from sim.engine.legal import allowed_naturals, discard_allowed
+from sim.engine.legal import discard_allowed
 from sim.engine.melds import (
     CA_JOKERS,
     CA_TAKE,
@@ -86,7 +91,6 @@ from sim.engine.melds import (
 )
 from sim.engine.specs import rule
 from sim.engine.state import (
-    C_COME_ROUND,
     C_DISCARD_N,
     C_FITS,
     C_N_MELDS,
@@ -237,10 +241,7 @@ def careful_discard(fx, params, values, st, piles, seat):
     plan = st[R_SC, C_PLAN]
     if plan >= 0 and discard_allowed(fx, params, st, seat, plan):
         return plan
-    allowed = allowed_naturals(st, seat)
-    come_round = st[R_SC, C_COME_ROUND]
-    if come_round >= 0 and allowed & ~(np.int64(1) << come_round) != 0:
-        allowed &= ~(np.int64(1) << come_round)  # keep the card that came round
+    allowed = discard_candidates(st, seat)
     if allowed == 0:
         return JOKER
     u0, u1, u2, u3 = unseen_layers(fx, params, st, piles, seat)

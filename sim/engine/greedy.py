@@ -234,15 +234,24 @@ def _highest_value(values, mask):
 
 
 @kernel
+def discard_candidates(st, seat):
+    """The natural kinds ``seat`` may discard (``legal.allowed_naturals``), less the card
+    that came round (``C_COME_ROUND``) while another may go: greedy's and careful's rule
+    (docs/bots.md)."""
+    allowed = allowed_naturals(st, seat)
+    come_round = st[R_SC, C_COME_ROUND]
+    if come_round >= 0 and allowed & ~(np.int64(1) << come_round) != 0:
+        allowed &= ~(np.int64(1) << come_round)  # keep the card that came round
+    return allowed
+
+
+@kernel
 def greedy_discard(fx, params, values, st, seat):
     """Greedy's discard (module docstring)."""
     plan = st[R_SC, C_PLAN]
     if plan >= 0 and discard_allowed(fx, params, st, seat, plan):
         return plan
-    allowed = allowed_naturals(st, seat)
-    come_round = st[R_SC, C_COME_ROUND]
-    if come_round >= 0 and allowed & ~(np.int64(1) << come_round) != 0:
-        allowed &= ~(np.int64(1) << come_round)  # keep the card that came round
+    allowed = discard_candidates(st, seat)
     loose = allowed & ~partial_melds(
         fx, params, st[R_SEAT + seat, S_HAND : S_HAND + MAX_LAYERS], rule(fx, params, P_PACKS)
     )
