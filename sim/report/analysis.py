@@ -29,6 +29,7 @@ from sim.report.stats import (
     quantile_spread,
     wilson,
 )
+from sim.rules.diff import diff_text
 
 ALPHA = 0.05
 SURVIVAL_TURNS = (10, 20, 30, 50)
@@ -476,11 +477,18 @@ def _with_comparisons(rows: dict[str, list[dict]], comparisons: list[Comparison]
     return out
 
 
+def rule_changes_text(arm: Arm) -> str:
+    """What the arm changes against its baseline, every resolved setting (``sim.rules.diff``);
+    ``"baseline"`` for a baseline arm."""
+    return "baseline" if arm.is_baseline else diff_text(arm.rule_changes)
+
+
 SUMMARY_SCHEMA = {
     "arm": pl.String,
     "ruleset": pl.String,
     "players": pl.Int64,
     "lineup": pl.String,
+    "rule_changes": pl.String,
     "metric": pl.String,
     "title": pl.String,
     "value": pl.Float64,
@@ -504,6 +512,7 @@ def _row(arm: Arm, metric: str, title: str, value, low, high, how: str, n: int) 
         "ruleset": arm.ruleset,
         "players": arm.players,
         "lineup": arm.lineup,
+        "rule_changes": rule_changes_text(arm),
         "metric": metric,
         "title": title,
         "value": value,

@@ -8,7 +8,7 @@ baseline rule set given by ``baseline`` or taken as the first rule set in name o
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import polars as pl
@@ -18,7 +18,8 @@ import pyarrow.parquet as pq
 from sim.dataset.files import TABLES, file_digest, shard_path
 from sim.dataset.schema import schema_version_problem
 from sim.report import chunks
-from sim.rules import ConfigError, load_variant, rules_from_toml
+from sim.rules import ConfigError, Rules, load_variant, rules_from_toml
+from sim.rules.diff import Change, rules_diff
 
 
 class DatasetError(Exception):
@@ -42,6 +43,9 @@ class Arm:
     teams: bool = False
     """The seats play as two teams, seats 0 and 2 against 1 and 3 (4-player gin, §3.19): the
     report then reads each team as one seat (seat 0 = team A, seat 1 = team B)."""
+    rule_changes: tuple[Change, ...] = ()
+    """Every resolved setting in which the arm differs from its baseline arm
+    (``sim.rules.diff``): what the comparison really changes, ``auto`` values included."""
 
     @property
     def seats(self) -> int:
@@ -300,7 +304,27 @@ def _arms(root: Path, manifest: dict, present: list[str], baseline: str | None) 
                 teams=_in_partnerships(rules_toml, str(row["variant"]), players),
             )
         )
-    return arms
+    return _with_rule_changes(arms)
+
+
+def _arm_rules(arm: Arm) -> Rules | None:
+    """The arm's resolved rules: those the manifest recorded, or, without a manifest, its
+    variant file's (the experiment's overrides are then unknown)."""
+    try:
+        return rules_from_toml(arm.rules_toml) if arm.rules_toml else load_variant(arm.variant)
+    except ConfigError:
+        return None
+
+
+def _with_rule_changes(arms: list[Arm]) -> list[Arm]:
+    """``arms`` with each one's :attr:`Arm.rule_changes` against its baseline arm."""
+    rules = {arm.name: _arm_rules(arm) for arm in arms}
+    out = []
+    for arm in arms:
+        mine, base = rules[arm.name], rules.get(arm.baseline)
+        changes = () if mine is None or base is None else rules_diff(base, mine, arm.players)
+        out.append(replace(arm, rule_changes=changes))
+    return out
 
 
 ARM_COLUMNS = ("ruleset", "variant", "players", "lineup", "bots")

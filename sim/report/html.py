@@ -9,7 +9,7 @@ import base64
 import html
 from pathlib import Path
 
-from sim.report.analysis import Report
+from sim.report.analysis import Report, rule_changes_text
 from sim.report.figures import FIGURES
 from sim.report.tables import (
     arm_table,
@@ -162,11 +162,12 @@ def render(report: Report, figures: dict[str, Path], version: str) -> str:
     parts.append(_table(*comparison_table(report)))
     parts.append("<h2>Arms and their rules</h2>")
     for arm in ds.arms:
-        changes = ", ".join(f"{k} = {v}" for k, v in arm.changes.items()) or "no overrides"
+        overrides = ", ".join(f"{k} = {v}" for k, v in arm.changes.items()) or "none"
         parts.append(
             f"<details><summary><strong>{e(arm.name)}</strong>: {e(arm.label)} — variant "
-            f"{e(arm.variant)}, {arm.players} players, bots {e(', '.join(arm.bots))}, "
-            f"{e(changes)}; baseline {e(arm.baseline)}</summary>"
+            f"{e(arm.variant)}, {arm.players} players, bots {e(', '.join(arm.bots))}; "
+            f"against baseline {e(arm.baseline)}: <strong>{e(rule_changes_text(arm))}"
+            f"</strong> (the experiment's overrides: {e(overrides)})</summary>"
             f"<pre>{e(arm.rules_toml or '(rules not recorded: no manifest)')}</pre></details>"
         )
     parts.append("<h2>Experiment file</h2>")

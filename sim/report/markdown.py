@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sim.report.analysis import Report
+from sim.report.analysis import Report, rule_changes_text
 from sim.report.figures import FIGURES
 from sim.report.tables import (
     arm_table,
@@ -75,10 +75,10 @@ def render(report: Report, version: str) -> str:
     out += ["", "## Per-arm summary", "", _table(*arm_table(report))]
     out += ["", "## Arms", ""]
     for arm in ds.arms:
-        changes = ", ".join(f"{k} = {v}" for k, v in arm.changes.items()) or "no overrides"
+        overrides = ", ".join(f"{k} = {v}" for k, v in arm.changes.items()) or "none"
         out.append(
-            f"- `{arm.name}`: {arm.label} (variant {arm.variant}, {changes}); "
-            f"baseline `{arm.baseline}`"
+            f"- `{arm.name}`: {arm.label} (variant {arm.variant}, overrides: {overrides}); "
+            f"against baseline `{arm.baseline}`: **{rule_changes_text(arm)}**"
         )
     if exp:
         out += [

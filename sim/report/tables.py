@@ -6,7 +6,7 @@ import math
 
 import polars as pl
 
-from sim.report.analysis import Comparison, Report, decimals_for
+from sim.report.analysis import Comparison, Report, decimals_for, rule_changes_text
 
 KEY_METRICS = ("turns_mean", "hands_per_game", "points_mean", "points_sd", "margin_mean")
 """What the headline findings cover: game length and score spread."""
@@ -158,10 +158,12 @@ GLANCE = (
 
 
 def glance_table(report: Report, players: int) -> tuple[list[str], list[list[tuple]]]:
-    """At a glance, for one player count: each rule set's change against the baseline of
-    turns per hand, hands per game, points per hand, its sd and the final margin. Cells are
+    """At a glance, for one player count: each rule set, every resolved setting it changes
+    (``analysis.rule_changes_text``), and its change against the baseline of turns per hand,
+    hands per game, points per hand, its sd and the final margin. Cells are
     ``(text, sort key, clear)``; ``clear`` marks a Holm-adjusted p < 0.05."""
-    header = ["rule set", "line-up"] + [f"{title}: change [95% CI]" for _, title in GLANCE]
+    header = ["rule set", "what it changes", "line-up"]
+    header += [f"{title}: change [95% CI]" for _, title in GLANCE]
     by_arm: dict[str, dict[str, Comparison]] = {}
     for c in report.comparisons:
         if c.arm.players == players:
@@ -171,7 +173,9 @@ def glance_table(report: Report, players: int) -> tuple[list[str], list[list[tup
         comps = by_arm.get(arm.name)
         if not comps:
             continue
-        row: list[tuple] = [(arm.label, arm.label, False), (arm.lineup, arm.lineup, False)]
+        changes = rule_changes_text(arm)
+        row: list[tuple] = [(arm.label, arm.label, False), (changes, changes, False)]
+        row.append((arm.lineup, arm.lineup, False))
         for metric, _title in GLANCE:
             c = comps.get(metric)
             if c is None:

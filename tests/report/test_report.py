@@ -342,3 +342,18 @@ def test_the_effects_come_before_the_distributions_and_change_nothing(small_repo
     distribution = pl.col("metric").str.contains(r"_(median|p10|p25|p75|p90|iqr)$|^over_by_")
     assert early.rows.filter(distribution).height == 0
     assert early.rows.equals(report.rows.filter(~distribution))
+
+
+def test_every_arm_shows_each_resolved_setting_it_changes(small_report) -> None:
+    """Issue #30 point 2: "around the corner" visibly also raises the ace's points (its
+    ``ace_points = "auto"`` resolves to 11, RULES.md §3.3), in the page, report.md and the
+    summary tables; an arm with the baseline's very rules says so."""
+    folder = small_report.folder
+    change = "ace_rank low → around_corner; ace_points 1 → 11"
+    assert change in (folder / "report.md").read_text()
+    assert change in (folder / "index.html").read_text()
+    summary = pl.read_parquet(folder / "summary.parquet")
+    by_arm = dict(summary.select("arm", "rule_changes").unique().iter_rows())
+    assert by_arm["around-4p-greedy"] == change
+    assert by_arm["same-2p-greedy"] == "same rules"
+    assert by_arm["basic-2p-greedy"] == "baseline"
