@@ -17,8 +17,11 @@ def test_the_default_experiment_compares_every_house_rule_at_2_and_4_players():
     assert names == {
         "basic",
         "ace_high",
+        "ace_high_10",
         "ace_high_or_low",
+        "ace_high_or_low_15",
         "around_the_corner",
+        "around_the_corner_11",
         "block_difference",
         "block_totals",
         "rummy_double",
@@ -26,12 +29,21 @@ def test_the_default_experiment_compares_every_house_rule_at_2_and_4_players():
     }
     assert {a.players for a in exp.arms} == {2, 4}
     assert {a.lineup for a in exp.arms} == {"greedy", "careful"}
-    assert len(exp.arms) == 8 * 2 * 2
+    assert len(exp.arms) == 11 * 2 * 2
     for arm in exp.arms:
         assert arm.baseline == f"basic-{arm.players}p-{arm.lineup}"
     rules = {r.name: r.rules for r in exp.rulesets}
     assert rules["ace_high"].ace_rank == "high"
     assert rules["around_the_corner"].ace_rank == "around_corner"
+    # the rank alone, then rank and points together (issue #30 point 2, RULES.md §2A.5)
+    assert [rules[n].ace_value for n in ("ace_high", "ace_high_or_low", "around_the_corner")] == [
+        1,
+        1,
+        1,
+    ]
+    assert [
+        rules[n].ace_value for n in ("ace_high_10", "ace_high_or_low_15", "around_the_corner_11")
+    ] == [10, 15, 11]
     assert rules["block_difference"].stock_exhaustion == "block_difference"
     assert rules["block_totals"].stock_exhaustion == "block_totals"
     assert rules["rummy_double"].going_rummy == "double"
@@ -49,7 +61,7 @@ def test_the_gin_experiment_compares_gin_house_rules_with_the_reference_bot():
 
 def test_every_shipped_experiment_is_valid():
     names = [name for name, _ in list_experiments()]
-    assert names == ["gin-rules", "house-rules"]
+    assert names == ["fast", "gin-rules", "house-rules"]
     for name in names:
         assert load_experiment(name).arms
 
@@ -89,7 +101,7 @@ def test_mixed_lineups_repeat_round_the_table(tmp_path):
 
 def test_scaling_changes_only_the_amount():
     exp = load_experiment("house-rules").scaled(hands=5000)
-    assert exp.per_arm == 5000 and exp.unit == "hands" and len(exp.arms) == 32
+    assert exp.per_arm == 5000 and exp.unit == "hands" and len(exp.arms) == 44
     games = exp.scaled(games=10)
     assert games.unit == "games" and games.per_arm == 10
 
@@ -149,7 +161,7 @@ def test_an_unknown_experiment_name_lists_the_shipped_ones(tmp_path):
 def test_validate_lists_the_arms_of_an_experiment():
     done = cli("validate", "house-rules")
     assert done.returncode == 0 and done.stdout.rstrip().endswith("valid")
-    assert "32 arms" in done.stdout and "rummy_bonus10-4p-careful" in done.stdout
+    assert "44 arms" in done.stdout and "rummy_bonus10-4p-careful" in done.stdout
 
 
 def test_validate_rejects_a_bad_experiment_with_exit_2(tmp_path):
@@ -206,3 +218,19 @@ def test_a_plan_with_too_many_shards_is_refused(tmp_path):
     assert "shards" in str(caught.value) and "'shard_size'" in str(caught.value)
     with pytest.raises(ConfigError):
         load_experiment("house-rules").scaled(hands=10**12)
+
+
+def test_the_experiments_command_lists_every_shipped_file_with_its_description():
+    """Issue #30 point 7: a user finds the shipped experiments without reading the repo."""
+    done = cli("experiments")
+    assert done.returncode == 0, done.stderr
+    text = " ".join(done.stdout.split())
+    for name, _ in list_experiments():
+        assert name in text
+    assert "44" in text and "1,000,000 hands" in text  # house-rules: arms and amount
+    assert "A one-minute first look" in text
+
+
+def test_the_fast_experiment_is_small():
+    exp = load_experiment("fast")
+    assert len(exp.arms) == 3 and exp.per_arm * len(exp.arms) <= 1_000_000
