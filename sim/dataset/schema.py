@@ -18,19 +18,24 @@ import numpy as np
 import pyarrow as pa
 
 from sim.engine import rows as R
+from sim.rules.diff import resolved_settings
+from sim.rules.model import Rules
 
 if TYPE_CHECKING:  # the report reads datasets without loading the engine's kernels
     from sim.engine.api import Played
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """2: ``hands.points`` and ``games.comeback`` added (derived from the scores, for readers that
 need not decode the score lists). 3: ``comeback`` read from the running totals, not the final
-scores (which in gin carry the bonuses added after the last hand)."""
+scores (which in gin carry the bonuses added after the last hand). 4: ``rules.parquet``, each
+arm's resolved rules (:data:`RULES_COLUMNS`); the hands and games tables are as in 3."""
 
-READABLE_VERSIONS = frozenset({SCHEMA_VERSION})
-"""Schema versions the report reads: only the current one. Version 1 lacks ``points`` and
-``comeback``; version 2's ``comeback`` is wrong for gin (read from the final scores, which
-carry the bonuses), so it is known-bad; a higher version was written by a newer rummysim."""
+READABLE_VERSIONS = frozenset({3, SCHEMA_VERSION})
+"""Schema versions the report reads. Version 3 differs from 4 only in lacking
+``rules.parquet``, which the report does not need (it reads the rules from the manifest).
+Version 1 lacks ``points`` and ``comeback``; version 2's ``comeback`` is wrong for gin (read
+from the final scores, which carry the bonuses), so it is known-bad; a higher version was
+written by a newer rummysim."""
 
 KNOWN_BAD_VERSIONS = {2: "its comeback column is wrong for gin (fixed in version 3)"}
 """Versions that exist but must not be reported on, with why."""
@@ -45,8 +50,12 @@ def schema_version_problem(version: object) -> str | None:
     if isinstance(version, int) and not isinstance(version, bool) and version in KNOWN_BAD_VERSIONS:
         return f"schema version {version} is known to be bad: {KNOWN_BAD_VERSIONS[version]}"
     if isinstance(version, int) and not isinstance(version, bool) and 1 <= version < SCHEMA_VERSION:
-        return f"schema version {version} is older than this rummysim reads ({SCHEMA_VERSION})"
-    return f"unknown schema version {version!r} (this rummysim reads {SCHEMA_VERSION})"
+        return f"schema version {version} is older than this rummysim reads ({_readable()})"
+    return f"unknown schema version {version!r} (this rummysim reads {_readable()})"
+
+
+def _readable() -> str:
+    return ", ".join(str(v) for v in sorted(READABLE_VERSIONS))
 
 
 END_REASONS = R.REASON_NAMES
@@ -250,6 +259,47 @@ def games_table(out: Played, sid: ShardId, *, teams: bool = False) -> pa.Table:
         pa.array(comebacks(out, teams)),
     ]
     return pa.Table.from_arrays(arrays, schema=GAMES_SCHEMA)
+
+
+RULES_FILE = "rules.parquet"
+"""The dataset's table of every arm's resolved rules, at the dataset's root."""
+
+RULES_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = (
+    ("arm", pa.string(), "the arm (as the `arm` of the hands and games tables)"),
+    (
+        "setting",
+        pa.string(),
+        "a rule setting: a toggle of RULES.md §2, or `family`, "
+        "`hand_size`, `packs` (the arm's table)",
+    ),
+    ("section", pa.string(), "its RULES.md section"),
+    (
+        "value",
+        pa.string(),
+        "its value in the arm, resolved (`ace_points` as points, never `auto`; switches as on/off)",
+    ),
+    ("baseline_value", pa.string(), "its value in the arm's baseline arm"),
+    ("changed", pa.bool_(), "the arm differs from its baseline in this setting"),
+)
+"""One row per arm and rule setting (``sim.rules.diff.resolved_settings``): join it to the
+hands or games on ``arm`` to ask "what did this arm change?" in one's own analysis."""
+
+RULES_SCHEMA = pa.schema([(name, kind) for name, kind, _ in RULES_COLUMNS])
+
+
+def rules_table(arms: list[tuple[str, int, Rules, Rules]]) -> pa.Table:
+    """The rules table of ``arms``: (arm name, players, its rules, its baseline's rules)."""
+    columns: dict[str, list] = {name: [] for name, _, _ in RULES_COLUMNS}
+    for name, players, rules, baseline in arms:
+        base = resolved_settings(baseline, players)
+        for setting, (section, value) in resolved_settings(rules, players).items():
+            columns["arm"].append(name)
+            columns["setting"].append(setting)
+            columns["section"].append(section)
+            columns["value"].append(value)
+            columns["baseline_value"].append(base[setting][1])
+            columns["changed"].append(value != base[setting][1])
+    return pa.Table.from_pydict(columns, schema=RULES_SCHEMA)
 
 
 def markdown_table(columns: tuple[tuple[str, pa.DataType, str], ...]) -> str:

@@ -22,7 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.dataset.files import TMP_DIR
+from sim.dataset.files import TMP_DIR, write_parquet_atomic
+from sim.dataset.schema import RULES_FILE, rules_table
 from sim.engine import api
 from sim.engine import layout as L
 from sim.engine import rows as R
@@ -199,7 +200,17 @@ def prepare(experiment: Experiment, root: Path, tasks: list[ShardTask], fresh: b
     return mf.new_manifest(experiment, tasks)
 
 
-_OURS = {"hands", "games", mf.MANIFEST, TMP_DIR}
+def write_rules(experiment: Experiment, root: Path) -> None:
+    """Write the dataset's ``rules.parquet``: every arm's resolved rules against its
+    baseline's (``sim.dataset.schema.rules_table``), atomically."""
+    by_name = {arm.name: arm for arm in experiment.arms}
+    arms = [
+        (arm.name, arm.players, arm.rules, by_name[arm.baseline].rules) for arm in experiment.arms
+    ]
+    write_parquet_atomic(rules_table(arms), root / RULES_FILE, root)
+
+
+_OURS = {"hands", "games", mf.MANIFEST, TMP_DIR, RULES_FILE}
 _OURS_PREFIXES = (".manifest.json.", ".write-test-")  # temporary names of earlier versions
 
 
@@ -215,6 +226,7 @@ def _remove_dataset(root: Path) -> None:
     for name in ("hands", "games", TMP_DIR):
         shutil.rmtree(root / name, ignore_errors=True)
     (root / mf.MANIFEST).unlink(missing_ok=True)
+    (root / RULES_FILE).unlink(missing_ok=True)
 
 
 def _check_writable(root: Path) -> None:
@@ -285,6 +297,8 @@ def _run(experiment, root, tasks, workers, scheduler, fresh, reporter, began) ->
     tasks = [dataclasses.replace(t, plan_id=manifest["plan_id"]) for t in tasks]
     done = mf.verified_done(manifest, tasks)
     mf.save(root, manifest)
+    if not (root / RULES_FILE).is_file():  # the plan_id fixes every arm's rules: write once
+        write_rules(experiment, root)
     todo = [t for t in tasks if t.key not in done]
     summary = RunSummary(root, len(tasks), len(done), len(todo))
     totals: dict[str, int] = {}

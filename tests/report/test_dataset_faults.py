@@ -129,8 +129,10 @@ def test_an_unknown_or_bad_schema_version_is_refused_with_exit_2(
         assert "known to be bad" in result.output
 
 
-def test_the_schema_policy_accepts_only_the_current_version() -> None:
+def test_the_schema_policy_accepts_the_current_version_and_3() -> None:
+    """Version 4 only adds rules.parquet, which the report does not read: 3 stays readable."""
     assert schema_version_problem(SCHEMA_VERSION) is None
+    assert schema_version_problem(3) is None
     for version in (1, 2, SCHEMA_VERSION + 1, True, "3", None):
         assert schema_version_problem(version) is not None
 

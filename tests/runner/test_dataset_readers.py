@@ -14,7 +14,14 @@ import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 import pytest
 
-from sim.dataset.schema import GAME_COLUMNS, GAMES_SCHEMA, HAND_COLUMNS, HANDS_SCHEMA
+from sim.dataset.schema import (
+    GAME_COLUMNS,
+    GAMES_SCHEMA,
+    HAND_COLUMNS,
+    HANDS_SCHEMA,
+    RULES_COLUMNS,
+    RULES_SCHEMA,
+)
 from sim.rules.loader import rules_from_toml
 from sim.runner.experiment import load_experiment
 from sim.runner.run import run_experiment
@@ -71,7 +78,7 @@ def test_pandas(dataset):
 
 
 def test_every_file_carries_its_arm_rules_seed_and_shard(dataset):
-    for path in dataset.rglob("*.parquet"):
+    for path in [*dataset.glob("hands/*/*.parquet"), *dataset.glob("games/*/*.parquet")]:
         meta = {k.decode(): v.decode() for k, v in pq.read_schema(path).metadata.items()}
         arm = path.parent.name.removeprefix("arm=")
         assert meta["rummysim.arm"] == arm
@@ -89,7 +96,24 @@ def test_every_file_carries_its_arm_rules_seed_and_shard(dataset):
 
 def test_docs_list_the_columns_of_the_schema():
     text = DOCS.read_text()
-    for title, columns in (("hands", HAND_COLUMNS), ("games", GAME_COLUMNS)):
+    tables = (("hands", HAND_COLUMNS), ("games", GAME_COLUMNS), ("rules.parquet", RULES_COLUMNS))
+    for title, columns in tables:
         section = text.split(f"## {title}\n", 1)[1].split("\n## ", 1)[0]
         documented = re.findall(r"^\| `(\w+)` \| ([^|]+?) \|", section, re.M)
         assert documented == [(name, str(kind)) for name, kind, _ in columns]
+
+
+def test_the_dataset_carries_each_arms_resolved_rules(dataset):
+    """Issue #30 point 2: rules.parquet, one row per arm and setting, joins on ``arm``; the
+    ace_high arm shows that ``ace_points = "auto"`` raised the ace to 10 (RULES.md §2A.5)."""
+    rules = pl.read_parquet(dataset / "rules.parquet")
+    assert pq.read_schema(dataset / "rules.parquet").remove_metadata() == RULES_SCHEMA
+    assert set(rules["arm"]) == {"ace_high-2p-greedy", "basic-2p-greedy"}
+    changed = rules.filter(pl.col("changed"))
+    assert sorted(changed.select("arm", "setting", "baseline_value", "value").rows()) == [
+        ("ace_high-2p-greedy", "ace_points", "1", "10"),
+        ("ace_high-2p-greedy", "ace_rank", "low", "high"),
+    ]
+    hands = pl.scan_parquet(dataset / "hands" / "**" / "*.parquet", hive_partitioning=True)
+    joined = hands.join(changed.lazy(), on="arm").select(pl.len()).collect().item()
+    assert joined == 2 * 3000  # each ace_high hand, once per changed setting
