@@ -77,6 +77,22 @@ def variants() -> None:
     console().print(table)
 
 
+@app.command()
+def experiments() -> None:
+    """List the shipped experiment files: name, arms, amount, description."""
+    from rich.table import Table
+
+    from sim.runner.experiment import list_experiments, load_experiment
+
+    table = Table("name", "arms", "per arm", "description")
+    with config_errors():
+        for name, description in list_experiments():
+            exp = load_experiment(name)
+            table.add_row(name, str(len(exp.arms)), f"{exp.per_arm:,} {exp.unit}", description)
+    console().print(table)
+    console().print("Run one with: rummysim run NAME [--hands N] --out data")
+
+
 # ---- rummysim validate ------------------------------------------------------------------
 @app.command()
 def validate(
