@@ -2,7 +2,7 @@
 index.html / report.md / summary.{parquet,csv} (docs/report.md).
 
 The package's names are imported when first used, so that the runner can import
-:mod:`sim.report.blocks` (numpy and the report's kernels) without polars and matplotlib."""
+:mod:`sim.dataset.summaries` (numpy and the report's kernels) without polars and matplotlib."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
-from sim.report.blocks import merged_blocks
+from sim.dataset.summaries import merged_blocks
 from sim.report.chunks import game_sum_names, hand_sum_names
 from sim.report.dataset import Arm, Dataset
 from sim.report.metrics import BOOTSTRAP_BLOCKS, Aggregates
@@ -545,7 +545,7 @@ def _dense_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _block_matrix(blocks: pl.DataFrame, col: str) -> tuple[np.ndarray, np.ndarray]:
     """One arm's per-block histogram (rows of shard, block, ``col``, len, its blocks already
-    merged into at most :data:`~sim.report.blocks.QUANTILE_BLOCKS` and numbered from 0 by
+    merged into at most :data:`~sim.dataset.summaries.QUANTILE_BLOCKS` and numbered from 0 by
     the aggregation) as the distinct values (V,) and a dense (blocks, V) matrix of counts."""
     if blocks.height == 0:
         return np.zeros(0), np.zeros((0, 0))

@@ -7,14 +7,14 @@ table or a join:
 * the runner writes hands in (shard, deal) order, so a chunk's rows come in :class:`Runs`
   of one (shard, block): every hand block sum (:func:`hand_sum_names`),
   the end reasons' counts among them, is added up per run by one kernel
-  (:mod:`sim.report.kernels`), and the per-block histograms of turns and points are counted
+  (:mod:`sim.dataset.summary_kernels`), and the per-block histograms of turns and points are counted
   per run the same way;
 * the games' block sums and the histograms of hands per game and margins are counted over
   runs of (shard, game block) likewise.
 
-A chunk's tables are :class:`~sim.report.blocks.Rows`, numpy arrays: polars frames are made
+A chunk's tables are :class:`~sim.dataset.summaries.Rows`, numpy arrays: polars frames are made
 once, from every chunk's rows together (building a few small frames per chunk cost more than
-reducing it). The hands' part is :mod:`sim.report.blocks`' (numpy alone), which the runner
+reducing it). The hands' part is :mod:`sim.dataset.summaries`' (numpy alone), which the runner
 also uses to keep each shard's hand blocks in its file's footer.
 
 The hands' flat columns (``points``; the games' ``comeback``) carry what the score lists
@@ -30,7 +30,7 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
-from sim.report.blocks import (
+from sim.dataset.summaries import (
     Blocking,
     ChunkError,
     HandArrays,
@@ -44,7 +44,7 @@ from sim.report.blocks import (
     hand_sum_names,
     uniform_list_columns,
 )
-from sim.report.blocks import reason_dictionary as _reason_dictionary
+from sim.dataset.summaries import reason_dictionary as _reason_dictionary
 
 __all__ = [
     "ChunkError",
@@ -152,7 +152,7 @@ def list_columns(column: Column, width: int) -> tuple[list[np.ndarray], np.ndarr
 
 
 def reason_dictionary(column: Column, known: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`sim.report.blocks.reason_dictionary` of a polars or pyarrow column."""
+    """:func:`sim.dataset.summaries.reason_dictionary` of a polars or pyarrow column."""
     return _reason_dictionary(column.to_arrow() if isinstance(column, pl.Series) else column, known)
 
 
@@ -173,7 +173,7 @@ class Hands(HandArrays):
     line-up mixes bots (elsewhere each seat's points are not summed). ``blocking`` says how
     hands fall into blocks; ``seats`` in it is the report's number of seat columns (the
     largest table); ``teams``: a partnership arm, read as two sides
-    (:class:`~sim.report.blocks.HandArrays`)."""
+    (:class:`~sim.dataset.summaries.HandArrays`)."""
 
     def __init__(
         self, frame: pl.DataFrame, extra: pa.Table, *, blocking: Blocking, teams: bool
@@ -218,8 +218,8 @@ def game_block_sums(
     games: pa.Table, hands: Hands | None, *, blocking: Blocking, teams: bool
 ) -> tuple[Rows, Rows, Rows]:
     """The chunk's games (:data:`GAME_COLUMNS`, as pyarrow reads them) summed per (shard,
-    block: :meth:`~sim.report.blocks.Blocking.game_blocks`, the block of a game's first deal
-    among ``hands``, of the same shards, or of its number): :func:`~sim.report.blocks.
+    block: :meth:`~sim.dataset.summaries.Blocking.game_blocks`, the block of a game's first deal
+    among ``hands``, of the same shards, or of its number): :func:`~sim.dataset.summaries.
     game_tables`."""
 
     def column(name: str) -> np.ndarray:

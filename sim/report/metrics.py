@@ -4,7 +4,7 @@ The hands are read once, in chunks of whole files of at most :data:`CHUNK_ROWS` 
 one arm and only the columns the report needs (:data:`~sim.report.chunks.HAND_COLUMNS` and
 :data:`~sim.report.chunks.ARROW_COLUMNS`), so memory depends on the chunk size, the number
 of arms, blocks and distinct values, not on the number of hands. Each chunk is reduced in
-one pass (:mod:`sim.report.chunks`, :mod:`sim.report.kernels`) to its block sums, its
+one pass (:mod:`sim.report.chunks`, :mod:`sim.dataset.summary_kernels`) to its block sums, its
 per-block histograms and its games' block sums; the chunks' small tables are then put
 together. The results are small tables:
 
@@ -37,10 +37,10 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from sim.dataset import summaries as B
+from sim.dataset.summaries import BOOTSTRAP_BLOCKS, block_size
 from sim.engine.rows import GAME_DEAL_STRIDE, REASON_NAMES
-from sim.report import blocks as B
 from sim.report import chunks as C
-from sim.report.blocks import BOOTSTRAP_BLOCKS, block_size
 from sim.report.chunks import game_sum_names, hand_sum_names
 from sim.report.dataset import Dataset, DatasetError
 
@@ -96,7 +96,7 @@ def _per_arm(blocks: pl.DataFrame, name: str) -> pl.DataFrame:
 class Part:
     """One Parquet file of the dataset, from its footer: rows, the largest deal number (None
     where the footer has no statistics for it), and the hand blocks the runner kept there
-    (:mod:`sim.report.blocks`; None in a games file or a file written without them)."""
+    (:mod:`sim.dataset.summaries`; None in a games file or a file written without them)."""
 
     path: Path
     rows: int
@@ -282,7 +282,7 @@ def _read_games(games_files: list[str]) -> pa.Table | None:
 
 def _summaries(parts: list[Part]) -> dict[str, B.Rows]:
     """The block tables kept in these files' footers, file after file (raises
-    :class:`~sim.report.blocks.SummaryError` when one cannot be decoded)."""
+    :class:`~sim.dataset.summaries.SummaryError` when one cannot be decoded)."""
     tables = [B.read_summary(part.summary or b"") for part in parts]
     return {
         name: B.concat_rows([t[name] for t in tables], tables[0][name].columns.shape[1])
@@ -358,7 +358,7 @@ class _Table:
 
     def frame(self) -> pl.DataFrame:
         """Every chunk's rows, sorted by key with equal keys summed (as a ``group_by`` and a
-        ``sort`` would give them): :func:`~sim.report.blocks.merge_by_key`. The chunks come
+        ``sort`` would give them): :func:`~sim.dataset.summaries.merge_by_key`. The chunks come
         in key order (arms in name order, the files of an arm in the runner's order), so this
         is one concatenation, a check that each key follows the one before, and a sum where a
         block spans two chunks."""

@@ -20,18 +20,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
 from sim.dataset.files import TMP_DIR, write_parquet_atomic
 from sim.dataset.schema import RULES_FILE, rules_table
+from sim.dataset.summaries import Blocking, block_size
 from sim.engine import api
 from sim.engine import layout as L
 from sim.engine import rows as R
-from sim.report.blocks import Blocking, block_size
 from sim.rules.loader import rules_to_toml
 from sim.runner import manifest as mf
 from sim.runner.experiment import Arm, Experiment
-from sim.runner.shards import ShardResult, ShardTask, bot_codes, warm_shard
+from sim.runner.shards import ShardResult, ShardTask, warm_shard
 
 
 class RunError(Exception):
@@ -80,7 +78,7 @@ def plan(experiment: Experiment, root: Path) -> list[ShardTask]:
     if experiment.mirror:  # number deals per game, so each rotation of game g deals alike
         for params, _, _ in compiled.values():
             params[L.P_DEAL_PER_GAME] = 1
-    blocking = report_blocking(experiment, compiled)
+    blocking = report_blocking(experiment)
     for shard in range(n_shards):
         count = min(experiment.shard_size, experiment.per_arm - shard * experiment.shard_size)
         for arm in experiment.arms:
@@ -108,34 +106,28 @@ def plan(experiment: Experiment, root: Path) -> list[ShardTask]:
     return tasks
 
 
-def report_blocking(
-    experiment: Experiment, compiled: dict[str, tuple[np.ndarray, np.ndarray, str]]
-) -> Blocking:
+def report_blocking(experiment: Experiment) -> Blocking:
     """How the report will cut this experiment's hands and games into blocks
-    (``sim.report.metrics.aggregate``), fixed by the plan, so that the workers keep each
-    shard's blocks in its hands file's footer. ``compiled``: each arm's kernel arrays
-    (params, card values) and rules (:func:`_compile`).
+    (``sim.report.metrics.aggregate``), fixed by the plan from the experiment alone (no
+    simulation), so that the workers keep each shard's blocks in its hands file's footer.
 
     * A run counted in hands plays ``per_arm`` hands per arm, dealt one after another, in
       blocks of ``block_size(per_arm)`` deals (a game in the block of its first deal).
     * A run counted in games plays ``per_arm`` games per arm, in blocks of
       ``block_size(per_arm)`` game numbers.
     * A mirrored run numbers its deals per game, so that every rotation of game g deals
-      alike, and is cut into blocks of game numbers (every rotation of a game in one block):
-      ``block_size`` of the games an arm plays in one rotation, the fewest of any arm. A run
-      counted in games knows that number; one counted in hands estimates it from a pilot of
-      :data:`PILOT_HANDS` hands of each arm (:func:`pilot_games`), so that the blocks are
-      known before any shard runs (the manifest keeps them for the report: any block size
-      gives honest intervals, and this one gives each arm about 400 blocks)."""
+      alike, and is cut into blocks of game numbers (every rotation of a game in one block).
+      Counted in games, it knows the games of a rotation; counted in hands, it sizes the
+      blocks as if every game lasted :data:`MIRROR_HANDS_PER_GAME` hands. Any block size
+      gives honest intervals (a block holds whole games); arms with shorter games get more
+      than 400 blocks, which the analysis merges down to 400, and only arms whose games are
+      longer get fewer."""
     stride = 1
     per_rotation = experiment.per_arm
     if experiment.mirror:
         stride = R.GAME_DEAL_STRIDE
         if experiment.unit == "hands":
-            per_rotation = min(
-                pilot_games(*compiled[arm.name][:2], arm.bots, experiment.seed, experiment.per_arm)
-                for arm in experiment.arms
-            )
+            per_rotation = max(1, experiment.per_arm // MIRROR_HANDS_PER_GAME)
     return Blocking(
         block=block_size(per_rotation),
         stride=stride,
@@ -145,23 +137,10 @@ def report_blocking(
     )
 
 
-PILOT_HANDS = 2_000
-"""Hands of each arm a mirrored run counted in hands plays to plan its blocks."""
-
-
-def pilot_games(
-    params: np.ndarray, values: np.ndarray, bots: tuple[str, ...], seed: int, hands: int
-) -> int:
-    """About how many games ``hands`` hands of an arm (its kernel arrays and bots) make: the
-    games per hand of the arm's first :data:`PILOT_HANDS` hands (shard 0, first rotation),
-    scaled. At least one; where no game ends within the pilot, every game is taken to be as
-    long as the pilot (fewer games, so smaller blocks: more of them, never fewer)."""
-    n = min(PILOT_HANDS, hands)
-    out = api.play(params, values, bot_codes(bots), seed=seed, shard=0, hands=n, games=n)
-    if out.games == 0:
-        return max(1, hands // n)
-    complete = int(np.searchsorted(out.hand_rows[:, R.H_GAME], out.games))
-    return max(1, hands * out.games // max(complete, 1))
+MIRROR_HANDS_PER_GAME = 25
+"""The game length a mirrored run counted in hands plans its blocks for: longer than the
+games of the shipped variants with their bots (rummy to 100 points lasts about 3-8 hands,
+gin to 100 about 5-10), so those arms get several times 400 blocks rather than fewer."""
 
 
 def _compile(arm: Arm, audit: bool):

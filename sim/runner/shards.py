@@ -23,11 +23,11 @@ import pyarrow as pa
 from sim import __version__
 from sim.dataset.files import TABLES, shard_path, with_metadata, write_parquet_atomic
 from sim.dataset.schema import SCHEMA_VERSION, ShardId, games_table, hands_table
+from sim.dataset.summaries import SUMMARY_KEY, Blocking, summary_for
 from sim.engine import api
 from sim.engine import layout as L
 from sim.engine import rows as R
 from sim.engine.api import Played, play
-from sim.report.blocks import SUMMARY_KEY, Blocking, summary_for
 
 CHUNK_HANDS = 20_000  # hands per kernel call: bounds memory and sets the progress step
 
@@ -59,7 +59,7 @@ class ShardTask:
     plan_id: str = ""  # the run's plan (manifest.plan_id); files are written only under it
     teams: bool = False  # the seats play in partnerships (RULES.md §3.19): two sides score
     hand_blocks: Blocking | None = None  # the report's blocking: keep the shard's blocks in
-    # its hands file's footer (sim.report.blocks); None where the plan cannot know it
+    # its hands file's footer (sim.dataset.summaries); None where the plan cannot know it
 
     @property
     def mixed(self) -> bool:

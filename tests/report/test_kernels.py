@@ -1,4 +1,4 @@
-"""sim.report.kernels against plain numpy on random chunks: each run's sums and histograms
+"""sim.dataset.summary_kernels against plain numpy on random chunks: each run's sums and histograms
 are what the rows give, whatever the column types, player counts, missing winners, end
 reasons' dictionaries and ragged score lists. Small enough to run without the JIT too."""
 
@@ -9,9 +9,9 @@ import polars as pl
 import pyarrow as pa
 import pytest
 
+from sim.dataset import summary_kernels as K
+from sim.dataset.summaries import Blocking
 from sim.report import chunks as C
-from sim.report import kernels as K
-from sim.report.blocks import Blocking
 
 
 def _starts(rng: np.random.Generator, rows: int) -> np.ndarray:

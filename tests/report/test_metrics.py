@@ -1,5 +1,5 @@
 """The aggregation against direct per-hand computations: the reductions of a chunk (sums and
-histograms per run of a block, sim.report.kernels) give what a group_by over every hand
+histograms per run of a block, sim.dataset.summary_kernels) give what a group_by over every hand
 gives; the runner's derived columns (points, comeback) are what the score lists give."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ import numpy as np
 import polars as pl
 import pytest
 
+from sim.dataset.summaries import QUANTILE_BLOCKS
 from sim.engine.rows import GAME_DEAL_STRIDE
 from sim.report import chunks as C
 from sim.report import open_dataset
-from sim.report.blocks import QUANTILE_BLOCKS
 from sim.report.metrics import aggregate
 
 

@@ -86,7 +86,7 @@ def test_lead_changes_effect_size_uses_the_games_own_spread(small_report) -> Non
 def test_final_margin_is_the_winners_lead_over_the_best_other_side() -> None:
     """docs/report.md: the winner's final total minus the best other side's (negative when
     gin's box bonuses put a loser ahead), best minus second best when nobody won."""
-    from sim.report.blocks import Blocking
+    from sim.dataset.summaries import Blocking
     from sim.report.chunks import frame_of, game_block_sums, game_sum_names
 
     games = pl.DataFrame(

@@ -29,7 +29,7 @@ def _task(variant: str):
         params=params,
         card_values=values,
         bot_codes=lambda: np.ones(2, np.int64),
-        hand_blocks=None,  # a run whose hand blocks are not kept (sim.report.blocks)
+        hand_blocks=None,  # a run whose hand blocks are not kept (sim.dataset.summaries)
     )
 
 

@@ -5,7 +5,7 @@ The report cuts each arm's hands into blocks of ``block`` consecutive deals
 (shard, block), the sums of every hand and game statistic and the histograms of turns and
 points per hand, hands per game and final margins (:mod:`sim.report.metrics`). This module
 makes those six tables from a shard's columns with the numba kernels of
-:mod:`sim.report.kernels`: the report does so for the rows it reads
+:mod:`sim.dataset.summary_kernels`: the report does so for the rows it reads
 (:mod:`sim.report.chunks`), and the runner does so for each shard it writes, while the rows
 are in memory, and keeps the tables in the hands file's Parquet footer (:func:`summary_for`,
 key :data:`SUMMARY_KEY`), so that the report reads a footer instead of the shard's rows
@@ -29,7 +29,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from sim.report import kernels
+from sim.dataset import summary_kernels as kernels
 from sim.rules.model import MAX_PLAYERS
 
 BOOTSTRAP_BLOCKS = 400
