@@ -57,11 +57,11 @@ verify: $(STAMP)  ## the engine by mechanics against its plain-Python oracle han
 
 bench: $(STAMP)  ## engine benchmarks, one JSON line per figure
 	$(BIN)/python -m sim.engine.precompile
-	$(BIN)/python -m sim.bench_suite
+	$(BIN)/python -m benchmarks.suite
 
 lint: $(STAMP)  ## ruff
-	$(BIN)/ruff check sim tests
-	$(BIN)/ruff format --check sim tests
+	$(BIN)/ruff check sim tests benchmarks
+	$(BIN)/ruff format --check sim tests benchmarks
 
 # tests/golden/test_golden.py compares replays of fixed hands with these files (docs/engine.md).
 golden: $(STAMP)  ## rewrite the golden transcripts after an intended change

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-import sim.bench_suite as suite
+import benchmarks.suite as suite
 
 
 def test_all_cores_run_gives_every_worker_the_one_core_hands_and_is_bracketed(monkeypatch, capsys):

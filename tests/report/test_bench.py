@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sim.report.bench import bench_report_pipeline
+from benchmarks.report import bench_report_pipeline
 
 
 def test_bench_report_pipeline_times_simulation_and_report() -> None:

@@ -19,7 +19,7 @@ REPORT_HANDS = int(os.environ.get("RUMMYSIM_BENCH_REPORT_HANDS", "5000000"))
 def bench_report_pipeline(hands: int = REPORT_HANDS, workers: int = 2) -> dict:
     """Seconds to simulate the two-arm benchmark experiment (``hands`` per arm) and seconds
     to write its report, with the report's stages."""
-    from sim.bench_pipeline import bench_experiment
+    from benchmarks.pipeline import bench_experiment
     from sim.runner.run import run_experiment
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -1,7 +1,7 @@
 """Pipeline benchmarks: ``rummysim run`` end to end (simulation plus Parquet) against the
 engine alone on the same shards, worker scaling, the Dask backend, and worker memory.
 
-Each function returns one JSON-ready dict; ``sim.bench_suite`` prints them. The arms are a
+Each function returns one JSON-ready dict; ``benchmarks.suite`` prints them. The arms are a
 fixed two-arm experiment (rummy_basic and ace high, 2 players, greedy) so figures compare
 across commits.
 """

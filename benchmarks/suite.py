@@ -1,6 +1,6 @@
 """``make bench``: the standard benchmarks, one JSON line per figure.
 
-The engine beside its reference (sim.bench_reference): the speed reference, 2-player
+The engine beside its reference (benchmarks.reference): the speed reference, 2-player
 rummy_basic greedy and its ratio to the reference, and its cold compile (issue #29's bars).
 Engine: 2-player rummy_basic greedy on one worker and on every core (each worker playing
 as many hands as the one worker; their ratio, against one-core runs just before and after,
@@ -8,9 +8,9 @@ is a line of its own), 4 players, careful bots; gin_rummy simple against simple 
 (issue #4's bar: 250,000 hands/s); and the warm-cache start-up time of ``rummysim bench
 --hands 1``.
 Hand analysis: `rummysim deadwood --file` on a million random hands.
-Pipeline (sim.bench_pipeline): ``rummysim run`` end to end against the engine alone, worker
+Pipeline (benchmarks.pipeline): ``rummysim run`` end to end against the engine alone, worker
 scaling, the Dask backend, and a worker's peak memory at 1x and 10x the hands.
-Report (sim.report.bench): seconds to report on a simulated dataset next to the seconds it
+Report (benchmarks.report): seconds to report on a simulated dataset next to the seconds it
 took to simulate it.
 """
 
@@ -23,10 +23,10 @@ import subprocess
 import sys
 import time
 
+from benchmarks.pipeline import bench_dask, bench_memory, bench_pipeline, bench_scaling
+from benchmarks.reference import figures as reference_figures
+from benchmarks.report import bench_report_pipeline
 from sim.bench import bench, cpu_count
-from sim.bench_pipeline import bench_dask, bench_memory, bench_pipeline, bench_scaling
-from sim.bench_reference import figures as reference_figures
-from sim.report.bench import bench_report_pipeline
 
 HANDS = int(os.environ.get("RUMMYSIM_BENCH_HANDS", "1000000"))
 """Hands per engine figure: at 200,000 a one-core run lasted 0.4-0.6 s and the two-worker
