@@ -478,9 +478,12 @@ def _with_comparisons(rows: dict[str, list[dict]], comparisons: list[Comparison]
 
 
 def rule_changes_text(arm: Arm) -> str:
-    """What the arm changes against its baseline, every resolved setting (``sim.rules.diff``);
-    ``"baseline"`` for a baseline arm."""
-    return "baseline" if arm.is_baseline else diff_text(arm.rule_changes)
+    """What the arm changes against its baseline, every resolved setting (``sim.rules.diff``),
+    and its seed when it has its own (compared unpaired); ``"baseline"`` for a baseline arm."""
+    if arm.is_baseline:
+        return "baseline"
+    text = diff_text(arm.rule_changes)
+    return text + (f"; own seed {arm.seed} (compared unpaired)" if arm.own_seed else "")
 
 
 SUMMARY_SCHEMA = {
@@ -739,16 +742,21 @@ def _compare(ds, agg, hnames, gnames, estimates, resamples, seed) -> list[Compar
             continue
         base = ds.arm(arm.baseline)
         metrics = metrics_for(arm.players, agg.reasons, arm.teams)
-        ha, hb = _paired(
-            _blocks(agg.hand_blocks, arm.name, hnames),
-            _blocks(agg.hand_blocks, base.name, hnames),
-            hnames,
-        )
+        paired = shares_deals(arm, base)
+        if paired:
+            ha, hb = _paired(
+                _blocks(agg.hand_blocks, arm.name, hnames),
+                _blocks(agg.hand_blocks, base.name, hnames),
+                hnames,
+            )
+        else:  # an arm with its own seed plays other deals: nothing to pair on
+            ha = _arm_sums(agg.hand_blocks, arm.name, hnames)
+            hb = _arm_sums(agg.hand_blocks, base.name, hnames)
         ga = _arm_sums(agg.game_blocks, arm.name, gnames)
         gb = _arm_sums(agg.game_blocks, base.name, gnames)
         hand = {m.name: m.fn for m in metrics if m.level == "hand"}
         game = {m.name: m.fn for m in metrics if m.level == "game"}
-        ivs = block_bootstrap(hand, ha, hb, paired=True, resamples=resamples, seed=seed)
+        ivs = block_bootstrap(hand, ha, hb, paired=paired, resamples=resamples, seed=seed)
         ivs |= block_bootstrap(game, ga, gb, paired=False, resamples=resamples, seed=seed)
         for m in metrics:
             a_val = estimates[(arm.name, m.name)].estimate
@@ -759,6 +767,12 @@ def _compare(ds, agg, hnames, gnames, estimates, resamples, seed) -> list[Compar
                 Comparison(arm, m, b_val, a_val, ivs[m.name], _effect(m, arm, base, estimates))
             )
     return out
+
+
+def shares_deals(arm: Arm, base: Arm) -> bool:
+    """Whether ``arm`` played its baseline's deals (the same seed), so that hand-level
+    comparisons are paired on them; an arm with its own seed is compared unpaired."""
+    return arm.seed == base.seed
 
 
 def _effect(m: Metric, arm: Arm, base: Arm, estimates) -> float:

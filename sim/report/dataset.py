@@ -43,6 +43,11 @@ class Arm:
     teams: bool = False
     """The seats play as two teams, seats 0 and 2 against 1 and 3 (4-player gin, §3.19): the
     report then reads each team as one seat (seat 0 = team A, seat 1 = team B)."""
+    seed: int | None = None
+    """The seed the arm's deals come from (the hands' ``seed`` column). An arm whose seed
+    differs from its baseline's shares no deals with it and is compared unpaired."""
+    unpaired: bool = False
+    """Its seed differs from its baseline arm's: compared unpaired."""
     rule_changes: tuple[Change, ...] = ()
     """Every resolved setting in which the arm differs from its baseline arm
     (``sim.rules.diff``): what the comparison really changes, ``auto`` values included."""
@@ -51,6 +56,12 @@ class Arm:
     def seats(self) -> int:
         """The sides the report compares: the players, or the two teams."""
         return 2 if self.teams else self.players
+
+    @property
+    def own_seed(self) -> bool:
+        """The arm deals from another seed than its baseline arm (set by the run's pairing:
+        :func:`_with_rule_changes`)."""
+        return self.unpaired
 
     @property
     def is_baseline(self) -> bool:
@@ -301,6 +312,7 @@ def _arms(root: Path, manifest: dict, present: list[str], baseline: str | None) 
                 label=str(meta.get("label") or row["ruleset"]),
                 rules_toml=rules_toml,
                 changes=dict(meta.get("changes") or {}),
+                seed=int(row["seed"]) if row.get("seed") is not None else None,
                 teams=_in_partnerships(rules_toml, str(row["variant"]), players),
             )
         )
@@ -323,11 +335,13 @@ def _with_rule_changes(arms: list[Arm]) -> list[Arm]:
     for arm in arms:
         mine, base = rules[arm.name], rules.get(arm.baseline)
         changes = () if mine is None or base is None else rules_diff(base, mine, arm.players)
-        out.append(replace(arm, rule_changes=changes))
+        seeds = {a.name: a.seed for a in arms}
+        unpaired = seeds.get(arm.baseline, arm.seed) != arm.seed
+        out.append(replace(arm, rule_changes=changes, unpaired=unpaired))
     return out
 
 
-ARM_COLUMNS = ("ruleset", "variant", "players", "lineup", "bots")
+ARM_COLUMNS = ("ruleset", "variant", "players", "lineup", "bots", "seed")
 
 
 def _in_partnerships(rules_toml: str, variant: str, players: int) -> bool:

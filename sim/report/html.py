@@ -10,8 +10,11 @@ import html
 from pathlib import Path
 
 from sim.report.analysis import Report, rule_changes_text
+from sim.report.answer import answer_cards, report_bands
 from sim.report.figures import FIGURES
 from sim.report.tables import (
+    VERDICT_CLASS,
+    answer_table,
     arm_table,
     comparison_table,
     fmt_ci,
@@ -39,6 +42,10 @@ figcaption{color:#444;font-size:.9rem}
 pre{background:#f6f8fa;padding:.6rem;overflow-x:auto;font-size:.8rem}
 li.no{color:#666}details{margin:.3rem 0}
 td.clear{font-weight:600;background:#fff3e0 !important}
+td.finding{font-weight:600;background:#fff3e0 !important}
+td.same{color:#2e7d32}td.flag{color:#b71c1c;font-weight:600}
+.card{border:2px solid #37474f;border-radius:6px;padding:.2rem 1rem;margin:1rem 0}
+.card table{font-size:.78rem}.card th,.card td{white-space:normal;min-width:4.5rem}
 """
 
 SCRIPT = """
@@ -87,6 +94,61 @@ def _img(path: Path, caption: str) -> str:
     )
 
 
+PAIRING = (
+    "Per-hand metrics are paired on the deals both arms played (common random numbers: their "
+    "blocks are resampled together); per-game metrics (hands per game, final margin, lead "
+    "changes, comebacks) are compared unpaired, because a rule that changes hand lengths "
+    "changes which deals start which game; an arm with its own seed (marked 'own seed') "
+    "shares no deals and is compared unpaired throughout. "
+)
+"""What is paired and how, said on the page (and in report.md)."""
+
+
+def _verdict_table(header: list[str], rows) -> str:
+    """An answer card's table: cells ``(text, sort key, verdict)``, the verdict as the cell's
+    class and tooltip."""
+    head = "".join(f"<th>{e(h)}</th>" for h in header)
+    body = []
+    for row in rows:
+        cells = []
+        for text, key, verdict in row:
+            cls = VERDICT_CLASS.get(verdict, "flag" if verdict == "flag" else "")
+            attrs = f' class="{cls}"' if cls else ""
+            attrs += f' title="{e(verdict)}"' if verdict and verdict != "flag" else ""
+            key = "" if key is None else key
+            cells.append(f'<td data-v="{e(str(key))}"{attrs}>{e(text)}</td>')
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    return (
+        f'<table class="sortable"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table>"
+    )
+
+
+def _answer(report: Report) -> list[str]:
+    """The answer cards, first on the page (``sim.report.answer``)."""
+    cards = answer_cards(report, report_bands(report))
+    if not cards:
+        return []
+    parts = [
+        "<h2>The answer</h2>",
+        "<p>Each rule set against the baseline at the same table and line-up, ranked by "
+        "practical size. A cell is the change with its Holm-adjusted interval: "
+        "<strong>bold</strong> where the whole interval lies outside the column's practical "
+        "band (a finding), green where it lies inside (no practical difference), plain "
+        "where it crosses a band's edge (inconclusive: more hands needed). Shares are in "
+        "percentage points; ⚠ marks an arm with more than 2% of hands without a result.</p>",
+    ]
+    for card in cards:
+        parts.append(f"<div class='card'><h3>{card.players} players, {e(card.lineup)}</h3>")
+        found = card.findings()
+        parts.append("<ul>")
+        parts += [f"<li>{e(s)}</li>" for s in found] or ["<li>No finding.</li>"]
+        parts.append("</ul>")
+        parts.append(_verdict_table(*answer_table(card)))
+        parts.append("</div>")
+    return parts
+
+
 def render(report: Report, figures: dict[str, Path], version: str) -> str:
     """The whole page as a string."""
     ds = report.dataset
@@ -108,10 +170,12 @@ def render(report: Report, figures: dict[str, Path], version: str) -> str:
     parts.append(f"<p><strong>{e(ds.baseline_text)}</strong></p>")
     if ds.incomplete:
         parts.append(f"<p><strong>{e(ds.incomplete)}</strong></p>")
+    parts += _answer(report)
     parts.append("<h2>Findings: game length and score spread</h2>")
     parts.append(
-        "<p>Each rule set against the baseline rule set at the same table and line-up, paired "
-        "on the deals both played (common random numbers). Intervals are 95% bootstrap "
+        "<p>Each rule set against the baseline rule set at the same table and line-up. "
+        + PAIRING
+        + "Intervals are 95% bootstrap "
         "intervals, not adjusted; p-values are Holm-adjusted over every comparison in this "
         "report, and a change counts as clear only when its adjusted p &lt; 0.05.</p>"
     )

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from sim.report.analysis import Report, rule_changes_text
+from sim.report.answer import answer_cards, report_bands
 from sim.report.figures import FIGURES
+from sim.report.html import PAIRING
 from sim.report.tables import (
+    answer_table,
     arm_table,
     fmt_ci,
     glance_table,
@@ -26,6 +29,32 @@ def _table(header: list[str], rows) -> str:
     return "\n".join(lines)
 
 
+def _answer(report: Report) -> list[str]:
+    """The answer cards (``sim.report.answer``), first."""
+    cards = answer_cards(report, report_bands(report))
+    if not cards:
+        return []
+    out = [
+        "## The answer",
+        "",
+        "Each rule set against the baseline at the same table and line-up, ranked by practical "
+        "size: the change with its Holm-adjusted interval, **bold** where it lies wholly "
+        "outside the column's practical band (a finding), _italic_ where wholly inside (no "
+        "practical difference), plain where it crosses a band's edge (inconclusive: more "
+        "hands needed). Shares in percentage points; ⚠ marks more than 2% of hands without "
+        "a result.",
+        "",
+    ]
+    marks = {"finding": "**{}**", "no practical difference": "_{}_"}
+    for card in cards:
+        out += [f"### {card.players} players, {card.lineup}", ""]
+        out += [f"- {s}" for s in card.findings()] or ["- No finding."]
+        header, rows = answer_table(card)
+        styled = [[(marks.get(v, "{}").format(text), key) for text, key, v in row] for row in rows]
+        out += ["", _table(header, styled), ""]
+    return out
+
+
 def render(report: Report, version: str) -> str:
     """The whole report as Markdown (figures linked from figures/)."""
     ds = report.dataset
@@ -41,10 +70,12 @@ def render(report: Report, version: str) -> str:
         f"**{ds.baseline_text}**",
         "",
         *([f"**{ds.incomplete}**", ""] if ds.incomplete else []),
+        *_answer(report),
         "## Findings: game length and score spread",
         "",
-        "Each rule set against the baseline at the same table and line-up, paired on the "
-        "deals both played. 95% bootstrap intervals (not adjusted); Holm-adjusted p-values "
+        "Each rule set against the baseline at the same table and line-up. "
+        + PAIRING
+        + "95% bootstrap intervals (not adjusted); Holm-adjusted p-values "
         "over every comparison: a change is clear when its adjusted p < 0.05.",
     ]
     for players, comps in key_findings(report).items():

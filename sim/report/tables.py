@@ -190,3 +190,30 @@ def glance_table(report: Report, players: int) -> tuple[list[str], list[list[tup
             row.append((text, iv.estimate, c.significant))
         rows.append(row)
     return header, rows
+
+
+VERDICT_CLASS = {"finding": "finding", "no practical difference": "same"}
+"""CSS class of a verdict on the answer card (inconclusive: none)."""
+
+
+def answer_table(card) -> tuple[list[str], list[list[tuple]]]:
+    """Header and rows of one answer card (``sim.report.answer.Card``), ranked by practical
+    size. Cells are ``(text, sort key, verdict)``."""
+    header = ["rule set", "what it changes", "no result %"]
+    header += [f"{title} (band ±{band:g})" for _, title, band in card.columns]
+    rows = []
+    for row in card.rows:
+        flag = f"{row.no_result:.1f}" + (" ⚠" if row.flagged else "")
+        out: list[tuple] = [
+            (row.arm.label, row.size, ""),
+            (row.changes, row.changes, ""),
+            (flag, row.no_result, "flag" if row.flagged else ""),
+        ]
+        for metric, _title, _band in card.columns:
+            cell = row.cells.get(metric)
+            if cell is None:
+                out.append(("–", None, ""))
+            else:
+                out.append((cell.text, cell.estimate, cell.verdict))
+        rows.append(out)
+    return header, rows

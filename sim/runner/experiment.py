@@ -9,6 +9,7 @@ and the key.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import itertools
 import math
@@ -19,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sim.dataset.bands import DEFAULT_BANDS, known_metric
 from sim.engine.api import compile_rules
 from sim.engine.rows import BOT_NAMES
 from sim.rules import ConfigError, Rules, load_variant
@@ -52,8 +54,9 @@ TOP_KEYS = (
     "audit",
     "arms",
     "grids",
+    "bands",
 )
-ARM_KEYS = ("name", "variant", "label", "rules", "players")
+ARM_KEYS = ("name", "variant", "label", "rules", "players", "seed")
 GRID_KEYS = ("name", "variant", "label", "toggles", "players")
 
 
@@ -72,6 +75,10 @@ class RuleSet:
     changes: Mapping[str, Any]
     rules: Rules
     players: tuple[int, ...]
+    seed: int | None = None
+    """The rule set's own seed (``seed = N`` in its ``[[arms]]``): its arms deal from it,
+    not from the experiment's, and are compared with the baseline unpaired (replications,
+    A/A checks). None: the experiment's seed."""
 
 
 @dataclass(frozen=True)
@@ -83,6 +90,7 @@ class Arm:
     players: int
     bots: tuple[str, ...]
     baseline: str  # the name of the arm this one is compared with (itself for the baseline)
+    seed: int = 0  # the seed its deals come from: its rule set's own, or the experiment's
 
     @property
     def lineup(self) -> str:
@@ -111,6 +119,8 @@ class Experiment:
     baseline: str
     rulesets: tuple[RuleSet, ...]
     arms: tuple[Arm, ...] = field(default_factory=tuple)
+    bands: Mapping[str, float] = field(default_factory=dict)
+    """Practical-equivalence bands the file sets (``[bands]``, ``sim.dataset.bands``)."""
 
     @property
     def sha256(self) -> str:
@@ -204,7 +214,8 @@ def _build(raw: dict[str, Any], path: Path, text: str) -> Experiment:
         name, description, str(path), text, seed, unit, per_arm, shard_size, mirror, audit,
         baseline, tuple(rulesets),
     )  # fmt: skip
-    experiment = _replace(experiment, arms=_expand(experiment, lineups))
+    bands = _bands(raw.get("bands", {}))
+    experiment = _replace(experiment, arms=_expand(experiment, lineups), bands=bands)
     _check_size(experiment, key="shard_size")
     return experiment
 
@@ -245,7 +256,8 @@ def _expand(experiment: Experiment, lineups: list[list[str]]) -> tuple[Arm, ...]
                 base_name = f"{base.name}-{players}p-{arm.lineup}"
                 if players not in base.players:
                     base_name = name  # nothing to compare with at this player count
-                arms.append(Arm(name, ruleset, players, bots, base_name))
+                seed = experiment.seed if ruleset.seed is None else ruleset.seed
+                arms.append(Arm(name, ruleset, players, bots, base_name, seed))
     if len(arms) > MAX_ARMS:
         raise ConfigError(f"{len(arms)} arms is too many", key="arms", allowed=f"<= {MAX_ARMS}")
     seen: dict[str, Arm] = {}
@@ -292,7 +304,11 @@ def _rulesets(raw: dict[str, Any], players: tuple[int, ...], path: Path) -> list
         _check_keys(arm, ARM_KEYS, where)
         name = _name(_require(arm, "name", where), f"{where}.name")
         changes = _table(arm.get("rules", {}), f"{where}.rules")
-        rulesets.append(_ruleset(name, arm, changes, players, path, where))
+        ruleset = _ruleset(name, arm, changes, players, path, where)
+        if "seed" in arm:
+            seed = _int(arm["seed"], f"{where}.seed", low=0, high=2**63 - 1)
+            ruleset = dataclasses.replace(ruleset, seed=seed)
+        rulesets.append(ruleset)
     for i, grid in enumerate(grids):
         where = f"grids[{i}]"
         _check_keys(grid, GRID_KEYS, where)
@@ -427,6 +443,26 @@ def _table(value: Any, key: str) -> dict[str, Any]:
     return value
 
 
+def _bands(value: Any) -> dict[str, float]:
+    """``[bands]``: metric = practical band (its units; shares in percentage points)."""
+    table = _table(value, "bands")
+    out = {}
+    for metric, band in table.items():
+        if not known_metric(metric):
+            known = ", ".join([*DEFAULT_BANDS, "share_<end reason>"])
+            raise ConfigError(
+                f"{show(metric)} is not a metric of the report", key=f"bands.{metric}",
+                allowed=known,
+            )  # fmt: skip
+        if isinstance(band, bool) or not isinstance(band, int | float) or not band > 0:
+            raise ConfigError(
+                f"{show(band)} is not a band", key=f"bands.{metric}", value=band,
+                allowed="a number > 0 (the metric's units; shares in percentage points)",
+            )  # fmt: skip
+        out[metric] = float(band)
+    return out
+
+
 def _unit(raw: dict[str, Any]) -> tuple[str, int]:
     if "hands" in raw and "games" in raw:
         raise ConfigError("give hands or games per arm, not both", key="games")
@@ -475,6 +511,4 @@ def _slug(value: Any) -> str:
 
 
 def _replace(experiment: Experiment, **changes: Any) -> Experiment:
-    import dataclasses
-
     return dataclasses.replace(experiment, **changes)

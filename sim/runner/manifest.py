@@ -63,6 +63,7 @@ def new_manifest(experiment: Experiment, tasks: list[ShardTask]) -> dict[str, An
             "mirror": experiment.mirror,
             "audit": experiment.audit,
             "baseline": experiment.baseline,
+            "bands": dict(experiment.bands),
         },
         "arms": [
             {
@@ -76,6 +77,7 @@ def new_manifest(experiment: Experiment, tasks: list[ShardTask]) -> dict[str, An
                 "changes": dict(arm.ruleset.changes),
                 "rules_toml": rules_to_toml(arm.rules),
                 "baseline": arm.baseline,
+                "seed": arm.seed,
             }
             for arm in experiment.arms
         ],

@@ -93,7 +93,7 @@ def plan(experiment: Experiment, root: Path) -> list[ShardTask]:
                     params=params,
                     card_values=values,
                     bots=arm.bots,
-                    seed=experiment.seed,
+                    seed=arm.seed,
                     shard=shard,
                     unit=experiment.unit,
                     count=count,

@@ -234,3 +234,30 @@ def test_the_experiments_command_lists_every_shipped_file_with_its_description()
 def test_the_fast_experiment_is_small():
     exp = load_experiment("fast")
     assert len(exp.arms) == 3 and exp.per_arm * len(exp.arms) <= 1_000_000
+
+
+def test_an_experiment_may_set_practical_bands(tmp_path):
+    """Issue #30 point 1: ``[bands]`` sets a metric's practical-equivalence band; unknown
+    metrics and bands that are not positive numbers are refused, naming the key."""
+    exp = load_experiment(write_experiment(tmp_path, SMALL + "\n[bands]\nturns_mean = 2.5\n"))
+    assert exp.bands == {"turns_mean": 2.5}
+    for text, key in (
+        ("[bands]\nturns = 2\n", "bands.turns"),
+        ("[bands]\nshare_stalled = 0\n", "bands.share_stalled"),
+        ('[bands]\nturns_mean = "wide"\n', "bands.turns_mean"),
+    ):
+        with pytest.raises(ConfigError) as err:
+            load_experiment(write_experiment(tmp_path, SMALL + "\n" + text, name="b.toml"))
+        assert err.value.key == key
+
+
+def test_an_arm_may_have_its_own_seed(tmp_path):
+    """Issue #30 point 3: replications and A/A checks: an arm's ``seed`` replaces the
+    experiment's for its deals; the other arms keep the experiment's."""
+    text = SMALL + '\n[[arms]]\nname = "again"\nvariant = "rummy_basic"\nseed = 99\n'
+    exp = load_experiment(write_experiment(tmp_path, text))
+    seeds = {a.name: a.seed for a in exp.arms}
+    assert seeds == {"basic-2p-greedy": 7, "ace_high-2p-greedy": 7, "again-2p-greedy": 99}
+    with pytest.raises(ConfigError) as err:
+        load_experiment(write_experiment(tmp_path, text.replace("99", "-1"), name="b.toml"))
+    assert err.value.key == "arms[2].seed"

@@ -1,0 +1,236 @@
+"""The answer card: the report's first screen (issue #30 point 1).
+
+For each table size and line-up, every rule set against the baseline on what a designer
+asks first (game length, score spread, closeness, seat and dealer advantage, the outcome
+mix), each comparison with one of three verdicts:
+
+- **finding**: its Holm-adjusted interval lies wholly outside the metric's
+  practical-equivalence band ``[-band, +band]`` (``sim.dataset.bands``);
+- **no practical difference**: wholly inside the band;
+- **inconclusive: more hands needed**: anything else (the interval crosses a band edge).
+
+*Holm-adjusted intervals*: the comparisons of the whole report are ranked by their raw
+p-values, and the k-th of m gets the normal interval (the bootstrap's standard error) at
+level ``1 - alpha / (m - k + 1)``, Holm's step-down levels; once Holm stops rejecting, every
+later comparison keeps the level where it stopped. A finding is then also significant after
+Holm's adjustment, and a "no practical difference" holds at that same level.
+
+Rule sets are ranked by practical size: the largest ``|change| / band`` among their findings.
+An arm with more than 2% of hands without a result (stalled at the turn cap, or exhausted)
+is flagged. Sentences are written only for findings; the rest is the table.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from statistics import NormalDist
+
+from sim.dataset.bands import band_for
+from sim.report.analysis import ALPHA, Report, rule_changes_text
+from sim.report.dataset import Arm
+
+FINDING = "finding"
+NO_DIFFERENCE = "no practical difference"
+INCONCLUSIVE = "inconclusive: more hands needed"
+
+CARD_METRICS = (
+    "turns_mean",
+    "hands_per_game",
+    "points_sd",
+    "margin_mean",
+    "lead_changes",
+    "comeback_share",
+    "dealer_win",
+    "first_win",
+    "balance",
+)
+"""The card's columns, before the outcome mix (each end reason's share of hands)."""
+
+NO_RESULT = ("stalled", "exhausted")
+"""End reasons of hands without a result."""
+NO_RESULT_FLAG = 2.0
+"""Percent of hands without a result above which an arm is flagged."""
+
+
+def verdict(low: float, high: float, band: float) -> str:
+    """The verdict of an interval ``[low, high]`` against the band ``[-band, +band]``."""
+    if math.isnan(low) or math.isnan(high):
+        return INCONCLUSIVE
+    if low > band or high < -band:
+        return FINDING
+    if -band <= low and high <= band:
+        return NO_DIFFERENCE
+    return INCONCLUSIVE
+
+
+def holm_levels(pvalues: list[float], alpha: float = ALPHA) -> list[float]:
+    """Each comparison's Holm step-down level (module docstring), in the input's order; a
+    NaN p-value ranks last."""
+    m = len(pvalues)
+    order = sorted(range(m), key=lambda i: (math.isnan(pvalues[i]), pvalues[i]))
+    levels = [alpha] * m
+    stopped: float | None = None
+    for k, i in enumerate(order):
+        level = stopped if stopped is not None else alpha / (m - k)
+        levels[i] = level
+        if stopped is None and not pvalues[i] < level:
+            stopped = level
+    return levels
+
+
+def adjusted_interval(estimate: float, se: float, level: float) -> tuple[float, float]:
+    """The normal interval ``estimate ± z(1 - level/2) · se``."""
+    if math.isnan(se) or math.isnan(estimate):
+        return math.nan, math.nan
+    z = NormalDist().inv_cdf(1 - level / 2)
+    return estimate - z * se, estimate + z * se
+
+
+def distinct_text(estimate: float, low: float, high: float, decimals: int = 1) -> str:
+    """``+2.41 [2.38, 2.44]``, with enough decimals that the ends differ from the estimate."""
+    if math.isnan(low):
+        return f"{estimate:+.{decimals}f}"
+    while decimals < 6:
+        texts = [f"{x:.{decimals}f}" for x in (low, estimate, high)]
+        if len(set(texts)) == 3 or low == high:
+            break
+        decimals += 1
+    return f"{estimate:+.{decimals}f} [{low:.{decimals}f}, {high:.{decimals}f}]"
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One comparison on the card, in displayed units (percentage points for shares)."""
+
+    metric: str
+    title: str
+    estimate: float
+    low: float
+    high: float
+    band: float
+    verdict: str
+    decimals: int
+    unit: str
+
+    @property
+    def text(self) -> str:
+        return distinct_text(self.estimate, self.low, self.high, self.decimals)
+
+    @property
+    def size(self) -> float:
+        """Practical size: ``|change| / band``."""
+        return abs(self.estimate) / self.band if self.band > 0 else math.inf
+
+
+@dataclass
+class CardRow:
+    """One rule set on a card."""
+
+    arm: Arm
+    cells: dict[str, Cell]
+    no_result: float  # percent of its hands without a result
+
+    @property
+    def size(self) -> float:
+        found = [c.size for c in self.cells.values() if c.verdict == FINDING]
+        return max(found, default=0.0)
+
+    @property
+    def flagged(self) -> bool:
+        return self.no_result > NO_RESULT_FLAG
+
+    @property
+    def changes(self) -> str:
+        return rule_changes_text(self.arm)
+
+
+@dataclass
+class Card:
+    """The answer for one table size and line-up."""
+
+    players: int
+    lineup: str
+    baseline: str  # the baseline arm's label
+    columns: list[tuple[str, str, float]]  # (metric, title, band)
+    rows: list[CardRow] = field(default_factory=list)
+
+    def findings(self) -> list[str]:
+        """One sentence per finding, largest practical size first."""
+        out = []
+        for row in self.rows:
+            for cell in sorted(row.cells.values(), key=lambda c: -c.size):
+                if cell.verdict == FINDING:
+                    out.append(
+                        f"{row.arm.label} changes {cell.title} by {cell.text}{cell.unit} "
+                        f"against {self.baseline} (Holm-adjusted interval; practical band "
+                        f"±{cell.band:g}{cell.unit})."
+                    )
+        return out
+
+
+def answer_cards(report: Report, bands: dict[str, float] | None = None) -> list[Card]:
+    """The cards of ``report``: one per table size and line-up that has compared arms."""
+    comps = report.comparisons
+    levels = holm_levels([c.interval.p for c in comps])
+    no_result = _no_result(report)
+    by_table: dict[tuple[int, str], dict[str, dict[str, Cell]]] = {}
+    reasons: dict[tuple[int, str], list[str]] = {}
+    arms: dict[str, Arm] = {}
+    for c, level in zip(comps, levels, strict=True):
+        name = c.metric.name
+        if name not in CARD_METRICS and not name.startswith("share_"):
+            continue
+        key = (c.arm.players, c.arm.lineup)
+        arms[c.arm.name] = c.arm
+        if name.startswith("share_") and name not in reasons.setdefault(key, []):
+            reasons[key].append(name)
+        scale = c.metric.scale()
+        low, high = adjusted_interval(c.interval.estimate, c.interval.se, level)
+        band = band_for(name, bands)
+        cell = Cell(
+            metric=name,
+            title=c.metric.title,
+            estimate=c.interval.estimate * scale,
+            low=low * scale,
+            high=high * scale,
+            band=band,
+            verdict=verdict(low * scale, high * scale, band),
+            decimals=max(c.metric.decimals, 1),
+            unit=" pp" if c.metric.kind == "share" else "",
+        )
+        by_table.setdefault(key, {}).setdefault(c.arm.name, {})[name] = cell
+    labels = {a.name: a.label for a in report.dataset.arms}
+    cards = []
+    for key in sorted(by_table):
+        rows = [
+            CardRow(arms[name], cells, no_result.get(name, 0.0))
+            for name, cells in by_table[key].items()
+        ]
+        rows.sort(key=lambda r: (-r.size, r.arm.name))
+        titles = {c.metric: c.title for r in rows for c in r.cells.values()}
+        columns = [
+            (m, titles[m], band_for(m, bands))
+            for m in (*CARD_METRICS, *reasons.get(key, []))
+            if m in titles
+        ]
+        base = labels.get(rows[0].arm.baseline, rows[0].arm.baseline)
+        cards.append(Card(key[0], key[1], base, columns, rows))
+    return cards
+
+
+def report_bands(report: Report) -> dict[str, float]:
+    """The practical bands the experiment file set (``[bands]``, recorded in the manifest)."""
+    exp = report.dataset.manifest.get("experiment", {}) if report.dataset.manifest else {}
+    bands = exp.get("bands") if isinstance(exp, dict) else None
+    return dict(bands) if isinstance(bands, dict) else {}
+
+
+def _no_result(report: Report) -> dict[str, float]:
+    """Each arm's percent of hands without a result."""
+    share = {f"share_{r}" for r in NO_RESULT}
+    out: dict[str, float] = {}
+    for row in report.rows.iter_rows(named=True):
+        if row["metric"] in share and row["value"] is not None:
+            out[row["arm"]] = out.get(row["arm"], 0.0) + float(row["value"])
+    return out

@@ -1,0 +1,140 @@
+"""The answer card (``sim.report.answer``, issue #30 point 1): the three verdicts, Holm's
+step-down levels, intervals printed apart from their ends, and the card first in the report."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from sim.dataset.bands import band_for, known_metric
+from sim.report.answer import (
+    FINDING,
+    INCONCLUSIVE,
+    NO_DIFFERENCE,
+    adjusted_interval,
+    answer_cards,
+    distinct_text,
+    holm_levels,
+    verdict,
+)
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize(
+    ("low", "high", "expected"),
+    [
+        (1.2, 3.0, FINDING),  # wholly above the band
+        (-3.0, -1.01, FINDING),  # wholly below
+        (-0.5, 0.9, NO_DIFFERENCE),  # wholly inside, 0 included
+        (0.2, 0.8, NO_DIFFERENCE),  # inside though clearly not 0: significant, not practical
+        (-1.0, 1.0, NO_DIFFERENCE),  # the band's edges belong to it
+        (0.5, 1.5, INCONCLUSIVE),  # crosses the upper edge
+        (-2.0, 2.0, INCONCLUSIVE),  # wider than the band
+        (math.nan, math.nan, INCONCLUSIVE),
+    ],
+)
+def test_the_three_verdicts(low: float, high: float, expected: str) -> None:
+    assert verdict(low, high, 1.0) == expected
+
+
+@pytest.mark.nojit
+def test_holm_levels_step_down_and_stop_where_holm_stops() -> None:
+    levels = holm_levels([0.001, 0.04, 0.03, math.nan])
+    assert levels[0] == pytest.approx(0.05 / 4)  # smallest p: alpha / m
+    assert levels[2] == pytest.approx(0.05 / 3)  # next: alpha / (m - 1); 0.03 is not below
+    assert levels[1] == levels[3] == pytest.approx(0.05 / 3)  # the rest keep that level
+
+
+@pytest.mark.nojit
+def test_holm_levels_agree_with_holm_adjusted_p_values() -> None:
+    """A comparison is rejected at its step-down level exactly when its Holm-adjusted
+    p-value is below alpha (sim.report.stats.holm), on random p-values."""
+    from sim.report.stats import holm
+
+    rng = np.random.default_rng(4)
+    for _ in range(200):
+        p = list(rng.uniform(0, 0.06, size=rng.integers(1, 12)))
+        levels = holm_levels(p)
+        adjusted = holm(p)
+        for raw, level, adj in zip(p, levels, adjusted, strict=True):
+            assert (raw < level) == (adj < 0.05)
+
+
+@pytest.mark.nojit
+def test_a_finding_is_significant_at_its_adjusted_level() -> None:
+    low, high = adjusted_interval(2.0, 0.5, 0.01)
+    assert low > 0 and high - 2.0 == pytest.approx(2.0 - low)
+    assert verdict(low, high, 0.5) == FINDING
+    wide_low, wide_high = adjusted_interval(2.0, 0.5, 0.001)
+    assert wide_low < low and wide_high > high  # a stricter level, a wider interval
+
+
+@pytest.mark.nojit
+def test_intervals_print_with_digits_that_differ_from_their_ends() -> None:
+    assert distinct_text(2.4012, 2.3991, 2.4033) == "+2.401 [2.399, 2.403]"
+    assert distinct_text(-1.5, -2.0, -1.0) == "-1.5 [-2.0, -1.0]"
+
+
+@pytest.mark.nojit
+def test_bands_cover_every_card_metric_and_end_reason() -> None:
+    assert band_for("turns_mean") == 1.0
+    assert band_for("share_stalled") == band_for("share_went_out") == 1.0
+    assert band_for("turns_mean", {"turns_mean": 2.5}) == 2.5
+    assert known_metric("share_block") and not known_metric("share_nothing")
+
+
+def test_the_report_opens_with_the_answer_card(small_report) -> None:
+    folder = small_report.folder
+    md = (folder / "report.md").read_text()
+    assert md.index("## The answer") < md.index("## Findings")
+    page = (folder / "index.html").read_text()
+    assert page.index("<h2>The answer</h2>") < page.index("<h2>Findings")
+    cards = answer_cards(small_report.report)
+    assert {(c.players, c.lineup) for c in cards} >= {(2, "greedy"), (4, "greedy")}
+    two = next(c for c in cards if (c.players, c.lineup) == (2, "greedy"))
+    rows = {r.arm.name: r for r in two.rows}
+    same = rows["same-2p-greedy"]  # the baseline's very rules: nothing is a finding
+    assert all(cell.verdict != FINDING for cell in same.cells.values())
+    assert same.cells["turns_mean"].verdict == NO_DIFFERENCE  # paired: exactly zero
+    narrow = answer_cards(small_report.report, {"turns_mean": 0.01})
+    ranked = next(c for c in narrow if (c.players, c.lineup) == (2, "greedy")).rows
+    assert ranked[0].arm.name == "around-2p-greedy" and ranked[0].size > ranked[1].size
+
+
+def test_an_experiments_bands_change_the_verdicts(small_report) -> None:
+    """A band narrower than around the corner's effect on hand length makes it a finding,
+    one wider than it "no practical difference" (an experiment file's bands reach the card
+    through the manifest)."""
+
+    def turns(bands):
+        cards = answer_cards(small_report.report, bands)
+        two = next(c for c in cards if (c.players, c.lineup) == (2, "greedy"))
+        row = next(r for r in two.rows if r.arm.name == "around-2p-greedy")
+        return row.cells["turns_mean"]
+
+    assert turns({"turns_mean": 0.01}).verdict == FINDING
+    wide = turns({"turns_mean": 1000.0})
+    assert wide.verdict == NO_DIFFERENCE and wide.band == 1000.0
+
+
+def test_an_aa_arm_with_its_own_seed_is_compared_unpaired(tmp_path) -> None:
+    """An A/A check in the tool: the baseline's very rules with their own seed play other
+    deals, so the comparison is unpaired (not exactly zero), says so, and finds nothing."""
+    from sim.report import write_report
+    from sim.runner.experiment import load_experiment
+    from sim.runner.run import run_experiment
+    from tests.runner.helpers import SMALL, write_experiment
+
+    text = SMALL + '\n[[arms]]\nname = "again"\nvariant = "rummy_basic"\nseed = 99\n'
+    exp = load_experiment(write_experiment(tmp_path, text))
+    root = run_experiment(exp, tmp_path / "out", workers=1).root
+    written = write_report(root, tmp_path / "report", resamples=300)
+    comps = [c for c in written.report.comparisons if c.arm.name == "again-2p-greedy"]
+    turns = next(c for c in comps if c.metric.name == "turns_mean")
+    assert turns.interval.low < turns.interval.estimate < turns.interval.high  # not paired
+    assert turns.arm.own_seed and "own seed 99" in (tmp_path / "report" / "report.md").read_text()
+    cards = answer_cards(written.report)
+    row = next(r for c in cards for r in c.rows if r.arm.name == "again-2p-greedy")
+    assert all(cell.verdict != FINDING for cell in row.cells.values())
