@@ -365,6 +365,24 @@ def test_3_2_a_call_is_not_limited_by_the_discarders_turn():
 
 
 @pytest.mark.nojit
+def test_3_2_a_discarded_joker_is_called_onto_a_meld_that_takes_one():
+    """A host with jokers (rummy_basic@003): a joker fits any meld that takes one; the caller
+    lays it off there (``table.lay_off_joker``) and discards."""
+    params, values, st, piles = _state(3, variant="rummy_basic@003", call_rummy=True, jokers=2)
+    run = _table_meld(params, st, 0, "5h 6h 7h")
+    _hold(params, st, 2, "Kd 4c")
+    _discards(st, piles, "Js Jk")
+    caller, events = _run_calls(params, values, st, piles, 1)
+    assert caller == -1
+    assert events[:3] == [
+        (S.E_CALL, 2, card("Jk"), 1),
+        (S.E_LAYOFF, 2, run, card("Jk")),
+        (S.E_DISCARD, 2, card("Kd"), 0),
+    ]
+    assert st[S.R_MELD + run, S.M_JOKERS] == 1
+
+
+@pytest.mark.nojit
 def test_3_2_a_card_that_fits_no_meld_is_not_called():
     params, values, st, piles = _restricted()
     _discards(st, piles, "8h Kc")
