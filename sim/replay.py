@@ -235,6 +235,8 @@ def _describe(events: np.ndarray, names: list[str]) -> list[str]:
             lines.append(f"  declares a joker in #{a} as {card_name(b)}")
         elif etype == S.E_STEAL:
             lines.append(f"  puts {card_name(b)} in place of the joker in #{a} and takes the joker")
+        elif etype == S.E_CALL:  # out of turn (§3.2): his lay-off and discard follow
+            lines.append(f"call: {who} calls {card_name(a)}, discarded by seat {b}")
         elif etype == S.E_DISCARD:
             lines.append(f"  discards {card_name(a)}")
         elif etype == S.E_KNOCK:

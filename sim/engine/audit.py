@@ -12,6 +12,11 @@ after a knock's showdown (knock-family turns are not checked one by one).
   §2B.11, ``declarations_legal``);
 - no table joker was replaced by its natural card unless ``joker_replace`` allows it
   (§2B.12);
+- Call Rummy (§3.2, ``sim.engine.calls``): a called card is laid off on a table meld it
+  fits and the caller may lay off on (``call_fits``, before the lay-off; the meld is then
+  checked with the table after the caller's discard), and after a chain of calls the turn
+  is still the original discarder's and no call counted as a turn (``check_call_turns``:
+  play goes on with the player after him, rule 5);
 - a block's scores (``check_block_scores``, §2F.28): the players tied for the lowest total
   share the pot equally and it adds up (what they are paid is the pot less a remainder
   smaller than their number), every other player scores 0 (under penalty scoring: minus
@@ -49,10 +54,13 @@ from sim.engine.layout import (
 from sim.engine.melds import FULL, JOKER_DIGIT, MAX_LAYERS, MAX_RUN, MELD_GROUP, rank_at
 from sim.engine.specs import rule
 from sim.engine.state import (
+    C_CALL_TURN,
+    C_CURRENT,
     C_DISCARD_N,
     C_N_MELDS,
     C_STEALS_TURN,
     C_STOCK_N,
+    C_TURN,
     C_VIOLATIONS,
     M_CARDS,
     M_DECLARED,
@@ -72,7 +80,7 @@ from sim.engine.state import (
     S_JOKERS,
     S_N,
 )
-from sim.engine.table import meld_fits
+from sim.engine.table import may_lay_off_on, meld_fits, takes_joker
 
 COUNTER_BITS = 4  # bit-sliced counters count copies up to 15
 
@@ -220,6 +228,30 @@ def check_state(fx, params, st, piles, work):
     if jokers != rule(fx, params, P_JOKERS):
         bad += 1
     st[R_SC, C_VIOLATIONS] += bad
+
+
+@kernel
+def call_fits(fx, params, st, caller, m, card):
+    """§3.2 rule 4: may ``caller`` lay the called ``card`` off on table meld ``m`` (it fits
+    and he may lay off there, §2D.19-21)?"""
+    if m < 0 or not may_lay_off_on(fx, params, st, caller, m):
+        return False
+    if card == JOKER:
+        return takes_joker(fx, params, st, m)
+    return (st[R_MELD + m, M_FITS] >> card) & 1 == 1
+
+
+@kernel
+def check_call_turns(st, seat):
+    """§3.2 rule 5, after the calls that followed ``seat``'s discard: the turn is still his
+    (play goes on with the player after him) and no call counted as a turn; returns the
+    violations found."""
+    bad = 0
+    if st[R_SC, C_CURRENT] != seat:
+        bad += 1
+    if st[R_SC, C_TURN] != st[R_SC, C_CALL_TURN]:
+        bad += 1
+    return bad
 
 
 @kernel

@@ -8,12 +8,14 @@ Every bot answers the same questions, each asked by the phase that owns it:
   and what its jokers are declared as (it plays through ``table.py``);
 - ``choose_discard``: which card to discard (an allowed one);
 - ``knock_discard`` (``meld_timing = "knock"``): which card to discard, and knock?
-  (``knock_policy.py``, which also answers ``wants_discard`` there).
+  (``knock_policy.py``, which also answers ``wants_discard`` there);
+- ``wants_call`` (``call_rummy``, ``calls.py``): call this discard, which he may lay off?
+  (then his discard is ``choose_discard``'s).
 """
 
 from __future__ import annotations
 
-from sim.engine.careful import careful_discard, careful_table, careful_wants
+from sim.engine.careful import careful_discard, careful_table, careful_wants, holds_for_rummy
 from sim.engine.go_out import knocking
 from sim.engine.greedy import greedy_discard, greedy_table, greedy_wants
 from sim.engine.jit import kernel
@@ -59,3 +61,16 @@ def choose_discard(fx, params, values, bots, st, piles, rng, seat):
 def knock_discard(fx, params, values, bots, st, piles, rng, work, seat):
     """``(card, knock)``: the card ``seat`` discards and whether he knocks."""
     return knock_turn(fx, params, values, bots, st, piles, rng, work, seat)
+
+
+@kernel
+def wants_call(fx, params, values, bots, st, piles, rng, work, seat, card):
+    """Does ``seat`` call ``card``, another player's discard that he may lay off (RULES.md
+    §3.2, docs/bots.md)? ``greedy`` always (a call sheds a card); ``careful`` unless it holds
+    its melds for a rummy (a call plays a card, §2E.27); ``random`` on a fair coin (the
+    bots' stream, drawn only for a card it may call)."""
+    if bots[seat] == BOT_RANDOM:
+        return random_wants(rng)  # the same fair coin as its draw
+    if bots[seat] == BOT_CAREFUL:
+        return not holds_for_rummy(fx, params, st, seat)
+    return True

@@ -1,7 +1,8 @@
 """One hand: the deal, then the one turn loop until the hand ends, then its scores
 (RULES.md §1.4-1.10).
 
-Rule slots read here: ``players``, ``turn_cap``, ``going_rummy``; each phase reads its own.
+Rule slots read here: ``players``, ``turn_cap``, ``going_rummy``, ``call_rummy``, ``audit``;
+each phase reads its own.
 
 A turn: the draw (``draw.py``), the table (the seat's bot through ``table.py``), the
 discard. A hand ends when a hand is empty (``went_out``, or ``went_rummy`` when the player
@@ -18,18 +19,25 @@ is legal when the deadwood left after the discard is within the hand's limit
 the turns; the showdown (``showdown.py``) and the family's scoring (``scoring.score_knock``:
 ``knock``, ``gin`` or ``undercut``) follow. A turn that ends without a knock may void the
 hand (``stock_out.voids_hand``, gin's ``void_at_two``: ``void``, no score).
+
+Under ``call_rummy`` (§3.2) a discard that does not end the hand may be called out of turn
+(``calls.py``): the caller lays the card off and discards, and that discard may be called
+too; a caller whose discard empties his hand wins (``went_out``, never rummy). Then play
+goes on with the player after the discarder whose turn it was.
 """
 
 from __future__ import annotations
 
-from sim.engine.audit import check_block_scores, check_state
+from sim.engine.audit import check_block_scores, check_call_turns, check_state
 from sim.engine.bots import choose_discard, knock_discard, play_table
+from sim.engine.calls import call_discard
 from sim.engine.deal import deal_cards, next_seat, reset_hand
 from sim.engine.draw import DRAW_BLOCK, DRAW_EXHAUSTED, draw_phase
 from sim.engine.go_out import knocking, may_knock
 from sim.engine.jit import kernel
 from sim.engine.layout import (
     P_AUDIT,
+    P_CALL_RUMMY,
     P_GOING_RUMMY,
     P_PLAYERS,
     P_TURN_CAP,
@@ -54,6 +62,7 @@ from sim.engine.scoring import (
 from sim.engine.showdown import showdown
 from sim.engine.specs import rule
 from sim.engine.state import (
+    C_CALL_TURN,
     C_COME_ROUND,
     C_CURRENT,
     C_LAYOFFS_TURN,
@@ -132,6 +141,28 @@ def _discard(fx, params, st, piles, events, seat, card):
 
 
 @kernel
+def _calls(fx, params, values, bots, st, piles, rng, work, events, seat):
+    """Call Rummy (RULES.md §3.2, ``calls.py``) after ``seat``'s discard: each caller lays
+    the called card off, then discards, and his discard may be called in turn; returns the
+    caller whose discard emptied his hand (he went out), or -1. No call is a turn, and the
+    turn stays ``seat``'s (audited)."""
+    st[R_SC, C_CALL_TURN] = st[R_SC, C_TURN]
+    discarder = seat
+    while True:
+        caller = call_discard(fx, params, values, bots, st, piles, rng, work, events, discarder)
+        if caller < 0:
+            break
+        _discard_phase(fx, params, values, bots, st, piles, rng, events, caller)
+        _audit(fx, params, st, piles, work)
+        if st[R_SEAT + caller, S_N] == 0:
+            return caller
+        discarder = caller
+    if rule(fx, params, P_AUDIT) == 1:
+        st[R_SC, C_VIOLATIONS] += check_call_turns(st, seat)
+    return -1
+
+
+@kernel
 def play_turns(fx, params, values, bots, st, piles, rng, work, events):
     """Turns until the hand ends; returns (end reason, winner)."""
     players = rule(fx, params, P_PLAYERS)
@@ -169,6 +200,10 @@ def play_turns(fx, params, values, bots, st, piles, rng, work, events):
         played = st[R_SC, C_MELDS_TURN] + st[R_SC, C_LAYOFFS_TURN] + st[R_SC, C_STEALS_TURN]
         if played > 0:
             st[R_SEAT + seat, S_PLAYED] = 1
+        if rule(fx, params, P_CALL_RUMMY) == 1:
+            caller = _calls(fx, params, values, bots, st, piles, rng, work, events, seat)
+            if caller >= 0:
+                return REASON_WENT_OUT, caller  # out by a call's discard: never rummy
         st[R_SC, C_CURRENT] = seat + 1 if seat + 1 < players else 0
     return REASON_STALLED, -1
 

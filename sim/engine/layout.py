@@ -93,6 +93,7 @@ P_JOKER_DECLARE = slot("joker_declare")
 P_JOKER_REPLACE = slot("joker_replace")
 
 P_UPCARD = slot("upcard")
+P_CALL_RUMMY = slot("call_rummy")
 P_MELD_TIMING = slot("meld_timing")
 P_MELDS_PER_TURN = slot("melds_per_turn")
 P_LAYOFF_TARGET = slot("layoff_target")

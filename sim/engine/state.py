@@ -85,7 +85,9 @@ C_COME_ROUND = 21  # the card just drawn from the stock, if it came round (bots.
 C_UPCARD = 22  # the upcard turned at the deal, -1 if none (Oklahoma's knock limit, spades)
 C_SHOE_PRESET = 23  # 1: ``PILE_SHOE`` is a hand-built deal in stock order (replay), dealt as is
 C_STEALS_TURN = 24  # table jokers replaced by their natural card this turn (§2B.12)
-N_C = 25
+C_CALLS = 29  # call_rummy: discards called this hand (§3.2, sim.engine.calls)
+C_CALL_TURN = 30  # call_rummy: C_TURN when the current chain of calls began (audit)
+N_C = 31
 
 # ---- meld columns ---------------------------------------------------------------------------
 M_TYPE = 0  # melds.MELD_GROUP or MELD_RUN
@@ -139,6 +141,8 @@ E_TEAMS = 14  # 4-player gin: a = team A's hand score, b = team B's
 E_BLOCK = 15  # seat, a = the discard top he let go with the stock empty (block_*: the end)
 E_DECLARE = 16  # a = meld row index, b = the natural card one of its jokers is declared as
 E_STEAL = 17  # a = meld row index, b = the natural card put in place of a joker (§2B.12)
+E_CALL = 18  # seat = the caller, a = the card he called, b = its discarder (§3.2); then
+# the caller's E_LAYOFF of that card and his E_DISCARD
 
 
 @allocating

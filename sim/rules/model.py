@@ -362,6 +362,14 @@ def _check_family(rules: Rules) -> None:
             value="loser_sits_out",
             allowed="left, winner_deals (RULES.md §3.18)",
         )
+    if values["call_rummy"] and timing != "progressive":
+        raise ConfigError(
+            f"call_rummy needs lay-offs during play, and meld_timing {show(timing)} has none",
+            key="call_rummy",
+            value=True,
+            allowed="off, or on with meld_timing 'progressive' (a called discard is laid off"
+            " at once on a table meld, RULES.md §3.2 rule 4)",
+        )
     stock = values["stock_exhaustion"]
     if (stock == "void_at_two") != (family == "gin"):
         raise ConfigError(

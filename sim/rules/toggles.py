@@ -295,8 +295,7 @@ TOGGLES: tuple[Toggle, ...] = (
     _choice(16, "discard_draw", "top", "2C.16", "which discard-pile cards a player may draw",
             choices=("top", "any_card", "top_plus_one"), supported=("top",)),
     _switch(17, "call_rummy", False, "2C.17",
-            "out-of-turn claim of a discard that could be laid off (§3.2)",
-            supported=(False,)),
+            "out-of-turn claim of a discard that could be laid off (§3.2)"),
     # ---- 2D. Melding and laying off -------------------------------------------------------
     _choice(18, "meld_timing", "progressive", "2D.18",
             "when melds reach the table: during play, all at once, or never (knock)",

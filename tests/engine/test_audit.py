@@ -85,6 +85,7 @@ SUPPORTED_CHOICES = {
     "scoring": ["pip_to_winner", "per_card", "penalty"],
     "game_end": ["target:100", "fixed_hands:5", "single_hand", "penalty_limit:100"],
     "dealer_rotation": ["left", "winner_deals"],
+    "call_rummy": [False, True],
 }
 
 

@@ -33,6 +33,8 @@ PLAYED_FILES = [
     ("block_rummy", 4),  # block_difference (§2F.28)
     ("block_rummy@000", 2),
     ("block_rummy@002", 6),  # block_totals
+    ("call_rummy", 3),  # out-of-turn calls (§3.2)
+    ("call_rummy", 6),
 ]
 
 

@@ -7,17 +7,25 @@ one event. It imports nothing from the engine (``sim.engine``): the random strea
 the brute-force ``tests.oracles.arrangement`` with its declared tie-break, and the rules
 are read from the rules model (``sim.rules``) and its card values.
 
-What it plays (what ``sim.engine`` plays today): one or more packs without jokers, every ace
-rule, runs of one suit or any suits, groups without duplicates, ``melds_per_turn``
-``unlimited`` or ``one``, lay-offs on any meld, an upcard, going out with or without a
-discard, going rummy, stock exhaustion ``turn_over``, ``shuffle_except_top`` and the
-block rules (RULES.md §2F.28, §3.5: with the stock empty nothing is rebuilt and no draw is
-forced; a player who does not take the discard top declines it, ``E_BLOCK``, and the hand
-ends ``block`` with that turn counted; every player totals his cards, the lowest total
-wins the difference to each other total, ``block_difference``, or the sum of the other
-totals, ``block_totals``, split floor among the players tied for it, who are no winner;
-under penalty scoring each other player loses his own total); anything else raises
-``NotImplementedError``.
+What it plays (what ``sim.engine`` plays today): one or more packs without jokers, every
+ace rule, runs of one suit or any suits, groups without duplicates, ``melds_per_turn``
+``unlimited`` or ``one``, lay-offs on any meld (``layoff_requires_meld`` off, or on other
+players' melds only after one's first meld or after a lay-off on an own meld, §2D.21), an
+upcard, going out with or without a discard, going rummy, stock exhaustion ``turn_over``,
+``shuffle_except_top`` and the block rules (RULES.md §2F.28, §3.5: with the stock empty
+nothing is rebuilt and no draw is forced; a player who does not take the discard top
+declines it, ``E_BLOCK``, and the hand ends ``block`` with that turn counted; every player
+totals his cards, the lowest total wins the difference to each other total,
+``block_difference``, or the sum of the other totals, ``block_totals``, split floor among
+the players tied for it, who are no winner; under penalty scoring each other player loses
+his own total), and Call Rummy (RULES.md §3.2, ``call_rummy``): after a discard that does
+not end the hand, the players after the discarder, clockwise from his left, may call it
+when it fits a table meld he may lay off on; greedy always calls, so the first of them who
+may calls it: he lays it off on the first such meld (which changes the table), then
+discards as greedy with nothing planned, no card taken and nothing come round; his discard
+may be called again; the called lay-off is a card played (no rummy afterwards), and a
+caller whose discard empties his hand went out (never rummy); play goes on after the
+original discarder. Anything else raises ``NotImplementedError``.
 
 An event is a tuple ``(type, seat, a, b, cards)`` in the terms of the engine's event rows
 (``EV_TYPE, EV_SEAT, EV_A, EV_B`` and the ``EV_N`` cards as a tuple):
@@ -29,6 +37,8 @@ An event is a tuple ``(type, seat, a, b, cards)`` in the terms of the engine's e
 - ``E_MELD``: a = the meld's table index, its natural cards in kind order;
 - ``E_LAYOFF``: a = the meld's table index, b = the card;
 - ``E_BLOCK``: a = the discard top declined with the stock empty;
+- ``E_CALL``: seat = the caller, a = the called card, b = its discarder (then the caller's
+  ``E_LAYOFF`` and ``E_DISCARD``);
 - ``E_END``: seat = the winner (-1: none), a = the end reason.
 
 Greedy as ``sim/engine/greedy.py`` states it, with the turn's legality of ``sim/engine/legal.py``:
@@ -93,6 +103,7 @@ def first_dealer(seed: int, shard: int, game: int, players: int) -> int:
 E_DEAL, E_UPCARD, E_DRAW_STOCK, E_DRAW_DISCARD, E_REBUILD = 0, 1, 2, 3, 4
 E_MELD, E_LAYOFF, E_DISCARD, E_END, E_SCORE = 5, 6, 7, 8, 9
 E_BLOCK = 15
+E_CALL = 18
 EVENT_NAMES = dict(
     enumerate(
         (
@@ -110,6 +121,7 @@ EVENT_NAMES = dict(
     )
 )
 EVENT_NAMES[E_BLOCK] = "block"
+EVENT_NAMES[E_CALL] = "call"
 WENT_OUT, WENT_RUMMY, BLOCK, STALLED, EXHAUSTED = 0, 1, 2, 3, 4
 REASONS = {WENT_OUT: "went_out", WENT_RUMMY: "went_rummy", STALLED: "stalled"}
 REASONS[EXHAUSTED] = "exhausted"
@@ -138,6 +150,8 @@ class Table:
     scoring: str
     stock_exhaustion: str
     turn_cap: int
+    call_rummy: bool
+    layoff_requires_meld: str
 
     @classmethod
     def of(cls, rules: Rules, players: int) -> Table:
@@ -147,10 +161,8 @@ class Table:
             "meld_timing": rules.meld_timing != "progressive",
             "melds_per_turn": rules.melds_per_turn not in ("unlimited", "one"),
             "layoff_target": rules.layoff_target != "any",
-            "layoff_requires_meld": rules.layoff_requires_meld != "off",
             "group_duplicates": rules.group_duplicates != "forbidden",
             "discard_draw": rules.discard_draw != "top",
-            "call_rummy": bool(rules.call_rummy),
             "stock_exhaustion": rules.stock_exhaustion not in STOCK_RULES,
             "scoring": rules.scoring not in ("pip_to_winner", "per_card", "penalty"),
             "family": rules.family != "rummy",
@@ -176,6 +188,8 @@ class Table:
             scoring=rules.scoring,
             stock_exhaustion=rules.stock_exhaustion,
             turn_cap=int(rules.turn_cap),
+            call_rummy=bool(rules.call_rummy),
+            layoff_requires_meld=rules.layoff_requires_meld,
         )
 
 
@@ -301,6 +315,8 @@ class Hand:
         self.discard: list[int] = []
         self.hands = [Counter() for _ in range(table.players)]
         self.played = [False] * table.players  # laid down or off in an earlier turn
+        self.melded = [False] * table.players  # has laid down a meld (layoff_requires_meld)
+        self.laid_own = [False] * table.players  # has laid off on his own meld (the same)
         # kinds each seat drew from the stock since the table last changed
         self.stock_seen: list[set[int]] = [set() for _ in range(table.players)]
         self.come_round = -1  # the card just drawn from the stock, if it came round
@@ -393,12 +409,31 @@ class Hand:
     def any_meld(self, cards: Counter) -> bool:
         return any(self.in_some_meld(cards, k) for k in cards)
 
-    def first_fit(self, kind: int) -> int:
-        """The first table meld natural ``kind`` may be laid off on, or -1."""
+    def may_lay_off_on(self, seat: int, meld: TableMeld) -> bool:
+        """May ``seat`` lay off on ``meld`` (RULES.md §2D.21): on his own melds always, on
+        the others' after his first meld (``after_first_meld``) or after a lay-off on one
+        of his own melds (``after_own_layoff``)."""
+        need = self.t.layoff_requires_meld
+        if meld.owner == seat or need == "off":
+            return True
+        return self.melded[seat] if need == "after_first_meld" else self.laid_own[seat]
+
+    def first_fit(self, kind: int, seat: int) -> int:
+        """The first table meld ``seat`` may lay natural ``kind`` off on, or -1."""
         for m, meld in enumerate(self.melds):
-            if fits(meld, kind, self.t.meld_rules.ace_rank):
+            if fits(meld, kind, self.t.meld_rules.ace_rank) and self.may_lay_off_on(seat, meld):
                 return m
         return -1
+
+    def lay_off(self, seat: int, m: int, kind: int) -> None:
+        """``seat`` lays natural ``kind`` off on table meld ``m`` (from his hand or, called,
+        from the discard pile)."""
+        meld = self.melds[m]
+        lay_off_on(meld, kind, self.t.meld_rules.ace_rank)
+        if meld.owner == seat:
+            self.laid_own[seat] = True
+        self.log(E_LAYOFF, seat, m, kind)
+        self.table_changed()
 
     def best(self, hand: Counter) -> tuple[int, tuple[arr.Meld, ...]]:
         if not self.any_meld(hand):
@@ -411,7 +446,7 @@ class Hand:
     def greedy_wants(self, seat: int, top: int) -> bool:
         cards = Counter(self.hands[seat])
         cards[top] += 1
-        return self.in_some_meld(cards, top) or self.first_fit(top) >= 0
+        return self.in_some_meld(cards, top) or self.first_fit(top, seat) >= 0
 
     def greedy_table(self, seat: int, taken: int) -> tuple[int, int, bool]:
         """Lay down and lay off; returns (planned discard or -1, the kind that may still
@@ -441,6 +476,7 @@ class Hand:
             self.melds.append(meld_from(m, seat, self.t.meld_rules.any_suit))
             self.log(E_MELD, seat, len(self.melds) - 1, 0, sorted(m.naturals))
             self.table_changed()
+            self.melded[seat] = True
             played = True
             if taken in m.naturals:
                 taken = -1
@@ -448,7 +484,7 @@ class Hand:
             for k in sorted(hand):
                 if k == plan:
                     continue
-                m = self.first_fit(k)
+                m = self.first_fit(k, seat)
                 if m < 0:
                     continue
                 rest = Counter(hand)
@@ -456,9 +492,7 @@ class Hand:
                 if not self.can_end(+rest, taken):
                     continue
                 self.take(seat, k)
-                lay_off_on(self.melds[m], k, self.t.meld_rules.ace_rank)
-                self.log(E_LAYOFF, seat, m, k)
-                self.table_changed()
+                self.lay_off(seat, m, k)
                 played = True
                 if k == taken:
                     taken = -1
@@ -568,10 +602,41 @@ class Hand:
                 break
             if played:
                 self.played[seat] = True
+            if t.call_rummy:
+                caller = self.calls(seat)
+                if caller >= 0:
+                    reason, winner = WENT_OUT, caller
+                    break
             seat = (seat + 1) % t.players
         self.log(E_END, winner, reason, 0)
         self.scores = self.score(reason, winner)
         return reason, winner, self.events
+
+    def calls(self, discarder: int) -> int:
+        """Call Rummy after ``discarder``'s discard (module docstring); returns the caller
+        who went out by his discard, or -1."""
+        players = self.t.players
+        while True:
+            card = self.discard[-1]
+            for step in range(1, players):  # greedy calls whatever it may
+                caller = (discarder + step) % players
+                m = self.first_fit(card, caller)
+                if m >= 0:
+                    break
+            else:
+                return -1
+            self.discard.pop()
+            self.log(E_CALL, caller, card, discarder)
+            self.lay_off(caller, m, card)
+            self.played[caller] = True
+            self.come_round = -1
+            out = self.greedy_discard(caller, -1, -1)
+            self.take(caller, out)
+            self.discard.append(out)
+            self.log(E_DISCARD, caller, out)
+            if not self.hands[caller]:
+                return caller
+            discarder = caller
 
     def left(self) -> list[int]:
         """The value of each seat's cards."""

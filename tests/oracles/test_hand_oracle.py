@@ -37,6 +37,7 @@ FILES = (
     "block_rummy",
     "block_rummy@000",
     "block_rummy@002",
+    "call_rummy",
 )
 HANDS = 30
 SEED = 29
@@ -59,6 +60,16 @@ SETTINGS = (
     {"ace_rank": "high"},
     {"ace_rank": "high_or_low"},
     {"run_suit": "any_suit"},
+    {"layoff_requires_meld": "after_first_meld"},
+    {"layoff_requires_meld": "after_own_layoff"},
+    # calls (§3.2): greedy discards a card that fits only when it may not lay it off itself
+    {"call_rummy": True, "layoff_requires_meld": "after_first_meld"},
+    {"call_rummy": True, "layoff_requires_meld": "after_own_layoff", "going_rummy": "double"},
+    {
+        "call_rummy": True,
+        "layoff_requires_meld": "after_first_meld",
+        "stock_exhaustion": "block_difference",
+    },
 )
 """Settings no variant file combines with progressive rummy yet but ``sim.engine`` plays
 : rummy_basic with each, at 2 and 5 players."""

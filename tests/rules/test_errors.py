@@ -126,7 +126,7 @@ def test_policy_out_of_range(write):
         ("meld_timing = 'all_at_once'", "2D.18", "progressive"),
         ("borrowing = 'any'", "2D.22", "off"),
         ("joker_replace = 'to_hand'", "2B.12", "none, steal_by_replacement"),
-        ("call_rummy = true", "2C.17", "off"),
+        ("deuces_wild = true", "2B.14", "off"),
         ("upcard = 'off'", "2C.15", "on"),
         ("decks = 5", "2A.1", "integer 1..4"),
         ("jokers = 9", "2A.2", "integer 0..8"),
