@@ -97,6 +97,7 @@ from sim.engine.state import (
     C_PLAN,
     C_STOCK_N,
     C_TAKEN,
+    C_TAKEN2,
     C_TURN,
     M_CARDS,
     PILE_DISCARD,
@@ -352,7 +353,7 @@ def _whole_hand_goes(fx, params, st, work, seat):
     last = highest_bit(rem) if rem != 0 else JOKER
     if not discard_allowed(fx, params, st, seat, last):
         return False
-    if last == st[R_SC, C_TAKEN]:
+    if last == st[R_SC, C_TAKEN] or last == st[R_SC, C_TAKEN2]:
         return last != JOKER and (melded >> last) & 1 == 1  # melding a copy spends §1.5
     return True
 

@@ -113,12 +113,13 @@ STANDARD = fixed(
         "run_suit": "same_suit",
         "group_duplicates": "forbidden",
         "meld_timing": "progressive",
+        "discard_draw": "top",
         "family": L.FAMILY_RUMMY,
     },
 )
 """The RULES.md §1 baseline's card rules and progressive melding: one pack, no jokers, ace
-low, runs of one suit, no knock (the knock family's phases fold away). The hot case of
-``make bench`` (2-player ``rummy_basic``)."""
+low, runs of one suit, the discard top drawn (§2C.16), no knock (the knock family's phases
+fold away). The hot case of ``make bench`` (2-player ``rummy_basic``)."""
 
 SPECS = (STANDARD, GENERIC)
 """Most specific first: :func:`spec_for` takes the first that matches."""

@@ -37,6 +37,7 @@ FILES = (
     "block_rummy",
     "block_rummy@000",
     "block_rummy@002",
+    "throw_down_rummy",
 )
 HANDS = 30
 SEED = 29
@@ -59,6 +60,9 @@ SETTINGS = (
     {"ace_rank": "high"},
     {"ace_rank": "high_or_low"},
     {"run_suit": "any_suit"},
+    {"discard_draw": "top_plus_one"},  # §3.7: the discard top and a second card
+    {"discard_draw": "top_plus_one", "stock_exhaustion": "shuffle_all"},
+    {"stock_exhaustion": "shuffle_all"},  # §3.6's rebuild under the baseline's draw
 )
 """Settings no variant file combines with progressive rummy yet but ``sim.engine`` plays
 : rummy_basic with each, at 2 and 5 players."""
