@@ -33,6 +33,8 @@ PLAYED_FILES = [
     ("block_rummy", 4),  # block_difference (§2F.28)
     ("block_rummy@000", 2),
     ("block_rummy@002", 6),  # block_totals
+    ("throw_down_rummy", 2),  # discard_draw any_card, stock_exhaustion shuffle_all (§3.6)
+    ("throw_down_rummy", 6),
 ]
 
 
