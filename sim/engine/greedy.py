@@ -24,6 +24,14 @@ down or laid off by anyone in between (any lay-down or lay-off clears every play
 memory; the memory starts empty each hand and outlives stock rebuilds). With the rebuilt
 stock in a fixed order and every bot deterministic, discarding it again repeats the pass
 exactly and the hand would never end (issue #29: 4% of 6-player hands stalled that way).
+
+The non-standard draws (§2C.16; ``bots.py`` asks): under ``any_card`` greedy takes, of the
+discard area's cards ``greedy_wants`` accepts, the highest-valued (ties: the higher kind,
+then the copy thrown last), else the stock. Under ``top_plus_one`` it takes the discard
+top only when the next player would still have a card to draw (``leaves_a_draw``, every
+bot), and then when ``greedy_wants`` accepts it or to break a dead pass
+(``breaks_the_pass``, careful too); its second card is the next discard when
+``greedy_wants`` accepts it, else the stock's next card.
 """
 
 from __future__ import annotations
