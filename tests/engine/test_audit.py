@@ -203,3 +203,20 @@ def test_two_careful_bots_under_going_rummy_rarely_stall():
     stalled = float(np.mean(out.hand_rows[:, L.H_END_REASON] == L.REASON_STALLED))
     assert stalled < 0.02
     _check(out, compiled.params)
+
+
+@pytest.mark.parametrize("lineup", list(LINEUPS))
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_audit_top_plus_one_every_bot_and_few_stalls(players, lineup):
+    """rummy_basic with Boat House's draw (RULES.md §2C.16, §3.7), which no file uses yet:
+    hands grow, and greedy and careful must still rarely reach the turn cap (docs/bots.md,
+    the pass breaker) and never leave the next player nothing to draw."""
+    rules = load_variant("rummy_basic", {"discard_draw": "top_plus_one"})
+    compiled = compile_rules(rules, players, audit=True)
+    seats = (LINEUPS[lineup] * players)[:players]
+    out = play(compiled.params, compiled.card_values, np.array(seats), seed=5, hands=HANDS[lineup])
+    _check(out, compiled.params)
+    ended = out.hand_rows[:, L.H_END_REASON]
+    assert not (ended == L.REASON_EXHAUSTED).any()
+    if lineup != "random":
+        assert float(np.mean(ended == L.REASON_STALLED)) < 0.02
