@@ -209,11 +209,13 @@ def _describe(events: np.ndarray, names: list[str]) -> list[str]:
         elif etype == S.E_UPCARD:
             lines.append(f"upcard {card_name(a)}")
         elif etype in (S.E_DRAW_STOCK, S.E_DRAW_DISCARD):
-            turn += 1
-            lines.append(f"turn {turn}: {who}")
+            if b != 1:  # b = 1: top_plus_one's second card of the same turn (§3.7)
+                turn += 1
+                lines.append(f"turn {turn}: {who}")
             pile = "the stock" if etype == S.E_DRAW_STOCK else "the discard pile"
             verb = "draws" if etype == S.E_DRAW_STOCK else "takes"
-            lines.append(f"  {verb} {card_name(a)} from {pile}")
+            also = " also" if b == 1 else ""
+            lines.append(f"  {verb}{also} {card_name(a)} from {pile}")
         elif etype == S.E_DECLINE_UPCARD:
             turn += 1
             lines.append(f"turn {turn}: {who}")

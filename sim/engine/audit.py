@@ -17,6 +17,9 @@ after a knock's showdown (knock-family turns are not checked one by one).
   checked with the table after the caller's discard), and after a chain of calls the turn
   is still the original discarder's and no call counted as a turn (``check_call_turns``:
   play goes on with the player after him, rule 5);
+- after each turn of progressive rummy, the cards drawn that turn (RULES.md §1.5,
+  §2C.16): exactly one, or under ``discard_draw = "top_plus_one"`` (§3.7) one from the
+  stock or two (the discard top and a second card);
 - a block's scores (``check_block_scores``, §2F.28): the players tied for the lowest total
   share the pot equally and it adds up (what they are paid is the pot less a remainder
   smaller than their number), every other player scores 0 (under penalty scoring: minus
@@ -31,6 +34,7 @@ from sim.cards import JOKER, N_NATURAL, N_SUITS
 from sim.engine.bitops import popcount
 from sim.engine.jit import kernel
 from sim.engine.layout import (
+    FAMILY_RUMMY,
     GROUP_DUPLICATES_ALLOWED,
     JDECLARE_ALWAYS,
     JDECLARE_INFERRED,
@@ -38,6 +42,8 @@ from sim.engine.layout import (
     JREPLACE_STEAL,
     P_ACE_RANK,
     P_AUDIT,
+    P_DISCARD_DRAW,
+    P_FAMILY,
     P_GROUP_DUPLICATES,
     P_JOKER_DECLARE,
     P_JOKER_REPLACE,
@@ -50,6 +56,7 @@ from sim.engine.layout import (
     RUN_ANY_SUIT,
     SCORE_PENALTY,
     STOCK_BLOCK_TOTALS,
+    XD_TOP_PLUS_ONE,
 )
 from sim.engine.melds import FULL, JOKER_DIGIT, MAX_LAYERS, MAX_RUN, MELD_GROUP, rank_at
 from sim.engine.specs import rule
@@ -57,6 +64,7 @@ from sim.engine.state import (
     C_CALL_TURN,
     C_CURRENT,
     C_DISCARD_N,
+    C_DRAWN_TURN,
     C_N_MELDS,
     C_STEALS_TURN,
     C_STOCK_N,
@@ -227,6 +235,8 @@ def check_state(fx, params, st, piles, work):
             bad += 1
     if jokers != rule(fx, params, P_JOKERS):
         bad += 1
+    if not _draw_ok(fx, params, st):
+        bad += 1
     st[R_SC, C_VIOLATIONS] += bad
 
 
@@ -252,6 +262,15 @@ def check_call_turns(st, seat):
     if st[R_SC, C_TURN] != st[R_SC, C_CALL_TURN]:
         bad += 1
     return bad
+def _draw_ok(fx, params, st):
+    """Did the turn just played draw as ``discard_draw`` allows (module docstring)? Only
+    progressive rummy's turns are checked (after the deal nothing was drawn)."""
+    if rule(fx, params, P_FAMILY) != FAMILY_RUMMY or st[R_SC, C_TURN] == 0:
+        return True
+    drawn = st[R_SC, C_DRAWN_TURN]
+    if rule(fx, params, P_DISCARD_DRAW) == XD_TOP_PLUS_ONE:
+        return drawn == 1 or drawn == 2
+    return drawn == 1
 
 
 @kernel

@@ -4,6 +4,17 @@
 Every bot answers the same questions, each asked by the phase that owns it:
 
 - ``wants_discard``: take the discard top rather than the stock?
+- ``area_card`` (``discard_draw = "any_card"``, §3.6): which card of the discard area, or
+  the stock? Greedy and careful take, of the cards their own take-test
+  (``wants_discard``) accepts, the highest-valued; ties: the higher kind, then the one
+  thrown last. Random: ``random_bot.random_area_card``.
+- ``wants_top_plus_one`` (``top_plus_one``, §3.7): take the discard top (and then a second
+  card) rather than the stock? Never when the next player would have nothing left to
+  draw (``greedy.leaves_a_draw``); else random: a fair coin; greedy and careful: their
+  own take-test (``wants_discard``), or greedy's pass breaker (``greedy.breaks_the_pass``).
+- ``wants_second`` (``top_plus_one``, §3.7): having taken the discard top, take the next
+  discard (rather than the stock top) as the second card? Each bot's take-test on that card
+  (random: a fair coin).
 - ``play_table``: what to lay down, lay off and which table jokers to replace this turn,
   and what its jokers are declared as (it plays through ``table.py``);
 - ``choose_discard``: which card to discard (an allowed one);
@@ -17,11 +28,18 @@ from __future__ import annotations
 
 from sim.engine.careful import careful_discard, careful_table, careful_wants, holds_for_rummy
 from sim.engine.go_out import knocking
-from sim.engine.greedy import greedy_discard, greedy_table, greedy_wants
+from sim.engine.greedy import (
+    breaks_the_pass,
+    greedy_discard,
+    greedy_table,
+    greedy_wants,
+    leaves_a_draw,
+)
 from sim.engine.jit import kernel
 from sim.engine.knock_policy import knock_turn, knock_wants
 from sim.engine.layout import BOT_CAREFUL, BOT_GREEDY, BOT_RANDOM
-from sim.engine.random_bot import random_discard, random_table, random_wants
+from sim.engine.random_bot import random_area_card, random_discard, random_table, random_wants
+from sim.engine.state import C_DISCARD_N, PILE_DISCARD, R_SC
 
 
 @kernel
@@ -34,6 +52,45 @@ def wants_discard(fx, params, values, bots, st, piles, rng, work, seat, top):
     if bots[seat] == BOT_CAREFUL:
         return careful_wants(fx, params, values, st, piles, work, seat, top)
     return greedy_wants(fx, params, values, st, work, seat, top)
+
+
+@kernel
+def area_card(fx, params, values, bots, st, piles, rng, work, seat):
+    """``any_card``: the place in the discard area of the card ``seat`` takes, or -1 for
+    the stock (module docstring)."""
+    n = st[R_SC, C_DISCARD_N]
+    if bots[seat] == BOT_RANDOM:
+        return random_area_card(rng, n)
+    best = -1
+    for i in range(n):
+        k = piles[PILE_DISCARD, i]
+        if best >= 0:
+            b = piles[PILE_DISCARD, best]
+            if values[k] < values[b] or (values[k] == values[b] and k < b):
+                continue  # it would lose the tie-break: no need to ask
+        if wants_discard(fx, params, values, bots, st, piles, rng, work, seat, k):
+            best = i
+    return best
+
+
+@kernel
+def wants_top_plus_one(fx, params, values, bots, st, piles, rng, work, seat, top):
+    """``top_plus_one``: does ``seat`` take ``top``, and then a second card (module
+    docstring)?"""
+    if not leaves_a_draw(st):
+        return False
+    if bots[seat] == BOT_RANDOM:
+        return random_wants(rng)
+    if wants_discard(fx, params, values, bots, st, piles, rng, work, seat, top):
+        return True
+    return breaks_the_pass(fx, params, st, seat, top)
+
+
+@kernel
+def wants_second(fx, params, values, bots, st, piles, rng, work, seat, card):
+    """``top_plus_one``: having taken the discard top, does ``seat`` take ``card``, the
+    next discard, as his second card rather than the stock top (module docstring)?"""
+    return wants_discard(fx, params, values, bots, st, piles, rng, work, seat, card)
 
 
 @kernel

@@ -15,7 +15,9 @@ the unseen copies of its completers. Every unseen card is taken as equally likel
   not under any-suit runs, it also takes the discard top when it is worth at most
   ``TAKE_MAX_VALUE`` points, is not a kind it took from the discard pile earlier in the
   hand, and adds at least ``TAKE_MIN_OUTS`` outs to the hand (the top still counts as
-  seen).
+  seen). Under ``discard_draw = "any_card"`` the same test is asked of each card of the
+  discard area, and under ``top_plus_one`` of the top and of the next discard, as greedy
+  asks its own (``bots.py``, docs/bots.md); careful breaks a dead pass as greedy does.
 - **Table**: it *holds for a rummy* when ``going_rummy`` is not off, it has played no card
   this hand, this turn is among the hand's first ``HOLD_TURNS * players`` turns and every
   opponent holds more than 3 cards. Holding, it plays nothing unless a meld may be laid
@@ -97,6 +99,7 @@ from sim.engine.state import (
     C_PLAN,
     C_STOCK_N,
     C_TAKEN,
+    C_TAKEN2,
     C_TURN,
     M_CARDS,
     PILE_DISCARD,
@@ -352,7 +355,7 @@ def _whole_hand_goes(fx, params, st, work, seat):
     last = highest_bit(rem) if rem != 0 else JOKER
     if not discard_allowed(fx, params, st, seat, last):
         return False
-    if last == st[R_SC, C_TAKEN]:
+    if last == st[R_SC, C_TAKEN] or last == st[R_SC, C_TAKEN2]:
         return last != JOKER and (melded >> last) & 1 == 1  # melding a copy spends §1.5
     return True
 

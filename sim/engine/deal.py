@@ -41,6 +41,7 @@ from sim.engine.state import (
     C_SHOE_N,
     C_SHOE_PRESET,
     C_TAKEN,
+    C_TAKEN2,
     C_UPCARD,
     E_DEAL,
     E_UPCARD,
@@ -75,6 +76,7 @@ def reset_hand(fx, params, st, piles, rng, seed, shard, deal, dealer):
     st[R_SC, C_SHOE_N] = shoe
     st[R_SC, C_SHOE_PRESET] = preset
     st[R_SC, C_TAKEN] = -1
+    st[R_SC, C_TAKEN2] = -1
     st[R_SC, C_PLAN] = -1
     st[R_SC, C_DEALER] = dealer
     st[R_SC, C_UPCARD] = -1

@@ -24,6 +24,14 @@ down or laid off by anyone in between (any lay-down or lay-off clears every play
 memory; the memory starts empty each hand and outlives stock rebuilds). With the rebuilt
 stock in a fixed order and every bot deterministic, discarding it again repeats the pass
 exactly and the hand would never end (issue #29: 4% of 6-player hands stalled that way).
+
+The non-standard draws (§2C.16; ``bots.py`` asks): under ``any_card`` greedy takes, of the
+discard area's cards ``greedy_wants`` accepts, the highest-valued (ties: the higher kind,
+then the copy thrown last), else the stock. Under ``top_plus_one`` it takes the discard
+top only when the next player would still have a card to draw (``leaves_a_draw``, every
+bot), and then when ``greedy_wants`` accepts it or to break a dead pass
+(``breaks_the_pass``, careful too); its second card is the next discard when
+``greedy_wants`` accepts it, else the stock's next card.
 """
 
 from __future__ import annotations
@@ -43,6 +51,7 @@ from sim.engine.layout import (
     P_JOKERS,
     P_MELDS_PER_TURN,
     P_PACKS,
+    P_PLAYERS,
     P_RUN_SUIT,
     RUN_ANY_SUIT,
 )
@@ -70,7 +79,20 @@ from sim.engine.melds import (
     meldable,
 )
 from sim.engine.specs import rule
-from sim.engine.state import C_COME_ROUND, C_N_MELDS, C_PLAN, R_SC, R_SEAT, S_HAND, S_JOKERS, S_N
+from sim.engine.state import (
+    C_COME_ROUND,
+    C_DISCARD_N,
+    C_N_MELDS,
+    C_PLAN,
+    C_REBUILDS,
+    C_STOCK_N,
+    R_SC,
+    R_SEAT,
+    S_HAND,
+    S_JOKERS,
+    S_N,
+    S_STOCK_SEEN,
+)
 from sim.engine.table import (
     first_meld_taking,
     first_meld_taking_joker,
@@ -277,3 +299,34 @@ def greedy_wants(fx, params, values, st, work, seat, top):
     found = meldable(fx, params, hand, n_layers, st[R_SEAT + seat, S_JOKERS]) & bit != 0
     take_natural(fx, params, hand, top)
     return found
+
+
+@kernel
+def leaves_a_draw(st):
+    """``top_plus_one`` (§3.7): would the next player still have a card to draw after this
+    player takes the discard top and a second card and discards one? The stock and the
+    discard pile lose one card between them, and with fewer than two left the next player
+    could draw nothing (an empty stock, one discard: open point 2)."""
+    return st[R_SC, C_STOCK_N] + st[R_SC, C_DISCARD_N] >= 3
+
+
+@kernel
+def breaks_the_pass(fx, params, st, seat, top):
+    """``top_plus_one``: greedy's (and careful's) second reason to take the discard top
+    (docs/bots.md): the stock has been rebuilt this hand and is not empty, ``top`` was
+    drawn from the stock by someone since the table last changed (it is going round), and
+    it joins a partial meld of the hand (``partial_melds``). Without it, deterministic bots
+    with bigger hands and a turned-over stock pass the same dead cards round until the turn
+    cap."""
+    if top == JOKER or st[R_SC, C_REBUILDS] == 0 or st[R_SC, C_STOCK_N] == 0:
+        return False
+    seen = np.int64(0)
+    for p in range(rule(fx, params, P_PLAYERS)):
+        seen |= st[R_SEAT + p, S_STOCK_SEEN]
+    if (seen >> top) & 1 == 0:
+        return False
+    hand = st[R_SEAT + seat, S_HAND : S_HAND + MAX_LAYERS]
+    give_natural(fx, params, hand, top)
+    part = partial_melds(fx, params, hand, rule(fx, params, P_PACKS))
+    take_natural(fx, params, hand, top)
+    return (part >> top) & 1 == 1

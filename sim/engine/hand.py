@@ -65,12 +65,14 @@ from sim.engine.state import (
     C_CALL_TURN,
     C_COME_ROUND,
     C_CURRENT,
+    C_DRAWN_TURN,
     C_LAYOFFS_TURN,
     C_LOG,
     C_MELDS_TURN,
     C_PLAN,
     C_STEALS_TURN,
     C_TAKEN,
+    C_TAKEN2,
     C_TURN,
     C_VIOLATIONS,
     E_DISCARD,
@@ -99,6 +101,8 @@ def _audit(fx, params, st, piles, work):
 @kernel
 def _start_turn(st):
     st[R_SC, C_TAKEN] = -1
+    st[R_SC, C_TAKEN2] = -1
+    st[R_SC, C_DRAWN_TURN] = 0
     st[R_SC, C_PLAN] = -1
     st[R_SC, C_COME_ROUND] = -1
     st[R_SC, C_MELDS_TURN] = 0

@@ -13,31 +13,48 @@ from sim.engine.jit import kernel
 from sim.engine.layout import P_MUST_DISCARD_TO_GO_OUT, P_PACKS
 from sim.engine.melds import CA_JOKERS, CA_TAKE, MAX_LAYERS, W_TMP, remove_one_each
 from sim.engine.specs import rule
-from sim.engine.state import C_TAKEN, R_SC, R_SEAT, S_HAND, S_JOKERS
+from sim.engine.state import C_TAKEN, C_TAKEN2, R_SC, R_SEAT, S_HAND, S_JOKERS
+
+
+@kernel
+def _taken_copies(st, kind):
+    """How many of the cards taken from the discard pile this turn (and not yet played to
+    the table) are of ``kind``: two only under ``top_plus_one`` (§3.7 open point 3)."""
+    n = 1 if st[R_SC, C_TAKEN] == kind else 0
+    if st[R_SC, C_TAKEN2] == kind:
+        n += 1
+    return n
 
 
 @kernel
 def discard_allowed(fx, params, st, seat, kind):
-    """May ``seat`` discard ``kind`` now: held, and not the card taken from the discard
-    pile this turn (RULES.md §1.5), unless he holds another copy of it (several packs: an
-    identical card from another pack may go)?"""
+    """May ``seat`` discard ``kind`` now: held, and not a card taken from the discard pile
+    this turn (RULES.md §1.5; under ``top_plus_one`` neither of the two, §3.7 open point 3),
+    unless he holds another copy of it (several packs: an identical card from another pack
+    may go)?"""
     row = R_SEAT + seat
+    taken = _taken_copies(st, kind)
     if kind == JOKER:
         held = st[row, S_JOKERS]
     else:
         held = ((st[row, S_HAND] >> kind) & 1) + ((st[row, S_HAND + 1] >> kind) & 1)
-    if kind == st[R_SC, C_TAKEN]:
-        return held >= 2
-    return held >= 1
+        if taken == 2:
+            held += (st[row, S_HAND + 2] >> kind) & 1
+    return held > taken
 
 
 @kernel
 def _drop_taken(st, first, second):
-    """``first`` (one copy of each kind held) less the taken card, unless ``second`` (the
-    kinds held twice) holds another copy of it."""
+    """``first`` (one copy of each kind held) less each taken card, unless ``second`` (the
+    kinds held twice) holds another copy of it. When both taken cards are one kind (several
+    packs, ``top_plus_one``), that kind is dropped: a third copy is not looked for, so this
+    errs towards keeping a card (``discard_allowed`` counts it exactly)."""
     taken = st[R_SC, C_TAKEN]
     if 0 <= taken < JOKER and (second >> taken) & 1 == 0:
         first &= ~(np.int64(1) << taken)
+    taken2 = st[R_SC, C_TAKEN2]
+    if 0 <= taken2 < JOKER and ((second >> taken2) & 1 == 0 or taken2 == taken):
+        first &= ~(np.int64(1) << taken2)
     return first
 
 
@@ -55,7 +72,7 @@ def left_allows_end(fx, params, st, seat, first, second, jokers):
     out without a discard is allowed (§2E.26), or a card that may be discarded?"""
     if first == 0 and jokers == 0:
         return rule(fx, params, P_MUST_DISCARD_TO_GO_OUT) == 0
-    if jokers > 1 or (jokers == 1 and st[R_SC, C_TAKEN] != JOKER):
+    if jokers > _taken_copies(st, JOKER):
         return True
     return _drop_taken(st, first, second) != 0
 

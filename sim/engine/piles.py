@@ -1,4 +1,9 @@
-"""The stock and the discard pile (RULES.md §1.4, §1.5, §1.8).
+"""The stock and the discard pile (RULES.md §1.4, §1.5, §1.8, §2C.16).
+
+The discard pile is kept in the order its cards were thrown, the top last. Under
+``discard_draw = "any_card"`` (§3.6) it is Throw Down's unordered discard area, and any card
+of it may be taken (``take_discard_at``): the cards thrown after it close up, so the area
+stays in the order its cards were thrown (the order bots and the random stream index it in).
 
 While ``C_STOCK_ORDERED`` is 0 the stock is unordered: a draw takes a uniform card of it
 from the deal stream (a lazy Fisher-Yates shuffle, so a deal costs only the cards dealt
@@ -61,6 +66,17 @@ def discard_top(st, piles):
     """The discard pile's top card, or -1 when it is empty."""
     n = st[R_SC, C_DISCARD_N]
     return piles[PILE_DISCARD, n - 1] if n > 0 else -1
+
+
+@kernel
+def take_discard_at(st, piles, i):
+    """Take card ``i`` (0: the oldest) of the discard pile; the later cards close up."""
+    n = st[R_SC, C_DISCARD_N] - 1
+    card = piles[PILE_DISCARD, i]
+    for j in range(i, n):
+        piles[PILE_DISCARD, j] = piles[PILE_DISCARD, j + 1]
+    st[R_SC, C_DISCARD_N] = n
+    return card
 
 
 @kernel

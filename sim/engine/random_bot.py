@@ -1,7 +1,12 @@
 """The ``random`` bot (docs/bots.md): uniform among the legal choices, from the bots'
 random stream of the deal.
 
-- draw: takes the discard top with probability 1/2;
+- draw: takes the discard top with probability 1/2 (one number of the stream); under
+  ``discard_draw = "any_card"`` (§3.6), with probability 1/2 (one number) a uniform card
+  of the discard area (a second number, the card's place in the order the area's cards
+  were thrown), else the stock; under ``top_plus_one`` (§3.7), having taken the discard
+  top, the next discard rather than the stock top with probability 1/2 (one more number,
+  drawn only when both are there);
 - table: again and again, lists every legal action and chooses uniformly among them and
   stopping. The actions, in this order: new melds (when one may be laid down now): for
   each natural kind held, lowest first, its candidates whose lowest natural card it is
@@ -67,6 +72,15 @@ NO_PICK = -1  # count the actions, carry none out
 def random_wants(rng):
     """Take the discard top? A fair coin."""
     return below(rng, RNG_BOTS, 2) == 1
+
+
+@kernel
+def random_area_card(rng, n):
+    """``any_card``: the place of the card taken from the discard area of ``n`` cards, or
+    -1 for the stock (module docstring)."""
+    if not random_wants(rng):
+        return -1
+    return below(rng, RNG_BOTS, n)
 
 
 @kernel

@@ -114,12 +114,14 @@ STANDARD = fixed(
         "group_duplicates": "forbidden",
         "meld_timing": "progressive",
         "call_rummy": False,
+        "discard_draw": "top",
         "family": L.FAMILY_RUMMY,
     },
 )
 """The RULES.md §1 baseline's card rules and progressive melding: one pack, no jokers, ace
-low, runs of one suit, no knock (the knock family's phases fold away), no calls (§3.2's
-phase folds away). The hot case of ``make bench`` (2-player ``rummy_basic``)."""
+low, runs of one suit, the discard top drawn (§2C.16), no knock (the knock family's phases
+fold away), no calls (§3.2's phase folds away). The hot case of ``make bench`` (2-player
+``rummy_basic``)."""
 
 SPECS = (STANDARD, GENERIC)
 """Most specific first: :func:`spec_for` takes the first that matches."""

@@ -85,6 +85,8 @@ C_COME_ROUND = 21  # the card just drawn from the stock, if it came round (bots.
 C_UPCARD = 22  # the upcard turned at the deal, -1 if none (Oklahoma's knock limit, spades)
 C_SHOE_PRESET = 23  # 1: ``PILE_SHOE`` is a hand-built deal in stock order (replay), dealt as is
 C_STEALS_TURN = 24  # table jokers replaced by their natural card this turn (§2B.12)
+C_TAKEN2 = 25  # top_plus_one: the second kind taken from the discard pile this turn, -1 if none
+C_DRAWN_TURN = 26  # cards drawn this turn (the stock and the discard pile; audit, §2C.16)
 C_CALLS = 29  # call_rummy: discards called this hand (§3.2, sim.engine.calls)
 C_CALL_TURN = 30  # call_rummy: C_TURN when the current chain of calls began (audit)
 N_C = 31
@@ -125,8 +127,8 @@ EV_COLS = EV_CARDS + 16
 
 E_DEAL = 0  # seat, cards = his dealt hand
 E_UPCARD = 1  # seat -1, a = card
-E_DRAW_STOCK = 2  # a = card
-E_DRAW_DISCARD = 3  # a = card
+E_DRAW_STOCK = 2  # a = card, b = 1 for top_plus_one's second card of the turn (§3.7)
+E_DRAW_DISCARD = 3  # a = card, b = 1 for top_plus_one's second card of the turn (§3.7)
 E_REBUILD = 4  # seat = the player about to draw, a = new stock size, b = new discard top
 E_MELD = 5  # a = meld row index, cards
 E_LAYOFF = 6  # a = meld row index, b = card

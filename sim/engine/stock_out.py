@@ -7,6 +7,10 @@ new stock, its oldest card on top; that card is turned up to start the new disca
 ``shuffle_except_top`` ([004]): every discard but the top is shuffled into the new stock;
 the top stays as the discard pile. The new stock holds those discards in pile order, oldest
 first, unordered: each draw takes a uniform card of it (``piles.pop_stock``).
+``shuffle_all`` (Throw Down's default, §3.6, not in seed; the one rebuild
+``discard_draw = "any_card"`` allows, ``sim.rules.model``): the whole discard area is
+shuffled into the new stock (unordered, as above), and its top card (a uniform card of it,
+drawn from the deal stream as a draw would) is turned up to start a new area.
 ``void_at_two`` (gin, §3.17): a turn that ends with two stock cards left and no knock voids
 the hand (``voids_hand``; the same dealer deals again, ``game.py``), so the stock never
 runs out.
@@ -23,9 +27,11 @@ from sim.engine.layout import (
     P_STOCK_EXHAUSTION,
     STOCK_BLOCK_DIFFERENCE,
     STOCK_BLOCK_TOTALS,
+    STOCK_SHUFFLE_ALL,
     STOCK_SHUFFLE_EXCEPT_TOP,
     STOCK_VOID_AT_TWO,
 )
+from sim.engine.piles import pop_stock, push_discard
 from sim.engine.specs import rule
 from sim.engine.state import (
     C_DISCARD_N,
@@ -66,8 +72,33 @@ def can_rebuild(st):
 
 
 @kernel
+def rebuild(fx, params, st, piles, rng, events, seat):
+    """Rebuild the empty stock from the discard pile (module docstring), ``seat`` about to
+    draw: the draw phase's entry point."""
+    if rule(fx, params, P_STOCK_EXHAUSTION) != STOCK_SHUFFLE_ALL:
+        rebuild_stock(fx, params, st, piles, events, seat)
+        return
+    n = st[R_SC, C_DISCARD_N]
+    for i in range(n):  # unordered: the lazy shuffle draws from it
+        piles[PILE_STOCK, i] = piles[PILE_DISCARD, i]
+    st[R_SC, C_STOCK_N] = n
+    st[R_SC, C_STOCK_ORDERED] = 0
+    st[R_SC, C_DISCARD_N] = 0
+    push_discard(st, piles, pop_stock(st, piles, rng))  # the new area's first card
+    _rebuilt(st, piles, events, seat)
+
+
+@kernel
+def _rebuilt(st, piles, events, seat):
+    """Count and log a rebuild (``E_REBUILD``: the new stock's size and discard top)."""
+    st[R_SC, C_REBUILDS] += 1
+    log_event(st, events, E_REBUILD, seat, st[R_SC, C_STOCK_N], piles[PILE_DISCARD, 0])
+
+
+@kernel
 def rebuild_stock(fx, params, st, piles, events, seat):
-    """Rebuild the empty stock from the discard pile (module docstring)."""
+    """Rebuild the empty stock from the discard pile by the rules that need no random
+    stream (``turn_over``, ``shuffle_except_top``: module docstring)."""
     n = st[R_SC, C_DISCARD_N]
     if rule(fx, params, P_STOCK_EXHAUSTION) == STOCK_SHUFFLE_EXCEPT_TOP:
         for i in range(n - 1):  # unordered: the lazy shuffle draws from it
@@ -85,5 +116,4 @@ def rebuild_stock(fx, params, st, piles, events, seat):
         st[R_SC, C_STOCK_N] = n - 1
         st[R_SC, C_STOCK_ORDERED] = 1
         st[R_SC, C_DISCARD_N] = 1
-    st[R_SC, C_REBUILDS] += 1
-    log_event(st, events, E_REBUILD, seat, st[R_SC, C_STOCK_N], piles[PILE_DISCARD, 0])
+    _rebuilt(st, piles, events, seat)

@@ -101,6 +101,7 @@ from sim.engine.state import (
     C_N_MELDS,
     C_STEALS_TURN,
     C_TAKEN,
+    C_TAKEN2,
     E_DECLARE,
     E_LAYOFF,
     E_MELD,
@@ -251,18 +252,27 @@ def first_meld_taking(fx, params, st, seat, kind):
 @kernel
 def _spend_taken(st, played):
     """Playing the card taken from the discard pile (or, with several packs, a copy of it)
-    to the table spends the rule that it may not be discarded this turn (§1.5)."""
+    to the table spends the rule that it may not be discarded this turn (§1.5); under
+    ``top_plus_one`` each of the two taken cards (§3.7 open point 3), one copy a call when
+    both are one kind."""
     taken = st[R_SC, C_TAKEN]
     if 0 <= taken < JOKER and (played >> taken) & 1 == 1:
         st[R_SC, C_TAKEN] = -1
+        if st[R_SC, C_TAKEN2] == taken:
+            return
+    taken2 = st[R_SC, C_TAKEN2]
+    if 0 <= taken2 < JOKER and (played >> taken2) & 1 == 1:
+        st[R_SC, C_TAKEN2] = -1
 
 
 @kernel
 def _spend_taken_joker(st):
-    """A joker played to the table when the card taken from the discard pile was a joker
+    """A joker played to the table when a card taken from the discard pile was a joker
     (jokers are identical: he may say it was the taken one, §1.5)."""
     if st[R_SC, C_TAKEN] == JOKER:
         st[R_SC, C_TAKEN] = -1
+    elif st[R_SC, C_TAKEN2] == JOKER:
+        st[R_SC, C_TAKEN2] = -1
 
 
 @kernel

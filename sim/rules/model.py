@@ -320,6 +320,7 @@ def _check_ace_points_auto(table: object) -> dict[str, int]:
 def _check_contradictions(rules: Rules) -> None:
     """Settings that are fine alone but not together."""
     _check_family(rules)
+    _check_discard_draw(rules)
     for players in rules.player_counts:
         _check_shoe(rules, players)
     _check_meld_capacity(rules)
@@ -381,6 +382,37 @@ def _check_family(rules: Rules) -> None:
     if not knock:
         return
     _check_knock_family(rules)
+
+
+UNORDERED_AREA_STOCK = ("shuffle_all",)
+"""The stock rebuilds an unordered discard area (``discard_draw = "any_card"``) allows: the
+whole area shuffled into a new stock (RULES.md §3.6 default, not in seed)."""
+
+
+def _check_discard_draw(rules: Rules) -> None:
+    """``discard_draw`` (RULES.md §2C.16) against the family and the stock rebuild (§3.6,
+    §3.7)."""
+    draw = rules.values["discard_draw"]
+    if draw == "top":
+        return
+    if rules.family != "rummy":
+        raise ConfigError(
+            f"discard_draw {show(draw)} does not fit family {show(rules.family)}: the knock "
+            "families draw the discard top (RULES.md §2C.16, §4D)",
+            key="discard_draw",
+            value=draw,
+            allowed="'top' in the knock_rummy and gin families",
+        )
+    stock = rules.values["stock_exhaustion"]
+    if draw == "any_card" and stock not in UNORDERED_AREA_STOCK:
+        raise ConfigError(
+            f"stock_exhaustion {show(stock)} does not fit discard_draw 'any_card': its discard "
+            "area is unordered (RULES.md §3.6), so it has no order to turn over and no top "
+            "card to keep or to decline; the area is shuffled whole into a new stock",
+            key="stock_exhaustion",
+            value=stock,
+            allowed=", ".join(UNORDERED_AREA_STOCK) + " with discard_draw 'any_card' (§3.6)",
+        )
 
 
 def _check_knock_family(rules: Rules) -> None:

@@ -293,7 +293,7 @@ TOGGLES: tuple[Toggle, ...] = (
             "turn one card face up after the deal to start the discard pile",
             supported=(True,)),
     _choice(16, "discard_draw", "top", "2C.16", "which discard-pile cards a player may draw",
-            choices=("top", "any_card", "top_plus_one"), supported=("top",)),
+            choices=("top", "any_card", "top_plus_one")),
     _switch(17, "call_rummy", False, "2C.17",
             "out-of-turn claim of a discard that could be laid off (§3.2)"),
     # ---- 2D. Melding and laying off -------------------------------------------------------
@@ -324,12 +324,14 @@ TOGGLES: tuple[Toggle, ...] = (
            "bonus for going out in one turn with nothing played earlier: double, or +N points",
            choices=("off", "double", "bonus:N"), arg_defaults=(("bonus", 10),)),
     # ---- 2F. Stock exhaustion -------------------------------------------------------------
-    _choice(28, "stock_exhaustion", "turn_over", "2F.28", "what happens when the stock runs out",
+    _choice(28, "stock_exhaustion", "turn_over", "2F.28",
+            "what happens when the stock runs out (shuffle_all: Throw Down's whole discard area "
+            "shuffled, its top turned up, §3.6)",
             choices=("turn_over", "shuffle_except_top", "block_difference", "block_totals",
                      "void_at_two", "final_turns", "lowest_collects", "redeal",
-                     "drawn_hand_carry"),
+                     "drawn_hand_carry", "shuffle_all"),
             supported=("turn_over", "shuffle_except_top", "block_difference", "block_totals",
-                       "void_at_two")),
+                       "void_at_two", "shuffle_all")),
     # ---- 2G. Scoring ----------------------------------------------------------------------
     _choice(29, "scoring", "pip_to_winner", "2G.29",
             "winner takes opponents' pips, 1 per card, or each player loses his own pips",

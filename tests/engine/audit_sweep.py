@@ -7,7 +7,10 @@ seed, so it can be replayed; the exit code is 1 when there was any. The test sui
 (tests/engine/test_audit.py) plays ~25,000 hands of random rules; rare defects need more
 (one in ~400,000 hands of the old engine showed a defect), hence this longer one.
 
-    python -m tests.engine.audit_sweep [--rule-sets N] [--hands H] [--seed S]
+    python -m tests.engine.audit_sweep [--rule-sets N] [--hands H] [--seed S] [--draw-hands D]
+
+``--draw-hands D`` also plays ``DRAW_CASES`` (Throw Down, top_plus_one) with each bot for D
+hands a case and prints their stalled shares.
 """
 
 from __future__ import annotations
@@ -105,11 +108,43 @@ def sweep_knock(rule_sets: int, hands: int, seed: int) -> int:
     return found
 
 
+DRAW_CASES = [("throw_down_rummy", {}, p) for p in range(2, 7)] + [
+    ("rummy_basic", {"discard_draw": "top_plus_one"}, p) for p in (2, 4, 6)
+]
+"""The non-standard draws (RULES.md §2C.16): Throw Down at every player count, and Boat
+House's draw on standard rummy, which no file uses yet."""
+
+
+def sweep_draws(hands: int, seed: int) -> int:
+    """``DRAW_CASES`` x one bot at every seat, ``hands`` hands each; prints each case's
+    stalled share (the other bad hands as the other sweeps do)."""
+    found = 0
+    for variant, overrides, players in DRAW_CASES:
+        rules = load_variant(variant, overrides or None)
+        compiled = compile_rules(rules, players, audit=True)
+        for bot in (L.BOT_RANDOM, L.BOT_GREEDY, L.BOT_CAREFUL):
+            seats = np.full(players, bot)
+            out = play(compiled.params, compiled.card_values, seats, seed=seed, hands=hands)
+            what = f"{variant} {overrides} players={players} {L.BOT_NAMES[bot]}"
+            found += _report(what, out, compiled.params, seed)
+            ended = out.hand_rows[:, L.H_END_REASON]
+            print(
+                f"{what}: {hands} hands, {int(out.counters[L.C_VIOLATIONS])} violations, "
+                f"stalled {np.mean(ended == L.REASON_STALLED):.4f}, "
+                f"exhausted {np.mean(ended == L.REASON_EXHAUSTED):.4f}",
+                flush=True,
+            )
+    return found
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rule-sets", type=int, default=5000, help="random rummy rule sets")
     parser.add_argument("--hands", type=int, default=100, help="hands per rule set")
     parser.add_argument("--seed", type=int, default=int(time.time()) % 1_000_000)
+    parser.add_argument(
+        "--draw-hands", type=int, default=0, help="hands per case of the draw sweep (0: none)"
+    )
     args = parser.parse_args(argv)
     start = time.perf_counter()
     print(f"audit sweep, seed {args.seed}", flush=True)
@@ -118,6 +153,8 @@ def main(argv: list[str] | None = None) -> int:
     found += sweep_variants(10, args.seed)
     print(f"variant files: done, {found} bad hands so far", flush=True)
     found += sweep_knock(max(1, args.rule_sets // 5), args.hands, args.seed)
+    if args.draw_hands:
+        found += sweep_draws(args.draw_hands, args.seed)
     print(f"knock family: done; {found} bad hands in {time.perf_counter() - start:.0f} s")
     return 1 if found else 0
 

@@ -81,7 +81,14 @@ SUPPORTED_CHOICES = {
     "layoff_requires_meld": ["off", "after_first_meld", "after_own_layoff"],
     "must_discard_to_go_out": [False, True],
     "going_rummy": ["off", "double", "bonus:10"],
-    "stock_exhaustion": ["turn_over", "shuffle_except_top", "block_difference", "block_totals"],
+    "stock_exhaustion": [
+        "turn_over",
+        "shuffle_except_top",
+        "block_difference",
+        "block_totals",
+        "shuffle_all",
+    ],
+    "discard_draw": ["top", "any_card", "top_plus_one"],
     "scoring": ["pip_to_winner", "per_card", "penalty"],
     "game_end": ["target:100", "fixed_hands:5", "single_hand", "penalty_limit:100"],
     "dealer_rotation": ["left", "winner_deals"],
@@ -197,3 +204,20 @@ def test_two_careful_bots_under_going_rummy_rarely_stall():
     stalled = float(np.mean(out.hand_rows[:, L.H_END_REASON] == L.REASON_STALLED))
     assert stalled < 0.02
     _check(out, compiled.params)
+
+
+@pytest.mark.parametrize("lineup", list(LINEUPS))
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_audit_top_plus_one_every_bot_and_few_stalls(players, lineup):
+    """rummy_basic with Boat House's draw (RULES.md §2C.16, §3.7), which no file uses yet:
+    hands grow, and greedy and careful must still rarely reach the turn cap (docs/bots.md,
+    the pass breaker) and never leave the next player nothing to draw."""
+    rules = load_variant("rummy_basic", {"discard_draw": "top_plus_one"})
+    compiled = compile_rules(rules, players, audit=True)
+    seats = (LINEUPS[lineup] * players)[:players]
+    out = play(compiled.params, compiled.card_values, np.array(seats), seed=5, hands=HANDS[lineup])
+    _check(out, compiled.params)
+    ended = out.hand_rows[:, L.H_END_REASON]
+    assert not (ended == L.REASON_EXHAUSTED).any()
+    if lineup != "random":
+        assert float(np.mean(ended == L.REASON_STALLED)) < 0.02

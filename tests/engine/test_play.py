@@ -35,6 +35,8 @@ PLAYED_FILES = [
     ("block_rummy@002", 6),  # block_totals
     ("call_rummy", 3),  # out-of-turn calls (§3.2)
     ("call_rummy", 6),
+    ("throw_down_rummy", 2),  # discard_draw any_card, stock_exhaustion shuffle_all (§3.6)
+    ("throw_down_rummy", 6),
 ]
 
 

@@ -7,32 +7,39 @@ one event. It imports nothing from the engine (``sim.engine``): the random strea
 the brute-force ``tests.oracles.arrangement`` with its declared tie-break, and the rules
 are read from the rules model (``sim.rules``) and its card values.
 
-What it plays (what ``sim.engine`` plays today): one or more packs without jokers, every
-ace rule, runs of one suit or any suits, groups without duplicates, ``melds_per_turn``
+What it plays (what ``sim.engine`` plays today): one or more packs without jokers, every ace
+rule, runs of one suit or any suits, groups without duplicates, ``melds_per_turn``
 ``unlimited`` or ``one``, lay-offs on any meld (``layoff_requires_meld`` off, or on other
 players' melds only after one's first meld or after a lay-off on an own meld, §2D.21), an
-upcard, going out with or without a discard, going rummy, stock exhaustion ``turn_over``,
-``shuffle_except_top`` and the block rules (RULES.md §2F.28, §3.5: with the stock empty
-nothing is rebuilt and no draw is forced; a player who does not take the discard top
-declines it, ``E_BLOCK``, and the hand ends ``block`` with that turn counted; every player
-totals his cards, the lowest total wins the difference to each other total,
-``block_difference``, or the sum of the other totals, ``block_totals``, split floor among
-the players tied for it, who are no winner; under penalty scoring each other player loses
-his own total), and Call Rummy (RULES.md §3.2, ``call_rummy``): after a discard that does
-not end the hand, the players after the discarder, clockwise from his left, may call it
-when it fits a table meld he may lay off on; greedy always calls, so the first of them who
-may calls it: he lays it off on the first such meld (which changes the table), then
-discards as greedy with nothing planned, no card taken and nothing come round; his discard
-may be called again; the called lay-off is a card played (no rummy afterwards), and a
-caller whose discard empties his hand went out (never rummy); play goes on after the
-original discarder. Anything else raises ``NotImplementedError``.
+upcard, going out with or without a discard, going rummy, the three ``discard_draw`` rules
+(RULES.md §2C.16: the discard top; ``any_card``, §3.6: any one card of the unordered
+discard area, which is kept in the order its cards were thrown, the taken card's place
+closing up; ``top_plus_one``, §3.7: the discard top and then the next discard or the
+stock's next card, never when neither is there, and neither taken card may be discarded
+that turn), stock exhaustion ``turn_over``, ``shuffle_except_top``, ``shuffle_all`` (§3.6:
+the whole discard pile shuffled into the stock, whose next card is turned up as the new
+discard pile) and the block rules (RULES.md §2F.28, §3.5: with the stock empty nothing is
+rebuilt and no draw is forced; a player who does not take the discard top declines it,
+``E_BLOCK``, and the hand ends ``block`` with that turn counted; every player totals his
+cards, the lowest total wins the difference to each other total, ``block_difference``, or
+the sum of the other totals, ``block_totals``, split floor among the players tied for it,
+who are no winner; under penalty scoring each other player loses his own total), and Call
+Rummy (RULES.md §3.2, ``call_rummy``): after a discard that does not end the hand, the
+players after the discarder, clockwise from his left, may call it when it fits a table meld
+he may lay off on; greedy always calls, so the first of them who may calls it: he lays it
+off on the first such meld (which changes the table), then discards as greedy with nothing
+planned, no card taken and nothing come round; his discard may be called again; the called
+lay-off is a card played (no rummy afterwards), and a caller whose discard empties his hand
+went out (never rummy); play goes on after the original discarder. Anything else raises
+``NotImplementedError``.
 
 An event is a tuple ``(type, seat, a, b, cards)`` in the terms of the engine's event rows
 (``EV_TYPE, EV_SEAT, EV_A, EV_B`` and the ``EV_N`` cards as a tuple):
 
 - ``E_DEAL``: every seat in seat order after the deal, its cards in kind order;
 - ``E_UPCARD``: seat -1, a = the card;
-- ``E_DRAW_STOCK``, ``E_DRAW_DISCARD``, ``E_DISCARD``: a = the card;
+- ``E_DRAW_STOCK``, ``E_DRAW_DISCARD``, ``E_DISCARD``: a = the card (the draws: b = 1 for
+  ``top_plus_one``'s second card of the turn);
 - ``E_REBUILD``: a = the new stock's size, b = the new discard top;
 - ``E_MELD``: a = the meld's table index, its natural cards in kind order;
 - ``E_LAYOFF``: a = the meld's table index, b = the card;
@@ -41,11 +48,19 @@ An event is a tuple ``(type, seat, a, b, cards)`` in the terms of the engine's e
   ``E_LAYOFF`` and ``E_DISCARD``);
 - ``E_END``: seat = the winner (-1: none), a = the end reason.
 
-Greedy as ``sim/engine/greedy.py`` states it, with the turn's legality of ``sim/engine/legal.py``:
-the card taken from the discard pile may not be discarded unless another copy of it is
-held (several packs), and playing it or a copy to the table spends that rule; a card drawn
-from the stock whose kind the player already drew from the stock since the table last
-changed has *come round* and is kept while another card may go.
+Greedy as ``sim/engine/greedy.py`` and docs/bots.md state it, with the turn's legality of
+``sim/engine/legal.py``: the card taken from the discard pile may not be discarded unless
+another copy of it is held (several packs; under ``top_plus_one`` a kind taken twice this
+turn is kept), and playing it or a copy to the table spends that rule; a card drawn from
+the stock whose kind the player already drew from the stock since the table last changed
+has *come round* and is kept while another card may go. Under ``any_card`` greedy takes,
+of the area's cards its take-test accepts, the highest-valued (ties: the higher kind, then
+the one thrown last), else the stock. Under ``top_plus_one`` it takes the discard top only
+when at least three cards are left between the stock and the discard pile, and then when
+its take-test accepts it, or when the stock was rebuilt this hand and is not empty, some
+player drew that kind from the stock since the table last changed and it joins a partial
+meld of the hand; its second card is the next discard when its take-test accepts it (or
+the stock is empty), else the stock's next card.
 """
 
 from __future__ import annotations
@@ -127,7 +142,8 @@ REASONS = {WENT_OUT: "went_out", WENT_RUMMY: "went_rummy", STALLED: "stalled"}
 REASONS[EXHAUSTED] = "exhausted"
 REASONS[BLOCK] = "block"
 BLOCK_RULES = ("block_difference", "block_totals")
-STOCK_RULES = ("turn_over", "shuffle_except_top", *BLOCK_RULES)
+STOCK_RULES = ("turn_over", "shuffle_except_top", "shuffle_all", *BLOCK_RULES)
+DRAW_RULES = ("top", "any_card", "top_plus_one")
 
 Event = tuple[int, int, int, int, tuple[int, ...]]
 
@@ -149,6 +165,7 @@ class Table:
     going_rummy_bonus: int | None  # None: going rummy doubles
     scoring: str
     stock_exhaustion: str
+    discard_draw: str
     turn_cap: int
     call_rummy: bool
     layoff_requires_meld: str
@@ -162,7 +179,7 @@ class Table:
             "melds_per_turn": rules.melds_per_turn not in ("unlimited", "one"),
             "layoff_target": rules.layoff_target != "any",
             "group_duplicates": rules.group_duplicates != "forbidden",
-            "discard_draw": rules.discard_draw != "top",
+            "discard_draw": rules.discard_draw not in DRAW_RULES,
             "stock_exhaustion": rules.stock_exhaustion not in STOCK_RULES,
             "scoring": rules.scoring not in ("pip_to_winner", "per_card", "penalty"),
             "family": rules.family != "rummy",
@@ -187,6 +204,7 @@ class Table:
             going_rummy_bonus=rummy_bonus(rules.going_rummy),
             scoring=rules.scoring,
             stock_exhaustion=rules.stock_exhaustion,
+            discard_draw=rules.discard_draw,
             turn_cap=int(rules.turn_cap),
             call_rummy=bool(rules.call_rummy),
             layoff_requires_meld=rules.layoff_requires_meld,
@@ -323,6 +341,7 @@ class Hand:
         self.melds: list[TableMeld] = []
         self.events: list[Event] = []
         self.turns = 0
+        self.rebuilds = 0
         self.blocked = False  # the hand ended by a declined discard (a block rule)
 
     # ---- small helpers
@@ -361,17 +380,33 @@ class Hand:
 
     # ---- rules questions
     @staticmethod
-    def may_go(hand: Counter, kind: int, taken: int) -> bool:
-        """May ``kind`` (held) be discarded: not the card taken from the discard pile, unless
-        another copy of it is held (several packs)?"""
-        return kind != taken or hand[kind] >= 2
+    def may_go(hand: Counter, kind: int, taken: list[int]) -> bool:
+        """May ``kind`` (held) be discarded: not a card taken from the discard pile this
+        turn, unless another copy of it is held (several packs); a kind taken twice
+        (``top_plus_one``) is kept whatever is held?"""
+        n = taken.count(kind)
+        return n == 0 or (n == 1 and hand[kind] >= 2)
 
-    def allowed(self, seat: int, taken: int) -> list[int]:
+    @staticmethod
+    def spend(taken: list[int], played) -> list[int]:
+        """Playing a taken card (or a copy) to the table spends the rule that it may not be
+        discarded: each taken kind among ``played``, one copy when both are one kind."""
+        taken = list(taken)
+        if taken and taken[0] in played:
+            first = taken[0]
+            taken[0] = -1
+            if len(taken) > 1 and taken[1] == first:
+                return taken
+        if len(taken) > 1 and taken[1] in played:
+            taken[1] = -1
+        return taken
+
+    def allowed(self, seat: int, taken: list[int]) -> list[int]:
         """The kinds ``seat`` may discard."""
         hand = self.hands[seat]
         return sorted(k for k in hand if self.may_go(hand, k, taken))
 
-    def can_end(self, hand: Counter, taken: int) -> bool:
+    def can_end(self, hand: Counter, taken: list[int]) -> bool:
         """Could a turn whose hand is ``hand`` still end legally?"""
         if not hand:
             return not self.t.must_discard
@@ -448,9 +483,33 @@ class Hand:
         cards[top] += 1
         return self.in_some_meld(cards, top) or self.first_fit(top, seat) >= 0
 
-    def greedy_table(self, seat: int, taken: int) -> tuple[int, int, bool]:
-        """Lay down and lay off; returns (planned discard or -1, the kind that may still
-        not be discarded or -1, played a card). Playing the taken card, or with several
+    def area_choice(self, seat: int) -> int:
+        """``any_card``: the place in the area of the card greedy takes, or -1 (module
+        docstring)."""
+        wanted = [
+            (self.t.values[k], k, i)
+            for i, k in enumerate(self.discard)
+            if self.greedy_wants(seat, k)
+        ]
+        return max(wanted)[2] if wanted else -1
+
+    def wants_pair(self, seat: int, top: int) -> bool:
+        """``top_plus_one``: does greedy take ``top`` and a second card (module docstring)?"""
+        if len(self.stock) + len(self.discard) < 3:
+            return False  # the next player would have nothing to draw
+        if self.greedy_wants(seat, top):
+            return True
+        going_round = set().union(*self.stock_seen)
+        return (
+            self.rebuilds > 0
+            and bool(self.stock)
+            and top in going_round
+            and self.partial(seat, top)
+        )
+
+    def greedy_table(self, seat: int, taken: list[int]) -> tuple[int, list[int], bool]:
+        """Lay down and lay off; returns (planned discard or -1, the kinds that may still
+        not be discarded, played a card). Playing the taken card, or with several
         packs a copy of it, to the table spends the rule that it may not be discarded."""
         hand = self.hands[seat]
         plan = -1
@@ -478,8 +537,7 @@ class Hand:
             self.table_changed()
             self.melded[seat] = True
             played = True
-            if taken in m.naturals:
-                taken = -1
+            taken = self.spend(taken, m.naturals)
         while True:
             for k in sorted(hand):
                 if k == plan:
@@ -494,8 +552,7 @@ class Hand:
                 self.take(seat, k)
                 self.lay_off(seat, m, k)
                 played = True
-                if k == taken:
-                    taken = -1
+                taken = self.spend(taken, (k,))
                 break
             else:
                 break
@@ -516,7 +573,7 @@ class Hand:
                 return True
         return False
 
-    def greedy_discard(self, seat: int, taken: int, plan: int) -> int:
+    def greedy_discard(self, seat: int, taken: list[int], plan: int) -> int:
         allowed = self.allowed(seat, taken)
         if plan >= 0 and plan in allowed:
             return plan
@@ -528,37 +585,58 @@ class Hand:
         return max(pool, key=lambda k: (self.t.values[k], k))
 
     # ---- the turn loop
-    def draw(self, seat: int) -> tuple[bool, int]:
-        """``seat`` draws; returns (drew, kind taken from the discard pile or -1)."""
+    def draw(self, seat: int) -> tuple[bool, list[int]]:
+        """``seat`` draws; returns (drew, the kinds taken from the discard pile)."""
+        t = self.t
         top = self.discard[-1] if self.discard else -1
-        block = not self.stock and self.t.stock_exhaustion in BLOCK_RULES
-        take = False
-        if top >= 0:
-            if not self.stock and not block and len(self.discard) < 2:
-                take = True
-            else:
-                take = self.greedy_wants(seat, top)
-        if take:
-            self.discard.pop()
-            self.give(seat, top)
-            self.log(E_DRAW_DISCARD, seat, top)
-            return True, top
+        n = len(self.discard)
+        block = not self.stock and t.stock_exhaustion in BLOCK_RULES
+        may_take = top >= 0
+        if t.discard_draw == "top_plus_one" and not self.stock and n < 2:
+            may_take = False  # no second card anywhere (§3.7 open point 2)
+        at = -1
+        if may_take:
+            if not self.stock and not block and n < 2:
+                at = n - 1
+            elif t.discard_draw == "any_card":
+                at = self.area_choice(seat)
+            elif t.discard_draw == "top_plus_one":
+                at = n - 1 if self.wants_pair(seat, top) else -1
+            elif self.greedy_wants(seat, top):
+                at = n - 1
+        if at >= 0:
+            card = self.discard.pop(at)
+            self.give(seat, card)
+            self.log(E_DRAW_DISCARD, seat, card)
+            taken = [card]
+            if t.discard_draw == "top_plus_one":
+                if self.discard and (not self.stock or self.greedy_wants(seat, self.discard[-1])):
+                    second = self.discard.pop()
+                    self.give(seat, second)
+                    self.log(E_DRAW_DISCARD, seat, second, 1)
+                    taken.append(second)
+                else:
+                    self.draw_stock(seat, 1)
+            return True, taken
         if block:
             if top >= 0:
                 self.log(E_BLOCK, seat, top)
                 self.blocked = True
-            return False, -1
+            return False, []
         if not self.stock:
             if len(self.discard) < 2:
-                return False, -1
+                return False, []
             self.rebuild(seat)
+        self.draw_stock(seat, 0)
+        return True, []
+
+    def draw_stock(self, seat: int, second: int) -> None:
         card = self.pop_stock()
         self.give(seat, card)
         if card in self.stock_seen[seat]:
             self.come_round = card
         self.stock_seen[seat].add(card)
-        self.log(E_DRAW_STOCK, seat, card)
-        return True, -1
+        self.log(E_DRAW_STOCK, seat, card, second)
 
     def rebuild(self, seat: int) -> None:
         d = self.discard
@@ -566,10 +644,15 @@ class Hand:
             self.stock = d[:-1]
             self.discard = [d[-1]]
             self.ordered = False
+        elif self.t.stock_exhaustion == "shuffle_all":  # §3.6: the whole area, its top up
+            self.stock = list(d)
+            self.ordered = False
+            self.discard = [self.pop_stock()]
         else:  # turn_over: the oldest discard on top, turned up at once
             self.stock = d[::-1][:-1]
             self.discard = [d[0]]
             self.ordered = True
+        self.rebuilds += 1
         self.log(E_REBUILD, seat, len(self.stock), self.discard[0])
 
     def play(self) -> tuple[int, int, list[Event]]:

@@ -38,6 +38,7 @@ FILES = (
     "block_rummy@000",
     "block_rummy@002",
     "call_rummy",
+    "throw_down_rummy",
 )
 HANDS = 30
 SEED = 29
@@ -70,6 +71,9 @@ SETTINGS = (
         "layoff_requires_meld": "after_first_meld",
         "stock_exhaustion": "block_difference",
     },
+    {"discard_draw": "top_plus_one"},  # §3.7: the discard top and a second card
+    {"discard_draw": "top_plus_one", "stock_exhaustion": "shuffle_all"},
+    {"stock_exhaustion": "shuffle_all"},  # §3.6's rebuild under the baseline's draw
 )
 """Settings no variant file combines with progressive rummy yet but ``sim.engine`` plays
 : rummy_basic with each, at 2 and 5 players."""

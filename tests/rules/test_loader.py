@@ -32,6 +32,7 @@ def test_variants_dir_holds_the_shipped_files():
         "block_rummy",
         "block_rummy@000",
         "block_rummy@002",
+        "throw_down_rummy",
     } <= set(SHIPPED)
 
 
