@@ -262,6 +262,8 @@ def check_call_turns(st, seat):
     if st[R_SC, C_TURN] != st[R_SC, C_CALL_TURN]:
         bad += 1
     return bad
+
+
 def _draw_ok(fx, params, st):
     """Did the turn just played draw as ``discard_draw`` allows (module docstring)? Only
     progressive rummy's turns are checked (after the deal nothing was drawn)."""
