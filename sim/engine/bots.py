@@ -8,16 +8,18 @@ Every bot answers the same questions, each asked by the phase that owns it:
   and what its jokers are declared as (it plays through ``table.py``);
 - ``choose_discard``: which card to discard (an allowed one);
 - ``knock_discard`` (``meld_timing = "knock"``): which card to discard, and knock?
-  (``knock_policy.py``, which also answers ``wants_discard`` there).
+  (``knock_policy.py``, which also answers ``wants_discard`` there);
+- ``concealed_discard`` (``meld_timing = "all_at_once"``): go out, and which card to
+  discard? (``knock_policy.py`` too, which answers ``wants_discard`` there as well).
 """
 
 from __future__ import annotations
 
 from sim.engine.careful import careful_discard, careful_table, careful_wants
-from sim.engine.go_out import knocking
+from sim.engine.go_out import concealed, knocking
 from sim.engine.greedy import greedy_discard, greedy_table, greedy_wants
 from sim.engine.jit import kernel
-from sim.engine.knock_policy import knock_turn, knock_wants
+from sim.engine.knock_policy import concealed_turn, knock_turn, knock_wants
 from sim.engine.layout import BOT_CAREFUL, BOT_GREEDY, BOT_RANDOM
 from sim.engine.random_bot import random_discard, random_table, random_wants
 
@@ -25,7 +27,7 @@ from sim.engine.random_bot import random_discard, random_table, random_wants
 @kernel
 def wants_discard(fx, params, values, bots, st, piles, rng, work, seat, top):
     """Does ``seat`` take ``top`` from the discard pile?"""
-    if knocking(fx, params):
+    if knocking(fx, params) or concealed(fx, params):
         return knock_wants(fx, params, values, bots, st, rng, work, seat, top)
     if bots[seat] == BOT_RANDOM:
         return random_wants(rng)
@@ -59,3 +61,10 @@ def choose_discard(fx, params, values, bots, st, piles, rng, seat):
 def knock_discard(fx, params, values, bots, st, piles, rng, work, seat):
     """``(card, knock)``: the card ``seat`` discards and whether he knocks."""
     return knock_turn(fx, params, values, bots, st, piles, rng, work, seat)
+
+
+@kernel
+def concealed_discard(fx, params, values, bots, st, piles, rng, work, seat):
+    """``(card, out)``: whether ``seat`` goes out and the card he discards
+    (``go_out.OUT_WHOLE``: none, his whole hand goes down)."""
+    return concealed_turn(fx, params, values, bots, st, piles, rng, work, seat)
