@@ -1,7 +1,8 @@
-"""Going out by knocking (mechanic KN of RULES.md §4C; §2I.32, §3.10, §3.17, §3.20): may
-this player end the hand now?
+"""Going out by knocking (mechanic KN of RULES.md §4C; §2I.32, §3.10, §3.17, §3.20) or all
+at once (mechanic CG; §2D.18, §3.4, §3.7, §3.12): may this player end the hand now?
 
-Rule slots read here: ``meld_timing``, ``knock_limit``, ``must_discard_to_go_out``.
+Rule slots read here: ``meld_timing``, ``knock_limit``, ``must_discard_to_go_out`` (and
+through ``layoffs.py``, ``legal.py`` and ``table.py`` the card and table rules they read).
 
 Under ``meld_timing = "knock"`` no meld reaches the table during play; after his draw a
 player discards and may knock when the deadwood he keeps after the discard (the best

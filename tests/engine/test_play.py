@@ -33,6 +33,10 @@ PLAYED_FILES = [
     ("block_rummy", 4),  # block_difference (§2F.28)
     ("block_rummy@000", 2),
     ("block_rummy@002", 6),  # block_totals
+    ("full_rummy", 2),  # meld_timing all_at_once (§2D.18, §3.4)
+    ("full_rummy", 6),
+    ("queen_city_rum", 3),  # own_melds_from_each (§3.12)
+    ("queen_city_rum", 6),
 ]
 
 
