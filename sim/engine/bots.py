@@ -27,7 +27,9 @@ from sim.engine.random_bot import random_discard, random_table, random_wants
 @kernel
 def wants_discard(fx, params, values, bots, st, piles, rng, work, seat, top):
     """Does ``seat`` take ``top`` from the discard pile?"""
-    if knocking(fx, params) or concealed(fx, params):
+    # all_at_once: greedy takes as in progressive rummy (its knock-family rule, "whenever
+    # it lowers the deadwood", passed cards back and forth between two greedy players)
+    if knocking(fx, params) or (concealed(fx, params) and bots[seat] != BOT_GREEDY):
         return knock_wants(fx, params, values, bots, st, rng, work, seat, top)
     if bots[seat] == BOT_RANDOM:
         return random_wants(rng)

@@ -27,7 +27,8 @@ discarded (``C_TAKEN``). Where the rules set no knock limit the simple and greed
   the deadwood after it is within the limit, knocks with probability 1/2.
 
 Under ``meld_timing = "all_at_once"`` (RULES.md §2D.18; docs/bots.md, "All at once") the
-take is ``knock_wants`` with a limit of 0 (``go_out.knock_limit``: out with no deadwood).
+take is ``knock_wants`` with a limit of 0 (``go_out.knock_limit``: out with no deadwood),
+but greedy's is its progressive one (``greedy.greedy_wants``: the card melds with the hand).
 ``concealed_turn`` goes out whenever ``go_out.out_discard`` says the hand can (random: with
 probability 1/2), laying the whole hand when it melds wholly and no discard is required,
 else keeping back the lowest-valued card that leaves the rest melded. Otherwise it
