@@ -511,10 +511,13 @@ class Hand:
         hand = self.hands[seat]
         allowed = self.allowed(seat, taken)
         out = None
-        if self.deadwood(hand) == 0 and not self.t.must_discard:
+        # a card in no meld of the hand can never be melded: at most one such card, the discard
+        loose = [k for k in hand if not self.in_some_meld(hand, k)]
+        if not loose and not self.t.must_discard and self.deadwood(hand) == 0:
             out = -1
-        else:  # the lowest-valued card whose discard leaves the rest melded, then higher kind
-            for c in sorted(allowed, key=lambda k: (self.t.values[k], -k)):
+        elif len(loose) <= 1:  # the lowest-valued card whose discard leaves the rest melded
+            candidates = [k for k in loose or allowed if k in allowed]
+            for c in sorted(candidates, key=lambda k: (self.t.values[k], -k)):  # then higher kind
                 rest = Counter(hand)
                 rest[c] -= 1
                 if self.deadwood(+rest) == 0:
