@@ -183,14 +183,17 @@ def transcript(
     )
     names = [R.BOT_NAMES[b] for b in bots]
     lines = [f"{rules.name}, {players} players, seed {seed}, deal {hand}"]
-    lines += _describe(out.events, names)
+    held = "unmelded point(s)" if rules.scoring == "unmelded_to_winner" else "point(s)"
+    lines += _describe(out.events, names, held)
     violations = int(out.counters[R.C_VIOLATIONS])
     lines.append(f"audit: {violations} violation(s)")
     return "\n".join(lines)
 
 
-def _describe(events: np.ndarray, names: list[str]) -> list[str]:
-    """One line or two per event of the log (``sim.engine.state`` says what each holds)."""
+def _describe(events: np.ndarray, names: list[str], held: str = "point(s)") -> list[str]:
+    """One line or two per event of the log (``sim.engine.state`` says what each holds);
+    ``held`` names what a seat's count at the end is (Boat House, §3.7: his unmelded
+    points)."""
     lines: list[str] = []
     turn = 0
     for row in events:
@@ -249,7 +252,7 @@ def _describe(events: np.ndarray, names: list[str]) -> list[str]:
         elif etype == S.E_END:
             lines.append(_ending(R.REASON_NAMES[a], who, turn))
         elif etype == S.E_SCORE:
-            lines.append(f"  {who} holds {b} point(s); hand score {a:+d}")
+            lines.append(f"  {who} holds {b} {held}; hand score {a:+d}")
         else:
             raise ValueError(f"event type {etype} has no description (sim/replay.py)")
     return lines

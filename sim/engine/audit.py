@@ -24,6 +24,14 @@ after a knock's showdown (knock-family turns are not checked one by one).
   share the pot equally and it adds up (what they are paid is the pot less a remainder
   smaller than their number), every other player scores 0 (under penalty scoring: minus
   his own total), and the winner is the lowest player when he is alone.
+- under ``meld_timing = "all_at_once"`` (§2D.18): every table meld belongs to a player
+  whose hand is empty (nothing is laid down before a player goes out with his whole
+  hand, nothing is laid off), and the scores of a hand someone went out of
+  (``check_out_scores``): only the winner scores; under ``pip_to_winner`` / ``per_card``
+  the value of every card the others hold (``penalty``: each other loses his own),
+  under ``own_melds_from_each`` (§3.12) the
+  table's value times the other players, under ``unmelded_to_winner`` (§3.7) the
+  others' recorded deadwood, each between 0 and the value of his hand.
 """
 
 from __future__ import annotations
@@ -48,14 +56,18 @@ from sim.engine.layout import (
     P_JOKER_DECLARE,
     P_JOKER_REPLACE,
     P_JOKERS,
+    P_MELD_TIMING,
     P_PACKS,
     P_PLAYERS,
     P_RUN_SUIT,
     P_SCORING,
     P_STOCK_EXHAUSTION,
     RUN_ANY_SUIT,
+    SCORE_OWN_MELDS,
     SCORE_PENALTY,
+    SCORE_UNMELDED,
     STOCK_BLOCK_TOTALS,
+    TIMING_ALL_AT_ONCE,
     XD_TOP_PLUS_ONE,
 )
 from sim.engine.melds import FULL, JOKER_DIGIT, MAX_LAYERS, MAX_RUN, MELD_GROUP, rank_at
@@ -76,6 +88,7 @@ from sim.engine.state import (
     M_JOKERS,
     M_LEN,
     M_LO,
+    M_OWNER,
     M_SHAPE,
     M_SUIT,
     M_TYPE,
@@ -84,6 +97,7 @@ from sim.engine.state import (
     R_MELD,
     R_SC,
     R_SEAT,
+    S_DEADWOOD,
     S_HAND,
     S_JOKERS,
     S_N,
@@ -219,6 +233,9 @@ def check_state(fx, params, st, piles, work):
             bad += 1
         if not declarations_legal(fx, params, st, m):
             bad += 1
+        concealed = rule(fx, params, P_MELD_TIMING) == TIMING_ALL_AT_ONCE
+        if concealed and st[R_SEAT + st[R_MELD + m, M_OWNER], S_N] != 0:
+            bad += 1  # all_at_once: melds reach the table only with a whole hand (§2D.18)
     if st[R_SC, C_STEALS_TURN] > 0 and rule(fx, params, P_JOKER_REPLACE) != JREPLACE_STEAL:
         bad += 1  # a table joker taken where the rules keep it there (§2B.12)
     for pile, size in ((PILE_STOCK, st[R_SC, C_STOCK_N]), (PILE_DISCARD, st[R_SC, C_DISCARD_N])):
@@ -323,5 +340,39 @@ def check_block_scores(fx, params, values, st, winner, scores):
     if not penalty and (paid > pot or pot - paid >= tied):
         bad += 1
     if winner != (lowest if tied == 1 else -1):
+        bad += 1
+    return bad
+
+
+@kernel
+def check_out_scores(fx, params, values, st, winner, scores):
+    """all_at_once: the scores of a hand ``winner`` went out of (module docstring); returns
+    the violations found."""
+    players = rule(fx, params, P_PLAYERS)
+    scoring = rule(fx, params, P_SCORING)
+    bad = 0
+    want = 0
+    if scoring == SCORE_OWN_MELDS:
+        for m in range(st[R_SC, C_N_MELDS]):
+            want += st[R_MELD + m, M_JOKERS] * values[JOKER]
+            for l in range(MAX_LAYERS):
+                for k in range(N_NATURAL):
+                    if (st[R_MELD + m, M_CARDS + l] >> k) & 1:
+                        want += values[k]
+        want *= players - 1
+    for p in range(players):
+        if p == winner:
+            continue
+        total = _total_in_hand(values, st, p)
+        if scores[p] != (-total if scoring == SCORE_PENALTY else 0):
+            bad += 1
+        if scoring == SCORE_UNMELDED:
+            dw = st[R_SEAT + p, S_DEADWOOD]
+            if dw < 0 or dw > total:
+                bad += 1
+            want += dw
+        elif scoring != SCORE_OWN_MELDS and scoring != SCORE_PENALTY:
+            want += total
+    if scores[winner] != want:
         bad += 1
     return bad

@@ -22,12 +22,14 @@ Every bot answers the same questions, each asked by the phase that owns it:
   (``knock_policy.py``, which also answers ``wants_discard`` there);
 - ``wants_call`` (``call_rummy``, ``calls.py``): call this discard, which he may lay off?
   (then his discard is ``choose_discard``'s).
+- ``concealed_discard`` (``meld_timing = "all_at_once"``): go out, and which card to
+  discard? (``knock_policy.py`` too, which answers ``wants_discard`` there as well).
 """
 
 from __future__ import annotations
 
 from sim.engine.careful import careful_discard, careful_table, careful_wants, holds_for_rummy
-from sim.engine.go_out import knocking
+from sim.engine.go_out import concealed, knocking
 from sim.engine.greedy import (
     breaks_the_pass,
     greedy_discard,
@@ -36,7 +38,7 @@ from sim.engine.greedy import (
     leaves_a_draw,
 )
 from sim.engine.jit import kernel
-from sim.engine.knock_policy import knock_turn, knock_wants
+from sim.engine.knock_policy import concealed_turn, knock_turn, knock_wants
 from sim.engine.layout import BOT_CAREFUL, BOT_GREEDY, BOT_RANDOM
 from sim.engine.random_bot import random_area_card, random_discard, random_table, random_wants
 from sim.engine.state import C_DISCARD_N, PILE_DISCARD, R_SC
@@ -45,7 +47,9 @@ from sim.engine.state import C_DISCARD_N, PILE_DISCARD, R_SC
 @kernel
 def wants_discard(fx, params, values, bots, st, piles, rng, work, seat, top):
     """Does ``seat`` take ``top`` from the discard pile?"""
-    if knocking(fx, params):
+    # all_at_once: greedy takes as in progressive rummy (its knock-family rule, "whenever
+    # it lowers the deadwood", passed cards back and forth between two greedy players)
+    if knocking(fx, params) or (concealed(fx, params) and bots[seat] != BOT_GREEDY):
         return knock_wants(fx, params, values, bots, st, rng, work, seat, top)
     if bots[seat] == BOT_RANDOM:
         return random_wants(rng)
@@ -131,3 +135,10 @@ def wants_call(fx, params, values, bots, st, piles, rng, work, seat, card):
     if bots[seat] == BOT_CAREFUL:
         return not holds_for_rummy(fx, params, st, seat)
     return True
+
+
+@kernel
+def concealed_discard(fx, params, values, bots, st, piles, rng, work, seat):
+    """``(card, out)``: whether ``seat`` goes out and the card he discards
+    (``go_out.OUT_WHOLE``: none, his whole hand goes down)."""
+    return concealed_turn(fx, params, values, bots, st, piles, rng, work, seat)

@@ -1,38 +1,66 @@
-"""Going out by knocking (mechanic KN of RULES.md §4C; §2I.32, §3.10, §3.17, §3.20): may
-this player end the hand now?
+"""Going out by knocking (mechanic KN of RULES.md §4C; §2I.32, §3.10, §3.17, §3.20) or all
+at once (mechanic CG; §2D.18, §3.4, §3.7, §3.12): may this player end the hand now?
 
-Rule slots read here: ``meld_timing``, ``knock_limit``.
+Rule slots read here: ``meld_timing``, ``knock_limit``, ``must_discard_to_go_out`` (and
+through ``layoffs.py``, ``legal.py`` and ``table.py`` the card and table rules they read).
 
 Under ``meld_timing = "knock"`` no meld reaches the table during play; after his draw a
 player discards and may knock when the deadwood he keeps after the discard (the best
 arrangement of his hand, ``layoffs.seat_arrangement``) is within the hand's knock limit:
 ``unlimited`` (any count), 10, 5, or ``upcard`` (Oklahoma: the upcard's value, 10 for a
 ten or a picture, 2-9 their pips, an ace gin only).
+
+Under ``meld_timing = "all_at_once"`` (mechanic CG, §2D.18, §3.4, §3.7, §3.12;
+``concealed``) nothing reaches the table during play either; after his draw a player may go
+out by laying his whole hand down in melds, or all of it but one card, which he then
+discards (with ``must_discard_to_go_out`` only the latter, §2E.26; never the card taken
+from the discard pile this turn, §1.5). ``out_discard`` says whether and how he can
+(exactly, whatever his bot would see); ``go_out`` lays the whole arrangement on the table
+through ``table.lay_down`` (each meld an ``E_MELD``), after which the loop's discard and its
+``went_out`` ending follow. There are no lay-offs. The knock limit the bots' knock-family
+answers read (``knock_limit``) is 0 there: the go-out condition is no deadwood.
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 from sim.cards import N_SUITS
+from sim.engine.bitops import lowest_bit, popcount
 from sim.engine.jit import kernel
-from sim.engine.layoffs import seat_arrangement
+from sim.engine.layoffs import arrange_mask, meldable_mask, seat_arrangement
 from sim.engine.layout import (
     KNOCK_UNLIMITED,
     KNOCK_UPCARD,
     P_KNOCK_LIMIT,
     P_MELD_TIMING,
+    P_MUST_DISCARD_TO_GO_OUT,
+    TIMING_ALL_AT_ONCE,
     TIMING_KNOCK,
 )
+from sim.engine.legal import allowed_naturals, discard_allowed
+from sim.engine.melds import S_BEST_N, W_BEST, W_SCAL
 from sim.engine.specs import rule
 from sim.engine.state import C_UPCARD, R_SC, R_SEAT, S_HAND
+from sim.engine.table import lay_down
 
 NO_LIMIT = -1  # knock_limit = unlimited: any deadwood may knock
 BOT_OWN_LIMIT = 10  # the bots' own limit where the rules set none (docs/bots.md)
+OUT_NONE = -2  # all_at_once: he cannot go out now
+OUT_WHOLE = -1  # all_at_once: he goes out by laying his whole hand down (no discard)
 
 
 @kernel
 def knocking(fx, params):
     """Do players knock rather than meld during play (``meld_timing = "knock"``)?"""
     return rule(fx, params, P_MELD_TIMING) == TIMING_KNOCK
+
+
+@kernel
+def concealed(fx, params):
+    """Is nothing laid down until a player goes out with his whole hand
+    (``meld_timing = "all_at_once"``, §2D.18)?"""
+    return rule(fx, params, P_MELD_TIMING) == TIMING_ALL_AT_ONCE
 
 
 @kernel
@@ -46,7 +74,9 @@ def upcard_limit(card):
 
 @kernel
 def knock_limit(fx, params, st):
-    """This hand's knock limit, or ``NO_LIMIT``."""
+    """This hand's knock limit, or ``NO_LIMIT`` (all_at_once: 0, out with no deadwood)."""
+    if concealed(fx, params):
+        return 0
     limit = rule(fx, params, P_KNOCK_LIMIT)
     if limit == KNOCK_UNLIMITED:
         return NO_LIMIT
@@ -77,3 +107,59 @@ def may_knock(fx, params, values, st, work, seat):
     hand = st[R_SEAT + seat, S_HAND]
     deadwood, _ = seat_arrangement(fx, params, values, st, work, seat, hand, True)
     return within_limit(fx, params, st, deadwood), deadwood
+
+
+@kernel
+def out_discard(fx, params, values, st, work, seat):
+    """How ``seat``, his draw made, may go out under all_at_once (module docstring):
+    ``OUT_WHOLE`` when his whole hand melds and going out without a discard is allowed;
+    else the card to discard whose removal leaves a hand that melds wholly, the
+    lowest-valued one (the most value in melds, Queen City's score; ties: the higher kind);
+    else ``OUT_NONE``. Exact: a hand less one card melds wholly only if every other card
+    is in some meld of the hand, and only if the card is worth at least the hand's least
+    deadwood, so few searches are made."""
+    hand = st[R_SEAT + seat, S_HAND]
+    loose = hand & ~meldable_mask(fx, params, work, hand)
+    if popcount(loose) > 1:
+        return OUT_NONE
+    dw, _ = seat_arrangement(fx, params, values, st, work, seat, hand, True)
+    allowed = allowed_naturals(st, seat)
+    if loose != 0:  # the one card in no meld: the others must meld wholly
+        c = lowest_bit(loose)
+        return c if loose & allowed != 0 and dw == values[c] else OUT_NONE
+    if dw == 0 and rule(fx, params, P_MUST_DISCARD_TO_GO_OUT) == 0:
+        return OUT_WHOLE
+    best = OUT_NONE
+    m = allowed
+    while m != 0:  # lowest kind first: "<=" lets the higher kind win a tie
+        k = lowest_bit(m)
+        m &= m - 1
+        if values[k] < dw or (best >= 0 and values[k] > values[best]):
+            continue
+        left, _ = arrange_mask(fx, params, values, work, hand & ~(np.int64(1) << k))
+        if left == 0:
+            best = k
+    return best
+
+
+@kernel
+def go_out(fx, params, values, st, work, events, seat, card):
+    """``seat`` goes out under all_at_once: lays down the best arrangement of his hand less
+    ``card`` (``OUT_WHOLE``: none; ``card`` is then his discard). Returns whether that was
+    legal: the rest melds wholly, ``card`` may be discarded, and without a discard going
+    out so is allowed; an illegal go-out lays nothing down (the caller counts a
+    violation)."""
+    hand = st[R_SEAT + seat, S_HAND]
+    rest = hand
+    if card >= 0:
+        if not discard_allowed(fx, params, st, seat, card):
+            return False
+        rest = hand & ~(np.int64(1) << card)
+    elif rule(fx, params, P_MUST_DISCARD_TO_GO_OUT) == 1:
+        return False
+    dw, _ = arrange_mask(fx, params, values, work, rest)
+    if dw != 0:
+        return False
+    for m in range(work[W_SCAL, S_BEST_N]):
+        lay_down(fx, params, st, events, seat, work, W_BEST + m)
+    return True

@@ -1,8 +1,8 @@
 """One hand: the deal, then the one turn loop until the hand ends, then its scores
 (RULES.md §1.4-1.10).
 
-Rule slots read here: ``players``, ``turn_cap``, ``going_rummy``, ``call_rummy``, ``audit``;
-each phase reads its own.
+Rule slots read here: ``players``, ``turn_cap``, ``going_rummy``, ``call_rummy``, ``audit``,
+``scoring`` (what the end's log shows); each phase reads its own.
 
 A turn: the draw (``draw.py``), the table (the seat's bot through ``table.py``), the
 discard. A hand ends when a hand is empty (``went_out``, or ``went_rummy`` when the player
@@ -24,22 +24,29 @@ Under ``call_rummy`` (§3.2) a discard that does not end the hand may be called 
 (``calls.py``): the caller lays the card off and discards, and that discard may be called
 too; a caller whose discard empties his hand wins (``went_out``, never rummy). Then play
 goes on with the player after the discarder whose turn it was.
+
+Under ``meld_timing = "all_at_once"`` (``go_out.concealed``, §2D.18) the table phase is the
+bot's answer "go out, and discard which card?" (``bots.concealed_discard``): going out lays
+the whole hand but the discard down (``go_out.go_out``; an illegal go-out is an audit
+violation, nothing is laid down and play goes on), then the discard, and the empty hand
+ends the hand as ``went_out`` like any other.
 """
 
 from __future__ import annotations
 
-from sim.engine.audit import check_block_scores, check_call_turns, check_state
-from sim.engine.bots import choose_discard, knock_discard, play_table
+from sim.engine.audit import check_block_scores, check_call_turns, check_out_scores, check_state
+from sim.engine.bots import choose_discard, concealed_discard, knock_discard, play_table
 from sim.engine.calls import call_discard
 from sim.engine.deal import deal_cards, next_seat, reset_hand
 from sim.engine.draw import DRAW_BLOCK, DRAW_EXHAUSTED, draw_phase
-from sim.engine.go_out import knocking, may_knock
+from sim.engine.go_out import concealed, go_out, knocking, may_knock
 from sim.engine.jit import kernel
 from sim.engine.layout import (
     P_AUDIT,
     P_CALL_RUMMY,
     P_GOING_RUMMY,
     P_PLAYERS,
+    P_SCORING,
     P_TURN_CAP,
     REASON_BLOCK,
     REASON_EXHAUSTED,
@@ -49,6 +56,7 @@ from sim.engine.layout import (
     REASON_WENT_OUT,
     REASON_WENT_RUMMY,
     RUMMY_OFF,
+    SCORE_UNMELDED,
 )
 from sim.engine.legal import discard_allowed
 from sim.engine.piles import push_discard
@@ -57,7 +65,7 @@ from sim.engine.scoring import (
     hand_value,
     score_block,
     score_knock,
-    score_went_out,
+    score_out,
 )
 from sim.engine.showdown import showdown
 from sim.engine.specs import rule
@@ -134,6 +142,16 @@ def _knock_phase(fx, params, values, bots, st, piles, rng, work, events, seat):
 
 
 @kernel
+def _concealed_phase(fx, params, values, bots, st, piles, rng, work, events, seat):
+    """all_at_once: ``seat`` goes out if his bot says so and he may, and discards."""
+    card, out = concealed_discard(fx, params, values, bots, st, piles, rng, work, seat)
+    if out and not go_out(fx, params, values, st, work, events, seat, card):
+        st[R_SC, C_VIOLATIONS] += 1  # an illegal go-out: nothing laid down, play goes on
+    if card >= 0:
+        _discard(fx, params, st, piles, events, seat, card)
+
+
+@kernel
 def _discard(fx, params, st, piles, events, seat, card):
     """``seat`` discards ``card`` (an illegal choice is an audit violation and the card is
     discarded all the same, so the hand goes on)."""
@@ -191,9 +209,12 @@ def play_turns(fx, params, values, bots, st, piles, rng, work, events):
                 return REASON_VOID, -1
             st[R_SC, C_CURRENT] = next_seat(fx, params, st, seat)
             continue
-        play_table(fx, params, values, bots, st, piles, rng, events, work, seat)
-        if st[R_SEAT + seat, S_N] > 0:
-            _discard_phase(fx, params, values, bots, st, piles, rng, events, seat)
+        if concealed(fx, params):
+            _concealed_phase(fx, params, values, bots, st, piles, rng, work, events, seat)
+        else:
+            play_table(fx, params, values, bots, st, piles, rng, events, work, seat)
+            if st[R_SEAT + seat, S_N] > 0:
+                _discard_phase(fx, params, values, bots, st, piles, rng, events, seat)
         st[R_SC, C_TURN] += 1
         _audit(fx, params, st, piles, work)
         if st[R_SEAT + seat, S_N] == 0:
@@ -253,10 +274,13 @@ def play_hand(
         if rule(fx, params, P_AUDIT) == 1:
             st[R_SC, C_VIOLATIONS] += check_block_scores(fx, params, values, st, winner, scores)
     elif winner >= 0:
-        score_went_out(fx, params, values, st, winner, reason == REASON_WENT_RUMMY, scores)
+        score_out(fx, params, values, st, work, winner, reason == REASON_WENT_RUMMY, scores)
+        if rule(fx, params, P_AUDIT) == 1 and concealed(fx, params):
+            st[R_SC, C_VIOLATIONS] += check_out_scores(fx, params, values, st, winner, scores)
     log_event(st, events, E_END, winner, reason, 0)
     if st[R_SC, C_LOG] == 1:  # what each seat held at the end: deadwood, or all his cards
-        knock = knocking(fx, params)
+        # under unmelded_to_winner (§3.7) the seats' deadwood is what counted
+        knock = knocking(fx, params) or rule(fx, params, P_SCORING) == SCORE_UNMELDED
         for p in range(players):
             left = st[R_SEAT + p, S_DEADWOOD] if knock else hand_value(fx, params, values, st, p)
             log_event(st, events, E_SCORE, p, scores[p], left)

@@ -25,6 +25,19 @@ discarded (``C_TAKEN``). Where the rules set no knock limit the simple and greed
   taken 2 or more discards; otherwise it waits.
 - ``random``: takes with probability 1/2; discards a uniform allowed card (kind order); when
   the deadwood after it is within the limit, knocks with probability 1/2.
+
+Under ``meld_timing = "all_at_once"`` (RULES.md §2D.18; docs/bots.md, "All at once") the
+take is ``knock_wants`` with a limit of 0 (``go_out.knock_limit``: out with no deadwood),
+but greedy's is its progressive one (``greedy.greedy_wants``: the card melds with the hand).
+``concealed_turn`` goes out whenever ``go_out.out_discard`` says the hand can (random: with
+probability 1/2), laying the whole hand when it melds wholly and no discard is required,
+else keeping back the lowest-valued card that leaves the rest melded. Otherwise it
+discards (``_concealed_card``) from the allowed cards outside the best arrangement (all
+allowed cards when none is outside): ``random`` a uniform one; ``greedy`` and ``careful``
+never the card that came round while another may go (``greedy.discard_candidates``), and
+among those a card in no partial meld when there is one; of these greedy the
+highest-valued (ties: the higher kind), careful, with two or more to choose from, the one
+that leaves the best outlook (``draw_outlook``; ties: the higher value, then kind).
 """
 
 from __future__ import annotations
@@ -33,13 +46,14 @@ import numpy as np
 
 from sim.engine.bitops import lowest_bit, popcount
 from sim.engine.deal import next_seat
-from sim.engine.go_out import NO_LIMIT, bot_limit, knock_limit
-from sim.engine.greedy import partial_melds
+from sim.engine.go_out import NO_LIMIT, OUT_NONE, bot_limit, knock_limit, out_discard
+from sim.engine.greedy import discard_candidates, partial_melds
 from sim.engine.jit import kernel
 from sim.engine.layoffs import arrange_mask, cannot_meld, seat_arrangement
 from sim.engine.layout import BOT_CAREFUL, BOT_GREEDY, BOT_RANDOM, P_PLAYERS
+from sim.engine.legal import allowed_naturals
 from sim.engine.melds import MAX_LAYERS
-from sim.engine.random_bot import random_discard, random_wants
+from sim.engine.random_bot import random_discard, random_wants, uniform_kind
 from sim.engine.rng import RNG_BOTS, below
 from sim.engine.specs import rule
 from sim.engine.state import (
@@ -204,10 +218,18 @@ def _careful_turn(fx, params, values, st, piles, work, seat):
     outside = hand & ~melded & ~taken_bit
     if knock or popcount(outside) < 2:
         return card, knock
+    best = _outlook_discard(fx, params, values, st, piles, work, seat, hand, outside)
+    return best, _careful_knocks(fx, params, st, seat, dw - values[best])
+
+
+@kernel
+def _outlook_discard(fx, params, values, st, piles, work, seat, hand, cards):
+    """The card of ``cards`` whose discard leaves ``hand`` the best outlook
+    (``draw_outlook``), ties to the higher value, then the higher kind."""
     unseen = _unseen(fx, params, st, piles, seat, hand)
     best = NO_CARD
     best_key = HUGE
-    m = outside
+    m = cards
     while m != 0:  # lowest kind first: "<=" lets the higher kind win a tie
         c = lowest_bit(m)
         m &= m - 1
@@ -216,7 +238,7 @@ def _careful_turn(fx, params, values, st, piles, work, seat):
         if key <= best_key:
             best_key = key
             best = c
-    return best, _careful_knocks(fx, params, st, seat, dw - values[best])
+    return best
 
 
 @kernel
@@ -242,3 +264,34 @@ def knock_turn(fx, params, values, bots, st, piles, rng, work, seat):
         fx, params, values, st, work, seat, hand, st[R_SC, C_TAKEN], avoid, dw, melded
     )
     return card, left <= bot_limit(fx, params, st)
+
+
+@kernel
+def concealed_turn(fx, params, values, bots, st, piles, rng, work, seat):
+    """all_at_once: ``(card, out)``: ``seat`` goes out (``out``) keeping back ``card`` to
+    discard (``go_out.OUT_WHOLE``: none), or discards ``card`` (module docstring)."""
+    out = out_discard(fx, params, values, st, work, seat)
+    if out != OUT_NONE and (bots[seat] != BOT_RANDOM or below(rng, RNG_BOTS, 2) == 1):
+        return out, True
+    return _concealed_card(fx, params, values, bots, st, piles, rng, work, seat), False
+
+
+@kernel
+def _concealed_card(fx, params, values, bots, st, piles, rng, work, seat):
+    """all_at_once: the card ``seat`` discards when he does not go out (module docstring)."""
+    hand = st[R_SEAT + seat, S_HAND]
+    _, melded = seat_arrangement(fx, params, values, st, work, seat, hand, True)
+    if bots[seat] == BOT_RANDOM:
+        allowed = allowed_naturals(st, seat)
+        pool = allowed & ~melded
+        return uniform_kind(rng, pool if pool != 0 else allowed, False)
+    allowed = discard_candidates(st, seat)
+    pool = allowed & ~melded
+    if pool == 0:
+        pool = allowed
+    loose = pool & ~partial_melds(fx, params, st[R_SEAT + seat, S_HAND : S_HAND + MAX_LAYERS], 1)
+    if loose != 0:
+        pool = loose
+    if bots[seat] == BOT_CAREFUL and popcount(pool) >= 2:
+        return _outlook_discard(fx, params, values, st, piles, work, seat, hand, pool)
+    return _highest(values, pool, np.int64(0))

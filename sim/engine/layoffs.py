@@ -96,13 +96,19 @@ def arrange_mask(fx, params, values, work, mask):
 
 
 @kernel
-def cannot_meld(fx, params, work, mask, card_bit):
-    """Is the card ``card_bit`` in no meld of the hand ``mask``?"""
+def meldable_mask(fx, params, work, mask):
+    """The cards of the hand ``mask`` (one pack, no jokers) that are in some meld of it."""
     layers = work[W_TMP, 0:MAX_LAYERS]
     layers[0] = mask
     for l in range(1, MAX_LAYERS):
         layers[l] = 0
-    return meldable(fx, params, layers, 1, 0) & card_bit == 0
+    return meldable(fx, params, layers, 1, 0)
+
+
+@kernel
+def cannot_meld(fx, params, work, mask, card_bit):
+    """Is the card ``card_bit`` in no meld of the hand ``mask``?"""
+    return meldable_mask(fx, params, work, mask) & card_bit == 0
 
 
 @kernel

@@ -137,6 +137,7 @@ JREPLACE_STEAL = code("joker_replace", "steal_by_replacement")
 
 TIMING_PROGRESSIVE = code("meld_timing", "progressive")
 TIMING_KNOCK = code("meld_timing", "knock")
+TIMING_ALL_AT_ONCE = code("meld_timing", "all_at_once")
 KNOCK_UNLIMITED = code("knock_limit", "unlimited")
 KNOCK_UPCARD = code("knock_limit", "upcard")
 GIN_OPENING_UPCARD_OFFER = code("gin_opening", "upcard_offer")
@@ -167,6 +168,8 @@ XD_TOP_PLUS_ONE = code("discard_draw", "top_plus_one")
 SCORE_PIP_TO_WINNER = code("scoring", "pip_to_winner")
 SCORE_PER_CARD = code("scoring", "per_card")
 SCORE_PENALTY = code("scoring", "penalty")
+SCORE_UNMELDED = code("scoring", "unmelded_to_winner")  # §3.7 Boat House
+SCORE_OWN_MELDS = code("scoring", "own_melds_from_each")  # §3.12 Queen City
 END_TARGET = code("game_end", "target:T")
 END_FIXED_HANDS = code("game_end", "fixed_hands:N")
 END_SINGLE_HAND = code("game_end", "single_hand")

@@ -190,16 +190,23 @@ def random_table(fx, params, values, st, piles, rng, events, work, seat):
 @kernel
 def random_discard(fx, params, st, rng, seat):
     """A uniform allowed kind (module docstring)."""
-    allowed = allowed_naturals(st, seat)
+    joker = discard_allowed(fx, params, st, seat, JOKER)
+    return uniform_kind(rng, allowed_naturals(st, seat), joker)
+
+
+@kernel
+def uniform_kind(rng, cards, joker):
+    """A uniform pick among the natural kinds ``cards`` (kind order), and a joker when
+    ``joker``."""
     n = 0
-    rest = allowed
+    rest = cards
     while rest != 0:
         n += 1
         rest &= rest - 1
-    if discard_allowed(fx, params, st, seat, JOKER):
+    if joker:
         n += 1
     pick = below(rng, RNG_BOTS, n)
-    rest = allowed
+    rest = cards
     while rest != 0:
         k = lowest_bit(rest)
         rest &= rest - 1

@@ -1,13 +1,22 @@
 """Hand scoring (mechanic of RULES.md §1.10, §2E.27, §2F.28, §2G.29).
 
-Rule slots read here: ``scoring``, ``going_rummy``, ``stock_exhaustion`` (a block's
-scores); in the knock family ``family``,
-``gin_bonus``, ``undercut_bonus``, ``spade_double``, ``oklahoma_extra_bonus``.
+Rule slots read here: ``scoring``, ``going_rummy``, ``packs``, ``players``,
+``stock_exhaustion`` (a block's scores); in the knock family ``family``, ``gin_bonus``,
+``undercut_bonus``, ``spade_double``, ``oklahoma_extra_bonus``; through ``layoffs.py``
+``ace_rank`` and ``run_suit`` (Boat House's deadwood).
 
 ``pip_to_winner``: the player who goes out scores the value of every card left in the
 other hands (``per_card`` is the same with every card worth 1 and a joker 2, which
 ``compile_rules`` writes into the values). ``penalty``: each other player loses the value
 of his own cards. Going rummy doubles the winner's score or adds its bonus.
+
+Under ``meld_timing = "all_at_once"`` only (``sim.rules.model`` refuses them elsewhere):
+``unmelded_to_winner`` (Boat House, §3.7): each other player lays his hand out at its
+minimum deadwood (open point 4; ``layoffs.arrange_mask``, one pack, no jokers) and the
+winner scores the deadwood of them all (``S_DEADWOOD``); ``own_melds_from_each`` (Queen
+City, §3.12): the winner collects the value of the melds he laid down (the table, all his;
+the discard does not count, open point 2) from each other player, that value times
+``players - 1`` (open point 1).
 
 A hand ended by a block (``block_difference`` / ``block_totals``, §2F.28, §3.5): every
 player totals all the cards in his hand (``hand_value``); the lowest total wins the
@@ -21,6 +30,7 @@ from __future__ import annotations
 from sim.cards import JOKER, N_SUITS
 from sim.engine.deal import next_seat
 from sim.engine.jit import kernel
+from sim.engine.layoffs import arrange_mask
 from sim.engine.layout import (
     FAMILY_GIN,
     KNOCK_PENALTY,
@@ -41,12 +51,26 @@ from sim.engine.layout import (
     RUM_BONUS,
     RUMMY_BONUS,
     RUMMY_DOUBLE,
+    SCORE_OWN_MELDS,
     SCORE_PENALTY,
+    SCORE_UNMELDED,
     STOCK_BLOCK_TOTALS,
 )
 from sim.engine.melds import mask_value
 from sim.engine.specs import rule
-from sim.engine.state import C_UPCARD, R_SC, R_SEAT, S_DEADWOOD, S_HAND, S_JOKERS, S_SIDE
+from sim.engine.state import (
+    C_N_MELDS,
+    C_UPCARD,
+    M_CARDS,
+    M_JOKERS,
+    R_MELD,
+    R_SC,
+    R_SEAT,
+    S_DEADWOOD,
+    S_HAND,
+    S_JOKERS,
+    S_SIDE,
+)
 
 SPADES = 0  # suit index of spades (sim.cards: suits s h d c)
 OKLAHOMA_UNDERCUT_SIDE = 20  # §3.20: side bonus for an undercut (doubled on a spade upcard)
@@ -85,6 +109,42 @@ def score_went_out(fx, params, values, st, winner, rummy, scores):
         elif bonus == RUMMY_BONUS:
             total += rule(fx, params, P_GOING_RUMMY_ARG)
     scores[winner] = total
+
+
+@kernel
+def table_value(fx, params, values, st):
+    """The value of every card on the table (RULES.md §1.9)."""
+    total = 0
+    for m in range(st[R_SC, C_N_MELDS]):
+        row = R_MELD + m
+        total += st[row, M_JOKERS] * values[JOKER]
+        for l in range(rule(fx, params, P_PACKS)):
+            total += mask_value(values, st[row, M_CARDS + l])
+    return total
+
+
+@kernel
+def score_out(fx, params, values, st, work, winner, rummy, scores):
+    """Scores of a hand ``winner`` went out of, by the ``scoring`` rule (module
+    docstring)."""
+    scoring = rule(fx, params, P_SCORING)
+    if scoring == SCORE_OWN_MELDS:
+        players = rule(fx, params, P_PLAYERS)
+        for p in range(players):
+            scores[p] = 0
+        scores[winner] = table_value(fx, params, values, st) * (players - 1)
+    elif scoring == SCORE_UNMELDED:
+        players = rule(fx, params, P_PLAYERS)
+        total = 0
+        for p in range(players):
+            scores[p] = 0
+            if p != winner:
+                dw, _ = arrange_mask(fx, params, values, work, st[R_SEAT + p, S_HAND])
+                st[R_SEAT + p, S_DEADWOOD] = dw
+                total += dw
+        scores[winner] = total
+    else:
+        score_went_out(fx, params, values, st, winner, rummy, scores)
 
 
 @kernel

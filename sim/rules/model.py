@@ -68,6 +68,25 @@ KNOCK_FIXED = {
 """Settings the knock families do not use (one pack, no jokers, their own scoring): they must
 stay at these values so that a file cannot look as if it changed something it does not."""
 
+ALL_AT_ONCE_FIXED = {
+    "decks": "the go-out test and the bots' arrangement (sim/engine/layoffs.py) play one pack",
+    "jokers": "the go-out test and the bots' arrangement (sim/engine/layoffs.py) play no jokers",
+    "melds_per_turn": "going out lays the whole hand down at once, so a limit of melds per "
+    "turn would only forbid going out with more than one meld",
+    "layoff_requires_meld": "nothing is ever laid off: there are no table melds during play",
+    "going_rummy": "every player who goes out has played nothing before, so going rummy would "
+    "always be met (RULES.md §3.4 open point 2: off)",
+    "joker_replace": "there are no jokers",
+    "joker_declare": "there are no jokers",
+    "call_rummy": "no meld is on the table while a discard could be called (RULES.md §3.2 "
+    "calls a discard that could be laid off)",
+}
+"""Settings ``meld_timing = "all_at_once"`` does not use or cannot play yet, each with the
+reason given when a file changes it from its default (RULES.md §2D.18, §3.4, §3.7, §3.12)."""
+ALL_AT_ONCE_SCORINGS = ("unmelded_to_winner", "own_melds_from_each")
+"""Scorings that only mean something when a player goes out with his whole hand melded
+(Boat House §3.7, Queen City §3.12)."""
+
 
 @dataclass(frozen=True)
 class Rules:
@@ -379,6 +398,18 @@ def _check_family(rules: Rules) -> None:
             value=stock,
             allowed="'void_at_two' exactly in the gin family (RULES.md §3.17)",
         )
+    scoring = values["scoring"]
+    if scoring in ALL_AT_ONCE_SCORINGS and timing != "all_at_once":
+        raise ConfigError(
+            f"scoring {show(scoring)} scores a hand someone went out of with his whole hand "
+            f"melded, which only meld_timing 'all_at_once' has, not {show(timing)}",
+            key="scoring",
+            value=scoring,
+            allowed="pip_to_winner, per_card, penalty (unmelded_to_winner: Boat House §3.7, "
+            "own_melds_from_each: Queen City §3.12, both with meld_timing 'all_at_once')",
+        )
+    if timing == "all_at_once":
+        _check_all_at_once(rules)
     if not knock:
         return
     _check_knock_family(rules)
@@ -412,6 +443,35 @@ def _check_discard_draw(rules: Rules) -> None:
             key="stock_exhaustion",
             value=stock,
             allowed=", ".join(UNORDERED_AREA_STOCK) + " with discard_draw 'any_card' (§3.6)",
+        )
+
+
+def _check_all_at_once(rules: Rules) -> None:
+    """What ``meld_timing = "all_at_once"`` does not use or cannot play yet
+    (:data:`ALL_AT_ONCE_FIXED`)."""
+    values = rules.values
+    for name, why in ALL_AT_ONCE_FIXED.items():
+        if values[name] != DEFAULTS[name]:
+            raise ConfigError(
+                f"meld_timing 'all_at_once' cannot use {name} {show(values[name])}: {why}",
+                key=name,
+                value=values[name],
+                allowed=f"{show(DEFAULTS[name])} with meld_timing 'all_at_once'",
+            )
+    if any(n != 1 for n in rules.decks_by_players.values()):
+        raise ConfigError(
+            "meld_timing 'all_at_once' plays one pack (the go-out test and the bots' "
+            "arrangement, sim/engine/layoffs.py)",
+            key="decks_by_players",
+            allowed="1 or nothing",
+        )
+    if values["layoff_target"] not in ("any", "none"):
+        raise ConfigError(
+            f"layoff_target {show(values['layoff_target'])} means nothing under meld_timing "
+            "'all_at_once': nothing is ever laid off",
+            key="layoff_target",
+            value=values["layoff_target"],
+            allowed="any (the default) or none, both meaning no lay-offs here (RULES.md §2D.20)",
         )
 
 

@@ -300,7 +300,7 @@ TOGGLES: tuple[Toggle, ...] = (
     _choice(18, "meld_timing", "progressive", "2D.18",
             "when melds reach the table: during play, all at once, or never (knock)",
             choices=("progressive", "all_at_once", "knock", "phom_final"),
-            supported=("progressive", "knock")),
+            supported=("progressive", "all_at_once", "knock")),
     _choice(19, "melds_per_turn", "unlimited", "2D.19",
             "new melds a player may lay down in one turn",
             choices=("unlimited", "one", "one_or_layoff")),
@@ -334,8 +334,11 @@ TOGGLES: tuple[Toggle, ...] = (
                        "void_at_two", "shuffle_all")),
     # ---- 2G. Scoring ----------------------------------------------------------------------
     _choice(29, "scoring", "pip_to_winner", "2G.29",
-            "winner takes opponents' pips, 1 per card, or each player loses his own pips",
-            choices=("pip_to_winner", "per_card", "penalty")),
+            "winner takes opponents' pips, 1 per card, or each player loses his own pips; "
+            "all_at_once only: the opponents' unmelded pips (Boat House, §3.7), or his own "
+            "melds' pips from each opponent (Queen City, §3.12)",
+            choices=("pip_to_winner", "per_card", "penalty", "unmelded_to_winner",
+                     "own_melds_from_each")),
     # ---- 2H. Game end and dealing ---------------------------------------------------------
     _param(30, "game_end", "target:100", "2H.30",
            "first to T points, most after N hands, every hand a game, or first to lose L",

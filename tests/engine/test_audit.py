@@ -221,3 +221,55 @@ def test_audit_top_plus_one_every_bot_and_few_stalls(players, lineup):
     assert not (ended == L.REASON_EXHAUSTED).any()
     if lineup != "random":
         assert float(np.mean(ended == L.REASON_STALLED)) < 0.02
+
+
+ALL_AT_ONCE_CHOICES = {
+    "ace_rank": ["low", "high", "high_or_low", "around_corner"],
+    "ace_points": ["auto", 1, 11, 15],
+    "run_suit": ["same_suit", "any_suit"],
+    "layoff_target": ["any", "none"],
+    "discard_draw": ["top", "top_plus_one"],  # Boat House's draw (§3.7)
+    "must_discard_to_go_out": [False, True],
+    "stock_exhaustion": ["turn_over", "shuffle_except_top", "block_difference", "block_totals"],
+    "scoring": [
+        "pip_to_winner",
+        "per_card",
+        "penalty",
+        "unmelded_to_winner",
+        "own_melds_from_each",
+    ],
+    "game_end": ["target:200", "fixed_hands:5", "single_hand", "penalty_limit:100"],
+    "dealer_rotation": ["left", "winner_deals"],
+}
+"""What ``meld_timing = "all_at_once"`` takes (RULES.md §2D.18; ``sim.rules.model`` refuses the
+rest)."""
+
+
+def random_all_at_once_rules(rng: random.Random):
+    """One random all_at_once rule set on ``full_rummy`` or ``queen_city_rum``, audited, with
+    random seats: (overrides, compiled rules, seats), or None when it is not valid."""
+    variant = rng.choice(["full_rummy", "queen_city_rum"])
+    overrides = {k: rng.choice(v) for k, v in ALL_AT_ONCE_CHOICES.items()}
+    try:
+        rules = load_variant(variant, overrides)
+    except ConfigError:
+        return None
+    players = rng.choice(rules.player_counts)
+    compiled = compile_rules(rules, players, audit=True)
+    seats = [rng.choice([L.BOT_RANDOM, L.BOT_GREEDY, L.BOT_CAREFUL]) for _ in range(players)]
+    return {"variant": variant, **overrides}, compiled, seats
+
+
+@pytest.mark.parametrize("batch", range(3))
+def test_audit_random_all_at_once_toggle_combinations(batch):
+    rng = random.Random(3000 + batch)
+    done = 0
+    while done < 60:
+        drawn = random_all_at_once_rules(rng)
+        if drawn is None:
+            continue
+        overrides, compiled, seats = drawn
+        out = play(compiled.params, compiled.card_values, np.array(seats), seed=batch, hands=25)
+        assert int(out.counters[L.C_VIOLATIONS]) == 0, overrides
+        _check(out, compiled.params)
+        done += 1

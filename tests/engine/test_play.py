@@ -37,6 +37,10 @@ PLAYED_FILES = [
     ("call_rummy", 6),
     ("throw_down_rummy", 2),  # discard_draw any_card, stock_exhaustion shuffle_all (§3.6)
     ("throw_down_rummy", 6),
+    ("full_rummy", 2),  # meld_timing all_at_once (§2D.18, §3.4)
+    ("full_rummy", 6),
+    ("queen_city_rum", 3),  # own_melds_from_each (§3.12)
+    ("queen_city_rum", 6),
 ]
 
 

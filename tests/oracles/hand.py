@@ -23,15 +23,18 @@ rebuilt and no draw is forced; a player who does not take the discard top declin
 ``E_BLOCK``, and the hand ends ``block`` with that turn counted; every player totals his
 cards, the lowest total wins the difference to each other total, ``block_difference``, or
 the sum of the other totals, ``block_totals``, split floor among the players tied for it,
-who are no winner; under penalty scoring each other player loses his own total), and Call
+who are no winner; under penalty scoring each other player loses his own total), Call
 Rummy (RULES.md §3.2, ``call_rummy``): after a discard that does not end the hand, the
 players after the discarder, clockwise from his left, may call it when it fits a table meld
 he may lay off on; greedy always calls, so the first of them who may calls it: he lays it
 off on the first such meld (which changes the table), then discards as greedy with nothing
 planned, no card taken and nothing come round; his discard may be called again; the called
 lay-off is a card played (no rummy afterwards), and a caller whose discard empties his hand
-went out (never rummy); play goes on after the original discarder. Anything else raises
-``NotImplementedError``.
+went out (never rummy); play goes on after the original discarder; and ``meld_timing =
+"all_at_once"`` (RULES.md §2D.18, §3.4, §3.7, §3.12, greedy as docs/bots.md, "All at
+once", states it: nothing is laid down until a player goes out with his whole hand, or with
+all of it but one card he then discards; the scorings ``unmelded_to_winner`` and
+``own_melds_from_each``). Anything else raises ``NotImplementedError``.
 
 An event is a tuple ``(type, seat, a, b, cards)`` in the terms of the engine's event rows
 (``EV_TYPE, EV_SEAT, EV_A, EV_B`` and the ``EV_N`` cards as a tuple):
@@ -144,6 +147,7 @@ REASONS[BLOCK] = "block"
 BLOCK_RULES = ("block_difference", "block_totals")
 STOCK_RULES = ("turn_over", "shuffle_except_top", "shuffle_all", *BLOCK_RULES)
 DRAW_RULES = ("top", "any_card", "top_plus_one")
+SCORINGS = ("pip_to_winner", "per_card", "penalty", "unmelded_to_winner", "own_melds_from_each")
 
 Event = tuple[int, int, int, int, tuple[int, ...]]
 
@@ -169,19 +173,20 @@ class Table:
     turn_cap: int
     call_rummy: bool
     layoff_requires_meld: str
+    all_at_once: bool = False
 
     @classmethod
     def of(cls, rules: Rules, players: int) -> Table:
         hand_size, packs = rules.deal_for(players)
         unsupported = {
             "jokers": rules.jokers != 0,
-            "meld_timing": rules.meld_timing != "progressive",
+            "meld_timing": rules.meld_timing not in ("progressive", "all_at_once"),
             "melds_per_turn": rules.melds_per_turn not in ("unlimited", "one"),
-            "layoff_target": rules.layoff_target != "any",
+            "layoff_target": rules.layoff_target != "any" and rules.meld_timing == "progressive",
             "group_duplicates": rules.group_duplicates != "forbidden",
             "discard_draw": rules.discard_draw not in DRAW_RULES,
             "stock_exhaustion": rules.stock_exhaustion not in STOCK_RULES,
-            "scoring": rules.scoring not in ("pip_to_winner", "per_card", "penalty"),
+            "scoring": rules.scoring not in SCORINGS,
             "family": rules.family != "rummy",
         }
         refused = [name for name, bad in unsupported.items() if bad]
@@ -208,6 +213,7 @@ class Table:
             turn_cap=int(rules.turn_cap),
             call_rummy=bool(rules.call_rummy),
             layoff_requires_meld=rules.layoff_requires_meld,
+            all_at_once=rules.meld_timing == "all_at_once",
         )
 
 
@@ -343,6 +349,7 @@ class Hand:
         self.turns = 0
         self.rebuilds = 0
         self.blocked = False  # the hand ended by a declined discard (a block rule)
+        self.laid: list[int] = []  # all_at_once: the cards the winner laid down
 
     # ---- small helpers
     def log(self, etype: int, seat: int, a: int = 0, b: int = 0, cards=()) -> None:
@@ -584,6 +591,49 @@ class Hand:
             pool = sorted(self.hands[seat])
         return max(pool, key=lambda k: (self.t.values[k], k))
 
+    # ---- all at once (greedy)
+    def deadwood(self, hand: Counter) -> int:
+        value, _ = self.best(hand)
+        return sum(self.t.values[k] * n for k, n in hand.items()) - value
+
+    def concealed_turn(self, seat: int, taken: int) -> int:
+        """Go out if ``seat`` can (laying the melds down), returning the card to discard
+        (-1: none, the whole hand went down); else greedy's discard under all_at_once."""
+        hand = self.hands[seat]
+        allowed = self.allowed(seat, taken)
+        out = None
+        # a card in no meld of the hand can never be melded: at most one such card, the discard
+        loose = [k for k in hand if not self.in_some_meld(hand, k)]
+        if not loose and not self.t.must_discard and self.deadwood(hand) == 0:
+            out = -1
+        elif len(loose) <= 1:  # the lowest-valued card whose discard leaves the rest melded
+            candidates = [k for k in loose or allowed if k in allowed]
+            for c in sorted(candidates, key=lambda k: (self.t.values[k], -k)):  # then higher kind
+                rest = Counter(hand)
+                rest[c] -= 1
+                if self.deadwood(+rest) == 0:
+                    out = c
+                    break
+        if out is not None:
+            rest = Counter(hand)
+            if out >= 0:
+                rest[out] -= 1
+            _, melds = self.best(+rest)
+            for m in melds:
+                for k in m.naturals:
+                    self.take(seat, k)
+                    self.laid.append(k)
+                self.melds.append(meld_from(m, seat, self.t.meld_rules.any_suit))
+                self.log(E_MELD, seat, len(self.melds) - 1, 0, sorted(m.naturals))
+            return out
+        if self.come_round >= 0 and any(k != self.come_round for k in allowed):
+            allowed = [k for k in allowed if k != self.come_round]  # keep it
+        _, melds = self.best(hand)
+        melded = {k for m in melds for k in m.naturals}
+        pool = [k for k in allowed if k not in melded] or allowed
+        pool = [k for k in pool if not self.partial(seat, k)] or pool
+        return max(pool, key=lambda k: (self.t.values[k], k))
+
     # ---- the turn loop
     def draw(self, seat: int) -> tuple[bool, list[int]]:
         """``seat`` draws; returns (drew, the kinds taken from the discard pile)."""
@@ -670,10 +720,14 @@ class Hand:
                 else:
                     reason = EXHAUSTED
                 break
-            plan, taken, played = self.greedy_table(seat, taken)
+            if t.all_at_once:
+                card, played = self.concealed_turn(seat, taken), False
+            else:
+                plan, taken, played = self.greedy_table(seat, taken)
             out = not self.hands[seat]
             if not out:
-                card = self.greedy_discard(seat, taken, plan)
+                if not t.all_at_once:
+                    card = self.greedy_discard(seat, taken, plan)
                 self.take(seat, card)
                 self.discard.append(card)
                 self.log(E_DISCARD, seat, card)
@@ -758,7 +812,13 @@ class Hand:
         if winner < 0:
             return scores
         left = self.left()
-        if t.scoring == "penalty":
+        if t.scoring == "own_melds_from_each":  # §3.12: the discard does not count
+            scores[winner] = sum(self.t.values[k] for k in self.laid) * (t.players - 1)
+        elif t.scoring == "unmelded_to_winner":  # §3.7: each other hand at its least deadwood
+            scores[winner] = sum(
+                self.deadwood(self.hands[p]) for p in range(t.players) if p != winner
+            )
+        elif t.scoring == "penalty":
             for p in range(t.players):
                 if p != winner:
                     scores[p] = -left[p]

@@ -39,6 +39,8 @@ FILES = (
     "block_rummy@002",
     "call_rummy",
     "throw_down_rummy",
+    "full_rummy",  # meld_timing all_at_once (§2D.18, §3.4)
+    "queen_city_rum",  # ... with own_melds_from_each (§3.12)
 )
 HANDS = 30
 SEED = 29
@@ -75,6 +77,14 @@ SETTINGS = (
     {"discard_draw": "top_plus_one", "stock_exhaustion": "shuffle_all"},
     {"stock_exhaustion": "shuffle_all"},  # §3.6's rebuild under the baseline's draw
 )
+ALL_AT_ONCE_SETTINGS = (
+    {"must_discard_to_go_out": True},
+    {"scoring": "unmelded_to_winner", "ace_rank": "around_corner", "ace_points": 11},
+    {"ace_rank": "high_or_low", "run_suit": "any_suit"},
+    {"stock_exhaustion": "block_totals"},
+)
+"""Settings no file combines with all_at_once (Boat House's scoring among them, §3.7):
+full_rummy with each, at 2 and 5 players."""
 """Settings no variant file combines with progressive rummy yet but ``sim.engine`` plays
 : rummy_basic with each, at 2 and 5 players."""
 
@@ -192,6 +202,17 @@ def test_the_oracle_covers_every_progressive_file_the_engine_plays():
     """A progressive-rummy file that sim.engine starts to play needs the oracle too."""
     played = [name for name, _ in list_variants() if load_variant(name).family == "rummy"]
     assert sorted(played) == sorted(FILES)
+
+
+@pytest.mark.parametrize("players", [2, 5])
+@pytest.mark.parametrize(
+    "extra", ALL_AT_ONCE_SETTINGS, ids=lambda extra: ",".join(map(str, extra.values()))
+)
+def test_engine_hands_equal_the_oracle_hands_all_at_once(extra, players):
+    base = load_variant("full_rummy")
+    rules = dataclasses.replace(base, values={**base.values, **extra})
+    _, difference = compare(f"full_rummy with {extra}", players, HANDS, SEED, rules)
+    assert difference is None, difference
 
 
 def main(argv: list[str] | None = None) -> int:

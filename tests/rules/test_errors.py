@@ -123,7 +123,7 @@ def test_policy_out_of_range(write):
 @pytest.mark.parametrize(
     ("line", "section", "supported"),
     [
-        ("meld_timing = 'all_at_once'", "2D.18", "progressive"),
+        ("meld_timing = 'phom_final'", "2D.18", "progressive"),
         ("borrowing = 'any'", "2D.22", "off"),
         ("joker_replace = 'to_hand'", "2B.12", "none, steal_by_replacement"),
         ("deuces_wild = true", "2B.14", "off"),
