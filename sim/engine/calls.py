@@ -20,6 +20,8 @@ empty and under the block rules (§3.2 defaults): nothing here reads the stock.
 
 Readings (docs/variants.md, "Call Rummy"):
 
+- Only a player's discard is callable, not the upcard nor the card turned up when the stock
+  is rebuilt.
 - A call is no one's turn: it does not count in ``C_TURN`` (the caller gets no extra turn,
   rule 5) and it starts from a turn's facts cleared (``_start_call``): the turn's melds,
   lay-offs and replacements are 0, so ``melds_per_turn`` (a limit on the caller's own
