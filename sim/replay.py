@@ -217,8 +217,8 @@ def _describe(events: np.ndarray, names: list[str], held: str = "point(s)") -> l
                 lines.append(f"turn {turn}: {who}")
             pile = "the stock" if etype == S.E_DRAW_STOCK else "the discard pile"
             verb = "draws" if etype == S.E_DRAW_STOCK else "takes"
-            also = " also" if b == 1 else ""
-            lines.append(f"  {verb}{also} {card_name(a)} from {pile}")
+            also = "also " if b == 1 else ""
+            lines.append(f"  {also}{verb} {card_name(a)} from {pile}")
         elif etype == S.E_DECLINE_UPCARD:
             turn += 1
             lines.append(f"turn {turn}: {who}")

@@ -4,8 +4,10 @@ random stream of the deal.
 - draw: takes the discard top with probability 1/2 (one number of the stream); under
   ``discard_draw = "any_card"`` (§3.6), with probability 1/2 (one number) a uniform card
   of the discard area (a second number, the card's place in the order the area's cards
-  were thrown), else the stock; under ``top_plus_one`` (§3.7), having taken the discard
-  top, the next discard rather than the stock top with probability 1/2 (one more number,
+  were thrown), else the stock; under ``top_plus_one`` (§3.7) the discard top (and a
+  second card) with probability 1/2, asked only when the next player would still have a
+  card to draw (``greedy.leaves_a_draw``: no number is drawn otherwise), and having taken
+  it, the next discard rather than the stock top with probability 1/2 (one more number,
   drawn only when both are there);
 - table: again and again, lists every legal action and chooses uniformly among them and
   stopping. The actions, in this order: new melds (when one may be laid down now): for
