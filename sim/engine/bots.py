@@ -10,7 +10,8 @@ Every bot answers the same questions, each asked by the phase that owns it:
 - ``knock_discard`` (``meld_timing = "knock"``): which card to discard, and knock?
   (``knock_policy.py``, which also answers ``wants_discard`` there);
 - ``concealed_discard`` (``meld_timing = "all_at_once"``): go out, and which card to
-  discard? (``knock_policy.py`` too, which answers ``wants_discard`` there as well).
+  discard? (``knock_policy.py`` too, which answers ``wants_discard`` there as well, but
+  for greedy, who takes as in progressive rummy).
 """
 
 from __future__ import annotations
