@@ -23,7 +23,8 @@ Every bot answers the same questions, each asked by the phase that owns it:
 - ``wants_call`` (``call_rummy``, ``calls.py``): call this discard, which he may lay off?
   (then his discard is ``choose_discard``'s).
 - ``concealed_discard`` (``meld_timing = "all_at_once"``): go out, and which card to
-  discard? (``knock_policy.py`` too, which answers ``wants_discard`` there as well).
+  discard? (``knock_policy.py`` too, which answers ``wants_discard`` there as well, but
+  for greedy, who takes as in progressive rummy).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The bots' answers in the knock family (docs/bots.md, "The knock family"; RULES.md §3.10,
 §3.17, §3.20): take the offered card, and, holding one card more than the deal, which card
-to discard and whether to knock.
+to discard and whether to knock; and the same answers under all_at_once (§2D.18, below).
 
 Every policy works on the best arrangement of the hand (``layoffs.seat_arrangement``);
 "outside" is the cards outside it. A card taken from the discard pile this turn is never
