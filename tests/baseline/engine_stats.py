@@ -53,7 +53,13 @@ TOLERANCES: dict[str, tuple[str, float]] = {
     "dealer_win_rate": ("pp", 1.5),  # the dealer's share of hands won: 1.5 points
 }
 
-AFTER_BASELINE = ("full_rummy", "queen_city_rum")
+AFTER_BASELINE = (
+    "call_rummy",
+    "throw_down_rummy",
+    "full_rummy",
+    "boat_house_rum",
+    "queen_city_rum",
+)
 """Variant files written after the previous engine was retired: it has no figures for them."""
 
 LINEUPS = ("random", "greedy", "careful")

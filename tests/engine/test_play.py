@@ -41,6 +41,8 @@ PLAYED_FILES = [
     ("full_rummy", 6),
     ("queen_city_rum", 3),  # own_melds_from_each (§3.12)
     ("queen_city_rum", 6),
+    ("boat_house_rum", 2),  # all_at_once with top_plus_one (§3.7)
+    ("boat_house_rum", 5),
 ]
 
 

@@ -41,6 +41,7 @@ FILES = (
     "throw_down_rummy",
     "full_rummy",  # meld_timing all_at_once (§2D.18, §3.4)
     "queen_city_rum",  # ... with own_melds_from_each (§3.12)
+    "boat_house_rum",  # all_at_once with top_plus_one and unmelded_to_winner (§3.7)
 )
 HANDS = 30
 SEED = 29
