@@ -281,6 +281,7 @@ def check_call_turns(st, seat):
     return bad
 
 
+@kernel
 def _draw_ok(fx, params, st):
     """Did the turn just played draw as ``discard_draw`` allows (module docstring)? Only
     progressive rummy's turns are checked (after the deal nothing was drawn)."""

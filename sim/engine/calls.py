@@ -23,7 +23,7 @@ Readings (docs/variants.md, "Call Rummy"):
 - Only a player's discard is callable, not the upcard nor the card turned up when the stock
   is rebuilt.
 - A call is no one's turn: it does not count in ``C_TURN`` (the caller gets no extra turn,
-  rule 5) and it starts from a turn's facts cleared (``_start_call``): the turn's melds,
+  rule 5) and it starts from a turn's facts cleared (``state.clear_turn_facts``): the turn's melds,
   lay-offs and replacements are 0, so ``melds_per_turn`` (a limit on the caller's own
   turns) never forbids the call's lay-off, but ``layoff_target = "none"`` does; no card was
   taken from the discard pile (the called card goes to the table at once: it is neither a
@@ -55,17 +55,12 @@ from sim.engine.piles import discard_top, pop_discard
 from sim.engine.specs import rule
 from sim.engine.state import (
     C_CALLS,
-    C_COME_ROUND,
-    C_LAYOFFS_TURN,
-    C_MELDS_TURN,
-    C_PLAN,
-    C_STEALS_TURN,
-    C_TAKEN,
     C_VIOLATIONS,
     E_CALL,
     R_SC,
     R_SEAT,
     S_PLAYED,
+    clear_turn_facts,
     give,
     log_event,
 )
@@ -76,17 +71,6 @@ from sim.engine.table import (
     lay_off_joker,
     layoff_targets,
 )
-
-
-@kernel
-def _start_call(st):
-    """A call is no one's turn: none of a turn's facts apply to it (module docstring)."""
-    st[R_SC, C_TAKEN] = -1
-    st[R_SC, C_PLAN] = -1
-    st[R_SC, C_COME_ROUND] = -1
-    st[R_SC, C_MELDS_TURN] = 0
-    st[R_SC, C_LAYOFFS_TURN] = 0
-    st[R_SC, C_STEALS_TURN] = 0
 
 
 @kernel
@@ -129,7 +113,7 @@ def call_discard(fx, params, values, bots, st, piles, rng, work, events, discard
     card = discard_top(st, piles)
     if card < 0:
         return -1
-    _start_call(st)
+    clear_turn_facts(st)  # a call is no one's turn: none of a turn's facts apply
     seat = discarder
     for _ in range(rule(fx, params, P_PLAYERS) - 1):
         seat = next_seat(fx, params, st, seat)

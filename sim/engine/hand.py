@@ -71,16 +71,12 @@ from sim.engine.showdown import showdown
 from sim.engine.specs import rule
 from sim.engine.state import (
     C_CALL_TURN,
-    C_COME_ROUND,
     C_CURRENT,
     C_DRAWN_TURN,
     C_LAYOFFS_TURN,
     C_LOG,
     C_MELDS_TURN,
-    C_PLAN,
     C_STEALS_TURN,
-    C_TAKEN,
-    C_TAKEN2,
     C_TURN,
     C_VIOLATIONS,
     E_DISCARD,
@@ -92,6 +88,7 @@ from sim.engine.state import (
     S_DEADWOOD,
     S_N,
     S_PLAYED,
+    clear_turn_facts,
     log_event,
     take,
 )
@@ -108,14 +105,9 @@ def _audit(fx, params, st, piles, work):
 
 @kernel
 def _start_turn(st):
-    st[R_SC, C_TAKEN] = -1
-    st[R_SC, C_TAKEN2] = -1
+    """A new turn: the last one's facts cleared, nothing drawn yet."""
+    clear_turn_facts(st)
     st[R_SC, C_DRAWN_TURN] = 0
-    st[R_SC, C_PLAN] = -1
-    st[R_SC, C_COME_ROUND] = -1
-    st[R_SC, C_MELDS_TURN] = 0
-    st[R_SC, C_LAYOFFS_TURN] = 0
-    st[R_SC, C_STEALS_TURN] = 0
 
 
 @kernel

@@ -172,6 +172,20 @@ def fill_shoe(fx, params, st, piles):
 
 
 @kernel
+def clear_turn_facts(st):
+    """Forget the last turn's facts: no card taken from the discard pile (``C_TAKEN``,
+    ``C_TAKEN2``), none planned, nothing came round, nothing melded, laid off or replaced.
+    At the start of a turn, and of a call (no one's turn, RULES.md §3.2)."""
+    st[R_SC, C_TAKEN] = -1
+    st[R_SC, C_TAKEN2] = -1
+    st[R_SC, C_PLAN] = -1
+    st[R_SC, C_COME_ROUND] = -1
+    st[R_SC, C_MELDS_TURN] = 0
+    st[R_SC, C_LAYOFFS_TURN] = 0
+    st[R_SC, C_STEALS_TURN] = 0
+
+
+@kernel
 def give(fx, params, st, seat, kind):
     """``seat`` takes one card of ``kind`` into his hand."""
     row = R_SEAT + seat

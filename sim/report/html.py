@@ -45,25 +45,30 @@ td.clear{font-weight:600;background:#fff3e0 !important}
 td.finding{font-weight:600;background:#fff3e0 !important}
 td.same{color:#2e7d32}td.flag{color:#b71c1c;font-weight:600}
 .card{border:2px solid #37474f;border-radius:6px;padding:.2rem 1rem;margin:1rem 0}
-.card table{font-size:.78rem}.card th,.card td{white-space:normal;min-width:4.5rem}
+.card table{font-size:.72rem;overflow-x:visible}.card th,.card td{white-space:normal;
+min-width:3rem;padding:.2rem .3rem}.card td:nth-child(2){min-width:9rem}
 """
 
 SCRIPT = """
-document.querySelectorAll('table.sortable th').forEach(function (th, col) {
-  th.addEventListener('click', function () {
-    var table = th.closest('table'), body = table.tBodies[0];
-    var up = th.dataset.dir !== 'asc'; th.dataset.dir = up ? 'asc' : 'desc';
-    var rows = Array.prototype.slice.call(body.rows);
-    rows.sort(function (a, b) {
-      var x = a.cells[col].dataset.v, y = b.cells[col].dataset.v;
-      var nx = parseFloat(x), ny = parseFloat(y);
-      var c = (!isNaN(nx) && !isNaN(ny)) ? nx - ny : String(x).localeCompare(String(y));
-      return up ? c : -c;
+document.querySelectorAll('table.sortable').forEach(function (table) {
+  Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th) {
+    th.addEventListener('click', function () {
+      var col = th.cellIndex, body = table.tBodies[0];
+      var up = th.dataset.dir !== 'asc'; th.dataset.dir = up ? 'asc' : 'desc';
+      var rows = Array.prototype.slice.call(body.rows);
+      rows.sort(function (a, b) {
+        var x = a.cells[col].dataset.v, y = b.cells[col].dataset.v;
+        var nx = parseFloat(x), ny = parseFloat(y);
+        var c = (!isNaN(nx) && !isNaN(ny)) ? nx - ny : String(x).localeCompare(String(y));
+        return up ? c : -c;
+      });
+      rows.forEach(function (r) { body.appendChild(r); });
     });
-    rows.forEach(function (r) { body.appendChild(r); });
   });
 });
 """
+"""Sorts each table by the column of the clicked header (``cellIndex``, within its own table),
+numbers as numbers, text as text; a second click reverses."""
 
 
 def _table(header: list[str], rows, cls: str = "sortable", ident: str = "") -> str:

@@ -10,6 +10,7 @@ from sim.engine import layout as L
 from sim.engine import rows as R
 from sim.engine import state as S
 from sim.engine.api import Played, compile_rules, play
+from sim.engine.specs import GENERIC
 from sim.replay import Deal, preset_stock
 from sim.rules import load_variant
 
@@ -23,6 +24,17 @@ def compiled(variant: str = "rummy_basic", players: int = 2, audit: bool = True,
     """``(params, values)`` of a variant with toggle overrides, audit on by default."""
     rules = load_variant(variant, overrides or None)
     return compile_rules(rules, players, audit=audit)
+
+
+def blank_state(variant: str = "rummy_basic", players: int = 2, audit: bool = False, **overrides):
+    """``(params, values, st, piles)``: a hand state between turns with nothing dealt (the
+    tests give cards and piles), no card taken, planned, come round or turned up."""
+    params, values = compiled(variant, players, audit=audit, **overrides)
+    st, piles = S.new_state()
+    S.fill_shoe(GENERIC, params, st, piles)
+    S.clear_turn_facts(st)
+    st[S.R_SC, S.C_UPCARD] = -1
+    return params, values, st, piles
 
 
 def deal(hands: list[str], upcard: str | None, stock: str = "", dealer: int | None = None) -> Deal:

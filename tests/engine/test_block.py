@@ -20,20 +20,13 @@ from sim.engine.rng import N_RNG
 from sim.engine.scoring import score_block
 from sim.engine.specs import GENERIC
 from sim.rules import load_variant
+from tests.engine.helpers import blank_state
 
 EVENT_ROWS = 64
 
 
 def _state(variant="block_rummy", players=2, **overrides):
-    rules = load_variant(variant)
-    if overrides:
-        rules = rules.with_values(overrides)
-    params, values = api.compile_rules(rules, players)
-    st, piles = S.new_state()
-    S.fill_shoe(GENERIC, params, st, piles)
-    st[S.R_SC, S.C_TAKEN] = -1
-    st[S.R_SC, S.C_UPCARD] = -1
-    return params, values, st, piles
+    return blank_state(variant, players, **overrides)
 
 
 def _hold(params, st, seat, text):

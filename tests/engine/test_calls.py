@@ -30,6 +30,7 @@ from .helpers import (
     CAREFUL,
     GREEDY,
     RANDOM,
+    blank_state,
     compiled,
     deal,
     end_of,
@@ -160,16 +161,7 @@ def test_2C17_flip_call_rummy_off_and_on_on_the_same_deal():
 
 
 def _state(players=3, variant="call_rummy", **overrides):
-    rules = load_variant(variant)
-    if overrides:
-        rules = rules.with_values(overrides)
-    params, values = api.compile_rules(rules, players)
-    st, piles = S.new_state()
-    S.fill_shoe(GENERIC, params, st, piles)
-    st[S.R_SC, S.C_TAKEN] = -1
-    st[S.R_SC, S.C_PLAN] = -1
-    st[S.R_SC, S.C_COME_ROUND] = -1
-    st[S.R_SC, S.C_UPCARD] = -1
+    params, values, st, piles = blank_state(variant, players, **overrides)
     st[S.R_SC, S.C_LOG] = 1
     return params, values, st, piles
 

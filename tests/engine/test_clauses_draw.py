@@ -23,6 +23,7 @@ from .helpers import (
     CAREFUL,
     GREEDY,
     RANDOM,
+    blank_state,
     cards_of,
     compiled,
     deal,
@@ -36,13 +37,7 @@ TOP_PLUS_ONE = {"discard_draw": "top_plus_one"}
 
 def _state(variant="rummy_basic", **overrides):
     """A 2-player state between turns, nothing dealt: the tests give cards and piles."""
-    params, values = compiled(variant, audit=False, **overrides)
-    st, piles = S.new_state()
-    S.fill_shoe(GENERIC, params, st, piles)
-    st[S.R_SC, S.C_TAKEN] = -1
-    st[S.R_SC, S.C_TAKEN2] = -1
-    st[S.R_SC, S.C_PLAN] = -1
-    st[S.R_SC, S.C_COME_ROUND] = -1
+    params, values, st, piles = blank_state(variant, **overrides)
     st[S.R_SC, S.C_TURN] = 4
     return params, values, st, piles
 

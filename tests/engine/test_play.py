@@ -20,6 +20,7 @@ from sim.engine.stock_out import rebuild_stock
 from sim.engine.table import meld_fits
 from sim.rules import load_variant
 from sim.rules.loader import list_variants
+from tests.engine.helpers import blank_state
 
 PLAYED_FILES = [
     ("rummy_basic", 2),
@@ -155,14 +156,7 @@ def test_the_simple_bot_is_refused_in_progressive_rummy():
 
 
 def _state(variant="rummy_basic", players=2, **overrides):
-    rules = load_variant(variant)
-    if overrides:
-        rules = rules.with_values(overrides)
-    params, values = api.compile_rules(rules, players)
-    st, piles = S.new_state()
-    S.fill_shoe(GENERIC, params, st, piles)
-    st[S.R_SC, S.C_TAKEN] = -1
-    return params, values, st, piles
+    return blank_state(variant, players, **overrides)
 
 
 def _hold(params, st, seat, text):

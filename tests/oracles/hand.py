@@ -767,7 +767,7 @@ class Hand:
             self.lay_off(caller, m, card)
             self.played[caller] = True
             self.come_round = -1
-            out = self.greedy_discard(caller, -1, -1)
+            out = self.greedy_discard(caller, [], -1)
             self.take(caller, out)
             self.discard.append(out)
             self.log(E_DISCARD, caller, out)

@@ -127,6 +127,30 @@ def chromium(tmp_path: Path):
             proc.kill()
 
 
+SORT_CHECK = """(() => {
+  const out = [];
+  document.querySelectorAll('table.sortable').forEach((t, n) => {
+    const rows = () => Array.from(t.tBodies[0].rows);
+    if (rows().length < 2) return;
+    const heads = Array.from(t.tHead.rows[0].cells);
+    for (const th of heads) {
+      const col = th.cellIndex;
+      const values = rows().map(r => parseFloat(r.cells[col].dataset.v));
+      if (values.some(isNaN) || new Set(values).size !== values.length) continue;
+      th.click();
+      const up = rows().map(r => parseFloat(r.cells[col].dataset.v));
+      th.click();
+      const down = rows().map(r => parseFloat(r.cells[col].dataset.v));
+      out.push([n, col, up, down]);
+      return;
+    }
+  });
+  return JSON.stringify(out);
+})()"""
+"""For every sortable table with a column of distinct numbers: [table, column, the column's
+values after one click, after a second]."""
+
+
 def test_report_page_loads_cleanly_in_chromium(small_report, chromium: Page) -> None:
     index = small_report.index
     for domain in ("Runtime", "Log", "Page"):
@@ -147,21 +171,34 @@ def test_report_page_loads_cleanly_in_chromium(small_report, chromium: Page) -> 
     images = json.loads(images)
     assert len(images) == 5
     assert all(complete and width > 0 for _alt, complete, width in images), images
-    # the sortable tables sort: click a header twice and check the order flips
-    flipped = chromium.call(
+    # every sortable table sorts by the clicked column: in each, a column whose values are
+    # distinct numbers, clicked once (ascending) and again (descending)
+    sorted_tables = chromium.call(
         "Runtime.evaluate",
-        expression=(
-            "(() => { const t = document.getElementById('arms');"
-            " const th = t.tHead.rows[0].cells[4]; th.click();"
-            " const a = t.tBodies[0].rows[0].cells[4].dataset.v; th.click();"
-            " const b = t.tBodies[0].rows[0].cells[4].dataset.v;"
-            " return [a, b]; })()"
-        ),
+        expression=SORT_CHECK,
         returnByValue=True,
     )
-    assert "value" in flipped["result"], flipped
-    flipped = flipped["result"]["value"]
-    assert float(flipped[0]) <= float(flipped[1])
+    assert "value" in sorted_tables["result"], sorted_tables
+    checked = json.loads(sorted_tables["result"]["value"])
+    assert len(checked) >= 3, checked  # the answer cards, the glance tables, the arms table
+    for table, column, up, down in checked:
+        assert up == sorted(up), (table, column, up)
+        assert down == sorted(down, reverse=True), (table, column, down)
+    # the answer cards fit a 1280 px window without sideways scrolling
+    chromium.call(
+        "Emulation.setDeviceMetricsOverride", width=1280, height=900, deviceScaleFactor=1,
+        mobile=False,
+    )  # fmt: skip
+    widths = chromium.call(
+        "Runtime.evaluate",
+        expression="JSON.stringify(Array.from(document.querySelectorAll('.card table'))"
+        ".map(t => [t.scrollWidth, t.clientWidth]).concat("
+        "Array.from(document.querySelectorAll('.card')).map(c => [c.getBoundingClientRect()"
+        ".right, document.documentElement.clientWidth])))",
+        returnByValue=True,
+    )["result"]["value"]
+    widths = json.loads(widths)
+    assert widths and all(scroll <= client for scroll, client in widths), widths
     shot = chromium.call("Page.captureScreenshot", format="png")
     path = index.parent / "screenshot.png"
     path.write_bytes(base64.b64decode(shot["data"]))
