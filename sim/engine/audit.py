@@ -225,6 +225,7 @@ def check_state(fx, params, st, piles, work):
         jokers += st[row, S_JOKERS]
         if n != st[row, S_N]:
             bad += 1
+    concealed = rule(fx, params, P_MELD_TIMING) == TIMING_ALL_AT_ONCE
     for m in range(st[R_SC, C_N_MELDS]):
         for l in range(MAX_LAYERS):
             _count_in(counter, st[R_MELD + m, M_CARDS + l])
@@ -233,7 +234,6 @@ def check_state(fx, params, st, piles, work):
             bad += 1
         if not declarations_legal(fx, params, st, m):
             bad += 1
-        concealed = rule(fx, params, P_MELD_TIMING) == TIMING_ALL_AT_ONCE
         if concealed and st[R_SEAT + st[R_MELD + m, M_OWNER], S_N] != 0:
             bad += 1  # all_at_once: melds reach the table only with a whole hand (§2D.18)
     if st[R_SC, C_STEALS_TURN] > 0 and rule(fx, params, P_JOKER_REPLACE) != JREPLACE_STEAL:

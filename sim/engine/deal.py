@@ -37,11 +37,8 @@ from sim.engine.state import (
     C_DEALER,
     C_LOG,
     C_N_EVENTS,
-    C_PLAN,
     C_SHOE_N,
     C_SHOE_PRESET,
-    C_TAKEN,
-    C_TAKEN2,
     C_UPCARD,
     E_DEAL,
     E_UPCARD,
@@ -50,6 +47,7 @@ from sim.engine.state import (
     R_SC,
     R_SEAT,
     S_SIDE,
+    clear_turn_facts,
     give,
     held,
     log_card,
@@ -75,9 +73,7 @@ def reset_hand(fx, params, st, piles, rng, seed, shard, deal, dealer):
     st[R_SC, C_N_EVENTS] = n_events
     st[R_SC, C_SHOE_N] = shoe
     st[R_SC, C_SHOE_PRESET] = preset
-    st[R_SC, C_TAKEN] = -1
-    st[R_SC, C_TAKEN2] = -1
-    st[R_SC, C_PLAN] = -1
+    clear_turn_facts(st)
     st[R_SC, C_DEALER] = dealer
     st[R_SC, C_UPCARD] = -1
     if rule(fx, params, P_DEALER_ROTATION) == DEALER_LOSER_SITS_OUT:

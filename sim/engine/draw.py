@@ -23,7 +23,7 @@ the dealer (3-player gin: the other player) may take it and plays that turn
 from the stock. Under ``deal_11_10`` the
 non-dealer, dealt 11 cards, opens by discarding without a draw.
 
-With an empty stock the pile is rebuilt (``stock_out.rebuild``) unless the player
+With an empty stock the pile is rebuilt (``stock_out.rebuild_stock``) unless the player
 takes a discard; with at most one discard left and no stock he must take it (not under
 ``top_plus_one``, where he may not);
 nothing left anywhere ends the hand (``DRAW_EXHAUSTED``). Under a block rule
@@ -76,7 +76,7 @@ from sim.engine.state import (
     give,
     log_event,
 )
-from sim.engine.stock_out import blocks, can_rebuild, rebuild
+from sim.engine.stock_out import blocks, can_rebuild, rebuild_stock
 
 DRAW_OK = 0
 DRAW_EXHAUSTED = 1  # nothing left to draw anywhere: the hand ends without a score
@@ -200,6 +200,6 @@ def draw_phase(fx, params, values, bots, st, piles, rng, work, events, seat):
     if stock_empty:
         if not can_rebuild(st):
             return DRAW_EXHAUSTED
-        rebuild(fx, params, st, piles, rng, events, seat)
+        rebuild_stock(fx, params, st, piles, rng, events, seat)
     _draw_stock(fx, params, st, piles, rng, events, seat, 0)
     return DRAW_OK

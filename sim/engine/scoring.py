@@ -78,13 +78,19 @@ OKLAHOMA_GIN_SIDE = 40  # §3.20: side bonus for gin (doubled on a spade upcard)
 
 
 @kernel
+def _set_value(fx, params, values, st, row, layers, jokers):
+    """The value (RULES.md §1.9) of the card set in row ``row`` of ``st``: its layers from
+    column ``layers``, its joker count in column ``jokers`` (a hand or a table meld)."""
+    total = st[row, jokers] * values[JOKER]
+    for l in range(rule(fx, params, P_PACKS)):
+        total += mask_value(values, st[row, layers + l])
+    return total
+
+
+@kernel
 def hand_value(fx, params, values, st, seat):
     """The value of the cards ``seat`` holds (RULES.md §1.9)."""
-    row = R_SEAT + seat
-    total = st[row, S_JOKERS] * values[JOKER]
-    for l in range(rule(fx, params, P_PACKS)):
-        total += mask_value(values, st[row, S_HAND + l])
-    return total
+    return _set_value(fx, params, values, st, R_SEAT + seat, S_HAND, S_JOKERS)
 
 
 @kernel
@@ -116,10 +122,7 @@ def table_value(fx, params, values, st):
     """The value of every card on the table (RULES.md §1.9)."""
     total = 0
     for m in range(st[R_SC, C_N_MELDS]):
-        row = R_MELD + m
-        total += st[row, M_JOKERS] * values[JOKER]
-        for l in range(rule(fx, params, P_PACKS)):
-            total += mask_value(values, st[row, M_CARDS + l])
+        total += _set_value(fx, params, values, st, R_MELD + m, M_CARDS, M_JOKERS)
     return total
 
 

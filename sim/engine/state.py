@@ -87,9 +87,9 @@ C_SHOE_PRESET = 23  # 1: ``PILE_SHOE`` is a hand-built deal in stock order (repl
 C_STEALS_TURN = 24  # table jokers replaced by their natural card this turn (§2B.12)
 C_TAKEN2 = 25  # top_plus_one: the second kind taken from the discard pile this turn, -1 if none
 C_DRAWN_TURN = 26  # cards drawn this turn (the stock and the discard pile; audit, §2C.16)
-C_CALLS = 29  # call_rummy: discards called this hand (§3.2, sim.engine.calls)
-C_CALL_TURN = 30  # call_rummy: C_TURN when the current chain of calls began (audit)
-N_C = 31
+C_CALLS = 27  # call_rummy: discards called this hand (§3.2, sim.engine.calls)
+C_CALL_TURN = 28  # call_rummy: C_TURN when the current chain of calls began (audit)
+N_C = 29
 
 # ---- meld columns ---------------------------------------------------------------------------
 M_TYPE = 0  # melds.MELD_GROUP or MELD_RUN

@@ -72,41 +72,23 @@ def can_rebuild(st):
 
 
 @kernel
-def rebuild(fx, params, st, piles, rng, events, seat):
+def rebuild_stock(fx, params, st, piles, rng, events, seat):
     """Rebuild the empty stock from the discard pile (module docstring), ``seat`` about to
-    draw: the draw phase's entry point."""
-    if rule(fx, params, P_STOCK_EXHAUSTION) != STOCK_SHUFFLE_ALL:
-        rebuild_stock(fx, params, st, piles, events, seat)
-        return
+    draw; ``rng``: the streams (``shuffle_all`` turns up a card drawn from the deal's)."""
     n = st[R_SC, C_DISCARD_N]
-    for i in range(n):  # unordered: the lazy shuffle draws from it
-        piles[PILE_STOCK, i] = piles[PILE_DISCARD, i]
-    st[R_SC, C_STOCK_N] = n
-    st[R_SC, C_STOCK_ORDERED] = 0
-    st[R_SC, C_DISCARD_N] = 0
-    push_discard(st, piles, pop_stock(st, piles, rng))  # the new area's first card
-    _rebuilt(st, piles, events, seat)
-
-
-@kernel
-def _rebuilt(st, piles, events, seat):
-    """Count and log a rebuild (``E_REBUILD``: the new stock's size and discard top)."""
-    st[R_SC, C_REBUILDS] += 1
-    log_event(st, events, E_REBUILD, seat, st[R_SC, C_STOCK_N], piles[PILE_DISCARD, 0])
-
-
-@kernel
-def rebuild_stock(fx, params, st, piles, events, seat):
-    """Rebuild the empty stock from the discard pile by the rules that need no random
-    stream (``turn_over``, ``shuffle_except_top``: module docstring)."""
-    n = st[R_SC, C_DISCARD_N]
-    if rule(fx, params, P_STOCK_EXHAUSTION) == STOCK_SHUFFLE_EXCEPT_TOP:
-        for i in range(n - 1):  # unordered: the lazy shuffle draws from it
+    how = rule(fx, params, P_STOCK_EXHAUSTION)
+    if how == STOCK_SHUFFLE_ALL or how == STOCK_SHUFFLE_EXCEPT_TOP:
+        kept = 1 if how == STOCK_SHUFFLE_EXCEPT_TOP else 0  # the top stays up
+        for i in range(n - kept):  # unordered: the lazy shuffle draws from it
             piles[PILE_STOCK, i] = piles[PILE_DISCARD, i]
-        piles[PILE_DISCARD, 0] = piles[PILE_DISCARD, n - 1]
-        st[R_SC, C_STOCK_N] = n - 1
+        st[R_SC, C_STOCK_N] = n - kept
         st[R_SC, C_STOCK_ORDERED] = 0
-        st[R_SC, C_DISCARD_N] = 1
+        if kept == 1:
+            piles[PILE_DISCARD, 0] = piles[PILE_DISCARD, n - 1]
+            st[R_SC, C_DISCARD_N] = 1
+        else:
+            st[R_SC, C_DISCARD_N] = 0
+            push_discard(st, piles, pop_stock(st, piles, rng))  # the new area's first card
     else:
         # turned over: the stock's top (its last element) is the oldest discard, which is
         # turned up at once as the new discard pile
@@ -116,4 +98,5 @@ def rebuild_stock(fx, params, st, piles, events, seat):
         st[R_SC, C_STOCK_N] = n - 1
         st[R_SC, C_STOCK_ORDERED] = 1
         st[R_SC, C_DISCARD_N] = 1
-    _rebuilt(st, piles, events, seat)
+    st[R_SC, C_REBUILDS] += 1
+    log_event(st, events, E_REBUILD, seat, st[R_SC, C_STOCK_N], piles[PILE_DISCARD, 0])

@@ -78,8 +78,6 @@ ALL_AT_ONCE_FIXED = {
     "always be met (RULES.md §3.4 open point 2: off)",
     "joker_replace": "there are no jokers",
     "joker_declare": "there are no jokers",
-    "call_rummy": "no meld is on the table while a discard could be called (RULES.md §3.2 "
-    "calls a discard that could be laid off)",
 }
 """Settings ``meld_timing = "all_at_once"`` does not use or cannot play yet, each with the
 reason given when a file changes it from its default (RULES.md §2D.18, §3.4, §3.7, §3.12)."""

@@ -168,20 +168,26 @@ def random_knock_rules(rng: random.Random, run_suit: str | None):
     return {"variant": variant, **overrides}, compiled, seats
 
 
-def _knock_sweep(seed: int, batch: int, combinations: int, run_suit: str | None) -> None:
-    """Audit ``combinations`` random knock-family rule sets (``random_knock_rules``), 60
-    hands each."""
+def _random_sweep(draw, seed: int, batch: int, combinations: int, hands: int) -> None:
+    """Audit ``combinations`` random rule sets drawn by ``draw(rng)`` (None: a set the
+    rules model refused, drawn again), ``hands`` hands each."""
     rng = random.Random(seed)
     done = 0
     while done < combinations:
-        drawn = random_knock_rules(rng, run_suit)
+        drawn = draw(rng)
         if drawn is None:
             continue
         overrides, compiled, seats = drawn
-        out = play(compiled.params, compiled.card_values, np.array(seats), seed=batch, hands=60)
+        out = play(compiled.params, compiled.card_values, np.array(seats), seed=batch, hands=hands)
         assert int(out.counters[L.C_VIOLATIONS]) == 0, overrides
         _check(out, compiled.params)
         done += 1
+
+
+def _knock_sweep(seed: int, batch: int, combinations: int, run_suit: str | None) -> None:
+    """Audit ``combinations`` random knock-family rule sets (``random_knock_rules``), 60
+    hands each."""
+    _random_sweep(lambda rng: random_knock_rules(rng, run_suit), seed, batch, combinations, 60)
 
 
 @pytest.mark.parametrize("batch", range(4))
@@ -262,14 +268,4 @@ def random_all_at_once_rules(rng: random.Random):
 
 @pytest.mark.parametrize("batch", range(3))
 def test_audit_random_all_at_once_toggle_combinations(batch):
-    rng = random.Random(3000 + batch)
-    done = 0
-    while done < 60:
-        drawn = random_all_at_once_rules(rng)
-        if drawn is None:
-            continue
-        overrides, compiled, seats = drawn
-        out = play(compiled.params, compiled.card_values, np.array(seats), seed=batch, hands=25)
-        assert int(out.counters[L.C_VIOLATIONS]) == 0, overrides
-        _check(out, compiled.params)
-        done += 1
+    _random_sweep(random_all_at_once_rules, 3000 + batch, batch, 60, 25)

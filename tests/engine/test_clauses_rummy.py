@@ -22,6 +22,7 @@ from sim.engine.draw import DRAW_OK, draw_phase
 from sim.engine.game import game_over
 from sim.engine.legal import discard_allowed
 from sim.engine.piles import discard_top
+from sim.engine.rng import N_RNG
 from sim.engine.specs import GENERIC
 from sim.engine.stock_out import rebuild_stock
 
@@ -222,7 +223,7 @@ def test_2F_28_shuffle_except_top_keeps_the_top_discard():
     params, _, st, piles = _state(stock_exhaustion="shuffle_except_top")
     _discards(st, piles, "2c 3c 4c 5c 6c")
     events = np.zeros((1, S.EV_COLS), np.int64)
-    rebuild_stock(GENERIC, params, st, piles, events, 0)
+    rebuild_stock(GENERIC, params, st, piles, np.zeros(N_RNG, np.uint64), events, 0)
     assert discard_top(st, piles) == parse_card("6c") and st[S.R_SC, S.C_DISCARD_N] == 1
     n = int(st[S.R_SC, S.C_STOCK_N])
     assert sorted(int(k) for k in piles[S.PILE_STOCK, :n]) == sorted(parse_cards("2c 3c 4c 5c"))

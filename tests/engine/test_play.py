@@ -14,6 +14,7 @@ from sim.engine import melds as M
 from sim.engine import rows as OUT
 from sim.engine import state as S
 from sim.engine.legal import discard_allowed
+from sim.engine.rng import N_RNG
 from sim.engine.scoring import score_went_out
 from sim.engine.specs import GENERIC, STANDARD, spec_for
 from sim.engine.stock_out import rebuild_stock
@@ -203,7 +204,7 @@ def test_s1_8_turn_over_puts_the_oldest_discard_on_top_and_turns_it_up():
         piles[S.PILE_DISCARD, i] = k
     st[S.R_SC, S.C_DISCARD_N] = 4
     events = np.zeros((1, S.EV_COLS), np.int64)
-    rebuild_stock(GENERIC, params, st, piles, events, 0)
+    rebuild_stock(GENERIC, params, st, piles, np.zeros(N_RNG, np.uint64), events, 0)
     assert st[S.R_SC, S.C_DISCARD_N] == 1
     assert piles[S.PILE_DISCARD, 0] == parse_cards("2c")[0]  # the oldest discard turned up
     stock = [int(piles[S.PILE_STOCK, i]) for i in range(st[S.R_SC, S.C_STOCK_N])]
