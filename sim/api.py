@@ -66,10 +66,10 @@ def simulate(
     from sim.bench import parse_bots
     from sim.dataset.schema import ShardId, hands_table
     from sim.engine.api import compile_rules, play
+    from sim.engine.rows import BOT_NAMES
 
-    chosen = variant if isinstance(variant, Rules) else rules(variant, **overrides)
-    if isinstance(variant, Rules) and overrides:
-        chosen = variant.with_values(overrides)
+    base = variant if isinstance(variant, Rules) else load_variant(variant)
+    chosen = base.with_values(overrides) if overrides else base
     if hands < 1:
         raise ConfigError("hands must be at least 1", key="hands", value=hands)
     try:
@@ -78,7 +78,7 @@ def simulate(
         raise ConfigError(str(err), key="bots", value=bots) from None
     params, values = compile_rules(chosen, players)
     out = play(params, values, np.array(codes, np.int64), seed=seed, hands=hands)
-    names = tuple(bots.split(",")) if "," in bots else (bots,) * players
+    names = tuple(BOT_NAMES[c] for c in codes)
     sid = ShardId(chosen.name, chosen.name, players, names, seed, 0)
     table = hands_table(out, sid, teams=chosen.in_partnerships(players))
     return pl.from_arrow(table)

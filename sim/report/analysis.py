@@ -742,7 +742,7 @@ def _compare(ds, agg, hnames, gnames, estimates, resamples, seed) -> list[Compar
             continue
         base = ds.arm(arm.baseline)
         metrics = metrics_for(arm.players, agg.reasons, arm.teams)
-        paired = shares_deals(arm, base)
+        paired = not arm.own_seed  # an arm with its own seed played other deals
         if paired:
             ha, hb = _paired(
                 _blocks(agg.hand_blocks, arm.name, hnames),
@@ -767,12 +767,6 @@ def _compare(ds, agg, hnames, gnames, estimates, resamples, seed) -> list[Compar
                 Comparison(arm, m, b_val, a_val, ivs[m.name], _effect(m, arm, base, estimates))
             )
     return out
-
-
-def shares_deals(arm: Arm, base: Arm) -> bool:
-    """Whether ``arm`` played its baseline's deals (the same seed), so that hand-level
-    comparisons are paired on them; an arm with its own seed is compared unpaired."""
-    return arm.seed == base.seed
 
 
 def _effect(m: Metric, arm: Arm, base: Arm, estimates) -> float:

@@ -44,10 +44,10 @@ class Arm:
     """The seats play as two teams, seats 0 and 2 against 1 and 3 (4-player gin, §3.19): the
     report then reads each team as one seat (seat 0 = team A, seat 1 = team B)."""
     seed: int | None = None
-    """The seed the arm's deals come from (the hands' ``seed`` column). An arm whose seed
-    differs from its baseline's shares no deals with it and is compared unpaired."""
-    unpaired: bool = False
-    """Its seed differs from its baseline arm's: compared unpaired."""
+    """The seed the arm's deals come from (the hands' ``seed`` column)."""
+    own_seed: bool = False
+    """Its seed differs from its baseline arm's (:func:`_with_rule_changes`): it shares no
+    deals with it and is compared unpaired."""
     rule_changes: tuple[Change, ...] = ()
     """Every resolved setting in which the arm differs from its baseline arm
     (``sim.rules.diff``): what the comparison really changes, ``auto`` values included."""
@@ -56,12 +56,6 @@ class Arm:
     def seats(self) -> int:
         """The sides the report compares: the players, or the two teams."""
         return 2 if self.teams else self.players
-
-    @property
-    def own_seed(self) -> bool:
-        """The arm deals from another seed than its baseline arm (set by the run's pairing:
-        :func:`_with_rule_changes`)."""
-        return self.unpaired
 
     @property
     def is_baseline(self) -> bool:
@@ -329,15 +323,16 @@ def _arm_rules(arm: Arm) -> Rules | None:
 
 
 def _with_rule_changes(arms: list[Arm]) -> list[Arm]:
-    """``arms`` with each one's :attr:`Arm.rule_changes` against its baseline arm."""
+    """``arms`` with each one's :attr:`Arm.rule_changes` against its baseline arm, and
+    whether it has its own seed (:attr:`Arm.own_seed`)."""
     rules = {arm.name: _arm_rules(arm) for arm in arms}
     out = []
+    seeds = {arm.name: arm.seed for arm in arms}
     for arm in arms:
         mine, base = rules[arm.name], rules.get(arm.baseline)
         changes = () if mine is None or base is None else rules_diff(base, mine, arm.players)
-        seeds = {a.name: a.seed for a in arms}
-        unpaired = seeds.get(arm.baseline, arm.seed) != arm.seed
-        out.append(replace(arm, rule_changes=changes, unpaired=unpaired))
+        own_seed = seeds.get(arm.baseline, arm.seed) != arm.seed
+        out.append(replace(arm, rule_changes=changes, own_seed=own_seed))
     return out
 
 

@@ -13,7 +13,7 @@ from sim.report.analysis import Report, rule_changes_text
 from sim.report.answer import answer_cards, report_bands
 from sim.report.figures import FIGURES
 from sim.report.tables import (
-    VERDICT_CLASS,
+    PAIRING,
     answer_table,
     arm_table,
     comparison_table,
@@ -41,8 +41,7 @@ figure{margin:1rem 0 2rem}figure img{max-width:100%;height:auto;border:1px solid
 figcaption{color:#444;font-size:.9rem}
 pre{background:#f6f8fa;padding:.6rem;overflow-x:auto;font-size:.8rem}
 li.no{color:#666}details{margin:.3rem 0}
-td.clear{font-weight:600;background:#fff3e0 !important}
-td.finding{font-weight:600;background:#fff3e0 !important}
+td.clear,td.finding{font-weight:600;background:#fff3e0 !important}
 td.same{color:#2e7d32}td.flag{color:#b71c1c;font-weight:600}
 .card{border:2px solid #37474f;border-radius:6px;padding:.2rem 1rem;margin:1rem 0}
 .card table{font-size:.72rem;overflow-x:visible}.card th,.card td{white-space:normal;
@@ -72,7 +71,9 @@ numbers as numbers, text as text; a second click reverses."""
 
 
 def _table(header: list[str], rows, cls: str = "sortable", ident: str = "") -> str:
-    """A table; each cell is ``(text, sort key)`` or ``(text, sort key, highlighted)``."""
+    """A table; each cell is ``(text, sort key)``, optionally followed by a mark (the cell's
+    CSS class: ``clear``, ``finding``, ``same``, ``flag``; empty: none) and a note (its
+    tooltip)."""
     head = "".join(f"<th>{e(h)}</th>" for h in header)
     body = []
     for row in rows:
@@ -80,8 +81,9 @@ def _table(header: list[str], rows, cls: str = "sortable", ident: str = "") -> s
         for cell in row:
             text, key = cell[0], cell[1]
             key = "" if key is None else key
-            mark = ' class="clear"' if len(cell) > 2 and cell[2] else ""
-            cells.append(f'<td data-v="{e(str(key))}"{mark}>{e(text)}</td>')
+            attrs = f' class="{e(cell[2])}"' if len(cell) > 2 and cell[2] else ""
+            attrs += f' title="{e(cell[3])}"' if len(cell) > 3 and cell[3] else ""
+            cells.append(f'<td data-v="{e(str(key))}"{attrs}>{e(text)}</td>')
         body.append("<tr>" + "".join(cells) + "</tr>")
     idattr = f' id="{e(ident)}"' if ident else ""
     return (
@@ -96,36 +98,6 @@ def _img(path: Path, caption: str) -> str:
         f'<figure><img src="data:image/png;base64,{data}" alt="{e(caption)}">'
         f"<figcaption>{e(caption)} (also as {e(path.stem)}.svg in figures/)</figcaption>"
         "</figure>"
-    )
-
-
-PAIRING = (
-    "Per-hand metrics are paired on the deals both arms played (common random numbers: their "
-    "blocks are resampled together); per-game metrics (hands per game, final margin, lead "
-    "changes, comebacks) are compared unpaired, because a rule that changes hand lengths "
-    "changes which deals start which game; an arm with its own seed (marked 'own seed') "
-    "shares no deals and is compared unpaired throughout. "
-)
-"""What is paired and how, said on the page (and in report.md)."""
-
-
-def _verdict_table(header: list[str], rows) -> str:
-    """An answer card's table: cells ``(text, sort key, verdict)``, the verdict as the cell's
-    class and tooltip."""
-    head = "".join(f"<th>{e(h)}</th>" for h in header)
-    body = []
-    for row in rows:
-        cells = []
-        for text, key, verdict in row:
-            cls = VERDICT_CLASS.get(verdict, "flag" if verdict == "flag" else "")
-            attrs = f' class="{cls}"' if cls else ""
-            attrs += f' title="{e(verdict)}"' if verdict and verdict != "flag" else ""
-            key = "" if key is None else key
-            cells.append(f'<td data-v="{e(str(key))}"{attrs}>{e(text)}</td>')
-        body.append("<tr>" + "".join(cells) + "</tr>")
-    return (
-        f'<table class="sortable"><thead><tr>{head}</tr></thead>'
-        f"<tbody>{''.join(body)}</tbody></table>"
     )
 
 
@@ -149,7 +121,7 @@ def _answer(report: Report) -> list[str]:
         parts.append("<ul>")
         parts += [f"<li>{e(s)}</li>" for s in found] or ["<li>No finding.</li>"]
         parts.append("</ul>")
-        parts.append(_verdict_table(*answer_table(card)))
+        parts.append(_table(*answer_table(card)))
         parts.append("</div>")
     return parts
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from sim.report.analysis import Report, rule_changes_text
 from sim.report.answer import answer_cards, report_bands
 from sim.report.figures import FIGURES
-from sim.report.html import PAIRING
 from sim.report.tables import (
+    PAIRING,
     answer_table,
     arm_table,
     fmt_ci,
@@ -45,12 +45,13 @@ def _answer(report: Report) -> list[str]:
         "a result.",
         "",
     ]
-    marks = {"finding": "**{}**", "no practical difference": "_{}_"}
+    marks = {"finding": "**{}**", "same": "_{}_"}
     for card in cards:
         out += [f"### {card.players} players, {card.lineup}", ""]
         out += [f"- {s}" for s in card.findings()] or ["- No finding."]
         header, rows = answer_table(card)
-        styled = [[(marks.get(v, "{}").format(text), key) for text, key, v in row] for row in rows]
+        styled = [[(marks.get(mark, "{}").format(text), key) for text, key, mark, _ in row]
+                  for row in rows]  # fmt: skip
         out += ["", _table(header, styled), ""]
     return out
 

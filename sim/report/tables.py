@@ -8,6 +8,15 @@ import polars as pl
 
 from sim.report.analysis import Comparison, Report, decimals_for, rule_changes_text
 
+PAIRING = (
+    "Per-hand metrics are paired on the deals both arms played (common random numbers: their "
+    "blocks are resampled together); per-game metrics (hands per game, final margin, lead "
+    "changes, comebacks) are compared unpaired, because a rule that changes hand lengths "
+    "changes which deals start which game; an arm with its own seed (marked 'own seed') "
+    "shares no deals and is compared unpaired throughout. "
+)
+"""What is paired and how, said on the page (and in report.md)."""
+
 KEY_METRICS = ("turns_mean", "hands_per_game", "points_mean", "points_sd", "margin_mean")
 """What the headline findings cover: game length and score spread."""
 
@@ -161,7 +170,8 @@ def glance_table(report: Report, players: int) -> tuple[list[str], list[list[tup
     """At a glance, for one player count: each rule set, every resolved setting it changes
     (``analysis.rule_changes_text``), and its change against the baseline of turns per hand,
     hands per game, points per hand, its sd and the final margin. Cells are
-    ``(text, sort key, clear)``; ``clear`` marks a Holm-adjusted p < 0.05."""
+    ``(text, sort key, mark)``; ``mark`` is ``"clear"`` for a Holm-adjusted p < 0.05, else
+    empty."""
     header = ["rule set", "what it changes", "line-up"]
     header += [f"{title}: change [95% CI]" for _, title in GLANCE]
     by_arm: dict[str, dict[str, Comparison]] = {}
@@ -174,12 +184,12 @@ def glance_table(report: Report, players: int) -> tuple[list[str], list[list[tup
         if not comps:
             continue
         changes = rule_changes_text(arm)
-        row: list[tuple] = [(arm.label, arm.label, False), (changes, changes, False)]
-        row.append((arm.lineup, arm.lineup, False))
+        row: list[tuple] = [(arm.label, arm.label, ""), (changes, changes, "")]
+        row.append((arm.lineup, arm.lineup, ""))
         for metric, _title in GLANCE:
             c = comps.get(metric)
             if c is None:
-                row.append(("–", None, False))
+                row.append(("–", None, ""))
                 continue
             iv = c.interval
             size = max(abs(iv.estimate), abs(iv.low), abs(iv.high))
@@ -187,33 +197,36 @@ def glance_table(report: Report, players: int) -> tuple[list[str], list[list[tup
             text = fmt_ci(iv.estimate, iv.low, iv.high, d)
             if not text.startswith("-") and iv.estimate == iv.estimate:
                 text = "+" + text
-            row.append((text, iv.estimate, c.significant))
+            row.append((text, iv.estimate, "clear" if c.significant else ""))
         rows.append(row)
     return header, rows
 
 
-VERDICT_CLASS = {"finding": "finding", "no practical difference": "same"}
-"""CSS class of a verdict on the answer card (inconclusive: none)."""
+VERDICT_MARK = {"finding": "finding", "no practical difference": "same"}
+"""The mark of a verdict on the answer card (inconclusive: none)."""
 
 
 def answer_table(card) -> tuple[list[str], list[list[tuple]]]:
     """Header and rows of one answer card (``sim.report.answer.Card``), ranked by practical
-    size. Cells are ``(text, sort key, verdict)``."""
+    size. Cells are ``(text, sort key, mark, note)``: ``mark`` is ``"finding"``, ``"same"``
+    (no practical difference), ``"flag"`` (too many hands without a result) or empty,
+    ``note`` the cell's verdict in words."""
     header = ["rule set", "what it changes", "no result %"]
     header += [f"{title} (band ±{band:g})" for _, title, band in card.columns]
     rows = []
     for row in card.rows:
         flag = f"{row.no_result:.1f}" + (" ⚠" if row.flagged else "")
         out: list[tuple] = [
-            (row.arm.label, row.size, ""),
-            (row.changes, row.changes, ""),
-            (flag, row.no_result, "flag" if row.flagged else ""),
+            (row.arm.label, row.size, "", ""),
+            (row.changes, row.changes, "", ""),
+            (flag, row.no_result, "flag" if row.flagged else "", ""),
         ]
         for metric, _title, _band in card.columns:
             cell = row.cells.get(metric)
             if cell is None:
-                out.append(("–", None, ""))
+                out.append(("–", None, "", ""))
             else:
-                out.append((cell.text, cell.estimate, cell.verdict))
+                out.append((cell.text, cell.estimate, VERDICT_MARK.get(cell.verdict, ""),
+                            cell.verdict))  # fmt: skip
         rows.append(out)
     return header, rows
