@@ -30,7 +30,7 @@ def arrange_hands(fx, params, values, cards, deadwood, best, n_best):
     layers = np.zeros(MAX_LAYERS, np.int64)
     for i in range(cards.shape[0]):
         layers[:] = 0
-        jokers = 0
+        jokers = np.int64(0)
         total = 0
         for j in range(cards.shape[1]):
             kind = cards[i, j]
@@ -45,7 +45,9 @@ def arrange_hands(fx, params, values, cards, deadwood, best, n_best):
                 if layers[l] & bit == 0:
                     layers[l] |= bit
                     break
-        deadwood[i] = total - best_arrangement(fx, params, values, work, layers, jokers, 0)
+        deadwood[i] = total - best_arrangement(
+            fx, params, values, work, layers, jokers, np.int64(0)
+        )
         n_best[i] = work[W_SCAL, S_BEST_N]
         for m in range(n_best[i]):
             for c in range(N_CA):

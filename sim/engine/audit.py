@@ -310,7 +310,7 @@ def check_block_scores(fx, params, values, st, winner, scores):
     """A block's scores against §2F.28 (module docstring); returns the violations found."""
     players = rule(fx, params, P_PLAYERS)
     penalty = rule(fx, params, P_SCORING) == SCORE_PENALTY
-    low = _total_in_hand(values, st, 0)
+    low = _total_in_hand(values, st, np.int64(0))
     for p in range(players):
         low = min(low, _total_in_hand(values, st, p))
     bad = 0

@@ -29,6 +29,8 @@ Every bot answers the same questions, each asked by the phase that owns it:
 
 from __future__ import annotations
 
+import numpy as np
+
 from sim.engine.careful import careful_discard, careful_table, careful_wants, holds_for_rummy
 from sim.engine.go_out import concealed, knocking
 from sim.engine.greedy import (
@@ -40,8 +42,16 @@ from sim.engine.greedy import (
 )
 from sim.engine.jit import kernel
 from sim.engine.knock_policy import concealed_turn, knock_turn, knock_wants
-from sim.engine.layout import BOT_CAREFUL, BOT_GREEDY, BOT_RANDOM
+from sim.engine.layout import (
+    BOT_CAREFUL,
+    BOT_GREEDY,
+    BOT_RANDOM,
+    P_DISCARD_DRAW,
+    XD_ANY_CARD,
+    XD_TOP_PLUS_ONE,
+)
 from sim.engine.random_bot import random_area_card, random_discard, random_table, random_wants
+from sim.engine.specs import gated
 from sim.engine.state import C_DISCARD_N, PILE_DISCARD, R_SC
 
 
@@ -59,6 +69,7 @@ def wants_discard(fx, params, values, bots, st, piles, rng, work, seat, top):
     return greedy_wants(fx, params, values, st, work, seat, top)
 
 
+@gated(P_DISCARD_DRAW, lambda v: v == XD_ANY_CARD, np.int64(-1))
 @kernel
 def area_card(fx, params, values, bots, st, piles, rng, work, seat):
     """``any_card``: the place in the discard area of the card ``seat`` takes, or -1 for
@@ -78,6 +89,7 @@ def area_card(fx, params, values, bots, st, piles, rng, work, seat):
     return best
 
 
+@gated(P_DISCARD_DRAW, lambda v: v == XD_TOP_PLUS_ONE, np.bool_(False))
 @kernel
 def wants_top_plus_one(fx, params, values, bots, st, piles, rng, work, seat, top):
     """``top_plus_one``: does ``seat`` take ``top``, and then a second card (module
@@ -91,11 +103,11 @@ def wants_top_plus_one(fx, params, values, bots, st, piles, rng, work, seat, top
     return breaks_the_pass(fx, params, st, seat, top)
 
 
-@kernel
-def wants_second(fx, params, values, bots, st, piles, rng, work, seat, card):
-    """``top_plus_one``: having taken the discard top, does ``seat`` take ``card``, the
-    next discard, as his second card rather than the stock top (module docstring)?"""
-    return wants_discard(fx, params, values, bots, st, piles, rng, work, seat, card)
+wants_second = wants_discard
+"""``top_plus_one``: having taken the discard top, does ``seat`` take ``card``, the next
+discard, as his second card rather than the stock top? Each bot's take-test on that card
+(module docstring). The question's own name, the same kernel: a kernel that only passes its
+arguments on would compile, with everything under it, once more."""
 
 
 @kernel
@@ -106,7 +118,7 @@ def play_table(fx, params, values, bots, st, piles, rng, events, work, seat):
     elif bots[seat] == BOT_CAREFUL:
         careful_table(fx, params, values, st, piles, rng, events, work, seat)
     else:
-        greedy_table(fx, params, values, st, piles, rng, events, work, seat, BOT_GREEDY)
+        greedy_table(fx, params, values, st, piles, rng, events, work, seat, np.int64(BOT_GREEDY))
 
 
 @kernel
@@ -119,10 +131,9 @@ def choose_discard(fx, params, values, bots, st, piles, rng, seat):
     return greedy_discard(fx, params, values, st, seat)
 
 
-@kernel
-def knock_discard(fx, params, values, bots, st, piles, rng, work, seat):
-    """``(card, knock)``: the card ``seat`` discards and whether he knocks."""
-    return knock_turn(fx, params, values, bots, st, piles, rng, work, seat)
+knock_discard = knock_turn
+"""``(card, knock)``: the card ``seat`` discards and whether he knocks (``knock_policy``
+answers for every bot; the question's name, the same kernel, as ``wants_second``)."""
 
 
 @kernel
@@ -138,8 +149,6 @@ def wants_call(fx, params, values, bots, st, piles, rng, work, seat, card):
     return True
 
 
-@kernel
-def concealed_discard(fx, params, values, bots, st, piles, rng, work, seat):
-    """``(card, out)``: whether ``seat`` goes out and the card he discards
-    (``go_out.OUT_WHOLE``: none, his whole hand goes down)."""
-    return concealed_turn(fx, params, values, bots, st, piles, rng, work, seat)
+concealed_discard = concealed_turn
+"""``(card, out)``: whether ``seat`` goes out and the card he discards (``go_out.OUT_WHOLE``:
+none, his whole hand goes down); ``knock_policy`` answers for every bot."""

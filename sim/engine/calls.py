@@ -52,7 +52,7 @@ from sim.engine.jit import kernel
 from sim.engine.joker_choice import declare_jokers
 from sim.engine.layout import P_AUDIT, P_CALL_RUMMY, P_JOKERS, P_PLAYERS
 from sim.engine.piles import discard_top, pop_discard
-from sim.engine.specs import rule
+from sim.engine.specs import gated, rule
 from sim.engine.state import (
     C_CALLS,
     C_VIOLATIONS,
@@ -94,7 +94,7 @@ def _take_call(fx, params, bots, st, piles, rng, events, caller, discarder, card
     pop_discard(st, piles)
     give(fx, params, st, caller, card)
     st[R_SC, C_CALLS] += 1
-    log_event(st, events, E_CALL, caller, card, discarder)
+    log_event(st, events, np.int64(E_CALL), caller, card, discarder)
     if card == JOKER:
         lay_off_joker(fx, params, st, events, caller, m)
         declare_jokers(fx, params, st, piles, rng, events, caller, m, bots[caller])
@@ -103,6 +103,7 @@ def _take_call(fx, params, bots, st, piles, rng, events, caller, discarder, card
     st[R_SEAT + caller, S_PLAYED] = 1  # a card played earlier in the hand (§2E.27)
 
 
+@gated(P_CALL_RUMMY, lambda v: v == 1, np.int64(-1))
 @kernel
 def call_discard(fx, params, values, bots, st, piles, rng, work, events, discarder):
     """After ``discarder``'s discard (the discard top; not a going-out discard): the first

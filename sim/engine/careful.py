@@ -364,12 +364,12 @@ def _whole_hand_goes(fx, params, st, work, seat):
 def careful_table(fx, params, values, st, piles, rng, events, work, seat):
     """Careful's lay-downs and lay-offs (module docstring)."""
     if not holds_for_rummy(fx, params, st, seat):
-        greedy_table(fx, params, values, st, piles, rng, events, work, seat, BOT_CAREFUL)
+        greedy_table(fx, params, values, st, piles, rng, events, work, seat, np.int64(BOT_CAREFUL))
         return
     if not may_meld_now(fx, params, st):
         return
     _greedy_arrangement(fx, params, values, st, work, seat)
     if _whole_hand_goes(fx, params, st, work, seat):
-        greedy_table(fx, params, values, st, piles, rng, events, work, seat, BOT_CAREFUL)
+        greedy_table(fx, params, values, st, piles, rng, events, work, seat, np.int64(BOT_CAREFUL))
     else:
         st[R_SC, C_PLAN] = -1  # nothing is played: no card is kept back

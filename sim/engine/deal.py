@@ -16,6 +16,8 @@ the same cards (common random numbers).
 
 from __future__ import annotations
 
+import numpy as np
+
 from sim.cards import N_KINDS
 from sim.engine.jit import kernel
 from sim.engine.layout import (
@@ -79,8 +81,8 @@ def reset_hand(fx, params, st, piles, rng, seed, shard, deal, dealer):
     if rule(fx, params, P_DEALER_ROTATION) == DEALER_LOSER_SITS_OUT:
         st[R_SEAT + dealer, S_SIDE] = -1  # §3.18: the dealer sits this hand out
     fill_stock(st, piles)
-    rng[RNG_DEAL] = stream_seed(seed, shard, deal, STREAM_DEAL)
-    rng[RNG_BOTS] = stream_seed(seed, shard, deal, STREAM_BOTS)
+    rng[RNG_DEAL] = stream_seed(seed, shard, deal, np.int64(STREAM_DEAL))
+    rng[RNG_BOTS] = stream_seed(seed, shard, deal, np.int64(STREAM_BOTS))
 
 
 @kernel
@@ -123,7 +125,7 @@ def deal_cards(fx, params, st, piles, rng, events):
         give(fx, params, st, first, pop_stock(st, piles, rng))
     if st[R_SC, C_LOG] == 1:
         for p in range(players):
-            event = log_event(st, events, E_DEAL, p, 0, 0)
+            event = log_event(st, events, np.int64(E_DEAL), p, np.int64(0), np.int64(0))
             for k in range(N_KINDS):
                 for _ in range(held(fx, params, st, p, k)):
                     log_card(events, event, k)
@@ -131,5 +133,5 @@ def deal_cards(fx, params, st, piles, rng, events):
         up = pop_stock(st, piles, rng)
         push_discard(st, piles, up)
         st[R_SC, C_UPCARD] = up
-        log_event(st, events, E_UPCARD, -1, up, 0)
+        log_event(st, events, np.int64(E_UPCARD), np.int64(-1), up, np.int64(0))
     st[R_SC, C_CURRENT] = first

@@ -52,7 +52,7 @@ from sim.engine.layout import (
     XD_TOP_PLUS_ONE,
 )
 from sim.engine.piles import discard_top, pop_stock, take_discard_at
-from sim.engine.specs import rule
+from sim.engine.specs import gated, rule
 from sim.engine.state import (
     C_COME_ROUND,
     C_CURRENT,
@@ -94,15 +94,16 @@ def _take_at(fx, params, st, piles, events, seat, i, second):
         st[R_SEAT + seat, S_PICKED] |= 1 << card
     st[R_SC, C_DRAWS_DISCARD] += 1
     st[R_SC, C_DRAWN_TURN] += 1
-    log_event(st, events, E_DRAW_DISCARD, seat, card, second)
+    log_event(st, events, np.int64(E_DRAW_DISCARD), seat, card, second)
 
 
 @kernel
 def _take_top(fx, params, st, piles, events, seat, top):
     """``seat`` takes ``top`` from the discard pile."""
-    _take_at(fx, params, st, piles, events, seat, st[R_SC, C_DISCARD_N] - 1, 0)
+    _take_at(fx, params, st, piles, events, seat, st[R_SC, C_DISCARD_N] - 1, np.int64(0))
 
 
+@gated(P_FAMILY, lambda v: v == FAMILY_GIN, None)
 @kernel
 def _upcard_offer(fx, params, values, bots, st, piles, rng, work, events, seat):
     """Gin's upcard offer (module docstring): ``seat`` (the non-dealer) or the dealer takes
@@ -111,16 +112,16 @@ def _upcard_offer(fx, params, values, bots, st, piles, rng, work, events, seat):
     if wants_discard(fx, params, values, bots, st, piles, rng, work, seat, top):
         _take_top(fx, params, st, piles, events, seat, top)
         return
-    log_event(st, events, E_DECLINE_UPCARD, seat, top, 0)
+    log_event(st, events, np.int64(E_DECLINE_UPCARD), seat, top, np.int64(0))
     st[R_SC, C_TURN] += 1
     other = next_seat(fx, params, st, seat)  # the dealer, or 3-player gin's other player
     if wants_discard(fx, params, values, bots, st, piles, rng, work, other, top):
         st[R_SC, C_CURRENT] = other
         _take_top(fx, params, st, piles, events, other, top)
         return
-    log_event(st, events, E_DECLINE_UPCARD, other, top, 0)
+    log_event(st, events, np.int64(E_DECLINE_UPCARD), other, top, np.int64(0))
     st[R_SC, C_TURN] += 1
-    _draw_stock(fx, params, st, piles, rng, events, seat, 0)
+    _draw_stock(fx, params, st, piles, rng, events, seat, np.int64(0))
 
 
 @kernel
@@ -136,9 +137,10 @@ def _draw_stock(fx, params, st, piles, rng, events, seat, second):
         st[R_SEAT + seat, S_STOCK_SEEN] |= bit
     st[R_SC, C_DRAWS_STOCK] += 1
     st[R_SC, C_DRAWN_TURN] += 1
-    log_event(st, events, E_DRAW_STOCK, seat, card, second)
+    log_event(st, events, np.int64(E_DRAW_STOCK), seat, card, second)
 
 
+@gated(P_DISCARD_DRAW, lambda v: v == XD_TOP_PLUS_ONE, None)
 @kernel
 def _second_card(fx, params, values, bots, st, piles, rng, work, events, seat):
     """top_plus_one's second card, after the discard top (module docstring, §3.7)."""
@@ -149,9 +151,9 @@ def _second_card(fx, params, values, bots, st, piles, rng, work, events, seat):
             fx, params, values, bots, st, piles, rng, work, seat, piles[PILE_DISCARD, n - 1]
         )
     ):
-        _take_at(fx, params, st, piles, events, seat, n - 1, 1)
+        _take_at(fx, params, st, piles, events, seat, n - 1, np.int64(1))
     else:
-        _draw_stock(fx, params, st, piles, rng, events, seat, 1)
+        _draw_stock(fx, params, st, piles, rng, events, seat, np.int64(1))
 
 
 @kernel
@@ -176,7 +178,7 @@ def draw_phase(fx, params, values, bots, st, piles, rng, work, events, seat):
     may_take = top >= 0
     if draw == XD_TOP_PLUS_ONE and stock_empty and n < 2:
         may_take = False  # no second card anywhere (§3.7 open point 2)
-    at = -1  # the discard pile's card he takes, -1: none
+    at = np.int64(-1)  # the discard pile's card he takes, -1: none
     if may_take:
         if stock_empty and not block and not can_rebuild(st):
             at = n - 1  # the discard top is the only card left to draw
@@ -188,18 +190,18 @@ def draw_phase(fx, params, values, bots, st, piles, rng, work, events, seat):
         elif wants_discard(fx, params, values, bots, st, piles, rng, work, seat, top):
             at = n - 1
     if at >= 0:
-        _take_at(fx, params, st, piles, events, seat, at, 0)
+        _take_at(fx, params, st, piles, events, seat, at, np.int64(0))
         if draw == XD_TOP_PLUS_ONE:
             _second_card(fx, params, values, bots, st, piles, rng, work, events, seat)
         return DRAW_OK
     if block:
         if top < 0:
             return DRAW_EXHAUSTED
-        log_event(st, events, E_BLOCK, seat, top, 0)
+        log_event(st, events, np.int64(E_BLOCK), seat, top, np.int64(0))
         return DRAW_BLOCK
     if stock_empty:
         if not can_rebuild(st):
             return DRAW_EXHAUSTED
         rebuild_stock(fx, params, st, piles, rng, events, seat)
-    _draw_stock(fx, params, st, piles, rng, events, seat, 0)
+    _draw_stock(fx, params, st, piles, rng, events, seat, np.int64(0))
     return DRAW_OK

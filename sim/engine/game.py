@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.engine.hand import play_hand
+from sim.engine.hand import finish_hand, play_turns, start_hand
 from sim.engine.jit import allocating, kernel
 from sim.engine.layout import (
     DEALER_LOSER_SITS_OUT,
@@ -46,7 +46,7 @@ from sim.engine.layout import (
     SHUTOUT_GAME_BONUS,
 )
 from sim.engine.melds import new_work
-from sim.engine.partnership import TEAMS, play_partnership_hand
+from sim.engine.partnership import N_TALLY, TABLES, TEAMS, seat_table, tally_table, team_hand
 from sim.engine.rng import N_RNG, STREAM_GAME, below, stream_seed
 from sim.engine.rows import (
     C_EVENTS,
@@ -201,15 +201,24 @@ def play_games(
     bots2 = np.zeros(2, np.int64)
     scores2 = np.zeros(2, np.int64)
     side2 = np.zeros(2, np.int64)
+    tally = np.zeros(N_TALLY, np.int64)
+    first_event = np.int64(0)
+    # each table's rules, bots and scores: a partnership table is a 2-player hand
+    table_params = params2 if partnership else params
+    table_bots = bots2 if partnership else bots
+    table_scores = scores2 if partnership else scores
+    table_side = side2 if partnership else side
     h = 0
     g = 0
     single = rule(fx, params, P_GAME_END) == END_SINGLE_HAND
     next_dealer = -1
     while h < max_hands and g < max_games:
         game = first_game + g
-        game_rng[0] = stream_seed(seed, shard, game, STREAM_GAME)
+        game_rng[0] = stream_seed(seed, shard, game, np.int64(STREAM_GAME))
         # a seat rotation r shifts the dealer, so the same shuffle reaches seat p + r
-        dealer = (below(game_rng, 0, players) + rule(fx, params, P_SEAT_ROTATION)) % players
+        dealer = (
+            below(game_rng, np.int64(0), players) + rule(fx, params, P_SEAT_ROTATION)
+        ) % players
         if first_dealer >= 0:
             dealer = first_dealer
         if single and next_dealer >= 0:
@@ -219,59 +228,46 @@ def play_games(
         won[:] = 0
         leader = -1
         lead_changes = 0
-        hands_in_game = 0
+        hands_in_game = np.int64(0)  # not a literal: kernels it is passed to compile once
         finished = False
-        winner = -1
+        winner = np.int64(-1)
         capped = 0
         while h < max_hands:
             deal = first_deal + h
             if rule(fx, params, P_DEAL_PER_GAME) == 1:
                 deal = game * GAME_DEAL_STRIDE + hands_in_game
-            if partnership:
-                reason, hand_winner, turns, draws_stock, draws_discard, violations = (
-                    play_partnership_hand(
-                        fx,
-                        params2,
-                        values,
-                        bots,
-                        bots2,
-                        st,
-                        piles,
-                        rng,
-                        work,
-                        events,
-                        seed,
-                        shard,
-                        deal,
-                        dealer,
-                        hands_in_game,
-                        scores,
-                        side,
-                        scores2,
-                        side2,
+            # one table, or the partnership's two (§3.19): each a hand of its own
+            for table in range(TABLES if partnership else 1):
+                table_deal, table_dealer = deal, dealer
+                if partnership:
+                    if table == 0:
+                        tally[:] = 0
+                    table_deal, table_dealer, first_event = seat_table(
+                        bots, bots2, st, events, hands_in_game, table, dealer, deal
                     )
+                start_hand(
+                    fx, table_params, st, piles, rng, work, events, seed, shard, table_deal,
+                    table_dealer,
+                )  # fmt: skip
+                reason, hand_winner = play_turns(
+                    fx, table_params, values, table_bots, st, piles, rng, work, events
                 )
-            else:
-                reason, hand_winner, turns = play_hand(
-                    fx,
-                    params,
-                    values,
-                    bots,
-                    st,
-                    piles,
-                    rng,
-                    work,
-                    events,
-                    seed,
-                    shard,
-                    deal,
-                    dealer,
-                    scores,
-                    side,
+                reason, hand_winner, turns = finish_hand(
+                    fx, table_params, values, st, piles, work, events, reason, hand_winner,
+                    table_scores, table_side,
+                )  # fmt: skip
+                if partnership:
+                    tally_table(
+                        st, events, tally, hands_in_game, table, first_event, reason,
+                        hand_winner, scores2, side2, side,
+                    )  # fmt: skip
+            draws_stock = st[R_SC, C_DRAWS_STOCK]
+            draws_discard = st[R_SC, C_DRAWS_DISCARD]
+            violations = st[R_SC, SC_VIOLATIONS]
+            if partnership:
+                reason, hand_winner, turns, draws_stock, draws_discard, violations = team_hand(
+                    fx, params, st, events, tally, scores
                 )
-                draws_stock = st[R_SC, C_DRAWS_STOCK]
-                draws_discard = st[R_SC, C_DRAWS_DISCARD]
-                violations = st[R_SC, SC_VIOLATIONS]
             if hand_winner >= 0:
                 won[hand_winner % ranked] += 1  # partners: the team's hands
             for p in range(players):
@@ -333,7 +329,7 @@ def play_games(
         if partnership:
             for team in range(TEAMS):
                 game_side[team] += game_side[team + TEAMS]  # partners' side bonuses, by team
-            gin_game_bonuses(fx, params, totals, won, game_side, winner, TEAMS, final)
+            gin_game_bonuses(fx, params, totals, won, game_side, winner, np.int64(TEAMS), final)
             final[2] = final[0]
             final[3] = final[1]
         elif rule(fx, params, P_FAMILY) == FAMILY_GIN:

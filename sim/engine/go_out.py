@@ -40,7 +40,7 @@ from sim.engine.layout import (
 )
 from sim.engine.legal import allowed_naturals, discard_allowed
 from sim.engine.melds import S_BEST_N, W_BEST, W_SCAL
-from sim.engine.specs import rule
+from sim.engine.specs import gated, rule
 from sim.engine.state import C_UPCARD, R_SC, R_SEAT, S_HAND
 from sim.engine.table import lay_down
 
@@ -105,10 +105,11 @@ def within_limit(fx, params, st, deadwood):
 def may_knock(fx, params, values, st, work, seat):
     """May ``seat``, his discard made, knock now? Returns (allowed, his deadwood)."""
     hand = st[R_SEAT + seat, S_HAND]
-    deadwood, _ = seat_arrangement(fx, params, values, st, work, seat, hand, True)
+    deadwood, _ = seat_arrangement(fx, params, values, st, work, seat, hand, np.bool_(True))
     return within_limit(fx, params, st, deadwood), deadwood
 
 
+@gated(P_MELD_TIMING, lambda v: v == TIMING_ALL_AT_ONCE, np.int64(OUT_NONE))
 @kernel
 def out_discard(fx, params, values, st, work, seat):
     """How ``seat``, his draw made, may go out under all_at_once (module docstring):
@@ -122,7 +123,7 @@ def out_discard(fx, params, values, st, work, seat):
     loose = hand & ~meldable_mask(fx, params, work, hand)
     if popcount(loose) > 1:
         return OUT_NONE
-    dw, _ = seat_arrangement(fx, params, values, st, work, seat, hand, True)
+    dw, _ = seat_arrangement(fx, params, values, st, work, seat, hand, np.bool_(True))
     allowed = allowed_naturals(st, seat)
     if loose != 0:  # the one card in no meld: the others must meld wholly
         c = lowest_bit(loose)
@@ -142,6 +143,7 @@ def out_discard(fx, params, values, st, work, seat):
     return best
 
 
+@gated(P_MELD_TIMING, lambda v: v == TIMING_ALL_AT_ONCE, np.bool_(False))
 @kernel
 def go_out(fx, params, values, st, work, events, seat, card):
     """``seat`` goes out under all_at_once: lays down the best arrangement of his hand less

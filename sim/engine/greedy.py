@@ -124,11 +124,11 @@ def _greedy_arrangement(fx, params, values, st, work, seat):
     limit = _meld_limit(fx, params)
     best_arrangement(fx, params, values, work, hand, jokers, limit)
     if work[W_SCAL, S_BEST_N] == 0 or rows_leave_end(
-        fx, params, st, work, seat, W_BEST, work[W_SCAL, S_BEST_N]
+        fx, params, st, work, seat, np.int64(W_BEST), work[W_SCAL, S_BEST_N]
     ):
         return
     best_v = -1
-    best_d = -1
+    best_d = np.int64(-1)
     rest = allowed_naturals(st, seat)
     while rest != 0:
         d = lowest_bit(rest)
@@ -159,8 +159,8 @@ def _steal_all(fx, params, st, events, seat):
         plan = st[R_SC, C_PLAN]
         if 0 <= plan < JOKER:
             hand &= ~(np.int64(1) << plan)
-        best_k = JOKER
-        best_m = -1
+        best_k = np.int64(JOKER)
+        best_m = np.int64(-1)
         for m in range(st[R_SC, C_N_MELDS]):
             here = stands_for(fx, params, st, m) & hand
             if here != 0 and lowest_bit(here) < best_k:

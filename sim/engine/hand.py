@@ -34,6 +34,8 @@ ends the hand as ``went_out`` like any other.
 
 from __future__ import annotations
 
+import numpy as np
+
 from sim.engine.audit import check_block_scores, check_call_turns, check_out_scores, check_state
 from sim.engine.bots import choose_discard, concealed_discard, knock_discard, play_table
 from sim.engine.calls import call_discard
@@ -45,6 +47,7 @@ from sim.engine.layout import (
     P_AUDIT,
     P_CALL_RUMMY,
     P_GOING_RUMMY,
+    P_MELD_TIMING,
     P_PLAYERS,
     P_SCORING,
     P_TURN_CAP,
@@ -57,6 +60,8 @@ from sim.engine.layout import (
     REASON_WENT_RUMMY,
     RUMMY_OFF,
     SCORE_UNMELDED,
+    TIMING_ALL_AT_ONCE,
+    TIMING_KNOCK,
 )
 from sim.engine.legal import discard_allowed
 from sim.engine.piles import push_discard
@@ -68,7 +73,7 @@ from sim.engine.scoring import (
     score_out,
 )
 from sim.engine.showdown import showdown
-from sim.engine.specs import rule
+from sim.engine.specs import gated, rule
 from sim.engine.state import (
     C_CALL_TURN,
     C_CURRENT,
@@ -117,6 +122,7 @@ def _discard_phase(fx, params, values, bots, st, piles, rng, events, seat):
     _discard(fx, params, st, piles, events, seat, card)
 
 
+@gated(P_MELD_TIMING, lambda v: v == TIMING_KNOCK, np.bool_(False))
 @kernel
 def _knock_phase(fx, params, values, bots, st, piles, rng, work, events, seat):
     """``seat`` discards the card his bot chooses and knocks if it says so and he may;
@@ -129,10 +135,11 @@ def _knock_phase(fx, params, values, bots, st, piles, rng, work, events, seat):
     if not allowed:
         st[R_SC, C_VIOLATIONS] += 1  # a knock above the limit: play goes on
         return False
-    log_event(st, events, E_KNOCK, seat, deadwood, 0)
+    log_event(st, events, np.int64(E_KNOCK), seat, deadwood, np.int64(0))
     return True
 
 
+@gated(P_MELD_TIMING, lambda v: v == TIMING_ALL_AT_ONCE, None)
 @kernel
 def _concealed_phase(fx, params, values, bots, st, piles, rng, work, events, seat):
     """all_at_once: ``seat`` goes out if his bot says so and he may, and discards."""
@@ -151,9 +158,10 @@ def _discard(fx, params, st, piles, events, seat, card):
         st[R_SC, C_VIOLATIONS] += 1
     take(fx, params, st, seat, card)
     push_discard(st, piles, card)
-    log_event(st, events, E_DISCARD, seat, card, 0)
+    log_event(st, events, np.int64(E_DISCARD), seat, card, np.int64(0))
 
 
+@gated(P_CALL_RUMMY, lambda v: v == 1, np.int64(-1))
 @kernel
 def _calls(fx, params, values, bots, st, piles, rng, work, events, seat):
     """Call Rummy (RULES.md §3.2, ``calls.py``) after ``seat``'s discard: each caller lays
@@ -226,30 +234,22 @@ def play_turns(fx, params, values, bots, st, piles, rng, work, events):
 
 
 @kernel
-def play_hand(
-    fx,
-    params,
-    values,
-    bots,
-    st,
-    piles,
-    rng,
-    work,
-    events,
-    seed,
-    shard,
-    deal,
-    dealer,
-    scores,
-    side,
-):
-    """Play deal ``deal`` with ``dealer`` dealing; writes ``scores`` and ``side`` (the hand's
-    side bonuses, which do not count toward the target: Oklahoma gin's, §2I.39), both
-    int64[players], and returns (end reason, winner, turns)."""
+def start_hand(fx, params, st, piles, rng, work, events, seed, shard, deal, dealer):
+    """Deal ``deal`` with ``dealer`` dealing (``reset_hand``, ``deal_cards``); the turns
+    follow (``play_turns``), then ``finish_hand``. ``game.play_games`` calls the three in
+    turn, so that no kernel between it and the turn loop compiles the tree below once more
+    (docs/perf-log.md, 2026-12-05)."""
     reset_hand(fx, params, st, piles, rng, seed, shard, deal, dealer)
     deal_cards(fx, params, st, piles, rng, events)
     _audit(fx, params, st, piles, work)
-    reason, winner = play_turns(fx, params, values, bots, st, piles, rng, work, events)
+
+
+@kernel
+def finish_hand(fx, params, values, st, piles, work, events, reason, winner, scores, side):
+    """Score the hand that ended with ``reason`` and ``winner`` (``play_turns``' answer):
+    writes ``scores`` and ``side`` (the hand's side bonuses, which do not count toward the
+    target: Oklahoma gin's, §2I.39), both int64[players], and returns (end reason, winner,
+    turns)."""
     players = rule(fx, params, P_PLAYERS)
     for p in range(players):
         scores[p] = 0
@@ -269,11 +269,11 @@ def play_hand(
         score_out(fx, params, values, st, work, winner, reason == REASON_WENT_RUMMY, scores)
         if rule(fx, params, P_AUDIT) == 1 and concealed(fx, params):
             st[R_SC, C_VIOLATIONS] += check_out_scores(fx, params, values, st, winner, scores)
-    log_event(st, events, E_END, winner, reason, 0)
+    log_event(st, events, np.int64(E_END), winner, reason, np.int64(0))
     if st[R_SC, C_LOG] == 1:  # what each seat held at the end: deadwood, or all his cards
         # under unmelded_to_winner (§3.7) the seats' deadwood is what counted
         knock = knocking(fx, params) or rule(fx, params, P_SCORING) == SCORE_UNMELDED
         for p in range(players):
             left = st[R_SEAT + p, S_DEADWOOD] if knock else hand_value(fx, params, values, st, p)
-            log_event(st, events, E_SCORE, p, scores[p], left)
+            log_event(st, events, np.int64(E_SCORE), p, scores[p], left)
     return reason, winner, st[R_SC, C_TURN]

@@ -4,6 +4,15 @@
 (``_nrt=False``): a kernel may not allocate arrays, only read and write the arrays it is
 given, and passing arrays between kernels then costs no atomic operations.
 ``allocating``: plain ``njit(cache=True)`` for the few functions that create arrays.
+Both use numpy's error model (``error_model="numpy"``): an integer division by zero gives 0
+rather than raising, so no kernel carries exception code (kernels never raise; they count
+violations).
+
+numba compiles a kernel once for each distinct type of its arguments, and a constant
+passed as it is (``log_event(st, events, E_MELD, seat, 0, 0)``) is typed as its literal
+value: one more compile of the kernel, and of nothing else, per constant. Engine code
+therefore passes constants to kernels as ``np.int64(E_MELD)`` or ``np.bool_(True)`` (the
+value still folds in LLVM); ``tests/engine/test_kernel_shape.py`` keeps it so.
 
 numba's on-disk cache notices when a kernel's own file changes but not when a module it
 calls does, so these kernels are cached in a folder named after a hash of every source of
@@ -69,8 +78,8 @@ def _decorator(**options):
     return decorate
 
 
-kernel = _decorator(_nrt=False)
-allocating = _decorator()
+kernel = _decorator(_nrt=False, error_model="numpy")
+allocating = _decorator(error_model="numpy")
 
 
 def cache_is_cold() -> bool:

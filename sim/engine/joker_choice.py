@@ -11,13 +11,15 @@ each bot chooses one card of the options, joker after joker:
 
 from __future__ import annotations
 
+import numpy as np
+
 from sim.cards import JOKER
 from sim.engine.bitops import lowest_bit, popcount
 from sim.engine.jit import kernel
-from sim.engine.layout import BOT_CAREFUL, BOT_RANDOM, P_PACKS
+from sim.engine.layout import BOT_CAREFUL, BOT_RANDOM, P_JOKERS, P_PACKS
 from sim.engine.melds import MAX_LAYERS, copies
 from sim.engine.rng import RNG_BOTS, below
-from sim.engine.specs import rule
+from sim.engine.specs import gated, rule
 from sim.engine.state import (
     C_DISCARD_N,
     C_N_MELDS,
@@ -44,6 +46,7 @@ def _unseen(fx, params, st, piles, seat, kind):
     return packs - min(seen, packs)
 
 
+@gated(P_JOKERS, lambda v: v != 0, None)
 @kernel
 def declare_jokers(fx, params, st, piles, rng, events, seat, m, bot):
     """``seat`` (a ``bot``) declares every joker of table meld ``m`` that must be declared
@@ -53,13 +56,13 @@ def declare_jokers(fx, params, st, piles, rng, events, seat, m, bot):
         if options == 0:
             return
         if bot == BOT_RANDOM:
-            pick = below(rng, RNG_BOTS, popcount(options))
+            pick = below(rng, np.int64(RNG_BOTS), popcount(options))
             rest = options
             for _ in range(pick):
                 rest &= rest - 1
             kind = lowest_bit(rest)
         elif bot == BOT_CAREFUL:
-            kind = JOKER
+            kind = np.int64(JOKER)
             fewest = 1 << 30
             rest = options
             while rest != 0:

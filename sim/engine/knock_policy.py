@@ -50,12 +50,20 @@ from sim.engine.go_out import NO_LIMIT, OUT_NONE, bot_limit, knock_limit, out_di
 from sim.engine.greedy import discard_candidates, partial_melds
 from sim.engine.jit import kernel
 from sim.engine.layoffs import arrange_mask, cannot_meld, seat_arrangement
-from sim.engine.layout import BOT_CAREFUL, BOT_GREEDY, BOT_RANDOM, P_PLAYERS
+from sim.engine.layout import (
+    BOT_CAREFUL,
+    BOT_GREEDY,
+    BOT_RANDOM,
+    P_MELD_TIMING,
+    P_PLAYERS,
+    TIMING_ALL_AT_ONCE,
+    TIMING_KNOCK,
+)
 from sim.engine.legal import allowed_naturals
 from sim.engine.melds import MAX_LAYERS
 from sim.engine.random_bot import random_discard, random_wants, uniform_kind
 from sim.engine.rng import RNG_BOTS, below
-from sim.engine.specs import rule
+from sim.engine.specs import gated, rule
 from sim.engine.state import (
     C_DISCARD_N,
     C_STOCK_N,
@@ -111,7 +119,7 @@ def discard_from(fx, params, values, st, work, seat, hand, taken, avoid, dw, mel
         k = lowest_bit(m)
         m &= m - 1
         left, _ = seat_arrangement(
-            fx, params, values, st, work, seat, hand & ~(np.int64(1) << k), False
+            fx, params, values, st, work, seat, hand & ~(np.int64(1) << k), np.bool_(False)
         )
         if left <= best_dw:
             best_dw = left
@@ -119,6 +127,7 @@ def discard_from(fx, params, values, st, work, seat, hand, taken, avoid, dw, mel
     return best, best_dw
 
 
+@gated(P_MELD_TIMING, lambda v: v in (TIMING_KNOCK, TIMING_ALL_AT_ONCE), np.bool_(False))
 @kernel
 def knock_wants(fx, params, values, bots, st, rng, work, seat, card):
     """Does ``seat`` take the offered ``card`` (the upcard at gin's opening or the discard
@@ -130,8 +139,8 @@ def knock_wants(fx, params, values, bots, st, rng, work, seat, card):
     bit = np.int64(1) << card
     with_card = hand | bit
     if bot == BOT_GREEDY:
-        now, _ = seat_arrangement(fx, params, values, st, work, seat, hand, True)
-    dw, melded = seat_arrangement(fx, params, values, st, work, seat, with_card, False)
+        now, _ = seat_arrangement(fx, params, values, st, work, seat, hand, np.bool_(True))
+    dw, melded = seat_arrangement(fx, params, values, st, work, seat, with_card, np.bool_(False))
     if bot != BOT_GREEDY and melded & bit != 0:
         return True
     _, after = discard_from(
@@ -209,7 +218,7 @@ def _careful_turn(fx, params, values, st, piles, work, seat):
     """careful's ``(discard, knock)`` (module docstring)."""
     hand = st[R_SEAT + seat, S_HAND]
     taken = st[R_SC, C_TAKEN]
-    dw, melded = seat_arrangement(fx, params, values, st, work, seat, hand, True)
+    dw, melded = seat_arrangement(fx, params, values, st, work, seat, hand, np.bool_(True))
     card, left = discard_from(
         fx, params, values, st, work, seat, hand, taken, np.int64(0), dw, melded
     )
@@ -241,6 +250,7 @@ def _outlook_discard(fx, params, values, st, piles, work, seat, hand, cards):
     return best
 
 
+@gated(P_MELD_TIMING, lambda v: v == TIMING_KNOCK, (np.int64(-1), np.bool_(False)))
 @kernel
 def knock_turn(fx, params, values, bots, st, piles, rng, work, seat):
     """``seat`` holds one card more than the deal: ``(discard, knock)``."""
@@ -251,27 +261,34 @@ def knock_turn(fx, params, values, bots, st, piles, rng, work, seat):
     if bot == BOT_RANDOM:
         card = random_discard(fx, params, st, rng, seat)
         left, _ = seat_arrangement(
-            fx, params, values, st, work, seat, hand & ~(np.int64(1) << card), False
+            fx, params, values, st, work, seat, hand & ~(np.int64(1) << card), np.bool_(False)
         )
         limit = knock_limit(fx, params, st)
-        knock = (limit == NO_LIMIT or left <= limit) and below(rng, RNG_BOTS, 2) == 1
+        knock = (limit == NO_LIMIT or left <= limit) and below(
+            rng, np.int64(RNG_BOTS), np.int64(2)
+        ) == 1
         return card, knock
     avoid = np.int64(0)
     if bot == BOT_GREEDY:
-        avoid = partial_melds(fx, params, st[R_SEAT + seat, S_HAND : S_HAND + MAX_LAYERS], 1)
-    dw, melded = seat_arrangement(fx, params, values, st, work, seat, hand, True)
+        avoid = partial_melds(
+            fx, params, st[R_SEAT + seat, S_HAND : S_HAND + MAX_LAYERS], np.int64(1)
+        )
+    dw, melded = seat_arrangement(fx, params, values, st, work, seat, hand, np.bool_(True))
     card, left = discard_from(
         fx, params, values, st, work, seat, hand, st[R_SC, C_TAKEN], avoid, dw, melded
     )
     return card, left <= bot_limit(fx, params, st)
 
 
+@gated(P_MELD_TIMING, lambda v: v == TIMING_ALL_AT_ONCE, (np.int64(-1), np.bool_(False)))
 @kernel
 def concealed_turn(fx, params, values, bots, st, piles, rng, work, seat):
     """all_at_once: ``(card, out)``: ``seat`` goes out (``out``) keeping back ``card`` to
     discard (``go_out.OUT_WHOLE``: none), or discards ``card`` (module docstring)."""
     out = out_discard(fx, params, values, st, work, seat)
-    if out != OUT_NONE and (bots[seat] != BOT_RANDOM or below(rng, RNG_BOTS, 2) == 1):
+    if out != OUT_NONE and (
+        bots[seat] != BOT_RANDOM or below(rng, np.int64(RNG_BOTS), np.int64(2)) == 1
+    ):
         return out, True
     return _concealed_card(fx, params, values, bots, st, piles, rng, work, seat), False
 
@@ -280,16 +297,18 @@ def concealed_turn(fx, params, values, bots, st, piles, rng, work, seat):
 def _concealed_card(fx, params, values, bots, st, piles, rng, work, seat):
     """all_at_once: the card ``seat`` discards when he does not go out (module docstring)."""
     hand = st[R_SEAT + seat, S_HAND]
-    _, melded = seat_arrangement(fx, params, values, st, work, seat, hand, True)
+    _, melded = seat_arrangement(fx, params, values, st, work, seat, hand, np.bool_(True))
     if bots[seat] == BOT_RANDOM:
         allowed = allowed_naturals(st, seat)
         pool = allowed & ~melded
-        return uniform_kind(rng, pool if pool != 0 else allowed, False)
+        return uniform_kind(rng, pool if pool != 0 else allowed, np.bool_(False))
     allowed = discard_candidates(st, seat)
     pool = allowed & ~melded
     if pool == 0:
         pool = allowed
-    loose = pool & ~partial_melds(fx, params, st[R_SEAT + seat, S_HAND : S_HAND + MAX_LAYERS], 1)
+    loose = pool & ~partial_melds(
+        fx, params, st[R_SEAT + seat, S_HAND : S_HAND + MAX_LAYERS], np.int64(1)
+    )
     if loose != 0:
         pool = loose
     if bots[seat] == BOT_CAREFUL and popcount(pool) >= 2:

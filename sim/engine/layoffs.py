@@ -88,7 +88,7 @@ def arrange_mask(fx, params, values, work, mask):
     layers[0] = mask
     for l in range(1, MAX_LAYERS):
         layers[l] = 0
-    melded_value = best_arrangement(fx, params, values, work, layers, 0, 0)
+    melded_value = best_arrangement(fx, params, values, work, layers, np.int64(0), np.int64(0))
     melded = np.int64(0)
     for m in range(work[W_SCAL, S_BEST_N]):
         melded |= work[W_BEST + m, CA_TAKE]
@@ -102,7 +102,7 @@ def meldable_mask(fx, params, work, mask):
     layers[0] = mask
     for l in range(1, MAX_LAYERS):
         layers[l] = 0
-    return meldable(fx, params, layers, 1, 0)
+    return meldable(fx, params, layers, np.int64(1), np.int64(0))
 
 
 @kernel
@@ -230,7 +230,7 @@ def _lay_all(fx, params, st, work, owner, cards):
     n = _load_melds(st, work, owner)
     laid = np.int64(0)
     left = cards
-    count = 0
+    count = np.int64(0)
     changed = True
     while changed and left != 0:
         changed = False
@@ -386,7 +386,7 @@ def _fits_any(fx, params, st, work, owner, cards, plan):
             if plan:
                 _write_plan(fx, params, work, n, cards, groups, places)
             return True
-        i = 0
+        i = np.int64(0)
         while i < n:  # the next growth to try
             if sc[i, T_RUN] == 1:
                 if sc[i, T_D] < sc[i, T_DOWN]:
@@ -419,7 +419,7 @@ def _write_plan(fx, params, work, n, cards, groups, places):
             to_groups |= low
             spare &= ~low
     pool = cards & ~to_groups
-    count = 0
+    count = np.int64(0)
     for i in range(n):
         if sc[i, T_RUN] == 0:
             continue
@@ -449,7 +449,7 @@ def plan_layoffs(fx, params, st, work, owner, cards):
     ``owner``'s melds, one row per card from ``W_FRAME`` (``PLAN_MELD``, ``PLAN_CARD``);
     returns how many rows (fewer than the cards: they cannot all be laid off)."""
     if _any_suit(fx, params):
-        if _fits_any(fx, params, st, work, owner, cards, True):
+        if _fits_any(fx, params, st, work, owner, cards, np.bool_(True)):
             return popcount(cards)
         return 0
     return popcount(_lay_all(fx, params, st, work, owner, cards))
@@ -479,7 +479,7 @@ def best_layoffs(fx, params, values, st, work, hand, owner):
             break
         n = popcount(s)
         if any_suit:
-            if not _fits_any(fx, params, st, work, owner, s, False):
+            if not _fits_any(fx, params, st, work, owner, s, np.bool_(False)):
                 continue
         elif _lay_all(fx, params, st, work, owner, s) != s:
             continue

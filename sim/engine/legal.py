@@ -72,7 +72,7 @@ def left_allows_end(fx, params, st, seat, first, second, jokers):
     out without a discard is allowed (§2E.26), or a card that may be discarded?"""
     if first == 0 and jokers == 0:
         return rule(fx, params, P_MUST_DISCARD_TO_GO_OUT) == 0
-    if jokers > _taken_copies(st, JOKER):
+    if jokers > _taken_copies(st, np.int64(JOKER)):
         return True
     return _drop_taken(st, first, second) != 0
 

@@ -268,11 +268,11 @@ def _list_groups(fx, params, values, work, first, count, rest, n_layers, jokers,
                 return count
             row = first + count
             value = j * values[JOKER]
-            shape = 0
+            shape = np.int64(0)
             for t in range(N_SUITS):
                 value += n[t] * values[rank * N_SUITS + t]
                 shape |= n[t] << (4 * t)
-            _emit(work, row, MELD_GROUP, rank, size, -1, j, value, shape)
+            _emit(work, row, np.int64(MELD_GROUP), rank, size, np.int64(-1), j, value, shape)
             for t in range(N_SUITS):
                 for l in range(n[t]):
                     work[row, CA_TAKE + l] |= np.int64(1) << (rank * N_SUITS + t)
@@ -313,19 +313,29 @@ def _list_window(
         if count >= MAX_CAND:
             work[W_SCAL, S_TRUNCATED] = 1
             return count
-        take = 0
-        shape = 0
+        take = np.int64(0)
+        shape = np.int64(0)
         for q in range(length):
             take |= np.int64(1) << (rank_at(lo + q, ace_rank) * N_SUITS + suit_c)
             shape |= suit_c << (3 * q)
         row = first + count
-        _emit(work, row, MELD_RUN, lo, length, suit_c, 0, mask_value(values, take), shape)
+        _emit(
+            work,
+            row,
+            np.int64(MELD_RUN),
+            lo,
+            length,
+            suit_c,
+            np.int64(0),
+            mask_value(values, take),
+            shape,
+        )
         work[row, CA_TAKE] = take
         return count + 1
     digit = work[W_DIGITS, 0:MAX_RUN]
     i = 0
     digit[0] = -1
-    used = 0  # jokers on positions before i
+    used = np.int64(0)  # jokers on positions before i
     while i >= 0:
         if digit[i] == JOKER_DIGIT:
             used -= 1  # position i gives its joker back to try its next option
@@ -361,15 +371,25 @@ def _list_window(
             return count
         row = first + count
         value = used * values[JOKER]
-        shape = 0
-        take = 0
+        shape = np.int64(0)
+        take = np.int64(0)
         for q in range(length):
             shape |= digit[q] << (3 * q)
             if digit[q] != JOKER_DIGIT:
                 kind = rank_at(lo + q, ace_rank) * N_SUITS + digit[q]
                 take |= np.int64(1) << kind
                 value += values[kind]
-        _emit(work, row, MELD_RUN, lo, length, -1 if any_suit else suit_c, used, value, shape)
+        _emit(
+            work,
+            row,
+            np.int64(MELD_RUN),
+            lo,
+            length,
+            -1 if any_suit else suit_c,
+            used,
+            value,
+            shape,
+        )
         work[row, CA_TAKE] = take
         count += 1
     return count
@@ -421,7 +441,7 @@ def _list_runs(fx, params, values, work, first, count, rest, jokers, c):
         first_lo = 0 if wrap else max(0, pos - MAX_RUN + 1)
         last_lo = N_RANKS - 1 if wrap else pos
         for lo in range(first_lo, last_lo + 1):
-            at = index_in_window(pos, lo, MAX_RUN, ace_rank)  # c's place: bit lo + at
+            at = index_in_window(pos, lo, np.int64(MAX_RUN), ace_rank)  # c's place: bit lo + at
             before = ((np.int64(1) << at) - 1) << lo
             missing = at - popcount(col & before)
             if missing > jokers:
@@ -457,7 +477,7 @@ def list_candidates(fx, params, values, work, first, rest, n_layers, jokers, c):
     """List the melds through natural card ``c`` (one copy of it) whose other cards come
     from the set (``rest``, ``jokers``; ``c`` included), in the declared order, into rows
     ``first``.. of ``work``; returns how many."""
-    count = _list_groups(fx, params, values, work, first, 0, rest, n_layers, jokers, c)
+    count = _list_groups(fx, params, values, work, first, np.int64(0), rest, n_layers, jokers, c)
     return _list_runs(fx, params, values, work, first, count, rest, jokers, c)
 
 
@@ -626,7 +646,7 @@ def best_arrangement(fx, params, values, work, layers, jokers, limit):
         if l < n_layers:
             left += mask_value(values, layers[l])
     work[frame, F_JOKERS] = jokers
-    _push(fx, params, values, work, 0, 0, left, 0, n_layers, keep)
+    _push(fx, params, values, work, np.int64(0), np.int64(0), left, np.int64(0), n_layers, keep)
     depth = 0
     while depth >= 0:
         frame = W_FRAME + depth

@@ -7,8 +7,9 @@ Seats 0 and 2 are one team (A), seats 1 and 3 the other (B). Partners switch opp
 every hand: tables 0-1 and 2-3 on even hands of the game, 0-3 and 2-1 on odd hands. At
 each table the dealer is the game's dealer for this hand if he sits there, else his
 partner (so one team deals at both tables, and the deal passes to the left each hand). A
-table is one ``hand.play_hand`` of 2 players (``params2``) on the same state, its seats 0
-and 1 the table's team A and team B seats; its deal number is ``2 * deal + table``.
+table is one hand of 2 players (``params2``) on the same state, its seats 0 and 1 the
+table's team A and team B seats; its deal number is ``2 * deal + table``. ``game.play_games``
+plays the tables: ``seat_table``, the hand, ``tally_table``; then ``team_hand``.
 
 Team score of a hand: what each team's winners scored is summed; if both teams scored,
 the one that scored more records the difference (equal: nothing); a void table adds
@@ -17,7 +18,8 @@ nothing. Both partners carry their team's score.
 
 from __future__ import annotations
 
-from sim.engine.hand import play_hand
+import numpy as np
+
 from sim.engine.jit import kernel
 from sim.engine.layout import P_AUDIT, REASON_VOID
 from sim.engine.specs import rule
@@ -25,6 +27,7 @@ from sim.engine.state import (
     C_DRAWS_DISCARD,
     C_DRAWS_STOCK,
     C_N_EVENTS,
+    C_TURN,
     C_VIOLATIONS,
     E_TABLE,
     E_TEAMS,
@@ -35,6 +38,19 @@ from sim.engine.state import (
 
 TEAMS = 2
 TABLES = 2
+
+# a partnership hand's tally of its tables (int64[N_TALLY]), kept by ``play_games``
+T_POINTS_A = 0  # what team A's (seats 0 and 2) winners scored; team B's is the next slot
+T_POINTS_B = 1
+T_TURNS = 2
+T_DRAWS_STOCK = 3
+T_DRAWS_DISCARD = 4
+T_VIOLATIONS = 5
+T_BEST_SEAT = 6  # the seat whose table scored most, -1: none yet
+T_BEST_POINTS = 7
+T_BEST_REASON = 8  # that table's end reason
+T_FIRST_REASON = 9  # table 0's end reason (when neither table scored)
+N_TALLY = 10
 
 
 @kernel
@@ -78,97 +94,73 @@ def check_team_scores(points_a, points_b, scores):
 
 
 @kernel
-def play_partnership_hand(
-    fx,
-    params2,
-    values,
-    bots,
-    bots2,
-    st,
-    piles,
-    rng,
-    work,
-    events,
-    seed,
-    shard,
-    deal,
-    dealer,
-    hand_index,
-    scores,
-    side,
-    scores2,
-    side2,
-):
-    """Play both tables of one partnership hand (module docstring). Writes each seat's hand
-    score to ``scores`` and side bonuses to ``side`` (int64[4]); returns (reason of the
-    table that decided, winner seat or -1, turns, stock draws, discard draws and audit
-    violations of both tables)."""
-    points_a = 0
-    points_b = 0
-    turns = 0
-    draws_stock = 0
-    draws_discard = 0
-    violations = 0
-    best_seat = -1
-    best_points = -1
-    best_reason = REASON_VOID
-    first_reason = REASON_VOID
-    for table in range(TABLES):
-        a, b = table_seats(hand_index, table)
-        bots2[0] = bots[a]
-        bots2[1] = bots[b]
-        table_dealer = 0 if dealer == a or dealer == (a + 2) % 4 else 1
-        log_event(st, events, E_TABLE, a, table, b)
-        first_event = st[R_SC, C_N_EVENTS]
-        reason, winner, t = play_hand(
-            fx,
-            params2,
-            values,
-            bots2,
-            st,
-            piles,
-            rng,
-            work,
-            events,
-            seed,
-            shard,
-            2 * deal + table,
-            table_dealer,
-            scores2,
-            side2,
-        )
-        for i in range(first_event, st[R_SC, C_N_EVENTS]):  # the table's seats to the game's
-            if events[i, EV_SEAT] == 0:
-                events[i, EV_SEAT] = a
-            elif events[i, EV_SEAT] == 1:
-                events[i, EV_SEAT] = b
-        turns += t
-        draws_stock += st[R_SC, C_DRAWS_STOCK]
-        draws_discard += st[R_SC, C_DRAWS_DISCARD]
-        violations += st[R_SC, C_VIOLATIONS]
-        if table == 0:
-            first_reason = reason
-        side[a] = side2[0]  # each seat plays at one table
-        side[b] = side2[1]
-        if winner < 0:
-            continue
-        seat = a if winner == 0 else b
-        points = scores2[winner]
-        if seat % 2 == 0:
-            points_a += points
-        else:
-            points_b += points
-        if points > best_points:
-            best_points = points
-            best_seat = seat
-            best_reason = reason
+def seat_table(bots, bots2, st, events, hand_index, table, dealer, deal):
+    """Seat ``table`` of the ``hand_index``-th hand of a game (module docstring): its bots
+    into ``bots2`` (int64[2]: team A's seat, then team B's); logs the table. Returns (its
+    deal number, its dealer: 0 or 1, the first event row of its hand)."""
+    a, b = table_seats(hand_index, table)
+    bots2[0] = bots[a]
+    bots2[1] = bots[b]
+    table_dealer = 0 if dealer == a or dealer == (a + 2) % 4 else 1
+    log_event(st, events, np.int64(E_TABLE), a, table, b)
+    return 2 * deal + table, table_dealer, st[R_SC, C_N_EVENTS]
+
+
+@kernel
+def tally_table(st, events, tally, hand_index, table, first_event, reason, winner, scores2,
+                side2, side):  # fmt: skip
+    """Add ``table``'s hand, which ended with ``reason`` and ``winner`` (0, 1 or -1) and
+    wrote its events from row ``first_event``, to ``tally`` (int64[N_TALLY], ``T_*``,
+    zeroed before the first table): its events and side bonuses (``side``, int64[4]) go to
+    the game's seats, its points to its winner's team."""
+    a, b = table_seats(hand_index, table)
+    for i in range(first_event, st[R_SC, C_N_EVENTS]):  # the table's seats to the game's
+        if events[i, EV_SEAT] == 0:
+            events[i, EV_SEAT] = a
+        elif events[i, EV_SEAT] == 1:
+            events[i, EV_SEAT] = b
+    tally[T_TURNS] += st[R_SC, C_TURN]
+    tally[T_DRAWS_STOCK] += st[R_SC, C_DRAWS_STOCK]
+    tally[T_DRAWS_DISCARD] += st[R_SC, C_DRAWS_DISCARD]
+    tally[T_VIOLATIONS] += st[R_SC, C_VIOLATIONS]
+    if table == 0:
+        tally[T_FIRST_REASON] = reason
+        tally[T_BEST_SEAT] = -1
+        tally[T_BEST_POINTS] = -1
+        tally[T_BEST_REASON] = REASON_VOID
+    side[a] = side2[0]  # each seat plays at one table
+    side[b] = side2[1]
+    if winner < 0:
+        return
+    seat = a if winner == 0 else b
+    points = scores2[winner]
+    tally[T_POINTS_A + seat % 2] += points
+    if points > tally[T_BEST_POINTS]:
+        tally[T_BEST_POINTS] = points
+        tally[T_BEST_SEAT] = seat
+        tally[T_BEST_REASON] = reason
+
+
+@kernel
+def team_hand(fx, params, st, events, tally, scores):
+    """The partnership hand's result from both tables' ``tally``: each seat's hand score
+    into ``scores`` (int64[4]); returns (reason of the table that decided, winner seat or
+    -1, turns, stock draws, discard draws and audit violations of both tables)."""
+    points_a = tally[T_POINTS_A]
+    points_b = tally[T_POINTS_B]
     scoring = team_result(points_a, points_b, scores)
-    log_event(st, events, E_TEAMS, -1, scores[0], scores[1])
-    if rule(fx, params2, P_AUDIT) == 1:
+    log_event(st, events, np.int64(E_TEAMS), np.int64(-1), scores[0], scores[1])
+    violations = tally[T_VIOLATIONS]
+    if rule(fx, params, P_AUDIT) == 1:
         violations += check_team_scores(points_a, points_b, scores)
+    best_seat = tally[T_BEST_SEAT]
+    reason = tally[T_BEST_REASON]
+    winner = best_seat
     if scoring < 0:  # both tables void or stalled, or equal scores on both sides
-        reason = best_reason if best_seat >= 0 else first_reason
-        return reason, -1, turns, draws_stock, draws_discard, violations
-    # the scoring team's player whose table scored most (with one winner per team, the
+        winner = -1
+        if best_seat < 0:
+            reason = tally[T_FIRST_REASON]
+    # else the scoring team's player whose table scored most (with one winner per team, the
     # larger score is the scoring team's)
-    return best_reason, best_seat, turns, draws_stock, draws_discard, violations
+    turns = tally[T_TURNS]
+    return reason, winner, turns, tally[T_DRAWS_STOCK], tally[T_DRAWS_DISCARD], violations

@@ -13,6 +13,8 @@ requires, and a draw takes its top.
 
 from __future__ import annotations
 
+import numpy as np
+
 from sim.engine.jit import kernel
 from sim.engine.rng import RNG_DEAL, below
 from sim.engine.state import (
@@ -45,7 +47,7 @@ def pop_stock(st, piles, rng):
     """The next card of the stock (it must not be empty)."""
     n = st[R_SC, C_STOCK_N] - 1
     if st[R_SC, C_STOCK_ORDERED] == 0:
-        j = below(rng, RNG_DEAL, n + 1)
+        j = below(rng, np.int64(RNG_DEAL), n + 1)
         card = piles[PILE_STOCK, j]
         piles[PILE_STOCK, j] = piles[PILE_STOCK, n]
         piles[PILE_STOCK, n] = card

@@ -73,7 +73,7 @@ NO_PICK = -1  # count the actions, carry none out
 @kernel
 def random_wants(rng):
     """Take the discard top? A fair coin."""
-    return below(rng, RNG_BOTS, 2) == 1
+    return below(rng, np.int64(RNG_BOTS), np.int64(2)) == 1
 
 
 @kernel
@@ -82,7 +82,7 @@ def random_area_card(rng, n):
     -1 for the stock (module docstring)."""
     if not random_wants(rng):
         return -1
-    return below(rng, RNG_BOTS, n)
+    return below(rng, np.int64(RNG_BOTS), n)
 
 
 @kernel
@@ -96,17 +96,19 @@ def _melds(fx, params, values, st, piles, rng, events, work, seat, pick, count):
     while rest != 0:
         c = lowest_bit(rest)
         rest &= rest - 1
-        n = list_candidates(fx, params, values, work, W_CAND, hand, n_layers, jokers, c)
+        n = list_candidates(fx, params, values, work, np.int64(W_CAND), hand, n_layers, jokers, c)
         for i in range(min(n, MAX_CAND)):
             row = W_CAND + i
             if lowest_bit(work[row, CA_TAKE]) != c:
                 continue  # listed under its lowest natural card
-            if not rows_leave_end(fx, params, st, work, seat, row, 1):
+            if not rows_leave_end(fx, params, st, work, seat, row, np.int64(1)):
                 continue
             if count == pick:
                 m = lay_down(fx, params, st, events, seat, work, row)
                 if work[row, CA_JOKERS] > 0:
-                    declare_jokers(fx, params, st, piles, rng, events, seat, m, BOT_RANDOM)
+                    declare_jokers(
+                        fx, params, st, piles, rng, events, seat, m, np.int64(BOT_RANDOM)
+                    )
                 return -1
             count += 1
     return count
@@ -138,7 +140,7 @@ def _layoffs(fx, params, st, piles, rng, events, seat, pick, count):
             continue
         if count == pick:
             lay_off_joker(fx, params, st, events, seat, m)
-            declare_jokers(fx, params, st, piles, rng, events, seat, m, BOT_RANDOM)
+            declare_jokers(fx, params, st, piles, rng, events, seat, m, np.int64(BOT_RANDOM))
             return -1
         count += 1
     return count
@@ -164,7 +166,7 @@ def _steals(fx, params, st, events, seat, pick, count):
 def _actions(fx, params, values, st, piles, rng, events, work, seat, pick):
     """How many legal table actions there are (``pick`` = NO_PICK), or carry out action
     number ``pick`` (returns -1)."""
-    count = 0
+    count = np.int64(0)
     if may_meld_now(fx, params, st):
         count = _melds(fx, params, values, st, piles, rng, events, work, seat, pick, count)
         if count < 0:
@@ -182,8 +184,8 @@ def _actions(fx, params, values, st, piles, rng, events, work, seat, pick):
 def random_table(fx, params, values, st, piles, rng, events, work, seat):
     """Random's lay-downs, lay-offs and joker replacements (module docstring)."""
     while st[R_SEAT + seat, S_N] > 0:
-        n = _actions(fx, params, values, st, piles, rng, events, work, seat, NO_PICK)
-        pick = below(rng, RNG_BOTS, n + 1)
+        n = _actions(fx, params, values, st, piles, rng, events, work, seat, np.int64(NO_PICK))
+        pick = below(rng, np.int64(RNG_BOTS), n + 1)
         if pick == n:
             return
         _actions(fx, params, values, st, piles, rng, events, work, seat, pick)
@@ -192,7 +194,7 @@ def random_table(fx, params, values, st, piles, rng, events, work, seat):
 @kernel
 def random_discard(fx, params, st, rng, seat):
     """A uniform allowed kind (module docstring)."""
-    joker = discard_allowed(fx, params, st, seat, JOKER)
+    joker = discard_allowed(fx, params, st, seat, np.int64(JOKER))
     return uniform_kind(rng, allowed_naturals(st, seat), joker)
 
 
@@ -200,14 +202,14 @@ def random_discard(fx, params, st, rng, seat):
 def uniform_kind(rng, cards, joker):
     """A uniform pick among the natural kinds ``cards`` (kind order), and a joker when
     ``joker``."""
-    n = 0
+    n = np.int64(0)
     rest = cards
     while rest != 0:
         n += 1
         rest &= rest - 1
     if joker:
         n += 1
-    pick = below(rng, RNG_BOTS, n)
+    pick = below(rng, np.int64(RNG_BOTS), n)
     rest = cards
     while rest != 0:
         k = lowest_bit(rest)

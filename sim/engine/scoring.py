@@ -27,6 +27,8 @@ lowest loses his own total instead and the lowest score 0.
 
 from __future__ import annotations
 
+import numpy as np
+
 from sim.cards import JOKER, N_SUITS
 from sim.engine.deal import next_seat
 from sim.engine.jit import kernel
@@ -38,6 +40,7 @@ from sim.engine.layout import (
     P_GIN_BONUS,
     P_GOING_RUMMY,
     P_GOING_RUMMY_ARG,
+    P_MELD_TIMING,
     P_OKLAHOMA_EXTRA,
     P_PACKS,
     P_PLAYERS,
@@ -55,9 +58,10 @@ from sim.engine.layout import (
     SCORE_PENALTY,
     SCORE_UNMELDED,
     STOCK_BLOCK_TOTALS,
+    TIMING_KNOCK,
 )
 from sim.engine.melds import mask_value
-from sim.engine.specs import rule
+from sim.engine.specs import gated, rule
 from sim.engine.state import (
     C_N_MELDS,
     C_UPCARD,
@@ -90,7 +94,7 @@ def _set_value(fx, params, values, st, row, layers, jokers):
 @kernel
 def hand_value(fx, params, values, st, seat):
     """The value of the cards ``seat`` holds (RULES.md §1.9)."""
-    return _set_value(fx, params, values, st, R_SEAT + seat, S_HAND, S_JOKERS)
+    return _set_value(fx, params, values, st, R_SEAT + seat, np.int64(S_HAND), np.int64(S_JOKERS))
 
 
 @kernel
@@ -122,7 +126,9 @@ def table_value(fx, params, values, st):
     """The value of every card on the table (RULES.md §1.9)."""
     total = 0
     for m in range(st[R_SC, C_N_MELDS]):
-        total += _set_value(fx, params, values, st, R_MELD + m, M_CARDS, M_JOKERS)
+        total += _set_value(
+            fx, params, values, st, R_MELD + m, np.int64(M_CARDS), np.int64(M_JOKERS)
+        )
     return total
 
 
@@ -155,7 +161,7 @@ def score_block(fx, params, values, st, scores):
     """Scores of a hand ended by a block (module docstring); returns the winner, -1 when the
     lowest total is shared."""
     players = rule(fx, params, P_PLAYERS)
-    low = hand_value(fx, params, values, st, 0)
+    low = hand_value(fx, params, values, st, np.int64(0))
     for p in range(1, players):
         low = min(low, hand_value(fx, params, values, st, p))
     totals = rule(fx, params, P_STOCK_EXHAUSTION) == STOCK_BLOCK_TOTALS
@@ -259,6 +265,7 @@ def score_gin(fx, params, st, knocker, scores, side):
     return reason, winner
 
 
+@gated(P_MELD_TIMING, lambda v: v == TIMING_KNOCK, (np.int64(-1), np.int64(-1)))
 @kernel
 def score_knock(fx, params, st, knocker, scores, side):
     """The scores of a hand ``knocker`` knocked in, by the family's rules (gin §3.17 or

@@ -22,9 +22,9 @@ import numpy as np
 from sim.engine.bitops import lowest_bit
 from sim.engine.jit import kernel
 from sim.engine.layoffs import PLAN_CARD, PLAN_MELD, arrange_mask, best_layoffs, plan_layoffs
-from sim.engine.layout import LAYOFF_ANY, P_LAYOFF_TARGET, P_PLAYERS
+from sim.engine.layout import LAYOFF_ANY, P_LAYOFF_TARGET, P_MELD_TIMING, P_PLAYERS, TIMING_KNOCK
 from sim.engine.melds import S_BEST_N, W_BEST, W_FRAME, W_SCAL
-from sim.engine.specs import rule
+from sim.engine.specs import gated, rule
 from sim.engine.state import (
     C_VIOLATIONS,
     E_SHOW,
@@ -62,12 +62,13 @@ def lay_off_all(fx, params, st, work, events, seat, owner, cards):
 @kernel
 def _show(st, events, seat, deadwood, laid):
     """Log ``seat``'s showdown: his deadwood and the cards he laid off."""
-    event = log_event(st, events, E_SHOW, seat, deadwood, 0)
+    event = log_event(st, events, np.int64(E_SHOW), seat, deadwood, np.int64(0))
     while event >= 0 and laid != 0:
         log_card(events, event, lowest_bit(laid))
         laid &= laid - 1
 
 
+@gated(P_MELD_TIMING, lambda v: v == TIMING_KNOCK, None)
 @kernel
 def showdown(fx, params, values, st, work, events, knocker):
     """Every hand shown after ``knocker``'s knock (module docstring)."""

@@ -13,13 +13,18 @@ from ``sim.engine.layout`` (``from sim.engine.layout import P_ACE_RANK``). A mod
 (``layout.P_ACE_RANK``) fails to compile ("Cannot request literal type") rather than
 silently reading the slot at run time.
 
+A mechanic's entry kernels are marked :func:`gated` with the rule that turns the mechanic
+on, so a spec that fixes that rule off compiles none of the mechanic (numba would otherwise
+type and compile the branch that the constant makes dead).
+
 Without the JIT (``NUMBA_DISABLE_JIT=1``) ``rule`` is the plain function below, with the
-same answers.
+same answers, and a gated kernel is simply called.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import inspect
+from collections.abc import Callable, Mapping
 
 import numpy as np
 from numba import literally, types
@@ -91,14 +96,69 @@ def rule(fx: Fixed, params: np.ndarray, slot: int) -> int:
     return int(params[slot]) if value == RUNTIME else value
 
 
-@overload(rule)
+@overload(rule, prefer_literal=True)
 def _rule(fx, params, slot):
+    # prefer_literal: the slot is a literal at every call site, so the literal typing is
+    # tried first (rather than a non-literal attempt that can only ask for it again)
     if not isinstance(slot, types.IntegerLiteral):
         return lambda fx, params, slot: literally(slot)
     value = fx.values[slot.literal_value]
     if value != RUNTIME:
-        return lambda fx, params, slot: value
+        # an int64, not a literal type: LLVM still folds the constant, but a kernel that
+        # is passed the rule's value compiles once, not once per spec's literal
+        return lambda fx, params, slot: np.int64(value)
     return lambda fx, params, slot: params[slot]
+
+
+def gated(slot: int, runs: Callable[[int], bool], never: object):
+    """Decorates a kernel (``@gated(P_SLOT, runs, never)`` above ``@kernel``) that is a
+    mechanic's entry point, so that it is compiled only for the specs under which it can
+    run.
+
+    numba types both branches of an ``if`` whatever a spec's constants make of the
+    condition, so a phase behind ``if rule(...) == ...`` is compiled (with every kernel it
+    calls) for a spec where it can never run: the knock family's, §3.2's calls and the
+    all_at_once go-out for ``STANDARD``. A spec that fixes ``slot`` to a value for which
+    ``runs(value)`` is false compiles, in its place, a stand-in that returns ``never`` (a
+    value of the kernel's return type; the stand-in is never reached, because the caller
+    reads the same rule first). For every other spec the kernel itself is compiled, once
+    per spec, and called as usual. Without the JIT the result simply calls ``kernel``.
+
+    ``slot`` is a params slot (``P_*``). The stand-in and the typing function mirror the
+    kernel's parameters (numba matches an overload's parameters by name), so they are
+    written from its signature here, once.
+    """
+    return lambda kernel: _gate(kernel, slot, runs, never)
+
+
+def _gate(kernel, slot, runs, never):
+    function = getattr(kernel, "py_func", kernel)
+    parameters = list(inspect.signature(function).parameters)
+    if parameters[0] != "fx":
+        raise TypeError(f"{function.__name__}: a gated kernel takes the spec (fx) first")
+    names = ", ".join(parameters)
+    scope = {"__name__": function.__module__, "kernel": kernel, "never": never}
+    exec(  # the source is the kernel's own parameter names, nothing else
+        f"def call({names}):\n    return kernel({names})\n"
+        f"def stand_in({names}):\n    return never\n"
+        f"def choose({names}):\n    return pick(fx)\n",
+        scope,
+    )
+
+    def pick(fx):
+        value = fx.values[slot]
+        return scope["stand_in"] if value != RUNTIME and not runs(value) else function
+
+    scope["pick"] = pick
+    call = scope["call"]
+    call.__name__ = call.__qualname__ = function.__name__
+    call.__doc__ = function.__doc__
+    # the kernel's own options; never called from Python, so no wrapper for Python callers
+    options = dict(getattr(kernel, "targetoptions", {}))
+    options.update(no_cpython_wrapper=True, no_cfunc_wrapper=True)
+    options.pop("nopython", None)
+    overload(call, jit_options=options)(scope["choose"])
+    return call
 
 
 GENERIC = fixed("generic", {})

@@ -22,6 +22,8 @@ it ends the hand (``blocks``; ``draw.py`` asks, the hand ends ``block``, and
 
 from __future__ import annotations
 
+import numpy as np
+
 from sim.engine.jit import kernel
 from sim.engine.layout import (
     P_STOCK_EXHAUSTION,
@@ -99,4 +101,4 @@ def rebuild_stock(fx, params, st, piles, rng, events, seat):
         st[R_SC, C_STOCK_ORDERED] = 1
         st[R_SC, C_DISCARD_N] = 1
     st[R_SC, C_REBUILDS] += 1
-    log_event(st, events, E_REBUILD, seat, st[R_SC, C_STOCK_N], piles[PILE_DISCARD, 0])
+    log_event(st, events, np.int64(E_REBUILD), seat, st[R_SC, C_STOCK_N], piles[PILE_DISCARD, 0])

@@ -290,7 +290,7 @@ def lay_down(fx, params, st, events, seat, work, cand):
     st[row, M_SHAPE] = work[cand, CA_SHAPE]
     hand = R_SEAT + seat
     n_layers = rule(fx, params, P_PACKS)
-    event = log_event(st, events, E_MELD, seat, m, 0)
+    event = log_event(st, events, np.int64(E_MELD), seat, m, np.int64(0))
     for l in range(MAX_LAYERS):
         cards = work[cand, CA_TAKE + l]
         st[row, M_CARDS + l] = cards
@@ -307,7 +307,7 @@ def lay_down(fx, params, st, events, seat, work, cand):
     st[hand, S_JOKERS] -= work[cand, CA_JOKERS]
     st[hand, S_N] -= work[cand, CA_JOKERS]
     for _ in range(work[cand, CA_JOKERS]):
-        log_card(events, event, JOKER)
+        log_card(events, event, np.int64(JOKER))
     st[hand, S_MELDED] = 1
     st[R_SC, C_N_MELDS] = m + 1
     st[R_SC, C_MELDS_TURN] += 1
@@ -360,7 +360,7 @@ def lay_off(fx, params, st, events, seat, m, kind):
         st[hand, S_LAID_OWN] = 1
     st[R_SC, C_LAYOFFS_TURN] += 1
     _spend_taken(st, bit)
-    log_event(st, events, E_LAYOFF, seat, m, kind)
+    log_event(st, events, np.int64(E_LAYOFF), seat, m, kind)
     st[row, M_FITS] = meld_fits(fx, params, st, m)
     refresh_fits(fx, params, st)
 
@@ -440,7 +440,7 @@ def lay_off_joker(fx, params, st, events, seat, m):
         st[hand, S_LAID_OWN] = 1
     st[R_SC, C_LAYOFFS_TURN] += 1
     _spend_taken_joker(st)
-    log_event(st, events, E_LAYOFF, seat, m, JOKER)
+    log_event(st, events, np.int64(E_LAYOFF), seat, m, np.int64(JOKER))
     st[row, M_FITS] = meld_fits(fx, params, st, m)
     refresh_fits(fx, params, st)
 
@@ -482,7 +482,7 @@ def declare(fx, params, st, events, seat, m, kind):
     ``declaration_options``)."""
     row = R_MELD + m
     st[row, M_DECLARED] |= np.int64(1) << kind
-    log_event(st, events, E_DECLARE, seat, m, kind)
+    log_event(st, events, np.int64(E_DECLARE), seat, m, kind)
     st[row, M_FITS] = meld_fits(fx, params, st, m)
     refresh_fits(fx, params, st)
 
@@ -551,6 +551,6 @@ def steal(fx, params, st, events, seat, m, kind):
     st[row, M_DECLARED] &= ~bit
     st[R_SC, C_STEALS_TURN] += 1
     _spend_taken(st, bit)
-    log_event(st, events, E_STEAL, seat, m, kind)
+    log_event(st, events, np.int64(E_STEAL), seat, m, kind)
     st[row, M_FITS] = meld_fits(fx, params, st, m)
     refresh_fits(fx, params, st)

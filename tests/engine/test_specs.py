@@ -8,14 +8,26 @@ import pytest
 
 from sim.engine import layout as L
 from sim.engine.jit import kernel
-from sim.engine.layout import P_ACE_RANK
-from sim.engine.specs import GENERIC, RUNTIME, STANDARD, fixed, rule, spec_for
+from sim.engine.layout import P_ACE_RANK, P_CALL_RUMMY
+from sim.engine.specs import GENERIC, RUNTIME, STANDARD, fixed, gated, rule, spec_for
 from sim.rules.toggles import TOGGLES, Kind
 
 
 @kernel
 def _read_ace_rank(fx, params):
     return rule(fx, params, P_ACE_RANK)
+
+
+@gated(P_CALL_RUMMY, lambda v: v == 1, np.int64(-7))
+@kernel
+def _calls_phase(fx, params, x):
+    """Stands for a mechanic that runs only under ``call_rummy = on``."""
+    return x + 1
+
+
+@kernel
+def _turn(fx, params, x):
+    return _calls_phase(fx, params, x)
 
 
 @pytest.mark.nojit
@@ -53,3 +65,19 @@ def test_spec_for_takes_the_most_specific_matching_spec():
     assert spec_for(params) is GENERIC
     custom = fixed("high", {"ace_rank": "high"})
     assert custom.matches(params) and not STANDARD.matches(params)
+
+
+def test_a_gated_kernel_is_a_stand_in_where_the_spec_fixes_its_rule_off():
+    params = np.zeros(L.N_PARAMS, np.int64)
+    assert STANDARD.values[P_CALL_RUMMY] == 0  # STANDARD fixes call_rummy off
+    # GENERIC compiles the kernel itself (the caller reads the rule before calling it)
+    assert _turn(GENERIC, params, np.int64(5)) == 6
+    # STANDARD compiles the stand-in, whose value shows it is the one compiled
+    assert _turn(STANDARD, params, np.int64(5)) == -7
+    # called from Python, the gated kernel is the kernel
+    assert _calls_phase(STANDARD, params, np.int64(5)) == 6
+
+
+def test_a_gated_kernel_takes_the_spec_first():
+    with pytest.raises(TypeError, match="takes the spec"):
+        gated(P_CALL_RUMMY, lambda v: v == 1, None)(lambda params, fx: 0)
