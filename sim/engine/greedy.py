@@ -78,7 +78,7 @@ from sim.engine.melds import (
     best_arrangement,
     meldable,
 )
-from sim.engine.specs import rule
+from sim.engine.specs import gated, rule
 from sim.engine.state import (
     C_COME_ROUND,
     C_DISCARD_N,
@@ -148,6 +148,7 @@ def _greedy_arrangement(fx, params, values, st, work, seat):
     st[R_SC, C_PLAN] = best_d
 
 
+@gated(P_JOKERS, lambda v: v != 0, None)
 @kernel
 def _steal_all(fx, params, st, events, seat):
     """Replace table jokers by the natural cards they stand for (§2B.12) while it holds

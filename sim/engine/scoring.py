@@ -275,6 +275,7 @@ def score_knock(fx, params, st, knocker, scores, side):
     return score_knock_rummy(fx, params, st, knocker, scores)
 
 
+@gated(P_MELD_TIMING, lambda v: v == TIMING_KNOCK, np.int64(0))
 @kernel
 def check_knock_scores(fx, params, st, knocker, reason, scores):
     """Audit (written apart from the scoring): the hand's points against RULES.md §3.10 /

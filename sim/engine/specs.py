@@ -10,8 +10,9 @@ spec's hands under :data:`GENERIC` too and compares the rows).
 
 The slot must be a compile-time constant that numba can see as a literal: a name imported
 from ``sim.engine.layout`` (``from sim.engine.layout import P_ACE_RANK``). A module attribute
-(``layout.P_ACE_RANK``) fails to compile ("Cannot request literal type") rather than
-silently reading the slot at run time.
+(``layout.P_ACE_RANK``) fails to compile (no implementation of ``rule`` for an ``int64``
+slot) rather than silently reading the slot at run time. ``rule`` is typed and lowered
+directly (numba's low-level extension API): it compiles nothing of its own.
 
 A mechanic's entry kernels are marked :func:`gated` with the rule that turns the mechanic
 on, so a spec that fixes that rule off compiles none of the mechanic (numba would otherwise
@@ -27,8 +28,18 @@ import inspect
 from collections.abc import Callable, Mapping
 
 import numpy as np
-from numba import literally, types
-from numba.extending import NativeValue, models, overload, register_model, typeof_impl, unbox
+from numba import types
+from numba.core import cgutils
+from numba.extending import (
+    NativeValue,
+    lower_builtin,
+    models,
+    overload,
+    register_model,
+    type_callable,
+    typeof_impl,
+    unbox,
+)
 
 from sim.engine import layout as L
 
@@ -96,18 +107,27 @@ def rule(fx: Fixed, params: np.ndarray, slot: int) -> int:
     return int(params[slot]) if value == RUNTIME else value
 
 
-@overload(rule, prefer_literal=True)
-def _rule(fx, params, slot):
-    # prefer_literal: the slot is a literal at every call site, so the literal typing is
-    # tried first (rather than a non-literal attempt that can only ask for it again)
-    if not isinstance(slot, types.IntegerLiteral):
-        return lambda fx, params, slot: literally(slot)
+@type_callable(rule)
+def _type_rule(context):
+    def typer(fx, params, slot):
+        if isinstance(fx, FixedType) and isinstance(slot, types.IntegerLiteral):
+            return types.int64
+        return None  # not a literal slot: numba reports no matching implementation
+
+    return typer
+
+
+@lower_builtin(rule, FixedType, types.Array, types.IntegerLiteral)
+def _lower_rule(context, builder, signature, args):
+    """The rule's constant where ``fx`` fixes the slot, else a load of ``params[slot]``:
+    written straight into the caller, so a rule read compiles nothing of its own."""
+    fx, params, slot = signature.args
     value = fx.values[slot.literal_value]
     if value != RUNTIME:
-        # an int64, not a literal type: LLVM still folds the constant, but a kernel that
-        # is passed the rule's value compiles once, not once per spec's literal
-        return lambda fx, params, slot: np.int64(value)
-    return lambda fx, params, slot: params[slot]
+        return context.get_constant(types.int64, value)
+    array = context.make_array(params)(context, builder, args[1])
+    index = context.get_constant(types.intp, slot.literal_value)
+    return builder.load(cgutils.get_item_pointer(context, builder, params, array, [index]))
 
 
 def gated(slot: int, runs: Callable[[int], bool], never: object):

@@ -93,7 +93,7 @@ from sim.engine.melds import (
     rank_at,
     remove_one_each,
 )
-from sim.engine.specs import rule
+from sim.engine.specs import gated, rule
 from sim.engine.state import (
     C_FITS,
     C_LAYOFFS_TURN,
@@ -417,6 +417,7 @@ def first_meld_taking_joker(fx, params, st, seat):
     return -1
 
 
+@gated(P_JOKERS, lambda v: v != 0, None)
 @kernel
 def lay_off_joker(fx, params, st, events, seat, m):
     """``seat`` lays a joker (held) off on table meld ``m`` (``takes_joker``): on a run
@@ -524,6 +525,7 @@ def stands_for(fx, params, st, m):
     return out
 
 
+@gated(P_JOKERS, lambda v: v != 0, None)
 @kernel
 def steal(fx, params, st, events, seat, m, kind):
     """``seat`` puts natural ``kind`` (held; one of ``stands_for``) in the place of the

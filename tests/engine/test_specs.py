@@ -81,3 +81,15 @@ def test_a_gated_kernel_is_a_stand_in_where_the_spec_fixes_its_rule_off():
 def test_a_gated_kernel_takes_the_spec_first():
     with pytest.raises(TypeError, match="takes the spec"):
         gated(P_CALL_RUMMY, lambda v: v == 1, None)(lambda params, fx: 0)
+
+
+def test_a_slot_that_is_not_a_literal_does_not_compile():
+    from numba import njit
+    from numba.core.errors import TypingError
+
+    @njit
+    def read(fx, params):
+        return rule(fx, params, L.P_ACE_RANK)  # a module attribute: not a literal
+
+    with pytest.raises(TypingError, match="rule"):
+        read(GENERIC, np.zeros(L.N_PARAMS, np.int64))
