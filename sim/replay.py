@@ -20,7 +20,16 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.cards import N_KINDS, N_NATURAL, card_name, cards_text, parse_cards
+from sim.cards import (
+    JOKER,
+    N_KINDS,
+    N_NATURAL,
+    N_RANKS,
+    card_name,
+    cards_text,
+    parse_cards,
+    rank_of,
+)
 from sim.engine import layout as L
 from sim.engine import rows as R
 from sim.engine import state as S
@@ -229,7 +238,7 @@ def _describe(events: np.ndarray, names: list[str], held: str = "point(s)") -> l
                 f"new upcard {card_name(b) if b >= 0 else '(none)'}"
             )
         elif etype == S.E_MELD:
-            lines.append(f"  melds #{a}: {cards_text(cards)}")
+            lines.append(f"  melds #{a}: {cards_text(meld_order(cards))}")
         elif etype == S.E_LAYOFF:
             lines.append(f"  lays off {card_name(b)} on #{a}")
         elif etype == S.E_BLOCK:
@@ -256,6 +265,19 @@ def _describe(events: np.ndarray, names: list[str], held: str = "point(s)") -> l
         else:
             raise ValueError(f"event type {etype} has no description (sim/replay.py)")
     return lines
+
+
+def meld_order(cards: list[int]) -> list[int]:
+    """A meld's cards as a player would lay them out: a run in the order of its positions
+    (Q K A with the ace high, K A 2 around the corner: the rotation of the ranks that spans
+    the fewest positions), a group by suit; jokers last, as the log lists them."""
+    naturals = [k for k in cards if k != JOKER]
+    jokers = [k for k in cards if k == JOKER]
+    ranks = {rank_of(k) for k in naturals}
+    if len(ranks) < 2:
+        return sorted(naturals) + jokers
+    start = min(ranks, key=lambda s: (max((r - s) % N_RANKS for r in ranks), s))
+    return sorted(naturals, key=lambda k: ((rank_of(k) - start) % N_RANKS, k)) + jokers
 
 
 def _ending(reason: str, who: str, turns: int) -> str:

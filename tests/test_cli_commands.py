@@ -170,3 +170,21 @@ def test_replay_refuses_a_hand_built_deal_of_partnership_gin_with_exit_2(tmp_pat
     )
     assert result.exit_code == 2
     assert "partnership" in result.output
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize(
+    ("logged", "shown"),
+    [
+        ("As Qs Ks", "Qs Ks As"),  # the ace high (§2A.4)
+        ("As 2s Ks", "Ks As 2s"),  # around the corner
+        ("As 2s 3s", "As 2s 3s"),
+        ("2h As 3h Jk Kh", "Kh As 2h 3h Jk"),  # jokers last, as logged
+        ("7s 7h 7c", "7s 7h 7c"),  # a group by suit
+    ],
+)
+def test_replay_shows_a_run_in_the_order_of_its_positions(logged, shown):
+    from sim.cards import cards_text, parse_cards
+    from sim.replay import meld_order
+
+    assert cards_text(meld_order(parse_cards(logged))) == shown

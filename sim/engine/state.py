@@ -7,8 +7,7 @@
   an own meld), the natural cards taken from the discard pile (public), the seat's side
   (its team; -1: sits this hand out) and which kinds fit one of its table melds;
 - the scalar row ``R_SC``: the piles' sizes, this turn's facts, counters (the random
-  streams' states are a separate ``uint64`` array, ``sim.engine.rng``; the columns
-  ``C_RNG_DEAL``/``C_RNG_BOTS`` are unused);
+  streams' states are a separate ``uint64`` array, ``sim.engine.rng``);
 - meld rows ``R_MELD + m``: the table, one meld a row: its type, owner, window or rank,
   length, suit, jokers, shape (as ``sim.engine.melds`` candidates), natural cards as
   layers, the natural kinds that could be laid off on it (``M_FITS``) and the kinds its
@@ -77,8 +76,7 @@ C_TURN = 13  # turns played this hand
 C_CURRENT = 14  # the seat whose turn it is
 C_DEALER = 15
 C_REBUILDS = 16  # stock rebuilt from the discard pile
-C_RNG_DEAL = 17  # the deal stream's state (uint64 bits)
-C_RNG_BOTS = 18  # the bots' stream's state
+# columns 17 and 18 are free
 C_FITS = 19  # natural kinds that fit some table meld
 C_SHOE_N = 20  # cards in the shoe
 C_COME_ROUND = 21  # the card just drawn from the stock, if it came round (bots.md), else -1
