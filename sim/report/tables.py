@@ -3,10 +3,64 @@
 from __future__ import annotations
 
 import math
+import re
+from functools import cache
 
 import polars as pl
+from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from sim.report.analysis import Comparison, Report, decimals_for, rule_changes_text
+
+_NUMBER = re.compile(r"[+\-–]?\d[\d.,]*( \[[+\-\d.,]+, [+\-\d.,]+\])?( ⚠)?|–")
+"""A number the report formatted (``+2.41 [2.38, 2.44]``, ``0.4 ⚠``, ``–``): no markup."""
+
+_MD_SPECIAL = re.compile(
+    r"[\\`*\[\]|~]"  # always Markdown
+    r"|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])"  # emphasis (an underscore inside a word is not)
+    r"|^\s*(?:[#+\-!>]|\d+(?=[.)]))"  # a heading, list or quote where a line starts
+    r"|<(?!\s)|(?<!\s)>|&(?!\s)"  # an HTML tag or entity ("p < 0.05" is neither)
+)
+_HTML = {"<": "&lt;", ">": "&gt;", "&": "&amp;"}
+
+
+def md_escape(value: object) -> str:
+    """``value`` as literal Markdown text, safe in a line, a list item or a table cell:
+    Markdown's specials backslash-escaped where Markdown would read them (emphasis, code,
+    links, tables; headings, lists and quotes at the start; an underscore inside a word and
+    a hyphen inside a line are left alone), ``<``, ``>`` and ``&`` HTML-escaped where they
+    could start a tag or an entity, and line breaks as spaces. A number the report formatted
+    is returned as it is."""
+    text = " ".join(str(value).splitlines())
+    if _NUMBER.fullmatch(text):
+        return text
+
+    def escape(m: re.Match) -> str:
+        s = m.group()
+        if s in _HTML:
+            return _HTML[s]
+        if s[-1:].isdigit():  # "1." or "1)" at the start: an ordered list
+            return s + "\\"
+        return s[:-1] + "\\" + s[-1]
+
+    return _MD_SPECIAL.sub(escape, text)
+
+
+@cache
+def templates(autoescape: bool) -> Environment:
+    """The report's jinja2 templates (sim/report/templates/): ``autoescape`` for HTML; the
+    Markdown template escapes every user-provided value with the ``md`` filter
+    (:func:`md_escape`)."""
+    env = Environment(
+        loader=PackageLoader("sim.report", "templates"),
+        autoescape=autoescape,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        undefined=StrictUndefined,
+    )
+    env.filters["md"] = md_escape
+    return env
+
 
 PAIRING = (
     "Per-hand metrics are paired on the deals both arms played (common random numbers: their "
@@ -230,3 +284,81 @@ def answer_table(card) -> tuple[list[str], list[list[tuple]]]:
                             cell.verdict))  # fmt: skip
         rows.append(out)
     return header, rows
+
+
+def page_context(report: Report, version: str) -> dict:
+    """What both templates show, as plain values (``index.html.j2``, ``report.md.j2``)."""
+    from sim.report.answer import answer_cards, report_bands
+
+    ds = report.dataset
+    exp = ds.manifest.get("experiment", {}) if isinstance(ds.manifest, dict) else {}
+    text = str(exp.get("text", "")).rstrip() if exp else ""
+    longest = max((len(run) for run in re.findall("`+", text)), default=0)
+    sig, nosig = other_findings(report)
+    return {
+        "name": ds.name,
+        "description": str(exp.get("description", "")) if exp else "",
+        "version": str(ds.version or version),
+        "report_version": version,
+        "seed": str(ds.seed),
+        "hands": f"{sum(report.hands.values()):,}",
+        "games": f"{sum(report.games.values()):,}",
+        "resamples": report.resamples,
+        "boot_seed": report.seed,
+        "blocks_text": report.agg.blocks_text,
+        "baseline_text": ds.baseline_text,
+        "incomplete": ds.incomplete,
+        "pairing": PAIRING,
+        "cards": [
+            {
+                "players": card.players,
+                "lineup": card.lineup,
+                "findings": card.findings(),
+                "table": answer_table(card),
+            }
+            for card in answer_cards(report, report_bands(report))
+        ],
+        "key": [
+            {
+                "players": players,
+                "glance": glance_table(report, players),
+                "significant": [c.sentence for c in comps if c.significant],
+                "unclear": [c.sentence for c in comps if not c.significant],
+            }
+            for players, comps in key_findings(report).items()
+        ],
+        "other": [c.sentence for c in sig],
+        "no_difference": [c.sentence for c in nosig],
+        "skill": [f.sentence for f in report.skill],
+        "skill_rows": [
+            {
+                "arm": r["arm"],
+                "title": r["title"],
+                "text": fmt_ci(r["value"], r["ci_low"], r["ci_high"], 2),
+            }
+            for r in skill_rows(report)
+        ],
+        "arm_table": arm_table(report),
+        "arms": [
+            {
+                "name": arm.name,
+                "label": arm.label,
+                "variant": arm.variant,
+                "players": arm.players,
+                "bots": ", ".join(arm.bots),
+                "baseline": arm.baseline,
+                "changes": rule_changes_text(arm),
+                "overrides": ", ".join(f"{k} = {v}" for k, v in arm.changes.items()) or "none",
+                "rules_toml": arm.rules_toml or "(rules not recorded: no manifest)",
+            }
+            for arm in ds.arms
+        ],
+        "exp": {
+            "file": str(exp.get("file", "")),
+            "sha256": str(exp.get("sha256", "")),
+            "text": text,
+            "fence": "`" * max(3, longest + 1),
+        }
+        if exp
+        else None,
+    }
