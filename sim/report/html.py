@@ -11,7 +11,7 @@ from pathlib import Path
 
 from sim.report.analysis import Report
 from sim.report.figures import FIGURES
-from sim.report.tables import comparison_table, page_context, templates
+from sim.report.tables import page_context, templates
 
 
 def render(report: Report, figures: dict[str, Path], version: str) -> str:
@@ -28,7 +28,5 @@ def render(report: Report, figures: dict[str, Path], version: str) -> str:
     return (
         templates(autoescape=True)
         .get_template("index.html.j2")
-        .render(
-            page_context(report, version), images=images, comparison_table=comparison_table(report)
-        )
+        .render(page_context(report, version), images=images)
     )

@@ -10,6 +10,7 @@ import polars as pl
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from sim.report.analysis import Comparison, Report, decimals_for, rule_changes_text
+from sim.report.answer import answer_cards, report_bands
 
 _NUMBER = re.compile(r"[+\-–]?\d[\d.,]*( \[[+\-\d.,]+, [+\-\d.,]+\])?( ⚠)?|–")
 """A number the report formatted (``+2.41 [2.38, 2.44]``, ``0.4 ⚠``, ``–``): no markup."""
@@ -59,6 +60,17 @@ def templates(autoescape: bool) -> Environment:
         undefined=StrictUndefined,
     )
     env.filters["md"] = md_escape
+    env.globals.update(
+        pairing=PAIRING,
+        answer_table=answer_table,
+        glance_table=glance_table,
+        arm_table=arm_table,
+        comparison_table=comparison_table,
+        skill_rows=skill_rows,
+        fmt_ci=fmt_ci,
+        rule_changes_text=rule_changes_text,
+        overrides=lambda arm: ", ".join(f"{k} = {v}" for k, v in arm.changes.items()) or "none",
+    )
     return env
 
 
@@ -287,78 +299,19 @@ def answer_table(card) -> tuple[list[str], list[list[tuple]]]:
 
 
 def page_context(report: Report, version: str) -> dict:
-    """What both templates show, as plain values (``index.html.j2``, ``report.md.j2``)."""
-    from sim.report.answer import answer_cards, report_bands
-
+    """What both templates show (``index.html.j2``, ``report.md.j2``); they call the table
+    functions of this module themselves (:func:`templates`)."""
     ds = report.dataset
-    exp = ds.manifest.get("experiment", {}) if isinstance(ds.manifest, dict) else {}
+    exp = ds.manifest.get("experiment") if isinstance(ds.manifest, dict) else None
     text = str(exp.get("text", "")).rstrip() if exp else ""
-    longest = max((len(run) for run in re.findall("`+", text)), default=0)
-    sig, nosig = other_findings(report)
     return {
-        "name": ds.name,
-        "description": str(exp.get("description", "")) if exp else "",
-        "version": str(ds.version or version),
+        "report": report,
+        "ds": ds,
         "report_version": version,
-        "seed": str(ds.seed),
-        "hands": f"{sum(report.hands.values()):,}",
-        "games": f"{sum(report.games.values()):,}",
-        "resamples": report.resamples,
-        "boot_seed": report.seed,
-        "blocks_text": report.agg.blocks_text,
-        "baseline_text": ds.baseline_text,
-        "incomplete": ds.incomplete,
-        "pairing": PAIRING,
-        "cards": [
-            {
-                "players": card.players,
-                "lineup": card.lineup,
-                "findings": card.findings(),
-                "table": answer_table(card),
-            }
-            for card in answer_cards(report, report_bands(report))
-        ],
-        "key": [
-            {
-                "players": players,
-                "glance": glance_table(report, players),
-                "significant": [c.sentence for c in comps if c.significant],
-                "unclear": [c.sentence for c in comps if not c.significant],
-            }
-            for players, comps in key_findings(report).items()
-        ],
-        "other": [c.sentence for c in sig],
-        "no_difference": [c.sentence for c in nosig],
-        "skill": [f.sentence for f in report.skill],
-        "skill_rows": [
-            {
-                "arm": r["arm"],
-                "title": r["title"],
-                "text": fmt_ci(r["value"], r["ci_low"], r["ci_high"], 2),
-            }
-            for r in skill_rows(report)
-        ],
-        "arm_table": arm_table(report),
-        "arms": [
-            {
-                "name": arm.name,
-                "label": arm.label,
-                "variant": arm.variant,
-                "players": arm.players,
-                "bots": ", ".join(arm.bots),
-                "baseline": arm.baseline,
-                "changes": rule_changes_text(arm),
-                "overrides": ", ".join(f"{k} = {v}" for k, v in arm.changes.items()) or "none",
-                "rules_toml": arm.rules_toml or "(rules not recorded: no manifest)",
-            }
-            for arm in ds.arms
-        ],
-        "exp": {
-            "file": str(exp.get("file", "")),
-            "sha256": str(exp.get("sha256", "")),
-            "text": text,
-            "fence": "`" * max(3, longest + 1),
-        }
-        if exp
-        else None,
+        "exp": exp or None,
+        "exp_text": text,  # fenced in report.md by more backticks than any run in it
+        "fence": "`" * max([3, *(len(run) + 1 for run in re.findall("`+", text))]),
+        "cards": answer_cards(report, report_bands(report)),
+        "key": key_findings(report),
+        "other": other_findings(report),
     }
