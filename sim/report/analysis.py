@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import polars as pl
+from statsmodels.stats.proportion import proportion_effectsize
 
 from sim.dataset.summaries import merged_blocks
 from sim.report.chunks import game_sum_names, hand_sum_names
@@ -22,7 +23,6 @@ from sim.report.stats import (
     Interval,
     Sums,
     block_bootstrap,
-    cohen_h,
     hist_bootstrap,
     holm,
     quantile_of,
@@ -775,7 +775,7 @@ def _effect(m: Metric, arm: Arm, base: Arm, estimates) -> float:
     if m.kind == "share":
         if not (0 <= a <= 1 and 0 <= b <= 1):
             return math.nan
-        return cohen_h(a, b)
+        return float(proportion_effectsize(a, b))  # Cohen's h
     if m.kind == "mean" and m.sd:
         sa = estimates[(arm.name, m.sd)].estimate
         sb = estimates[(base.name, m.sd)].estimate

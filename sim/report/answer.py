@@ -24,11 +24,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from statistics import NormalDist
+
+import numpy as np
+from scipy.stats import norm
 
 from sim.dataset.bands import band_for
 from sim.report.analysis import ALPHA, Report, rule_changes_text
 from sim.report.dataset import Arm
+from sim.report.stats import holm
 
 FINDING = "finding"
 NO_DIFFERENCE = "no practical difference"
@@ -66,24 +69,22 @@ def verdict(low: float, high: float, band: float) -> str:
 
 def holm_levels(pvalues: list[float], alpha: float = ALPHA) -> list[float]:
     """Each comparison's Holm step-down level (module docstring), in the input's order; a
-    NaN p-value ranks last."""
-    m = len(pvalues)
-    order = sorted(range(m), key=lambda i: (math.isnan(pvalues[i]), pvalues[i]))
-    levels = [alpha] * m
-    stopped: float | None = None
-    for k, i in enumerate(order):
-        level = stopped if stopped is not None else alpha / (m - k)
-        levels[i] = level
-        if stopped is None and not pvalues[i] < level:
-            stopped = level
-    return levels
+    NaN p-value ranks last. The k-th smallest p-value (from 0) of m gets
+    ``alpha / (m - min(k, r))``, where r comparisons are rejected (their Holm-adjusted p,
+    from :func:`sim.report.stats.holm`, below ``alpha``)."""
+    p = np.nan_to_num(np.asarray(pvalues, dtype=float), nan=np.inf)
+    rank = np.empty(len(p), dtype=int)
+    rank[np.argsort(p, kind="stable")] = np.arange(len(p))
+    adjusted = np.asarray(holm(np.minimum(p, 1.0)))
+    rejected = int((adjusted[np.isfinite(p)] < alpha).sum())
+    return (alpha / (len(p) - np.minimum(rank, rejected))).tolist()
 
 
 def adjusted_interval(estimate: float, se: float, level: float) -> tuple[float, float]:
     """The normal interval ``estimate ± z(1 - level/2) · se``."""
     if math.isnan(se) or math.isnan(estimate):
         return math.nan, math.nan
-    z = NormalDist().inv_cdf(1 - level / 2)
+    z = float(norm.isf(level / 2))
     return estimate - z * se, estimate + z * se
 
 

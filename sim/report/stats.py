@@ -1,13 +1,14 @@
-"""Interval estimates and tests for the balance report, in plain numpy.
+"""Interval estimates and tests for the balance report.
 
-* :func:`wilson` — the Wilson score interval of a proportion.
+* :func:`wilson` — the Wilson score interval of a proportion (statsmodels).
 * :func:`block_bootstrap` — a bootstrap over blocks of per-block sums, paired (the same
   resampling weights for both arms, for rows dealt from the same shuffles) or unpaired.
   Every statistic of the report is a smooth function of sums (a mean is ``sum / n``, a
   share is ``count / n``, a standard deviation comes from the sums of x and x²), so
   resampling blocks of sums is the same as resampling the rows of those blocks, and the
-  bootstrap never needs the rows themselves.
-* :func:`holm` — Holm's step-down adjustment of p-values for many comparisons.
+  bootstrap never needs the rows themselves. No library bootstraps sums of blocks with
+  weights shared by two arms, so this one is written here.
+* :func:`holm` — Holm's step-down adjustment of p-values for many comparisons (statsmodels).
 
 docs/report.md explains the method and why it is honest at 10 million hands.
 """
@@ -21,21 +22,19 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.stats import norm
+from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.proportion import proportion_confint
 from threadpoolctl import ThreadpoolController
 
-Z95 = 1.959963984540054
-"""The 0.975 quantile of the standard normal distribution."""
 
-
-def wilson(successes: float, trials: float, z: float = Z95) -> tuple[float, float, float]:
-    """Proportion and its Wilson score interval: ``(p, low, high)``; NaNs when ``trials`` is 0."""
+def wilson(successes: float, trials: float) -> tuple[float, float, float]:
+    """Proportion and its 95% Wilson score interval: ``(p, low, high)``; NaNs when
+    ``trials`` is 0."""
     if trials <= 0:
         return (math.nan, math.nan, math.nan)
-    p = successes / trials
-    z2 = z * z
-    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
-    half = z / (1 + z2 / trials) * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
-    return (p, max(0.0, centre - half), min(1.0, centre + half))
+    low, high = proportion_confint(successes, trials, alpha=0.05, method="wilson")
+    return (successes / trials, low, high)
 
 
 def two_sided_p(estimate: float, se: float) -> float:
@@ -45,25 +44,17 @@ def two_sided_p(estimate: float, se: float) -> float:
         return math.nan
     if se <= 0:
         return 1.0 if estimate == 0 else 0.0
-    return math.erfc(abs(estimate / se) / math.sqrt(2))
+    return float(2 * norm.sf(abs(estimate / se)))
 
 
 def holm(pvalues: Sequence[float]) -> list[float]:
     """Holm's step-down adjusted p-values (same order as given; NaNs pass through)."""
-    idx = [i for i, p in enumerate(pvalues) if not math.isnan(p)]
-    order = sorted(idx, key=lambda i: pvalues[i])
-    m = len(order)
-    adjusted = [math.nan] * len(pvalues)
-    running = 0.0
-    for rank, i in enumerate(order):
-        running = max(running, min(1.0, (m - rank) * pvalues[i]))
-        adjusted[i] = running
-    return adjusted
-
-
-def cohen_h(p1: float, p2: float) -> float:
-    """Cohen's h effect size between two proportions."""
-    return 2 * math.asin(math.sqrt(p1)) - 2 * math.asin(math.sqrt(p2))
+    p = np.asarray(pvalues, dtype=float)
+    out = np.full(len(p), math.nan)
+    known = ~np.isnan(p)
+    if known.any():
+        out[known] = multipletests(p[known], method="holm")[1]
+    return out.tolist()
 
 
 # ---- distributions from histograms ---------------------------------------------------

@@ -3,10 +3,76 @@
 from __future__ import annotations
 
 import math
+import re
+from functools import cache
 
 import polars as pl
+from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from sim.report.analysis import Comparison, Report, decimals_for, rule_changes_text
+from sim.report.answer import answer_cards, report_bands
+
+_NUMBER = re.compile(r"[+\-–]?\d[\d.,]*( \[[+\-\d.,]+, [+\-\d.,]+\])?( ⚠)?|–")
+"""A number the report formatted (``+2.41 [2.38, 2.44]``, ``0.4 ⚠``, ``–``): no markup."""
+
+_MD_SPECIAL = re.compile(
+    r"[\\`*\[\]|~]"  # always Markdown
+    r"|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])"  # emphasis (an underscore inside a word is not)
+    r"|^\s*(?:[#+\-!>]|\d+(?=[.)]))"  # a heading, list or quote where a line starts
+    r"|<(?!\s)|(?<!\s)>|&(?!\s)"  # an HTML tag or entity ("p < 0.05" is neither)
+)
+_HTML = {"<": "&lt;", ">": "&gt;", "&": "&amp;"}
+
+
+def md_escape(value: object) -> str:
+    """``value`` as literal Markdown text, safe in a line, a list item or a table cell:
+    Markdown's specials backslash-escaped where Markdown would read them (emphasis, code,
+    links, tables; headings, lists and quotes at the start; an underscore inside a word and
+    a hyphen inside a line are left alone), ``<``, ``>`` and ``&`` HTML-escaped where they
+    could start a tag or an entity, and line breaks as spaces. A number the report formatted
+    is returned as it is."""
+    text = " ".join(str(value).splitlines())
+    if _NUMBER.fullmatch(text):
+        return text
+
+    def escape(m: re.Match) -> str:
+        s = m.group()
+        if s in _HTML:
+            return _HTML[s]
+        if s[-1:].isdigit():  # "1." or "1)" at the start: an ordered list
+            return s + "\\"
+        return s[:-1] + "\\" + s[-1]
+
+    return _MD_SPECIAL.sub(escape, text)
+
+
+@cache
+def templates(autoescape: bool) -> Environment:
+    """The report's jinja2 templates (sim/report/templates/): ``autoescape`` for HTML; the
+    Markdown template escapes every user-provided value with the ``md`` filter
+    (:func:`md_escape`)."""
+    env = Environment(
+        loader=PackageLoader("sim.report", "templates"),
+        autoescape=autoescape,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        undefined=StrictUndefined,
+    )
+    env.filters["md"] = md_escape
+    env.globals.update(
+        pairing=PAIRING,
+        answer_table=answer_table,
+        glance_table=glance_table,
+        arm_table=arm_table,
+        comparison_table=comparison_table,
+        skill_rows=skill_rows,
+        fmt_ci=fmt_ci,
+        rule_changes_text=rule_changes_text,
+        overrides=lambda arm: ", ".join(f"{k} = {v}" for k, v in arm.changes.items()) or "none",
+    )
+    return env
+
 
 PAIRING = (
     "Per-hand metrics are paired on the deals both arms played (common random numbers: their "
@@ -230,3 +296,22 @@ def answer_table(card) -> tuple[list[str], list[list[tuple]]]:
                             cell.verdict))  # fmt: skip
         rows.append(out)
     return header, rows
+
+
+def page_context(report: Report, version: str) -> dict:
+    """What both templates show (``index.html.j2``, ``report.md.j2``); they call the table
+    functions of this module themselves (:func:`templates`)."""
+    ds = report.dataset
+    exp = ds.manifest.get("experiment") if isinstance(ds.manifest, dict) else None
+    text = str(exp.get("text", "")).rstrip() if exp else ""
+    return {
+        "report": report,
+        "ds": ds,
+        "report_version": version,
+        "exp": exp or None,
+        "exp_text": text,  # fenced in report.md by more backticks than any run in it
+        "fence": "`" * max([3, *(len(run) + 1 for run in re.findall("`+", text))]),
+        "cards": answer_cards(report, report_bands(report)),
+        "key": key_findings(report),
+        "other": other_findings(report),
+    }
