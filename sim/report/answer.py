@@ -88,15 +88,20 @@ def adjusted_interval(estimate: float, se: float, level: float) -> tuple[float, 
     return estimate - z * se, estimate + z * se
 
 
+def distinct_decimals(low: float, estimate: float, high: float, decimals: int = 1) -> int:
+    """The fewest decimals, from ``decimals`` up to 6, at which an estimate and its interval's
+    ends print as differently as they are (``2.4 [2.4, 2.4]`` says nothing)."""
+    differ = len({low, estimate, high})
+    while decimals < 6 and len({f"{x:.{decimals}f}" for x in (low, estimate, high)}) < differ:
+        decimals += 1
+    return decimals
+
+
 def distinct_text(estimate: float, low: float, high: float, decimals: int = 1) -> str:
     """``+2.41 [2.38, 2.44]``, with enough decimals that the ends differ from the estimate."""
     if math.isnan(low):
         return f"{estimate:+.{decimals}f}"
-    while decimals < 6:
-        texts = [f"{x:.{decimals}f}" for x in (low, estimate, high)]
-        if len(set(texts)) == 3 or low == high:
-            break
-        decimals += 1
+    decimals = distinct_decimals(low, estimate, high, decimals)
     return f"{estimate:+.{decimals}f} [{low:.{decimals}f}, {high:.{decimals}f}]"
 
 

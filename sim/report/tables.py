@@ -10,7 +10,7 @@ import polars as pl
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from sim.report.analysis import Comparison, Report, decimals_for, rule_changes_text
-from sim.report.answer import answer_cards, report_bands
+from sim.report.answer import answer_cards, distinct_decimals, report_bands
 
 _NUMBER = re.compile(r"[+\-–]?\d[\d.,]*( \[[+\-\d.,]+, [+\-\d.,]+\])?( ⚠)?|–")
 """A number the report formatted (``+2.41 [2.38, 2.44]``, ``0.4 ⚠``, ``–``): no markup."""
@@ -95,9 +95,12 @@ def fmt(x: float | None, decimals: int = 1) -> str:
 
 
 def fmt_ci(value: float | None, low: float | None, high: float | None, decimals: int = 1) -> str:
-    """``12.3 [11.9, 12.7]``."""
+    """``12.3 [11.9, 12.7]``, with more decimals where fewer would print the estimate and an
+    end alike (issue #30: ``2.4 [2.4, 2.4]`` says nothing)."""
     if low is None or high is None or (isinstance(low, float) and math.isnan(low)):
         return fmt(value, decimals)
+    if value is not None and not math.isnan(value) and not math.isnan(high):
+        decimals = distinct_decimals(low, value, high, decimals)
     return f"{fmt(value, decimals)} [{fmt(low, decimals)}, {fmt(high, decimals)}]"
 
 

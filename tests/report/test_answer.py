@@ -75,6 +75,18 @@ def test_a_finding_is_significant_at_its_adjusted_level() -> None:
 def test_intervals_print_with_digits_that_differ_from_their_ends() -> None:
     assert distinct_text(2.4012, 2.3991, 2.4033) == "+2.401 [2.399, 2.403]"
     assert distinct_text(-1.5, -2.0, -1.0) == "-1.5 [-2.0, -1.0]"
+    # an estimate on an end (a share of 0) needs no more decimals than the other end does
+    assert distinct_text(0.0, 0.0, 0.31) == "+0.0 [0.0, 0.3]"
+
+
+@pytest.mark.nojit
+def test_table_intervals_print_with_enough_digits_to_differ_from_their_ends() -> None:
+    from sim.report.tables import fmt_ci
+
+    assert fmt_ci(2.4012, 2.3991, 2.4033) == "2.401 [2.399, 2.403]"
+    assert fmt_ci(12.34, 11.9, 12.7) == "12.3 [11.9, 12.7]"
+    assert fmt_ci(10.0, 10.0, 10.0, 0) == "10 [10, 10]"  # one point: as given
+    assert fmt_ci(5.0, None, None) == "5.0"
 
 
 @pytest.mark.nojit
