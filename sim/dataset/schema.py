@@ -24,15 +24,18 @@ from sim.rules.model import Rules
 if TYPE_CHECKING:  # the report reads datasets without loading the engine's kernels
     from sim.engine.api import Played
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """2: ``hands.points`` and ``games.comeback`` added (derived from the scores, for readers that
 need not decode the score lists). 3: ``comeback`` read from the running totals, not the final
 scores (which in gin carry the bonuses added after the last hand). 4: ``rules.parquet``, each
-arm's resolved rules (:data:`RULES_COLUMNS`); the hands and games tables are as in 3."""
+arm's resolved rules (:data:`RULES_COLUMNS`); the hands and games tables are as in 3.
+5: ``hands.melds``, ``hands.layoffs`` and ``hands.rebuilds``, the per-hand action counts a
+time-at-the-table model needs; the other columns are as in 4."""
 
-READABLE_VERSIONS = frozenset({3, SCHEMA_VERSION})
+READABLE_VERSIONS = frozenset({3, 4, SCHEMA_VERSION})
 """Schema versions the report reads. Version 3 differs from 4 only in lacking
-``rules.parquet``, which the report does not need (it reads the rules from the manifest).
+``rules.parquet``, which the report does not need (it reads the rules from the manifest);
+version 4 differs from 5 only in lacking the action counts, which the report does not read.
 Version 1 lacks ``points`` and ``comeback``; version 2's ``comeback`` is wrong for gin (read
 from the final scores, which carry the bonuses), so it is known-bad; a higher version was
 written by a newer rummysim."""
@@ -85,6 +88,9 @@ HAND_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = SHARD_COLUMNS + (
     ("turns", pa.int32(), "turns played in the hand"),
     ("draws_stock", pa.int32(), "draws from the stock"),
     ("draws_discard", pa.int32(), "draws from the discard pile"),
+    ("melds", pa.int32(), "melds laid down (a knock-family showdown's included)"),
+    ("layoffs", pa.int32(), "cards laid off (a showdown's and Call Rummy's calls included)"),
+    ("rebuilds", pa.int32(), "times the stock was rebuilt from the discard pile (§2F)"),
     ("end_reason", _REASON_TYPE, "how the hand ended: " + ", ".join(END_REASONS)),
     ("winner", pa.int8(), "seat that won the hand, or -1 (stalled, exhausted, void, tie)"),
     ("hand_scores", _SCORES, "points each seat scored in this hand"),
@@ -232,6 +238,9 @@ def hands_table(out: Played, sid: ShardId, *, teams: bool = False) -> pa.Table:
         pa.array(rows[:, R.H_TURNS].astype(np.int32)),
         pa.array(rows[:, R.H_DRAWS_STOCK].astype(np.int32)),
         pa.array(rows[:, R.H_DRAWS_DISCARD].astype(np.int32)),
+        pa.array(rows[:, R.H_MELDS].astype(np.int32)),
+        pa.array(rows[:, R.H_LAYOFFS].astype(np.int32)),
+        pa.array(rows[:, R.H_REBUILDS].astype(np.int32)),
         reasons,
         pa.array(rows[:, R.H_WINNER].astype(np.int8)),
         _per_seat(out.hand_scores),

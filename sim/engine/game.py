@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.engine.hand import finish_hand, play_turns, start_hand
+from sim.engine.hand import count_hand, finish_hand, play_turns, start_hand
 from sim.engine.jit import allocating, kernel
 from sim.engine.layout import (
     DEALER_LOSER_SITS_OUT,
@@ -62,8 +62,6 @@ from sim.engine.rows import (
     GAME_DEAL_STRIDE,
     H_DEAL,
     H_DEALER,
-    H_DRAWS_DISCARD,
-    H_DRAWS_STOCK,
     H_END_REASON,
     H_GAME,
     H_HAND,
@@ -73,8 +71,6 @@ from sim.engine.rows import (
 )
 from sim.engine.specs import rule
 from sim.engine.state import (
-    C_DRAWS_DISCARD,
-    C_DRAWS_STOCK,
     C_LOG,
     C_N_EVENTS,
     C_SHOE_PRESET,
@@ -82,9 +78,6 @@ from sim.engine.state import (
     R_SC,
     fill_shoe,
     new_state,
-)
-from sim.engine.state import (
-    C_VIOLATIONS as SC_VIOLATIONS,
 )
 
 
@@ -236,6 +229,8 @@ def play_games(
             deal = first_deal + h
             if rule(fx, params, P_DEAL_PER_GAME) == 1:
                 deal = game * GAME_DEAL_STRIDE + hands_in_game
+            row = hand_rows[h]
+            row[:] = 0
             # one table, or the partnership's two (§3.19): each a hand of its own
             for table in range(TABLES if partnership else 1):
                 table_deal, table_dealer = deal, dealer
@@ -252,22 +247,18 @@ def play_games(
                 reason, hand_winner = play_turns(
                     fx, table_params, values, table_bots, st, piles, rng, work, events
                 )
-                reason, hand_winner, turns = finish_hand(
+                reason, hand_winner = finish_hand(
                     fx, table_params, values, st, piles, work, events, reason, hand_winner,
                     table_scores, table_side,
                 )  # fmt: skip
+                count_hand(st, row)
                 if partnership:
                     tally_table(
                         st, events, tally, hands_in_game, table, first_event, reason,
                         hand_winner, scores2, side2, side,
                     )  # fmt: skip
-            draws_stock = st[R_SC, C_DRAWS_STOCK]
-            draws_discard = st[R_SC, C_DRAWS_DISCARD]
-            violations = st[R_SC, SC_VIOLATIONS]
             if partnership:
-                reason, hand_winner, turns, draws_stock, draws_discard, violations = team_hand(
-                    fx, params, st, events, tally, scores
-                )
+                reason, hand_winner = team_hand(fx, params, st, events, tally, scores, row)
             if hand_winner >= 0:
                 won[hand_winner % ranked] += 1  # partners: the team's hands
             for p in range(players):
@@ -276,19 +267,14 @@ def play_games(
                 hand_totals[h, p] = totals[p]
                 hand_side[h, p] = side[p]
                 game_side[p] += side[p]
-            row = hand_rows[h]
             row[H_GAME] = game
             row[H_HAND] = hands_in_game
             row[H_DEAL] = deal
             row[H_DEALER] = dealer
-            row[H_TURNS] = turns
-            row[H_DRAWS_STOCK] = draws_stock
-            row[H_DRAWS_DISCARD] = draws_discard
             row[H_END_REASON] = reason
             row[H_WINNER] = hand_winner
-            row[H_VIOLATIONS] = violations
-            counters[C_VIOLATIONS] += violations
-            counters[C_TURNS] += turns
+            counters[C_VIOLATIONS] += row[H_VIOLATIONS]
+            counters[C_TURNS] += row[H_TURNS]
             h += 1
             hands_in_game += 1
             # partners carry one total: the game is between the teams, seats 0 and 1

@@ -65,6 +65,15 @@ from sim.engine.layout import (
 )
 from sim.engine.legal import discard_allowed
 from sim.engine.piles import push_discard
+from sim.engine.rows import (
+    H_DRAWS_DISCARD,
+    H_DRAWS_STOCK,
+    H_LAYOFFS,
+    H_MELDS,
+    H_REBUILDS,
+    H_TURNS,
+    H_VIOLATIONS,
+)
 from sim.engine.scoring import (
     check_knock_scores,
     hand_value,
@@ -78,9 +87,14 @@ from sim.engine.state import (
     C_CALL_TURN,
     C_CURRENT,
     C_DRAWN_TURN,
+    C_DRAWS_DISCARD,
+    C_DRAWS_STOCK,
+    C_LAYOFFS,
     C_LAYOFFS_TURN,
     C_LOG,
+    C_MELDS,
     C_MELDS_TURN,
+    C_REBUILDS,
     C_STEALS_TURN,
     C_TURN,
     C_VIOLATIONS,
@@ -245,11 +259,25 @@ def start_hand(fx, params, st, piles, rng, work, events, seed, shard, deal, deal
 
 
 @kernel
+def count_hand(st, row):
+    """Add the hand just finished's counts to a hands-table row (``sim.engine.rows``,
+    ``H_TURNS`` to ``H_VIOLATIONS``): turns, draws, melds laid down, cards laid off, stock
+    rebuilds and audit violations. A partnership hand adds both tables'."""
+    row[H_TURNS] += st[R_SC, C_TURN]
+    row[H_DRAWS_STOCK] += st[R_SC, C_DRAWS_STOCK]
+    row[H_DRAWS_DISCARD] += st[R_SC, C_DRAWS_DISCARD]
+    row[H_MELDS] += st[R_SC, C_MELDS]
+    row[H_LAYOFFS] += st[R_SC, C_LAYOFFS]
+    row[H_REBUILDS] += st[R_SC, C_REBUILDS]
+    row[H_VIOLATIONS] += st[R_SC, C_VIOLATIONS]
+
+
+@kernel
 def finish_hand(fx, params, values, st, piles, work, events, reason, winner, scores, side):
     """Score the hand that ended with ``reason`` and ``winner`` (``play_turns``' answer):
     writes ``scores`` and ``side`` (the hand's side bonuses, which do not count toward the
-    target: Oklahoma gin's, §2I.39), both int64[players], and returns (end reason, winner,
-    turns)."""
+    target: Oklahoma gin's, §2I.39), both int64[players], and returns (end reason, winner);
+    ``count_hand`` then reads the hand's counts."""
     players = rule(fx, params, P_PLAYERS)
     for p in range(players):
         scores[p] = 0
@@ -276,4 +304,4 @@ def finish_hand(fx, params, values, st, piles, work, events, reason, winner, sco
         for p in range(players):
             left = st[R_SEAT + p, S_DEADWOOD] if knock else hand_value(fx, params, values, st, p)
             log_event(st, events, np.int64(E_SCORE), p, scores[p], left)
-    return reason, winner, st[R_SC, C_TURN]
+    return reason, winner

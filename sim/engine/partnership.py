@@ -22,13 +22,10 @@ import numpy as np
 
 from sim.engine.jit import kernel
 from sim.engine.layout import P_AUDIT, REASON_VOID
+from sim.engine.rows import H_VIOLATIONS
 from sim.engine.specs import rule
 from sim.engine.state import (
-    C_DRAWS_DISCARD,
-    C_DRAWS_STOCK,
     C_N_EVENTS,
-    C_TURN,
-    C_VIOLATIONS,
     E_TABLE,
     E_TEAMS,
     EV_SEAT,
@@ -42,15 +39,11 @@ TABLES = 2
 # a partnership hand's tally of its tables (int64[N_TALLY]), kept by ``play_games``
 T_POINTS_A = 0  # what team A's (seats 0 and 2) winners scored; team B's is the next slot
 T_POINTS_B = 1
-T_TURNS = 2
-T_DRAWS_STOCK = 3
-T_DRAWS_DISCARD = 4
-T_VIOLATIONS = 5
-T_BEST_SEAT = 6  # the seat whose table scored most, -1: none yet
-T_BEST_POINTS = 7
-T_BEST_REASON = 8  # that table's end reason
-T_FIRST_REASON = 9  # table 0's end reason (when neither table scored)
-N_TALLY = 10
+T_BEST_SEAT = 2  # the seat whose table scored most, -1: none yet
+T_BEST_POINTS = 3
+T_BEST_REASON = 4  # that table's end reason
+T_FIRST_REASON = 5  # table 0's end reason (when neither table scored)
+N_TALLY = 6
 
 
 @kernel
@@ -119,10 +112,6 @@ def tally_table(st, events, tally, hand_index, table, first_event, reason, winne
             events[i, EV_SEAT] = a
         elif events[i, EV_SEAT] == 1:
             events[i, EV_SEAT] = b
-    tally[T_TURNS] += st[R_SC, C_TURN]
-    tally[T_DRAWS_STOCK] += st[R_SC, C_DRAWS_STOCK]
-    tally[T_DRAWS_DISCARD] += st[R_SC, C_DRAWS_DISCARD]
-    tally[T_VIOLATIONS] += st[R_SC, C_VIOLATIONS]
     if table == 0:
         tally[T_FIRST_REASON] = reason
         tally[T_BEST_SEAT] = -1
@@ -142,17 +131,17 @@ def tally_table(st, events, tally, hand_index, table, first_event, reason, winne
 
 
 @kernel
-def team_hand(fx, params, st, events, tally, scores):
+def team_hand(fx, params, st, events, tally, scores, row):
     """The partnership hand's result from both tables' ``tally``: each seat's hand score
-    into ``scores`` (int64[4]); returns (reason of the table that decided, winner seat or
-    -1, turns, stock draws, discard draws and audit violations of both tables)."""
+    into ``scores`` (int64[4]), the team-score audit's violations added to the hand's
+    ``row`` (``sim.engine.rows``, which holds both tables' counts); returns (reason of the
+    table that decided, winner seat or -1)."""
     points_a = tally[T_POINTS_A]
     points_b = tally[T_POINTS_B]
     scoring = team_result(points_a, points_b, scores)
     log_event(st, events, np.int64(E_TEAMS), np.int64(-1), scores[0], scores[1])
-    violations = tally[T_VIOLATIONS]
     if rule(fx, params, P_AUDIT) == 1:
-        violations += check_team_scores(points_a, points_b, scores)
+        row[H_VIOLATIONS] += check_team_scores(points_a, points_b, scores)
     best_seat = tally[T_BEST_SEAT]
     reason = tally[T_BEST_REASON]
     winner = best_seat
@@ -162,5 +151,4 @@ def team_hand(fx, params, st, events, tally, scores):
             reason = tally[T_FIRST_REASON]
     # else the scoring team's player whose table scored most (with one winner per team, the
     # larger score is the scoring team's)
-    turns = tally[T_TURNS]
-    return reason, winner, turns, tally[T_DRAWS_STOCK], tally[T_DRAWS_DISCARD], violations
+    return reason, winner

@@ -44,13 +44,17 @@ H_GAME = 0  # game number within the run (first_game + i)
 H_HAND = 1  # hand number within its game, from 0
 H_DEAL = 2  # deal number: the shuffle depends only on (seed, shard, deal)
 H_DEALER = 3
-H_TURNS = 4
-H_DRAWS_STOCK = 5
-H_DRAWS_DISCARD = 6
-H_END_REASON = 7  # REASON_*
-H_WINNER = 8  # seat, or -1
-H_VIOLATIONS = 9  # audit violations during this hand
-N_HCOLS = 10
+H_END_REASON = 4  # REASON_*
+H_WINNER = 5  # seat, or -1
+# the hand's counts (``hand.count_hand``; a partnership hand: both tables' sums), in order
+H_TURNS = 6
+H_DRAWS_STOCK = 7
+H_DRAWS_DISCARD = 8
+H_MELDS = 9  # melds laid down (the knock family's showdown included)
+H_LAYOFFS = 10  # cards laid off (the showdown's and calls' included)
+H_REBUILDS = 11  # times the stock was rebuilt from the discard pile (§2F)
+H_VIOLATIONS = 12  # audit violations during this hand
+N_HCOLS = 13
 
 # ---- the games table: int64[n, N_GCOLS], plus int64[n, players] final scores ------------
 G_GAME = 0

@@ -76,7 +76,8 @@ C_TURN = 13  # turns played this hand
 C_CURRENT = 14  # the seat whose turn it is
 C_DEALER = 15
 C_REBUILDS = 16  # stock rebuilt from the discard pile
-# columns 17 and 18 are free
+C_MELDS = 17  # melds laid down this hand
+C_LAYOFFS = 18  # cards laid off this hand
 C_FITS = 19  # natural kinds that fit some table meld
 C_SHOE_N = 20  # cards in the shoe
 C_COME_ROUND = 21  # the card just drawn from the stock, if it came round (bots.md), else -1

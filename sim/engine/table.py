@@ -96,7 +96,9 @@ from sim.engine.melds import (
 from sim.engine.specs import gated, rule
 from sim.engine.state import (
     C_FITS,
+    C_LAYOFFS,
     C_LAYOFFS_TURN,
+    C_MELDS,
     C_MELDS_TURN,
     C_N_MELDS,
     C_STEALS_TURN,
@@ -311,6 +313,7 @@ def lay_down(fx, params, st, events, seat, work, cand):
     st[hand, S_MELDED] = 1
     st[R_SC, C_N_MELDS] = m + 1
     st[R_SC, C_MELDS_TURN] += 1
+    st[R_SC, C_MELDS] += 1
     st[row, M_FITS] = meld_fits(fx, params, st, m)
     refresh_fits(fx, params, st)
     return m
@@ -359,6 +362,7 @@ def lay_off(fx, params, st, events, seat, m, kind):
     if st[row, M_OWNER] == seat:
         st[hand, S_LAID_OWN] = 1
     st[R_SC, C_LAYOFFS_TURN] += 1
+    st[R_SC, C_LAYOFFS] += 1
     _spend_taken(st, bit)
     log_event(st, events, np.int64(E_LAYOFF), seat, m, kind)
     st[row, M_FITS] = meld_fits(fx, params, st, m)
@@ -440,6 +444,7 @@ def lay_off_joker(fx, params, st, events, seat, m):
     if st[row, M_OWNER] == seat:
         st[hand, S_LAID_OWN] = 1
     st[R_SC, C_LAYOFFS_TURN] += 1
+    st[R_SC, C_LAYOFFS] += 1
     _spend_taken_joker(st)
     log_event(st, events, np.int64(E_LAYOFF), seat, m, np.int64(JOKER))
     st[row, M_FITS] = meld_fits(fx, params, st, m)
