@@ -61,9 +61,11 @@ def bench(
     hands: int = 1_000_000,
     workers: int = 1,
     seed: int = 0,
+    overrides: dict | None = None,
 ) -> dict:
-    """Play ``hands`` hands on ``workers`` processes; return the figures."""
-    rules = load_variant(variant)
+    """Play ``hands`` hands on ``workers`` processes; return the figures. ``overrides``:
+    settings changed on the variant (shown in the figures)."""
+    rules = load_variant(variant, overrides or None)
     params, values = compile_rules(rules, players)
     codes = np.array(parse_bots(bots, players), np.int64)
     _play_hands(params, values, codes, 10, shard=0, seed=seed)  # compile or load from cache
@@ -86,6 +88,7 @@ def bench(
     return {
         "bench": "engine",
         "variant": variant,
+        **({"overrides": overrides} if overrides else {}),
         "players": players,
         "bots": bots,
         "workers": workers,

@@ -290,6 +290,11 @@ def deadwood(
     cards: list[str] = typer.Argument(None, help="one hand, e.g. As 2s 3s 7h 7d 7c Kd 9c"),  # noqa: B008
     variant: str = typer.Option("rummy_basic", help="variant name or file (its meld rules)"),
     file: str = typer.Option(None, "--file", help="one hand per line; prints one line each"),
+    opening: bool = typer.Option(
+        False,
+        "--opening",
+        help="only arrangements that make the variant's initial meld (initial_meld_min, §2D.24)",
+    ),
 ) -> None:
     """Minimum deadwood of a hand and one best arrangement (or of every hand of a file)."""
     import sys
@@ -303,7 +308,7 @@ def deadwood(
     with config_errors():
         rules = load_variant(variant)
         if cards:
-            (result,) = analyse(rules, [parse_hand(cards, "cards")])
+            (result,) = analyse(rules, [parse_hand(cards, "cards")], opening=opening)
             melds = line(result).split(": ", 1)[1] if result.melds() else "(none)"
             from sim.cards import cards_text
 
@@ -317,7 +322,7 @@ def deadwood(
             raise ConfigError(f"cannot read the file: {err.strerror}", file=file) from None
         with handle:
             out = sys.stdout
-            for result in analyse(rules, read_hands(handle, file)):
+            for result in analyse(rules, read_hands(handle, file), opening=opening):
                 out.write(line(result) + "\n")
 
 

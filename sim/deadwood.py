@@ -103,10 +103,14 @@ def read_hands(lines: Iterable[str], source: str) -> Iterator[list[int]]:
             yield parse_hand(text, f"{source}: line {number}")
 
 
-def analyse(rules: Rules, hands: Iterable[list[int]]) -> Iterator[Analysis]:
+def analyse(
+    rules: Rules, hands: Iterable[list[int]], *, opening: bool = False
+) -> Iterator[Analysis]:
     """Minimum deadwood and one best arrangement of each hand, in order: the search play
     uses, under the variant's meld rules and card values, with its largest shoe (the most
-    packs and jokers of any table size)."""
+    packs and jokers of any table size). ``opening``: only arrangements that make the
+    variant's initial meld count (``initial_meld_min``, RULES.md §2D.24), as before a
+    player's first lay-down."""
     from sim.engine.analysis import arrange_hands, new_results
     from sim.engine.api import compile_rules
     from sim.engine.specs import GENERIC
@@ -118,6 +122,7 @@ def analyse(rules: Rules, hands: Iterable[list[int]]) -> Iterator[Analysis]:
     jokers = max(int(p[L.P_JOKERS]) for p, _ in compiled)
     params[L.P_PACKS] = shoe
     ace_rank = int(params[L.P_ACE_RANK])
+    minimum = np.int64(rules.values["initial_meld_min"] if opening else 0)
 
     def run(batch: list[list[int]]) -> Iterator[Analysis]:
         width = max(len(h) for h in batch)
@@ -126,7 +131,7 @@ def analyse(rules: Rules, hands: Iterable[list[int]]) -> Iterator[Analysis]:
             cards[i, : len(hand)] = hand
         _check_copies(cards, shoe, jokers)
         deadwood, best, n_best = new_results(len(batch))
-        arrange_hands(GENERIC, params, values, cards, deadwood, best, n_best)
+        arrange_hands(GENERIC, params, values, cards, minimum, deadwood, best, n_best)
         for i, hand in enumerate(batch):
             melds = [meld_cards(best[i, m], ace_rank) for m in range(int(n_best[i]))]
             yield Analysis(hand, int(deadwood[i]), melds)

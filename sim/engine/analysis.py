@@ -20,9 +20,11 @@ from sim.engine.melds import (
 
 
 @allocating
-def arrange_hands(fx, params, values, cards, deadwood, best, n_best):
+def arrange_hands(fx, params, values, cards, minimum, deadwood, best, n_best):
     """For each row of ``cards`` (``int64[n, width]``: card kinds, -1 for padding): its
-    minimum deadwood in ``deadwood[i]``, and its best arrangement's melds in
+    minimum deadwood in ``deadwood[i]`` among the arrangements whose melds count at least
+    ``minimum`` toward an initial meld (0: every arrangement; none reaching it: the whole
+    hand is deadwood, §2D.24), and its best arrangement's melds in
     ``best[i, :n_best[i]]`` (``int64[n, MAX_BEST, N_CA]``, rows as the candidates of
     ``sim.engine.melds``: type, window or rank, length, suit, jokers, value, shape, naturals).
     ``values`` is the kernels' value table (``melds.value_table``)."""
@@ -46,7 +48,7 @@ def arrange_hands(fx, params, values, cards, deadwood, best, n_best):
                     layers[l] |= bit
                     break
         deadwood[i] = total - best_arrangement(
-            fx, params, values, work, layers, jokers, np.int64(0)
+            fx, params, values, work, layers, jokers, np.int64(0), minimum, np.int64(-1)
         )
         n_best[i] = work[W_SCAL, S_BEST_N]
         for m in range(n_best[i]):

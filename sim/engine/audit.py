@@ -47,13 +47,16 @@ from sim.engine.layout import (
     JDECLARE_ALWAYS,
     JDECLARE_INFERRED,
     JDECLARE_THREE_CARD_GROUP,
-    JREPLACE_STEAL,
+    JLIMIT_NATURALS,
+    JREPLACE_NONE,
     P_ACE_RANK,
     P_AUDIT,
     P_DISCARD_DRAW,
     P_FAMILY,
     P_GROUP_DUPLICATES,
+    P_INITIAL_MELD_MIN,
     P_JOKER_DECLARE,
+    P_JOKER_LIMIT,
     P_JOKER_REPLACE,
     P_JOKERS,
     P_MELD_TIMING,
@@ -71,15 +74,18 @@ from sim.engine.layout import (
     XD_TOP_PLUS_ONE,
 )
 from sim.engine.melds import FULL, JOKER_DIGIT, MAX_LAYERS, MAX_RUN, MELD_GROUP, rank_at
-from sim.engine.specs import rule
+from sim.engine.specs import gated, rule
 from sim.engine.state import (
     C_CALL_TURN,
     C_CURRENT,
     C_DISCARD_N,
     C_DRAWN_TURN,
+    C_LAYOFFS_TURN,
     C_N_MELDS,
+    C_OPEN_TURN,
     C_STEALS_TURN,
     C_STOCK_N,
+    C_TOOK_UNOPENED,
     C_TURN,
     C_VIOLATIONS,
     M_CARDS,
@@ -101,6 +107,7 @@ from sim.engine.state import (
     S_HAND,
     S_JOKERS,
     S_N,
+    S_OPENED,
 )
 from sim.engine.table import may_lay_off_on, meld_fits, takes_joker
 
@@ -134,6 +141,8 @@ def _meld_ok(fx, params, st, m):
         n_naturals += popcount(st[row, M_CARDS + l])
     if n_naturals + st[row, M_JOKERS] != length or n_naturals == 0:
         return False
+    if rule(fx, params, P_JOKER_LIMIT) == JLIMIT_NATURALS and st[row, M_JOKERS] > n_naturals:
+        return False  # §2B.10, after every change to the meld
     want = np.int64(0)
     if st[row, M_TYPE] == MELD_GROUP:
         rank = st[row, M_LO]
@@ -236,7 +245,7 @@ def check_state(fx, params, st, piles, work):
             bad += 1
         if concealed and st[R_SEAT + st[R_MELD + m, M_OWNER], S_N] != 0:
             bad += 1  # all_at_once: melds reach the table only with a whole hand (§2D.18)
-    if st[R_SC, C_STEALS_TURN] > 0 and rule(fx, params, P_JOKER_REPLACE) != JREPLACE_STEAL:
+    if st[R_SC, C_STEALS_TURN] > 0 and rule(fx, params, P_JOKER_REPLACE) == JREPLACE_NONE:
         bad += 1  # a table joker taken where the rules keep it there (§2B.12)
     for pile, size in ((PILE_STOCK, st[R_SC, C_STOCK_N]), (PILE_DISCARD, st[R_SC, C_DISCARD_N])):
         for i in range(size):
@@ -255,6 +264,23 @@ def check_state(fx, params, st, piles, work):
     if not _draw_ok(fx, params, st):
         bad += 1
     st[R_SC, C_VIOLATIONS] += bad
+
+
+@gated(P_INITIAL_MELD_MIN, lambda v: v != 0, np.int64(0))
+@kernel
+def check_opening(fx, params, st, seat):
+    """§2D.24-25 after ``seat``'s table phase: a player who has not made his initial meld
+    has laid down nothing this turn (no part-made opening: his melds count it at once, and
+    a discard taken for it is in it) and laid off nothing; one who took the discard top for
+    his initial meld has made it. Returns the violations."""
+    if rule(fx, params, P_INITIAL_MELD_MIN) == 0 or st[R_SEAT + seat, S_OPENED] == 1:
+        return 0
+    bad = 0
+    if st[R_SC, C_OPEN_TURN] > 0 or st[R_SC, C_TOOK_UNOPENED] == 1:
+        bad += 1
+    if st[R_SC, C_LAYOFFS_TURN] > 0:
+        bad += 1
+    return bad
 
 
 @kernel

@@ -3,7 +3,10 @@
 
 Every bot answers the same questions, each asked by the phase that owns it:
 
-- ``wants_discard``: take the discard top rather than the stock?
+- ``wants_discard``: take the discard top rather than the stock? Before his initial meld
+  under ``discard_before_initial_meld = "only_for_initial_meld"`` (§2D.25) he may take it
+  only to use it in that meld this turn (``greedy.opens_with`` says whether he can; no
+  bot is asked otherwise): then random tosses its coin, greedy and careful take it.
 - ``area_card`` (``discard_draw = "any_card"``, §3.6): which card of the discard area, or
   the stock? Greedy and careful take, of the cards their own take-test
   (``wants_discard``) accepts, the highest-valued; ties: the higher kind, then the one
@@ -39,6 +42,7 @@ from sim.engine.greedy import (
     greedy_table,
     greedy_wants,
     leaves_a_draw,
+    opens_with,
 )
 from sim.engine.jit import kernel
 from sim.engine.knock_policy import concealed_turn, knock_turn, knock_wants
@@ -46,13 +50,16 @@ from sim.engine.layout import (
     BOT_CAREFUL,
     BOT_GREEDY,
     BOT_RANDOM,
+    DBI_ONLY_FOR_INITIAL,
+    P_DISCARD_BEFORE_INITIAL,
     P_DISCARD_DRAW,
     XD_ANY_CARD,
     XD_TOP_PLUS_ONE,
 )
 from sim.engine.random_bot import random_area_card, random_discard, random_table, random_wants
-from sim.engine.specs import gated
+from sim.engine.specs import gated, rule
 from sim.engine.state import C_DISCARD_N, PILE_DISCARD, R_SC
+from sim.engine.table import has_opened
 
 
 @kernel
@@ -62,6 +69,12 @@ def wants_discard(fx, params, values, bots, st, piles, rng, work, seat, top):
     # it lowers the deadwood", passed cards back and forth between two greedy players)
     if knocking(fx, params) or (concealed(fx, params) and bots[seat] != BOT_GREEDY):
         return knock_wants(fx, params, values, bots, st, rng, work, seat, top)
+    if rule(fx, params, P_DISCARD_BEFORE_INITIAL) == DBI_ONLY_FOR_INITIAL and not has_opened(
+        fx, params, st, seat
+    ):
+        if not opens_with(fx, params, values, st, work, seat, top):
+            return False
+        return random_wants(rng) if bots[seat] == BOT_RANDOM else True
     if bots[seat] == BOT_RANDOM:
         return random_wants(rng)
     if bots[seat] == BOT_CAREFUL:

@@ -52,8 +52,8 @@ import numpy as np
 from sim.cards import JOKER
 from sim.engine.bitops import highest_bit, popcount
 from sim.engine.greedy import (
-    _greedy_arrangement,
     discard_candidates,
+    greedy_arrangement,
     greedy_table,
     greedy_wants,
 )
@@ -100,6 +100,7 @@ from sim.engine.state import (
     C_STOCK_N,
     C_TAKEN,
     C_TAKEN2,
+    C_TOOK_UNOPENED,
     C_TURN,
     M_CARDS,
     PILE_DISCARD,
@@ -363,12 +364,13 @@ def _whole_hand_goes(fx, params, st, work, seat):
 @kernel
 def careful_table(fx, params, values, st, piles, rng, events, work, seat):
     """Careful's lay-downs and lay-offs (module docstring)."""
-    if not holds_for_rummy(fx, params, st, seat):
+    # a discard taken for the initial meld is melded this turn (§2D.25): nothing is held
+    if not holds_for_rummy(fx, params, st, seat) or st[R_SC, C_TOOK_UNOPENED] == 1:
         greedy_table(fx, params, values, st, piles, rng, events, work, seat, np.int64(BOT_CAREFUL))
         return
     if not may_meld_now(fx, params, st):
         return
-    _greedy_arrangement(fx, params, values, st, work, seat)
+    greedy_arrangement(fx, params, values, st, work, seat)
     if _whole_hand_goes(fx, params, st, work, seat):
         greedy_table(fx, params, values, st, piles, rng, events, work, seat, np.int64(BOT_CAREFUL))
     else:

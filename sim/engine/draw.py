@@ -43,8 +43,10 @@ from sim.engine.bots import area_card, wants_discard, wants_second, wants_top_pl
 from sim.engine.deal import eleven_ten, next_seat
 from sim.engine.jit import kernel
 from sim.engine.layout import (
+    DBI_ONLY_FOR_INITIAL,
     FAMILY_GIN,
     GIN_OPENING_UPCARD_OFFER,
+    P_DISCARD_BEFORE_INITIAL,
     P_DISCARD_DRAW,
     P_FAMILY,
     P_GIN_OPENING,
@@ -63,6 +65,7 @@ from sim.engine.state import (
     C_STOCK_N,
     C_TAKEN,
     C_TAKEN2,
+    C_TOOK_UNOPENED,
     C_TURN,
     E_BLOCK,
     E_DECLINE_UPCARD,
@@ -77,6 +80,7 @@ from sim.engine.state import (
     log_event,
 )
 from sim.engine.stock_out import blocks, can_rebuild, rebuild_stock
+from sim.engine.table import has_opened
 
 DRAW_OK = 0
 DRAW_EXHAUSTED = 1  # nothing left to draw anywhere: the hand ends without a score
@@ -179,8 +183,9 @@ def draw_phase(fx, params, values, bots, st, piles, rng, work, events, seat):
     if draw == XD_TOP_PLUS_ONE and stock_empty and n < 2:
         may_take = False  # no second card anywhere (§3.7 open point 2)
     at = np.int64(-1)  # the discard pile's card he takes, -1: none
+    forced = stock_empty and not block and not can_rebuild(st)
     if may_take:
-        if stock_empty and not block and not can_rebuild(st):
+        if forced:
             at = n - 1  # the discard top is the only card left to draw
         elif draw == XD_ANY_CARD:
             at = area_card(fx, params, values, bots, st, piles, rng, work, seat)
@@ -191,6 +196,12 @@ def draw_phase(fx, params, values, bots, st, piles, rng, work, events, seat):
             at = n - 1
     if at >= 0:
         _take_at(fx, params, st, piles, events, seat, at, np.int64(0))
+        if (
+            not forced
+            and rule(fx, params, P_DISCARD_BEFORE_INITIAL) == DBI_ONLY_FOR_INITIAL
+            and not has_opened(fx, params, st, seat)
+        ):
+            st[R_SC, C_TOOK_UNOPENED] = 1  # §2D.25: it goes into his initial meld this turn
         if draw == XD_TOP_PLUS_ONE:
             _second_card(fx, params, values, bots, st, piles, rng, work, events, seat)
         return DRAW_OK

@@ -8,14 +8,15 @@ discards. It lays its melds down in the arrangement's decision order (lowest car
 so they take the next table rows in that order. Then, under ``joker_replace =
 steal_by_replacement`` (§2B.12), it replaces every table joker it can by the natural card
 it holds (the lowest such card first, on the lowest meld row; never the card kept back),
-as the previous engine did. Then it lays off, again and again, its lowest card that fits a
-table meld it may lay off on (never a copy of the card kept back), on the first such meld
-(the lowest row), skipping a card whose lay-off would leave no legal end of the turn; when
-no natural card goes, a joker (the ones it took included) on the first meld that takes
-one (``table.lay_off_joker``). It declares its jokers as the lowest card it may
-(``joker_choice``). It discards the
-highest-valued allowed card outside every partial meld (another card of its rank, or a
-card of its suit at most two run positions away), else the highest-valued allowed card,
+as the previous engine did; under ``to_hand`` (Caloochi) it does the same before laying
+anything down, the only time the rule allows it. Then it lays off, again and again, its
+lowest card that fits a table meld it may lay off on (never a copy of the card kept back),
+on the first such meld (the lowest row), skipping a card whose lay-off would leave no
+legal end of the turn; when no natural card goes, a joker (the ones it took included) on
+the first meld that takes one (``table.lay_off_joker``). It declares its jokers as the
+lowest card it may (``joker_choice``). It discards the highest-valued allowed card
+outside every partial meld (another card of its rank, or a card of its suit at most two
+run positions away), else the highest-valued allowed card,
 a joker last; ties: the higher kind. A card that came round is not discarded while
 another allowed card may be (it is taken out of the allowed cards before the partial-meld
 test; a card kept back still goes): a card came round when it is drawn from the stock and
@@ -43,11 +44,15 @@ from sim.engine.bitops import highest_bit, lowest_bit
 from sim.engine.jit import kernel
 from sim.engine.joker_choice import declare_jokers
 from sim.engine.layout import (
+    DBI_ONLY_FOR_INITIAL,
     GROUP_DUPLICATES_ALLOWED,
+    JREPLACE_TO_HAND,
     MELDS_ONE,
     MELDS_ONE_OR_LAYOFF,
     P_ACE_RANK,
+    P_DISCARD_BEFORE_INITIAL,
     P_GROUP_DUPLICATES,
+    P_JOKER_REPLACE,
     P_JOKERS,
     P_MELDS_PER_TURN,
     P_PACKS,
@@ -86,12 +91,16 @@ from sim.engine.state import (
     C_PLAN,
     C_REBUILDS,
     C_STOCK_N,
+    C_TAKEN,
+    C_TOOK_UNOPENED,
     R_SC,
     R_SEAT,
     S_HAND,
     S_JOKERS,
     S_N,
     S_STOCK_SEEN,
+    give,
+    take,
 )
 from sim.engine.table import (
     first_meld_taking,
@@ -102,6 +111,7 @@ from sim.engine.table import (
     layoff_targets,
     may_meld_now,
     may_steal,
+    opening_terms,
     stands_for,
     steal,
 )
@@ -117,12 +127,15 @@ def _meld_limit(fx, params):
 
 
 @kernel
-def _greedy_arrangement(fx, params, values, st, work, seat):
-    """Greedy's arrangement into ``work`` (module docstring); may set ``C_PLAN``."""
+def greedy_arrangement(fx, params, values, st, work, seat):
+    """Greedy's arrangement into ``work`` (module docstring); may set ``C_PLAN``. Before
+    his initial meld only an arrangement that makes it counts (``table.opening_terms``):
+    none when no arrangement does."""
     hand = st[R_SEAT + seat, S_HAND : S_HAND + MAX_LAYERS]
     jokers = st[R_SEAT + seat, S_JOKERS]
     limit = _meld_limit(fx, params)
-    best_arrangement(fx, params, values, work, hand, jokers, limit)
+    minimum, must = opening_terms(fx, params, st, seat)
+    best_arrangement(fx, params, values, work, hand, jokers, limit, minimum, must)
     if work[W_SCAL, S_BEST_N] == 0 or rows_leave_end(
         fx, params, st, work, seat, np.int64(W_BEST), work[W_SCAL, S_BEST_N]
     ):
@@ -134,7 +147,7 @@ def _greedy_arrangement(fx, params, values, st, work, seat):
         d = lowest_bit(rest)
         rest &= rest - 1
         take_natural(fx, params, hand, d)
-        v = best_arrangement(fx, params, values, work, hand, jokers, limit)
+        v = best_arrangement(fx, params, values, work, hand, jokers, limit, minimum, must)
         give_natural(fx, params, hand, d)
         if v > best_v:
             best_v = v
@@ -143,7 +156,7 @@ def _greedy_arrangement(fx, params, values, st, work, seat):
         work[W_SCAL, S_BEST_N] = 0
         return
     take_natural(fx, params, hand, best_d)
-    best_arrangement(fx, params, values, work, hand, jokers, limit)
+    best_arrangement(fx, params, values, work, hand, jokers, limit, minimum, must)
     give_natural(fx, params, hand, best_d)
     st[R_SC, C_PLAN] = best_d
 
@@ -153,9 +166,7 @@ def _greedy_arrangement(fx, params, values, st, work, seat):
 def _steal_all(fx, params, st, events, seat):
     """Replace table jokers by the natural cards they stand for (§2B.12) while it holds
     one, never the card kept back: the lowest such card first, on the lowest meld row."""
-    if not may_steal(fx, params):
-        return
-    while True:
+    while may_steal(fx, params, st):
         hand = st[R_SEAT + seat, S_HAND]
         plan = st[R_SC, C_PLAN]
         if 0 <= plan < JOKER:
@@ -170,17 +181,20 @@ def _steal_all(fx, params, st, events, seat):
         if best_m < 0:
             return
         steal(fx, params, st, events, seat, best_m, best_k)
+    return
 
 
 @kernel
 def greedy_table(fx, params, values, st, piles, rng, events, work, seat, bot):
     """Greedy's lay-downs, replacements and lay-offs (module docstring); its joker
     declarations are ``bot``'s (``joker_choice``: careful plays its table as greedy)."""
+    if rule(fx, params, P_JOKER_REPLACE) == JREPLACE_TO_HAND:
+        _steal_all(fx, params, st, events, seat)  # to_hand: only before melding (§2B.12)
     hand = st[R_SEAT + seat, S_HAND : S_HAND + MAX_LAYERS]
     jokers = st[R_SEAT + seat, S_JOKERS]
     n_layers = rule(fx, params, P_PACKS)
     if may_meld_now(fx, params, st) and meldable(fx, params, hand, n_layers, jokers) != 0:
-        _greedy_arrangement(fx, params, values, st, work, seat)
+        greedy_arrangement(fx, params, values, st, work, seat)
         for m in range(work[W_SCAL, S_BEST_N]):
             t = lay_down(fx, params, st, events, seat, work, W_BEST + m)
             if work[W_BEST + m, CA_JOKERS] > 0:
@@ -214,6 +228,25 @@ def greedy_table(fx, params, values, st, piles, rng, events, work, seat, bot):
                 played = True
         if not played:
             return
+
+
+@gated(P_DISCARD_BEFORE_INITIAL, lambda v: v == DBI_ONLY_FOR_INITIAL, np.bool_(False))
+@kernel
+def opens_with(fx, params, values, st, work, seat, top):
+    """``only_for_initial_meld`` (§2D.25): could ``seat``, before his initial meld, take
+    ``top`` from the discard pile and use it in his initial meld this turn? Greedy's
+    arrangement of his hand with it (``greedy_arrangement``, which must meld it) says; the
+    hand and the turn's facts are left as they were."""
+    give(fx, params, st, seat, top)
+    st[R_SC, C_TAKEN] = top
+    st[R_SC, C_TOOK_UNOPENED] = 1
+    greedy_arrangement(fx, params, values, st, work, seat)
+    found = work[W_SCAL, S_BEST_N] > 0
+    st[R_SC, C_TAKEN] = -1
+    st[R_SC, C_TOOK_UNOPENED] = 0
+    st[R_SC, C_PLAN] = -1
+    take(fx, params, st, seat, top)
+    return found
 
 
 @kernel

@@ -36,7 +36,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.engine.audit import check_block_scores, check_call_turns, check_out_scores, check_state
+from sim.engine.audit import (
+    check_block_scores,
+    check_call_turns,
+    check_opening,
+    check_out_scores,
+    check_state,
+)
 from sim.engine.bots import choose_discard, concealed_discard, knock_discard, play_table
 from sim.engine.calls import call_discard
 from sim.engine.deal import deal_cards, next_seat, reset_hand
@@ -227,6 +233,8 @@ def play_turns(fx, params, values, bots, st, piles, rng, work, events):
             _concealed_phase(fx, params, values, bots, st, piles, rng, work, events, seat)
         else:
             play_table(fx, params, values, bots, st, piles, rng, events, work, seat)
+            if rule(fx, params, P_AUDIT) == 1:
+                st[R_SC, C_VIOLATIONS] += check_opening(fx, params, st, seat)
             if st[R_SEAT + seat, S_N] > 0:
                 _discard_phase(fx, params, values, bots, st, piles, rng, events, seat)
         st[R_SC, C_TURN] += 1

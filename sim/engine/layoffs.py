@@ -88,7 +88,9 @@ def arrange_mask(fx, params, values, work, mask):
     layers[0] = mask
     for l in range(1, MAX_LAYERS):
         layers[l] = 0
-    melded_value = best_arrangement(fx, params, values, work, layers, np.int64(0), np.int64(0))
+    melded_value = best_arrangement(
+        fx, params, values, work, layers, np.int64(0), np.int64(0), np.int64(0), np.int64(-1)
+    )
     melded = np.int64(0)
     for m in range(work[W_SCAL, S_BEST_N]):
         melded |= work[W_BEST + m, CA_TAKE]

@@ -7,11 +7,14 @@ set when the hand holds more than ``l`` copies of natural kind ``k``; nested, so
 ``layers[l + 1]`` lies inside ``layers[l]``) plus a joker count. One pack is one layer.
 
 **Melds.** Every meld has at least 3 cards and at least one natural card; a joker is
-wild. A *group* is cards of one rank: with ``group_duplicates = forbidden`` one card per
-suit (so 3 or 4 cards, each joker taking a missing suit), with ``allowed`` any suits,
-repeats included, 3 or more cards. A *run* is one card on each of 3 to 13 consecutive
-*positions* (below), its naturals of one suit (``run_suit = same_suit``) or of any suits;
-jokers stand on the positions no natural holds.
+wild; under ``joker_limit = "not_more_than_naturals"`` (§2B.10) a meld holds no more jokers
+than natural cards (``meldable`` then answers for melds without the limit: a superset,
+which the search only spends frames on). A *group* is cards of one rank: with
+``group_duplicates = forbidden`` one card per suit (so 3 or 4 cards, each joker taking a
+missing suit), with ``allowed`` any suits, repeats included, 3 or more cards. A *run* is
+one card on each of 3 to 13 consecutive *positions* (below), its naturals of one suit
+(``run_suit = same_suit``) or of any suits; jokers stand on the positions no natural
+holds.
 
 **Positions** (§2A.4). ``low``: positions 0..12 are A, 2, ..., K. ``high``: 0..12 are 2, ..., K,
 A. ``high_or_low``: 0..13 are A, 2, ..., K, A, and a run never holds both ends (at most 13
@@ -58,8 +61,12 @@ from sim.engine.layout import (
     ACE_HIGH,
     ACE_HIGH_OR_LOW,
     GROUP_DUPLICATES_ALLOWED,
+    JLIMIT_NATURALS,
     P_ACE_RANK,
     P_GROUP_DUPLICATES,
+    P_INITIAL_MELD_MIN,
+    P_JOKER_LIMIT,
+    P_OPENING_ACE_LOW,
     P_PACKS,
     P_RUN_SUIT,
     RUN_ANY_SUIT,
@@ -86,7 +93,10 @@ CA_VALUE = 5  # the value its cards would leave the hand with (``values``)
 CA_SHAPE = 6  # group: natural count per suit, 4 bits each (spades lowest); run: 3 bits per
 # position from lo up, JOKER_DIGIT for a joker
 CA_TAKE = 7  # CA_TAKE + l: the meld's natural cards as layers (as a hand)
-N_CA = CA_TAKE + MAX_LAYERS
+CA_OPEN = CA_TAKE + MAX_LAYERS  # what it counts toward an initial meld (§2D.24): naturals at
+# their value, a joker at the value of the card it stands for, an ace low in a run (before a
+# 2) at ``opening_ace_low`` when that is a number
+N_CA = CA_OPEN + 1
 
 # ---- the search's frame per depth ------------------------------------------------------
 F_REST = 0  # F_REST + l: the undecided cards' layers
@@ -98,7 +108,9 @@ F_N = MAX_LAYERS + 4  # candidates listed
 F_NEXT = MAX_LAYERS + 5  # the next option to try (F_N: leave the card in hand)
 F_MELDS = MAX_LAYERS + 6  # melds on the path so far
 F_TAKEN = MAX_LAYERS + 7  # the option taken here on the current path (-1: left in hand)
-N_F = MAX_LAYERS + 8
+F_OPEN = MAX_LAYERS + 8  # what the melds on the path count toward an initial meld
+F_NEED = MAX_LAYERS + 9  # 1 while the card the arrangement must meld is not in a meld yet
+N_F = MAX_LAYERS + 10
 
 # ---- workspace rows ----------------------------------------------------------------------
 W_CAND = 0  # MAX_DEPTH * MAX_CAND candidate rows
@@ -108,7 +120,8 @@ W_GROUP = W_BEST + MAX_BEST  # scratch of _list_groups: counts per suit, then th
 W_DIGITS = W_GROUP + 1  # scratch of _list_runs: what stands on each position of a window
 W_TMP = W_DIGITS + 1  # a scratch row for callers, between searches
 W_SCAL = W_TMP + 1  # one row of scalars:
-W_ROWS = W_SCAL + 1
+W_PICK = W_SCAL + 1  # MAX_CAND rows: a caller's own list of candidates, kept across searches
+W_ROWS = W_PICK + MAX_CAND
 W_COLS = max(N_CA, N_F, MAX_RUN, 2 * N_SUITS)
 S_BEST_N = 0  # melds in the best arrangement
 S_BEST_VALUE = 1  # its melded value
@@ -225,8 +238,9 @@ def lowest_kind(mask):
 
 
 @kernel
-def _emit(work, row, mtype, lo, length, suit, jokers, value, shape):
+def _emit(work, row, mtype, lo, length, suit, jokers, value, shape, opening):
     """Start candidate ``row``: its columns but the natural cards (cleared)."""
+    work[row, CA_OPEN] = opening
     work[row, CA_TYPE] = mtype
     work[row, CA_LO] = lo
     work[row, CA_LEN] = length
@@ -245,6 +259,7 @@ def _list_groups(fx, params, values, work, first, count, rest, n_layers, jokers,
     rank = c // N_SUITS
     suit_c = c % N_SUITS
     dups = rule(fx, params, P_GROUP_DUPLICATES) == GROUP_DUPLICATES_ALLOWED
+    limited = rule(fx, params, P_JOKER_LIMIT) == JLIMIT_NATURALS
     n = work[W_GROUP, 0:N_SUITS]  # naturals of each suit in the group being listed
     top = work[W_GROUP, N_SUITS : 2 * N_SUITS]  # copies of each suit it may take
     held = 0
@@ -261,18 +276,22 @@ def _list_groups(fx, params, values, work, first, count, rest, n_layers, jokers,
         naturals = n[0] + n[1] + n[2] + n[3]
         for j in range(jokers + 1):
             size = naturals + j
-            if size < 3 or (not dups and size > N_SUITS):
+            if size < 3 or (not dups and size > N_SUITS) or (limited and j > naturals):
                 continue
             if count >= MAX_CAND:
                 work[W_SCAL, S_TRUNCATED] = 1
                 return count
             row = first + count
             value = j * values[JOKER]
+            opening = j * values[rank * N_SUITS]  # a joker at its rank's value (§2D.24)
             shape = np.int64(0)
             for t in range(N_SUITS):
                 value += n[t] * values[rank * N_SUITS + t]
+                opening += n[t] * values[rank * N_SUITS + t]
                 shape |= n[t] << (4 * t)
-            _emit(work, row, np.int64(MELD_GROUP), rank, size, np.int64(-1), j, value, shape)
+            _emit(
+                work, row, np.int64(MELD_GROUP), rank, size, np.int64(-1), j, value, shape, opening
+            )
             for t in range(N_SUITS):
                 for l in range(n[t]):
                     work[row, CA_TAKE + l] |= np.int64(1) << (rank * N_SUITS + t)
@@ -300,9 +319,23 @@ def _natural_at(present, rank, suit, any_suit):
 
 
 @kernel
+def _low_ace_change(values, lo, length, ace_rank, ace_low):
+    """What an initial-meld count changes for the window (``lo``, ``length``): an ace on a
+    position just before a 2 counts ``ace_low`` instead of its value (``ace_low`` < 0:
+    nothing changes)."""
+    if ace_low < 0:
+        return 0
+    for q in range(length - 1):
+        if rank_at(lo + q, ace_rank) == 0 and rank_at(lo + q + 1, ace_rank) == 1:
+            return ace_low - values[0]
+    return 0
+
+
+@kernel
 def _list_window(
-    values, work, first, count, present, jokers, lo, length, at, c, any_suit, ace_rank
-):
+    values, work, first, count, present, jokers, lo, length, at, c, any_suit, ace_rank, ace_low,
+    limited,
+):  # fmt: skip
     """Append every run on window (``lo``, ``length``) with ``c`` on its position ``at``,
     in the declared order (what stands on each position, from ``lo`` up: suits 0..3, then
     a joker); returns the new count."""
@@ -319,6 +352,7 @@ def _list_window(
             take |= np.int64(1) << (rank_at(lo + q, ace_rank) * N_SUITS + suit_c)
             shape |= suit_c << (3 * q)
         row = first + count
+        value = mask_value(values, take)
         _emit(
             work,
             row,
@@ -327,8 +361,9 @@ def _list_window(
             length,
             suit_c,
             np.int64(0),
-            mask_value(values, take),
+            value,
             shape,
+            value + _low_ace_change(values, lo, length, ace_rank, ace_low),
         )
         work[row, CA_TAKE] = take
         return count + 1
@@ -366,11 +401,14 @@ def _list_window(
             i += 1
             digit[i] = -1
             continue
+        if limited and 2 * used > length:
+            continue  # more jokers than naturals (§2B.10)
         if count >= MAX_CAND:
             work[W_SCAL, S_TRUNCATED] = 1
             return count
         row = first + count
         value = used * values[JOKER]
+        opening = _low_ace_change(values, lo, length, ace_rank, ace_low)
         shape = np.int64(0)
         take = np.int64(0)
         for q in range(length):
@@ -379,6 +417,9 @@ def _list_window(
                 kind = rank_at(lo + q, ace_rank) * N_SUITS + digit[q]
                 take |= np.int64(1) << kind
                 value += values[kind]
+                opening += values[kind]
+            else:  # a joker at the value of the card its position stands for (§2D.24)
+                opening += values[rank_at(lo + q, ace_rank) * N_SUITS]
         _emit(
             work,
             row,
@@ -389,6 +430,7 @@ def _list_window(
             used,
             value,
             shape,
+            opening,
         )
         work[row, CA_TAKE] = take
         count += 1
@@ -428,6 +470,8 @@ def _list_runs(fx, params, values, work, first, count, rest, jokers, c):
     with no more positions lacking a natural than there are jokers are visited."""
     ace_rank = rule(fx, params, P_ACE_RANK)
     any_suit = rule(fx, params, P_RUN_SUIT) == RUN_ANY_SUIT
+    ace_low = rule(fx, params, P_OPENING_ACE_LOW)
+    limited = rule(fx, params, P_JOKER_LIMIT) == JLIMIT_NATURALS
     suit_c = c % N_SUITS
     rank_c = c // N_SUITS
     present = rest[0]  # a run holds one card per rank: one copy is all it needs
@@ -468,6 +512,8 @@ def _list_runs(fx, params, values, work, first, count, rest, jokers, c):
                         c,
                         any_suit,
                         ace_rank,
+                        ace_low,
+                        limited,
                     )
     return count
 
@@ -586,12 +632,13 @@ def meldable(fx, params, layers, n_layers, jokers):
 
 
 @kernel
-def _push(fx, params, values, work, depth, melded, left, melds, n_layers, keep):
+def _push(fx, params, values, work, depth, melded, left, melds, n_layers, keep, opening, need):
     """Complete frame ``depth`` (its undecided cards already written): leave in hand the
     cards that can no longer meld (those outside ``keep``, ``meldable`` of the cards: each
     would have no candidate, so deciding them here changes no order, and no frame is spent
     on them), then its card and candidates. ``left`` is the value of the cards written,
-    jokers included; ``keep`` is not empty."""
+    jokers included; ``keep`` is not empty. ``opening`` and ``need``: the path's initial-meld
+    count and whether its must-meld card is still to meld (``best_arrangement``)."""
     frame = W_FRAME + depth
     work[W_SCAL, S_NODES] += 1
     rest = work[frame, F_REST : F_REST + MAX_LAYERS]
@@ -601,6 +648,8 @@ def _push(fx, params, values, work, depth, melded, left, melds, n_layers, keep):
     work[frame, F_MELDED] = melded
     work[frame, F_LEFT] = left
     work[frame, F_MELDS] = melds
+    work[frame, F_OPEN] = opening
+    work[frame, F_NEED] = need
     work[frame, F_NEXT] = 0
     c = lowest_kind(keep)
     work[frame, F_CARD] = c
@@ -625,10 +674,46 @@ def _record_best(work, depth, melded):
 
 
 @kernel
-def best_arrangement(fx, params, values, work, layers, jokers, limit):
+def _opening_bound(values, work, frame, top):
+    """The most the undecided cards of ``frame`` could add to an initial-meld count: the
+    naturals at their value (an ace low in a run never counts more), each joker at ``top``,
+    the highest natural value."""
+    jokers = work[frame, F_JOKERS]
+    return work[frame, F_LEFT] + jokers * (top - values[JOKER])
+
+
+@kernel
+def _falls_short(values, work, frame, minimum, must, top):
+    """Can no arrangement through ``frame`` meet the opening conditions: the initial-meld
+    count ``minimum`` out of reach, or the must-meld card ``must`` no longer undecided?"""
+    if work[frame, F_OPEN] + _opening_bound(values, work, frame, top) < minimum:
+        return True
+    if work[frame, F_NEED] == 0:
+        return False
+    if must == JOKER:
+        return work[frame, F_JOKERS] == 0
+    return (work[frame, F_REST] >> must) & 1 == 0
+
+
+@kernel
+def _melds_must(work, row, must):
+    """Does candidate ``row`` meld a copy of ``must`` (a natural kind, or ``JOKER``: any
+    joker, jokers being identical)?"""
+    if must == JOKER:
+        return work[row, CA_JOKERS] > 0
+    return (work[row, CA_TAKE] >> must) & 1 == 1
+
+
+@kernel
+def best_arrangement(fx, params, values, work, layers, jokers, limit, minimum, must):
     """The best arrangement (module docstring) of the hand ``layers`` (``int64`` layers,
-    ``packs`` of them) plus ``jokers``, with at most ``limit`` melds (0: any number).
-    Writes its melds to ``work`` rows ``W_BEST``.. (``S_BEST_N`` of them) and returns the
+    ``packs`` of them) plus ``jokers``, with at most ``limit`` melds (0: any number), among
+    those whose melds count at least ``minimum`` toward an initial meld (``CA_OPEN``,
+    §2D.24; 0: no threshold) and meld a copy of natural kind ``must`` (``JOKER``: a joker;
+    -1: nothing; §2D.25's discard taken for the initial meld). The conditions apply only
+    under an initial-meld rule (``initial_meld_min`` > 0). Writes its melds to ``work``
+    rows ``W_BEST``.. (``S_BEST_N`` of them; none when no arrangement meets the
+    conditions) and returns the
     value they take out of the hand (``values`` from ``value_table``; the deadwood is the
     hand's value less this)."""
     n_layers = rule(fx, params, P_PACKS)
@@ -636,17 +721,26 @@ def best_arrangement(fx, params, values, work, layers, jokers, limit):
     work[W_SCAL, S_BEST_VALUE] = -1
     work[W_SCAL, S_TRUNCATED] = 0
     keep = meldable(fx, params, layers, n_layers, jokers)
-    if keep == 0:
+    # the opening conditions (a spec without an initial-meld rule folds them away)
+    gate = rule(fx, params, P_INITIAL_MELD_MIN) != 0 and (minimum > 0 or must >= 0)
+    need = np.int64(1) if gate and must >= 0 else np.int64(0)
+    if keep == 0 or (need == 1 and must < JOKER and (keep >> must) & 1 == 0):
         work[W_SCAL, S_BEST_VALUE] = 0  # nothing melds (most hands of a turn): no search
         return 0
-    frame = W_FRAME
+    top = np.int64(0)
+    if gate:
+        for kind in range(0, JOKER, N_SUITS):
+            top = max(top, values[kind])
     left = jokers * values[JOKER]
     for l in range(MAX_LAYERS):
-        work[frame, F_REST + l] = layers[l] if l < n_layers else 0
+        work[W_FRAME, F_REST + l] = layers[l] if l < n_layers else 0
         if l < n_layers:
             left += mask_value(values, layers[l])
-    work[frame, F_JOKERS] = jokers
-    _push(fx, params, values, work, np.int64(0), np.int64(0), left, np.int64(0), n_layers, keep)
+    work[W_FRAME, F_JOKERS] = jokers
+    _push(
+        fx, params, values, work, np.int64(0), np.int64(0), left, np.int64(0), n_layers, keep,
+        np.int64(0), need,
+    )  # fmt: skip
     depth = 0
     while depth >= 0:
         frame = W_FRAME + depth
@@ -654,6 +748,9 @@ def best_arrangement(fx, params, values, work, layers, jokers, limit):
         c = work[frame, F_CARD]
         if melded + work[frame, F_LEFT] <= work[W_SCAL, S_BEST_VALUE]:
             depth -= 1  # nothing below can do better than the best found
+            continue
+        if gate and _falls_short(values, work, frame, minimum, must, top):
+            depth -= 1  # nothing below meets the opening conditions
             continue
         if depth + 1 >= MAX_DEPTH:
             work[W_SCAL, S_TRUNCATED] = 1
@@ -676,6 +773,8 @@ def best_arrangement(fx, params, values, work, layers, jokers, limit):
             work[child, F_REST + l] = work[frame, F_REST + l]
         jokers = work[frame, F_JOKERS]
         rest = work[child, F_REST : F_REST + MAX_LAYERS]
+        opening = work[frame, F_OPEN]
+        need = work[frame, F_NEED]
         if option < n:
             row = W_CAND + depth * MAX_CAND + option
             for l in range(MAX_LAYERS):
@@ -685,6 +784,10 @@ def best_arrangement(fx, params, values, work, layers, jokers, limit):
             value = work[row, CA_VALUE]
             work[frame, F_TAKEN] = option
             child_melds = melds + 1
+            if gate:
+                opening += work[row, CA_OPEN]
+                if need == 1 and _melds_must(work, row, must):
+                    need = np.int64(0)
         else:
             remove_one_each(rest, n_layers, np.int64(1) << c)
             value = 0
@@ -694,20 +797,15 @@ def best_arrangement(fx, params, values, work, layers, jokers, limit):
         keep = meldable(fx, params, rest, n_layers, jokers) if rest[0] != 0 else np.int64(0)
         child_left = work[frame, F_LEFT] - (value if option < n else values[c])
         if keep == 0:  # nothing more melds below: the path ends here, no frame needed
-            if melded + value > work[W_SCAL, S_BEST_VALUE]:
+            meets = not gate or (opening >= minimum and need == 0)
+            if meets and melded + value > work[W_SCAL, S_BEST_VALUE]:
                 _record_best(work, depth + 1, melded + value)
             continue
         _push(
-            fx,
-            params,
-            values,
-            work,
-            depth + 1,
-            melded + value,
-            child_left,
-            child_melds,
-            n_layers,
-            keep,
-        )
+            fx, params, values, work, depth + 1, melded + value, child_left, child_melds,
+            n_layers, keep, opening, need,
+        )  # fmt: skip
         depth += 1
+    if work[W_SCAL, S_BEST_VALUE] < 0:  # no arrangement meets the opening conditions
+        work[W_SCAL, S_BEST_VALUE] = 0
     return work[W_SCAL, S_BEST_VALUE]

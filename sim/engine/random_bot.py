@@ -29,10 +29,17 @@ from __future__ import annotations
 import numpy as np
 
 from sim.cards import JOKER
-from sim.engine.bitops import lowest_bit
+from sim.engine.bitops import lowest_bit, popcount
+from sim.engine.greedy import greedy_arrangement
 from sim.engine.jit import kernel
 from sim.engine.joker_choice import declare_jokers
-from sim.engine.layout import BOT_RANDOM, P_PACKS
+from sim.engine.layout import (
+    BOT_RANDOM,
+    MELDS_UNLIMITED,
+    P_INITIAL_MELD_MIN,
+    P_MELDS_PER_TURN,
+    P_PACKS,
+)
 from sim.engine.legal import (
     allowed_naturals,
     discard_allowed,
@@ -40,11 +47,27 @@ from sim.engine.legal import (
     rows_leave_end,
     stays_finishable,
 )
-from sim.engine.melds import CA_JOKERS, CA_TAKE, MAX_CAND, MAX_LAYERS, W_CAND, list_candidates
+from sim.engine.melds import (
+    CA_JOKERS,
+    CA_OPEN,
+    CA_TAKE,
+    MAX_CAND,
+    MAX_LAYERS,
+    S_BEST_N,
+    W_BEST,
+    W_PICK,
+    W_SCAL,
+    list_candidates,
+    remove_one_each,
+)
 from sim.engine.rng import RNG_BOTS, below
-from sim.engine.specs import rule
+from sim.engine.specs import gated, rule
 from sim.engine.state import (
     C_N_MELDS,
+    C_OPEN_TURN,
+    C_PLAN,
+    C_TAKEN,
+    C_TOOK_UNOPENED,
     M_FITS,
     M_OWNER,
     R_MELD,
@@ -55,6 +78,7 @@ from sim.engine.state import (
     S_N,
 )
 from sim.engine.table import (
+    has_opened,
     lay_down,
     lay_off,
     lay_off_joker,
@@ -62,6 +86,7 @@ from sim.engine.table import (
     may_lay_off_on_others,
     may_meld_now,
     may_steal,
+    opening_terms,
     stands_for,
     steal,
     takes_joker,
@@ -86,29 +111,94 @@ def random_area_card(rng, n):
 
 
 @kernel
+def _lay_down(fx, params, st, piles, rng, events, work, seat, row):
+    """Lay down candidate ``row``, its jokers declared at random when the rules ask."""
+    m = lay_down(fx, params, st, events, seat, work, row)
+    if work[row, CA_JOKERS] > 0:
+        declare_jokers(fx, params, st, piles, rng, events, seat, m, np.int64(BOT_RANDOM))
+
+
+@gated(P_INITIAL_MELD_MIN, lambda v: v != 0, np.bool_(True))
+@kernel
+def _opens_after(fx, params, values, st, work, seat, row):
+    """Before ``seat``'s initial meld (§2D.24): would laying down candidate ``row`` make
+    it, alone or with greedy's arrangement of the rest (``greedy.greedy_arrangement``,
+    which meets what is still missing, the card taken for it included, §2D.25)? With at
+    most one meld a turn (§2D.19) it must do alone. The state is left as it was."""
+    hand = R_SEAT + seat
+    n_layers = rule(fx, params, P_PACKS)
+    h0, h1 = st[hand, S_HAND], st[hand, S_HAND + 1]
+    h2, h3 = st[hand, S_HAND + 2], st[hand, S_HAND + 3]
+    jokers, held = st[hand, S_JOKERS], st[hand, S_N]
+    opening, taken = st[R_SC, C_OPEN_TURN], st[R_SC, C_TAKEN]
+    for l in range(n_layers):
+        cards = work[row, CA_TAKE + l]
+        if cards != 0:
+            remove_one_each(st[hand, S_HAND : S_HAND + MAX_LAYERS], n_layers, cards)
+            st[hand, S_N] -= popcount(cards)
+            if 0 <= taken < JOKER and (cards >> taken) & 1 == 1:
+                st[R_SC, C_TAKEN] = -1
+    st[hand, S_JOKERS] -= work[row, CA_JOKERS]
+    st[hand, S_N] -= work[row, CA_JOKERS]
+    if taken == JOKER and work[row, CA_JOKERS] > 0:
+        st[R_SC, C_TAKEN] = -1
+    st[R_SC, C_OPEN_TURN] += work[row, CA_OPEN]
+    minimum, must = opening_terms(fx, params, st, seat)
+    found = minimum <= 0 and must < 0
+    if not found and rule(fx, params, P_MELDS_PER_TURN) == MELDS_UNLIMITED:
+        greedy_arrangement(fx, params, values, st, work, seat)
+        found = work[W_SCAL, S_BEST_N] > 0
+        st[R_SC, C_PLAN] = -1
+    st[hand, S_HAND] = h0
+    st[hand, S_HAND + 1] = h1
+    st[hand, S_HAND + 2] = h2
+    st[hand, S_HAND + 3] = h3
+    st[hand, S_JOKERS] = jokers
+    st[hand, S_N] = held
+    st[R_SC, C_OPEN_TURN] = opening
+    st[R_SC, C_TAKEN] = taken
+    return found
+
+
+@kernel
+def _complete_opening(fx, params, values, st, piles, rng, events, work, seat):
+    """After a first meld that did not make the initial meld: greedy's arrangement of the
+    rest, which does (``_opens_after`` made sure), laid down in its order."""
+    if has_opened(fx, params, st, seat):
+        return
+    greedy_arrangement(fx, params, values, st, work, seat)
+    st[R_SC, C_PLAN] = -1  # random discards uniformly; nothing is kept back for it
+    for m in range(work[W_SCAL, S_BEST_N]):
+        _lay_down(fx, params, st, piles, rng, events, work, seat, np.int64(W_BEST + m))
+
+
+@kernel
 def _melds(fx, params, values, st, piles, rng, events, work, seat, pick, count):
     """Count the new melds after ``count`` earlier actions, or lay down action ``pick``;
-    returns the count so far, or -1 once ``pick`` was carried out."""
+    returns the count so far, or -1 once ``pick`` was carried out. Before his initial meld
+    (§2D.24) an action is a first meld that makes it, alone or with greedy's arrangement of
+    the rest, which is laid down with it."""
     hand = st[R_SEAT + seat, S_HAND : S_HAND + MAX_LAYERS]
     n_layers = rule(fx, params, P_PACKS)
     jokers = st[R_SEAT + seat, S_JOKERS]
+    opened = has_opened(fx, params, st, seat)
     rest = hand[0]
     while rest != 0:
         c = lowest_bit(rest)
         rest &= rest - 1
-        n = list_candidates(fx, params, values, work, np.int64(W_CAND), hand, n_layers, jokers, c)
+        n = list_candidates(fx, params, values, work, np.int64(W_PICK), hand, n_layers, jokers, c)
         for i in range(min(n, MAX_CAND)):
-            row = W_CAND + i
+            row = W_PICK + i
             if lowest_bit(work[row, CA_TAKE]) != c:
                 continue  # listed under its lowest natural card
             if not rows_leave_end(fx, params, st, work, seat, row, np.int64(1)):
                 continue
+            if not opened and not _opens_after(fx, params, values, st, work, seat, row):
+                continue
             if count == pick:
-                m = lay_down(fx, params, st, events, seat, work, row)
-                if work[row, CA_JOKERS] > 0:
-                    declare_jokers(
-                        fx, params, st, piles, rng, events, seat, m, np.int64(BOT_RANDOM)
-                    )
+                _lay_down(fx, params, st, piles, rng, events, work, seat, row)
+                if not opened:
+                    _complete_opening(fx, params, values, st, piles, rng, events, work, seat)
                 return -1
             count += 1
     return count
@@ -175,7 +265,7 @@ def _actions(fx, params, values, st, piles, rng, events, work, seat, pick):
         count = _layoffs(fx, params, st, piles, rng, events, seat, pick, count)
         if count < 0:
             return -1
-    if may_steal(fx, params):
+    if may_steal(fx, params, st):
         count = _steals(fx, params, st, events, seat, pick, count)
     return count
 
@@ -185,7 +275,11 @@ def random_table(fx, params, values, st, piles, rng, events, work, seat):
     """Random's lay-downs, lay-offs and joker replacements (module docstring)."""
     while st[R_SEAT + seat, S_N] > 0:
         n = _actions(fx, params, values, st, piles, rng, events, work, seat, np.int64(NO_PICK))
-        pick = below(rng, np.int64(RNG_BOTS), n + 1)
+        # a discard taken for the initial meld is melded this turn (§2D.25): no stopping
+        must_open = st[R_SC, C_TOOK_UNOPENED] == 1 and not has_opened(fx, params, st, seat)
+        if must_open and n == 0:
+            return  # cannot happen (the draw made sure he can open); the audit counts it
+        pick = below(rng, np.int64(RNG_BOTS), n if must_open else n + 1)
         if pick == n:
             return
         _actions(fx, params, values, st, piles, rng, events, work, seat, pick)

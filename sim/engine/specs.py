@@ -196,11 +196,15 @@ STANDARD = fixed(
         "call_rummy": False,
         "discard_draw": "top",
         "family": L.FAMILY_RUMMY,
+        "initial_meld_min": 0,
+        "discard_before_initial_meld": "free",
+        "joker_limit": "none",
     },
 )
 """The RULES.md §1 baseline's card rules and progressive melding: one pack, no jokers, ace
 low, runs of one suit, the discard top drawn (§2C.16), no knock (the knock family's phases
-fold away), no calls (§3.2's phase folds away). The hot case of ``make bench`` (2-player
+fold away), no calls (§3.2's phase folds away), no initial-meld threshold (§2D.24-25: the
+opening conditions of the meld search fold away). The hot case of ``make bench`` (2-player
 ``rummy_basic``)."""
 
 SPECS = (STANDARD, GENERIC)

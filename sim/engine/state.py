@@ -56,7 +56,8 @@ S_DEADWOOD = MAX_LAYERS + 9  # knock family: his deadwood at the showdown (0 bef
 S_ARR_MASK = MAX_LAYERS + 10  # knock family: the hand whose arrangement is kept (0: none)
 S_ARR_DW = MAX_LAYERS + 11  # ... its deadwood
 S_ARR_MELDED = MAX_LAYERS + 12  # ... the cards its best arrangement melds
-N_S = MAX_LAYERS + 13
+S_OPENED = MAX_LAYERS + 13  # initial_meld_min: has made his initial meld this hand (§2D.24)
+N_S = MAX_LAYERS + 14
 
 # ---- scalar columns -------------------------------------------------------------------------
 C_STOCK_N = 0
@@ -88,7 +89,10 @@ C_TAKEN2 = 25  # top_plus_one: the second kind taken from the discard pile this 
 C_DRAWN_TURN = 26  # cards drawn this turn (the stock and the discard pile; audit, §2C.16)
 C_CALLS = 27  # call_rummy: discards called this hand (§3.2, sim.engine.calls)
 C_CALL_TURN = 28  # call_rummy: C_TURN when the current chain of calls began (audit)
-N_C = 29
+C_OPEN_TURN = 29  # initial_meld_min: what this turn's melds count toward the initial meld
+C_TOOK_UNOPENED = 30  # only_for_initial_meld: took the discard top before his initial meld
+C_TAKEN_MELDED = 31  # a meld laid down this turn holds the card taken from the discard pile
+N_C = 32
 
 # ---- meld columns ---------------------------------------------------------------------------
 M_TYPE = 0  # melds.MELD_GROUP or MELD_RUN
@@ -182,6 +186,9 @@ def clear_turn_facts(st):
     st[R_SC, C_MELDS_TURN] = 0
     st[R_SC, C_LAYOFFS_TURN] = 0
     st[R_SC, C_STEALS_TURN] = 0
+    st[R_SC, C_OPEN_TURN] = 0
+    st[R_SC, C_TOOK_UNOPENED] = 0
+    st[R_SC, C_TAKEN_MELDED] = 0
 
 
 @kernel

@@ -57,7 +57,9 @@ from sim.engine.layout import (
     JDECLARE_ALWAYS,
     JDECLARE_INFERRED,
     JDECLARE_THREE_CARD_GROUP,
+    JLIMIT_NATURALS,
     JREPLACE_STEAL,
+    JREPLACE_TO_HAND,
     LAYOFF_NONE,
     LAYOFF_OWN_ONLY,
     LREQ_AFTER_FIRST_MELD,
@@ -65,8 +67,11 @@ from sim.engine.layout import (
     MELDS_ONE,
     MELDS_ONE_OR_LAYOFF,
     P_ACE_RANK,
+    P_AUDIT,
     P_GROUP_DUPLICATES,
+    P_INITIAL_MELD_MIN,
     P_JOKER_DECLARE,
+    P_JOKER_LIMIT,
     P_JOKER_REPLACE,
     P_JOKERS,
     P_LAYOFF_REQUIRES_MELD,
@@ -81,6 +86,7 @@ from sim.engine.melds import (
     CA_JOKERS,
     CA_LEN,
     CA_LO,
+    CA_OPEN,
     CA_SHAPE,
     CA_SUIT,
     CA_TAKE,
@@ -101,9 +107,13 @@ from sim.engine.state import (
     C_MELDS,
     C_MELDS_TURN,
     C_N_MELDS,
+    C_OPEN_TURN,
     C_STEALS_TURN,
     C_TAKEN,
     C_TAKEN2,
+    C_TAKEN_MELDED,
+    C_TOOK_UNOPENED,
+    C_VIOLATIONS,
     E_DECLARE,
     E_LAYOFF,
     E_MELD,
@@ -127,6 +137,7 @@ from sim.engine.state import (
     S_LAID_OWN,
     S_MELDED,
     S_N,
+    S_OPENED,
     S_STOCK_SEEN,
     log_card,
     log_event,
@@ -217,9 +228,36 @@ def may_lay_off_now(fx, params, st):
 
 
 @kernel
+def has_opened(fx, params, st, seat):
+    """Has ``seat`` made his initial meld this hand (§2D.24)? Always, without a threshold."""
+    if rule(fx, params, P_INITIAL_MELD_MIN) == 0:
+        return True
+    return st[R_SEAT + seat, S_OPENED] == 1
+
+
+@kernel
+def opening_terms(fx, params, st, seat):
+    """The conditions on ``seat``'s next arrangement, as ``melds.best_arrangement``'s
+    (``minimum``, ``must``): before his initial meld, what this turn's melds must still
+    count (§2D.24) and, under ``only_for_initial_meld``, the card he took from the discard
+    pile for it and has not melded yet (§2D.25); after it, none."""
+    if has_opened(fx, params, st, seat):
+        return np.int64(0), np.int64(-1)
+    minimum = rule(fx, params, P_INITIAL_MELD_MIN) - st[R_SC, C_OPEN_TURN]
+    must = np.int64(-1)
+    if st[R_SC, C_TOOK_UNOPENED] == 1:  # only_for_initial_meld, taken by choice
+        must = st[R_SC, C_TAKEN]
+    return minimum, must
+
+
+@kernel
 def may_lay_off_on_others(fx, params, st, seat):
-    """May ``seat`` lay off on other players' melds (§2D.20-21)?"""
+    """May ``seat`` lay off on other players' melds (§2D.20-21)? Not before his initial
+    meld (§2D.21: games with an initial-meld minimum forbid every lay-off before it; he has
+    no melds of his own then)."""
     if rule(fx, params, P_LAYOFF_TARGET) == LAYOFF_OWN_ONLY:
+        return False
+    if not has_opened(fx, params, st, seat):
         return False
     needs = rule(fx, params, P_LAYOFF_REQUIRES_MELD)
     if needs == LREQ_AFTER_FIRST_MELD:
@@ -278,6 +316,25 @@ def _spend_taken_joker(st):
 
 
 @kernel
+def _count_opening(fx, params, st, seat, opening, taken):
+    """A meld worth ``opening`` (``melds.CA_OPEN``) went down, and ``taken`` was the card
+    taken from the discard pile this turn before it (-1: none, or played already): under
+    ``initial_meld_min`` it counts toward ``seat``'s initial meld until that is made
+    (§2D.24), which is when this turn's melds count enough and, under
+    ``only_for_initial_meld``, hold the discard he took for it (§2D.25)."""
+    if rule(fx, params, P_INITIAL_MELD_MIN) == 0:
+        return
+    if taken >= 0 and st[R_SC, C_TAKEN] != taken:  # this meld played it
+        st[R_SC, C_TAKEN_MELDED] = 1
+    if st[R_SEAT + seat, S_OPENED] == 1:
+        return
+    st[R_SC, C_OPEN_TURN] += opening
+    pending = st[R_SC, C_TOOK_UNOPENED] == 1 and st[R_SC, C_TAKEN_MELDED] == 0
+    if st[R_SC, C_OPEN_TURN] >= rule(fx, params, P_INITIAL_MELD_MIN) and not pending:
+        st[R_SEAT + seat, S_OPENED] = 1
+
+
+@kernel
 def lay_down(fx, params, st, events, seat, work, cand):
     """``seat`` lays down the meld of workspace row ``cand`` (a ``sim.engine.melds``
     candidate) from his hand; returns its table index."""
@@ -302,10 +359,12 @@ def lay_down(fx, params, st, events, seat, work, cand):
             while event >= 0 and cards != 0:
                 log_card(events, event, lowest_bit(cards))
                 cards &= cards - 1
+    taken = st[R_SC, C_TAKEN]
     _spend_taken(st, st[row, M_CARDS])
     st[row, M_DECLARED] = 0
     if work[cand, CA_JOKERS] > 0:
         _spend_taken_joker(st)
+    _count_opening(fx, params, st, seat, work[cand, CA_OPEN], taken)
     st[hand, S_JOKERS] -= work[cand, CA_JOKERS]
     st[hand, S_N] -= work[cand, CA_JOKERS]
     for _ in range(work[cand, CA_JOKERS]):
@@ -388,9 +447,15 @@ def _rank_field(rank):
 
 @kernel
 def takes_joker(fx, params, st, m):
-    """Could a joker be laid off on table meld ``m``?"""
+    """Could a joker be laid off on table meld ``m``? Not where it would hold more jokers
+    than natural cards (``joker_limit``, §2B.10)."""
     row = R_MELD + m
     length = st[row, M_LEN]
+    if (
+        rule(fx, params, P_JOKER_LIMIT) == JLIMIT_NATURALS
+        and 2 * (st[row, M_JOKERS] + 1) > length + 1
+    ):
+        return False
     if st[row, M_TYPE] == MELD_GROUP:
         return rule(fx, params, P_GROUP_DUPLICATES) == GROUP_DUPLICATES_ALLOWED or length < N_SUITS
     if length >= MAX_RUN:
@@ -494,10 +559,17 @@ def declare(fx, params, st, events, seat, m, kind):
 
 
 @kernel
-def may_steal(fx, params):
-    """May a table joker be replaced by its natural card (§2B.12)? (Never without jokers:
-    a spec fixing ``jokers = 0`` folds the replacements away.)"""
-    return rule(fx, params, P_JOKERS) > 0 and rule(fx, params, P_JOKER_REPLACE) == JREPLACE_STEAL
+def may_steal(fx, params, st):
+    """May a table joker be replaced by its natural card now (§2B.12)? Under
+    ``steal_by_replacement`` in the table phase; under ``to_hand`` (Caloochi) only after
+    drawing and before melding or laying off this turn. (Never without jokers: a spec
+    fixing ``jokers = 0`` folds the replacements away.)"""
+    if rule(fx, params, P_JOKERS) == 0:
+        return False
+    replace = rule(fx, params, P_JOKER_REPLACE)
+    if replace == JREPLACE_TO_HAND:
+        return st[R_SC, C_MELDS_TURN] == 0 and st[R_SC, C_LAYOFFS_TURN] == 0
+    return replace == JREPLACE_STEAL
 
 
 @kernel
@@ -537,6 +609,8 @@ def steal(fx, params, st, events, seat, m, kind):
     joker of table meld ``m`` that stands for it and takes the joker into his hand."""
     row = R_MELD + m
     hand = R_SEAT + seat
+    if rule(fx, params, P_AUDIT) == 1 and not may_steal(fx, params, st):
+        st[R_SC, C_VIOLATIONS] += 1  # a replacement the rules do not allow now (§2B.12)
     n_layers = rule(fx, params, P_PACKS)
     bit = _hand_to_meld(st, hand, row, n_layers, kind)
     st[hand, S_JOKERS] += 1  # the joker comes back: the card count is unchanged

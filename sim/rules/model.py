@@ -342,6 +342,7 @@ def _check_contradictions(rules: Rules) -> None:
         _check_shoe(rules, players)
     _check_meld_capacity(rules)
     _check_scoring_and_end(rules)
+    _check_initial_meld(rules)
 
 
 def _check_family(rules: Rules) -> None:
@@ -600,6 +601,41 @@ def _check_meld_capacity(rules: Rules) -> None:
             key="group_duplicates",
             value="allowed",
             allowed=f"forbidden, or at most {MAX_MELD_CARDS} cards of one rank in the shoe",
+        )
+
+
+def _check_initial_meld(rules: Rules) -> None:
+    """The opening threshold and its discard rule (RULES.md §2D.24-25) need melds laid down
+    during play, and the discard rule a single discard top to take."""
+    values = rules.values
+    minimum = values["initial_meld_min"]
+    timing = values["meld_timing"]
+    if minimum > 0 and timing != "progressive":
+        raise ConfigError(
+            f"initial_meld_min {minimum} counts the melds of a player's first lay-down turn, "
+            f"and meld_timing {show(timing)} lays none down during play",
+            key="initial_meld_min",
+            value=minimum,
+            allowed="0, or any threshold with meld_timing 'progressive' (RULES.md §2D.24)",
+        )
+    before = values["discard_before_initial_meld"]
+    if before == "free":
+        return
+    if minimum == 0:
+        raise ConfigError(
+            f"discard_before_initial_meld {show(before)} restricts the discard before an "
+            "initial meld, and initial_meld_min 0 has none",
+            key="discard_before_initial_meld",
+            value=before,
+            allowed="free, or only_for_initial_meld with initial_meld_min > 0 (RULES.md §2D.25)",
+        )
+    if values["discard_draw"] != "top":
+        raise ConfigError(
+            f"discard_before_initial_meld {show(before)} is about taking the discard top, "
+            f"not discard_draw {show(values['discard_draw'])}",
+            key="discard_before_initial_meld",
+            value=before,
+            allowed="free, or only_for_initial_meld with discard_draw 'top' (RULES.md §2D.25)",
         )
 
 

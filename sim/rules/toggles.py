@@ -30,6 +30,7 @@ from sim.rules.errors import ConfigError, show, unknown_key
 Value = int | str | bool
 
 MAX_INT = 2**31 - 1  # every integer setting must fit the kernels' int64 params comfortably
+EXTENSION_IDS_FROM = 101  # ids of simulator extensions (``Toggle.extension``)
 
 
 class Kind(StrEnum):
@@ -67,6 +68,12 @@ class Toggle:
     supported: tuple[Value, ...] | None = None  # None: every declared value (int: listed ones)
     supported_high: int | None = None  # int toggles: the engine's upper limit
     arg_defaults: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def extension(self) -> bool:
+        """True for simulator extensions (ids from 101): rules a variant of RULES.md §3 needs
+        that §2 has no toggle for, each listed in docs/variants.md."""
+        return self.id is not None and self.id >= EXTENSION_IDS_FROM
 
     @property
     def policy(self) -> bool:
@@ -275,14 +282,14 @@ TOGGLES: tuple[Toggle, ...] = (
             choices=("forbidden", "allowed")),
     _choice(10, "joker_limit", "none", "2B.10",
             "a meld may not hold more jokers than natural cards",
-            choices=("none", "not_more_than_naturals"), supported=("none",)),
+            choices=("none", "not_more_than_naturals")),
     _choice(11, "joker_declare", "inferred", "2B.11",
             "when a melded joker's represented card must be stated",
             choices=("inferred", "three_card_group", "always")),
     _choice(12, "joker_replace", "none", "2B.12",
             "whether and how a melded joker may be taken back by supplying its natural card",
             choices=("none", "to_hand", "reuse_same_turn", "steal_by_replacement"),
-            supported=("none", "steal_by_replacement")),
+            supported=("none", "to_hand", "steal_by_replacement")),
     _switch(13, "joker_slide", False, "2B.13",
             "a joker at the end of a run may move to the other end on a lay-off",
             supported=(False,)),
@@ -313,11 +320,13 @@ TOGGLES: tuple[Toggle, ...] = (
             choices=("off", "own", "any"), supported=("off",)),
     _choice(23, "rearrange", "none", "2D.23", "whether table melds may be rearranged",
             choices=("none", "own", "table"), supported=("none",)),
-    _choice(24, "initial_meld_min", 0, "2D.24", "minimum card value of a player's first melds",
-            choices=(0, 40, 51), supported=(0,)),
+    _int(24, "initial_meld_min", 0, "2D.24",
+         "minimum card value of the melds of a player's first lay-down turn (RULES.md: 0, 40, "
+         "51; any other integer up to 200 is a declared simulator extension, docs/variants.md)",
+         low=0, high=200),
     _choice(25, "discard_before_initial_meld", "free", "2D.25",
             "whether the discard top may be taken before one's initial meld",
-            choices=("free", "only_for_initial_meld"), supported=("free",)),
+            choices=("free", "only_for_initial_meld")),
     # ---- 2E. Going out ---------------------------------------------------------------------
     _switch(26, "must_discard_to_go_out", False, "2E.26", "the last card must be discarded"),
     _param(27, "going_rummy", "off", "2E.27",
@@ -428,6 +437,11 @@ TOGGLES: tuple[Toggle, ...] = (
     _choice(59, "carousel_round_bonus_to", "others_only", "2M.59",
             "carousel: who receives the end-of-game 25-per-round-won bonus",
             choices=("others_only", "all_players"), supported=("others_only",)),
+    # ---- simulator extensions (ids 101+: values RULES.md needs but lacks a toggle for) -----
+    _choice(101, "opening_ace_low", "ace_points", "2D.24",
+            "simulator extension: what an ace low in a run (A-2-3) counts toward "
+            "initial_meld_min: the ace's value (Caloochi, literal) or 1 (German Rummy, §3.14)",
+            choices=("ace_points", 1)),
     # ---- engine policy (not rules) --------------------------------------------------------
     _int(None, "turn_cap", 500, "1.8",
          "engine policy: turns per hand before the hand is recorded as stalled", low=1),

@@ -97,3 +97,26 @@ def test_jokers_are_used_as_wild_cards_where_the_variant_has_them():
     assert result.deadwood == 9 and sorted(result.melds()[0]) == sorted(parse_cards("As 2s Jk"))
     assert JOKER in result.melds()[0]
     assert line(result) in ("9: [As 2s Jk]", "9: [Jk As 2s]")
+
+
+def test_2D_24_opening_counts_only_arrangements_that_make_the_initial_meld(tmp_path):
+    """``--opening``: the least deadwood among the arrangements that make the variant's
+    initial meld (``initial_meld_min``): 5-6-7♥ (18) falls short of 30, so nothing is melded;
+    random hands against the oracle."""
+    variant = tmp_path / "opening.toml"
+    variant.write_text(
+        'description = "x"\nextends = "rummy_basic"\n[rules]\ninitial_meld_min = 30\n',
+        encoding="utf-8",
+    )
+    short = cli("deadwood", "--variant", str(variant), "--opening", "5h", "6h", "7h", "Kd", "9c")
+    assert short.returncode == 0, short.stderr
+    assert short.stdout.splitlines()[:2] == ["deadwood 37", "melds: (none)"]
+    free = cli("deadwood", "--variant", str(variant), "5h", "6h", "7h", "Kd", "9c")
+    assert free.stdout.splitlines()[:2] == ["deadwood 19", "melds: [5h 6h 7h]"]
+    rules = load_variant(str(variant))
+    values = [int(v) for v in card_values(rules)]
+    rng = random.Random(30)
+    hands = [_random_hand(rng, rng.choice([7, 10, 11]), 0) for _ in range(300)]
+    for hand, result in zip(hands, analyse(rules, hands, opening=True), strict=True):
+        melded, _ = oracle.best_arrangement(hand, oracle.Rules(), values, minimum=30)
+        assert result.deadwood == sum(values[c] for c in hand) - melded, hand

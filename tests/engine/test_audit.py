@@ -74,7 +74,7 @@ SUPPORTED_CHOICES = {
     "ace_points": ["auto", 1, 10, 11, 15],
     "run_suit": ["same_suit", "any_suit"],
     "group_duplicates": ["forbidden", "allowed"],
-    "joker_replace": ["none", "steal_by_replacement"],
+    "joker_replace": ["none", "to_hand", "steal_by_replacement"],
     "joker_declare": ["inferred", "three_card_group", "always"],
     "melds_per_turn": ["unlimited", "one", "one_or_layoff"],
     "layoff_target": ["any", "own_only", "none"],
@@ -93,6 +93,11 @@ SUPPORTED_CHOICES = {
     "game_end": ["target:100", "fixed_hands:5", "single_hand", "penalty_limit:100"],
     "dealer_rotation": ["left", "winner_deals"],
     "call_rummy": [False, True],
+    # wild cards and the initial meld (issue #31: §2B.10, §2D.24-25)
+    "joker_limit": ["none", "not_more_than_naturals"],
+    "initial_meld_min": [0, 0, 25, 40, 51],
+    "discard_before_initial_meld": ["free", "only_for_initial_meld"],
+    "opening_ace_low": ["ace_points", 1],
 }
 
 

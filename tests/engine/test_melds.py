@@ -35,6 +35,8 @@ def make_params(rules: oracle.Rules, packs: int) -> np.ndarray:
     params[L.P_RUN_SUIT] = L.code("run_suit", "any_suit" if rules.any_suit else "same_suit")
     dup = "allowed" if rules.group_duplicates else "forbidden"
     params[L.P_GROUP_DUPLICATES] = L.code("group_duplicates", dup)
+    limit = "not_more_than_naturals" if rules.joker_limit else "none"
+    params[L.P_JOKER_LIMIT] = L.code("joker_limit", limit)
     return params
 
 
@@ -66,17 +68,27 @@ def key_of(row: np.ndarray) -> tuple[int, ...]:
 WORK = M.new_work()
 
 
-def engine_best(cards, rules, values, packs=1, limit=0, fx=GENERIC):
+def engine_best(
+    cards, rules, values, packs=1, limit=0, fx=GENERIC, minimum=0, must=None, ace_low=None
+):
     layers, jokers = layers_of(cards)
     params = make_params(rules, packs)
-    value = M.best_arrangement(fx, params, M.value_table(values), WORK, layers, jokers, limit)
+    params[L.P_OPENING_ACE_LOW] = L.code("opening_ace_low", "ace_points" if ace_low is None else 1)
+    if minimum > 0 or must is not None:
+        params[L.P_INITIAL_MELD_MIN] = max(minimum, 1)  # the rule is on
+    must_code = -1 if must is None else must
+    value = M.best_arrangement(
+        fx, params, M.value_table(values), WORK, layers, jokers, limit, minimum, must_code
+    )
     n = int(WORK[M.W_SCAL, M.S_BEST_N])
     assert WORK[M.W_SCAL, M.S_TRUNCATED] == 0
     return int(value), [key_of(WORK[M.W_BEST + m]) for m in range(n)]
 
 
-def oracle_best(cards, rules, values, limit=0):
-    value, melds = oracle.best_arrangement(cards, rules, [int(v) for v in values], limit)
+def oracle_best(cards, rules, values, limit=0, minimum=0, must=None, ace_low=None):
+    value, melds = oracle.best_arrangement(
+        cards, rules, [int(v) for v in values], limit, minimum=minimum, must=must, ace_low=ace_low
+    )
     return value, [m.key for m in melds]
 
 
@@ -152,7 +164,8 @@ def random_hand(rng: random.Random, packs: int, jokers: int, size: int) -> list[
 def _ids(case):
     rules, packs, jokers = case
     suit = "any" if rules.any_suit else "same"
-    return f"{rules.ace_rank}-{suit}-dup{int(rules.group_duplicates)}-p{packs}-j{jokers}"
+    limit = "-limit" if rules.joker_limit else ""
+    return f"{rules.ace_rank}-{suit}-dup{int(rules.group_duplicates)}-p{packs}-j{jokers}{limit}"
 
 
 @pytest.mark.parametrize("case", RULE_SETS, ids=[_ids(c) for c in RULE_SETS])
@@ -188,3 +201,115 @@ def test_standard_spec_gives_the_generic_answer():
     for _ in range(2000):
         hand = random_hand(rng, 1, 0, rng.choice((7, 10, 11)))
         assert engine_best(hand, rules, values, fx=STANDARD) == engine_best(hand, rules, values)
+
+
+# ---- under an initial-meld rule (§2D.24-25) ---------------------------------------------
+
+
+@pytest.mark.nojit
+def test_2D_24_below_the_threshold_nothing_is_melded():
+    """A♥ 2♥ 3♥ + 7♣ 7♦ 7♠ count 6 + 21 = 27 (RULES.md §3.14's example): no opening at 40."""
+    values = baseline_values()
+    hand = parse_cards("Ah 2h 3h 7c 7d 7s 9d")
+    assert engine_best(hand, oracle.Rules(), values)[0] == 27
+    assert engine_best(hand, oracle.Rules(), values, minimum=40) == (0, [])
+
+
+@pytest.mark.nojit
+def test_2D_24_the_threshold_prefers_an_arrangement_that_counts_enough():
+    """9♦ 10♦ K♥ K♣ ★ with a joker penalty of 2: the least deadwood is the same either
+    way, but only the kings with the joker count 30 toward an initial meld (the joker at a
+    king's 10, not its penalty), so at 30 they are the arrangement."""
+    values = baseline_values(joker=2)
+    hand = parse_cards("9d Td Jk Kh Kc")  # 9-10-J♦ (joker as J♦: 29) or K K Jk (30)
+    free = engine_best(hand, oracle.Rules(), values)
+    assert free == oracle_best(hand, oracle.Rules(), values)
+    # at 30 only the kings with the joker (K = 10 each) count enough
+    opened = engine_best(hand, oracle.Rules(), values, minimum=30)
+    assert opened == oracle_best(hand, oracle.Rules(), values, minimum=30)
+    assert opened[1] == [(0, 0, 1, 0, 1, 1)]
+
+
+@pytest.mark.nojit
+def test_2D_24_a_joker_counts_the_card_it_stands_for():
+    """9♦ ★ J♦ with ★ = 10♦ counts 29 (RULES.md §3.14's example), whatever the joker's
+    penalty value."""
+    values = baseline_values(joker=30)
+    hand = parse_cards("9d Jk Jd")
+    assert engine_best(hand, oracle.Rules(), values, minimum=29)[1] == [(1, 8, 3, 2, 4, 2)]
+    assert engine_best(hand, oracle.Rules(), values, minimum=30) == (0, [])
+
+
+@pytest.mark.nojit
+def test_2D_24_german_ace_low_in_a_run_counts_one():
+    """German Rummy (§3.14): J♠ Q♠ K♠ A♠ = 41 opens at 40; A♠ 2♠ 3♠ 4♠ counts 1 + 9 = 10
+    with ``opening_ace_low = 1`` and 11 + 9 = 20 with the ace's value."""
+    values = baseline_values(ace=11)
+    rules = oracle.Rules("high_or_low")
+    high = parse_cards("Js Qs Ks As")
+    assert engine_best(high, rules, values, minimum=40, ace_low=1)[0] == 41
+    low = parse_cards("As 2s 3s 4s")
+    assert engine_best(low, rules, values, minimum=11, ace_low=1) == (0, [])
+    assert engine_best(low, rules, values, minimum=20)[0] == 20
+
+
+@pytest.mark.nojit
+def test_2D_25_the_card_taken_for_the_opening_must_be_melded():
+    """7♠ 7♥ 7♦ 7♣ 8♣ 9♣: the least deadwood melds the four 7s and leaves 8♣ 9♣; with the
+    discard 9♣ taken for the opening it must be in a meld: 7♣ 8♣ 9♣ and 7♠ 7♥ 7♦."""
+    values = baseline_values()
+    hand = parse_cards("7s 7h 7d 7c 8c 9c")
+    must = parse_cards("9c")[0]
+    got = engine_best(hand, oracle.Rules(), values, minimum=1, must=must)
+    assert got == oracle_best(hand, oracle.Rules(), values, minimum=1, must=must)
+    assert got[0] == 7 * 4 + 8 + 9
+
+
+OPENING_CASES = [
+    (oracle.Rules("high_or_low"), 2, 2),
+    (oracle.Rules("high_or_low", joker_limit=True), 2, 6),
+    (oracle.Rules("high_or_low", group_duplicates=True, joker_limit=True), 2, 4),
+    (oracle.Rules("high_or_low", group_duplicates=True), 2, 4),
+    (oracle.Rules("low"), 1, 2),
+]
+
+
+@pytest.mark.parametrize("case", OPENING_CASES, ids=[_ids(c) for c in OPENING_CASES])
+def test_2D_24_best_opening_matches_the_oracle_on_random_hands(case, request):
+    """The constrained search against the brute-force oracle: random thresholds, a card
+    that must be melded (or a joker), German's ace; ``--hands`` hands a case in make verify
+    (RUMMYSIM_ORACLE_HANDS, at least 20,000 there), 150 in make test."""
+    import os
+
+    rules, packs, jokers = case
+    rng = random.Random(hash(_ids(case)) & 0xFFFF)
+    hands = int(os.environ.get("RUMMYSIM_ORACLE_HANDS", "150"))
+    for _ in range(hands):
+        values = baseline_values(ace=rng.choice((1, 11, 15)), joker=rng.choice((15, 25, 30)))
+        size = rng.choice((7, 8, 9))
+        hand = random_hand(rng, packs, jokers, size)
+        if rng.random() < 0.5:
+            pool = [k for k in range(N_NATURAL) if k // N_SUITS in range(7, 13) and k % 4 < 2]
+            hand = rng.sample(pool * packs, min(size, len(pool) * packs))
+            hand += [JOKER] * rng.randint(0, min(jokers, 2))
+        minimum = rng.choice((0, 20, 30, 40, 51))
+        must = rng.choice([None, None, *hand])
+        ace_low = rng.choice((None, 1))
+        limit = rng.choice((0, 0, 0, 1))
+        want = oracle_best(hand, rules, values, limit, minimum, must, ace_low)
+        got = engine_best(hand, rules, values, packs, limit, minimum=minimum, must=must,
+                          ace_low=ace_low)  # fmt: skip
+        assert got == want, (hand, minimum, must, ace_low, limit, values[0], values[JOKER])
+
+
+@pytest.mark.nojit
+def test_2B_10_no_meld_holds_more_jokers_than_naturals():
+    """5♥ ★ ★ 8♥: 5-★-★-8♥ has as many jokers as naturals (legal under the limit), ★ ★ 8♥
+    more (not); 7♣ ★ ★ is a group of one natural and two jokers (not)."""
+    values = baseline_values(joker=15)
+    limited = oracle.Rules(joker_limit=True)
+    run = parse_cards("5h Jk Jk 8h")
+    assert engine_best(run, limited, values)[1] == [(1, 4, 4, 1, 4, 4, 1)]
+    group = parse_cards("7c Jk Jk")
+    assert engine_best(group, oracle.Rules(), values)[0] == 37
+    assert engine_best(group, limited, values) == (0, [])

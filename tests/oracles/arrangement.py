@@ -12,6 +12,11 @@ a set of them out of the hand, and picks by the declared rule:
    hold it) or left in hand (tried after every meld); melds through one card are tried
    from the largest key down, and sequences compare decision by decision.
 
+Under an initial-meld rule (RULES.md §2D.24-25) only the arrangements whose melds count at
+least ``minimum`` (each card at its value, a joker at the value of the card it stands for,
+an ace just before a 2 in a run at ``ace_low`` when given) and that meld a copy of ``must``
+(a natural kind, or ``JOKER``: any joker) take part; none doing so: nothing is melded.
+
 A meld's key: a group ``(0, n_s, n_h, n_d, n_c, jokers)`` (its naturals per suit); a run
 ``(1, lo, length, d_0, ..., d_{length-1})`` where ``d_i`` is what stands on the i-th
 position of its window: the natural's suit 0..3, or 4 for a joker. So runs are tried
@@ -43,6 +48,7 @@ class Rules:
     ace_rank: str = "low"
     any_suit: bool = False
     group_duplicates: bool = False
+    joker_limit: bool = False  # §2B.10: no more jokers than natural cards in a meld
 
 
 @dataclass(frozen=True)
@@ -50,6 +56,7 @@ class Meld:
     key: tuple[int, ...]
     naturals: tuple[int, ...]  # sorted kinds, repeats for identical cards
     jokers: int
+    ranks: tuple[int, ...] = ()  # a run: the rank on each position; a group: its rank
 
     @property
     def kind(self) -> str:
@@ -98,10 +105,12 @@ def all_melds(hand: Sequence[int], rules: Rules) -> list[Meld]:
                     continue
                 if not rules.group_duplicates and size > N_SUITS:
                     continue
+                if rules.joker_limit and j > sum(ns):
+                    continue
                 naturals = tuple(
                     sorted(rank * N_SUITS + t for t in range(N_SUITS) for _ in range(ns[t]))
                 )
-                melds.append(Meld((0, *ns, j), naturals, j))
+                melds.append(Meld((0, *ns, j), naturals, j, (rank,)))
     for lo, length, seq in windows(rules.ace_rank):
         suits = range(N_SUITS) if not rules.any_suit else [None]
         for run_suit in suits:
@@ -117,10 +126,12 @@ def all_melds(hand: Sequence[int], rules: Rules) -> list[Meld]:
                 used = digits.count(JOKER_DIGIT)
                 if used > jokers or used == length:
                     continue
+                if rules.joker_limit and used > length - used:
+                    continue
                 naturals = tuple(
                     sorted(r * N_SUITS + d for r, d in zip(seq, digits, strict=True) if d < 4)
                 )
-                melds.append(Meld((1, lo, length, *digits), naturals, used))
+                melds.append(Meld((1, lo, length, *digits), naturals, used, tuple(seq)))
     return melds
 
 
@@ -189,14 +200,54 @@ def melded_value(arrangement: Sequence[Meld], values: Sequence[int]) -> int:
     )
 
 
+def opening_value(meld: Meld, values: Sequence[int], ace_low: int | None = None) -> int:
+    """What ``meld`` counts toward an initial meld (RULES.md §2D.24): its natural cards at
+    their value, each joker at the value of the card it stands for (in a group its rank,
+    in a run its position's rank); an ace just before a 2 in a run counts ``ace_low``
+    instead of its value when that is given (German Rummy, §3.14)."""
+    if meld.kind == "group":
+        rank = meld.ranks[0]
+        return sum(values[k] for k in meld.naturals) + meld.jokers * values[rank * N_SUITS]
+    total = 0
+    for i, rank in enumerate(meld.ranks):
+        total += values[rank * N_SUITS]
+        low = rank == 0 and i + 1 < len(meld.ranks) and meld.ranks[i + 1] == 1
+        if low and ace_low is not None:
+            total += ace_low - values[rank * N_SUITS]
+    return total
+
+
+def _opens(arrangement, values, minimum: int, must: int | None, ace_low: int | None) -> bool:
+    if sum(opening_value(m, values, ace_low) for m in arrangement) < minimum:
+        return False
+    if must is None:
+        return True
+    if must == JOKER:
+        return any(m.jokers > 0 for m in arrangement)
+    return any(must in m.naturals for m in arrangement)
+
+
 def best_arrangement(
-    hand: Sequence[int], rules: Rules, values: Sequence[int], limit: int = 0
+    hand: Sequence[int],
+    rules: Rules,
+    values: Sequence[int],
+    limit: int = 0,
+    *,
+    minimum: int = 0,
+    must: int | None = None,
+    ace_low: int | None = None,
 ) -> tuple[int, tuple[Meld, ...]]:
-    """(melded value, melds in decision order) of the declared best arrangement."""
+    """(melded value, melds in decision order) of the declared best arrangement, among
+    those that make an initial meld of ``minimum`` holding ``must`` (module docstring)."""
     best = None
+    opening = minimum > 0 or must is not None
     for arrangement in arrangements(hand, rules, limit):
+        if opening and not _opens(arrangement, values, minimum, must, ace_low):
+            continue
         value = melded_value(arrangement, values)
         order, decided = decision_sequence(hand, arrangement)
         if best is None or value > best[0] or (value == best[0] and order < best[1]):
             best = (value, order, decided)
+    if best is None:
+        return 0, ()
     return best[0], best[2]

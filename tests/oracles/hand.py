@@ -34,7 +34,13 @@ went out (never rummy); play goes on after the original discarder; and ``meld_ti
 "all_at_once"`` (RULES.md §2D.18, §3.4, §3.7, §3.12, greedy as docs/bots.md, "All at
 once", states it: nothing is laid down until a player goes out with his whole hand, or with
 all of it but one card he then discards; the scorings ``unmelded_to_winner`` and
-``own_melds_from_each``). Anything else raises ``NotImplementedError``.
+``own_melds_from_each``), and the initial meld (RULES.md §2D.24-25, docs/variants.md "The
+initial meld"): before it, greedy lays down only an arrangement whose melds count
+``initial_meld_min`` (each card at its value, an ace just before a 2 in a run at
+``opening_ace_low`` when that is 1) and lays nothing off; under ``only_for_initial_meld``
+it takes the discard top only when its arrangement with that card makes the initial meld
+and melds the card (which it must then meld; the initial meld is made once it is down).
+Anything else raises ``NotImplementedError``.
 
 An event is a tuple ``(type, seat, a, b, cards)`` in the terms of the engine's event rows
 (``EV_TYPE, EV_SEAT, EV_A, EV_B`` and the ``EV_N`` cards as a tuple):
@@ -174,6 +180,9 @@ class Table:
     call_rummy: bool
     layoff_requires_meld: str
     all_at_once: bool = False
+    initial_meld_min: int = 0
+    only_for_initial: bool = False  # discard_before_initial_meld = only_for_initial_meld
+    opening_ace_low: int | None = None  # None: an ace low in a run counts its value
 
     @classmethod
     def of(cls, rules: Rules, players: int) -> Table:
@@ -214,6 +223,9 @@ class Table:
             call_rummy=bool(rules.call_rummy),
             layoff_requires_meld=rules.layoff_requires_meld,
             all_at_once=rules.meld_timing == "all_at_once",
+            initial_meld_min=int(rules.values["initial_meld_min"]),
+            only_for_initial=rules.values["discard_before_initial_meld"] == "only_for_initial_meld",
+            opening_ace_low=None if rules.values["opening_ace_low"] == "ace_points" else 1,
         )
 
 
@@ -350,6 +362,12 @@ class Hand:
         self.rebuilds = 0
         self.blocked = False  # the hand ended by a declined discard (a block rule)
         self.laid: list[int] = []  # all_at_once: the cards the winner laid down
+        # the initial meld (§2D.24-25): who has made it; this turn's count toward it; took
+        # the discard top for it by choice; a meld laid down this turn holds the taken card
+        self.opened = [table.initial_meld_min == 0] * table.players
+        self.open_turn = 0
+        self.took_unopened = False
+        self.taken_melded = False
 
     # ---- small helpers
     def log(self, etype: int, seat: int, a: int = 0, b: int = 0, cards=()) -> None:
@@ -455,6 +473,8 @@ class Hand:
         """May ``seat`` lay off on ``meld`` (RULES.md §2D.21): on his own melds always, on
         the others' after his first meld (``after_first_meld``) or after a lay-off on one
         of his own melds (``after_own_layoff``)."""
+        if not self.opened[seat]:
+            return False  # no lay-off before one's initial meld (§2D.21's note)
         need = self.t.layoff_requires_meld
         if meld.owner == seat or need == "off":
             return True
@@ -477,12 +497,53 @@ class Hand:
         self.log(E_LAYOFF, seat, m, kind)
         self.table_changed()
 
-    def best(self, hand: Counter) -> tuple[int, tuple[arr.Meld, ...]]:
+    def best(
+        self, hand: Counter, minimum: int = 0, must: int | None = None
+    ) -> tuple[int, tuple[arr.Meld, ...]]:
         if not self.any_meld(hand):
             return 0, ()
         return arr.best_arrangement(
-            sorted(hand.elements()), self.t.meld_rules, self.t.values, self.t.meld_limit
+            sorted(hand.elements()),
+            self.t.meld_rules,
+            self.t.values,
+            self.t.meld_limit,
+            minimum=minimum,
+            must=must,
+            ace_low=self.t.opening_ace_low,
         )
+
+    def opening_terms(self, seat: int, taken: list[int]) -> tuple[int, int | None]:
+        """What ``seat``'s arrangement must meet before his initial meld: the count still
+        missing, and the discard he took for it (unless played already)."""
+        if self.opened[seat]:
+            return 0, None
+        must = taken[0] if self.took_unopened and taken and taken[0] >= 0 else None
+        return self.t.initial_meld_min - self.open_turn, must
+
+    def count_opening(self, seat: int, meld: arr.Meld, before: int, taken: list[int]) -> None:
+        """``meld`` went down; ``before`` was the taken card not yet played (-1: none)."""
+        if self.t.initial_meld_min == 0:
+            return
+        if before >= 0 and (not taken or taken[0] != before):
+            self.taken_melded = True
+        if self.opened[seat]:
+            return
+        self.open_turn += arr.opening_value(meld, self.t.values, self.t.opening_ace_low)
+        pending = self.took_unopened and not self.taken_melded
+        if self.open_turn >= self.t.initial_meld_min and not pending:
+            self.opened[seat] = True
+
+    def takes_top(self, seat: int, top: int) -> bool:
+        """Does greedy take the discard top: before its initial meld under
+        ``only_for_initial_meld`` only to meld it in it (module docstring)."""
+        if self.t.only_for_initial and not self.opened[seat]:
+            self.give(seat, top)
+            self.took_unopened = True
+            _, melds = self.greedy_arrangement(seat, [top])
+            self.took_unopened = False
+            self.take(seat, top)
+            return bool(melds)
+        return self.greedy_wants(seat, top)
 
     # ---- greedy
     def greedy_wants(self, seat: int, top: int) -> bool:
@@ -519,23 +580,8 @@ class Hand:
         not be discarded, played a card). Playing the taken card, or with several
         packs a copy of it, to the table spends the rule that it may not be discarded."""
         hand = self.hands[seat]
-        plan = -1
         played = False
-        _, melds = self.best(hand)
-        if melds:
-            left = Counter(hand)
-            for m in melds:
-                left.subtract(m.naturals)
-            left = +left
-            if not self.can_end(left, taken):
-                choice = None
-                for c in self.allowed(seat, taken):
-                    rest = Counter(hand)
-                    rest[c] -= 1
-                    value, kept = self.best(+rest)
-                    if choice is None or value > choice[0]:
-                        choice = (value, c, kept)
-                plan, melds = choice[1], choice[2]
+        plan, melds = self.greedy_arrangement(seat, taken)
         for m in melds:
             for k in m.naturals:
                 self.take(seat, k)
@@ -544,7 +590,9 @@ class Hand:
             self.table_changed()
             self.melded[seat] = True
             played = True
+            before = taken[0] if taken else -1
             taken = self.spend(taken, m.naturals)
+            self.count_opening(seat, m, before, taken)
         while True:
             for k in sorted(hand):
                 if k == plan:
@@ -564,6 +612,29 @@ class Hand:
             else:
                 break
         return plan, taken, played
+
+    def greedy_arrangement(self, seat: int, taken: list[int]) -> tuple[int, tuple]:
+        """(planned discard or -1, melds): the best arrangement that meets the initial
+        meld's terms, or, when it would leave no legal end of the turn, the best one that
+        keeps back the allowed card whose keeping back melds most (the lowest kind)."""
+        hand = self.hands[seat]
+        minimum, must = self.opening_terms(seat, taken)
+        _, melds = self.best(hand, minimum, must)
+        if not melds:
+            return -1, melds
+        left = Counter(hand)
+        for m in melds:
+            left.subtract(m.naturals)
+        if self.can_end(+left, taken):
+            return -1, melds
+        choice = None
+        for c in self.allowed(seat, taken):
+            rest = Counter(hand)
+            rest[c] -= 1
+            value, kept = self.best(+rest, minimum, must)
+            if choice is None or value > choice[0]:
+                choice = (value, c, kept)
+        return choice[1], choice[2]
 
     def partial(self, seat: int, kind: int) -> bool:
         """Is natural ``kind`` in a partial meld of ``seat``'s hand?"""
@@ -652,13 +723,16 @@ class Hand:
                 at = self.area_choice(seat)
             elif t.discard_draw == "top_plus_one":
                 at = n - 1 if self.wants_pair(seat, top) else -1
-            elif self.greedy_wants(seat, top):
+            elif self.takes_top(seat, top):
                 at = n - 1
         if at >= 0:
+            forced = not self.stock and not block and n < 2
             card = self.discard.pop(at)
             self.give(seat, card)
             self.log(E_DRAW_DISCARD, seat, card)
             taken = [card]
+            if t.only_for_initial and not self.opened[seat] and not forced:
+                self.took_unopened = True  # it goes into his initial meld this turn
             if t.discard_draw == "top_plus_one":
                 if self.discard and (not self.stock or self.greedy_wants(seat, self.discard[-1])):
                     second = self.discard.pop()
@@ -712,6 +786,7 @@ class Hand:
         reason, winner = STALLED, -1
         while self.turns < t.turn_cap:
             self.come_round = -1
+            self.open_turn, self.took_unopened, self.taken_melded = 0, False, False
             drew, taken = self.draw(seat)
             if not drew:
                 if self.blocked:

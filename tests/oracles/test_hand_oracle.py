@@ -77,6 +77,18 @@ SETTINGS = (
     {"discard_draw": "top_plus_one"},  # §3.7: the discard top and a second card
     {"discard_draw": "top_plus_one", "stock_exhaustion": "shuffle_all"},
     {"stock_exhaustion": "shuffle_all"},  # §3.6's rebuild under the baseline's draw
+    # the initial meld (§2D.24-25): melds held back until they count enough
+    {"initial_meld_min": 25},
+    {"initial_meld_min": 30, "discard_before_initial_meld": "only_for_initial_meld"},
+    {  # 2 packs, 6 cards at 5 players: a low threshold, so that hands end
+        "initial_meld_min": 15,
+        "decks": 2,
+        "ace_rank": "high_or_low",
+        "opening_ace_low": 1,
+        "must_discard_to_go_out": True,
+        "discard_before_initial_meld": "only_for_initial_meld",
+    },
+    {"initial_meld_min": 20, "melds_per_turn": "one", "layoff_requires_meld": "after_first_meld"},
 )
 ALL_AT_ONCE_SETTINGS = (
     {"must_discard_to_go_out": True},

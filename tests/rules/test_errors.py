@@ -125,12 +125,12 @@ def test_policy_out_of_range(write):
     [
         ("meld_timing = 'phom_final'", "2D.18", "progressive"),
         ("borrowing = 'any'", "2D.22", "off"),
-        ("joker_replace = 'to_hand'", "2B.12", "none, steal_by_replacement"),
+        ("joker_replace = 'reuse_same_turn'", "2B.12", "none, to_hand, steal_by_replacement"),
         ("deuces_wild = true", "2B.14", "off"),
         ("upcard = 'off'", "2C.15", "on"),
         ("decks = 5", "2A.1", "integer 1..4"),
         ("jokers = 9", "2A.2", "integer 0..8"),
-        ("initial_meld_min = 51", "2D.24", "0"),
+        ("joker_slide = true", "2B.13", "off"),
     ],
 )
 def test_unsupported_value_names_section(write, line, section, supported):

@@ -35,7 +35,7 @@ SECTION_GROUPS = {range(1, 9): "2A", range(9, 15): "2B", range(15, 18): "2C",
 
 
 def test_every_rules_toggle_declared_once_with_its_id():
-    rules = [t for t in TOGGLES if not t.policy]
+    rules = [t for t in TOGGLES if not t.policy and not t.extension]
     assert {t.name: t.id for t in rules} == RULES_IDS
     assert len(rules) == len(RULES_IDS) == 59
     assert len(BY_NAME) == len(TOGGLES)
@@ -43,10 +43,21 @@ def test_every_rules_toggle_declared_once_with_its_id():
 
 def test_sections_match_ids():
     for t in TOGGLES:
-        if t.policy:
+        if t.policy or t.extension:
             continue
         group = next(g for ids, g in SECTION_GROUPS.items() if t.id in ids)
         assert t.section == f"{group}.{t.id}", t.name
+
+
+def test_simulator_extensions_are_listed_in_docs_variants_md():
+    """A rule RULES.md lacks a toggle for is declared like the rest, with an id from 101 and
+    the section it extends, and docs/variants.md lists it (issue #29 point 4)."""
+    text = (Path(__file__).parents[2] / "docs" / "variants.md").read_text(encoding="utf-8")
+    extensions = [t for t in TOGGLES if t.extension]
+    assert extensions
+    for t in extensions:
+        assert f"`{t.name}`" in text, t.name
+        assert t.section.startswith("2"), t.name
 
 
 def test_policy_settings():
@@ -173,7 +184,7 @@ def test_docs_table_is_current():
 
 def _readme_support_sentence() -> str:
     """What README.md must say about §2A–2I and §2J–2M, generated from the declarations."""
-    rules = [t for t in TOGGLES if not t.policy]
+    rules = [t for t in TOGGLES if not t.policy and not t.extension]
     main = [t for t in rules if t.id <= 39]
     only_default = [t.name for t in main if t.supported_values() == (t.default,)]
     partial = [
