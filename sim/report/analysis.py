@@ -386,15 +386,9 @@ def analyse(
     *,
     resamples: int = 2000,
     seed: int = 0,
-    effects: Callable[[Report], None] | None = None,
 ) -> Report:
-    """Per-arm metrics and comparisons with the baseline.
-
-    The comparisons come first: ``effects``, when given, is called with a report that has
-    them (sentences and Holm-adjusted p-values included) and every row but the
-    distributions' (quantiles and survival), so that its figures can be drawn while the
-    distributions' bootstrap runs. Every bootstrap is seeded on its own, so the order gives
-    the same numbers."""
+    """Per-arm metrics and comparisons with the baseline (every bootstrap seeded on its own
+    from ``seed``)."""
     hnames = hand_sum_names(agg.seats, agg.reasons)
     gnames = game_sum_names(agg.seats)
     metric_rows: dict[str, list[dict]] = {}
@@ -429,29 +423,14 @@ def analyse(
         f.p_holm = p
         f.sentence = skill_sentence(f)
 
-    def report(rows: dict[str, list[dict]]) -> Report:
-        frame = pl.DataFrame(
-            _with_comparisons(rows, comparisons), schema=SUMMARY_SCHEMA, strict=False
-        )
-        return Report(
-            ds,
-            agg,
-            frame,
-            comparisons,
-            hands_n,
-            games_n,
-            skill=skill,
-            resamples=resamples,
-            seed=seed,
-        )
-
-    if effects is not None:
-        effects(report(metric_rows))
     rows = {
         arm.name: _distribution_rows(arm, agg, resamples, seed) + metric_rows[arm.name]
         for arm in ds.arms
     }
-    return report(rows)
+    frame = pl.DataFrame(_with_comparisons(rows, comparisons), schema=SUMMARY_SCHEMA, strict=False)
+    return Report(
+        ds, agg, frame, comparisons, hands_n, games_n, skill=skill, resamples=resamples, seed=seed
+    )
 
 
 def _with_comparisons(rows: dict[str, list[dict]], comparisons: list[Comparison]) -> list[dict]:

@@ -3,26 +3,16 @@ SVG: turns per hand by arm, survival curves, score spread by arm, seat win rates
 Wilson intervals, and a forest plot of every arm's effect against its baseline.
 
 Every figure is drawn from the small aggregated tables (histograms, per-arm rows), never
-from the hands themselves. Drawing is split in two: ``_*_data`` turns the report into the
-few plain numbers a figure shows (this is the only part that touches polars), and
-``_draw_*`` draws them with matplotlib alone. Drawing is what costs (text layout of ticks
-and labels, twice per figure for PNG and SVG), so on Linux a forked process draws the
-figures that need only the aggregates (:data:`EARLY`) while this process analyses the
-report, then those of the comparisons (:data:`LATE`, sent to it as soon as the analysis has
-them: :meth:`Drawing.effects`), and this process joins in once its analysis is done
-(:meth:`Drawing.finish`): the fork needs nothing but the plain numbers, and never calls
-polars (whose thread pool a fork does not copy).
+from the hands themselves: ``_*_data`` turns the report into the few plain numbers a figure
+shows, and ``_draw_*`` draws them with matplotlib alone. Text layout is what costs (ticks
+and labels, for the PNG and again for the SVG), so the figures are laid out from the
+longest label instead of by ``tight_layout`` and draw their rows as collections.
 """
 
 from __future__ import annotations
 
-import contextlib
 import math
-import multiprocessing
-import os
-import sys
 from collections.abc import Sequence
-from multiprocessing.connection import Connection
 from pathlib import Path
 
 import matplotlib
@@ -40,8 +30,7 @@ from matplotlib.ticker import NullLocator  # noqa: E402
 from matplotlib.transforms import Bbox  # noqa: E402
 
 from sim.report.analysis import Report  # noqa: E402
-from sim.report.dataset import Arm, Dataset  # noqa: E402
-from sim.report.metrics import Aggregates  # noqa: E402
+from sim.report.dataset import Arm  # noqa: E402
 from sim.report.stats import hist_summary  # noqa: E402
 
 FIGURES = (
@@ -69,176 +58,21 @@ the files grow by 0-10% while encoding takes a third to a quarter of the time of
 default level 6 (the forest plot of 32 arms, 1172 x 1989 pixels: 49 ms against 178 ms)."""
 
 
-def figure_workers() -> int:
-    """Processes to draw with: 2 on Linux (fork), else 1; ``RUMMYSIM_REPORT_FIGURE_WORKERS``
-    overrides (1 draws everything in this process)."""
-    value = os.environ.get("RUMMYSIM_REPORT_FIGURE_WORKERS")
-    if value is not None:
-        return max(1, int(value))
-    return 2 if sys.platform.startswith("linux") else 1
-
-
-EARLY = ("turns", "survival", "spread")
-"""The figures drawn from the aggregates alone: a forked process draws them while this one
-analyses (the others need the analysis's intervals and comparisons)."""
-
-
-LATE = ("forest", "seats")
-"""The figures of the analysis, the longest to draw first (the forest plot: a panel per
-metric with a row per arm), so that the process that claims it has the most time left."""
-
-
-class _Claims:
-    """Figures claimed one at a time by the processes drawing them (a counter and done flags
-    in shared memory), so no figure is drawn twice and none waits while a process is idle."""
-
-    def __init__(self, context, count: int) -> None:
-        self.next = context.Value("i", 0)
-        self.done = context.Array("b", count)
-
-    def claim(self, limit: int) -> int | None:
-        """The index of the next unclaimed figure below ``limit``, or None."""
-        with self.next.get_lock():
-            i = self.next.value
-            if i >= limit:
-                return None
-            self.next.value = i + 1
-            return i
-
-
-def _draw_claimed(claims: _Claims, items: list[tuple[str, str, dict]], folder: Path) -> None:
-    """Draw figures from ``items`` (stem, kind, data) as long as some are unclaimed."""
-    while (i := claims.claim(len(items))) is not None:
-        stem, kind, data = items[i]
-        draw_one(stem, kind, data, folder)
-        claims.done[i] = 1
-
-
-def _draw_forked(claims: _Claims, early: list, late: Connection, folder: Path) -> None:
-    """The forked process: the ``early`` figures, then, once the analysis sends them through
-    ``late`` (None when the report was abandoned), the others, all claimed one at a time."""
-    _draw_claimed(claims, early, folder)
-    rest = late.recv()
-    if rest is not None:
-        _draw_claimed(claims, early + rest, folder)
-
-
-class Drawing:
-    """Figures being drawn into ``folder``: :func:`begin` starts the ones the aggregates
-    allow, :meth:`finish` draws the rest once the report is analysed. Use as a context
-    manager, so that the forked processes are ended whatever happens in between.
-
-    With ``workers`` > 1 (Linux), a process forked at :func:`begin` draws the figures of
-    :data:`EARLY` one after another while this one analyses; at :meth:`effects` (or at the
-    latest :meth:`finish`) it is sent the other figures' data (a few lists of numbers), and
-    at :meth:`finish` this process joins in, each taking the next figure not yet claimed, so
-    both cores draw until the last figure is done (and the fork, whose fonts and theme are
-    already set up, draws most). A figure the fork failed to draw is drawn here at the end."""
-
-    def __init__(self, dataset: Dataset, agg: Aggregates, folder: Path, workers: int) -> None:
-        self.folder = folder
-        folder.mkdir(parents=True, exist_ok=True)
-        names = _arm_names(dataset.arms)
-        self.data: dict[str, tuple[str, dict]] = {
-            "turns": ("boxes", _boxes_data(names, agg.turns_hist, "turns", "turns per hand")),
-            "survival": ("survival", _survival_data(dataset.arms, agg.turns_hist)),
-            "spread": (
-                "boxes",
-                _boxes_data(names, agg.points_hist, "points", "points won per hand"),
-            ),
-        }
-        self.forks: list[multiprocessing.process.BaseProcess] = []
-        self.claims: _Claims | None = None
-        self.late: Connection | None = None  # this end sends the fork the other figures
-        if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
-            context = multiprocessing.get_context("fork")
-            self.claims = _Claims(context, len(FIGURES))
-            receive, self.late = context.Pipe(duplex=False)
-            early = [(stem, *self.data[stem]) for stem in EARLY]
-            try:
-                process = context.Process(
-                    target=_draw_forked,
-                    args=(self.claims, early, receive, folder),
-                    daemon=True,
-                )
-                process.start()
-                self.forks.append(process)
-            except OSError:  # pragma: no cover - no process could be forked: this one draws
-                pass
-            receive.close()
-
-    def _send_late(self, items: list[tuple[str, str, dict]] | None) -> None:
-        """Send the fork the figures after :data:`EARLY` (None: there are none to draw)."""
-        if self.late is None:
-            return
-        with contextlib.suppress(OSError):  # the fork is gone: this process draws them
-            self.late.send(items)
-        self.late.close()
-        self.late = None
-
-    @property
-    def _items(self) -> list[tuple[str, str, dict]]:
-        """Every figure in claiming order: :data:`EARLY` first, as the first fork has them,
-        then :data:`LATE`."""
-        order = list(EARLY) + list(LATE)
-        return [(stem, *self.data[stem]) for stem in order]
-
-    def effects(self, report: Report) -> None:
-        """The figures of the comparisons and seats (a report whose quantiles may be still
-        missing: ``analyse``'s ``effects``), sent to the fork at once, so that it draws them
-        while this process finishes the analysis."""
-        self.data["seats"] = ("seats", _seats_data(report))
-        self.data["forest"] = ("forest", _forest_data(report))
-        if self.claims is not None:
-            self._send_late(self._items[len(EARLY) :])
-
-    def finish(self, report: Report) -> dict[str, Path]:
-        """Draw what is left, with the fork and this process; wait for the fork; return every
-        PNG."""
-        if "forest" not in self.data:
-            self.effects(report)
-        items = self._items
-        if self.claims is None:
-            for stem, kind, data in items:
-                draw_one(stem, kind, data, self.folder)
-        else:
-            _draw_claimed(self.claims, items, self.folder)
-            self.close()
-            for i, (stem, kind, data) in enumerate(items):
-                if not self.claims.done[i]:  # a fork failed: draw it here (or raise)
-                    draw_one(stem, kind, data, self.folder)
-        return {stem: self.folder / f"{stem}.png" for stem, _caption in FIGURES}
-
-    def close(self) -> None:
-        """Wait for the fork (it ends once no figure is left unclaimed), or end it when the
-        drawing was abandoned."""
-        if self.claims is not None:
-            with self.claims.next.get_lock():  # nothing more is claimed
-                self.claims.next.value = len(FIGURES)
-        self._send_late(None)
-        for process in self.forks:
-            process.join()
-        self.forks = []
-
-    def __enter__(self) -> Drawing:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-
-def begin(dataset: Dataset, agg: Aggregates, folder: Path, workers: int | None = None) -> Drawing:
-    """Start drawing the report's figures into ``folder`` (``<stem>.png`` and ``<stem>.svg``)
-    from the aggregates: with ``workers`` > 1 (default :func:`figure_workers`) the figures of
-    :data:`EARLY` are drawn in a forked process while the caller analyses. The files are the
-    same however they are drawn."""
-    return Drawing(dataset, agg, folder, figure_workers() if workers is None else workers)
-
-
-def draw_all(report: Report, folder: Path, workers: int | None = None) -> dict[str, Path]:
-    """Draw every figure of an analysed report into ``folder``; return the PNGs."""
-    with begin(report.dataset, report.agg, folder, workers) as drawing:
-        return drawing.finish(report)
+def draw_all(report: Report, folder: Path) -> dict[str, Path]:
+    """Draw every figure of an analysed report into ``folder`` (``<stem>.png`` and
+    ``<stem>.svg``), one after another, from the aggregates and the analysis; return the
+    PNGs."""
+    folder.mkdir(parents=True, exist_ok=True)
+    names = _arm_names(report.dataset.arms)
+    agg = report.agg
+    data: dict[str, tuple[str, dict]] = {
+        "turns": ("boxes", _boxes_data(names, agg.turns_hist, "turns", "turns per hand")),
+        "survival": ("survival", _survival_data(report.dataset.arms, agg.turns_hist)),
+        "spread": ("boxes", _boxes_data(names, agg.points_hist, "points", "points won per hand")),
+        "seats": ("seats", _seats_data(report)),
+        "forest": ("forest", _forest_data(report)),
+    }
+    return {stem: draw_one(stem, *data[stem], folder) for stem, _caption in FIGURES}
 
 
 def draw_one(stem: str, kind: str, data: dict, folder: Path) -> Path:

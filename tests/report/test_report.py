@@ -324,26 +324,6 @@ def test_histogram_values_are_numbered_as_numpy_unique_numbers_them(values: list
     assert got[0].tolist() == expected[0].tolist() and got[1].tolist() == expected[1].tolist()
 
 
-def test_the_effects_come_before_the_distributions_and_change_nothing(small_report) -> None:
-    """analyse's ``effects``: called once, before the quantiles' bootstrap, with every
-    comparison (Holm p-values and sentences) and every row but the distributions'; the
-    report is the same as without it."""
-    from sim.report.analysis import analyse
-
-    report = small_report.report
-    seen = []
-    again = analyse(report.dataset, report.agg, resamples=report.resamples, seed=report.seed,
-                    effects=seen.append)  # fmt: skip
-    assert again.rows.equals(report.rows)
-    assert [c.sentence for c in again.comparisons] == [c.sentence for c in report.comparisons]
-    (early,) = seen
-    assert [c.p_holm for c in early.comparisons] == [c.p_holm for c in report.comparisons]
-    assert all(c.sentence for c in early.comparisons)
-    distribution = pl.col("metric").str.contains(r"_(median|p10|p25|p75|p90|iqr)$|^over_by_")
-    assert early.rows.filter(distribution).height == 0
-    assert early.rows.equals(report.rows.filter(~distribution))
-
-
 def test_every_arm_shows_each_resolved_setting_it_changes(small_report) -> None:
     """Issue #30 point 2: "around the corner" visibly also raises the ace's points (its
     ``ace_points = "auto"`` resolves to 11, RULES.md §3.3), in the page, report.md and the
