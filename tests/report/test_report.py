@@ -166,14 +166,15 @@ def test_outputs_exist_and_config_strings_are_escaped(small_report) -> None:
     folder = small_report.folder
     for name in ("index.html", "report.md", "summary.csv", "summary.parquet"):
         assert (folder / name).stat().st_size > 0
-    for stem in ("turns", "survival", "spread", "seats", "forest"):
+    stems = ("length", "survival-2p", "survival-4p", "spread", "seats", "forest")
+    for stem in stems:
         assert (folder / "figures" / f"{stem}.png").stat().st_size > 0
         assert (folder / "figures" / f"{stem}.svg").stat().st_size > 0
     page = (folder / "index.html").read_text()
     assert "<script>alert(1)</script>" not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "same &lt;rules&gt; &amp; name" in page
-    assert page.count("data:image/png;base64,") == 5
+    assert page.count("data:image/png;base64,") == len(stems)
     assert page.count("<table") == page.count('<table class="sortable"') >= 3
     assert 'src="http' not in page and "src='http" not in page  # self-contained
     md = (folder / "report.md").read_text()
@@ -337,3 +338,28 @@ def test_every_arm_shows_each_resolved_setting_it_changes(small_report) -> None:
     assert by_arm["around-4p-greedy"] == change
     assert by_arm["same-2p-greedy"] == "same rules"
     assert by_arm["basic-2p-greedy"] == "baseline"
+
+
+def test_seat_advantage_is_each_seats_share_of_won_hands_and_games_minus_fair_share(
+    small_report,
+) -> None:
+    """Issue #30 point 1: seat advantage, checked against the rows: each seat's share of the
+    hands (games) someone won minus 1/players, and the dealer's, in percentage points, each
+    inside its own bootstrap interval."""
+    report = small_report.report
+    ds = report.dataset
+    for name, players in (("around-4p-greedy", 4), ("basic-2p-greedy,careful", 2)):
+        hands = ds.hands().filter((pl.col("arm") == name) & (pl.col("winner") >= 0)).collect()
+        games = ds.games().filter((pl.col("arm") == name) & (pl.col("winner") >= 0)).collect()
+        rows = report.rows.filter(pl.col("arm") == name)
+        got = {r["metric"]: r for r in rows.iter_rows(named=True)}
+        for s in range(players):
+            want = 100 * ((hands["winner"] == s).mean() - 1 / players)
+            assert got[f"seat{s}_edge"]["value"] == pytest.approx(want)
+            want = 100 * ((games["winner"] == s).mean() - 1 / players)
+            assert got[f"seat{s}_game_edge"]["value"] == pytest.approx(want)
+        want = 100 * ((hands["winner"] == hands["dealer"]).mean() - 1 / players)
+        assert got["dealer_edge"]["value"] == pytest.approx(want)
+        for metric in [m for m in got if m.endswith("_edge")]:
+            assert got[metric]["ci_low"] <= got[metric]["value"] <= got[metric]["ci_high"]
+        assert f"seat{players}_edge" not in got
