@@ -63,6 +63,7 @@ def templates(autoescape: bool) -> Environment:
     env.globals.update(
         pairing=PAIRING,
         answer_table=answer_table,
+        seat_table=seat_table,
         glance_table=glance_table,
         arm_table=arm_table,
         comparison_table=comparison_table,
@@ -291,6 +292,25 @@ def answer_table(card) -> tuple[list[str], list[list[tuple]]]:
             (flag, row.no_result, "flag" if row.flagged else "", ""),
         ]
         for metric, _title, _band in card.columns:
+            cell = row.cells.get(metric)
+            if cell is None:
+                out.append(("–", None, "", ""))
+            else:
+                out.append((cell.text, cell.estimate, VERDICT_MARK.get(cell.verdict, ""),
+                            cell.verdict))  # fmt: skip
+        rows.append(out)
+    return header, rows
+
+
+def seat_table(card) -> tuple[list[str], list[list[tuple]]]:
+    """Header and rows of a card's seat advantage (``Card.seat_rows``): every arm's seats'
+    and dealer's deviations from their fair share, in percentage points, with Holm-adjusted
+    intervals; cells as in :func:`answer_table`."""
+    header = ["rule set"] + [f"{title} (band ±{band:g})" for _, title, band in card.seat_columns]
+    rows = []
+    for row in card.seat_rows:
+        out: list[tuple] = [(row.arm.label, row.size, "", "")]
+        for metric, _title, _band in card.seat_columns:
             cell = row.cells.get(metric)
             if cell is None:
                 out.append(("–", None, "", ""))
