@@ -130,7 +130,7 @@ def _parts(folder: Path) -> list[Path]:
 
 
 READS = {
-    "hands": chunks.HAND_COLUMNS + chunks.ARROW_COLUMNS,
+    "hands": chunks.HAND_COLUMNS,
     "games": chunks.GAME_COLUMNS,
 }
 """Columns the report reads from every file of each table (``points`` and ``comeback`` came

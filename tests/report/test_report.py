@@ -86,8 +86,8 @@ def test_lead_changes_effect_size_uses_the_games_own_spread(small_report) -> Non
 def test_final_margin_is_the_winners_lead_over_the_best_other_side() -> None:
     """docs/report.md: the winner's final total minus the best other side's (negative when
     gin's box bonuses put a loser ahead), best minus second best when nobody won."""
-    from sim.dataset.summaries import Blocking
-    from sim.report.chunks import frame_of, game_block_sums, game_sum_names
+    from sim.dataset.summaries import Blocking, game_tables_of
+    from sim.report.chunks import frame_of, game_sum_names
 
     games = pl.DataFrame(
         {
@@ -102,8 +102,8 @@ def test_final_margin_is_the_winners_lead_over_the_best_other_side() -> None:
         }
     )
     blocking = Blocking(block=1, stride=1, seats=2, known=("other",), by_game=True)
-    sums, _hands_hist, margins = game_block_sums(
-        games.to_arrow(), None, blocking=blocking, teams=False
+    sums, _hands_hist, margins = game_tables_of(
+        games.to_arrow(), None, blocking, teams=False
     )  # a run counted in games: blocks of game numbers, no hands needed
     sums = frame_of(sums, game_sum_names(2), {})
     assert sums["margin"].to_list() == [-26, 70, 20]
