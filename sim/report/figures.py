@@ -362,7 +362,7 @@ def _draw_seats(rows: list[str], series: list[str], panels: list[list[list[tuple
                 fmt="o", ms=4, capsize=2, color=palette[k], label=series[k],
             )  # fmt: skip
         ax.axvline(0, color="grey", lw=1, ls="--")
-        ax.set_xlabel(f"share of {what} won - fair share (pp)")
+        ax.set_xlabel(f"share of {what} won\nminus the fair share (pp)")
     axes[0, 0].set_yticks(range(len(rows)), rows)
     axes[0, 0].set_ylim(len(rows) - 0.5, -0.5)
     axes[0, 1].tick_params(axis="y", left=False)

@@ -127,12 +127,17 @@ def test_seat_plot_legend_fits_and_shows_every_seat_and_the_dealer(small_report)
 
     data = _seats_data(small_report.report)
     assert data["series"] == ["seat 0", "seat 1", "seat 2", "seat 3", "dealer"]
+    # long labels leave the panels narrow (block rummy (lowest hand wins the others' totals))
+    data["rows"] = [f"{row}: a rule set with a label as long as some are" for row in data["rows"]]
     fig = _draw_seats(**data)
     try:
         fig.canvas.draw()
         (legend,) = fig.legends
         assert [t.get_text() for t in legend.get_texts()] == data["series"]
         assert _legend_problems(fig) == []
+        renderer = fig.canvas.get_renderer()
+        hands, games = (ax.xaxis.label.get_window_extent(renderer) for ax in fig.axes)
+        assert not hands.overlaps(games)  # the two panels' x labels stay apart
     finally:
         plt.close(fig)
 
