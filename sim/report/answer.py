@@ -210,17 +210,15 @@ class Card:
 def _edge_phrase(arm: Arm, metric: str) -> str:
     """``seat 0's share of the won hands``, ``the dealer's share of the won hands``."""
     if metric == "dealer_edge":
-        return (
-            "the dealer's team's share of the won hands"
-            if arm.teams
-            else ("the dealer's share of the won hands")
-        )
+        who = "the dealer's team" if arm.teams else "the dealer"
+        return f"{who}'s share of the won hands"
     side, what = edge_title(arm, metric).split(", ")
     return f"{side}'s share of the won {what}"
 
 
 def answer_cards(report: Report, bands: dict[str, float] | None = None) -> list[Card]:
-    """The cards of ``report``: one per table size and line-up that has compared arms."""
+    """The cards of ``report``: one per table size and line-up, with its comparisons with the
+    baseline and every arm's seat advantage."""
     comps = report.comparisons
     levels = holm_levels([c.interval.p for c in comps])
     no_result = _no_result(report)
@@ -265,8 +263,9 @@ def answer_cards(report: Report, bands: dict[str, float] | None = None) -> list[
             for m in (*CARD_METRICS, *reasons.get(key, []))
             if m in titles
         ]
-        seat_rows = sorted(seats.get(key, []), key=lambda r: (not r.arm.is_baseline, -r.size,
-                                                               r.arm.name))  # fmt: skip
+        # the baseline first, then by practical size
+        order = lambda r: (not r.arm.is_baseline, -r.size, r.arm.name)  # noqa: E731
+        seat_rows = sorted(seats.get(key, []), key=order)
         seat_titles: dict[str, str] = {}
         for seat_row in sorted(seat_rows, key=lambda r: -len(r.cells)):
             for cell in seat_row.cells.values():
