@@ -15,6 +15,7 @@ a hand, five points of final margin, one percentage point of a win rate or an en
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from sim.engine.rows import REASON_NAMES
@@ -32,8 +33,14 @@ DEFAULT_BANDS: dict[str, float] = {
     "first_win": 1.0,  # percentage points
     "balance": 1.0,  # percentage points
     "share": 1.0,  # percentage points of hands, for every end reason (share_<reason>)
+    "seat_edge": 1.0,  # pp of won hands from a seat's fair share (every seat<s>_edge)
+    "seat_game_edge": 2.0,  # pp of won games from a seat's fair share (seat<s>_game_edge)
+    "dealer_edge": 1.0,  # pp of won hands from the dealer's fair share
 }
-"""Band per metric; ``share`` covers every ``share_<reason>`` not named on its own."""
+"""Band per metric; ``share`` covers every ``share_<reason>`` not named on its own, and
+``seat_edge`` / ``seat_game_edge`` every seat's ``seat<s>_edge`` / ``seat<s>_game_edge``.
+A game is won by one seat of several, over many hands, so a seat's share of games moves
+more with luck and matters more to a player than its share of hands: its band is twice."""
 
 SHARE_METRICS = frozenset({"comeback_share", "dealer_win", "first_win", "balance"})
 """Metrics that are shares (banded in percentage points), besides ``share_<reason>``."""
@@ -54,4 +61,7 @@ def band_for(name: str, bands: Mapping[str, float] | None = None) -> float:
         return float(chosen[name])
     if name.startswith("share_"):
         return float(chosen["share"])
+    seat = re.fullmatch(r"seat\d+_(game_edge|edge)", name)
+    if seat:
+        return float(chosen[f"seat_{seat.group(1)}"])
     raise KeyError(f"no practical band for metric {name!r}")

@@ -524,12 +524,14 @@ class SummaryError(ValueError):
     """A footer summary that cannot be decoded: the report reads the shard's rows instead."""
 
 
-def _hand_arrays(hands: pa.Table, blocking: Blocking, *, teams: bool, scores: bool) -> HandArrays:
-    """A shard's hands table as the runner writes it, as :class:`HandArrays`."""
+def hand_arrays(hands: pa.Table, blocking: Blocking, *, teams: bool, scores: bool) -> HandArrays:
+    """Hands as the runner writes them (a shard's, or a chunk of whole files the report
+    reads), as :class:`HandArrays`; with ``scores``, each seat's points from the
+    ``hand_scores`` lists, which must hold one score per seat."""
     codes, reason_of = reason_dictionary(hands.column("end_reason"), blocking.known)
     seats = blocking.seats
     score_columns = np.zeros((0, seats), np.int64)
-    if scores:
+    if scores and hands.num_rows:
         columns = uniform_list_columns(hands.column("hand_scores"), 2 if teams else seats)
         if columns is None:
             raise ChunkError("the runner's score lists are not one per seat")
@@ -552,11 +554,12 @@ def _hand_arrays(hands: pa.Table, blocking: Blocking, *, teams: bool, scores: bo
     )
 
 
-def _game_tables(
-    games: pa.Table, hands: pa.Table, blocking: Blocking, *, teams: bool
+def game_tables_of(
+    games: pa.Table, hands: pa.Table | None, blocking: Blocking, *, teams: bool
 ) -> tuple[Rows, Rows, Rows]:
-    """A shard's games tables as the runner writes them (its hands give each game's first
-    deal)."""
+    """Games as the runner writes them, as their block sums and the histograms of hands per
+    game and final margins (:func:`game_tables`); ``hands``, of the same shards, give each
+    game's first deal (not needed, and may be None, when blocks are of game numbers)."""
 
     def column(table: pa.Table, name: str) -> np.ndarray:
         return arrow_ints(table.column(name), name)
@@ -603,9 +606,9 @@ def summary_for(
         arrow_ints(games.column("shard"), "shard") != one_shard
     ).any():
         raise ChunkError("a summary is made of one shard's hands and games")
-    arrays = _hand_arrays(hands, blocking, teams=teams, scores=scores)
+    arrays = hand_arrays(hands, blocking, teams=teams, scores=scores)
     tables = arrays.tables(blocking.seats, blocking.known)
-    tables += _game_tables(games, hands, blocking, teams=teams)
+    tables += game_tables_of(games, hands, blocking, teams=teams)
     # a mirrored shard's rotations each start its blocks again: one row per key, in order
     tables = tuple(in_key_order(rows, keyed) for rows, keyed in zip(tables, KEYED, strict=True))
     header = blocking.header(teams=teams, scores=scores, shard=one_shard)

@@ -290,6 +290,9 @@ class Report:
     skill: list[SkillFinding] = field(default_factory=list)
     resamples: int = 2000
     seed: int = 0
+    estimates: dict[tuple[str, str], Interval] = field(default_factory=dict)
+    """Each (arm, statistic)'s own block bootstrap interval, with its p-value against 0 (what
+    the seat advantage on the answer card is adjusted from)."""
 
 
 _SPANS: dict[int, tuple[weakref.ref, dict[str, tuple[int, int]]]] = {}
@@ -386,15 +389,9 @@ def analyse(
     *,
     resamples: int = 2000,
     seed: int = 0,
-    effects: Callable[[Report], None] | None = None,
 ) -> Report:
-    """Per-arm metrics and comparisons with the baseline.
-
-    The comparisons come first: ``effects``, when given, is called with a report that has
-    them (sentences and Holm-adjusted p-values included) and every row but the
-    distributions' (quantiles and survival), so that its figures can be drawn while the
-    distributions' bootstrap runs. Every bootstrap is seeded on its own, so the order gives
-    the same numbers."""
+    """Per-arm metrics and comparisons with the baseline (every bootstrap seeded on its own
+    from ``seed``)."""
     hnames = hand_sum_names(agg.seats, agg.reasons)
     gnames = game_sum_names(agg.seats)
     metric_rows: dict[str, list[dict]] = {}
@@ -409,6 +406,9 @@ def analyse(
         metrics = metrics_for(arm.players, agg.reasons, arm.teams)
         hand_stats = {m.name: m.fn for m in metrics if m.level == "hand"} | _spread_stats()
         game_stats = {m.name: m.fn for m in metrics if m.level == "game"}
+        edges_hand, edges_game = seat_edges(arm)
+        hand_stats |= edges_hand
+        game_stats |= edges_game
         game_stats |= {
             "hands_sd": _sd("hands", "hands2"),
             "margin_sd": _sd("margin", "margin2"),
@@ -429,29 +429,15 @@ def analyse(
         f.p_holm = p
         f.sentence = skill_sentence(f)
 
-    def report(rows: dict[str, list[dict]]) -> Report:
-        frame = pl.DataFrame(
-            _with_comparisons(rows, comparisons), schema=SUMMARY_SCHEMA, strict=False
-        )
-        return Report(
-            ds,
-            agg,
-            frame,
-            comparisons,
-            hands_n,
-            games_n,
-            skill=skill,
-            resamples=resamples,
-            seed=seed,
-        )
-
-    if effects is not None:
-        effects(report(metric_rows))
     rows = {
         arm.name: _distribution_rows(arm, agg, resamples, seed) + metric_rows[arm.name]
         for arm in ds.arms
     }
-    return report(rows)
+    frame = pl.DataFrame(_with_comparisons(rows, comparisons), schema=SUMMARY_SCHEMA, strict=False)
+    return Report(
+        ds, agg, frame, comparisons, hands_n, games_n, skill=skill, resamples=resamples,
+        seed=seed, estimates=estimates,
+    )  # fmt: skip
 
 
 def _with_comparisons(rows: dict[str, list[dict]], comparisons: list[Comparison]) -> list[dict]:
@@ -688,7 +674,52 @@ def _metric_rows(arm, agg, hb, gb, metrics, estimates) -> list[dict]:
                 g,
             )
         )
+    rows += _edge_rows(arm, estimates, n, g)
     rows += _skill_rows(arm, agg)
+    return rows
+
+
+def seat_edges(arm: Arm) -> tuple[dict[str, Callable[[Sums], np.ndarray]], ...]:
+    """Seat advantage as statistics of block sums, (hand, game): each side's share of the
+    hands someone won minus its fair share ``1 / sides`` (``seat<s>_edge``), the dealer's
+    side's (``dealer_edge``), and each side's share of the games someone won minus the fair
+    share (``seat<s>_game_edge``); shares, not yet in percentage points."""
+    fair = 1.0 / arm.seats
+    hand: dict[str, Callable[[Sums], np.ndarray]] = {
+        f"seat{s}_edge": (lambda t, s=s: t[f"win{s}"] / t["decided"] - fair)
+        for s in range(arm.seats)
+    }
+    hand["dealer_edge"] = lambda t: t["dealer_win"] / t["decided"] - fair
+    game: dict[str, Callable[[Sums], np.ndarray]] = {
+        f"seat{s}_game_edge": (lambda t, s=s: t[f"gwin{s}"] / t["decided"] - fair)
+        for s in range(arm.seats)
+    }
+    return hand, game
+
+
+def edge_title(arm: Arm, metric: str) -> str:
+    """What an edge metric of :func:`seat_edges` is, in words."""
+    if metric == "dealer_edge":
+        return "dealer's team's edge" if arm.teams else "dealer's edge"
+    seat = int(metric[4 : metric.index("_")])
+    side = f"team {'AB'[seat]}" if arm.teams else f"seat {seat}"
+    return f"{side}, {'games' if 'game' in metric else 'hands'}"
+
+
+def _edge_rows(arm: Arm, estimates, hands: int, games: int) -> list[dict]:
+    """The arm's seat advantage (:func:`seat_edges`) in percentage points, with 95% block
+    bootstrap intervals."""
+    hand, game = seat_edges(arm)
+    rows = []
+    for metric in [*hand, *game]:
+        iv = estimates[(arm.name, metric)]
+        title = f"{edge_title(arm, metric)}: share of won ones - fair share (pp)"
+        n = games if metric in game else hands
+        rows.append(
+            _row(
+                arm, metric, title, iv.estimate * 100, iv.low * 100, iv.high * 100, "bootstrap", n
+            )  # fmt: skip
+        )
     return rows
 
 

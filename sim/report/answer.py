@@ -15,6 +15,14 @@ level ``1 - alpha / (m - k + 1)``, Holm's step-down levels; once Holm stops reje
 later comparison keeps the level where it stopped. A finding is then also significant after
 Holm's adjustment, and a "no practical difference" holds at that same level.
 
+**Seat advantage** (:func:`seat_cells`) is each seat's deviation from its fair share, plus the
+dealer's edge, within every arm (the baseline's too): each seat's share of the hands and of
+the games someone won minus ``1 / seats``, and the dealer's share of the won hands minus
+``1 / seats`` (``analysis.seat_edges``), with the same three verdicts against their bands
+(``seat_edge``, ``seat_game_edge``, ``dealer_edge``). Their question is "is this table fair",
+not "does this rule set change it", so they form a Holm family of their own, every arm's
+seat cells of the report, adjusted the same way.
+
 Rule sets are ranked by practical size: the largest ``|change| / band`` among their findings.
 An arm with more than 2% of hands without a result (stalled at the turn cap, or exhausted)
 is flagged. Sentences are written only for findings; the rest is the table.
@@ -29,7 +37,7 @@ import numpy as np
 from scipy.stats import norm
 
 from sim.dataset.bands import band_for
-from sim.report.analysis import ALPHA, Report, rule_changes_text
+from sim.report.analysis import ALPHA, Report, edge_title, rule_changes_text, seat_edges
 from sim.report.dataset import Arm
 from sim.report.stats import holm
 
@@ -152,6 +160,19 @@ class CardRow:
 
 
 @dataclass
+class SeatRow:
+    """One arm's seat advantage on a card."""
+
+    arm: Arm
+    cells: dict[str, Cell]
+
+    @property
+    def size(self) -> float:
+        found = [c.size for c in self.cells.values() if c.verdict == FINDING]
+        return max(found, default=0.0)
+
+
+@dataclass
 class Card:
     """The answer for one table size and line-up."""
 
@@ -160,6 +181,8 @@ class Card:
     baseline: str  # the baseline arm's label
     columns: list[tuple[str, str, float]]  # (metric, title, band)
     rows: list[CardRow] = field(default_factory=list)
+    seat_columns: list[tuple[str, str, float]] = field(default_factory=list)
+    seat_rows: list[SeatRow] = field(default_factory=list)
 
     def findings(self) -> list[str]:
         """One sentence per finding, largest practical size first."""
@@ -172,11 +195,30 @@ class Card:
                         f"against {self.baseline} (Holm-adjusted interval; practical band "
                         f"±{cell.band:g}{cell.unit})."
                     )
+        for seat_row in self.seat_rows:
+            arm = seat_row.arm
+            for cell in sorted(seat_row.cells.values(), key=lambda c: -c.size):
+                if cell.verdict == FINDING:
+                    out.append(
+                        f"{arm.label}: {_edge_phrase(arm, cell.metric)} is {cell.text} pp from "
+                        f"its fair share of {100 / arm.seats:.4g}% (Holm-adjusted interval; "
+                        f"practical band ±{cell.band:g} pp)."
+                    )
         return out
 
 
+def _edge_phrase(arm: Arm, metric: str) -> str:
+    """``seat 0's share of the won hands``, ``the dealer's share of the won hands``."""
+    if metric == "dealer_edge":
+        who = "the dealer's team" if arm.teams else "the dealer"
+        return f"{who}'s share of the won hands"
+    side, what = edge_title(arm, metric).split(", ")
+    return f"{side}'s share of the won {what}"
+
+
 def answer_cards(report: Report, bands: dict[str, float] | None = None) -> list[Card]:
-    """The cards of ``report``: one per table size and line-up that has compared arms."""
+    """The cards of ``report``: one per table size and line-up, with its comparisons with the
+    baseline and every arm's seat advantage."""
     comps = report.comparisons
     levels = holm_levels([c.interval.p for c in comps])
     no_result = _no_result(report)
@@ -207,11 +249,12 @@ def answer_cards(report: Report, bands: dict[str, float] | None = None) -> list[
         )
         by_table.setdefault(key, {}).setdefault(c.arm.name, {})[name] = cell
     labels = {a.name: a.label for a in report.dataset.arms}
+    seats = seat_cells(report, bands)
     cards = []
-    for key in sorted(by_table):
+    for key in sorted(set(by_table) | set(seats)):
         rows = [
             CardRow(arms[name], cells, no_result.get(name, 0.0))
-            for name, cells in by_table[key].items()
+            for name, cells in by_table.get(key, {}).items()
         ]
         rows.sort(key=lambda r: (-r.size, r.arm.name))
         titles = {c.metric: c.title for r in rows for c in r.cells.values()}
@@ -220,9 +263,51 @@ def answer_cards(report: Report, bands: dict[str, float] | None = None) -> list[
             for m in (*CARD_METRICS, *reasons.get(key, []))
             if m in titles
         ]
-        base = labels.get(rows[0].arm.baseline, rows[0].arm.baseline)
-        cards.append(Card(key[0], key[1], base, columns, rows))
+        # the baseline first, then by practical size
+        order = lambda r: (not r.arm.is_baseline, -r.size, r.arm.name)  # noqa: E731
+        seat_rows = sorted(seats.get(key, []), key=order)
+        seat_titles: dict[str, str] = {}
+        for seat_row in sorted(seat_rows, key=lambda r: -len(r.cells)):
+            for cell in seat_row.cells.values():
+                seat_titles.setdefault(cell.metric, cell.title)
+        seat_columns = [(m, t, band_for(m, bands)) for m, t in seat_titles.items()]
+        first = rows[0].arm if rows else seat_rows[0].arm
+        base = labels.get(first.baseline, first.baseline)
+        cards.append(Card(key[0], key[1], base, columns, rows, seat_columns, seat_rows))
     return cards
+
+
+def seat_cells(report: Report, bands: dict[str, float] | None = None) -> dict:
+    """Every arm's seat advantage (module docstring) as cells with Holm-adjusted intervals
+    and verdicts, by (players, line-up): ``{key: [SeatRow, ...]}``. The family is every seat
+    cell of the report; an arm's cells come from its own block bootstrap
+    (``Report.estimates``), so an arm without them (an empty one) has none."""
+    items = []
+    for arm in report.dataset.arms:
+        hand, game = seat_edges(arm)
+        for metric in [*hand, *game]:
+            iv = report.estimates.get((arm.name, metric))
+            if iv is not None:
+                items.append((arm, metric, iv))
+    levels = holm_levels([iv.p for _, _, iv in items])
+    out: dict[tuple[int, str], dict[str, SeatRow]] = {}
+    for (arm, metric, iv), level in zip(items, levels, strict=True):
+        low, high = adjusted_interval(iv.estimate, iv.se, level)
+        band = band_for(metric, bands)
+        cell = Cell(
+            metric=metric,
+            title=edge_title(arm, metric),
+            estimate=iv.estimate * 100,
+            low=low * 100,
+            high=high * 100,
+            band=band,
+            verdict=verdict(low * 100, high * 100, band),
+            decimals=1,
+            unit=" pp",
+        )
+        table = out.setdefault((arm.players, arm.lineup), {})
+        table.setdefault(arm.name, SeatRow(arm, {})).cells[metric] = cell
+    return {key: list(rows.values()) for key, rows in out.items()}
 
 
 def report_bands(report: Report) -> dict[str, float]:

@@ -13,7 +13,7 @@ from sim.dataset.files import write_text_atomic
 from sim.report import html, markdown
 from sim.report.analysis import Report, analyse
 from sim.report.dataset import open_dataset
-from sim.report.figures import begin as begin_figures
+from sim.report.figures import draw_all
 from sim.report.metrics import aggregate
 
 
@@ -55,15 +55,12 @@ def write_report(
     times["aggregate"] = time.perf_counter() - start
     folder = Path(out) if out is not None else Path("reports") / ds.name
     folder.mkdir(parents=True, exist_ok=True)
-    # the figures that need only the aggregates are drawn (forked) while the report is
-    # analysed, and those of the comparisons as soon as they are known
-    with begin_figures(ds, agg, folder / "figures") as drawing:
-        mark = time.perf_counter()
-        report = analyse(ds, agg, resamples=resamples, seed=seed, effects=drawing.effects)
-        times["analyse"] = time.perf_counter() - mark
-        mark = time.perf_counter()
-        figures = drawing.finish(report)
-        times["figures"] = time.perf_counter() - mark
+    mark = time.perf_counter()
+    report = analyse(ds, agg, resamples=resamples, seed=seed)
+    times["analyse"] = time.perf_counter() - mark
+    mark = time.perf_counter()
+    figures = draw_all(report, folder / "figures")
+    times["figures"] = time.perf_counter() - mark
     mark = time.perf_counter()
     version = rummysim_version()
     report.rows.write_parquet(folder / "summary.parquet")

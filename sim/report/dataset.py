@@ -130,7 +130,7 @@ def _parts(folder: Path) -> list[Path]:
 
 
 READS = {
-    "hands": chunks.HAND_COLUMNS + chunks.ARROW_COLUMNS,
+    "hands": chunks.HAND_COLUMNS,
     "games": chunks.GAME_COLUMNS,
 }
 """Columns the report reads from every file of each table (``points`` and ``comeback`` came
@@ -307,25 +307,32 @@ def _arms(root: Path, manifest: dict, present: list[str], baseline: str | None) 
                 rules_toml=rules_toml,
                 changes=dict(meta.get("changes") or {}),
                 seed=int(row["seed"]) if row.get("seed") is not None else None,
-                teams=_in_partnerships(rules_toml, str(row["variant"]), players),
+                teams=_partnerships(rules_toml, str(row["variant"]), players),
             )
         )
     return _with_rule_changes(arms)
 
 
-def _arm_rules(arm: Arm) -> Rules | None:
-    """The arm's resolved rules: those the manifest recorded, or, without a manifest, its
+def _arm_rules(rules_toml: str, variant: str) -> Rules | None:
+    """An arm's resolved rules: those the manifest recorded, or, without a manifest, its
     variant file's (the experiment's overrides are then unknown)."""
     try:
-        return rules_from_toml(arm.rules_toml) if arm.rules_toml else load_variant(arm.variant)
+        return rules_from_toml(rules_toml) if rules_toml else load_variant(variant)
     except ConfigError:
         return None
+
+
+def _partnerships(rules_toml: str, variant: str, players: int) -> bool:
+    """Whether the arm's table plays in partnerships (a variant's family is not a toggle, so
+    overrides cannot change it)."""
+    rules = _arm_rules(rules_toml, variant)
+    return rules is not None and rules.in_partnerships(players)
 
 
 def _with_rule_changes(arms: list[Arm]) -> list[Arm]:
     """``arms`` with each one's :attr:`Arm.rule_changes` against its baseline arm, and
     whether it has its own seed (:attr:`Arm.own_seed`)."""
-    rules = {arm.name: _arm_rules(arm) for arm in arms}
+    rules = {arm.name: _arm_rules(arm.rules_toml, arm.variant) for arm in arms}
     out = []
     seeds = {arm.name: arm.seed for arm in arms}
     for arm in arms:
@@ -337,17 +344,6 @@ def _with_rule_changes(arms: list[Arm]) -> list[Arm]:
 
 
 ARM_COLUMNS = ("ruleset", "variant", "players", "lineup", "bots", "seed")
-
-
-def _in_partnerships(rules_toml: str, variant: str, players: int) -> bool:
-    """Whether the arm's table plays in partnerships: from the rules the manifest recorded,
-    or, without a manifest, from the variant file of that name (a variant's family is not
-    a toggle, so overrides cannot change it)."""
-    try:
-        rules = rules_from_toml(rules_toml) if rules_toml else load_variant(variant)
-    except ConfigError:
-        return False
-    return rules.in_partnerships(players)
 
 
 def _first_rows(folder: Path) -> dict[str, dict]:

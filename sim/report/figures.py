@@ -1,28 +1,22 @@
 """The report's figures, drawn with seaborn on matplotlib's Agg backend, saved as PNG and
-SVG: turns per hand by arm, survival curves, score spread by arm, seat win rates with their
-Wilson intervals, and a forest plot of every arm's effect against its baseline.
+SVG (:func:`figure_list`): turns per hand and hands per game by rule set, one survival plot
+per table size, points won per hand by rule set, seat and dealer advantage as a dot plot with 95%
+intervals, and a forest plot of every rule set's effect against its baseline. Rule sets are
+named by their labels, table and line-up (:func:`arm_labels`), and legends sit outside the
+data (right of a survival plot, above the seat plot), the figure grown to hold them.
 
 Every figure is drawn from the small aggregated tables (histograms, per-arm rows), never
-from the hands themselves. Drawing is split in two: ``_*_data`` turns the report into the
-few plain numbers a figure shows (this is the only part that touches polars), and
-``_draw_*`` draws them with matplotlib alone. Drawing is what costs (text layout of ticks
-and labels, twice per figure for PNG and SVG), so on Linux a forked process draws the
-figures that need only the aggregates (:data:`EARLY`) while this process analyses the
-report, then those of the comparisons (:data:`LATE`, sent to it as soon as the analysis has
-them: :meth:`Drawing.effects`), and this process joins in once its analysis is done
-(:meth:`Drawing.finish`): the fork needs nothing but the plain numbers, and never calls
-polars (whose thread pool a fork does not copy).
+from the hands themselves: ``_*_data`` turns the report into the few plain numbers a figure
+shows, and ``_draw_*`` draws them with matplotlib alone. Text layout is what costs (ticks
+and labels, for the PNG and again for the SVG), so the figures are laid out from the
+longest label instead of by ``tight_layout`` and draw their rows as collections.
 """
 
 from __future__ import annotations
 
-import contextlib
 import math
-import multiprocessing
-import os
-import sys
+from collections import Counter
 from collections.abc import Sequence
-from multiprocessing.connection import Connection
 from pathlib import Path
 
 import matplotlib
@@ -32,7 +26,6 @@ matplotlib.use("Agg")
 import matplotlib.image  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
 import polars as pl  # noqa: E402
 import seaborn as sns  # noqa: E402
 from matplotlib.collections import LineCollection  # noqa: E402
@@ -40,22 +33,35 @@ from matplotlib.ticker import NullLocator  # noqa: E402
 from matplotlib.transforms import Bbox  # noqa: E402
 
 from sim.report.analysis import Report  # noqa: E402
-from sim.report.dataset import Arm, Dataset  # noqa: E402
-from sim.report.metrics import Aggregates  # noqa: E402
+from sim.report.dataset import Arm  # noqa: E402
 from sim.report.stats import hist_summary  # noqa: E402
 
-FIGURES = (
-    ("turns", "Turns per hand by arm"),
-    ("survival", "Chance that a hand is over by turn N"),
-    ("spread", "Points won per hand by arm"),
-    ("seats", "Hand win rate by seat (95% Wilson intervals)"),
-    (
-        "forest",
-        "Effect of each rule set against its baseline (95% bootstrap intervals; orange: a "
-        "clear difference, Holm p < 0.05; blue: no clear difference)",
-    ),
+FOREST_CAPTION = (
+    "Effect of each rule set against its baseline (95% bootstrap intervals; orange: a clear "
+    "difference, Holm p < 0.05; blue: no clear difference)"
 )
-"""(file stem, caption) of every figure, in the order the report shows them."""
+SEATS_CAPTION = (
+    "Seat and dealer advantage: each seat's share of the hands (left) and games (right) "
+    "someone won, minus its fair share 1/players, and the dealer's edge, in percentage "
+    "points (95% block bootstrap intervals; 0 is a fair table)"
+)
+
+
+def figure_list(arms: Sequence[Arm]) -> list[tuple[str, str]]:
+    """(file stem, caption) of every figure of a dataset with these arms, in the order the
+    report shows them: a survival plot per table size."""
+    out = [("length", "Game length by rule set: turns per hand and hands per game")]
+    out += [
+        (f"survival-{p}p", f"{p} players: chance that a hand is over by turn N")
+        for p in sorted({a.players for a in arms})
+    ]
+    out += [
+        ("spread", "Points won per hand by rule set"),
+        ("seats", SEATS_CAPTION),
+        ("forest", FOREST_CAPTION),
+    ]
+    return out
+
 
 DPI = 100
 """Resolution of the PNGs (the figures' own dpi, matplotlib's default)."""
@@ -69,176 +75,45 @@ the files grow by 0-10% while encoding takes a third to a quarter of the time of
 default level 6 (the forest plot of 32 arms, 1172 x 1989 pixels: 49 ms against 178 ms)."""
 
 
-def figure_workers() -> int:
-    """Processes to draw with: 2 on Linux (fork), else 1; ``RUMMYSIM_REPORT_FIGURE_WORKERS``
-    overrides (1 draws everything in this process)."""
-    value = os.environ.get("RUMMYSIM_REPORT_FIGURE_WORKERS")
-    if value is not None:
-        return max(1, int(value))
-    return 2 if sys.platform.startswith("linux") else 1
-
-
-EARLY = ("turns", "survival", "spread")
-"""The figures drawn from the aggregates alone: a forked process draws them while this one
-analyses (the others need the analysis's intervals and comparisons)."""
-
-
-LATE = ("forest", "seats")
-"""The figures of the analysis, the longest to draw first (the forest plot: a panel per
-metric with a row per arm), so that the process that claims it has the most time left."""
-
-
-class _Claims:
-    """Figures claimed one at a time by the processes drawing them (a counter and done flags
-    in shared memory), so no figure is drawn twice and none waits while a process is idle."""
-
-    def __init__(self, context, count: int) -> None:
-        self.next = context.Value("i", 0)
-        self.done = context.Array("b", count)
-
-    def claim(self, limit: int) -> int | None:
-        """The index of the next unclaimed figure below ``limit``, or None."""
-        with self.next.get_lock():
-            i = self.next.value
-            if i >= limit:
-                return None
-            self.next.value = i + 1
-            return i
-
-
-def _draw_claimed(claims: _Claims, items: list[tuple[str, str, dict]], folder: Path) -> None:
-    """Draw figures from ``items`` (stem, kind, data) as long as some are unclaimed."""
-    while (i := claims.claim(len(items))) is not None:
-        stem, kind, data = items[i]
-        draw_one(stem, kind, data, folder)
-        claims.done[i] = 1
-
-
-def _draw_forked(claims: _Claims, early: list, late: Connection, folder: Path) -> None:
-    """The forked process: the ``early`` figures, then, once the analysis sends them through
-    ``late`` (None when the report was abandoned), the others, all claimed one at a time."""
-    _draw_claimed(claims, early, folder)
-    rest = late.recv()
-    if rest is not None:
-        _draw_claimed(claims, early + rest, folder)
-
-
-class Drawing:
-    """Figures being drawn into ``folder``: :func:`begin` starts the ones the aggregates
-    allow, :meth:`finish` draws the rest once the report is analysed. Use as a context
-    manager, so that the forked processes are ended whatever happens in between.
-
-    With ``workers`` > 1 (Linux), a process forked at :func:`begin` draws the figures of
-    :data:`EARLY` one after another while this one analyses; at :meth:`effects` (or at the
-    latest :meth:`finish`) it is sent the other figures' data (a few lists of numbers), and
-    at :meth:`finish` this process joins in, each taking the next figure not yet claimed, so
-    both cores draw until the last figure is done (and the fork, whose fonts and theme are
-    already set up, draws most). A figure the fork failed to draw is drawn here at the end."""
-
-    def __init__(self, dataset: Dataset, agg: Aggregates, folder: Path, workers: int) -> None:
-        self.folder = folder
-        folder.mkdir(parents=True, exist_ok=True)
-        names = _arm_names(dataset.arms)
-        self.data: dict[str, tuple[str, dict]] = {
-            "turns": ("boxes", _boxes_data(names, agg.turns_hist, "turns", "turns per hand")),
-            "survival": ("survival", _survival_data(dataset.arms, agg.turns_hist)),
-            "spread": (
-                "boxes",
-                _boxes_data(names, agg.points_hist, "points", "points won per hand"),
+def draw_all(report: Report, folder: Path) -> dict[str, Path]:
+    """Draw every figure of an analysed report into ``folder`` (``<stem>.png`` and
+    ``<stem>.svg``, :func:`figure_list`), one after another, from the aggregates and the
+    analysis; return the PNGs in the report's order."""
+    folder.mkdir(parents=True, exist_ok=True)
+    arms = report.dataset.arms
+    names, labels = _arm_names(arms), arm_labels(arms)
+    agg = report.agg
+    data: dict[str, tuple[str, dict]] = {
+        "length": (
+            "boxes",
+            _boxes_data(
+                names,
+                labels,
+                [
+                    (agg.turns_hist, "turns", "turns per hand"),
+                    (agg.hands_hist, "hands", "hands per game"),
+                ],
             ),
-        }
-        self.forks: list[multiprocessing.process.BaseProcess] = []
-        self.claims: _Claims | None = None
-        self.late: Connection | None = None  # this end sends the fork the other figures
-        if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
-            context = multiprocessing.get_context("fork")
-            self.claims = _Claims(context, len(FIGURES))
-            receive, self.late = context.Pipe(duplex=False)
-            early = [(stem, *self.data[stem]) for stem in EARLY]
-            try:
-                process = context.Process(
-                    target=_draw_forked,
-                    args=(self.claims, early, receive, folder),
-                    daemon=True,
-                )
-                process.start()
-                self.forks.append(process)
-            except OSError:  # pragma: no cover - no process could be forked: this one draws
-                pass
-            receive.close()
-
-    def _send_late(self, items: list[tuple[str, str, dict]] | None) -> None:
-        """Send the fork the figures after :data:`EARLY` (None: there are none to draw)."""
-        if self.late is None:
-            return
-        with contextlib.suppress(OSError):  # the fork is gone: this process draws them
-            self.late.send(items)
-        self.late.close()
-        self.late = None
-
-    @property
-    def _items(self) -> list[tuple[str, str, dict]]:
-        """Every figure in claiming order: :data:`EARLY` first, as the first fork has them,
-        then :data:`LATE`."""
-        order = list(EARLY) + list(LATE)
-        return [(stem, *self.data[stem]) for stem in order]
-
-    def effects(self, report: Report) -> None:
-        """The figures of the comparisons and seats (a report whose quantiles may be still
-        missing: ``analyse``'s ``effects``), sent to the fork at once, so that it draws them
-        while this process finishes the analysis."""
-        self.data["seats"] = ("seats", _seats_data(report))
-        self.data["forest"] = ("forest", _forest_data(report))
-        if self.claims is not None:
-            self._send_late(self._items[len(EARLY) :])
-
-    def finish(self, report: Report) -> dict[str, Path]:
-        """Draw what is left, with the fork and this process; wait for the fork; return every
-        PNG."""
-        if "forest" not in self.data:
-            self.effects(report)
-        items = self._items
-        if self.claims is None:
-            for stem, kind, data in items:
-                draw_one(stem, kind, data, self.folder)
-        else:
-            _draw_claimed(self.claims, items, self.folder)
-            self.close()
-            for i, (stem, kind, data) in enumerate(items):
-                if not self.claims.done[i]:  # a fork failed: draw it here (or raise)
-                    draw_one(stem, kind, data, self.folder)
-        return {stem: self.folder / f"{stem}.png" for stem, _caption in FIGURES}
-
-    def close(self) -> None:
-        """Wait for the fork (it ends once no figure is left unclaimed), or end it when the
-        drawing was abandoned."""
-        if self.claims is not None:
-            with self.claims.next.get_lock():  # nothing more is claimed
-                self.claims.next.value = len(FIGURES)
-        self._send_late(None)
-        for process in self.forks:
-            process.join()
-        self.forks = []
-
-    def __enter__(self) -> Drawing:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+        ),  # fmt: skip
+        "spread": (
+            "boxes",
+            _boxes_data(names, labels, [(agg.points_hist, "points", "points won per hand")]),
+        ),
+        "seats": ("seats", _seats_data(report)),
+        "forest": ("forest", _forest_data(report)),
+    }
+    for players in {a.players for a in arms}:
+        table = [a for a in arms if a.players == players]
+        data[f"survival-{players}p"] = ("survival", _survival_data(table, agg.turns_hist))
+    return {stem: draw_one(stem, *data[stem], folder) for stem, _caption in figure_list(arms)}
 
 
-def begin(dataset: Dataset, agg: Aggregates, folder: Path, workers: int | None = None) -> Drawing:
-    """Start drawing the report's figures into ``folder`` (``<stem>.png`` and ``<stem>.svg``)
-    from the aggregates: with ``workers`` > 1 (default :func:`figure_workers`) the figures of
-    :data:`EARLY` are drawn in a forked process while the caller analyses. The files are the
-    same however they are drawn."""
-    return Drawing(dataset, agg, folder, figure_workers() if workers is None else workers)
-
-
-def draw_all(report: Report, folder: Path, workers: int | None = None) -> dict[str, Path]:
-    """Draw every figure of an analysed report into ``folder``; return the PNGs."""
-    with begin(report.dataset, report.agg, folder, workers) as drawing:
-        return drawing.finish(report)
+def arm_labels(arms: Sequence[Arm]) -> dict[str, str]:
+    """Each arm's name in the figures: its label, table and line-up (``ace high (4p,
+    careful)``), followed by the arm's id where two arms would read alike."""
+    text = {a.name: f"{a.label} ({a.players}p, {a.lineup})" for a in arms}
+    seen = Counter(text.values())
+    return {name: t if seen[t] == 1 else f"{t} [{name}]" for name, t in text.items()}
 
 
 def draw_one(stem: str, kind: str, data: dict, folder: Path) -> Path:
@@ -306,62 +181,56 @@ def _height(rows: int) -> float:
     return max(2.5, 0.32 * rows + 1.2)
 
 
-def _boxes_data(names: list[str], hist: pl.DataFrame, column: str, xlabel: str) -> dict:
-    """Box statistics from histograms: box p25-p75, whiskers p10-p90, median, mean."""
-    stats = []
-    for name in names:
-        h = hist.filter(pl.col("arm") == name)
-        s = hist_summary(h[column].to_numpy(), h["len"].to_numpy())
-        stats.append(
-            {
-                "label": name,
-                "med": s["median"],
-                "q1": s["p25"],
-                "q3": s["p75"],
-                "whislo": s["p10"],
-                "whishi": s["p90"],
-                "mean": s["mean"],
-                "fliers": [],
-            }
-        )
-    return {"stats": stats, "xlabel": xlabel}
+BOX_STATS = ("p10", "p25", "median", "p75", "p90", "mean")
 
 
-def _draw_boxes(stats: list[dict], xlabel: str) -> plt.Figure:
-    """Horizontal boxes from precomputed statistics, one row per arm: box p25-p75, whiskers
-    p10-p90 with caps, a line at the median, a marker at the mean. Drawn as one bar call, two
-    line collections and one marker line (``bxp`` makes seven artists per box and lays out
-    each: a third of a second for 32 arms)."""
-    fig, ax = plt.subplots(figsize=(8, _height(len(stats))))
-    n = len(stats)
+def _boxes_data(
+    names: list[str], labels: dict[str, str], panels: list[tuple[pl.DataFrame, str, str]]
+) -> dict:
+    """Per panel (a histogram table, its value column, the x label) every arm's box
+    statistics (:data:`BOX_STATS`; NaN where the arm has no data): box p25-p75, whiskers
+    p10-p90, median, mean."""
+    out = []
+    for hist, column, xlabel in panels:
+        rows = []
+        for name in names:
+            h = hist.filter(pl.col("arm") == name)
+            s = hist_summary(h[column].to_numpy(), h["len"].to_numpy()) if h.height else {}
+            rows.append([s.get(k, math.nan) for k in BOX_STATS])
+        out.append((xlabel, rows))
+    return {"labels": [labels[n] for n in names], "panels": out}
+
+
+def _draw_boxes(labels: list[str], panels: list[tuple[str, list[list[float]]]]) -> plt.Figure:
+    """Horizontal boxes, a row per arm and a panel per quantity, the rows named on the left
+    panel only: box p25-p75, whiskers p10-p90 with caps, a line at the median, a marker at
+    the mean. Each panel is one bar call, two line collections and one marker line (``bxp``
+    makes seven artists per box and lays out each: a third of a second for 32 arms)."""
+    n = len(labels)
+    fig, axes = plt.subplots(1, len(panels), figsize=(5 + 3.5 * len(panels), _height(n)),
+                             sharey=True, squeeze=False)  # fmt: skip
     y = np.arange(1, n + 1, dtype=float)
     colors = sns.color_palette("crest", n_colors=max(n, 1))
-    get = {k: np.array([s[k] for s in stats], dtype=float) for k in ("q1", "q3", "med", "mean")}
-    low = np.array([s["whislo"] for s in stats], dtype=float)
-    high = np.array([s["whishi"] for s in stats], dtype=float)
-    ax.barh(
-        y,
-        get["q3"] - get["q1"],
-        left=get["q1"],
-        height=BOX_WIDTH,
-        color=colors[:n],
-        alpha=0.7,
-        edgecolor="black",
-        linewidth=1.0,
-    )
-    cap = BOX_WIDTH / 4
-    whiskers = [[(low[i], y[i]), (get["q1"][i], y[i])] for i in range(n)]
-    whiskers += [[(get["q3"][i], y[i]), (high[i], y[i])] for i in range(n)]
-    whiskers += [[(x[i], y[i] - cap), (x[i], y[i] + cap)] for x in (low, high) for i in range(n)]
-    half = BOX_WIDTH / 2
-    medians = [[(get["med"][i], y[i] - half), (get["med"][i], y[i] + half)] for i in range(n)]
-    ax.add_collection(LineCollection(whiskers, colors="black", linewidths=1.0))
-    ax.add_collection(LineCollection(medians, colors="C1", linewidths=1.5))
-    ax.plot(get["mean"], y, linestyle="none", marker="^", color="C2", markeredgecolor="C2")
-    ax.set_yticks(y, [s["label"] for s in stats])
-    ax.set_ylim(n + 0.5, 0.5)  # the first arm on top
-    ax.set_xlabel(f"{xlabel}\n(box p25-p75, whiskers p10-p90, line median, marker mean)")
-    _space_panels(fig, _longest(s["label"] for s in stats), 1, _tick_size(ax), bottom=0.9)
+    cap, half = BOX_WIDTH / 4, BOX_WIDTH / 2
+    for ax, (xlabel, rows) in zip(axes[0], panels, strict=True):
+        low, q1, med, q3, high, mean = np.array(rows, dtype=float).reshape(n, 6).T
+        ax.barh(y, q3 - q1, left=q1, height=BOX_WIDTH, color=colors[:n], alpha=0.7,
+                edgecolor="black", linewidth=1.0)  # fmt: skip
+        whiskers = [[(low[i], y[i]), (q1[i], y[i])] for i in range(n)]
+        whiskers += [[(q3[i], y[i]), (high[i], y[i])] for i in range(n)]
+        whiskers += [
+            [(x[i], y[i] - cap), (x[i], y[i] + cap)] for x in (low, high) for i in range(n)
+        ]
+        medians = [[(med[i], y[i] - half), (med[i], y[i] + half)] for i in range(n)]
+        ax.add_collection(LineCollection(whiskers, colors="black", linewidths=1.0))
+        ax.add_collection(LineCollection(medians, colors="C1", linewidths=1.5))
+        ax.plot(mean, y, linestyle="none", marker="^", color="C2", markeredgecolor="C2")
+        ax.set_xlabel(xlabel)
+        ax.tick_params(axis="y", left=False)
+    axes[0, 0].set_yticks(y, labels)
+    axes[0, 0].set_ylim(n + 0.5, 0.5)  # the first arm on top
+    fig.supxlabel("box p25-p75, whiskers p10-p90, line median, marker mean", fontsize=9, y=0.0)
+    _space_panels(fig, _longest(labels), 1, _tick_size(axes[0, 0]), bottom=0.9)
     return fig
 
 
@@ -380,26 +249,20 @@ BOX_WIDTH = 0.6
 
 
 def _survival_data(arms: Sequence[Arm], hist: pl.DataFrame) -> dict:
-    """Per arm its survival curve, its table (``players``) and its ``key``: the rule set and
-    line-up, which the tables' panels share (one colour and one legend entry each)."""
-    frames = []
-    for arm in arms:
+    """The survival curves of one table's arms: per arm its label and line-up, the turns and
+    the share of hands over by each; the x axis ends where every curve passes 98% (at most
+    150 turns)."""
+    curves, ends = [], []
+    for arm in sorted(arms, key=lambda a: (a.lineup, not a.is_baseline, a.name)):
         h = hist.filter(pl.col("arm") == arm.name).sort("turns")
         if h.height == 0:
             continue
-        share = np.cumsum(h["len"].to_numpy()) / h["len"].sum()
-        frames.append(
-            pl.DataFrame(
-                {
-                    "turn": h["turns"].to_numpy(),
-                    "over": share,
-                    "arm": [arm.name] * h.height,
-                    "key": [f"{arm.ruleset}, {arm.lineup}"] * h.height,
-                    "players": [f"{arm.players} players"] * h.height,
-                }
-            )
-        )
-    return {"data": pl.concat(frames).to_pandas()}
+        turns = h["turns"].to_numpy()
+        over = np.cumsum(h["len"].to_numpy()) / h["len"].sum()
+        curves.append((arm.label, arm.lineup, turns.tolist(), over.tolist()))
+        ends.append(float(turns[np.searchsorted(over, 0.98)]))
+    limit = max(min(max(ends, default=100.0), 150.0), 10.0)
+    return {"curves": curves, "limit": limit}
 
 
 def _hue_colors(n: int) -> list:
@@ -409,79 +272,107 @@ def _hue_colors(n: int) -> list:
     return sns.color_palette("husl", n)
 
 
-def _draw_survival(data: pd.DataFrame) -> plt.Figure:
-    """One panel per table; a rule set and line-up has the same colour in every panel, and
-    one legend (in the last panel) names them all: with 32 arms, per-panel legends of every
-    arm took two thirds of the figure's time."""
-    firsts = data[data["over"] >= 0.98].groupby("arm")["turn"].min()
-    limit = min(float(firsts.max()) if len(firsts) else 100.0, 150.0)
-    tables = sorted(data["players"].unique())
-    keys = list(data["key"].unique())  # in order of appearance
-    colors = dict(zip(keys, _hue_colors(len(keys)), strict=True))
-    fig, axes = plt.subplots(1, len(tables), figsize=(6 * len(tables), 4.5), squeeze=False)
-    handles = {}
-    for ax, table in zip(axes[0], tables, strict=True):
-        sub = data[(data["players"] == table) & (data["turn"] <= max(limit, 10))]
-        for key in sub["key"].unique():
-            line = sub[sub["key"] == key]
-            (handles[key],) = ax.plot(
-                line["turn"], line["over"], drawstyle="steps-post", color=colors[key], label=key
-            )
-        ax.set_title(table, y=1.0)
-        ax.set_xlabel("turn N")
-        ax.set_ylabel("share of hands over by turn N")
-        ax.set_ylim(0, 1.01)
-    # curves rise to the top right: the lower right is free ("best" would test every place
-    # against every point of every curve)
-    axes[0, -1].legend(
-        [handles[k] for k in keys if k in handles],
-        [k for k in keys if k in handles],
-        fontsize=7,
-        title="rule set, line-up",
-        title_fontsize=7,
-        loc="lower right",
-    )
-    fig.tight_layout()
+LEGEND_ROW = 0.19
+"""Inches a legend entry takes at font size 8 (the figure grows to hold them all)."""
+
+
+def _draw_survival(curves: list[tuple[str, str, list, list]], limit: float) -> plt.Figure:
+    """One table's survival curves, a colour per rule set and a line style per line-up,
+    named in a legend right of the plot (a curve may reach any corner of the plot)."""
+    height = max(4.0, LEGEND_ROW * len(curves) + 1.5)
+    fig, ax = plt.subplots(figsize=(6.0, height))
+    fig.subplots_adjust(left=0.8 / 6.0, right=1 - 0.2 / 6.0, bottom=0.7 / height,
+                        top=1 - 0.3 / height)  # fmt: skip
+    rulesets = list(dict.fromkeys(c[0] for c in curves))
+    lineups = list(dict.fromkeys(c[1] for c in curves))
+    colors = dict(zip(rulesets, _hue_colors(len(rulesets)), strict=True))
+    for label, lineup, turns, over in curves:
+        ax.plot(turns, over, drawstyle="steps-post", color=colors[label],
+                ls=LINE_STYLES[lineups.index(lineup) % len(LINE_STYLES)],
+                label=f"{label}, {lineup}")  # fmt: skip
+    ax.set_xlim(0, limit)
+    ax.set_ylim(0, 1.01)
+    ax.set_xlabel("turn N")
+    ax.set_ylabel("share of hands over by turn N")
+    _legend_right(fig, ax, title="rule set, line-up")
     return fig
 
 
+LINE_STYLES = ("-", "--", ":", "-.")
+"""A survival curve's line style by its line-up (in order of appearance)."""
+
+
+def _legend_right(fig: plt.Figure, ax: plt.Axes, **options) -> None:
+    """A legend right of ``ax``, outside the data, the figure widened to hold it."""
+    legend = ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0,
+                       fontsize=8, title_fontsize=8, **options)  # fmt: skip
+    extra = legend.get_window_extent(fig.canvas.get_renderer()).width / fig.dpi + 0.3
+    width, height = fig.get_size_inches()
+    box = ax.get_position()
+    scale = width / (width + extra)
+    fig.set_size_inches(width + extra, height)
+    ax.set_position([box.x0 * scale, box.y0, box.width * scale, box.height])
+
+
 def _seats_data(report: Report) -> dict:
-    rows = report.rows.filter(pl.col("metric").str.contains(r"^seat\d+_win$"))
-    names = _arm_names(report.dataset.arms)
-    seats = max(a.players for a in report.dataset.arms)
-    offsets = np.linspace(-0.3, 0.3, seats) if seats > 1 else np.zeros(1)
-    bars = []
-    for s in range(seats):
-        sub = rows.filter(pl.col("metric") == f"seat{s}_win")
-        where = {r["arm"]: r for r in sub.iter_rows(named=True)}
-        ys, xs, lo, hi = [], [], [], []
-        for i, name in enumerate(names):
-            r = where.get(name)
-            if r is None:
+    """Per panel (hands, games) and series (each seat, the dealer), the rows' (row, estimate,
+    low, high) of the seat advantage (``analysis.seat_edges``), in percentage points."""
+    arms = sorted(report.dataset.arms, key=lambda a: (a.players, a.lineup, a.name))
+    labels = arm_labels(arms)
+    values = {
+        (r["arm"], r["metric"]): r
+        for r in report.rows.filter(pl.col("metric").str.contains(r"_edge$")).iter_rows(named=True)
+    }
+    seats = max(a.seats for a in arms)
+    teams = any(a.teams for a in arms)
+    series = [(f"seat{s}_edge", f"seat{s}_game_edge") for s in range(seats)]
+    names = [f"seat {s}" + (f" / team {'AB'[s]}" if teams and s < 2 else "") for s in range(seats)]
+    series.append(("dealer_edge", ""))
+    names.append("dealer" + (" / dealer's team" if teams else ""))
+    panels: list[list[list[tuple]]] = [[], []]
+    for hand_metric, game_metric in series:
+        for panel, metric in zip(panels, (hand_metric, game_metric), strict=True):
+            points = []
+            for i, arm in enumerate(arms):
+                r = values.get((arm.name, metric))
+                if r is not None and r["value"] is not None:
+                    points.append((i, r["value"], r["ci_low"], r["ci_high"]))
+            panel.append(points)
+    return {"rows": [labels[a.name] for a in arms], "series": names, "panels": panels}
+
+
+def _draw_seats(rows: list[str], series: list[str], panels: list[list[list[tuple]]]) -> plt.Figure:
+    """A dot plot per panel (hands, games): a row per arm, a dot per series (offset within the
+    row) with its 95% interval, a dashed line at 0 (the fair share); one legend above."""
+    legend_height = 0.45
+    fig, axes = plt.subplots(1, 2, figsize=(11, _height(len(rows)) + legend_height),
+                             sharey=True, squeeze=False)  # fmt: skip
+    palette = sns.color_palette("deep", n_colors=len(series))
+    offsets = np.linspace(-0.25, 0.25, len(series)) if len(series) > 1 else np.zeros(1)
+    handles = {}
+    for ax, panel, what in zip(axes[0], panels, ("hands", "games"), strict=True):
+        for k, points in enumerate(panel):
+            if not points:
                 continue
-            ys.append(i + offsets[s])
-            xs.append(r["value"])
-            lo.append(r["value"] - r["ci_low"])
-            hi.append(r["ci_high"] - r["value"])
-        bars.append((xs, ys, lo, hi))
-    # a partnership arm's seats 0 and 1 are its teams (analysis: Arm.teams)
-    teams = any(a.teams for a in report.dataset.arms)
-    labels = [f"seat {s}" + (f" / team {'AB'[s]}" if teams and s < 2 else "") for s in range(seats)]
-    return {"names": names, "bars": bars, "labels": labels}
-
-
-def _draw_seats(names: list[str], bars: list[tuple], labels: list[str]) -> plt.Figure:
-    fig, ax = plt.subplots(figsize=(8, _height(len(names))))
-    palette = sns.color_palette("deep", n_colors=len(bars))
-    for s, (xs, ys, lo, hi) in enumerate(bars):
-        ax.errorbar(
-            xs, ys, xerr=[lo, hi], fmt="o", ms=4, capsize=2, color=palette[s], label=labels[s]
-        )
-    ax.set_yticks(range(len(names)), names)
-    ax.invert_yaxis()
-    ax.set_xlabel("share of hands won (%), seat 0 deals first")
-    ax.legend(fontsize=8, loc="best")
-    _space_panels(fig, _longest(names), 1, _tick_size(ax))
+            y, estimate, low, high = np.array(points, float).T
+            known = ~np.isnan(low)
+            handles[k] = ax.errorbar(
+                estimate, y + offsets[k],
+                xerr=[np.where(known, estimate - low, 0), np.where(known, high - estimate, 0)],
+                fmt="o", ms=4, capsize=2, color=palette[k], label=series[k],
+            )  # fmt: skip
+        ax.axvline(0, color="grey", lw=1, ls="--")
+        ax.set_xlabel(f"share of {what} won\nminus the fair share (pp)")
+    axes[0, 0].set_yticks(range(len(rows)), rows)
+    axes[0, 0].set_ylim(len(rows) - 0.5, -0.5)
+    axes[0, 1].tick_params(axis="y", left=False)
+    _space_panels(fig, _longest(rows), 1, _tick_size(axes[0, 0]), top=0.3 + legend_height)
+    fig.legend(
+        [handles[k] for k in sorted(handles)], [series[k] for k in sorted(handles)],
+        loc="lower left", bbox_to_anchor=(axes[0, 0].get_position().x0, 1 - 0.95 * legend_height
+                                          / fig.get_size_inches()[1]),
+        ncol=len(handles), fontsize=8, frameon=False, borderaxespad=0.0,
+    )  # fmt: skip
     return fig
 
 
@@ -508,7 +399,8 @@ def _forest_data(report: Report) -> dict:
             for c in sub
         ]
         panels.append((sub[0].metric.title if sub else metric, points))
-    return {"arms": arms, "panels": panels}
+    labels = arm_labels(report.dataset.arms)
+    return {"arms": [labels[a] for a in arms], "panels": panels}
 
 
 def _draw_forest(arms: list[str], panels: list[tuple]) -> plt.Figure:
@@ -565,11 +457,17 @@ def _draw_forest(arms: list[str], panels: list[tuple]) -> plt.Figure:
 
 
 def _space_panels(
-    fig: plt.Figure, longest: str, rows: int, fontsize: float, bottom: float = 0.6
+    fig: plt.Figure,
+    longest: str,
+    rows: int,
+    fontsize: float,
+    bottom: float = 0.6,
+    top: float = 0.5,
 ) -> None:
     """Margins for a grid of panels whose left column carries the arms' names (at
     ``fontsize``): room for the longest name on the left, for a title and x tick labels
-    between rows, and ``bottom`` inches below the last row for its tick labels and x label.
+    between rows, ``bottom`` inches below the last row for its tick labels and x label and
+    ``top`` inches above the first.
     (What ``tight_layout`` works out from every label, at a third of the forest plot's
     time; the saved image is cropped to what is drawn anyway.)"""
     renderer = fig.canvas.get_renderer()
@@ -579,7 +477,6 @@ def _space_panels(
     width, height = fig.get_size_inches()
     row_gap = 0.75  # inches: x tick labels of one row, the title of the next
     # a little more room than is drawn on every side (the image is cropped to what is)
-    top = 0.5
     panel_height = (height - top - bottom - (rows - 1) * row_gap) / rows
     fig.subplots_adjust(
         left=min(0.6, (name_width + 0.35) / width),

@@ -10,13 +10,13 @@ import base64
 from pathlib import Path
 
 from sim.report.analysis import Report
-from sim.report.figures import FIGURES
+from sim.report.figures import figure_list
 from sim.report.tables import page_context, templates
 
 
 def render(report: Report, figures: dict[str, Path], version: str) -> str:
     """The whole page as a string."""
-    captions = dict(FIGURES)
+    captions = dict(figure_list(report.dataset.arms))
     images = [
         {
             "stem": path.stem,

@@ -1,12 +1,13 @@
-"""Per-arm aggregates of a dataset, computed by polars over the Parquet files.
+"""Per-arm aggregates of a dataset: the block tables kept in its files' footers, or, where
+a footer is missing or not of the report's blocking, made from the rows.
 
 The hands are read once, in chunks of whole files of at most :data:`CHUNK_ROWS` hands of
-one arm and only the columns the report needs (:data:`~sim.report.chunks.HAND_COLUMNS` and
-:data:`~sim.report.chunks.ARROW_COLUMNS`), so memory depends on the chunk size, the number
-of arms, blocks and distinct values, not on the number of hands. Each chunk is reduced in
-one pass (:mod:`sim.report.chunks`, :mod:`sim.dataset.summary_kernels`) to its block sums, its
-per-block histograms and its games' block sums; the chunks' small tables are then put
-together. The results are small tables:
+one arm and only the columns the report needs (:data:`~sim.report.chunks.HAND_COLUMNS`), so
+memory depends on the chunk size, the number of arms, blocks and distinct values, not on
+the number of hands. Each chunk is reduced in one pass, by the code the runner makes the
+footers with (:mod:`sim.dataset.summaries`, :mod:`sim.dataset.summary_kernels`), to its
+block sums, its per-block histograms and its games' block sums; the chunks' small tables
+are then put together. The results are small tables:
 
 * hand blocks: per (arm, shard, block of ``block`` consecutive deals) the sums every hand
   statistic of the report is made of (:func:`~sim.report.chunks.hand_sum_names`); the
@@ -252,20 +253,14 @@ CHUNK_ROWS = 500_000
 bytes a hand) and reduced to block sums and histograms, its games with it."""
 
 
-def _read_polars(hands_files: list[str]) -> pl.DataFrame:
-    """A chunk's :data:`~sim.report.chunks.HAND_COLUMNS`, each column in one piece (so that
-    numpy reads it in place: the copy is made here, in the reading thread)."""
-    return pl.read_parquet(hands_files, columns=list(C.HAND_COLUMNS)).rechunk()
-
-
-def _read_arrow(hands_files: list[str], scores: bool) -> pa.Table:
-    """A chunk's :data:`~sim.report.chunks.ARROW_COLUMNS` (and, with ``scores``, the
-    :data:`~sim.report.chunks.SCORE_COLUMN`), file after file: the same rows in the same
-    order as :func:`_read_polars`."""
-    columns = list(C.ARROW_COLUMNS) + ([C.SCORE_COLUMN] if scores else [])
+def _read_hands(hands_files: list[str], scores: bool) -> pa.Table:
+    """A chunk's hands: :data:`~sim.report.chunks.HAND_COLUMNS` and, with ``scores``, the
+    :data:`~sim.report.chunks.SCORE_COLUMN`, file after file, each column in one piece (so
+    that numpy reads it in place: the copy is made here, in the reading thread)."""
+    columns = list(C.HAND_COLUMNS) + ([C.SCORE_COLUMN] if scores else [])
     return pa.concat_tables(
         pq.ParquetFile(path).read(columns=columns, use_threads=False) for path in hands_files
-    )
+    ).combine_chunks()
 
 
 def _read_games(games_files: list[str]) -> pa.Table | None:
@@ -310,15 +305,14 @@ def _reduced_chunks(chunks: list[_Chunk], reduce: _Reduce):
             if chunk.summarized:
                 with contextlib.suppress(B.SummaryError):
                     kept = _summaries(chunk.hands)
-            frame = extra = games = None
+            hands = games = None
             if kept is None:
-                frame = _read_polars(chunk.hands_files)
-                extra = _read_arrow(chunk.hands_files, chunk.arm in reduce.mixed)
+                hands = _read_hands(chunk.hands_files, chunk.arm in reduce.mixed)
                 games = _read_games(chunk.games)
-        except (OSError, pa.ArrowException, pl.exceptions.PolarsError) as err:
+        except (OSError, pa.ArrowException) as err:
             raise unreadable(chunk.files, err) from None
         try:
-            return reduce(chunk, frame, extra, games, kept)
+            return reduce(chunk, hands, games, kept)
         except C.ChunkError as err:
             raise damaged(chunk.files, str(err)) from None
 
@@ -440,39 +434,29 @@ class _Reduce:
             header, self.blocking, teams=arm in self.teams, scores=arm in self.mixed
         )
 
-    def __call__(self, chunk: _Chunk, frame, extra, games, kept):
+    def __call__(self, chunk: _Chunk, hands: pa.Table | None, games: pa.Table | None, kept):
         """One chunk's hand and game blocks and histograms: ``(table, rows, dtypes)`` for
         each of the aggregates' tables (:class:`_Table`): ``kept`` (the tables from the
-        footers), or made from the rows read (``frame`` and ``extra`` for the hands,
-        ``games``)."""
+        footers), or made from the rows read, by the code the runner makes the footers with
+        (:func:`~sim.dataset.summaries.hand_arrays`,
+        :func:`~sim.dataset.summaries.game_tables_of`)."""
         teams = chunk.arm in self.teams
         blocking = self.blocking
         if kept is not None:
             types = chunk.hands[0].types or {}
-            shard = {"shard": C.polars_type(types["shard"])}
-            turns = shard | {"turns": C.polars_type(types["turns"])}
-            return [(name, kept[name], turns if name == "turns" else shard) for name in B.TABLES]
-        hands = C.Hands(frame, extra, blocking=blocking, teams=teams)
-        hand_tables = hands.tables(blocking.seats, blocking.known)
-        sums, turns, points = (
-            B.in_key_order(rows, keyed)
-            for rows, keyed in zip(hand_tables, B.KEYED[:3], strict=True)
-        )
-        shard = {"shard": hands.shard_dtype}
-        out = [
-            ("hands", sums, shard),
-            ("turns", turns, shard | {"turns": hands.turns_dtype}),
-            ("points", points, shard),
-        ]
-        if games is None:
-            return out
-        game_tables = C.game_block_sums(games, hands, blocking=blocking, teams=teams)
-        tables = [
-            B.in_key_order(rows, keyed)
-            for rows, keyed in zip(game_tables, B.KEYED[3:], strict=True)
-        ]
-        shard = {"shard": C.polars_type(games.column("shard"))}
-        return out + [(name, rows, shard) for name, rows in zip(B.TABLES[3:], tables, strict=True)]
+        else:
+            types = {name: hands.schema.field(name).type for name in ("shard", "turns")}
+            arrays = B.hand_arrays(hands, blocking, teams=teams, scores=chunk.arm in self.mixed)
+            hand_tables = arrays.tables(blocking.seats, blocking.known)
+            kept = dict(zip(B.TABLES[:3], hand_tables, strict=True))
+            if games is not None:
+                tables = B.game_tables_of(games, hands, blocking, teams=teams)
+                kept |= dict(zip(B.TABLES[3:], tables, strict=True))
+            keyed = dict(zip(B.TABLES, B.KEYED, strict=True))
+            kept = {name: B.in_key_order(rows, keyed[name]) for name, rows in kept.items()}
+        shard = {"shard": C.polars_type(types["shard"])}
+        turns = shard | {"turns": C.polars_type(types["turns"])}
+        return [(name, rows, turns if name == "turns" else shard) for name, rows in kept.items()]
 
 
 def aggregate(ds: Dataset) -> Aggregates:

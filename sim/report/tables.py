@@ -63,6 +63,7 @@ def templates(autoescape: bool) -> Environment:
     env.globals.update(
         pairing=PAIRING,
         answer_table=answer_table,
+        seat_table=seat_table,
         glance_table=glance_table,
         arm_table=arm_table,
         comparison_table=comparison_table,
@@ -281,24 +282,44 @@ def answer_table(card) -> tuple[list[str], list[list[tuple]]]:
     (no practical difference), ``"flag"`` (too many hands without a result) or empty,
     ``note`` the cell's verdict in words."""
     header = ["rule set", "what it changes", "no result %"]
-    header += [f"{title} (band ±{band:g})" for _, title, band in card.columns]
     rows = []
     for row in card.rows:
         flag = f"{row.no_result:.1f}" + (" ⚠" if row.flagged else "")
-        out: list[tuple] = [
+        rows.append([
             (row.arm.label, row.size, "", ""),
             (row.changes, row.changes, "", ""),
             (flag, row.no_result, "flag" if row.flagged else "", ""),
-        ]
-        for metric, _title, _band in card.columns:
-            cell = row.cells.get(metric)
-            if cell is None:
-                out.append(("–", None, "", ""))
-            else:
-                out.append((cell.text, cell.estimate, VERDICT_MARK.get(cell.verdict, ""),
-                            cell.verdict))  # fmt: skip
-        rows.append(out)
-    return header, rows
+            *_verdict_cells(row.cells, card.columns),
+        ])  # fmt: skip
+    return header + _band_titles(card.columns), rows
+
+
+def seat_table(card) -> tuple[list[str], list[list[tuple]]]:
+    """Header and rows of a card's seat advantage (``Card.seat_rows``): every arm's seats'
+    and dealer's deviations from their fair share, in percentage points, with Holm-adjusted
+    intervals; cells as in :func:`answer_table`."""
+    rows = [
+        [(row.arm.label, row.size, "", ""), *_verdict_cells(row.cells, card.seat_columns)]
+        for row in card.seat_rows
+    ]
+    return ["rule set", *_band_titles(card.seat_columns)], rows
+
+
+def _band_titles(columns: list[tuple[str, str, float]]) -> list[str]:
+    return [f"{title} (band ±{band:g})" for _, title, band in columns]
+
+
+def _verdict_cells(cells: dict, columns: list[tuple[str, str, float]]) -> list[tuple]:
+    """A card row's cells in the order of ``columns``: ``(text, estimate, mark, verdict)``,
+    an en dash where the row has no such cell."""
+    out: list[tuple] = []
+    for metric, _title, _band in columns:
+        cell = cells.get(metric)
+        if cell is None:
+            out.append(("–", None, "", ""))
+        else:
+            out.append((cell.text, cell.estimate, VERDICT_MARK.get(cell.verdict, ""), cell.verdict))
+    return out
 
 
 def page_context(report: Report, version: str) -> dict:

@@ -150,3 +150,78 @@ def test_an_aa_arm_with_its_own_seed_is_compared_unpaired(tmp_path) -> None:
     cards = answer_cards(written.report)
     row = next(r for c in cards for r in c.rows if r.arm.name == "again-2p-greedy")
     assert all(cell.verdict != FINDING for cell in row.cells.values())
+
+
+def test_seat_advantage_bands_are_stated_and_settable() -> None:
+    assert band_for("seat0_edge") == band_for("seat3_edge") == band_for("dealer_edge") == 1.0
+    assert band_for("seat1_game_edge") == 2.0
+    assert band_for("seat2_edge", {"seat_edge": 3.0}) == 3.0
+    assert band_for("seat2_game_edge", {"seat_edge": 3.0}) == 2.0
+    assert all(known_metric(m) for m in ("seat_edge", "seat_game_edge", "dealer_edge"))
+
+
+def test_the_card_shows_every_arms_seat_advantage_with_holm_adjusted_verdicts(small_report):
+    """Issue #30 point 1: per table size and line-up, every arm (the baseline too) with each
+    seat's deviation from its fair share of won hands and games and the dealer's edge, each
+    the arm's own estimate with an interval adjusted by Holm over every seat cell of the
+    report (so at least as wide as the raw 95% normal interval), and the verdict of that
+    interval against the metric's band."""
+    from scipy.stats import norm
+
+    report = small_report.report
+    cards = {(c.players, c.lineup): c for c in answer_cards(report)}
+    four = cards[(4, "greedy")]
+    hands, games = [f"seat{s}_edge" for s in range(4)], [f"seat{s}_game_edge" for s in range(4)]
+    assert [m for m, _, _ in four.seat_columns] == [*hands, "dealer_edge", *games]
+    assert {r.arm.name for r in four.seat_rows} == {"basic-4p-greedy", "around-4p-greedy"}
+    assert four.seat_rows[0].arm.is_baseline
+    assert {r.arm.name for r in cards[(2, "greedy")].seat_rows} == {
+        "basic-2p-greedy", "same-2p-greedy", "around-2p-greedy"
+    }  # fmt: skip
+    z = float(norm.isf(0.025))
+    for card in cards.values():
+        for row in card.seat_rows:
+            for metric, cell in row.cells.items():
+                iv = report.estimates[(row.arm.name, metric)]
+                assert cell.estimate == pytest.approx(100 * iv.estimate)
+                assert cell.high - cell.low >= 2 * z * 100 * iv.se * (1 - 1e-9)
+                assert cell.low <= cell.estimate <= cell.high
+                assert cell.band == band_for(metric)
+                assert cell.verdict == verdict(cell.low, cell.high, cell.band)
+
+
+def test_seat_advantage_verdicts_and_sentences_follow_the_intervals(small_report) -> None:
+    """A built-in dealer's edge of 5 pp with a tight interval is a finding with a sentence; a
+    seat 0.1 pp off with a tight interval is no practical difference; a wide one inconclusive."""
+    from dataclasses import replace
+
+    from sim.report.stats import Interval
+
+    report = small_report.report
+    estimates = dict(report.estimates)
+    name = "around-4p-greedy"
+    estimates[(name, "dealer_edge")] = Interval(0.05, 0.048, 0.052, 0.001, 0.0)
+    estimates[(name, "seat0_edge")] = Interval(0.001, 0.0, 0.002, 0.0005, 0.04)
+    estimates[(name, "seat1_edge")] = Interval(0.0, -0.04, 0.04, 0.02, 1.0)
+    cards = answer_cards(replace(report, estimates=estimates))
+    four = next(c for c in cards if (c.players, c.lineup) == (4, "greedy"))
+    row = next(r for r in four.seat_rows if r.arm.name == name)
+    assert row.cells["dealer_edge"].verdict == FINDING
+    assert row.cells["seat0_edge"].verdict == NO_DIFFERENCE
+    assert row.cells["seat1_edge"].verdict == INCONCLUSIVE
+    sentences = [s for s in four.findings() if "dealer" in s]
+    assert any(s.startswith("around the corner: the dealer's share of the won hands is +5.0")
+               and "fair share of 25%" in s for s in sentences)  # fmt: skip
+
+
+def test_the_seat_advantage_is_on_the_card_in_both_pages(small_report) -> None:
+    folder = small_report.folder
+    md = (folder / "report.md").read_text()
+    page = (folder / "index.html").read_text()
+    for text, start, end in (
+        (md, "## The answer", "## Figures"),
+        (page, "<h2>The answer</h2>", "<h2>Figures</h2>"),
+    ):
+        card = text[text.index(start) : text.index(end)]
+        assert card.count("Seat advantage:") == 3  # 2p greedy, 2p mixed, 4p greedy
+        assert "s edge (band ±1)" in card and "seat 3, games (band ±2)" in card

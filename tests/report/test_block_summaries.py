@@ -112,13 +112,13 @@ def test_the_runner_keeps_every_shards_hand_blocks_and_they_are_what_the_rows_gi
     assert footers and all(footers)
     ds = open_dataset(kept)
     reads = []
-    real = M._read_polars, M._read_games
-    M._read_polars = lambda files: reads.append(files) or real[0](files)
+    real = M._read_hands, M._read_games
+    M._read_hands = lambda files, scores: reads.append(files) or real[0](files, scores)
     M._read_games = lambda files: reads.append(files) or real[1](files)
     try:
         from_footers = M.aggregate(ds)
     finally:
-        M._read_polars, M._read_games = real
+        M._read_hands, M._read_games = real
     assert reads == []  # no rows were read, of hands or games
     _same(from_footers, _aggregate(kept, footers=False))
 
@@ -190,12 +190,12 @@ def test_a_mirrored_run_counted_in_hands_has_blocks_its_plan_fixed(tmp_path: Pat
     assert planned["block"] == M.block_size(24000 // MIRROR_HANDS_PER_GAME)
     assert all(_footers(root))
     reads = []
-    real = M._read_polars
-    M._read_polars = lambda files: reads.append(files) or real(files)
+    real = M._read_hands
+    M._read_hands = lambda files, scores: reads.append(files) or real(files, scores)
     try:
         agg = M.aggregate(ds)
     finally:
-        M._read_polars = real
+        M._read_hands = real
     assert not reads and agg.block == planned["block"] and agg.per_game_deals
     _same(agg, _aggregate(root, footers=False))
     blocks = dict(agg.hand_blocks.group_by("arm").len().iter_rows())
@@ -292,9 +292,8 @@ def test_a_summary_holds_what_the_rows_of_its_shard_give_and_names_its_blocking(
             chunk = M._Chunk(arm.name, [part], [str(games_path)], False)
             files = [str(part.path)]
             rows = reduce(
-                chunk, M._read_polars(files), M._read_arrow(files, arm.mixed),
-                M._read_games([str(games_path)]), None,
-            )  # fmt: skip
+                chunk, M._read_hands(files, arm.mixed), M._read_games([str(games_path)]), None
+            )
             assert [name for name, _, _ in rows] == list(B.TABLES)
             for name, got, _ in rows:
                 want = tables[name]

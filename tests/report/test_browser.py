@@ -169,7 +169,9 @@ def test_report_page_loads_cleanly_in_chromium(small_report, chromium: Page) -> 
         returnByValue=True,
     )["result"]["value"]
     images = json.loads(images)
-    assert len(images) == 5
+    from sim.report.figures import figure_list
+
+    assert len(images) == len(figure_list(small_report.report.dataset.arms)) == 6
     assert all(complete and width > 0 for _alt, complete, width in images), images
     # every sortable table sorts by the clicked column: in each, a column whose values are
     # distinct numbers, clicked once (ascending) and again (descending)

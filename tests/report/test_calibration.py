@@ -85,3 +85,77 @@ def test_intervals_cover_a_known_effect_93_to_97_percent() -> None:
         iv = block_bootstrap(MEAN, a, b, paired=True, resamples=500, seed=t)["mean"]
         covered += iv.low <= 0.3 <= iv.high
     assert 0.93 <= covered / PAIRS <= 0.97, covered / PAIRS
+
+
+# ---- the engine-backed check's own verdicts (tests/report/engine_calibration.py) ---------
+
+
+def _comparison(metric: str, low: float, high: float, p: float, estimate: float = 0.0):
+    from types import SimpleNamespace
+
+    from sim.report.stats import Interval
+
+    return SimpleNamespace(
+        metric=SimpleNamespace(name=metric, level="hand"),
+        interval=Interval(estimate, low, high, 0.01, p),
+    )
+
+
+def _aa_pairs(pairs: int, rejected: int) -> dict:
+    """``pairs`` A/A replicates of two metrics, ``rejected`` of them excluding 0 on ``a``."""
+    return {
+        f"twin{i}": [
+            _comparison("a", 0.1, 0.2, 0.001) if i < rejected else _comparison("a", -1, 1, 0.5),
+            _comparison("b", -1, 1, 0.5),
+        ]
+        for i in range(pairs)
+    }
+
+
+@pytest.mark.nojit
+def test_the_engine_check_fails_a_rejection_rate_far_from_five_percent() -> None:
+    from tests.report.engine_calibration import aa_checks
+
+    ok = {c.name: c.ok for c in aa_checks(_aa_pairs(200, 10), 200)}
+    assert ok["A/A a: raw 95% interval excludes 0"] and ok["A/A per report: any Holm p < 0.05"]
+    bad = {c.name: c.ok for c in aa_checks(_aa_pairs(200, 40), 200)}
+    assert not bad["A/A a: raw 95% interval excludes 0"]
+    assert not bad["A/A per report: any Holm p < 0.05"]  # 20% of the reports reject
+    never = {c.name: c.ok for c in aa_checks(_aa_pairs(200, 0), 200)}
+    assert not never["A/A b: raw 95% interval excludes 0"]  # never rejecting: too wide
+
+
+@pytest.mark.nojit
+def test_the_engine_check_fails_a_coverage_far_from_95_percent() -> None:
+    from tests.report.engine_calibration import coverage_checks
+
+    def pairs(missed: int) -> dict:
+        miss, cover = _comparison("a", 1.5, 2.5, 0.0), _comparison("a", 0.5, 1.5, 0.0)
+        return {f"corner{i}": [miss if i < missed else cover] for i in range(200)}
+
+    assert coverage_checks(pairs(10), {"a": 1.0})[0].ok
+    assert not coverage_checks(pairs(40), {"a": 1.0})[0].ok
+    assert not coverage_checks(pairs(0), {"a": 1.0})[0].ok  # 100%: intervals too wide
+
+
+@pytest.mark.nojit
+def test_the_engine_check_wants_exactly_zero_for_the_same_hands() -> None:
+    from tests.report.engine_calibration import exact_zero_checks
+
+    assert exact_zero_checks([_comparison("a", 0.0, 0.0, 1.0)])[0].ok
+    assert not exact_zero_checks([_comparison("a", 0.0, 0.0, 1.0, estimate=1e-12)])[0].ok
+    assert not exact_zero_checks([_comparison("a", -0.1, 0.1, 1.0)])[0].ok
+    assert not exact_zero_checks([])[0].ok
+
+
+def test_the_engine_checks_experiment_pairs_each_arm_as_intended(tmp_path) -> None:
+    """``base<i>`` and ``corner<i>`` deal from one seed (paired), ``twin<i>`` from its own."""
+    from sim.runner.experiment import load_experiment
+    from tests.report.engine_calibration import experiment_text
+
+    path = tmp_path / "calibration.toml"
+    path.write_text(experiment_text(2, 1000), encoding="utf-8")
+    seeds = {a.ruleset.name: a.seed for a in load_experiment(path).arms}
+    assert seeds["base1"] == seeds["corner1"] != seeds["twin1"]
+    assert seeds["copy0"] == seeds["base0"] != seeds["base1"]
+    assert len(seeds) == 7

@@ -1,23 +1,23 @@
-"""The figures: drawing part of them in a forked process (while the report is analysed)
-gives the very same files."""
+"""The figures: the same report gives the same files, and what they show."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-from sim.report.figures import FIGURES, draw_all
+import pytest
+
+from sim.report.figures import draw_all, figure_list
 
 
-def test_forked_drawing_writes_the_same_files_as_drawing_here(small_report, tmp_path) -> None:
+def test_drawing_twice_writes_the_same_files(small_report, tmp_path) -> None:
     report = small_report.report
-    here = draw_all(report, tmp_path / "here", workers=1)
-    forked = draw_all(report, tmp_path / "forked", workers=2)
-    assert set(here) == set(forked) == {stem for stem, _caption in FIGURES}
-    for stem in here:
-        assert Path(here[stem]).read_bytes() == Path(forked[stem]).read_bytes(), stem
+    first = draw_all(report, tmp_path / "first")
+    again = draw_all(report, tmp_path / "again")
+    assert list(first) == list(again) == [s for s, _ in figure_list(report.dataset.arms)]
+    for stem in first:
+        assert Path(first[stem]).read_bytes() == Path(again[stem]).read_bytes(), stem
         svg = f"{stem}.svg"
-        assert (tmp_path / "here" / svg).read_bytes() == (tmp_path / "forked" / svg).read_bytes()
+        assert (tmp_path / "first" / svg).read_bytes() == (tmp_path / "again" / svg).read_bytes()
 
 
 def test_cropped_png_is_what_savefig_writes_for_the_same_box(small_report, tmp_path) -> None:
@@ -44,63 +44,124 @@ def test_cropped_png_is_what_savefig_writes_for_the_same_box(small_report, tmp_p
     assert (tmp_path / "cropped.png").read_bytes() == (tmp_path / "saved.png").read_bytes()
 
 
-def test_the_aggregates_figures_are_drawn_while_the_report_is_analysed(
-    small_report, tmp_path
-) -> None:
-    import time
+def test_figures_name_rule_sets_by_label_table_and_line_up_not_by_arm_id(small_report):
+    """Issue #30 point 6: a reader sees "around the corner (2p, greedy)", never the arm's
+    folder name ``around-2p-greedy``."""
+    folder = small_report.folder / "figures"
+    ids = [a.name for a in small_report.report.dataset.arms]
+    for stem in ("length", "spread", "seats", "forest"):
+        svg = (folder / f"{stem}.svg").read_text(encoding="utf-8")
+        assert "around the corner (2p, greedy)" in svg, stem
+        assert "standard rummy (4p, greedy)" in svg or stem == "forest", stem
+        assert not [i for i in ids if i in svg], stem
+    survival = (folder / "survival-2p.svg").read_text(encoding="utf-8")
+    assert "around the corner, greedy" in survival and not [i for i in ids if i in survival]
 
-    from sim.report.figures import EARLY, begin
+
+def test_arm_labels_fall_back_to_the_id_where_two_would_read_alike(small_report) -> None:
+    from dataclasses import replace
+
+    from sim.report.figures import arm_labels
+
+    arms = small_report.report.dataset.arms
+    twins = [replace(a, label="x") if a.players == 2 and a.lineup == "greedy" else a for a in arms]
+    labels = arm_labels(twins)
+    assert labels["around-2p-greedy"] == "x (2p, greedy) [around-2p-greedy]"
+    assert labels["around-4p-greedy"] == "around the corner (4p, greedy)"
+    assert len(set(labels.values())) == len(labels)
+
+
+def test_one_survival_plot_per_table_size(small_report) -> None:
+    from sim.report.figures import figure_list
+
+    stems = [stem for stem, _ in figure_list(small_report.report.dataset.arms)]
+    assert [s for s in stems if s.startswith("survival")] == ["survival-2p", "survival-4p"]
+    folder = small_report.folder / "figures"
+    four = (folder / "survival-4p.svg").read_text(encoding="utf-8")
+    two = (folder / "survival-2p.svg").read_text(encoding="utf-8")
+    assert "standard rummy, greedy" in four and "careful" not in four  # 4p: greedy only
+    assert "careful" in two  # the mixed line-up plays at 2 players only
+
+
+def _legend_problems(fig) -> list[str]:
+    """What is wrong with the figure's legends: one over an axes (over data) or reaching
+    past the canvas (cut off when saved)."""
+    renderer = fig.canvas.get_renderer()
+    legends = list(fig.legends) + [ax.get_legend() for ax in fig.axes if ax.get_legend()]
+    problems = []
+    for legend in legends:
+        box = legend.get_window_extent(renderer)
+        for ax in fig.axes:
+            if box.overlaps(ax.get_window_extent(renderer)):
+                problems.append("over the data")
+        canvas = fig.bbox
+        if box.x0 < canvas.x0 or box.y0 < canvas.y0 or box.x1 > canvas.x1 or box.y1 > canvas.y1:
+            problems.append("cut off")
+    return problems
+
+
+@pytest.mark.parametrize("curves", [3, 40])
+def test_survival_legend_sits_beside_the_data_and_inside_the_image(curves: int) -> None:
+    """Issue #30 point 6: a legend that fits, however many rule sets a table has."""
+    import matplotlib.pyplot as plt
+
+    from sim.report.figures import _draw_survival
+
+    data = [
+        (f"a long rule set label number {i}", "greedy", [1, 10, 20, 30], [0.0, 0.3, 0.9, 1.0])
+        for i in range(curves)
+    ]
+    fig = _draw_survival(data, 30.0)
+    try:
+        fig.canvas.draw()
+        assert fig.legends or fig.axes[0].get_legend()
+        assert _legend_problems(fig) == []
+    finally:
+        plt.close(fig)
+
+
+def test_seat_plot_legend_fits_and_shows_every_seat_and_the_dealer(small_report) -> None:
+    import matplotlib.pyplot as plt
+
+    from sim.report.figures import _draw_seats, _seats_data
+
+    data = _seats_data(small_report.report)
+    assert data["series"] == ["seat 0", "seat 1", "seat 2", "seat 3", "dealer"]
+    # long labels leave the panels narrow (block rummy (lowest hand wins the others' totals))
+    data["rows"] = [f"{row}: a rule set with a label as long as some are" for row in data["rows"]]
+    fig = _draw_seats(**data)
+    try:
+        fig.canvas.draw()
+        (legend,) = fig.legends
+        assert [t.get_text() for t in legend.get_texts()] == data["series"]
+        assert _legend_problems(fig) == []
+        renderer = fig.canvas.get_renderer()
+        hands, games = (ax.xaxis.label.get_window_extent(renderer) for ax in fig.axes)
+        assert not hands.overlaps(games)  # the two panels' x labels stay apart
+    finally:
+        plt.close(fig)
+
+
+def test_seat_plot_shows_the_reports_seat_advantage_with_its_intervals(small_report):
+    """Each dot is the arm's deviation from its fair share in the summary (hands and games,
+    seats and the dealer), with its 95% interval; a 2-player arm has no seats 2 and 3."""
+    import polars as pl
+
+    from sim.report.figures import _seats_data
 
     report = small_report.report
-    folder = tmp_path / "figures"
-    with begin(report.dataset, report.agg, folder, workers=2) as drawing:
-        # drawn by the forked process, before any analysis is given
-        deadline = time.monotonic() + 300
-        while not all(drawing.claims.done[: len(EARLY)]) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        for stem in EARLY:
-            assert (folder / f"{stem}.png").stat().st_size > 0
-        assert not (folder / "forest.png").exists() and not (folder / "seats.png").exists()
-        pngs = drawing.finish(report)
-    assert all(path.stat().st_size > 0 for path in pngs.values())
-    assert drawing.forks == []  # the forked processes have ended
-
-
-def test_the_comparisons_figures_are_drawn_by_the_fork_once_the_effects_are_known(
-    small_report, tmp_path
-) -> None:
-    """``Drawing.effects`` (called by ``analyse`` before the quantiles' bootstrap) hands the
-    fork the forest plot and the seats: it draws them while this process is still busy."""
-    import time
-
-    from sim.report.figures import FIGURES, begin
-
-    report = small_report.report
-    folder = tmp_path / "figures"
-    with begin(report.dataset, report.agg, folder, workers=2) as drawing:
-        drawing.effects(report)
-        deadline = time.monotonic() + 300
-        while not all(drawing.claims.done[:]) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        for stem, _caption in FIGURES:  # every figure, this process having drawn none
-            assert (folder / f"{stem}.png").stat().st_size > 0
-        pngs = drawing.finish(report)
-    assert sorted(pngs) == sorted(stem for stem, _ in FIGURES)
-
-
-def test_a_figure_a_fork_failed_to_draw_is_drawn_here(small_report, tmp_path, monkeypatch):
-    """Should a forked process die, the figures it claimed but did not finish are drawn by
-    this process: the report never lacks a figure."""
-    from sim.report import figures
-
-    real = figures.draw_one
-    parent = os.getpid()
-
-    def flaky(stem, kind, data, folder):
-        if os.getpid() != parent:
-            raise RuntimeError("a fork's drawing failed")
-        return real(stem, kind, data, folder)
-
-    monkeypatch.setattr(figures, "draw_one", flaky)
-    pngs = figures.draw_all(small_report.report, tmp_path / "figures", workers=2)
-    assert all(path.stat().st_size > 0 for path in pngs.values())
+    data = _seats_data(report)
+    row = data["rows"].index("around the corner (4p, greedy)")
+    hands, games = data["panels"]
+    rows = report.rows.filter(pl.col("arm") == "around-4p-greedy")
+    ends = zip(rows["value"], rows["ci_low"], rows["ci_high"], strict=True)
+    value = dict(zip(rows["metric"], ends, strict=True))
+    for k, metric in enumerate(["seat0_edge", "seat1_edge", "seat2_edge", "seat3_edge"]):
+        (point,) = [p for p in hands[k] if p[0] == row]
+        assert point[1:] == value[metric]
+        (point,) = [p for p in games[k] if p[0] == row]
+        assert point[1:] == value[metric.replace("_edge", "_game_edge")]
+    (dealer,) = [p for p in hands[4] if p[0] == row]
+    assert dealer[1:] == value["dealer_edge"] and games[4] == []
+    two = data["rows"].index("around the corner (2p, greedy)")
+    assert not [p for p in hands[2] + hands[3] if p[0] == two]

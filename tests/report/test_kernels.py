@@ -5,13 +5,12 @@ reasons' dictionaries and ragged score lists. Small enough to run without the JI
 from __future__ import annotations
 
 import numpy as np
-import polars as pl
 import pyarrow as pa
 import pytest
 
+from sim.dataset import summaries as C
 from sim.dataset import summary_kernels as K
 from sim.dataset.summaries import Blocking
-from sim.report import chunks as C
 
 
 def _starts(rng: np.random.Generator, rows: int) -> np.ndarray:
@@ -107,7 +106,7 @@ def test_end_reasons_keep_their_dictionary_indices() -> None:
     two = pa.DictionaryArray.from_arrays(pa.array([1, 0], pa.int8()), ["went_out", "block"])
     codes, reason_of = C.reason_dictionary(pa.chunked_array([one, two]), known)
     assert reason_of[codes].tolist() == [1, 3, 1, 2, 0]  # gin is not listed: other
-    plain = pl.Series("end_reason", ["block", "went_out"])
+    plain = pa.array(["block", "went_out"])
     codes, reason_of = C.reason_dictionary(plain, known)
     assert reason_of[codes].tolist() == [2, 0]
 
@@ -121,24 +120,24 @@ def test_a_chunk_with_impossible_seats_is_a_clear_error(
     players: int, dealer: int, match: str
 ) -> None:
     rows = 4
-    frame = pl.DataFrame(
+    reasons = pa.DictionaryArray.from_arrays(pa.array([0, 0, 1, 0], pa.int8()), ["went_out", "x"])
+    table = pa.table(
         {
-            "shard": pl.Series([0] * rows, dtype=pl.Int32),
-            "deal": pl.Series(range(rows), dtype=pl.Int64),
-            "winner": pl.Series([0, 1, -1, 0], dtype=pl.Int8),
-            "dealer": pl.Series([0, 1, dealer, 1], dtype=pl.Int8),
-            "players": pl.Series([2, 2, players, 2], dtype=pl.Int8),
-            "turns": pl.Series([9, 8, 500, 12], dtype=pl.Int32),
-            "points": pl.Series([20, 31, 0, 7], dtype=pl.Int32),
-            "game": pl.Series(range(rows), dtype=pl.Int64),
-            "hand": pl.Series([0] * rows, dtype=pl.Int32),
+            "shard": pa.array([0] * rows, pa.int32()),
+            "deal": pa.array(range(rows), pa.int64()),
+            "winner": pa.array([0, 1, -1, 0], pa.int8()),
+            "dealer": pa.array([0, 1, dealer, 1], pa.int8()),
+            "players": pa.array([2, 2, players, 2], pa.int8()),
+            "turns": pa.array([9, 8, 500, 12], pa.int32()),
+            "points": pa.array([20, 31, 0, 7], pa.int32()),
+            "game": pa.array(range(rows), pa.int64()),
+            "hand": pa.array([0] * rows, pa.int32()),
+            "end_reason": reasons,
         }
     )
-    reasons = pa.DictionaryArray.from_arrays(pa.array([0, 0, 1, 0], pa.int8()), ["went_out", "x"])
-    extra = pa.table({"end_reason": reasons})
     known = ("went_out", "other")
     blocking = Blocking(block=2, stride=1, seats=2, known=known)
-    hands = C.Hands(frame, extra, blocking=blocking, teams=False)
+    hands = C.hand_arrays(table, blocking, teams=False, scores=False)
     with pytest.raises(C.ChunkError, match=match):
         hands.sums(2, known)
 

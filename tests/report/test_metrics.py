@@ -8,9 +8,10 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
+import pyarrow as pa
 import pytest
 
-from sim.dataset.summaries import QUANTILE_BLOCKS
+from sim.dataset.summaries import QUANTILE_BLOCKS, reason_dictionary
 from sim.engine.rows import GAME_DEAL_STRIDE
 from sim.report import chunks as C
 from sim.report import open_dataset
@@ -41,33 +42,14 @@ def test_runs_histogram_counts_like_a_group_by(values: list[int]) -> None:
     assert got.schema["shard"] == pl.Int32 and got.schema["len"] == pl.UInt32
 
 
-@pytest.mark.parametrize(
-    "lists",
-    [
-        [[1, -2], [3, 4], [0, 7]],
-        [[1, -2, 5, 6], [3, 4, 0, 0]],
-        [[1], [3, 4, 9], [], None, [2, None]],
-    ],
-)
-def test_list_columns_are_list_get_with_zeros(lists: list) -> None:
-    series = pl.Series("scores", lists, dtype=pl.List(pl.Int32))
-    for width in (2, 3, 5):
-        columns, length = C.list_columns(series, width)
-        assert len(columns) == width
-        for s, column in enumerate(columns):
-            expected = series.list.get(s, null_on_oob=True).fill_null(0).to_list()
-            assert column.dtype.kind == "i" and column.tolist() == expected
-        assert length.tolist() == [min(len(x or []), width) for x in lists]
-
-
 def test_end_reasons_read_categorical_and_string_columns() -> None:
     known = ("went_out", "block", "stalled", "other")
     names = ["block", "went_out", "surprise", "stalled", "block"]
-    for dtype in (pl.Categorical, pl.String):
-        codes, reason_of = C.reason_dictionary(pl.Series("end_reason", names, dtype=dtype), known)
+    for column in (pa.array(names).dictionary_encode(), pa.array(names)):
+        codes, reason_of = reason_dictionary(column, known)
         assert reason_of[codes].tolist() == [1, 0, 3, 2, 1]
     with pytest.raises(C.ChunkError, match="end reason"):
-        C.reason_dictionary(pl.Series("end_reason", ["block", None], dtype=pl.Categorical), known)
+        reason_dictionary(pa.array(["block", None]).dictionary_encode(), known)
 
 
 def _played(hand_scores: list[list[int]], games: list[tuple[int, int]], finals: list[list[int]]):

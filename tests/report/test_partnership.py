@@ -91,3 +91,11 @@ def test_3_19_team_figures_match_the_rows(gin4: Path, rows: pl.DataFrame) -> Non
     game_a = _value(rows, name, "seat0_game_win")
     game_b = _value(rows, name, "seat1_game_win")
     assert game_a + game_b == pytest.approx(100 * decided / games.height)
+    # seat advantage: each team's share of the won hands and games minus 1/2
+    won = hands["winner"] >= 0
+    assert _value(rows, name, "seat0_edge") == pytest.approx(100 * ((team == 0).mean() - 0.5))
+    assert _value(rows, name, "dealer_edge") == pytest.approx(
+        100 * ((team == dealer_team).sum() / won.sum() - 0.5)
+    )
+    wins_a = (games["winner"].filter(games["winner"] >= 0) == 0).mean()
+    assert _value(rows, name, "seat0_game_edge") == pytest.approx(100 * (wins_a - 0.5))

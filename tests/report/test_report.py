@@ -86,8 +86,8 @@ def test_lead_changes_effect_size_uses_the_games_own_spread(small_report) -> Non
 def test_final_margin_is_the_winners_lead_over_the_best_other_side() -> None:
     """docs/report.md: the winner's final total minus the best other side's (negative when
     gin's box bonuses put a loser ahead), best minus second best when nobody won."""
-    from sim.dataset.summaries import Blocking
-    from sim.report.chunks import frame_of, game_block_sums, game_sum_names
+    from sim.dataset.summaries import Blocking, game_tables_of
+    from sim.report.chunks import frame_of, game_sum_names
 
     games = pl.DataFrame(
         {
@@ -102,8 +102,8 @@ def test_final_margin_is_the_winners_lead_over_the_best_other_side() -> None:
         }
     )
     blocking = Blocking(block=1, stride=1, seats=2, known=("other",), by_game=True)
-    sums, _hands_hist, margins = game_block_sums(
-        games.to_arrow(), None, blocking=blocking, teams=False
+    sums, _hands_hist, margins = game_tables_of(
+        games.to_arrow(), None, blocking, teams=False
     )  # a run counted in games: blocks of game numbers, no hands needed
     sums = frame_of(sums, game_sum_names(2), {})
     assert sums["margin"].to_list() == [-26, 70, 20]
@@ -166,14 +166,15 @@ def test_outputs_exist_and_config_strings_are_escaped(small_report) -> None:
     folder = small_report.folder
     for name in ("index.html", "report.md", "summary.csv", "summary.parquet"):
         assert (folder / name).stat().st_size > 0
-    for stem in ("turns", "survival", "spread", "seats", "forest"):
+    stems = ("length", "survival-2p", "survival-4p", "spread", "seats", "forest")
+    for stem in stems:
         assert (folder / "figures" / f"{stem}.png").stat().st_size > 0
         assert (folder / "figures" / f"{stem}.svg").stat().st_size > 0
     page = (folder / "index.html").read_text()
     assert "<script>alert(1)</script>" not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "same &lt;rules&gt; &amp; name" in page
-    assert page.count("data:image/png;base64,") == 5
+    assert page.count("data:image/png;base64,") == len(stems)
     assert page.count("<table") == page.count('<table class="sortable"') >= 3
     assert 'src="http' not in page and "src='http" not in page  # self-contained
     md = (folder / "report.md").read_text()
@@ -324,26 +325,6 @@ def test_histogram_values_are_numbered_as_numpy_unique_numbers_them(values: list
     assert got[0].tolist() == expected[0].tolist() and got[1].tolist() == expected[1].tolist()
 
 
-def test_the_effects_come_before_the_distributions_and_change_nothing(small_report) -> None:
-    """analyse's ``effects``: called once, before the quantiles' bootstrap, with every
-    comparison (Holm p-values and sentences) and every row but the distributions'; the
-    report is the same as without it."""
-    from sim.report.analysis import analyse
-
-    report = small_report.report
-    seen = []
-    again = analyse(report.dataset, report.agg, resamples=report.resamples, seed=report.seed,
-                    effects=seen.append)  # fmt: skip
-    assert again.rows.equals(report.rows)
-    assert [c.sentence for c in again.comparisons] == [c.sentence for c in report.comparisons]
-    (early,) = seen
-    assert [c.p_holm for c in early.comparisons] == [c.p_holm for c in report.comparisons]
-    assert all(c.sentence for c in early.comparisons)
-    distribution = pl.col("metric").str.contains(r"_(median|p10|p25|p75|p90|iqr)$|^over_by_")
-    assert early.rows.filter(distribution).height == 0
-    assert early.rows.equals(report.rows.filter(~distribution))
-
-
 def test_every_arm_shows_each_resolved_setting_it_changes(small_report) -> None:
     """Issue #30 point 2: "around the corner" visibly also raises the ace's points (its
     ``ace_points = "auto"`` resolves to 11, RULES.md §3.3), in the page, report.md and the
@@ -357,3 +338,28 @@ def test_every_arm_shows_each_resolved_setting_it_changes(small_report) -> None:
     assert by_arm["around-4p-greedy"] == change
     assert by_arm["same-2p-greedy"] == "same rules"
     assert by_arm["basic-2p-greedy"] == "baseline"
+
+
+def test_seat_advantage_is_each_seats_share_of_won_hands_and_games_minus_fair_share(
+    small_report,
+) -> None:
+    """Issue #30 point 1: seat advantage, checked against the rows: each seat's share of the
+    hands (games) someone won minus 1/players, and the dealer's, in percentage points, each
+    inside its own bootstrap interval."""
+    report = small_report.report
+    ds = report.dataset
+    for name, players in (("around-4p-greedy", 4), ("basic-2p-greedy,careful", 2)):
+        hands = ds.hands().filter((pl.col("arm") == name) & (pl.col("winner") >= 0)).collect()
+        games = ds.games().filter((pl.col("arm") == name) & (pl.col("winner") >= 0)).collect()
+        rows = report.rows.filter(pl.col("arm") == name)
+        got = {r["metric"]: r for r in rows.iter_rows(named=True)}
+        for s in range(players):
+            want = 100 * ((hands["winner"] == s).mean() - 1 / players)
+            assert got[f"seat{s}_edge"]["value"] == pytest.approx(want)
+            want = 100 * ((games["winner"] == s).mean() - 1 / players)
+            assert got[f"seat{s}_game_edge"]["value"] == pytest.approx(want)
+        want = 100 * ((hands["winner"] == hands["dealer"]).mean() - 1 / players)
+        assert got["dealer_edge"]["value"] == pytest.approx(want)
+        for metric in [m for m in got if m.endswith("_edge")]:
+            assert got[metric]["ci_low"] <= got[metric]["value"] <= got[metric]["ci_high"]
+        assert f"seat{players}_edge" not in got
