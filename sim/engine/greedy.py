@@ -46,6 +46,7 @@ from sim.engine.joker_choice import declare_jokers
 from sim.engine.layout import (
     DBI_ONLY_FOR_INITIAL,
     GROUP_DUPLICATES_ALLOWED,
+    JREPLACE_REUSE,
     JREPLACE_TO_HAND,
     MELDS_ONE,
     MELDS_ONE_OR_LAYOFF,
@@ -112,6 +113,7 @@ from sim.engine.table import (
     may_meld_now,
     may_steal,
     opening_terms,
+    replacement_usable,
     stands_for,
     steal,
 )
@@ -163,9 +165,13 @@ def greedy_arrangement(fx, params, values, st, work, seat):
 
 @gated(P_JOKERS, lambda v: v != 0, None)
 @kernel
-def _steal_all(fx, params, st, events, seat):
+def _steal_all(fx, params, st, piles, rng, events, seat, bot):
     """Replace table jokers by the natural cards they stand for (§2B.12) while it holds
-    one, never the card kept back: the lowest such card first, on the lowest meld row."""
+    one, never the card kept back: the lowest such card first, on the lowest meld row.
+    Under ``reuse_same_turn`` only when the joker can go back to the table
+    (``table.replacement_usable``), and it goes at once: laid off on the first meld that
+    takes one, declared as ``bot`` declares."""
+    reuse = rule(fx, params, P_JOKER_REPLACE) == JREPLACE_REUSE
     while may_steal(fx, params, st):
         hand = st[R_SEAT + seat, S_HAND]
         plan = st[R_SC, C_PLAN]
@@ -175,12 +181,22 @@ def _steal_all(fx, params, st, events, seat):
         best_m = np.int64(-1)
         for m in range(st[R_SC, C_N_MELDS]):
             here = stands_for(fx, params, st, m) & hand
-            if here != 0 and lowest_bit(here) < best_k:
-                best_k = lowest_bit(here)
-                best_m = m
+            while here != 0:
+                k = lowest_bit(here)
+                here &= here - 1
+                if k >= best_k:
+                    break
+                if replacement_usable(fx, params, st, seat, k):
+                    best_k = k
+                    best_m = m
+                    break
         if best_m < 0:
             return
         steal(fx, params, st, events, seat, best_m, best_k)
+        t = first_meld_taking_joker(fx, params, st, seat) if reuse else -1
+        if t >= 0:  # (replacement_usable made sure there is one; the audit counts a miss)
+            lay_off_joker(fx, params, st, events, seat, t)
+            declare_jokers(fx, params, st, piles, rng, events, seat, t, bot)
     return
 
 
@@ -189,7 +205,7 @@ def greedy_table(fx, params, values, st, piles, rng, events, work, seat, bot):
     """Greedy's lay-downs, replacements and lay-offs (module docstring); its joker
     declarations are ``bot``'s (``joker_choice``: careful plays its table as greedy)."""
     if rule(fx, params, P_JOKER_REPLACE) == JREPLACE_TO_HAND:
-        _steal_all(fx, params, st, events, seat)  # to_hand: only before melding (§2B.12)
+        _steal_all(fx, params, st, piles, rng, events, seat, bot)  # only before melding
     hand = st[R_SEAT + seat, S_HAND : S_HAND + MAX_LAYERS]
     jokers = st[R_SEAT + seat, S_JOKERS]
     n_layers = rule(fx, params, P_PACKS)
@@ -199,7 +215,7 @@ def greedy_table(fx, params, values, st, piles, rng, events, work, seat, bot):
             t = lay_down(fx, params, st, events, seat, work, W_BEST + m)
             if work[W_BEST + m, CA_JOKERS] > 0:
                 declare_jokers(fx, params, st, piles, rng, events, seat, t, bot)
-    _steal_all(fx, params, st, events, seat)
+    _steal_all(fx, params, st, piles, rng, events, seat, bot)
     while st[R_SEAT + seat, S_N] > 0:
         cands = st[R_SEAT + seat, S_HAND : S_HAND + MAX_LAYERS][0] & layoff_targets(
             fx, params, st, seat

@@ -95,6 +95,7 @@ from sim.engine.state import (
     C_DRAWN_TURN,
     C_DRAWS_DISCARD,
     C_DRAWS_STOCK,
+    C_JOKERS_OWED,
     C_LAYOFFS,
     C_LAYOFFS_TURN,
     C_LOG,
@@ -235,6 +236,8 @@ def play_turns(fx, params, values, bots, st, piles, rng, work, events):
             play_table(fx, params, values, bots, st, piles, rng, events, work, seat)
             if rule(fx, params, P_AUDIT) == 1:
                 st[R_SC, C_VIOLATIONS] += check_opening(fx, params, st, seat)
+                if st[R_SC, C_JOKERS_OWED] > 0:  # reuse_same_turn: a joker kept (§2B.12)
+                    st[R_SC, C_VIOLATIONS] += 1
             if st[R_SEAT + seat, S_N] > 0:
                 _discard_phase(fx, params, values, bots, st, piles, rng, events, seat)
         st[R_SC, C_TURN] += 1

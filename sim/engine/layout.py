@@ -139,6 +139,7 @@ JDECLARE_ALWAYS = code("joker_declare", "always")
 JREPLACE_NONE = code("joker_replace", "none")
 JREPLACE_STEAL = code("joker_replace", "steal_by_replacement")
 JREPLACE_TO_HAND = code("joker_replace", "to_hand")
+JREPLACE_REUSE = code("joker_replace", "reuse_same_turn")
 
 JLIMIT_NATURALS = code("joker_limit", "not_more_than_naturals")
 DBI_ONLY_FOR_INITIAL = code("discard_before_initial_meld", "only_for_initial_meld")

@@ -13,7 +13,7 @@ from sim.engine.jit import kernel
 from sim.engine.layout import P_MUST_DISCARD_TO_GO_OUT, P_PACKS
 from sim.engine.melds import CA_JOKERS, CA_TAKE, MAX_LAYERS, W_TMP, remove_one_each
 from sim.engine.specs import rule
-from sim.engine.state import C_TAKEN, C_TAKEN2, R_SC, R_SEAT, S_HAND, S_JOKERS
+from sim.engine.state import C_JOKERS_OWED, C_TAKEN, C_TAKEN2, R_SC, R_SEAT, S_HAND, S_JOKERS
 
 
 @kernel
@@ -35,7 +35,7 @@ def discard_allowed(fx, params, st, seat, kind):
     row = R_SEAT + seat
     taken = _taken_copies(st, kind)
     if kind == JOKER:
-        held = st[row, S_JOKERS]
+        held = st[row, S_JOKERS] - st[R_SC, C_JOKERS_OWED]  # reuse_same_turn: not those
     else:
         held = ((st[row, S_HAND] >> kind) & 1) + ((st[row, S_HAND + 1] >> kind) & 1)
         if taken == 2:
@@ -72,7 +72,11 @@ def left_allows_end(fx, params, st, seat, first, second, jokers):
     out without a discard is allowed (§2E.26), or a card that may be discarded?"""
     if first == 0 and jokers == 0:
         return rule(fx, params, P_MUST_DISCARD_TO_GO_OUT) == 0
-    if jokers > _taken_copies(st, np.int64(JOKER)):
+    # reuse_same_turn: jokers taken back this turn may not be discarded; a joker played
+    # (``jokers`` below what he holds) pays one back first
+    played = st[R_SEAT + seat, S_JOKERS] - jokers
+    owed = max(np.int64(0), st[R_SC, C_JOKERS_OWED] - played)
+    if jokers - owed > _taken_copies(st, np.int64(JOKER)):
         return True
     return _drop_taken(st, first, second) != 0
 

@@ -44,6 +44,12 @@ can no longer meld with the undecided cards are left in hand at once (this chang
 order: such a card has no candidate). ``tests/oracles/arrangement.py`` enumerates every
 arrangement by brute force and picks the first optimal one in the same order.
 
+**Opening conditions** (§2D.24-25). Before a player's initial meld only arrangements whose
+melds count at least ``minimum`` (``CA_OPEN``) and meld a given card take part; the same
+search prunes the paths that can no longer meet them (their count plus what the
+undecided cards could add is short, or the card is decided without a meld), and the rule
+above picks among the rest; none meeting them: nothing is melded.
+
 The search keeps its own stack in a workspace (``new_work``), one frame per decided card,
 and lists each frame's candidates into it (at most ``MAX_CAND``; more sets
 ``S_TRUNCATED`` in the workspace's scalars; the meld tests check it stays 0).

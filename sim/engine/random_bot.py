@@ -63,6 +63,7 @@ from sim.engine.melds import (
 from sim.engine.rng import RNG_BOTS, below
 from sim.engine.specs import gated, rule
 from sim.engine.state import (
+    C_JOKERS_OWED,
     C_N_MELDS,
     C_OPEN_TURN,
     C_PLAN,
@@ -87,6 +88,7 @@ from sim.engine.table import (
     may_meld_now,
     may_steal,
     opening_terms,
+    replacement_usable,
     stands_for,
     steal,
     takes_joker,
@@ -245,6 +247,8 @@ def _steals(fx, params, st, events, seat, pick, count):
         while rest != 0:
             k = lowest_bit(rest)
             rest &= rest - 1
+            if not replacement_usable(fx, params, st, seat, k):
+                continue  # reuse_same_turn: the joker could not go back this turn
             if count == pick:
                 steal(fx, params, st, events, seat, m, k)
                 return -1
@@ -275,11 +279,13 @@ def random_table(fx, params, values, st, piles, rng, events, work, seat):
     """Random's lay-downs, lay-offs and joker replacements (module docstring)."""
     while st[R_SEAT + seat, S_N] > 0:
         n = _actions(fx, params, values, st, piles, rng, events, work, seat, np.int64(NO_PICK))
-        # a discard taken for the initial meld is melded this turn (§2D.25): no stopping
+        # a discard taken for the initial meld is melded this turn (§2D.25), a joker taken
+        # back under reuse_same_turn goes back to the table (§2B.12): no stopping before
         must_open = st[R_SC, C_TOOK_UNOPENED] == 1 and not has_opened(fx, params, st, seat)
-        if must_open and n == 0:
-            return  # cannot happen (the draw made sure he can open); the audit counts it
-        pick = below(rng, np.int64(RNG_BOTS), n if must_open else n + 1)
+        must_play = must_open or st[R_SC, C_JOKERS_OWED] > 0
+        if must_play and n == 0:
+            return  # cannot happen (the draw and the replacement made sure); audit counts it
+        pick = below(rng, np.int64(RNG_BOTS), n if must_play else n + 1)
         if pick == n:
             return
         _actions(fx, params, values, st, piles, rng, events, work, seat, pick)

@@ -92,7 +92,8 @@ C_CALL_TURN = 28  # call_rummy: C_TURN when the current chain of calls began (au
 C_OPEN_TURN = 29  # initial_meld_min: what this turn's melds count toward the initial meld
 C_TOOK_UNOPENED = 30  # only_for_initial_meld: took the discard top before his initial meld
 C_TAKEN_MELDED = 31  # a meld laid down this turn holds the card taken from the discard pile
-N_C = 32
+C_JOKERS_OWED = 32  # reuse_same_turn: jokers taken back this turn not yet played (§2B.12)
+N_C = 33
 
 # ---- meld columns ---------------------------------------------------------------------------
 M_TYPE = 0  # melds.MELD_GROUP or MELD_RUN
@@ -189,6 +190,7 @@ def clear_turn_facts(st):
     st[R_SC, C_OPEN_TURN] = 0
     st[R_SC, C_TOOK_UNOPENED] = 0
     st[R_SC, C_TAKEN_MELDED] = 0
+    st[R_SC, C_JOKERS_OWED] = 0
 
 
 @kernel

@@ -1,10 +1,19 @@
 """The table (mechanics PM and WJ of RULES.md §4C): laying down melds, laying off, and who
 may lay off where (RULES.md §1.5, §1.6, §2D.19-21); jokers on the table: what they stand
-for, their declarations and their replacement (§2B.11, §2B.12).
+for, their declarations, their replacement and their limit (§2B.10-12); the initial meld
+(§2D.24-25).
 
 Rule slots read here: ``melds_per_turn``, ``layoff_target``, ``layoff_requires_meld``,
 ``ace_rank``, ``run_suit``, ``group_duplicates``, ``packs``, ``joker_declare``,
-``joker_replace``.
+``joker_replace``, ``joker_limit``, ``initial_meld_min``, ``audit``.
+
+**The initial meld** (§2D.24-25, docs/variants.md). Under ``initial_meld_min`` a seat has
+not opened (``S_OPENED``) until the melds he lays down in one turn count the threshold
+(``melds.CA_OPEN``, summed in ``C_OPEN_TURN``) and, when he took the discard top for it
+(``C_TOOK_UNOPENED``, ``only_for_initial_meld``), one of them holds that card
+(``C_TAKEN_MELDED``). Before that he lays nothing off (``may_lay_off_on_others``), and his
+arrangements must meet what is still missing (``opening_terms``, the meld search's
+conditions).
 
 A table meld is a row of ``st`` (``sim.engine.state``, ``M_*`` columns) in the same terms as
 a candidate of ``sim.engine.melds``: a group is its rank and natural count per suit; a run is
@@ -58,6 +67,7 @@ from sim.engine.layout import (
     JDECLARE_INFERRED,
     JDECLARE_THREE_CARD_GROUP,
     JLIMIT_NATURALS,
+    JREPLACE_REUSE,
     JREPLACE_STEAL,
     JREPLACE_TO_HAND,
     LAYOFF_NONE,
@@ -82,6 +92,7 @@ from sim.engine.layout import (
     P_RUN_SUIT,
     RUN_ANY_SUIT,
 )
+from sim.engine.legal import stays_finishable
 from sim.engine.melds import (
     CA_JOKERS,
     CA_LEN,
@@ -101,7 +112,9 @@ from sim.engine.melds import (
 )
 from sim.engine.specs import gated, rule
 from sim.engine.state import (
+    C_CURRENT,
     C_FITS,
+    C_JOKERS_OWED,
     C_LAYOFFS,
     C_LAYOFFS_TURN,
     C_MELDS,
@@ -306,6 +319,13 @@ def _spend_taken(st, played):
 
 
 @kernel
+def _pay_jokers(st, played):
+    """``played`` jokers went to the table: they pay back the jokers taken back this turn
+    under ``reuse_same_turn`` first (jokers are identical)."""
+    st[R_SC, C_JOKERS_OWED] = max(np.int64(0), st[R_SC, C_JOKERS_OWED] - played)
+
+
+@kernel
 def _spend_taken_joker(st):
     """A joker played to the table when a card taken from the discard pile was a joker
     (jokers are identical: he may say it was the taken one, §1.5)."""
@@ -366,6 +386,7 @@ def lay_down(fx, params, st, events, seat, work, cand):
         _spend_taken_joker(st)
     _count_opening(fx, params, st, seat, work[cand, CA_OPEN], taken)
     st[hand, S_JOKERS] -= work[cand, CA_JOKERS]
+    _pay_jokers(st, work[cand, CA_JOKERS])
     st[hand, S_N] -= work[cand, CA_JOKERS]
     for _ in range(work[cand, CA_JOKERS]):
         log_card(events, event, np.int64(JOKER))
@@ -511,6 +532,7 @@ def lay_off_joker(fx, params, st, events, seat, m):
     st[R_SC, C_LAYOFFS_TURN] += 1
     st[R_SC, C_LAYOFFS] += 1
     _spend_taken_joker(st)
+    _pay_jokers(st, np.int64(1))
     log_event(st, events, np.int64(E_LAYOFF), seat, m, np.int64(JOKER))
     st[row, M_FITS] = meld_fits(fx, params, st, m)
     refresh_fits(fx, params, st)
@@ -562,13 +584,17 @@ def declare(fx, params, st, events, seat, m, kind):
 def may_steal(fx, params, st):
     """May a table joker be replaced by its natural card now (§2B.12)? Under
     ``steal_by_replacement`` in the table phase; under ``to_hand`` (Caloochi) only after
-    drawing and before melding or laying off this turn. (Never without jokers: a spec
-    fixing ``jokers = 0`` folds the replacements away.)"""
+    drawing and before melding or laying off this turn; under ``reuse_same_turn`` (German)
+    once the player whose turn it is has made his initial meld, the joker then owed to the
+    table this turn (``C_JOKERS_OWED``). (Never without jokers: a spec fixing ``jokers =
+    0`` folds the replacements away.)"""
     if rule(fx, params, P_JOKERS) == 0:
         return False
     replace = rule(fx, params, P_JOKER_REPLACE)
     if replace == JREPLACE_TO_HAND:
         return st[R_SC, C_MELDS_TURN] == 0 and st[R_SC, C_LAYOFFS_TURN] == 0
+    if replace == JREPLACE_REUSE:
+        return has_opened(fx, params, st, st[R_SC, C_CURRENT])
     return replace == JREPLACE_STEAL
 
 
@@ -602,6 +628,19 @@ def stands_for(fx, params, st, m):
     return out
 
 
+@kernel
+def replacement_usable(fx, params, st, seat, kind):
+    """Under ``reuse_same_turn`` (German, §2B.12): could ``seat`` replace a table joker by
+    his natural ``kind`` now and still play the joker back to the table this turn, as the
+    rule requires (a meld he may lay it off on takes it, and the turn can still end without
+    ``kind``)? Always under the other replacement rules."""
+    if rule(fx, params, P_JOKER_REPLACE) != JREPLACE_REUSE:
+        return True
+    return first_meld_taking_joker(fx, params, st, seat) >= 0 and stays_finishable(
+        fx, params, st, seat, kind
+    )
+
+
 @gated(P_JOKERS, lambda v: v != 0, None)
 @kernel
 def steal(fx, params, st, events, seat, m, kind):
@@ -631,6 +670,8 @@ def steal(fx, params, st, events, seat, m, kind):
     st[row, M_JOKERS] -= 1
     st[row, M_DECLARED] &= ~bit
     st[R_SC, C_STEALS_TURN] += 1
+    if rule(fx, params, P_JOKER_REPLACE) == JREPLACE_REUSE:
+        st[R_SC, C_JOKERS_OWED] += 1  # it goes back to the table this turn
     _spend_taken(st, bit)
     log_event(st, events, np.int64(E_STEAL), seat, m, kind)
     st[row, M_FITS] = meld_fits(fx, params, st, m)

@@ -289,7 +289,7 @@ TOGGLES: tuple[Toggle, ...] = (
     _choice(12, "joker_replace", "none", "2B.12",
             "whether and how a melded joker may be taken back by supplying its natural card",
             choices=("none", "to_hand", "reuse_same_turn", "steal_by_replacement"),
-            supported=("none", "to_hand", "steal_by_replacement")),
+            supported=("none", "to_hand", "reuse_same_turn", "steal_by_replacement")),
     _switch(13, "joker_slide", False, "2B.13",
             "a joker at the end of a run may move to the other end on a lay-off",
             supported=(False,)),

@@ -74,7 +74,7 @@ SUPPORTED_CHOICES = {
     "ace_points": ["auto", 1, 10, 11, 15],
     "run_suit": ["same_suit", "any_suit"],
     "group_duplicates": ["forbidden", "allowed"],
-    "joker_replace": ["none", "to_hand", "steal_by_replacement"],
+    "joker_replace": ["none", "to_hand", "reuse_same_turn", "steal_by_replacement"],
     "joker_declare": ["inferred", "three_card_group", "always"],
     "melds_per_turn": ["unlimited", "one", "one_or_layoff"],
     "layoff_target": ["any", "own_only", "none"],

@@ -127,3 +127,59 @@ def test_2B_12_steal_by_replacement_may_replace_after_melding():
     )
     late, total = _steals_after_melding(out)
     assert late > 0
+
+
+# ---- joker_replace = "reuse_same_turn" (§2B.12, German Rummy) -------------------------------
+
+
+def _reuse_checks(out) -> tuple[int, int]:
+    """(turns that ended with a joker taken back not played again, replacements), read
+    from the event log: after an E_STEAL a joker must be played (in an E_MELD, or an
+    E_LAYOFF of JOKER) before the turn's discard or the hand's end. A replacement before
+    the initial meld is an audit violation (``table.steal``)."""
+    kept = steals = owed = 0
+    for row in out.events:
+        etype, b = int(row[S.EV_TYPE]), int(row[S.EV_B])
+        cards = [int(k) for k in row[S.EV_CARDS : S.EV_CARDS + int(row[S.EV_N])]]
+        if etype == S.E_STEAL:
+            steals += 1
+            owed += 1
+        elif etype == S.E_LAYOFF and b == JOKER:
+            owed = max(0, owed - 1)
+        elif etype == S.E_MELD:
+            owed = max(0, owed - cards.count(JOKER))
+        elif etype in (S.E_DISCARD, S.E_END):
+            kept += owed > 0
+            owed = 0
+    return kept, steals
+
+
+GERMAN_LIKE = dict(
+    decks=2, jokers=6, ace_rank="high_or_low", ace_points=11, joker_points=30,
+    joker_limit="not_more_than_naturals", initial_meld_min=40, opening_ace_low=1,
+    must_discard_to_go_out=True,
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("bot", [RANDOM, GREEDY, CAREFUL])
+@pytest.mark.parametrize("players", [2, 4])
+def test_2B_12_reuse_same_turn_plays_the_joker_back_the_same_turn(bot, players):
+    """German's swap: only after one's initial meld, the natural from hand, and the freed
+    joker back on the table in the same turn (audit: 0 violations; the event log shows
+    every joker taken back played again before the turn ends)."""
+    params, values = compiled(
+        "rummy_basic", players, joker_replace="reuse_same_turn", **GERMAN_LIKE
+    )
+    seats = np.full(players, bot, np.int64)
+    out = play(params, values, seats, seed=8, hands=200, events=600_000)
+    assert int(out.counters[R.C_VIOLATIONS]) == 0
+    kept, steals = _reuse_checks(out)
+    assert steals > 0 and kept == 0
+
+
+def test_2B_12_to_hand_keeps_the_joker_in_hand():
+    """The flip: under to_hand the joker taken back stays in hand past the turn."""
+    params, values = compiled("rummy_basic", 4, joker_replace="to_hand", **GERMAN_LIKE)
+    out = play(params, values, np.full(4, GREEDY, np.int64), seed=8, hands=200, events=600_000)
+    kept, steals = _reuse_checks(out)
+    assert steals > 0 and kept > 0

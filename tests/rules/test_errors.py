@@ -125,7 +125,7 @@ def test_policy_out_of_range(write):
     [
         ("meld_timing = 'phom_final'", "2D.18", "progressive"),
         ("borrowing = 'any'", "2D.22", "off"),
-        ("joker_replace = 'reuse_same_turn'", "2B.12", "none, to_hand, steal_by_replacement"),
+        ("borrowing = 'own'", "2D.22", "off"),
         ("deuces_wild = true", "2B.14", "off"),
         ("upcard = 'off'", "2C.15", "on"),
         ("decks = 5", "2A.1", "integer 1..4"),
