@@ -43,29 +43,33 @@ it takes the discard top only when its arrangement with that card makes the init
 and melds the card (which it must then meld; the initial meld is made once it is down).
 
 Jokers (progressive rummy; RULES.md §2A.2-3, §2B.10-12, sim/engine/table.py's docstring):
-``jokers`` in the shoe after the natural cards, a joker left in hand worth ``joker_points``;
-greedy takes a joker discard top, melds jokers in its arrangement (the brute force's, under
-``joker_limit = not_more_than_naturals`` no meld with more jokers than natural cards, an
-opening joker at the value of the card it stands for), lays off a joker when no natural
-card goes, on the first meld that takes one (a group of fewer than 4 cards, any group under
+``jokers`` in the shoe after the natural cards, a joker left in hand worth
+``joker_points``; greedy takes a joker discard top (and, under the joker limit, a card only
+when a meld within the limit holds it, as docs/bots.md says, or, with
+``Table.loose_take_test``, as the engine does, when a meld without the limit would), melds
+jokers in its arrangement (the brute force's, under ``joker_limit =
+not_more_than_naturals`` no meld with more jokers than natural cards, an opening joker at
+the value of the card it stands for), lays off a joker when no natural card goes, on the
+first meld that takes one (a group of fewer than 4 cards, any group under
 ``group_duplicates = allowed``; a run with a free end, above its last position when there
 is one, else below its first; under the joker limit not where it would hold more jokers
 than natural cards), discards a joker last and may always end a turn with a joker it did
-not take from the discard pile. ``joker_declare`` (§2B.11): under ``three_card_group`` each
-joker of a group of three laid down, under ``always`` each joker of a group (one per card
-of its rank) and of an any-suit run (one per rank) is declared (``E_DECLARE``) as the lowest
-card it may be: of its rank, held by no natural card of the group (one card per suit) and
-no other joker of it; a natural card a group's joker was declared as may not be laid off on
-it. ``joker_replace`` (§2B.12): greedy replaces a table joker by the natural card it stands
-for (a run of one suit's joker: its position's card; an any-suit run's: as declared; a
-group's: as declared, or the one suit a full 4-card group lacks), its lowest such card
-first, on the lowest meld row, never its planned discard, again and again (``E_STEAL``);
-the joker goes to its hand and is played like any card. Under ``steal_by_replacement``
-after laying down and before laying off, whatever the lay-off rules and the initial meld;
-under ``to_hand`` (Caloochi) before laying anything down this turn. A replacement counts as
-playing a card (no rummy afterwards) and spends the rule on the card taken from the
-discard pile when it is that card. Anything else raises ``NotImplementedError`` (jokers and
-duplicates under ``all_at_once``, ``joker_slide``, ``deuces_wild``).
+not take from the discard pile. Under Call Rummy a called joker goes on the first meld that
+takes one. ``joker_declare`` (§2B.11): under ``three_card_group`` each joker of a group of
+three laid down, under ``always`` each joker of a group (one per card of its rank) and of
+an any-suit run (one per rank) is declared (``E_DECLARE``) as the lowest card it may be: of
+its rank, held by no other joker of it nor, but under duplicates allowed, by a natural card
+of the group; a natural card a group's joker was declared as may not be laid off on it.
+``joker_replace`` (§2B.12): greedy replaces a table joker by the natural card it stands for
+(a run of one suit's joker: its position's card; an any-suit run's: as declared; a group's:
+as declared, or the one suit a full 4-card group lacks), its lowest such card first, on the
+lowest meld row, never its planned discard, again and again (``E_STEAL``); the joker goes
+to its hand and is played like any card. Under ``steal_by_replacement`` after laying down
+and before laying off, whatever the lay-off rules and the initial meld; under ``to_hand``
+(Caloochi) before laying anything down this turn. A replacement counts as playing a card
+(no rummy afterwards) and spends the rule on the card taken from the discard pile when it
+is that card. Anything else raises ``NotImplementedError`` (jokers and duplicates under
+``all_at_once``, ``joker_slide``, ``deuces_wild``).
 
 An event is a tuple ``(type, seat, a, b, cards)`` in the terms of the engine's event rows
 (``EV_TYPE, EV_SEAT, EV_A, EV_B`` and the ``EV_N`` cards as a tuple):
@@ -102,6 +106,7 @@ the stock is empty), else the stock's next card.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -217,9 +222,17 @@ class Table:
     jokers: int = 0  # in the shoe
     joker_declare: str = "inferred"  # §2B.11
     joker_replace: str = "none"  # §2B.12: none, steal_by_replacement or to_hand
+    # greedy's take-test as the engine has it: under the joker limit a card "melds" when it
+    # would without the limit (``in_some_meld``); docs/bots.md asks for a meld of the hand
+    loose_take_test: bool = False
 
     @classmethod
-    def of(cls, rules: Rules, players: int) -> Table:
+    def of(cls, rules: Rules, players: int, *, loose_take_test: bool = False) -> Table:
+        """The table of ``rules`` at ``players``; ``loose_take_test``: see the field."""
+        return dataclasses.replace(cls.read(rules, players), loose_take_test=loose_take_test)
+
+    @classmethod
+    def read(cls, rules: Rules, players: int) -> Table:
         hand_size, packs = rules.deal_for(players)
         unsupported = {
             "meld_timing": rules.meld_timing not in ("progressive", "all_at_once"),
@@ -808,9 +821,16 @@ class Hand:
         table meld it may lay off on."""
         if top == JOKER:
             return True
+        if self.first_fit(top, seat) >= 0:
+            return True
         cards = Counter(self.hands[seat])
         cards[top] += 1
-        return self.in_some_meld(cards, top) or self.first_fit(top, seat) >= 0
+        if not self.in_some_meld(cards, top):
+            return False
+        if not self.t.meld_rules.joker_limit or self.t.loose_take_test:
+            return True
+        every = arr.all_melds(sorted(cards.elements()), self.t.meld_rules)
+        return any(top in m.naturals for m in every)  # a meld within the joker limit
 
     def area_choice(self, seat: int) -> int:
         """``any_card``: the place in the area of the card greedy takes, or -1 (module
