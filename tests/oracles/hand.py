@@ -233,6 +233,7 @@ class Table:
 
     @classmethod
     def read(cls, rules: Rules, players: int) -> Table:
+        """The rules this oracle plays, read; anything else raises NotImplementedError."""
         hand_size, packs = rules.deal_for(players)
         unsupported = {
             "meld_timing": rules.meld_timing not in ("progressive", "all_at_once"),
@@ -362,6 +363,7 @@ class TableMeld:
 
 
 def meld_from(meld: arr.Meld, owner: int, t: Table) -> TableMeld:
+    """The table meld ``owner`` lays down from arrangement meld ``meld``."""
     naturals = list(meld.naturals)
     if meld.kind == "group":
         rank = meld.ranks[0]
