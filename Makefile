@@ -51,7 +51,7 @@ chromium:
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium \
 		>/dev/null; } || echo "chromium could not be installed: the browser test will be skipped"
 
-verify: $(STAMP)  ## the engine by mechanics against its plain-Python oracle hand, 1,000 hands a case (~10 min)
+verify: $(STAMP)  ## the engine by mechanics against its plain-Python oracle hand, 1,000 hands a case (~30 min)
 	$(BIN)/python -m sim.engine.precompile
 	$(BIN)/python -m tests.oracles.test_hand_oracle --hands 1000
 
