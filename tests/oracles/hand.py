@@ -7,8 +7,9 @@ one event. It imports nothing from the engine (``sim.engine``): the random strea
 the brute-force ``tests.oracles.arrangement`` with its declared tie-break, and the rules
 are read from the rules model (``sim.rules``) and its card values.
 
-What it plays (what ``sim.engine`` plays today): one or more packs without jokers, every ace
-rule, runs of one suit or any suits, groups without duplicates, ``melds_per_turn``
+What it plays (what ``sim.engine`` plays today): one or more packs, with or without jokers
+(below), every ace rule, runs of one suit or any suits, groups without duplicates or, in
+progressive rummy, with them (``group_duplicates = allowed``), ``melds_per_turn``
 ``unlimited`` or ``one``, lay-offs on any meld (``layoff_requires_meld`` off, or on other
 players' melds only after one's first meld or after a lay-off on an own meld, §2D.21), an
 upcard, going out with or without a discard, going rummy, the three ``discard_draw`` rules
@@ -40,7 +41,35 @@ initial meld"): before it, greedy lays down only an arrangement whose melds coun
 ``opening_ace_low`` when that is 1) and lays nothing off; under ``only_for_initial_meld``
 it takes the discard top only when its arrangement with that card makes the initial meld
 and melds the card (which it must then meld; the initial meld is made once it is down).
-Anything else raises ``NotImplementedError``.
+
+Jokers (progressive rummy; RULES.md §2A.2-3, §2B.10-12, sim/engine/table.py's docstring):
+``jokers`` in the shoe after the natural cards, a joker left in hand worth
+``joker_points``; greedy takes a joker discard top (and, under the joker limit, a card only
+when a meld within the limit holds it, as docs/bots.md says, or, with
+``Table.loose_take_test``, as the engine does, when a meld without the limit would), melds
+jokers in its arrangement (the brute force's, under ``joker_limit =
+not_more_than_naturals`` no meld with more jokers than natural cards, an opening joker at
+the value of the card it stands for), lays off a joker when no natural card goes, on the
+first meld that takes one (a group of fewer than 4 cards, any group under
+``group_duplicates = allowed``; a run with a free end, above its last position when there
+is one, else below its first; under the joker limit not where it would hold more jokers
+than natural cards), discards a joker last and may always end a turn with a joker it did
+not take from the discard pile. Under Call Rummy a called joker goes on the first meld that
+takes one. ``joker_declare`` (§2B.11): under ``three_card_group`` each joker of a group of
+three laid down, under ``always`` each joker of a group (one per card of its rank) and of
+an any-suit run (one per rank) is declared (``E_DECLARE``) as the lowest card it may be: of
+its rank, held by no other joker of it nor, but under duplicates allowed, by a natural card
+of the group; a natural card a group's joker was declared as may not be laid off on it.
+``joker_replace`` (§2B.12): greedy replaces a table joker by the natural card it stands for
+(a run of one suit's joker: its position's card; an any-suit run's: as declared; a group's:
+as declared, or the one suit a full 4-card group lacks), its lowest such card first, on the
+lowest meld row, never its planned discard, again and again (``E_STEAL``); the joker goes
+to its hand and is played like any card. Under ``steal_by_replacement`` after laying down
+and before laying off, whatever the lay-off rules and the initial meld; under ``to_hand``
+(Caloochi) before laying anything down this turn. A replacement counts as playing a card
+(no rummy afterwards) and spends the rule on the card taken from the discard pile when it
+is that card. Anything else raises ``NotImplementedError`` (jokers and duplicates under
+``all_at_once``, ``joker_slide``, ``deuces_wild``).
 
 An event is a tuple ``(type, seat, a, b, cards)`` in the terms of the engine's event rows
 (``EV_TYPE, EV_SEAT, EV_A, EV_B`` and the ``EV_N`` cards as a tuple):
@@ -50,8 +79,11 @@ An event is a tuple ``(type, seat, a, b, cards)`` in the terms of the engine's e
 - ``E_DRAW_STOCK``, ``E_DRAW_DISCARD``, ``E_DISCARD``: a = the card (the draws: b = 1 for
   ``top_plus_one``'s second card of the turn);
 - ``E_REBUILD``: a = the new stock's size, b = the new discard top;
-- ``E_MELD``: a = the meld's table index, its natural cards in kind order;
-- ``E_LAYOFF``: a = the meld's table index, b = the card;
+- ``E_MELD``: a = the meld's table index, its natural cards in kind order (one copy of each
+  kind, then the second copies), then its jokers;
+- ``E_LAYOFF``: a = the meld's table index, b = the card (``JOKER`` for a joker);
+- ``E_DECLARE``: a = the meld's table index, b = the natural card a joker is declared as;
+- ``E_STEAL``: a = the meld's table index, b = the natural card put in a joker's place;
 - ``E_BLOCK``: a = the discard top declined with the stock empty;
 - ``E_CALL``: seat = the caller, a = the called card, b = its discarder (then the caller's
   ``E_LAYOFF`` and ``E_DISCARD``);
@@ -74,10 +106,11 @@ the stock is empty), else the stock's next card.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from dataclasses import dataclass, field
 
-from sim.cards import N_NATURAL, N_RANKS, N_SUITS, cards_text, rank_of, suit_of
+from sim.cards import JOKER, N_NATURAL, N_RANKS, N_SUITS, cards_text, rank_of, suit_of
 from sim.rules.model import Rules
 from sim.rules.values import card_values
 from tests.oracles import arrangement as arr
@@ -127,7 +160,7 @@ def first_dealer(seed: int, shard: int, game: int, players: int) -> int:
 E_DEAL, E_UPCARD, E_DRAW_STOCK, E_DRAW_DISCARD, E_REBUILD = 0, 1, 2, 3, 4
 E_MELD, E_LAYOFF, E_DISCARD, E_END, E_SCORE = 5, 6, 7, 8, 9
 E_BLOCK = 15
-E_CALL = 18
+E_DECLARE, E_STEAL, E_CALL = 16, 17, 18
 EVENT_NAMES = dict(
     enumerate(
         (
@@ -146,6 +179,8 @@ EVENT_NAMES = dict(
 )
 EVENT_NAMES[E_BLOCK] = "block"
 EVENT_NAMES[E_CALL] = "call"
+EVENT_NAMES[E_DECLARE] = "declare"
+EVENT_NAMES[E_STEAL] = "steal"
 WENT_OUT, WENT_RUMMY, BLOCK, STALLED, EXHAUSTED = 0, 1, 2, 3, 4
 REASONS = {WENT_OUT: "went_out", WENT_RUMMY: "went_rummy", STALLED: "stalled"}
 REASONS[EXHAUSTED] = "exhausted"
@@ -153,6 +188,7 @@ REASONS[BLOCK] = "block"
 BLOCK_RULES = ("block_difference", "block_totals")
 STOCK_RULES = ("turn_over", "shuffle_except_top", "shuffle_all", *BLOCK_RULES)
 DRAW_RULES = ("top", "any_card", "top_plus_one")
+REPLACE_RULES = ("none", "steal_by_replacement", "to_hand")
 SCORINGS = ("pip_to_winner", "per_card", "penalty", "unmelded_to_winner", "own_melds_from_each")
 
 Event = tuple[int, int, int, int, tuple[int, ...]]
@@ -183,16 +219,32 @@ class Table:
     initial_meld_min: int = 0
     only_for_initial: bool = False  # discard_before_initial_meld = only_for_initial_meld
     opening_ace_low: int | None = None  # None: an ace low in a run counts its value
+    jokers: int = 0  # in the shoe
+    joker_declare: str = "inferred"  # §2B.11
+    joker_replace: str = "none"  # §2B.12: none, steal_by_replacement or to_hand
+    # greedy's take-test as the engine has it: under the joker limit a card "melds" when it
+    # would without the limit (``in_some_meld``); docs/bots.md asks for a meld of the hand
+    loose_take_test: bool = False
 
     @classmethod
-    def of(cls, rules: Rules, players: int) -> Table:
+    def of(cls, rules: Rules, players: int, *, loose_take_test: bool = False) -> Table:
+        """The table of ``rules`` at ``players``; ``loose_take_test``: see the field."""
+        return dataclasses.replace(cls.read(rules, players), loose_take_test=loose_take_test)
+
+    @classmethod
+    def read(cls, rules: Rules, players: int) -> Table:
+        """The rules this oracle plays, read; anything else raises NotImplementedError."""
         hand_size, packs = rules.deal_for(players)
         unsupported = {
-            "jokers": rules.jokers != 0,
             "meld_timing": rules.meld_timing not in ("progressive", "all_at_once"),
+            "jokers": rules.jokers != 0 and rules.meld_timing != "progressive",
+            "joker_replace": rules.values["joker_replace"] not in REPLACE_RULES,
+            "joker_slide": bool(rules.values["joker_slide"]),
+            "deuces_wild": bool(rules.values["deuces_wild"]),
             "melds_per_turn": rules.melds_per_turn not in ("unlimited", "one"),
             "layoff_target": rules.layoff_target != "any" and rules.meld_timing == "progressive",
-            "group_duplicates": rules.group_duplicates != "forbidden",
+            "group_duplicates": rules.group_duplicates != "forbidden"
+            and rules.meld_timing != "progressive",
             "discard_draw": rules.discard_draw not in DRAW_RULES,
             "stock_exhaustion": rules.stock_exhaustion not in STOCK_RULES,
             "scoring": rules.scoring not in SCORINGS,
@@ -209,7 +261,8 @@ class Table:
             meld_rules=arr.Rules(
                 ace_rank=rules.ace_rank,
                 any_suit=rules.run_suit == "any_suit",
-                group_duplicates=False,
+                group_duplicates=rules.group_duplicates == "allowed",
+                joker_limit=rules.values["joker_limit"] == "not_more_than_naturals",
             ),
             upcard=bool(rules.upcard),
             meld_limit=0 if rules.melds_per_turn == "unlimited" else 1,
@@ -226,6 +279,9 @@ class Table:
             initial_meld_min=int(rules.values["initial_meld_min"]),
             only_for_initial=rules.values["discard_before_initial_meld"] == "only_for_initial_meld",
             opening_ace_low=None if rules.values["opening_ace_low"] == "ace_points" else 1,
+            jokers=int(rules.jokers),
+            joker_declare=rules.values["joker_declare"],
+            joker_replace=rules.values["joker_replace"],
         )
 
 
@@ -274,34 +330,62 @@ def run_distance(ace_rank: str, a: int, b: int) -> int:
 # ---- the table --------------------------------------------------------------------------------
 @dataclass
 class TableMeld:
+    """A meld on the table. A group is its rank, its natural cards per suit and a count of
+    jokers; a run is its first position ``lo`` and what stands on each position from there
+    up (``slots``: a natural kind, or ``JOKER``). ``declared``: the natural kinds its jokers
+    were declared as (RULES.md §2B.11)."""
+
     kind: str  # "group" or "run"
     owner: int
     rank: int = -1  # group
-    suits: set[int] = field(default_factory=set)  # group: its suits
+    counts: list[int] = field(default_factory=lambda: [0] * N_SUITS)  # group
+    jokers: int = 0  # group (a run's are in its slots)
     lo: int = 0  # run: first position
-    length: int = 0
+    slots: list[int] = field(default_factory=list)  # run
     suit: int = -1  # run of one suit; -1: any suit
-    cards: list[int] = field(default_factory=list)
+    declared: set[int] = field(default_factory=set)
+
+    @property
+    def length(self) -> int:
+        if self.kind == "group":
+            return sum(self.counts) + self.jokers
+        return len(self.slots)
+
+    @property
+    def n_jokers(self) -> int:
+        return self.jokers if self.kind == "group" else self.slots.count(JOKER)
+
+    def naturals(self) -> list[int]:
+        """Its natural cards, each copy once."""
+        if self.kind == "group":
+            return [self.rank * N_SUITS + s for s in range(N_SUITS) for _ in range(self.counts[s])]
+        return [k for k in self.slots if k != JOKER]
 
 
-def meld_from(meld: arr.Meld, owner: int, any_suit: bool) -> TableMeld:
+def meld_from(meld: arr.Meld, owner: int, t: Table) -> TableMeld:
+    """The table meld ``owner`` lays down from arrangement meld ``meld``."""
     naturals = list(meld.naturals)
     if meld.kind == "group":
-        return TableMeld(
-            "group",
-            owner,
-            rank=rank_of(naturals[0]),
-            suits={suit_of(k) for k in naturals},
-            cards=naturals,
-        )
-    return TableMeld(
-        "run",
-        owner,
-        lo=meld.key[1],
-        length=meld.key[2],
-        suit=-1 if any_suit else suit_of(naturals[0]),
-        cards=naturals,
-    )
+        rank = meld.ranks[0]
+        counts = [sum(1 for k in naturals if suit_of(k) == s) for s in range(N_SUITS)]
+        return TableMeld("group", owner, rank=rank, counts=counts, jokers=meld.jokers)
+    lo, digits = meld.key[1], meld.key[3:]
+    slots = [
+        JOKER if d == arr.JOKER_DIGIT else rank * N_SUITS + d
+        for rank, d in zip(meld.ranks, digits, strict=True)
+    ]
+    suit = -1 if t.meld_rules.any_suit else suit_of(naturals[0])
+    return TableMeld("run", owner, lo=lo, slots=slots, suit=suit)
+
+
+def meld_cards(meld: arr.Meld) -> list[int]:
+    """An ``E_MELD``'s cards: the natural cards one copy of each kind at a time (the
+    engine's layers: kind order, then the second copies in kind order), then its jokers."""
+    count = Counter(meld.naturals)
+    cards = []
+    for copy in range(max(count.values(), default=0)):
+        cards += sorted(k for k, n in count.items() if n > copy)
+    return cards + [JOKER] * meld.jokers
 
 
 def run_ends(t: TableMeld, ace_rank: str) -> list[tuple[int, int]]:
@@ -317,23 +401,128 @@ def run_ends(t: TableMeld, ace_rank: str) -> list[tuple[int, int]]:
     return ends
 
 
-def fits(t: TableMeld, kind: int, ace_rank: str) -> bool:
-    """Could natural ``kind`` be laid off on ``t`` (RULES.md §1.6)?"""
+def fits(table: Table, t: TableMeld, kind: int) -> bool:
+    """Could natural ``kind`` be laid off on ``t`` (RULES.md §1.6)? A group takes any card
+    of its rank under group_duplicates allowed, else a missing suit while it has fewer
+    than 4 cards, but not a card one of its jokers was declared as (§2B.11)."""
     if t.kind == "group":
-        return rank_of(kind) == t.rank and suit_of(kind) not in t.suits
+        if rank_of(kind) != t.rank:
+            return False
+        if table.meld_rules.group_duplicates:
+            return True
+        return t.length < N_SUITS and t.counts[suit_of(kind)] == 0 and kind not in t.declared
     if t.suit >= 0 and suit_of(kind) != t.suit:
         return False
-    return any(rank == rank_of(kind) for _, rank in run_ends(t, ace_rank))
+    return any(rank == rank_of(kind) for _, rank in run_ends(t, table.meld_rules.ace_rank))
 
 
 def lay_off_on(t: TableMeld, kind: int, ace_rank: str) -> None:
+    """Natural ``kind`` joins ``t``: below a run's first position when it fits there."""
     if t.kind == "group":
-        t.suits.add(suit_of(kind))
+        t.counts[suit_of(kind)] += 1
+        return
+    lo, _ = next((lo, r) for lo, r in run_ends(t, ace_rank) if r == rank_of(kind))
+    if lo == t.lo:
+        t.slots.append(kind)
     else:
-        lo, _ = next((lo, r) for lo, r in run_ends(t, ace_rank) if r == rank_of(kind))
+        t.slots.insert(0, kind)
         t.lo = lo
-        t.length += 1
-    t.cards.append(kind)
+
+
+def takes_joker(table: Table, t: TableMeld) -> bool:
+    """Could a joker be laid off on ``t``: a group with fewer than 4 cards (any group under
+    group_duplicates allowed), a run with a free end; under the joker limit (§2B.10) not
+    when it would then hold more jokers than natural cards."""
+    if table.meld_rules.joker_limit and t.n_jokers + 1 > t.length - t.n_jokers:
+        return False
+    if t.kind == "group":
+        return table.meld_rules.group_duplicates or t.length < N_SUITS
+    ace = table.meld_rules.ace_rank
+    if t.length >= N_RANKS:
+        return False
+    return ace == "around_corner" or t.lo > 0 or t.lo + t.length < len(position_ranks(ace))
+
+
+def lay_joker_on(t: TableMeld, ace_rank: str) -> None:
+    """A joker joins ``t``: on a run above its last position when there is one, else
+    below its first."""
+    if t.kind == "group":
+        t.jokers += 1
+    elif ace_rank == "around_corner" or t.lo + t.length < len(position_ranks(ace_rank)):
+        t.slots.append(JOKER)
+    else:
+        t.lo -= 1
+        t.slots.insert(0, JOKER)
+
+
+def declaration_options(table: Table, t: TableMeld) -> list[int]:
+    """What the next joker of ``t`` to be declared now may be declared as (RULES.md
+    §2B.11, sim/engine/table.py's docstring), in kind order; empty: none is to be."""
+    rule = table.joker_declare
+    if rule == "inferred" or t.n_jokers == 0:
+        return []
+    if t.kind == "run":
+        if rule != "always" or not table.meld_rules.any_suit:
+            return []  # a run of one suit: the position fixes the card
+        ace = table.meld_rules.ace_rank
+        for i, slot in enumerate(t.slots):
+            rank = rank_at(ace, t.lo + i)
+            field_ = [rank * N_SUITS + s for s in range(N_SUITS)]
+            if slot == JOKER and not t.declared.intersection(field_):
+                return field_
+        return []
+    if rule == "three_card_group" and t.length != 3:
+        return []
+    if len(t.declared) >= t.jokers:
+        return []
+    options = [t.rank * N_SUITS + s for s in range(N_SUITS)]
+    options = [k for k in options if k not in t.declared]
+    if not table.meld_rules.group_duplicates:
+        options = [k for k in options if t.counts[suit_of(k)] == 0]
+    return options
+
+
+def stands_for(table: Table, t: TableMeld) -> set[int]:
+    """The natural kinds the jokers of ``t`` stand for, as far as it is fixed: a run of
+    one suit's by their positions, an any-suit run's as declared; a group's as declared,
+    and a full group's undeclared joker as the one suit left (sim/engine/table.py)."""
+    if t.n_jokers == 0:
+        return set()
+    if t.kind == "run":
+        if table.meld_rules.any_suit:
+            return set(t.declared)
+        ace = table.meld_rules.ace_rank
+        return {
+            rank_at(ace, t.lo + i) * N_SUITS + t.suit
+            for i, slot in enumerate(t.slots)
+            if slot == JOKER
+        }
+    out = set(t.declared)
+    if not table.meld_rules.group_duplicates and t.length == N_SUITS:
+        missing = {
+            t.rank * N_SUITS + s
+            for s in range(N_SUITS)
+            if t.counts[s] == 0 and t.rank * N_SUITS + s not in t.declared
+        }
+        if len(missing) == 1:
+            out |= missing
+    return out
+
+
+def replace_joker(t: TableMeld, kind: int, ace_rank: str) -> None:
+    """Natural ``kind`` (one of ``stands_for``) takes the place of the joker standing for
+    it (a run: the first joker on its rank's position); the joker leaves the meld."""
+    if t.kind == "group":
+        t.counts[suit_of(kind)] += 1
+        t.jokers -= 1
+    else:
+        i = next(
+            i
+            for i, slot in enumerate(t.slots)
+            if slot == JOKER and rank_at(ace_rank, t.lo + i) == rank_of(kind)
+        )
+        t.slots[i] = kind
+    t.declared.discard(kind)
 
 
 # ---- the hand ---------------------------------------------------------------------------------
@@ -345,7 +534,7 @@ class Hand:
         self.dealer = dealer
         self.deal_rng = Stream(stream_seed(seed, shard, deal, STREAM_DEAL))
         self.bots_rng = Stream(stream_seed(seed, shard, deal, STREAM_BOTS))  # greedy: unused
-        shoe = [k for _ in range(table.packs) for k in range(N_NATURAL)]
+        shoe = [k for _ in range(table.packs) for k in range(N_NATURAL)] + [JOKER] * table.jokers
         self.stock = list(shoe)
         self.ordered = False
         self.discard: list[int] = []
@@ -427,25 +616,48 @@ class Hand:
         return taken
 
     def allowed(self, seat: int, taken: list[int]) -> list[int]:
-        """The kinds ``seat`` may discard."""
+        """The natural kinds ``seat`` may discard."""
         hand = self.hands[seat]
-        return sorted(k for k in hand if self.may_go(hand, k, taken))
+        return sorted(k for k in hand if k != JOKER and self.may_go(hand, k, taken))
 
     def can_end(self, hand: Counter, taken: list[int]) -> bool:
-        """Could a turn whose hand is ``hand`` still end legally?"""
+        """Could a turn whose hand is ``hand`` still end legally: an empty hand where going
+        out without a discard is allowed, a joker besides the jokers taken from the discard
+        pile this turn, or a natural card that may go?"""
         if not hand:
             return not self.t.must_discard
-        return any(self.may_go(hand, k, taken) for k in hand)
+        if hand[JOKER] > taken.count(JOKER):
+            return True
+        return any(self.may_go(hand, k, taken) for k in hand if k != JOKER)
+
+    @staticmethod
+    def spend_joker(taken: list[int]) -> list[int]:
+        """A joker played to the table spends the rule for a joker taken from the discard
+        pile (jokers are identical), the first such one."""
+        taken = list(taken)
+        if JOKER in taken:
+            taken[taken.index(JOKER)] = -1
+        return taken
 
     def table_changed(self) -> None:
         for seen in self.stock_seen:
             seen.clear()
 
     def in_some_meld(self, cards: Counter, kind: int) -> bool:
-        """Is natural ``kind`` in some meld of ``cards`` (which hold it)?"""
+        """Is natural ``kind`` in some meld of ``cards`` (which hold it, and maybe jokers)?
+        Every meld holds a group of three or a run of three through each of its cards, so
+        three cards are enough: ``kind`` with cards of its rank (other suits; any copies
+        under group_duplicates allowed with several packs), or on three run positions in a
+        row, the jokers filling the rest. As the engine's ``meldable`` this ignores the joker
+        limit (§2B.10): a superset, which only greedy's take-test reads then."""
         r, s = rank_of(kind), suit_of(kind)
-        suits = {t for t in range(N_SUITS) if cards[r * N_SUITS + t] > 0}
-        if len(suits) >= 3:
+        jokers = cards[JOKER]
+        rank_kinds = [r * N_SUITS + t for t in range(N_SUITS)]
+        if self.t.meld_rules.group_duplicates and self.t.packs > 1:
+            have = sum(cards[k] for k in rank_kinds)
+        else:
+            have = sum(1 for k in rank_kinds if cards[k] > 0)
+        if have + jokers >= 3:
             return True
         ace = self.t.meld_rules.ace_rank
         any_suit = self.t.meld_rules.any_suit
@@ -454,20 +666,18 @@ class Hand:
             for lo in range(pos - 2, pos + 1):
                 if ace != "around_corner" and (lo < 0 or lo + 3 > n_pos):
                     continue
-                ok = True
+                filled = 0
                 for i in range(3):
                     rr = rank_at(ace, lo + i)
-                    if any_suit:
-                        if not any(cards[rr * N_SUITS + t] for t in range(N_SUITS)):
-                            ok = False
-                    elif not cards[rr * N_SUITS + s]:
-                        ok = False
-                if ok:
+                    suits = range(N_SUITS) if any_suit else (s,)
+                    if any(cards[rr * N_SUITS + t] for t in suits):
+                        filled += 1
+                if filled + jokers >= 3:
                     return True
         return False
 
     def any_meld(self, cards: Counter) -> bool:
-        return any(self.in_some_meld(cards, k) for k in cards)
+        return any(self.in_some_meld(cards, k) for k in cards if k != JOKER)
 
     def may_lay_off_on(self, seat: int, meld: TableMeld) -> bool:
         """May ``seat`` lay off on ``meld`` (RULES.md §2D.21): on his own melds always, on
@@ -483,9 +693,71 @@ class Hand:
     def first_fit(self, kind: int, seat: int) -> int:
         """The first table meld ``seat`` may lay natural ``kind`` off on, or -1."""
         for m, meld in enumerate(self.melds):
-            if fits(meld, kind, self.t.meld_rules.ace_rank) and self.may_lay_off_on(seat, meld):
+            if fits(self.t, meld, kind) and self.may_lay_off_on(seat, meld):
                 return m
         return -1
+
+    def first_joker_fit(self, seat: int) -> int:
+        """The first table meld ``seat`` may lay a joker off on (``takes_joker``), or -1."""
+        for m, meld in enumerate(self.melds):
+            if takes_joker(self.t, meld) and self.may_lay_off_on(seat, meld):
+                return m
+        return -1
+
+    def lay_off_joker(self, seat: int, m: int) -> None:
+        """``seat`` lays a joker off on table meld ``m`` (from his hand or, called, from
+        the discard pile) and declares it when the rules ask (``declare_jokers``)."""
+        meld = self.melds[m]
+        lay_joker_on(meld, self.t.meld_rules.ace_rank)
+        if meld.owner == seat:
+            self.laid_own[seat] = True
+        self.log(E_LAYOFF, seat, m, JOKER)
+        self.table_changed()
+        self.declare_jokers(seat, m)
+
+    def declare_jokers(self, seat: int, m: int) -> None:
+        """``seat`` declares each joker of table meld ``m`` that must be declared now
+        (``declaration_options``) as the lowest card it may be (greedy)."""
+        while True:
+            options = declaration_options(self.t, self.melds[m])
+            if not options:
+                return
+            self.melds[m].declared.add(options[0])
+            self.log(E_DECLARE, seat, m, options[0])
+            self.table_changed()
+
+    def may_steal(self, put_down: bool) -> bool:
+        """May a table joker be replaced now (§2B.12): under ``steal_by_replacement`` in
+        the table phase, under ``to_hand`` only before laying anything down this turn."""
+        if self.t.jokers == 0:
+            return False
+        if self.t.joker_replace == "to_hand":
+            return not put_down
+        return self.t.joker_replace == "steal_by_replacement"
+
+    def steal_all(self, seat: int, plan: int, taken: list[int]) -> tuple[list[int], bool]:
+        """Greedy replaces table jokers by the natural cards they stand for while it holds
+        one, never its planned discard: its lowest such card first, on the lowest meld
+        row; the joker goes to its hand. Returns (the taken cards not yet played, replaced
+        any)."""
+        hand = self.hands[seat]
+        stole = False
+        while True:
+            choice = None
+            for m, meld in enumerate(self.melds):
+                here = [k for k in stands_for(self.t, meld) if hand[k] > 0 and k != plan]
+                if here and (choice is None or min(here) < choice[1]):
+                    choice = (m, min(here))
+            if choice is None:
+                return taken, stole
+            m, kind = choice
+            self.take(seat, kind)
+            self.give(seat, JOKER)
+            replace_joker(self.melds[m], kind, self.t.meld_rules.ace_rank)
+            self.log(E_STEAL, seat, m, kind)
+            self.table_changed()
+            taken = self.spend(taken, (kind,))
+            stole = True
 
     def lay_off(self, seat: int, m: int, kind: int) -> None:
         """``seat`` lays natural ``kind`` off on table meld ``m`` (from his hand or, called,
@@ -547,9 +819,20 @@ class Hand:
 
     # ---- greedy
     def greedy_wants(self, seat: int, top: int) -> bool:
+        """Greedy's take-test: a joker, or a card that melds with its hand or fits a
+        table meld it may lay off on."""
+        if top == JOKER:
+            return True
+        if self.first_fit(top, seat) >= 0:
+            return True
         cards = Counter(self.hands[seat])
         cards[top] += 1
-        return self.in_some_meld(cards, top) or self.first_fit(top, seat) >= 0
+        if not self.in_some_meld(cards, top):
+            return False
+        if not self.t.meld_rules.joker_limit or self.t.loose_take_test:
+            return True
+        every = arr.all_melds(sorted(cards.elements()), self.t.meld_rules)
+        return any(top in m.naturals for m in every)  # a meld within the joker limit
 
     def area_choice(self, seat: int) -> int:
         """``any_card``: the place in the area of the card greedy takes, or -1 (module
@@ -572,46 +855,88 @@ class Hand:
             self.rebuilds > 0
             and bool(self.stock)
             and top in going_round
-            and self.partial(seat, top)
+            and self.partial_with(seat, top)
         )
 
+    def partial_with(self, seat: int, top: int) -> bool:
+        """Is ``top`` in a partial meld of ``seat``'s hand with it?"""
+        self.give(seat, top)
+        found = self.partial(seat, top)
+        self.take(seat, top)
+        return found
+
     def greedy_table(self, seat: int, taken: list[int]) -> tuple[int, list[int], bool]:
-        """Lay down and lay off; returns (planned discard or -1, the kinds that may still
-        not be discarded, played a card). Playing the taken card, or with several
-        packs a copy of it, to the table spends the rule that it may not be discarded."""
-        hand = self.hands[seat]
+        """Replace table jokers first under ``to_hand``, lay down, replace table jokers
+        under ``steal_by_replacement``, and lay off; returns (planned discard or -1, the
+        kinds that may still not be discarded, played a card). Playing the taken card, or
+        with several packs a copy of it, to the table spends the rule that it may not be
+        discarded."""
         played = False
+        if self.may_steal(False) and self.t.joker_replace == "to_hand":
+            taken, played = self.steal_all(seat, -1, taken)
         plan, melds = self.greedy_arrangement(seat, taken)
         for m in melds:
-            for k in m.naturals:
-                self.take(seat, k)
-            self.melds.append(meld_from(m, seat, self.t.meld_rules.any_suit))
-            self.log(E_MELD, seat, len(self.melds) - 1, 0, sorted(m.naturals))
-            self.table_changed()
-            self.melded[seat] = True
+            taken = self.lay_down(seat, m, taken)
             played = True
-            before = taken[0] if taken else -1
-            taken = self.spend(taken, m.naturals)
-            self.count_opening(seat, m, before, taken)
+        if self.may_steal(bool(melds)):
+            taken, stole = self.steal_all(seat, plan, taken)
+            played = played or stole
         while True:
-            for k in sorted(hand):
-                if k == plan:
-                    continue
-                m = self.first_fit(k, seat)
-                if m < 0:
-                    continue
-                rest = Counter(hand)
-                rest[k] -= 1
-                if not self.can_end(+rest, taken):
-                    continue
-                self.take(seat, k)
-                self.lay_off(seat, m, k)
-                played = True
-                taken = self.spend(taken, (k,))
+            taken, laid = self.lay_off_one(seat, plan, taken)
+            if not laid:
                 break
-            else:
-                break
+            played = True
         return plan, taken, played
+
+    def lay_down(self, seat: int, m: arr.Meld, taken: list[int]) -> list[int]:
+        """``seat`` lays down meld ``m`` from his hand and declares its jokers when the
+        rules ask; returns the taken cards not yet played."""
+        for k in m.naturals:
+            self.take(seat, k)
+        for _ in range(m.jokers):
+            self.take(seat, JOKER)
+        self.melds.append(meld_from(m, seat, self.t))
+        row = len(self.melds) - 1
+        self.log(E_MELD, seat, row, 0, meld_cards(m))
+        self.table_changed()
+        self.melded[seat] = True
+        before = taken[0] if taken else -1
+        taken = self.spend(taken, m.naturals)
+        if m.jokers:
+            taken = self.spend_joker(taken)
+        self.count_opening(seat, m, before, taken)
+        if m.jokers:
+            self.declare_jokers(seat, row)
+        return taken
+
+    def lay_off_one(self, seat: int, plan: int, taken: list[int]) -> tuple[list[int], bool]:
+        """Greedy's next lay-off: its lowest natural card (not the planned discard) that
+        fits a meld it may lay off on and leaves the turn an end, on the first such meld;
+        else, a joker on the first meld that takes one. Returns (the taken cards not yet
+        played, laid a card off)."""
+        hand = self.hands[seat]
+        for k in sorted(hand):
+            if k in (JOKER, plan):
+                continue
+            m = self.first_fit(k, seat)
+            if m < 0:
+                continue
+            rest = Counter(hand)
+            rest[k] -= 1
+            if not self.can_end(+rest, taken):
+                continue
+            self.take(seat, k)
+            self.lay_off(seat, m, k)
+            return self.spend(taken, (k,)), True
+        if hand[JOKER] > 0:
+            rest = Counter(hand)
+            rest[JOKER] -= 1
+            m = self.first_joker_fit(seat)
+            if m >= 0 and self.can_end(+rest, taken):
+                self.take(seat, JOKER)
+                self.lay_off_joker(seat, m)
+                return self.spend_joker(taken), True
+        return taken, False
 
     def greedy_arrangement(self, seat: int, taken: list[int]) -> tuple[int, tuple]:
         """(planned discard or -1, melds): the best arrangement that meets the initial
@@ -625,6 +950,7 @@ class Hand:
         left = Counter(hand)
         for m in melds:
             left.subtract(m.naturals)
+            left[JOKER] -= m.jokers
         if self.can_end(+left, taken):
             return -1, melds
         choice = None
@@ -634,6 +960,8 @@ class Hand:
             value, kept = self.best(+rest, minimum, must)
             if choice is None or value > choice[0]:
                 choice = (value, c, kept)
+        if choice is None:  # no natural card may go (jokers and taken cards): lay nothing
+            return -1, ()
         return choice[1], choice[2]
 
     def partial(self, seat: int, kind: int) -> bool:
@@ -641,8 +969,10 @@ class Hand:
         hand = self.hands[seat]
         r, s = rank_of(kind), suit_of(kind)
         ace = self.t.meld_rules.ace_rank
+        if self.t.meld_rules.group_duplicates and self.t.packs > 1 and hand[kind] > 1:
+            return True  # an identical pair
         for k in hand:
-            if k == kind:
+            if k in (kind, JOKER):
                 continue
             if rank_of(k) == r:
                 return True
@@ -658,8 +988,8 @@ class Hand:
         if self.come_round >= 0 and any(k != self.come_round for k in allowed):
             allowed = [k for k in allowed if k != self.come_round]  # keep it
         pool = [k for k in allowed if not self.partial(seat, k)] or allowed
-        if not pool:  # nothing may go: an audit violation in the engine
-            pool = sorted(self.hands[seat])
+        if not pool:  # no natural card may go: a joker last
+            return JOKER
         return max(pool, key=lambda k: (self.t.values[k], k))
 
     # ---- all at once (greedy)
@@ -694,7 +1024,7 @@ class Hand:
                 for k in m.naturals:
                     self.take(seat, k)
                     self.laid.append(k)
-                self.melds.append(meld_from(m, seat, self.t.meld_rules.any_suit))
+                self.melds.append(meld_from(m, seat, self.t))
                 self.log(E_MELD, seat, len(self.melds) - 1, 0, sorted(m.naturals))
             return out
         if self.come_round >= 0 and any(k != self.come_round for k in allowed):
@@ -757,9 +1087,10 @@ class Hand:
     def draw_stock(self, seat: int, second: int) -> None:
         card = self.pop_stock()
         self.give(seat, card)
-        if card in self.stock_seen[seat]:
-            self.come_round = card
-        self.stock_seen[seat].add(card)
+        if card != JOKER:
+            if card in self.stock_seen[seat]:
+                self.come_round = card
+            self.stock_seen[seat].add(card)
         self.log(E_DRAW_STOCK, seat, card, second)
 
     def rebuild(self, seat: int) -> None:
@@ -832,14 +1163,17 @@ class Hand:
             card = self.discard[-1]
             for step in range(1, players):  # greedy calls whatever it may
                 caller = (discarder + step) % players
-                m = self.first_fit(card, caller)
+                m = self.first_joker_fit(caller) if card == JOKER else self.first_fit(card, caller)
                 if m >= 0:
                     break
             else:
                 return -1
             self.discard.pop()
             self.log(E_CALL, caller, card, discarder)
-            self.lay_off(caller, m, card)
+            if card == JOKER:
+                self.lay_off_joker(caller, m)
+            else:
+                self.lay_off(caller, m, card)
             self.played[caller] = True
             self.come_round = -1
             out = self.greedy_discard(caller, [], -1)

@@ -89,7 +89,63 @@ SETTINGS = (
         "discard_before_initial_meld": "only_for_initial_meld",
     },
     {"initial_meld_min": 20, "melds_per_turn": "one", "layoff_requires_meld": "after_first_meld"},
+    # jokers (§2A.2-3, §2B.9-12)
+    {"jokers": 2},
+    {"jokers": 2, "joker_declare": "always", "joker_replace": "steal_by_replacement"},
+    {  # an any-suit run's jokers are declared too; duplicates in groups (§2B.9)
+        "decks": 2,
+        "jokers": 4,
+        "group_duplicates": "allowed",
+        "joker_declare": "always",
+        "joker_replace": "steal_by_replacement",
+        "run_suit": "any_suit",
+    },
+    {  # Caloochi-like (§3.8): replacement to hand before laying down
+        "decks": 2,
+        "jokers": 4,
+        "ace_rank": "high_or_low",
+        "joker_declare": "three_card_group",
+        "joker_replace": "to_hand",
+        "initial_meld_min": 51,
+        "discard_before_initial_meld": "only_for_initial_meld",
+        "ace_points": 15,
+        "joker_points": 25,
+    },
+    {  # German-like (§3.14): the joker limit (§2B.10); see LOOSE_TAKE_TEST
+        "decks": 2,
+        "jokers": 6,
+        "ace_rank": "high_or_low",
+        "ace_points": 11,
+        "joker_points": 30,
+        "joker_limit": "not_more_than_naturals",
+        "initial_meld_min": 40,
+        "opening_ace_low": 1,
+        "must_discard_to_go_out": True,
+    },
+    {  # Double-Rum-like (§3.9) without its joker slide, which the engine does not play
+        "decks": 2,
+        "jokers": 4,
+        "ace_rank": "high_or_low",
+        "group_duplicates": "allowed",
+        "ace_points": 11,
+    },
+    {
+        "jokers": 3,
+        "joker_declare": "three_card_group",
+        "joker_replace": "steal_by_replacement",
+        "ace_rank": "around_corner",
+        "joker_limit": "not_more_than_naturals",
+    },
+    {"jokers": 2, "call_rummy": True, "layoff_requires_meld": "after_first_meld"},
 )
+LOOSE_TAKE_TEST = True
+"""The oracle plays greedy's take-test as the engine does (``oracle.Table.loose_take_test``):
+under the joker limit the engine's ``greedy_wants`` asks ``melds.meldable``, which ignores
+the limit, so greedy takes e.g. Qc beside two jokers and no queen, which no meld within the
+limit holds; docs/bots.md asks for "some meld of the hand plus that card". Until the two
+agree, the other tests play the engine's test (to check everything else under the limit)
+and ``test_the_take_test_under_the_joker_limit_is_the_documented_one`` records the
+disagreement."""
 ALL_AT_ONCE_SETTINGS = (
     {"must_discard_to_go_out": True},
     {"scoring": "unmelded_to_winner", "ace_rank": "around_corner", "ace_points": 11},
@@ -156,7 +212,12 @@ def describe(name, players, seed, row, engine, mine, at) -> str:
 
 
 def compare(
-    name: str, players: int, hands: int, seed: int, rules: Rules | None = None
+    name: str,
+    players: int,
+    hands: int,
+    seed: int,
+    rules: Rules | None = None,
+    loose_take_test: bool = LOOSE_TAKE_TEST,
 ) -> tuple[Counter, str | None]:
     """Play ``hands`` hands on the engine and each again on the oracle; returns how the
     matching hands ended (by reason name) and how many events of each type they logged,
@@ -167,7 +228,7 @@ def compare(
     out = api.play(params, values, bots, seed=seed, hands=hands, events=EVENT_ROWS * hands)
     logs = engine_events(out)
     assert len(logs) == out.hands == hands, (len(logs), out.hands, hands)
-    table = oracle.Table.of(rules, players)
+    table = oracle.Table.of(rules, players, loose_take_test=loose_take_test)
     ended: Counter = Counter()
     for h in range(hands):
         row = out.hand_rows[h]
@@ -208,6 +269,20 @@ def test_engine_hands_equal_the_oracle_hands(name, players):
 def test_engine_hands_equal_the_oracle_hands_under_other_settings(extra, players):
     rules = with_settings(extra)
     _, difference = compare(f"rummy_basic with {extra}", players, HANDS, SEED, rules)
+    assert difference is None, difference
+
+
+@pytest.mark.xfail(strict=True, reason="take-test ignores the joker limit: LOOSE_TAKE_TEST")
+def test_the_take_test_under_the_joker_limit_is_the_documented_one():
+    extra = {
+        "jokers": 3,
+        "joker_limit": "not_more_than_naturals",
+        "joker_replace": "steal_by_replacement",
+        "joker_declare": "three_card_group",
+        "ace_rank": "around_corner",
+    }
+    rules = with_settings(extra)
+    _, difference = compare(f"rummy_basic with {extra}", 5, 5, SEED, rules, False)
     assert difference is None, difference
 
 
