@@ -22,7 +22,6 @@ import statistics
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 from benchmarks.pipeline import bench_dask, bench_memory, bench_pipeline, bench_scaling
 from benchmarks.reference import figures as reference_figures
@@ -36,10 +35,6 @@ swung by a third between runs and the scaling read low."""
 DEADWOOD_HANDS = int(os.environ.get("RUMMYSIM_BENCH_DEADWOOD_HANDS", "1000000"))
 PIPELINE_HANDS = int(os.environ.get("RUMMYSIM_BENCH_PIPELINE_HANDS", "1000000"))  # per arm
 MEMORY_HANDS = int(os.environ.get("RUMMYSIM_BENCH_MEMORY_HANDS", "100000"))
-GERMAN_LIKE = str(Path(__file__).with_name("german_like.toml"))
-"""German Rummy (RULES.md §3.14) as far as the engine plays it before its variant file:
-two packs and six jokers, 13 cards, the initial meld of 40 with the low ace at 1, the
-joker limit; no joker swap yet."""
 
 
 def startup_seconds(repeats: int = 5) -> float:
@@ -117,11 +112,11 @@ def main() -> None:
         print(json.dumps(bench("rummy_basic", hands=HANDS, workers=1, **run)), flush=True)
     gin = bench("gin_rummy", players=2, bots="simple", hands=HANDS * 2, workers=1)
     print(json.dumps(gin), flush=True)
-    # issue #31's bar: German Rummy's shoe at 4 players, greedy, with its initial meld (40)
-    # against the same game without it, side by side (the file: benchmarks/german_like.toml)
-    for opening in (0, 40):
+    # issue #31's bar: German Rummy at 4 players, greedy (two packs, six jokers), with its
+    # initial meld of 40 and, side by side, the same game without it
+    for opening in (40, 0):
         figure = bench(
-            GERMAN_LIKE, players=4, bots="greedy", hands=HANDS // 10, workers=1,
+            "german_rummy", players=4, bots="greedy", hands=HANDS // 10, workers=1,
             overrides={"initial_meld_min": opening},
         )  # fmt: skip
         print(json.dumps(figure), flush=True)

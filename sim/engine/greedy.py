@@ -46,6 +46,7 @@ from sim.engine.joker_choice import declare_jokers
 from sim.engine.layout import (
     DBI_ONLY_FOR_INITIAL,
     GROUP_DUPLICATES_ALLOWED,
+    JLIMIT_NATURALS,
     JREPLACE_REUSE,
     JREPLACE_TO_HAND,
     MELDS_ONE,
@@ -53,6 +54,7 @@ from sim.engine.layout import (
     P_ACE_RANK,
     P_DISCARD_BEFORE_INITIAL,
     P_GROUP_DUPLICATES,
+    P_JOKER_LIMIT,
     P_JOKER_REPLACE,
     P_JOKERS,
     P_MELDS_PER_TURN,
@@ -78,10 +80,12 @@ from sim.engine.melds import (
     SUIT0,
     V_PLANES,
     W_BEST,
+    W_PICK,
     W_SCAL,
     _from_positions,
     _to_positions,
     best_arrangement,
+    list_candidates,
     meldable,
 )
 from sim.engine.specs import gated, rule
@@ -346,7 +350,12 @@ def greedy_wants(fx, params, values, st, work, seat, top):
     hand = st[R_SEAT + seat, S_HAND : S_HAND + MAX_LAYERS]
     give_natural(fx, params, hand, top)
     n_layers = rule(fx, params, P_PACKS)
-    found = meldable(fx, params, hand, n_layers, st[R_SEAT + seat, S_JOKERS]) & bit != 0
+    jokers = st[R_SEAT + seat, S_JOKERS]
+    found = meldable(fx, params, hand, n_layers, jokers) & bit != 0
+    if found and rule(fx, params, P_JOKER_LIMIT) == JLIMIT_NATURALS:
+        # meldable answers without the joker limit (§2B.10): list the melds through it
+        first = np.int64(W_PICK)
+        found = list_candidates(fx, params, values, work, first, hand, n_layers, jokers, top) > 0
     take_natural(fx, params, hand, top)
     return found
 

@@ -680,19 +680,21 @@ def _record_best(work, depth, melded):
 
 
 @kernel
-def _opening_bound(values, work, frame, top):
+def _opening_bound(values, work, frame, top, by_opening):
     """The most the undecided cards of ``frame`` could add to an initial-meld count: the
     naturals at their value (an ace low in a run never counts more), each joker at ``top``,
-    the highest natural value."""
+    the highest natural value (``F_LEFT`` already counts them so under ``by_opening``)."""
+    if by_opening:
+        return work[frame, F_LEFT]
     jokers = work[frame, F_JOKERS]
     return work[frame, F_LEFT] + jokers * (top - values[JOKER])
 
 
 @kernel
-def _falls_short(values, work, frame, minimum, must, top):
+def _falls_short(values, work, frame, minimum, must, top, by_opening):
     """Can no arrangement through ``frame`` meet the opening conditions: the initial-meld
     count ``minimum`` out of reach, or the must-meld card ``must`` no longer undecided?"""
-    if work[frame, F_OPEN] + _opening_bound(values, work, frame, top) < minimum:
+    if work[frame, F_OPEN] + _opening_bound(values, work, frame, top, by_opening) < minimum:
         return True
     if work[frame, F_NEED] == 0:
         return False
@@ -719,16 +721,54 @@ def best_arrangement(fx, params, values, work, layers, jokers, limit, minimum, m
     -1: nothing; §2D.25's discard taken for the initial meld). The conditions apply only
     under an initial-meld rule (``initial_meld_min`` > 0). Writes its melds to ``work``
     rows ``W_BEST``.. (``S_BEST_N`` of them; none when no arrangement meets the
-    conditions) and returns the
-    value they take out of the hand (``values`` from ``value_table``; the deadwood is the
-    hand's value less this)."""
+    conditions) and returns the value they take out of the hand (``values`` from
+    ``value_table``; the deadwood is the hand's value less this).
+
+    Under the conditions the search runs twice: first for the most an arrangement (holding
+    ``must``) can count toward the initial meld, which settles at once whether any meets
+    ``minimum`` (before a player opens, most turns it does not); then for the least
+    deadwood among those that do, its bound starting just below the first answer's value
+    (that arrangement meets the conditions, so the best one is worth at least as much, and
+    the declared order still decides among equals)."""
+    gate = rule(fx, params, P_INITIAL_MELD_MIN) != 0 and (minimum > 0 or must >= 0)
+    if not gate:
+        return _search(
+            fx, params, values, work, layers, jokers, limit, np.int64(0), np.int64(-1),
+            np.bool_(False), np.bool_(False), np.int64(-1),
+        )  # fmt: skip
+    most = _search(
+        fx, params, values, work, layers, jokers, limit, np.int64(0), must, np.bool_(True),
+        np.bool_(True), np.int64(-1),
+    )  # fmt: skip
+    if work[W_SCAL, S_BEST_N] == 0 or most < minimum:
+        work[W_SCAL, S_BEST_N] = 0
+        work[W_SCAL, S_BEST_VALUE] = 0
+        return 0
+    floor = np.int64(-1)
+    for m in range(work[W_SCAL, S_BEST_N]):
+        floor += work[W_BEST + m, CA_VALUE]
+    return _search(
+        fx, params, values, work, layers, jokers, limit, minimum, must, np.bool_(True),
+        np.bool_(False), floor,
+    )  # fmt: skip
+
+
+@kernel
+def _search(fx, params, values, work, layers, jokers, limit, minimum, must, gate, by_opening,
+            floor):  # fmt: skip
+    """The branch-and-bound search of ``best_arrangement``: the first arrangement, in the
+    declared order, of the greatest worth above ``floor`` (the melded value, or under
+    ``by_opening`` what it counts toward an initial meld); under ``gate`` only arrangements
+    that count at least ``minimum`` and meld ``must`` take part. Writes them as
+    ``best_arrangement`` says and returns their worth (0 when none)."""
+    # a spec without an initial-meld rule folds the conditions away
+    gate = gate and rule(fx, params, P_INITIAL_MELD_MIN) != 0
+    by_opening = by_opening and gate
     n_layers = rule(fx, params, P_PACKS)
     work[W_SCAL, S_BEST_N] = 0
-    work[W_SCAL, S_BEST_VALUE] = -1
+    work[W_SCAL, S_BEST_VALUE] = floor
     work[W_SCAL, S_TRUNCATED] = 0
     keep = meldable(fx, params, layers, n_layers, jokers)
-    # the opening conditions (a spec without an initial-meld rule folds them away)
-    gate = rule(fx, params, P_INITIAL_MELD_MIN) != 0 and (minimum > 0 or must >= 0)
     need = np.int64(1) if gate and must >= 0 else np.int64(0)
     if keep == 0 or (need == 1 and must < JOKER and (keep >> must) & 1 == 0):
         work[W_SCAL, S_BEST_VALUE] = 0  # nothing melds (most hands of a turn): no search
@@ -737,7 +777,9 @@ def best_arrangement(fx, params, values, work, layers, jokers, limit, minimum, m
     if gate:
         for kind in range(0, JOKER, N_SUITS):
             top = max(top, values[kind])
-    left = jokers * values[JOKER]
+    # the bound: what the undecided cards could add (a joker at most ``top`` toward an
+    # initial meld; a natural card never more than its value)
+    left = jokers * (top if by_opening else values[JOKER])
     for l in range(MAX_LAYERS):
         work[W_FRAME, F_REST + l] = layers[l] if l < n_layers else 0
         if l < n_layers:
@@ -755,7 +797,7 @@ def best_arrangement(fx, params, values, work, layers, jokers, limit, minimum, m
         if melded + work[frame, F_LEFT] <= work[W_SCAL, S_BEST_VALUE]:
             depth -= 1  # nothing below can do better than the best found
             continue
-        if gate and _falls_short(values, work, frame, minimum, must, top):
+        if gate and _falls_short(values, work, frame, minimum, must, top, by_opening):
             depth -= 1  # nothing below meets the opening conditions
             continue
         if depth + 1 >= MAX_DEPTH:
@@ -787,7 +829,7 @@ def best_arrangement(fx, params, values, work, layers, jokers, limit, minimum, m
                 if work[row, CA_TAKE + l] != 0:
                     remove_one_each(rest, n_layers, work[row, CA_TAKE + l])
             jokers -= work[row, CA_JOKERS]
-            value = work[row, CA_VALUE]
+            value = work[row, CA_OPEN] if by_opening else work[row, CA_VALUE]
             work[frame, F_TAKEN] = option
             child_melds = melds + 1
             if gate:
@@ -801,6 +843,8 @@ def best_arrangement(fx, params, values, work, layers, jokers, limit, minimum, m
             child_melds = melds
         work[child, F_JOKERS] = jokers
         keep = meldable(fx, params, rest, n_layers, jokers) if rest[0] != 0 else np.int64(0)
+        # the bound drops by what the decision used up (toward an initial meld a meld's
+        # jokers may count less than ``top``: the bound then stays an upper bound)
         child_left = work[frame, F_LEFT] - (value if option < n else values[c])
         if keep == 0:  # nothing more melds below: the path ends here, no frame needed
             meets = not gate or (opening >= minimum and need == 0)
@@ -812,6 +856,6 @@ def best_arrangement(fx, params, values, work, layers, jokers, limit, minimum, m
             n_layers, keep, opening, need,
         )  # fmt: skip
         depth += 1
-    if work[W_SCAL, S_BEST_VALUE] < 0:  # no arrangement meets the opening conditions
-        work[W_SCAL, S_BEST_VALUE] = 0
+    if work[W_SCAL, S_BEST_N] == 0 and work[W_SCAL, S_BEST_VALUE] != 0:
+        work[W_SCAL, S_BEST_VALUE] = 0  # none found above the floor
     return work[W_SCAL, S_BEST_VALUE]

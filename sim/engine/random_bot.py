@@ -17,10 +17,15 @@ random stream of the deal.
   each table meld it fits and the player may lay off on, first laid first, when the turn
   can still end legally after it; then, when he holds a joker and the turn can still end
   legally without it, a joker on each table meld that takes one and he may lay off on,
-  first laid first; then (``joker_replace = steal_by_replacement``, §2B.12) the
+  first laid first; then (``joker_replace``, §2B.12, while the rule allows them) the
   replacements: for each table meld, first laid first, each natural kind held that one of
-  its jokers stands for, lowest first. A joker laid down or laid off is declared uniformly
-  among the cards it may be declared as, when the rules ask (``joker_choice``);
+  its jokers stands for, lowest first (under ``reuse_same_turn`` only those after which
+  the joker can go back, ``table.replacement_usable``). While it owes a joker taken back
+  under ``reuse_same_turn`` its only actions are that joker's lay-offs, and it does not
+  stop. Before its initial meld (§2D.24) a meld action is a first meld that makes it, with
+  greedy's arrangement of the rest laid down with it. A joker laid down or laid off is
+  declared uniformly among the cards it may be declared as, when the rules ask
+  (``joker_choice``);
 - discard: uniform among the allowed kinds, in kind order (the joker last).
 """
 
@@ -207,10 +212,10 @@ def _melds(fx, params, values, st, piles, rng, events, work, seat, pick, count):
 
 
 @kernel
-def _layoffs(fx, params, st, piles, rng, events, seat, pick, count):
-    """As ``_melds``, for the lay-offs."""
+def _layoffs(fx, params, st, piles, rng, events, seat, pick, count, naturals):
+    """As ``_melds``, for the lay-offs (``naturals`` false: only the jokers')."""
     others = may_lay_off_on_others(fx, params, st, seat)
-    rest = st[R_SEAT + seat, S_HAND]
+    rest = st[R_SEAT + seat, S_HAND] if naturals else np.int64(0)
     while rest != 0:
         k = lowest_bit(rest)
         rest &= rest - 1
@@ -261,14 +266,18 @@ def _actions(fx, params, values, st, piles, rng, events, work, seat, pick):
     """How many legal table actions there are (``pick`` = NO_PICK), or carry out action
     number ``pick`` (returns -1)."""
     count = np.int64(0)
-    if may_meld_now(fx, params, st):
+    # a joker taken back under reuse_same_turn goes back first: only its lay-offs (§2B.12)
+    owing = st[R_SC, C_JOKERS_OWED] > 0
+    if may_meld_now(fx, params, st) and not owing:
         count = _melds(fx, params, values, st, piles, rng, events, work, seat, pick, count)
         if count < 0:
             return -1
     if may_lay_off_now(fx, params, st):
-        count = _layoffs(fx, params, st, piles, rng, events, seat, pick, count)
+        count = _layoffs(fx, params, st, piles, rng, events, seat, pick, count, not owing)
         if count < 0:
             return -1
+    if owing:
+        return count
     if may_steal(fx, params, st):
         count = _steals(fx, params, st, events, seat, pick, count)
     return count

@@ -630,10 +630,14 @@ def stands_for(fx, params, st, m):
 
 @kernel
 def replacement_usable(fx, params, st, seat, kind):
-    """Under ``reuse_same_turn`` (German, §2B.12): could ``seat`` replace a table joker by
+    """May a bot replace a table joker by its natural ``kind`` now? Under
+    ``reuse_same_turn`` (German, §2B.12): could ``seat`` replace a table joker by
     his natural ``kind`` now and still play the joker back to the table this turn, as the
     rule requires (a meld he may lay it off on takes it, and the turn can still end without
-    ``kind``)? Always under the other replacement rules."""
+    ``kind``)? Always under the other replacement rules. Never with the kind of a discard
+    taken for the initial meld until it is made (§2D.25: that card goes into it)."""
+    if st[R_SC, C_TOOK_UNOPENED] == 1 and kind == st[R_SC, C_TAKEN]:
+        return False
     if rule(fx, params, P_JOKER_REPLACE) != JREPLACE_REUSE:
         return True
     return first_meld_taking_joker(fx, params, st, seat) >= 0 and stays_finishable(

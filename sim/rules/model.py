@@ -618,6 +618,15 @@ def _check_initial_meld(rules: Rules) -> None:
             value=minimum,
             allowed="0, or any threshold with meld_timing 'progressive' (RULES.md §2D.24)",
         )
+    if minimum > 0 and values["discard_draw"] == "top_plus_one":
+        raise ConfigError(
+            f"initial_meld_min {minimum} with discard_draw 'top_plus_one' is not supported by "
+            "the engine yet: a hand that takes two cards and discards one grows each turn "
+            "while its melds wait for the threshold, past what the meld search handles",
+            key="initial_meld_min",
+            value=minimum,
+            allowed="0 with discard_draw 'top_plus_one' (RULES.md §2D.24, §2C.16)",
+        )
     before = values["discard_before_initial_meld"]
     if before == "free":
         return

@@ -271,7 +271,7 @@ def test_2B12_steal_by_replacement_any_player_puts_the_natural_card_in_and_takes
     work, events, _ = _tools()
     m = _meld(params, values, st, 0, "5h 7h", 1, work, events)
     _hold(params, st, 1, "6h 2c")  # has laid down nothing: a replacement is no lay-off
-    assert may_steal(GENERIC, params)
+    assert may_steal(GENERIC, params, st)
     st[S.R_SC, S.C_TAKEN] = _k("6h")
     steal(GENERIC, params, st, events, 1, m, _k("6h"))
     row = S.R_MELD + m
@@ -335,7 +335,7 @@ def test_2B12_none_keeps_table_jokers_where_they_are():
     work, events, rng = _tools()
     _meld(params, values, st, 1, "5h 7h", 1, work, events)
     _hold(params, st, 0, "6h 9c Ks")
-    assert not may_steal(GENERIC, params)
+    assert not may_steal(GENERIC, params, st)
     greedy_table(GENERIC, params, values, st, piles, rng, events, work, 0, L.BOT_GREEDY)
     random_table(GENERIC, params, values, st, piles, rng, events, work, 0)
     assert st[S.R_MELD, S.M_JOKERS] == 1 and st[S.R_SEAT, S.S_HAND] & _mask("6h") != 0

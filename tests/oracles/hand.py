@@ -45,8 +45,7 @@ and melds the card (which it must then meld; the initial meld is made once it is
 Jokers (progressive rummy; RULES.md §2A.2-3, §2B.10-12, sim/engine/table.py's docstring):
 ``jokers`` in the shoe after the natural cards, a joker left in hand worth
 ``joker_points``; greedy takes a joker discard top (and, under the joker limit, a card only
-when a meld within the limit holds it, as docs/bots.md says, or, with
-``Table.loose_take_test``, as the engine does, when a meld without the limit would), melds
+when a meld within the limit holds it, as docs/bots.md says), melds
 jokers in its arrangement (the brute force's, under ``joker_limit =
 not_more_than_naturals`` no meld with more jokers than natural cards, an opening joker at
 the value of the card it stands for), lays off a joker when no natural card goes, on the
@@ -66,7 +65,10 @@ as declared, or the one suit a full 4-card group lacks), its lowest such card fi
 lowest meld row, never its planned discard, again and again (``E_STEAL``); the joker goes
 to its hand and is played like any card. Under ``steal_by_replacement`` after laying down
 and before laying off, whatever the lay-off rules and the initial meld; under ``to_hand``
-(Caloochi) before laying anything down this turn. A replacement counts as playing a card
+(Caloochi) before laying anything down this turn; under ``reuse_same_turn`` (German) after
+laying down, once the player has made his initial meld, and only when a meld he may lay
+off on takes a joker and the turn could still end without the natural card: the joker is
+then laid off at once on the first meld that takes one. A replacement counts as playing a card
 (no rummy afterwards) and spends the rule on the card taken from the discard pile when it
 is that card. Anything else raises ``NotImplementedError`` (jokers and duplicates under
 ``all_at_once``, ``joker_slide``, ``deuces_wild``).
@@ -106,7 +108,6 @@ the stock is empty), else the stock's next card.
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -188,7 +189,7 @@ REASONS[BLOCK] = "block"
 BLOCK_RULES = ("block_difference", "block_totals")
 STOCK_RULES = ("turn_over", "shuffle_except_top", "shuffle_all", *BLOCK_RULES)
 DRAW_RULES = ("top", "any_card", "top_plus_one")
-REPLACE_RULES = ("none", "steal_by_replacement", "to_hand")
+REPLACE_RULES = ("none", "steal_by_replacement", "to_hand", "reuse_same_turn")
 SCORINGS = ("pip_to_winner", "per_card", "penalty", "unmelded_to_winner", "own_melds_from_each")
 
 Event = tuple[int, int, int, int, tuple[int, ...]]
@@ -221,18 +222,10 @@ class Table:
     opening_ace_low: int | None = None  # None: an ace low in a run counts its value
     jokers: int = 0  # in the shoe
     joker_declare: str = "inferred"  # §2B.11
-    joker_replace: str = "none"  # §2B.12: none, steal_by_replacement or to_hand
-    # greedy's take-test as the engine has it: under the joker limit a card "melds" when it
-    # would without the limit (``in_some_meld``); docs/bots.md asks for a meld of the hand
-    loose_take_test: bool = False
+    joker_replace: str = "none"  # §2B.12: none, steal_by_replacement, to_hand, reuse_same_turn
 
     @classmethod
-    def of(cls, rules: Rules, players: int, *, loose_take_test: bool = False) -> Table:
-        """The table of ``rules`` at ``players``; ``loose_take_test``: see the field."""
-        return dataclasses.replace(cls.read(rules, players), loose_take_test=loose_take_test)
-
-    @classmethod
-    def read(cls, rules: Rules, players: int) -> Table:
+    def of(cls, rules: Rules, players: int) -> Table:
         """The rules this oracle plays, read; anything else raises NotImplementedError."""
         hand_size, packs = rules.deal_for(players)
         unsupported = {
@@ -726,14 +719,30 @@ class Hand:
             self.log(E_DECLARE, seat, m, options[0])
             self.table_changed()
 
-    def may_steal(self, put_down: bool) -> bool:
+    def may_steal(self, seat: int, put_down: bool) -> bool:
         """May a table joker be replaced now (§2B.12): under ``steal_by_replacement`` in
-        the table phase, under ``to_hand`` only before laying anything down this turn."""
+        the table phase, under ``to_hand`` only before laying anything down this turn,
+        under ``reuse_same_turn`` once ``seat`` has made his initial meld."""
         if self.t.jokers == 0:
             return False
         if self.t.joker_replace == "to_hand":
             return not put_down
+        if self.t.joker_replace == "reuse_same_turn":
+            return self.opened[seat]
         return self.t.joker_replace == "steal_by_replacement"
+
+    def usable(self, seat: int, kind: int, taken: list[int]) -> bool:
+        """``reuse_same_turn``: could the joker freed by ``kind`` go back to the table this
+        turn (a meld ``seat`` may lay off on takes a joker) with the turn still able to end
+        without ``kind``? Always under the other rules. Never the kind of a discard taken
+        for the initial meld until it is made (§2D.25: that card goes into it)."""
+        if self.took_unopened and taken and kind == taken[0]:
+            return False
+        if self.t.joker_replace != "reuse_same_turn":
+            return True
+        rest = Counter(self.hands[seat])
+        rest[kind] -= 1
+        return self.first_joker_fit(seat) >= 0 and self.can_end(+rest, taken)
 
     def steal_all(self, seat: int, plan: int, taken: list[int]) -> tuple[list[int], bool]:
         """Greedy replaces table jokers by the natural cards they stand for while it holds
@@ -746,6 +755,7 @@ class Hand:
             choice = None
             for m, meld in enumerate(self.melds):
                 here = [k for k in stands_for(self.t, meld) if hand[k] > 0 and k != plan]
+                here = [k for k in here if self.usable(seat, k, taken)]
                 if here and (choice is None or min(here) < choice[1]):
                     choice = (m, min(here))
             if choice is None:
@@ -758,6 +768,10 @@ class Hand:
             self.table_changed()
             taken = self.spend(taken, (kind,))
             stole = True
+            if self.t.joker_replace == "reuse_same_turn":  # the joker goes back at once
+                self.take(seat, JOKER)
+                self.lay_off_joker(seat, self.first_joker_fit(seat))
+                taken = self.spend_joker(taken)
 
     def lay_off(self, seat: int, m: int, kind: int) -> None:
         """``seat`` lays natural ``kind`` off on table meld ``m`` (from his hand or, called,
@@ -829,7 +843,7 @@ class Hand:
         cards[top] += 1
         if not self.in_some_meld(cards, top):
             return False
-        if not self.t.meld_rules.joker_limit or self.t.loose_take_test:
+        if not self.t.meld_rules.joker_limit:
             return True
         every = arr.all_melds(sorted(cards.elements()), self.t.meld_rules)
         return any(top in m.naturals for m in every)  # a meld within the joker limit
@@ -872,13 +886,13 @@ class Hand:
         with several packs a copy of it, to the table spends the rule that it may not be
         discarded."""
         played = False
-        if self.may_steal(False) and self.t.joker_replace == "to_hand":
+        if self.may_steal(seat, False) and self.t.joker_replace == "to_hand":
             taken, played = self.steal_all(seat, -1, taken)
         plan, melds = self.greedy_arrangement(seat, taken)
         for m in melds:
             taken = self.lay_down(seat, m, taken)
             played = True
-        if self.may_steal(bool(melds)):
+        if self.may_steal(seat, bool(melds)):
             taken, stole = self.steal_all(seat, plan, taken)
             played = played or stole
         while True:

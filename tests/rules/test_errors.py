@@ -347,3 +347,20 @@ def test_override_contradiction_names_the_source():
 def test_override_decks_beyond_engine_for_a_variant_with_decks_by_players():
     with pytest.raises(ConfigError, match="not supported by the engine yet"):
         load_variant("rummy_basic@003", overrides={"decks": 5})
+
+
+def test_2D_24_initial_meld_needs_progressive_melding_and_a_one_card_draw(write):
+    """Combinations the engine refuses, each naming the key (docs/variants.md)."""
+    cases = [
+        ("meld_timing = 'all_at_once'\ninitial_meld_min = 40\n", "initial_meld_min"),
+        ("discard_draw = 'top_plus_one'\ninitial_meld_min = 40\n", "initial_meld_min"),
+        ("discard_before_initial_meld = 'only_for_initial_meld'\n", "discard_before_initial_meld"),
+        (
+            "initial_meld_min = 40\ndiscard_draw = 'any_card'\nstock_exhaustion = 'shuffle_all'\n"
+            "discard_before_initial_meld = 'only_for_initial_meld'\n",
+            "discard_before_initial_meld",
+        ),
+    ]
+    for lines, key in cases:
+        path = write("x", tables=f"[rules]\n{lines}")
+        assert f"key '{key}'" in str(error_of(path)), lines
