@@ -12,9 +12,11 @@ import benchmarks.suite as suite
 
 def test_all_cores_run_gives_every_worker_the_one_core_hands_and_is_bracketed(monkeypatch, capsys):
     calls = []
-    speeds = iter([500_000.0, 1_800_000.0, 700_000.0, 1.0, 1.0, 1.0])
+    speeds = iter([500_000.0, 1_800_000.0, 700_000.0, 1.0, 1.0, 1.0, 1.0, 1.0])
 
-    def fake_bench(variant="rummy_basic", players=2, bots="greedy", hands=0, workers=1):
+    def fake_bench(
+        variant="rummy_basic", players=2, bots="greedy", hands=0, workers=1, overrides=None
+    ):
         calls.append((variant, players, bots, hands, workers))
         return {"bench": "engine", "workers": workers, "hands": hands,
                 "hands_per_s": next(speeds)}  # fmt: skip
@@ -37,6 +39,8 @@ def test_all_cores_run_gives_every_worker_the_one_core_hands_and_is_bracketed(mo
         (*greedy, suite.HANDS * 3, 3),  # each of 3 workers plays the one-core run's hands
         (*greedy, suite.HANDS, 1),
     ]
+    # issue #31's German Rummy line, with and without its initial meld
+    assert calls.count(("german_rummy", 4, "greedy", suite.HANDS // 10, 1)) == 2
     scaling = next(line for line in lines if line["bench"] == "engine_scaling")
     assert scaling["one_core_hands_per_s"] == [500_000.0, 700_000.0]
     assert scaling["ratio"] == 3.0  # 1.8M against the mean of 500k and 700k
