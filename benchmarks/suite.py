@@ -5,8 +5,9 @@ rummy_basic greedy and its ratio to the reference, and its cold compile (issue #
 Engine: 2-player rummy_basic greedy on one worker and on every core (each worker playing
 as many hands as the one worker; their ratio, against one-core runs just before and after,
 is a line of its own), 4 players, careful bots; gin_rummy simple against simple on one core
-(issue #4's bar: 250,000 hands/s); and the warm-cache start-up time of ``rummysim bench
---hands 1``.
+(issue #4's bar: 250,000 hands/s); german_rummy at 4 players, greedy, with its initial
+meld of 40 and without it (issue #31's bar: 15,000 hands/s with it); and the warm-cache
+start-up time of ``rummysim bench --hands 1``.
 Hand analysis: `rummysim deadwood --file` on a million random hands.
 Pipeline (benchmarks.pipeline): ``rummysim run`` end to end against the engine alone, worker
 scaling, the Dask backend, and a worker's peak memory at 1x and 10x the hands.
