@@ -241,6 +241,11 @@ def _describe(events: np.ndarray, names: list[str], held: str = "point(s)") -> l
             lines.append(f"  melds #{a}: {cards_text(meld_order(cards))}")
         elif etype == S.E_LAYOFF:
             lines.append(f"  lays off {card_name(b)} on #{a}")
+        elif etype == S.E_SLIDE:  # §2B.13
+            lines.append(
+                f"  lays off {card_name(b)} on #{a} in its end joker's place; "
+                "the joker slides to the other end"
+            )
         elif etype == S.E_BLOCK:
             turn += 1
             lines.append(f"turn {turn}: {who}")

@@ -73,7 +73,15 @@ from sim.engine.layout import (
     TIMING_ALL_AT_ONCE,
     XD_TOP_PLUS_ONE,
 )
-from sim.engine.melds import FULL, JOKER_DIGIT, MAX_LAYERS, MAX_RUN, MELD_GROUP, rank_at
+from sim.engine.melds import (
+    FULL,
+    JOKER_DIGIT,
+    MAX_LAYERS,
+    MAX_RUN,
+    MELD_GROUP,
+    n_positions,
+    rank_at,
+)
 from sim.engine.specs import gated, rule
 from sim.engine.state import (
     C_CALL_TURN,
@@ -96,6 +104,7 @@ from sim.engine.state import (
     M_LO,
     M_OWNER,
     M_SHAPE,
+    M_SLID,
     M_SUIT,
     M_TYPE,
     PILE_DISCARD,
@@ -162,10 +171,12 @@ def _meld_ok(fx, params, st, m):
             return False
         ace_rank = rule(fx, params, P_ACE_RANK)
         jokers = 0
+        joker_positions = np.int64(0)  # as M_SLID: a slid joker stands on one (§2B.13)
         for i in range(length):
             digit = (shape >> (3 * i)) & 0x7
             if digit == JOKER_DIGIT:
                 jokers += 1
+                joker_positions |= np.int64(1) << ((st[row, M_LO] + i) % n_positions(ace_rank))
             elif digit > JOKER_DIGIT:
                 return False
             if digit < N_SUITS:
@@ -173,6 +184,8 @@ def _meld_ok(fx, params, st, m):
                     return False
                 want |= np.int64(1) << (rank_at(st[row, M_LO] + i, ace_rank) * N_SUITS + digit)
         if jokers != st[row, M_JOKERS] or n_naturals != popcount(want):
+            return False
+        if st[row, M_SLID] & ~joker_positions != 0:
             return False
     if want != naturals:
         return False

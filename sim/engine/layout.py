@@ -95,6 +95,8 @@ P_JOKER_LIMIT = slot("joker_limit")
 P_INITIAL_MELD_MIN = slot("initial_meld_min")
 P_DISCARD_BEFORE_INITIAL = slot("discard_before_initial_meld")
 P_OPENING_ACE_LOW = slot("opening_ace_low")
+P_JOKER_SLIDE = slot("joker_slide")
+P_JOKER_SLIDE_REPEAT = slot("joker_slide_repeat")
 
 P_UPCARD = slot("upcard")
 P_CALL_RUMMY = slot("call_rummy")

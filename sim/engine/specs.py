@@ -199,6 +199,7 @@ STANDARD = fixed(
         "initial_meld_min": 0,
         "discard_before_initial_meld": "free",
         "joker_limit": "none",
+        "joker_slide": False,
     },
 )
 """The RULES.md §1 baseline's card rules and progressive melding: one pack, no jokers, ace

@@ -106,7 +106,8 @@ M_SHAPE = 6  # as melds.CA_SHAPE
 M_FITS = 7  # natural kinds that could be laid off on it
 M_CARDS = 8  # M_CARDS + l: its natural cards' layer l
 M_DECLARED = M_CARDS + MAX_LAYERS  # the natural kinds its jokers were declared as (§2B.11)
-N_M = M_DECLARED + 1
+M_SLID = M_DECLARED + 1  # run: bit p (p = position mod n_positions) holds a joker that slid
+N_M = M_SLID + 1
 
 # ---- rows -----------------------------------------------------------------------------------
 R_SEAT = 0
@@ -149,6 +150,8 @@ E_DECLARE = 16  # a = meld row index, b = the natural card one of its jokers is 
 E_STEAL = 17  # a = meld row index, b = the natural card put in place of a joker (§2B.12)
 E_CALL = 18  # seat = the caller, a = the card he called, b = its discarder (§3.2); then
 # the caller's E_LAYOFF of that card and his E_DISCARD
+E_SLIDE = 19  # a = meld row index, b = the natural card laid off in the place of an end
+# joker of its run, the joker moving to the other end (joker_slide, §2B.13); a lay-off
 
 
 @allocating

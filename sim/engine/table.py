@@ -5,7 +5,8 @@ for, their declarations, their replacement and their limit (§2B.10-12); the ini
 
 Rule slots read here: ``melds_per_turn``, ``layoff_target``, ``layoff_requires_meld``,
 ``ace_rank``, ``run_suit``, ``group_duplicates``, ``packs``, ``joker_declare``,
-``joker_replace``, ``joker_limit``, ``initial_meld_min``, ``audit``.
+``joker_replace``, ``joker_limit``, ``joker_slide``, ``joker_slide_repeat``,
+``initial_meld_min``, ``audit``.
 
 **The initial meld** (§2D.24-25, docs/variants.md). Under ``initial_meld_min`` a seat has
 not opened (``S_OPENED``) until the melds he lays down in one turn count the threshold
@@ -42,6 +43,12 @@ not be laid off on it (one card per suit): ``meld_fits`` leaves it out.
 A joker may be laid off (``lay_off_joker``) on a group with fewer than 4 cards (any group
 under ``group_duplicates = allowed``) or on a run with a free end: above its last position
 when there is one, else below its first.
+
+**The slide** (§2B.13, ``joker_slide``). The natural card a run's first or last joker
+stands for may be laid off in its place, the joker moving to the position beyond the run's
+other end (``slide_kinds``, ``slide``; logged ``E_SLIDE``, counted as a lay-off). A joker
+slides once (``M_SLID`` marks the positions of jokers that slid; the extension
+``joker_slide_repeat`` lifts the limit, §3.9 open point 2); interior jokers never move.
 
 **Replacement** (§2B.12, ``joker_replace = steal_by_replacement``; ``none``: never). In
 his turn's table phase, any player holding the natural card a table joker stands for
@@ -83,6 +90,8 @@ from sim.engine.layout import (
     P_JOKER_DECLARE,
     P_JOKER_LIMIT,
     P_JOKER_REPLACE,
+    P_JOKER_SLIDE,
+    P_JOKER_SLIDE_REPEAT,
     P_JOKERS,
     P_LAYOFF_REQUIRES_MELD,
     P_LAYOFF_TARGET,
@@ -130,6 +139,7 @@ from sim.engine.state import (
     E_DECLARE,
     E_LAYOFF,
     E_MELD,
+    E_SLIDE,
     E_STEAL,
     M_CARDS,
     M_DECLARED,
@@ -139,6 +149,7 @@ from sim.engine.state import (
     M_LO,
     M_OWNER,
     M_SHAPE,
+    M_SLID,
     M_SUIT,
     M_TYPE,
     R_MELD,
@@ -192,6 +203,8 @@ def meld_fits(fx, params, st, m):
     lo = st[row, M_LO]
     suit = st[row, M_SUIT]
     fits = np.int64(0)
+    if rule(fx, params, P_JOKER_SLIDE) == 1:
+        fits |= slide_kinds(fx, params, st, m)
     if ace_rank == ACE_AROUND_CORNER:
         fits |= _run_end_kinds(fx, params, lo + MAX_RUN - 1, suit)  # position lo - 1
         fits |= _run_end_kinds(fx, params, lo + length, suit)
@@ -382,6 +395,7 @@ def lay_down(fx, params, st, events, seat, work, cand):
     taken = st[R_SC, C_TAKEN]
     _spend_taken(st, st[row, M_CARDS])
     st[row, M_DECLARED] = 0
+    st[row, M_SLID] = 0
     if work[cand, CA_JOKERS] > 0:
         _spend_taken_joker(st)
     _count_opening(fx, params, st, seat, work[cand, CA_OPEN], taken)
@@ -422,8 +436,12 @@ def lay_off(fx, params, st, events, seat, m, kind):
     bit = _hand_to_meld(st, hand, row, n_layers, kind)
     st[hand, S_N] -= 1
     suit = kind % N_SUITS
+    event = np.int64(E_LAYOFF)
     if st[row, M_TYPE] == MELD_GROUP:
         st[row, M_SHAPE] += np.int64(1) << (4 * suit)
+    elif rule(fx, params, P_JOKER_SLIDE) == 1 and slide_kinds(fx, params, st, m) & bit != 0:
+        slide(fx, params, st, m, kind)
+        event = np.int64(E_SLIDE)
     else:
         ace_rank = rule(fx, params, P_ACE_RANK)
         lo = st[row, M_LO]
@@ -444,12 +462,93 @@ def lay_off(fx, params, st, events, seat, m, kind):
     st[R_SC, C_LAYOFFS_TURN] += 1
     st[R_SC, C_LAYOFFS] += 1
     _spend_taken(st, bit)
-    log_event(st, events, np.int64(E_LAYOFF), seat, m, kind)
+    log_event(st, events, event, seat, m, kind)
     st[row, M_FITS] = meld_fits(fx, params, st, m)
     refresh_fits(fx, params, st)
 
 
 # ---- jokers on the table (§2B.11, §2B.12; module docstring) ----------------------------------
+
+
+@kernel
+def _position_bit(ace_rank, pos):
+    """The ``M_SLID`` bit of run position ``pos`` (around the corner positions wrap)."""
+    return np.int64(1) << (pos % n_positions(ace_rank))
+
+
+@kernel
+def _end_joker_slides(fx, params, st, row, i):
+    """May the joker at run position ``M_LO + i`` of meld ``row`` (its first or last) slide:
+    is it a joker, has it not slid yet (once, unless ``joker_slide_repeat``), and is there
+    a free position at the other end?"""
+    shape = st[row, M_SHAPE]
+    if (shape >> (3 * i)) & 0x7 != JOKER_DIGIT:
+        return False
+    ace_rank = rule(fx, params, P_ACE_RANK)
+    lo = st[row, M_LO]
+    if (
+        rule(fx, params, P_JOKER_SLIDE_REPEAT) == 0
+        and st[row, M_SLID] & _position_bit(ace_rank, lo + i) != 0
+    ):
+        return False
+    if ace_rank == ACE_AROUND_CORNER:
+        return True  # the caller checked that the run has a free position
+    if i == 0:
+        return lo + st[row, M_LEN] < n_positions(ace_rank)
+    return lo > 0
+
+
+@gated(P_JOKER_SLIDE, lambda v: v != 0, np.int64(0))
+@kernel
+def slide_kinds(fx, params, st, m):
+    """The natural kinds that could be laid off on run ``m`` in the place of its first or
+    last joker, that joker sliding to the other end (``joker_slide``, RULES.md §2B.13;
+    interior jokers never move), as a mask. Runs of one suit only (the rules model refuses
+    the slide with ``run_suit = any_suit``), so a joker's position fixes its card."""
+    row = R_MELD + m
+    length = st[row, M_LEN]
+    if st[row, M_TYPE] == MELD_GROUP or st[row, M_JOKERS] == 0 or length >= MAX_RUN:
+        return np.int64(0)
+    ace_rank = rule(fx, params, P_ACE_RANK)
+    lo = st[row, M_LO]
+    suit = st[row, M_SUIT]
+    out = np.int64(0)
+    if _end_joker_slides(fx, params, st, row, np.int64(0)):
+        out |= np.int64(1) << (rank_at(lo, ace_rank) * N_SUITS + suit)
+    if _end_joker_slides(fx, params, st, row, length - 1):
+        out |= np.int64(1) << (rank_at(lo + length - 1, ace_rank) * N_SUITS + suit)
+    return out
+
+
+@gated(P_JOKER_SLIDE, lambda v: v != 0, None)
+@kernel
+def slide(fx, params, st, m, kind):
+    """Natural ``kind`` (one of ``slide_kinds``; already among the meld's cards) takes the
+    position of the end joker of run ``m`` that stands for it, and the joker moves to the
+    position beyond the run's other end (RULES.md §2B.13); its ``M_SLID`` bit moves with it.
+    The caller counts the length."""
+    row = R_MELD + m
+    ace_rank = rule(fx, params, P_ACE_RANK)
+    lo = st[row, M_LO]
+    length = st[row, M_LEN]
+    suit = kind % N_SUITS
+    shape = st[row, M_SHAPE]
+    first = (shape & 0x7) == JOKER_DIGIT and rank_at(lo, ace_rank) == kind // N_SUITS
+    if first and _end_joker_slides(fx, params, st, row, np.int64(0)):
+        st[row, M_SLID] &= ~_position_bit(ace_rank, lo)
+        shape = (shape & ~np.int64(0x7)) | suit
+        st[row, M_SHAPE] = shape | (np.int64(JOKER_DIGIT) << (3 * length))
+        st[row, M_SLID] |= _position_bit(ace_rank, lo + length)
+        return
+    last = 3 * (length - 1)
+    st[row, M_SLID] &= ~_position_bit(ace_rank, lo + length - 1)
+    shape = (shape & ~(np.int64(0x7) << last)) | (np.int64(suit) << last)
+    before = lo - 1
+    if before < 0:
+        before = n_positions(ace_rank) - 1  # around the corner (the only case with lo 0)
+    st[row, M_LO] = before
+    st[row, M_SHAPE] = (shape << 3) | JOKER_DIGIT
+    st[row, M_SLID] |= _position_bit(ace_rank, before)
 
 
 @kernel
@@ -669,6 +768,7 @@ def steal(fx, params, st, events, seat, m, kind):
             ) == kind // N_SUITS:
                 shape &= ~(np.int64(0x7) << (3 * i))
                 shape |= np.int64(suit) << (3 * i)
+                st[row, M_SLID] &= ~_position_bit(ace_rank, st[row, M_LO] + i)
                 break
         st[row, M_SHAPE] = shape
     st[row, M_JOKERS] -= 1

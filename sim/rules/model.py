@@ -343,6 +343,7 @@ def _check_contradictions(rules: Rules) -> None:
     _check_meld_capacity(rules)
     _check_scoring_and_end(rules)
     _check_initial_meld(rules)
+    _check_joker_slide(rules)
 
 
 def _check_family(rules: Rules) -> None:
@@ -645,6 +646,28 @@ def _check_initial_meld(rules: Rules) -> None:
             key="discard_before_initial_meld",
             value=before,
             allowed="free, or only_for_initial_meld with discard_draw 'top' (RULES.md §2D.25)",
+        )
+
+
+def _check_joker_slide(rules: Rules) -> None:
+    """The slide (RULES.md §2B.13) moves a run's end joker to the card its new position
+    fixes, which a run of one suit gives; its repeat extension needs the slide."""
+    values = rules.values
+    if values["joker_slide"] and values["run_suit"] == "any_suit":
+        raise ConfigError(
+            "joker_slide moves a run's end joker to the other end, where its position fixes "
+            "its card; in a run of any suits a joker is a rank (or a declared card) and the "
+            "engine does not play the slide there",
+            key="joker_slide",
+            value=True,
+            allowed="off with run_suit 'any_suit', or run_suit 'same_suit' (RULES.md §2B.13)",
+        )
+    if values["joker_slide_repeat"] and not values["joker_slide"]:
+        raise ConfigError(
+            "joker_slide_repeat lets a joker slide again, and joker_slide is off",
+            key="joker_slide_repeat",
+            value=True,
+            allowed="off, or on with joker_slide on (RULES.md §2B.13, §3.9 open point 2)",
         )
 
 

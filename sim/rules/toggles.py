@@ -291,8 +291,7 @@ TOGGLES: tuple[Toggle, ...] = (
             choices=("none", "to_hand", "reuse_same_turn", "steal_by_replacement"),
             supported=("none", "to_hand", "reuse_same_turn", "steal_by_replacement")),
     _switch(13, "joker_slide", False, "2B.13",
-            "a joker at the end of a run may move to the other end on a lay-off",
-            supported=(False,)),
+            "a joker at the end of a run may move to the other end on a lay-off"),
     _switch(14, "deuces_wild", False, "2B.14", "2s are wild as well as jokers",
             supported=(False,)),
     # ---- 2C. Drawing and discarding -------------------------------------------------------
@@ -442,6 +441,9 @@ TOGGLES: tuple[Toggle, ...] = (
             "simulator extension: what an ace low in a run (A-2-3) counts toward "
             "initial_meld_min: the ace's value (Caloochi, literal) or 1 (German Rummy, §3.14)",
             choices=("ace_points", 1)),
+    _switch(102, "joker_slide_repeat", False, "2B.13",
+            "simulator extension: a joker that has slid may slide again (Double Rum, §3.9 "
+            "open point 2; RULES.md's default is once)"),
     # ---- engine policy (not rules) --------------------------------------------------------
     _int(None, "turn_cap", 500, "1.8",
          "engine policy: turns per hand before the hand is recorded as stalled", low=1),

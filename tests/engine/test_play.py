@@ -49,6 +49,15 @@ PLAYED_FILES = [
     ("caloochi", 4),
     ("german_rummy", 2),  # initial meld 40, joker limit, joker swap reused (§3.14)
     ("german_rummy", 6),
+    ("double_rum", 2),  # duplicates in groups, the joker slide (§3.9)
+    ("double_rum", 6),
+    # the alternatives of open points (§3.8, §3.9, §3.14)
+    ("caloochi@ace_low", 3),
+    ("caloochi@duplicates", 4),
+    ("caloochi@must_discard", 2),
+    ("double_rum@2_jokers", 4),
+    ("double_rum@slide_repeat", 3),
+    ("german_rummy@restricted_discard", 4),
 ]
 
 

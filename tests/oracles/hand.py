@@ -86,6 +86,8 @@ An event is a tuple ``(type, seat, a, b, cards)`` in the terms of the engine's e
 - ``E_LAYOFF``: a = the meld's table index, b = the card (``JOKER`` for a joker);
 - ``E_DECLARE``: a = the meld's table index, b = the natural card a joker is declared as;
 - ``E_STEAL``: a = the meld's table index, b = the natural card put in a joker's place;
+- ``E_SLIDE``: a = the meld's table index, b = the natural card laid off in the place of an
+  end joker of a run, the joker moving beyond the other end (§2B.13);
 - ``E_BLOCK``: a = the discard top declined with the stock empty;
 - ``E_CALL``: seat = the caller, a = the called card, b = its discarder (then the caller's
   ``E_LAYOFF`` and ``E_DISCARD``);
@@ -161,7 +163,7 @@ def first_dealer(seed: int, shard: int, game: int, players: int) -> int:
 E_DEAL, E_UPCARD, E_DRAW_STOCK, E_DRAW_DISCARD, E_REBUILD = 0, 1, 2, 3, 4
 E_MELD, E_LAYOFF, E_DISCARD, E_END, E_SCORE = 5, 6, 7, 8, 9
 E_BLOCK = 15
-E_DECLARE, E_STEAL, E_CALL = 16, 17, 18
+E_DECLARE, E_STEAL, E_CALL, E_SLIDE = 16, 17, 18, 19
 EVENT_NAMES = dict(
     enumerate(
         (
@@ -182,6 +184,7 @@ EVENT_NAMES[E_BLOCK] = "block"
 EVENT_NAMES[E_CALL] = "call"
 EVENT_NAMES[E_DECLARE] = "declare"
 EVENT_NAMES[E_STEAL] = "steal"
+EVENT_NAMES[E_SLIDE] = "slide"
 WENT_OUT, WENT_RUMMY, BLOCK, STALLED, EXHAUSTED = 0, 1, 2, 3, 4
 REASONS = {WENT_OUT: "went_out", WENT_RUMMY: "went_rummy", STALLED: "stalled"}
 REASONS[EXHAUSTED] = "exhausted"
@@ -223,6 +226,8 @@ class Table:
     jokers: int = 0  # in the shoe
     joker_declare: str = "inferred"  # §2B.11
     joker_replace: str = "none"  # §2B.12: none, steal_by_replacement, to_hand, reuse_same_turn
+    joker_slide: bool = False  # §2B.13
+    slide_repeat: bool = False  # joker_slide_repeat: a joker may slide again (§3.9 point 2)
 
     @classmethod
     def of(cls, rules: Rules, players: int) -> Table:
@@ -232,7 +237,6 @@ class Table:
             "meld_timing": rules.meld_timing not in ("progressive", "all_at_once"),
             "jokers": rules.jokers != 0 and rules.meld_timing != "progressive",
             "joker_replace": rules.values["joker_replace"] not in REPLACE_RULES,
-            "joker_slide": bool(rules.values["joker_slide"]),
             "deuces_wild": bool(rules.values["deuces_wild"]),
             "melds_per_turn": rules.melds_per_turn not in ("unlimited", "one"),
             "layoff_target": rules.layoff_target != "any" and rules.meld_timing == "progressive",
@@ -275,6 +279,8 @@ class Table:
             jokers=int(rules.jokers),
             joker_declare=rules.values["joker_declare"],
             joker_replace=rules.values["joker_replace"],
+            joker_slide=bool(rules.values["joker_slide"]),
+            slide_repeat=bool(rules.values["joker_slide_repeat"]),
         )
 
 
@@ -337,6 +343,7 @@ class TableMeld:
     slots: list[int] = field(default_factory=list)  # run
     suit: int = -1  # run of one suit; -1: any suit
     declared: set[int] = field(default_factory=set)
+    slid: set[int] = field(default_factory=set)  # run: positions (mod their count) of slid jokers
 
     @property
     def length(self) -> int:
@@ -406,7 +413,46 @@ def fits(table: Table, t: TableMeld, kind: int) -> bool:
         return t.length < N_SUITS and t.counts[suit_of(kind)] == 0 and kind not in t.declared
     if t.suit >= 0 and suit_of(kind) != t.suit:
         return False
+    if kind in slide_ends(table, t):
+        return True
     return any(rank == rank_of(kind) for _, rank in run_ends(t, table.meld_rules.ace_rank))
+
+
+def slide_ends(table: Table, t: TableMeld) -> dict[int, str]:
+    """The natural cards that would take the place of an end joker of run ``t``, the joker
+    moving beyond the other end (RULES.md §2B.13): card -> "first" or "last". A joker
+    slides once unless ``slide_repeat``, and only where the other end has a free position;
+    interior jokers never move."""
+    if not table.joker_slide or t.kind != "run" or t.length >= N_RANKS:
+        return {}
+    ace = table.meld_rules.ace_rank
+    count = len(position_ranks(ace))
+    out: dict[int, str] = {}
+    first, last = t.lo, t.lo + t.length - 1
+    room_above = ace == "around_corner" or t.lo + t.length < count
+    room_below = ace == "around_corner" or t.lo > 0
+    if t.slots[0] == JOKER and room_above and (table.slide_repeat or first % count not in t.slid):
+        out[rank_at(ace, first) * N_SUITS + t.suit] = "first"
+    if t.slots[-1] == JOKER and room_below and (table.slide_repeat or last % count not in t.slid):
+        out.setdefault(rank_at(ace, last) * N_SUITS + t.suit, "last")
+    return out
+
+
+def slide(t: TableMeld, kind: int, end: str, ace_rank: str) -> None:
+    """Natural ``kind`` takes the place of ``t``'s ``end`` joker, which moves beyond the
+    other end."""
+    count = len(position_ranks(ace_rank))
+    if end == "first":
+        t.slid.discard(t.lo % count)
+        t.slots[0] = kind
+        t.slots.append(JOKER)
+        t.slid.add((t.lo + t.length - 1) % count)
+    else:
+        t.slid.discard((t.lo + t.length - 1) % count)
+        t.slots[-1] = kind
+        t.slots.insert(0, JOKER)
+        t.lo = (t.lo - 1) % count
+        t.slid.add(t.lo)
 
 
 def lay_off_on(t: TableMeld, kind: int, ace_rank: str) -> None:
@@ -515,6 +561,7 @@ def replace_joker(t: TableMeld, kind: int, ace_rank: str) -> None:
             if slot == JOKER and rank_at(ace_rank, t.lo + i) == rank_of(kind)
         )
         t.slots[i] = kind
+        t.slid.discard((t.lo + i) % len(position_ranks(ace_rank)))
     t.declared.discard(kind)
 
 
@@ -777,10 +824,14 @@ class Hand:
         """``seat`` lays natural ``kind`` off on table meld ``m`` (from his hand or, called,
         from the discard pile)."""
         meld = self.melds[m]
-        lay_off_on(meld, kind, self.t.meld_rules.ace_rank)
+        end = slide_ends(self.t, meld).get(kind)
+        if end is not None:  # §2B.13
+            slide(meld, kind, end, self.t.meld_rules.ace_rank)
+        else:
+            lay_off_on(meld, kind, self.t.meld_rules.ace_rank)
         if meld.owner == seat:
             self.laid_own[seat] = True
-        self.log(E_LAYOFF, seat, m, kind)
+        self.log(E_LAYOFF if end is None else E_SLIDE, seat, m, kind)
         self.table_changed()
 
     def best(

@@ -44,6 +44,14 @@ FILES = (
     "boat_house_rum",  # all_at_once with top_plus_one and unmelded_to_winner (§3.7)
     "caloochi",  # 2 packs + 4 jokers, initial meld 51, jokers to hand (§3.8)
     "german_rummy",  # 2 packs + 6 jokers, initial meld 40, joker limit and swap (§3.14)
+    "double_rum",  # 2 packs + 4 jokers, duplicates in groups, the joker slide (§3.9)
+    # the alternatives of open points (§3.8, §3.9, §3.14)
+    "caloochi@ace_low",
+    "caloochi@duplicates",
+    "caloochi@must_discard",
+    "double_rum@2_jokers",
+    "double_rum@slide_repeat",
+    "german_rummy@restricted_discard",
 )
 HANDS = 30
 SEED = 29
@@ -125,13 +133,16 @@ SETTINGS = (
         "must_discard_to_go_out": True,
         "joker_replace": "reuse_same_turn",
     },
-    {  # Double-Rum-like (§3.9) without its joker slide, which the engine does not play
+    {  # Double-Rum-like (§3.9), each joker sliding again and again (§3.9 open point 2)
         "decks": 2,
         "jokers": 4,
         "ace_rank": "high_or_low",
         "group_duplicates": "allowed",
         "ace_points": 11,
+        "joker_slide": True,
+        "joker_slide_repeat": True,
     },
+    {"jokers": 3, "joker_slide": True, "ace_rank": "around_corner"},  # slides wrap (§2B.13)
     {
         "jokers": 3,
         "joker_declare": "three_card_group",

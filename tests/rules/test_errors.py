@@ -130,7 +130,6 @@ def test_policy_out_of_range(write):
         ("upcard = 'off'", "2C.15", "on"),
         ("decks = 5", "2A.1", "integer 1..4"),
         ("jokers = 9", "2A.2", "integer 0..8"),
-        ("joker_slide = true", "2B.13", "off"),
     ],
 )
 def test_unsupported_value_names_section(write, line, section, supported):
