@@ -246,6 +246,8 @@ def _describe(events: np.ndarray, names: list[str], held: str = "point(s)") -> l
                 f"  lays off {card_name(b)} on #{a} in its end joker's place; "
                 "the joker slides to the other end"
             )
+        elif etype == S.E_BORROW:  # §2D.22: the new meld that holds it follows
+            lines.append(f"  borrows {card_name(b)} from #{a}")
         elif etype == S.E_BLOCK:
             turn += 1
             lines.append(f"turn {turn}: {who}")

@@ -11,7 +11,10 @@ after a knock's showdown (knock-family turns are not checked one by one).
 - every table meld's joker declarations fit its cards and ``joker_declare`` (RULES.md
   §2B.11, ``declarations_legal``);
 - no table joker was replaced by its natural card unless ``joker_replace`` allows it
-  (§2B.12);
+  (§2B.12); a run's slid jokers (``M_SLID``, §2B.13) stand on joker positions;
+- at most one card borrowed a turn, and none unless ``borrowing`` allows it (§2D.22;
+  ``borrow.borrow_meld`` counts a borrow the rules do not allow, or a new meld without
+  the borrowed card; the meld left behind is checked with the table);
 - Call Rummy (§3.2, ``sim.engine.calls``): a called card is laid off on a table meld it
   fits and the caller may lay off on (``call_fits``, before the lay-off; the meld is then
   checked with the table after the caller's discard), and after a chain of calls the turn
@@ -42,6 +45,7 @@ from sim.cards import JOKER, N_NATURAL, N_SUITS
 from sim.engine.bitops import popcount
 from sim.engine.jit import kernel
 from sim.engine.layout import (
+    BORROW_OFF,
     FAMILY_RUMMY,
     GROUP_DUPLICATES_ALLOWED,
     JDECLARE_ALWAYS,
@@ -51,6 +55,7 @@ from sim.engine.layout import (
     JREPLACE_NONE,
     P_ACE_RANK,
     P_AUDIT,
+    P_BORROWING,
     P_DISCARD_DRAW,
     P_FAMILY,
     P_GROUP_DUPLICATES,
@@ -84,6 +89,7 @@ from sim.engine.melds import (
 )
 from sim.engine.specs import gated, rule
 from sim.engine.state import (
+    C_BORROWS_TURN,
     C_CALL_TURN,
     C_CURRENT,
     C_DISCARD_N,
@@ -258,6 +264,9 @@ def check_state(fx, params, st, piles, work):
             bad += 1
         if concealed and st[R_SEAT + st[R_MELD + m, M_OWNER], S_N] != 0:
             bad += 1  # all_at_once: melds reach the table only with a whole hand (§2D.18)
+    borrows = st[R_SC, C_BORROWS_TURN]
+    if borrows > 1 or (borrows > 0 and rule(fx, params, P_BORROWING) == BORROW_OFF):
+        bad += 1  # one card a turn, and only where the rules lend (§2D.22)
     if st[R_SC, C_STEALS_TURN] > 0 and rule(fx, params, P_JOKER_REPLACE) == JREPLACE_NONE:
         bad += 1  # a table joker taken where the rules keep it there (§2B.12)
     for pile, size in ((PILE_STOCK, st[R_SC, C_STOCK_N]), (PILE_DISCARD, st[R_SC, C_DISCARD_N])):

@@ -13,7 +13,9 @@ anything down, the only time the rule allows it. Then it lays off, again and aga
 lowest card that fits a table meld it may lay off on (never a copy of the card kept back),
 on the first such meld (the lowest row), skipping a card whose lay-off would leave no
 legal end of the turn; when no natural card goes, a joker (the ones it took included) on
-the first meld that takes one (``table.lay_off_joker``). It declares its jokers as the
+the first meld that takes one (``table.lay_off_joker``). Under ``borrowing`` (§2D.22) it
+then borrows the table card that melds the most of its own points (``greedy_borrow``)
+and lays off again. It declares its jokers as the
 lowest card it may (``joker_choice``). It discards the highest-valued allowed card
 outside every partial meld (another card of its rank, or a card of its suit at most two
 run positions away), else the highest-valued allowed card,
@@ -41,9 +43,11 @@ import numpy as np
 
 from sim.cards import JOKER
 from sim.engine.bitops import highest_bit, lowest_bit
+from sim.engine.borrow import borrow_meld, borrowable
 from sim.engine.jit import kernel
 from sim.engine.joker_choice import declare_jokers
 from sim.engine.layout import (
+    BORROW_OFF,
     DBI_ONLY_FOR_INITIAL,
     GROUP_DUPLICATES_ALLOWED,
     JLIMIT_NATURALS,
@@ -52,6 +56,7 @@ from sim.engine.layout import (
     MELDS_ONE,
     MELDS_ONE_OR_LAYOFF,
     P_ACE_RANK,
+    P_BORROWING,
     P_DISCARD_BEFORE_INITIAL,
     P_GROUP_DUPLICATES,
     P_JOKER_LIMIT,
@@ -74,6 +79,7 @@ from sim.engine.legal import (
 )
 from sim.engine.melds import (
     CA_JOKERS,
+    CA_TAKE,
     MAX_LAYERS,
     N_PLANES,
     S_BEST_N,
@@ -220,6 +226,16 @@ def greedy_table(fx, params, values, st, piles, rng, events, work, seat, bot):
             if work[W_BEST + m, CA_JOKERS] > 0:
                 declare_jokers(fx, params, st, piles, rng, events, seat, t, bot)
     _steal_all(fx, params, st, piles, rng, events, seat, bot)
+    _lay_off_all(fx, params, st, piles, rng, events, seat, bot)
+    if rule(fx, params, P_BORROWING) != BORROW_OFF and greedy_borrow(
+        fx, params, values, st, piles, rng, events, work, seat, bot
+    ):
+        _lay_off_all(fx, params, st, piles, rng, events, seat, bot)
+
+
+@kernel
+def _lay_off_all(fx, params, st, piles, rng, events, seat, bot):
+    """Greedy's lay-offs (module docstring), until none goes."""
     while st[R_SEAT + seat, S_N] > 0:
         cands = st[R_SEAT + seat, S_HAND : S_HAND + MAX_LAYERS][0] & layoff_targets(
             fx, params, st, seat
@@ -248,6 +264,84 @@ def greedy_table(fx, params, values, st, piles, rng, events, work, seat, bot):
                 played = True
         if not played:
             return
+
+
+@kernel
+def _borrow_search(fx, params, values, st, work, seat, kind):
+    """The value ``seat``'s best arrangement melds from his hand with natural ``kind`` added
+    and melded (``must``), never the card kept back (``C_PLAN``), into ``work``; -1 when
+    there is none or it would leave no legal end of the turn. The hand is left as it
+    was."""
+    hand = st[R_SEAT + seat, S_HAND : S_HAND + MAX_LAYERS]
+    jokers = st[R_SEAT + seat, S_JOKERS]
+    plan = st[R_SC, C_PLAN]
+    kept = 0 <= plan < JOKER
+    give_natural(fx, params, hand, kind)
+    if kept:
+        take_natural(fx, params, hand, plan)
+    value = np.int64(-1)
+    if (meldable(fx, params, hand, rule(fx, params, P_PACKS), jokers) >> kind) & 1 == 1:
+        value = best_arrangement(
+            fx, params, values, work, hand, jokers, _meld_limit(fx, params), np.int64(0), kind
+        )
+    if kept:
+        give_natural(fx, params, hand, plan)
+    n = work[W_SCAL, S_BEST_N]
+    first = np.int64(W_BEST)
+    if value >= 0 and (n == 0 or not rows_leave_end(fx, params, st, work, seat, first, n)):
+        value = -1
+    take_natural(fx, params, hand, kind)
+    return value - values[kind] if value > 0 else np.int64(-1)
+
+
+@gated(P_BORROWING, lambda v: v != BORROW_OFF, np.bool_(False))
+@kernel
+def greedy_borrow(fx, params, values, st, piles, rng, events, work, seat, bot):
+    """Borrowing (§2D.22; ``sim.engine.borrow``), after greedy's lay-downs and lay-offs: of
+    the cards it may borrow, the one whose best arrangement with the rest of its hand melds
+    the most of its own points (more than 0: it melded all it could without; ties: the
+    lowest meld row, then the lowest kind); it lays that arrangement down, the meld holding
+    the borrowed card first. Returns whether it borrowed."""
+    best_gain = np.int64(0)
+    best_m = np.int64(-1)
+    best_k = np.int64(-1)
+    for m in range(st[R_SC, C_N_MELDS]):
+        kinds = borrowable(fx, params, st, seat, m)
+        while kinds != 0:
+            k = lowest_bit(kinds)
+            kinds &= kinds - 1
+            gain = _borrow_search(fx, params, values, st, work, seat, k)
+            if gain > best_gain:
+                best_gain = gain
+                best_m = m
+                best_k = k
+    if best_m < 0:
+        return False
+    _borrow_search(fx, params, values, st, work, seat, best_k)
+    n = work[W_SCAL, S_BEST_N]
+    first = W_BEST
+    for r in range(W_BEST, W_BEST + n):
+        if _holds_kind(work, r, best_k):
+            first = r
+            break
+    t = borrow_meld(fx, params, st, events, seat, best_m, best_k, work, np.int64(first))
+    if work[first, CA_JOKERS] > 0:
+        declare_jokers(fx, params, st, piles, rng, events, seat, t, bot)
+    for r in range(W_BEST, W_BEST + n):
+        if r != first:
+            t = lay_down(fx, params, st, events, seat, work, r)
+            if work[r, CA_JOKERS] > 0:
+                declare_jokers(fx, params, st, piles, rng, events, seat, t, bot)
+    return True
+
+
+@kernel
+def _holds_kind(work, row, kind):
+    """Does workspace candidate ``row`` hold a copy of natural ``kind``?"""
+    for l in range(MAX_LAYERS):
+        if (work[row, CA_TAKE + l] >> kind) & 1 == 1:
+            return True
+    return False
 
 
 @gated(P_DISCARD_BEFORE_INITIAL, lambda v: v == DBI_ONLY_FOR_INITIAL, np.bool_(False))

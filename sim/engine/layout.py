@@ -97,6 +97,7 @@ P_DISCARD_BEFORE_INITIAL = slot("discard_before_initial_meld")
 P_OPENING_ACE_LOW = slot("opening_ace_low")
 P_JOKER_SLIDE = slot("joker_slide")
 P_JOKER_SLIDE_REPEAT = slot("joker_slide_repeat")
+P_BORROWING = slot("borrowing")
 
 P_UPCARD = slot("upcard")
 P_CALL_RUMMY = slot("call_rummy")
@@ -144,6 +145,8 @@ JREPLACE_TO_HAND = code("joker_replace", "to_hand")
 JREPLACE_REUSE = code("joker_replace", "reuse_same_turn")
 
 JLIMIT_NATURALS = code("joker_limit", "not_more_than_naturals")
+BORROW_OFF = code("borrowing", "off")
+BORROW_OWN = code("borrowing", "own")
 DBI_ONLY_FOR_INITIAL = code("discard_before_initial_meld", "only_for_initial_meld")
 OPENING_ACE_LOW_ONE = code("opening_ace_low", 1)  # 1: the number itself; ace_points: -1
 TIMING_PROGRESSIVE = code("meld_timing", "progressive")

@@ -66,9 +66,11 @@ from sim.engine.layout import (
     ACE_AROUND_CORNER,
     ACE_HIGH,
     ACE_HIGH_OR_LOW,
+    BORROW_OFF,
     GROUP_DUPLICATES_ALLOWED,
     JLIMIT_NATURALS,
     P_ACE_RANK,
+    P_BORROWING,
     P_GROUP_DUPLICATES,
     P_INITIAL_MELD_MIN,
     P_JOKER_LIMIT,
@@ -718,8 +720,9 @@ def best_arrangement(fx, params, values, work, layers, jokers, limit, minimum, m
     ``packs`` of them) plus ``jokers``, with at most ``limit`` melds (0: any number), among
     those whose melds count at least ``minimum`` toward an initial meld (``CA_OPEN``,
     §2D.24; 0: no threshold) and meld a copy of natural kind ``must`` (``JOKER``: a joker;
-    -1: nothing; §2D.25's discard taken for the initial meld). The conditions apply only
-    under an initial-meld rule (``initial_meld_min`` > 0). Writes its melds to ``work``
+    -1: nothing; §2D.25's discard taken for the initial meld, §2D.22's borrowed card). The
+    conditions apply only under an initial-meld rule (``initial_meld_min`` > 0) or
+    ``borrowing`` (a spec fixing both off folds them away). Writes its melds to ``work``
     rows ``W_BEST``.. (``S_BEST_N`` of them; none when no arrangement meets the
     conditions) and returns the value they take out of the hand (``values`` from
     ``value_table``; the deadwood is the hand's value less this).
@@ -729,12 +732,21 @@ def best_arrangement(fx, params, values, work, layers, jokers, limit, minimum, m
     ``minimum`` (before a player opens, most turns it does not); then for the least
     deadwood among those that do, its bound starting just below the first answer's value
     (that arrangement meets the conditions, so the best one is worth at least as much, and
-    the declared order still decides among equals)."""
-    gate = rule(fx, params, P_INITIAL_MELD_MIN) != 0 and (minimum > 0 or must >= 0)
-    if not gate:
+    the declared order still decides among equals). With nothing to count (``minimum`` <=
+    0), only ``must`` to meld, one pass of the second kind (no floor) gives the same
+    arrangement."""
+    rules_ask = (
+        rule(fx, params, P_INITIAL_MELD_MIN) != 0 or rule(fx, params, P_BORROWING) != BORROW_OFF
+    )
+    if not rules_ask or (minimum <= 0 and must < 0):
         return _search(
             fx, params, values, work, layers, jokers, limit, np.int64(0), np.int64(-1),
             np.bool_(False), np.bool_(False), np.int64(-1),
+        )  # fmt: skip
+    if minimum <= 0:
+        return _search(
+            fx, params, values, work, layers, jokers, limit, np.int64(0), must, np.bool_(True),
+            np.bool_(False), np.int64(-1),
         )  # fmt: skip
     most = _search(
         fx, params, values, work, layers, jokers, limit, np.int64(0), must, np.bool_(True),

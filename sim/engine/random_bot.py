@@ -20,7 +20,8 @@ random stream of the deal.
   first laid first; then (``joker_replace``, §2B.12, while the rule allows them) the
   replacements: for each table meld, first laid first, each natural kind held that one of
   its jokers stands for, lowest first (under ``reuse_same_turn`` only those after which
-  the joker can go back, ``table.replacement_usable``). While it owes a joker taken back
+  the joker can go back, ``table.replacement_usable``); then (``borrowing``, §2D.22)
+  each new meld through a card it may borrow (``_borrows``). While it owes a joker taken back
   under ``reuse_same_turn`` its only actions are that joker's lay-offs, and it does not
   stop. Before its initial meld (§2D.24) a meld action is a first meld that makes it, with
   greedy's arrangement of the rest laid down with it. A joker laid down or laid off is
@@ -35,12 +36,15 @@ import numpy as np
 
 from sim.cards import JOKER
 from sim.engine.bitops import lowest_bit, popcount
+from sim.engine.borrow import borrow_meld, borrowable
 from sim.engine.greedy import greedy_arrangement
 from sim.engine.jit import kernel
 from sim.engine.joker_choice import declare_jokers
 from sim.engine.layout import (
+    BORROW_OFF,
     BOT_RANDOM,
     MELDS_UNLIMITED,
+    P_BORROWING,
     P_INITIAL_MELD_MIN,
     P_MELDS_PER_TURN,
     P_PACKS,
@@ -48,9 +52,11 @@ from sim.engine.layout import (
 from sim.engine.legal import (
     allowed_naturals,
     discard_allowed,
+    give_natural,
     joker_stays_finishable,
     rows_leave_end,
     stays_finishable,
+    take_natural,
 )
 from sim.engine.melds import (
     CA_JOKERS,
@@ -261,6 +267,42 @@ def _steals(fx, params, st, events, seat, pick, count):
     return count
 
 
+@gated(P_BORROWING, lambda v: v != BORROW_OFF, np.int64(0))
+@kernel
+def _borrows(fx, params, values, st, piles, rng, events, work, seat, pick, count):
+    """As ``_melds``, for borrowing (§2D.22, ``sim.engine.borrow``): for each table meld,
+    first laid first, each card it may borrow from it, lowest first, each new meld through
+    that card with cards of its hand (``melds.list_candidates`` order) that leaves the turn
+    able to end legally."""
+    hand = st[R_SEAT + seat, S_HAND : S_HAND + MAX_LAYERS]
+    n_layers = rule(fx, params, P_PACKS)
+    jokers = st[R_SEAT + seat, S_JOKERS]
+    for m in range(st[R_SC, C_N_MELDS]):
+        kinds = borrowable(fx, params, st, seat, m)
+        while kinds != 0:
+            k = lowest_bit(kinds)
+            kinds &= kinds - 1
+            give_natural(fx, params, hand, k)
+            n = list_candidates(
+                fx, params, values, work, np.int64(W_PICK), hand, n_layers, jokers, k
+            )
+            for i in range(min(n, MAX_CAND)):
+                row = W_PICK + i
+                if not rows_leave_end(fx, params, st, work, seat, row, np.int64(1)):
+                    continue
+                if count == pick:
+                    take_natural(fx, params, hand, k)
+                    t = borrow_meld(fx, params, st, events, seat, m, k, work, np.int64(row))
+                    if work[row, CA_JOKERS] > 0:
+                        declare_jokers(
+                            fx, params, st, piles, rng, events, seat, t, np.int64(BOT_RANDOM)
+                        )
+                    return np.int64(-1)
+                count += 1
+            take_natural(fx, params, hand, k)
+    return count
+
+
 @kernel
 def _actions(fx, params, values, st, piles, rng, events, work, seat, pick):
     """How many legal table actions there are (``pick`` = NO_PICK), or carry out action
@@ -280,6 +322,10 @@ def _actions(fx, params, values, st, piles, rng, events, work, seat, pick):
         return count
     if may_steal(fx, params, st):
         count = _steals(fx, params, st, events, seat, pick, count)
+        if count < 0:
+            return -1
+    if rule(fx, params, P_BORROWING) != BORROW_OFF:
+        count = _borrows(fx, params, values, st, piles, rng, events, work, seat, pick, count)
     return count
 
 

@@ -161,7 +161,7 @@ def _gate(kernel, slot, runs, never):
     exec(  # the source is the kernel's own parameter names, nothing else
         f"def call({names}):\n    return kernel({names})\n"
         f"def stand_in({names}):\n    return never\n"
-        f"def choose({names}):\n    return pick(fx)\n",
+        f"def choose({names}):\n    return _gate_pick_(fx)\n",
         scope,
     )
 
@@ -169,7 +169,7 @@ def _gate(kernel, slot, runs, never):
         value = fx.values[slot]
         return scope["stand_in"] if value != RUNTIME and not runs(value) else function
 
-    scope["pick"] = pick
+    scope["_gate_pick_"] = pick  # a name no kernel parameter shadows (``pick`` is one)
     call = scope["call"]
     call.__name__ = call.__qualname__ = function.__name__
     call.__doc__ = function.__doc__
@@ -200,12 +200,14 @@ STANDARD = fixed(
         "discard_before_initial_meld": "free",
         "joker_limit": "none",
         "joker_slide": False,
+        "borrowing": "off",
     },
 )
 """The RULES.md §1 baseline's card rules and progressive melding: one pack, no jokers, ace
 low, runs of one suit, the discard top drawn (§2C.16), no knock (the knock family's phases
 fold away), no calls (§3.2's phase folds away), no initial-meld threshold (§2D.24-25: the
-opening conditions of the meld search fold away). The hot case of ``make bench`` (2-player
+opening conditions of the meld search fold away), no joker slide and no borrowing (§2B.13,
+§2D.22). The hot case of ``make bench`` (2-player
 ``rummy_basic``)."""
 
 SPECS = (STANDARD, GENERIC)

@@ -93,7 +93,8 @@ C_OPEN_TURN = 29  # initial_meld_min: what this turn's melds count toward the in
 C_TOOK_UNOPENED = 30  # only_for_initial_meld: took the discard top before his initial meld
 C_TAKEN_MELDED = 31  # a meld laid down this turn holds the card taken from the discard pile
 C_JOKERS_OWED = 32  # reuse_same_turn: jokers taken back this turn not yet played (§2B.12)
-N_C = 33
+C_BORROWS_TURN = 33  # borrowing: cards borrowed from table melds this turn (§2D.22)
+N_C = 34
 
 # ---- meld columns ---------------------------------------------------------------------------
 M_TYPE = 0  # melds.MELD_GROUP or MELD_RUN
@@ -152,6 +153,8 @@ E_CALL = 18  # seat = the caller, a = the card he called, b = its discarder (§3
 # the caller's E_LAYOFF of that card and his E_DISCARD
 E_SLIDE = 19  # a = meld row index, b = the natural card laid off in the place of an end
 # joker of its run, the joker moving to the other end (joker_slide, §2B.13); a lay-off
+E_BORROW = 20  # a = the meld row index borrowed from, b = the natural card borrowed
+# (borrowing, §2D.22); the E_MELD of the new meld that holds it follows
 
 
 @allocating
@@ -194,6 +197,7 @@ def clear_turn_facts(st):
     st[R_SC, C_TOOK_UNOPENED] = 0
     st[R_SC, C_TAKEN_MELDED] = 0
     st[R_SC, C_JOKERS_OWED] = 0
+    st[R_SC, C_BORROWS_TURN] = 0
 
 
 @kernel

@@ -344,6 +344,7 @@ def _check_contradictions(rules: Rules) -> None:
     _check_scoring_and_end(rules)
     _check_initial_meld(rules)
     _check_joker_slide(rules)
+    _check_borrowing(rules)
 
 
 def _check_family(rules: Rules) -> None:
@@ -668,6 +669,19 @@ def _check_joker_slide(rules: Rules) -> None:
             key="joker_slide_repeat",
             value=True,
             allowed="off, or on with joker_slide on (RULES.md §2B.13, §3.9 open point 2)",
+        )
+
+
+def _check_borrowing(rules: Rules) -> None:
+    """Borrowing (RULES.md §2D.22) takes a card from a table meld during play."""
+    borrowing, timing = rules.values["borrowing"], rules.values["meld_timing"]
+    if borrowing != "off" and timing != "progressive":
+        raise ConfigError(
+            f"borrowing {show(borrowing)} takes a card from a meld on the table during play, "
+            f"and meld_timing {show(timing)} lays none down then",
+            key="borrowing",
+            value=borrowing,
+            allowed="off, or own / any with meld_timing 'progressive' (RULES.md §2D.22)",
         )
 
 

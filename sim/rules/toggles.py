@@ -316,7 +316,7 @@ TOGGLES: tuple[Toggle, ...] = (
             "what a player must have done before laying off on others' melds",
             choices=("off", "after_first_meld", "after_own_layoff")),
     _choice(22, "borrowing", "off", "2D.22", "take one card from a table meld into a new meld",
-            choices=("off", "own", "any"), supported=("off",)),
+            choices=("off", "own", "any")),
     _choice(23, "rearrange", "none", "2D.23", "whether table melds may be rearranged",
             choices=("none", "own", "table"), supported=("none",)),
     _int(24, "initial_meld_min", 0, "2D.24",

@@ -88,6 +88,8 @@ An event is a tuple ``(type, seat, a, b, cards)`` in the terms of the engine's e
 - ``E_STEAL``: a = the meld's table index, b = the natural card put in a joker's place;
 - ``E_SLIDE``: a = the meld's table index, b = the natural card laid off in the place of an
   end joker of a run, the joker moving beyond the other end (§2B.13);
+- ``E_BORROW``: a = the table index of the meld a card is borrowed from, b = the card (then
+  the ``E_MELD`` of the new meld that holds it, §2D.22);
 - ``E_BLOCK``: a = the discard top declined with the stock empty;
 - ``E_CALL``: seat = the caller, a = the called card, b = its discarder (then the caller's
   ``E_LAYOFF`` and ``E_DISCARD``);
@@ -163,7 +165,7 @@ def first_dealer(seed: int, shard: int, game: int, players: int) -> int:
 E_DEAL, E_UPCARD, E_DRAW_STOCK, E_DRAW_DISCARD, E_REBUILD = 0, 1, 2, 3, 4
 E_MELD, E_LAYOFF, E_DISCARD, E_END, E_SCORE = 5, 6, 7, 8, 9
 E_BLOCK = 15
-E_DECLARE, E_STEAL, E_CALL, E_SLIDE = 16, 17, 18, 19
+E_DECLARE, E_STEAL, E_CALL, E_SLIDE, E_BORROW = 16, 17, 18, 19, 20
 EVENT_NAMES = dict(
     enumerate(
         (
@@ -185,6 +187,7 @@ EVENT_NAMES[E_CALL] = "call"
 EVENT_NAMES[E_DECLARE] = "declare"
 EVENT_NAMES[E_STEAL] = "steal"
 EVENT_NAMES[E_SLIDE] = "slide"
+EVENT_NAMES[E_BORROW] = "borrow"
 WENT_OUT, WENT_RUMMY, BLOCK, STALLED, EXHAUSTED = 0, 1, 2, 3, 4
 REASONS = {WENT_OUT: "went_out", WENT_RUMMY: "went_rummy", STALLED: "stalled"}
 REASONS[EXHAUSTED] = "exhausted"
@@ -228,6 +231,7 @@ class Table:
     joker_replace: str = "none"  # §2B.12: none, steal_by_replacement, to_hand, reuse_same_turn
     joker_slide: bool = False  # §2B.13
     slide_repeat: bool = False  # joker_slide_repeat: a joker may slide again (§3.9 point 2)
+    borrowing: str = "off"  # §2D.22: off, own, any
 
     @classmethod
     def of(cls, rules: Rules, players: int) -> Table:
@@ -281,6 +285,7 @@ class Table:
             joker_replace=rules.values["joker_replace"],
             joker_slide=bool(rules.values["joker_slide"]),
             slide_repeat=bool(rules.values["joker_slide_repeat"]),
+            borrowing=rules.values["borrowing"],
         )
 
 
@@ -946,12 +951,101 @@ class Hand:
         if self.may_steal(seat, bool(melds)):
             taken, stole = self.steal_all(seat, plan, taken)
             played = played or stole
+        taken, laid = self.lay_off_all(seat, plan, taken)
+        played = played or laid
+        if self.t.borrowing != "off":
+            borrowed, taken = self.greedy_borrow(seat, plan, taken, bool(melds))
+            if borrowed:
+                taken, _ = self.lay_off_all(seat, plan, taken)
+                played = True
+        return plan, taken, played
+
+    def lay_off_all(self, seat: int, plan: int, taken: list[int]) -> tuple[list[int], bool]:
+        """Greedy's lay-offs until none goes: (the taken cards not yet played, laid any)."""
+        laid_any = False
         while True:
             taken, laid = self.lay_off_one(seat, plan, taken)
             if not laid:
-                break
-            played = True
-        return plan, taken, played
+                return taken, laid_any
+            laid_any = True
+
+    # ---- borrowing (§2D.22; sim/engine/borrow.py's readings)
+    def lends(self, seat: int, meld: TableMeld) -> list[int]:
+        """The natural cards ``seat`` may borrow from ``meld`` (rule and timing checked by
+        the caller), in kind order."""
+        if self.t.borrowing == "own" and meld.owner != seat:
+            return []
+        jokers = meld.n_jokers
+        if meld.length < 4:
+            return []
+        if self.t.meld_rules.joker_limit and jokers > meld.length - jokers - 1:
+            return []
+        if meld.kind == "group":
+            if (
+                self.t.joker_declare == "three_card_group"
+                and meld.length == 4
+                and len(meld.declared) < min(jokers, N_SUITS)
+            ):
+                return []
+            return [meld.rank * N_SUITS + s for s in range(N_SUITS) if meld.counts[s] > 0]
+        return sorted({k for k in (meld.slots[0], meld.slots[-1]) if k != JOKER})
+
+    def borrow_search(
+        self, seat: int, plan: int, taken: list[int], kind: int
+    ) -> tuple[int, tuple[arr.Meld, ...]]:
+        """(the points of his own hand the best arrangement with ``kind`` added and melded
+        melds, or -1 when none leaves the turn an end; its melds)."""
+        hand = Counter(self.hands[seat])
+        hand[kind] += 1
+        search = Counter(hand)
+        if plan >= 0:
+            search[plan] -= 1
+        value, melds = self.best(+search, 0, kind)
+        if not melds:
+            return -1, ()
+        left = Counter(hand)
+        for m in melds:
+            left.subtract(m.naturals)
+            left[JOKER] -= m.jokers
+        if not self.can_end(+left, taken):
+            return -1, ()
+        return (value - self.t.values[kind] if value > 0 else -1), melds
+
+    def greedy_borrow(
+        self, seat: int, plan: int, taken: list[int], melded: bool
+    ) -> tuple[bool, list[int]]:
+        """Greedy's borrow (sim/engine/greedy.py ``greedy_borrow``): the card that melds the
+        most of its own points, ties to the lowest meld, then the lowest card; returns
+        (borrowed, the taken cards not yet played)."""
+        may_meld = self.t.meld_limit == 0 or not melded
+        opened = self.t.initial_meld_min == 0 or self.opened[seat]
+        if not may_meld or not opened:
+            return False, taken
+        best = None
+        for m, meld in enumerate(self.melds):
+            for k in self.lends(seat, meld):
+                gain, melds = self.borrow_search(seat, plan, taken, k)
+                if gain > 0 and (best is None or gain > best[0]):
+                    best = (gain, m, k, melds)
+        if best is None:
+            return False, taken
+        _, m, k, melds = best
+        meld = self.melds[m]
+        if meld.kind == "group":
+            meld.counts[suit_of(k)] -= 1
+        elif meld.slots[0] == k:
+            meld.slots.pop(0)
+            count = len(position_ranks(self.t.meld_rules.ace_rank))
+            meld.lo = (meld.lo + 1) % count
+        else:
+            meld.slots.pop()
+        self.table_changed()
+        self.give(seat, k)
+        self.log(E_BORROW, seat, m, k)
+        first = next(x for x in melds if k in x.naturals)
+        for x in (first, *(x for x in melds if x is not first)):
+            taken = self.lay_down(seat, x, taken)
+        return True, taken
 
     def lay_down(self, seat: int, m: arr.Meld, taken: list[int]) -> list[int]:
         """``seat`` lays down meld ``m`` from his hand and declares its jokers when the

@@ -143,6 +143,20 @@ SETTINGS = (
         "joker_slide_repeat": True,
     },
     {"jokers": 3, "joker_slide": True, "ace_rank": "around_corner"},  # slides wrap (§2B.13)
+    # borrowing (§2D.22): greedy borrows the card that melds the most of its own points
+    {"borrowing": "any"},
+    {"borrowing": "own", "ace_rank": "around_corner", "must_discard_to_go_out": True},
+    {"borrowing": "any", "melds_per_turn": "one", "layoff_requires_meld": "after_first_meld"},
+    {  # with jokers, their declarations and limit, and an initial meld
+        "borrowing": "any",
+        "decks": 2,
+        "jokers": 4,
+        "ace_rank": "high_or_low",
+        "joker_declare": "three_card_group",
+        "joker_limit": "not_more_than_naturals",
+        "group_duplicates": "allowed",
+        "initial_meld_min": 30,
+    },
     {
         "jokers": 3,
         "joker_declare": "three_card_group",

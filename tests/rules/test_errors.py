@@ -124,8 +124,6 @@ def test_policy_out_of_range(write):
     ("line", "section", "supported"),
     [
         ("meld_timing = 'phom_final'", "2D.18", "progressive"),
-        ("borrowing = 'any'", "2D.22", "off"),
-        ("borrowing = 'own'", "2D.22", "off"),
         ("deuces_wild = true", "2B.14", "off"),
         ("upcard = 'off'", "2C.15", "on"),
         ("decks = 5", "2A.1", "integer 1..4"),
