@@ -31,7 +31,6 @@ DEFAULT_BANDS: dict[str, float] = {
     "lead_changes": 0.1,  # lead changes per game
     "dealer_win": 1.0,  # percentage points
     "first_win": 1.0,  # percentage points
-    "balance": 1.0,  # percentage points
     "share": 1.0,  # percentage points of hands, for every end reason (share_<reason>)
     "seat_edge": 1.0,  # pp of won hands from a seat's fair share (every seat<s>_edge)
     "seat_game_edge": 2.0,  # pp of won games from a seat's fair share (seat<s>_game_edge)
@@ -42,7 +41,7 @@ DEFAULT_BANDS: dict[str, float] = {
 A game is won by one seat of several, over many hands, so a seat's share of games moves
 more with luck and matters more to a player than its share of hands: its band is twice."""
 
-SHARE_METRICS = frozenset({"comeback_share", "dealer_win", "first_win", "balance"})
+SHARE_METRICS = frozenset({"comeback_share", "dealer_win", "first_win"})
 """Metrics that are shares (banded in percentage points), besides ``share_<reason>``."""
 
 

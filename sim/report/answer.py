@@ -54,7 +54,6 @@ CARD_METRICS = (
     "comeback_share",
     "dealer_win",
     "first_win",
-    "balance",
 )
 """The card's columns, before the outcome mix (each end reason's share of hands)."""
 

@@ -128,7 +128,7 @@ ARM_COLUMNS = (
     ("margin_mean", "final margin [95% CI]", 1),
     ("comeback_share", "won from behind % [95% CI]", 1),
     ("lead_changes", "lead changes/game", 2),
-    ("balance", "seat balance % [95% CI]", 1),
+    ("balance", "seat balance %", 1),
     ("dealer_win", "dealer wins % [95% CI]", 1),
     ("first_win", "first player wins % [95% CI]", 1),
     ("first_advantage", "first-player advantage, pp [95% CI]", 1),

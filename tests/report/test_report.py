@@ -363,3 +363,19 @@ def test_seat_advantage_is_each_seats_share_of_won_hands_and_games_minus_fair_sh
         for metric in [m for m in got if m.endswith("_edge")]:
             assert got[metric]["ci_low"] <= got[metric]["value"] <= got[metric]["ci_high"]
         assert f"seat{players}_edge" not in got
+
+
+def test_seat_balance_is_a_value_without_an_interval_and_not_compared(small_report) -> None:
+    """1 - (largest - smallest seat win rate) folds the noise of a fair table onto one side,
+    so its bootstrap intervals were far too wide (the engine-backed A/A check: 0 of 200
+    excluding 0, coverage 99.5%): it is shown per arm, without an interval, and never
+    compared between arms or put on the answer card."""
+    report = small_report.report
+    assert not [c for c in report.comparisons if c.metric.name == "balance"]
+    for arm in report.dataset.arms:
+        row = report.rows.filter((pl.col("arm") == arm.name) & (pl.col("metric") == "balance"))
+        assert row.height == 1
+        assert row["ci_low"].item() is None and row["diff"].item() is None
+        hands = report.dataset.hands().filter(pl.col("arm") == arm.name).collect()
+        rates = [(hands["winner"] == s).mean() for s in range(arm.seats)]
+        assert row["value"].item() == pytest.approx(100 * (1 - (max(rates) - min(rates))))
