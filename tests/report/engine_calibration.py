@@ -37,6 +37,26 @@ bootstrap, Holm), each arm's baseline set to its replicate's ``base<i>``. Checks
    every game metric's estimate exactly 0.
 
 Exit code 0 when every check passes, 1 otherwise; the table printed says which.
+
+**Not checked: seat balance.** The report no longer compares seat balance (1 - the largest
+gap between seats' win rates) between arms, nor gives it an interval: near a fair table the
+absolute gap folds the noise onto one side, so its bootstrap intervals are far too wide (this
+check found 0 of 200 A/A intervals excluding 0 and 99.5% coverage; 0 of 400 more A/A pairs
+on other seeds). The seat advantage (each seat's share of the won hands minus its fair share)
+asks the same question smoothly, and is on the answer card with intervals.
+
+**The seeds.** ``BASE_SEED`` and ``TWIN_SEED`` were 1,000,000 and 2,000,000 until 2026-12-05.
+That draw failed the A/A checks of turns per hand (mean, sd) and the coverage of the stalled
+and went-out shares, all through one quantity: rummy_basic's stalled hands (0.29%, 500 turns
+each) varied between its 400 arms 1.21 times as much as binomial (chi-square p = 0.0025).
+That was chance, not the report's statistics: 800 further rummy_basic arms of 20,000 hands
+on other seeds (7,000,000 + 7,919 i and 3,000,000 + i, i < 400) vary 1.04 and 1.00 times
+binomial, within an arm the stalls are binomial across 2 to 40 parts (0.96-1.08), and 400
+A/A pairs made of those arms, analysed by the report's code as here, exclude 0 in 3.5% (turns
+per hand), 4.75% (its sd) and 4.5% (stalled share) of raw intervals (docs/report.md). A
+check with fixed seeds that fails by a 1-in-400 chance fails on every run, so the seeds were
+drawn again once, to the values below, before this check was run with them; ``--base-seed
+1000000 --twin-seed 2000000`` reproduces the old draw.
 """
 
 from __future__ import annotations
@@ -60,13 +80,15 @@ from sim.report.metrics import aggregate
 from sim.report.stats import Sums, holm
 
 ALPHA = 0.05
-BASE_SEED = 1_000_000
-TWIN_SEED = 2_000_000
+BASE_SEED = 11_000_000
+TWIN_SEED = 12_000_000
 
 
-def experiment_text(replicates: int, hands: int) -> str:
-    """The experiment file: ``base<i>``, ``twin<i>``, ``corner<i>`` per replicate, and
-    ``copy0``."""
+def experiment_text(
+    replicates: int, hands: int, base_seed: int = BASE_SEED, twin_seed: int = TWIN_SEED
+) -> str:
+    """The experiment file: ``base<i>`` (seed ``base_seed + i``), ``twin<i>`` (``twin_seed +
+    i``), ``corner<i>`` per replicate, and ``copy0``."""
     lines = [
         'name = "calibration"',
         'description = "A/A and coverage check of the report (make verify)"',
@@ -78,9 +100,9 @@ def experiment_text(replicates: int, hands: int) -> str:
     ]
     for i in range(replicates):
         for name, variant, seed in (
-            (f"base{i}", "rummy_basic", BASE_SEED + i),
-            (f"twin{i}", "rummy_basic", TWIN_SEED + i),
-            (f"corner{i}", "around_the_corner", BASE_SEED + i),
+            (f"base{i}", "rummy_basic", base_seed + i),
+            (f"twin{i}", "rummy_basic", twin_seed + i),
+            (f"corner{i}", "around_the_corner", base_seed + i),
         ):
             lines += [
                 "",
@@ -89,7 +111,7 @@ def experiment_text(replicates: int, hands: int) -> str:
                 f'variant = "{variant}"',
                 f"seed = {seed}",
             ]
-    lines += ["", "[[arms]]", 'name = "copy0"', 'variant = "rummy_basic"', f"seed = {BASE_SEED}"]
+    lines += ["", "[[arms]]", 'name = "copy0"', 'variant = "rummy_basic"', f"seed = {base_seed}"]
     return "\n".join(lines) + "\n"
 
 
@@ -221,13 +243,21 @@ def exact_zero_checks(copies: list[Comparison]) -> list[Check]:
     return [Check(name, hits, len(copies), 1.0, 1.0, 1.0, not wrong and bool(copies))]
 
 
-def run(replicates: int, hands: int, workers: int, folder: Path, resamples: int) -> list[Check]:
-    """Simulate the experiment into ``folder``, analyse it, and return every check."""
+def run(
+    replicates: int,
+    hands: int,
+    workers: int,
+    folder: Path,
+    resamples: int,
+    seeds: tuple[int, int] = (BASE_SEED, TWIN_SEED),
+) -> list[Check]:
+    """Simulate the experiment (base and twin seeds ``seeds``) into ``folder``, analyse it,
+    and return every check."""
     from sim.runner.experiment import load_experiment  # the engine: not for the unit tests
     from sim.runner.run import run_experiment
 
     path = folder / "calibration.toml"
-    path.write_text(experiment_text(replicates, hands), encoding="utf-8")
+    path.write_text(experiment_text(replicates, hands, *seeds), encoding="utf-8")
     start = time.perf_counter()
     summary = run_experiment(load_experiment(path), folder / "data", workers=workers, fresh=True)
     print(f"simulated {replicates * 3 + 1} arms x {hands:,} hands in "
@@ -258,12 +288,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=0, help="runner workers (0: all cores)")
     parser.add_argument("--resamples", type=int, default=2000, help="bootstrap draws")
     parser.add_argument("--keep", type=Path, help="write the dataset here and keep it")
+    parser.add_argument("--base-seed", type=int, default=BASE_SEED, help="base<i>'s seed - i")
+    parser.add_argument("--twin-seed", type=int, default=TWIN_SEED, help="twin<i>'s seed - i")
     args = parser.parse_args(argv)
     workers = args.workers or os.cpu_count() or 1
     with tempfile.TemporaryDirectory(prefix="rummysim-calibration-") as tmp:
         folder = args.keep or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
-        checks = run(args.replicates, args.hands, workers, folder, args.resamples)
+        seeds = (args.base_seed, args.twin_seed)
+        checks = run(args.replicates, args.hands, workers, folder, args.resamples, seeds)
     for check in checks:
         print(check.line())
     failed = [c for c in checks if not c.ok]
