@@ -24,6 +24,7 @@ DEFAULT_BANDS: dict[str, float] = {
     "turns_mean": 1.0,  # turns per hand
     "turns_sd": 1.0,  # turns
     "hands_per_game": 0.25,  # hands
+    "minutes_mean": 0.1,  # minutes per hand (sim.dataset.timing): one turn at its default 6 s
     "points_mean": 2.0,  # points per hand
     "points_sd": 2.0,  # points
     "margin_mean": 5.0,  # points of final margin

@@ -234,14 +234,21 @@ class Runs:
         return Rows(self.shard, self.block, sums)
 
 
+ACTIONS = ("melds", "layoffs", "rebuilds")
+"""The hands' action counts (schema version 5) summed per block after the kernel's columns,
+for the time model (``sim.dataset.timing``); 0 in a dataset of an older version."""
+
+
 def hand_sum_names(seats: int, reasons: tuple[str, ...]) -> tuple[str, ...]:
-    """The columns of a hand block, in order (``kernels.hand_run_sums``' columns)."""
+    """The columns of a hand block, in order (``kernels.hand_run_sums``' columns, then
+    :data:`ACTIONS`)."""
     return (
         ("n", "turns", "turns2", "points", "points2", "decided", "dealer_win", "first_win")
         + tuple(f"win{s}" for s in range(seats))
         + tuple(f"seats{s}" for s in range(seats))
         + tuple(f"pts{s}" for s in range(seats))
         + tuple(f"r_{r}" for r in reasons)
+        + ACTIONS
     )
 
 
@@ -252,8 +259,9 @@ class HandArrays:
     ``codes`` are the end reasons' dictionary indices and ``reason_of`` each dictionary
     entry's index in the report's reasons (:func:`reason_dictionary`); ``scores``
     (int[hands, seats]) each seat's points, or no rows where they are not summed (only mixed
-    line-ups need them). ``teams``: a partnership arm, read as two sides (the winner and
-    dealer become their team, seats 0 and 2 team A, 1 and 3 team B). ``block_of``: each
+    line-ups need them). ``actions`` (int[hands, 3]) the :data:`ACTIONS` counts, or no rows
+    where the hands lack them. ``teams``: a partnership arm, read as two sides (the winner
+    and dealer become their team, seats 0 and 2 team A, 1 and 3 team B). ``block_of``: each
     hand's block (:meth:`Blocking.hand_blocks`)."""
 
     def __init__(
@@ -269,9 +277,11 @@ class HandArrays:
         codes: np.ndarray,
         reason_of: np.ndarray,
         scores: np.ndarray,
+        actions: np.ndarray,
         teams: bool,
     ) -> None:
         self.shard = shard
+        self.actions = actions
         self.winner, self.dealer, self.players = winner, dealer, players
         self.turns, self.points = turns, points
         self.codes, self.reason_of, self.scores = codes, reason_of, scores
@@ -299,6 +309,8 @@ class HandArrays:
             self.runs.starts, winner, dealer, players, self.turns, self.points,
             self.codes, self.reason_of, self.scores, sums,
         )  # fmt: skip
+        if len(self.actions) and len(self.runs):
+            sums[:, -len(ACTIONS) :] = np.add.reduceat(self.actions, self.runs.starts, axis=0)
         return self.runs.sum_rows(sums)
 
     def histogram(self, name: str) -> Rows:
@@ -468,7 +480,9 @@ SUMMARY_KEY = b"rummysim.blocks"
 """The Parquet footer key (key-value metadata of the hands file, not of its Arrow schema) of
 a shard's block tables."""
 
-SUMMARY_VERSION = 1
+SUMMARY_VERSION = 2
+"""2: the hand block sums end with :data:`ACTIONS` (a version-1 summary lacks them: the
+report reads that shard's rows instead)."""
 
 TABLES = ("hands", "turns", "points", "games", "hands_hist", "margin")
 """A summary's tables, in order: the hand block sums, the histograms of turns and of points
@@ -538,6 +552,9 @@ def hand_arrays(hands: pa.Table, blocking: Blocking, *, teams: bool, scores: boo
         score_columns = np.zeros((hands.num_rows, seats), np.int64)
         for s, column in enumerate(columns):
             score_columns[:, s] = column
+    actions = np.zeros((0, len(ACTIONS)), np.int64)
+    if hands.num_rows and all(name in hands.column_names for name in ACTIONS):
+        actions = np.stack([arrow_ints(hands.column(a), a) for a in ACTIONS], axis=1)
     deal, game = arrow_ints(hands.column("deal"), "deal"), arrow_ints(hands.column("game"), "game")
     return HandArrays(
         shard=arrow_ints(hands.column("shard"), "shard"),
@@ -550,6 +567,7 @@ def hand_arrays(hands: pa.Table, blocking: Blocking, *, teams: bool, scores: boo
         codes=codes,
         reason_of=reason_of,
         scores=score_columns,
+        actions=actions.astype(np.int64),
         teams=teams,
     )
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -16,6 +16,7 @@ import polars as pl
 from statsmodels.stats.proportion import proportion_effectsize
 
 from sim.dataset.summaries import merged_blocks
+from sim.dataset.timing import ACTION_SUMS, time_model
 from sim.report.chunks import game_sum_names, hand_sum_names
 from sim.report.dataset import Arm, Dataset
 from sim.report.metrics import BOOTSTRAP_BLOCKS, Aggregates
@@ -88,9 +89,26 @@ REASON_WORDS = {
 }
 
 
-def metrics_for(players: int, reasons: tuple[str, ...], teams: bool = False) -> list[Metric]:
+def _minutes(seconds: Mapping[str, float]) -> Callable[[Sums], np.ndarray]:
+    """Minutes per hand under the time model ``seconds`` (``sim.dataset.timing``): every
+    action's count times its seconds, plus the hand's own, summed, over 60 per hand."""
+
+    def fn(s: Sums) -> np.ndarray:
+        charged = sum(seconds[action] * s[name] for action, name in ACTION_SUMS.items())
+        return (seconds["hand"] * s["n"] + charged) / (60.0 * s["n"])
+
+    return fn
+
+
+def metrics_for(
+    players: int,
+    reasons: tuple[str, ...],
+    teams: bool = False,
+    seconds: Mapping[str, float] | None = None,
+) -> list[Metric]:
     """The metrics compared between arms of one table size (``teams``: a partnership table,
-    whose two teams are the sides)."""
+    whose two teams are the sides; ``seconds``: the time model of minutes per hand, None
+    where the hands lack the action counts it charges)."""
     p = players
     dealer = "dealer's team's" if teams else "dealer's"
     first = "first player's team's" if teams else "first player's"
@@ -204,6 +222,21 @@ def metrics_for(players: int, reasons: tuple[str, ...], teams: bool = False) -> 
             " percentage points",
         ),
     ]
+    if seconds is not None:
+        out.append(
+            Metric(
+                "minutes_mean",
+                "minutes per hand (time model)",
+                "hand",
+                "other",
+                _minutes(seconds),
+                f"the minutes a {p}-player hand takes at the table",
+                " minutes",
+                2,
+                up="lengthens",
+                down="shortens",
+            )
+        )
     for r in reasons:
         out.append(
             Metric(
@@ -376,6 +409,7 @@ def analyse(
     from ``seed``)."""
     hnames = hand_sum_names(agg.seats, agg.reasons)
     gnames = game_sum_names(agg.seats)
+    seconds = seconds_of(ds, agg)
     metric_rows: dict[str, list[dict]] = {}
     estimates: dict[tuple[str, str], Interval] = {}
     hands_n: dict[str, int] = {}
@@ -385,7 +419,7 @@ def analyse(
         gb = _arm_sums(agg.game_blocks, arm.name, gnames)
         hands_n[arm.name] = int(hb["n"].sum())
         games_n[arm.name] = int(gb["n"].sum())
-        metrics = metrics_for(arm.players, agg.reasons, arm.teams)
+        metrics = metrics_for(arm.players, agg.reasons, arm.teams, seconds)
         hand_stats = {m.name: m.fn for m in metrics if m.level == "hand"} | _spread_stats()
         game_stats = {m.name: m.fn for m in metrics if m.level == "game"}
         edges_hand, edges_game = seat_edges(arm)
@@ -761,13 +795,20 @@ def _skill_rows(arm: Arm, agg: Aggregates) -> list[dict]:
     return out
 
 
+def seconds_of(ds: Dataset, agg: Aggregates) -> dict[str, float] | None:
+    """The dataset's time model (``sim.dataset.timing``), or None where its hands lack the
+    action counts the model charges (a dataset of schema version 3 or 4)."""
+    return time_model(ds.manifest) if agg.actions else None
+
+
 def _compare(ds, agg, hnames, gnames, estimates, resamples, seed) -> list[Comparison]:
+    seconds = seconds_of(ds, agg)
     out: list[Comparison] = []
     for arm in ds.arms:
         if arm.is_baseline or arm.baseline not in {a.name for a in ds.arms}:
             continue
         base = ds.arm(arm.baseline)
-        metrics = metrics_for(arm.players, agg.reasons, arm.teams)
+        metrics = metrics_for(arm.players, agg.reasons, arm.teams, seconds)
         paired = not arm.own_seed  # an arm with its own seed played other deals
         if paired:
             ha, hb = _paired(

@@ -48,6 +48,7 @@ INCONCLUSIVE = "inconclusive: more hands needed"
 CARD_METRICS = (
     "turns_mean",
     "hands_per_game",
+    "minutes_mean",
     "points_sd",
     "margin_mean",
     "lead_changes",

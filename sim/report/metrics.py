@@ -72,6 +72,7 @@ class Aggregates:
     block: int
     per_game_deals: bool = False
     by_game: bool = False  # a run counted in games: hands blocked by their game's number
+    actions: bool = True  # the hands hold the action counts (melds, lay-offs, rebuilds)
 
     @property
     def blocks_text(self) -> str:
@@ -253,13 +254,20 @@ CHUNK_ROWS = 500_000
 bytes a hand) and reduced to block sums and histograms, its games with it."""
 
 
-def _read_hands(hands_files: list[str], scores: bool) -> pa.Table:
-    """A chunk's hands: :data:`~sim.report.chunks.HAND_COLUMNS` and, with ``scores``, the
-    :data:`~sim.report.chunks.SCORE_COLUMN`, file after file, each column in one piece (so
-    that numpy reads it in place: the copy is made here, in the reading thread)."""
-    columns = list(C.HAND_COLUMNS) + ([C.SCORE_COLUMN] if scores else [])
+def _has_actions(parts: list[Part]) -> bool:
+    """Whether every one of these hands files holds the action counts (schema version 5)."""
+    return all(set(B.ACTIONS) <= set(part.types or {}) for part in parts)
+
+
+def _read_hands(parts: list[Part], scores: bool) -> pa.Table:
+    """A chunk's hands: :data:`~sim.report.chunks.HAND_COLUMNS`, the action counts where every
+    file has them and, with ``scores``, the :data:`~sim.report.chunks.SCORE_COLUMN`, file
+    after file, each column in one piece (so that numpy reads it in place: the copy is made
+    here, in the reading thread)."""
+    columns = list(C.HAND_COLUMNS) + (list(B.ACTIONS) if _has_actions(parts) else [])
+    columns += [C.SCORE_COLUMN] if scores else []
     return pa.concat_tables(
-        pq.ParquetFile(path).read(columns=columns, use_threads=False) for path in hands_files
+        pq.ParquetFile(part.path).read(columns=columns, use_threads=False) for part in parts
     ).combine_chunks()
 
 
@@ -307,7 +315,7 @@ def _reduced_chunks(chunks: list[_Chunk], reduce: _Reduce):
                     kept = _summaries(chunk.hands)
             hands = games = None
             if kept is None:
-                hands = _read_hands(chunk.hands_files, chunk.arm in reduce.mixed)
+                hands = _read_hands(chunk.hands, chunk.arm in reduce.mixed)
                 games = _read_games(chunk.games)
         except (OSError, pa.ArrowException) as err:
             raise unreadable(chunk.files, err) from None
@@ -535,4 +543,5 @@ def aggregate(ds: Dataset) -> Aggregates:
         block=block,
         per_game_deals=per_game,
         by_game=by_game,
+        actions=all(_has_actions(parts) for parts in hand_parts.values()),
     )

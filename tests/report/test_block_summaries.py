@@ -290,9 +290,8 @@ def test_a_summary_holds_what_the_rows_of_its_shard_give_and_names_its_blocking(
                 mixed=frozenset([arm.name] if arm.mixed else []),
             )  # fmt: skip
             chunk = M._Chunk(arm.name, [part], [str(games_path)], False)
-            files = [str(part.path)]
             rows = reduce(
-                chunk, M._read_hands(files, arm.mixed), M._read_games([str(games_path)]), None
+                chunk, M._read_hands([part], arm.mixed), M._read_games([str(games_path)]), None
             )
             assert [name for name, _, _ in rows] == list(B.TABLES)
             for name, got, _ in rows:

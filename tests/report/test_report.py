@@ -379,3 +379,50 @@ def test_seat_balance_is_a_value_without_an_interval_and_not_compared(small_repo
         hands = report.dataset.hands().filter(pl.col("arm") == arm.name).collect()
         rates = [(hands["winner"] == s).mean() for s in range(arm.seats)]
         assert row["value"].item() == pytest.approx(100 * (1 - (max(rates) - min(rates))))
+
+
+def test_minutes_per_hand_charge_every_action_of_the_time_model(small_report) -> None:
+    """Issue #30 point 1: minutes at the table per hand are the time model's seconds
+    (``sim.dataset.timing``: the hand, its turns, melds, lay-offs and stock rebuilds) over 60,
+    per arm, compared with the baseline and on the answer card; an experiment's ``[time]``
+    (the manifest's) changes them; hands without the action counts (a dataset of schema
+    version 3 or 4) get no minutes at all rather than wrong ones."""
+    import dataclasses
+
+    from sim.dataset.timing import DEFAULT_SECONDS
+    from sim.report.analysis import analyse, seconds_of
+    from sim.report.answer import answer_cards
+
+    report = small_report.report
+    ds = report.dataset
+
+    def minutes(hands: pl.DataFrame, sec: dict[str, float]) -> float:
+        charged = (
+            sec["hand"] + sec["turn"] * hands["turns"] + sec["meld"] * hands["melds"]
+            + sec["layoff"] * hands["layoffs"] + sec["rebuild"] * hands["rebuilds"]
+        )  # fmt: skip
+        return float(charged.mean()) / 60
+
+    assert seconds_of(ds, report.agg) == DEFAULT_SECONDS
+    for arm in ds.arms:
+        hands = ds.hands().filter(pl.col("arm") == arm.name).collect()
+        assert hands["melds"].sum() > 0 and hands["layoffs"].sum() > 0
+        row = report.rows.filter((pl.col("arm") == arm.name) & (pl.col("metric") == "minutes_mean"))
+        assert row["value"].item() == pytest.approx(minutes(hands, DEFAULT_SECONDS))
+        assert row["ci_low"].item() <= row["value"].item() <= row["ci_high"].item()
+    assert [c for c in report.comparisons if c.metric.name == "minutes_mean"]
+    cards = answer_cards(report)
+    compared = [card for card in cards if card.rows]  # (a table of the baseline alone has none)
+    assert compared and all("minutes_mean" in [m for m, _, _ in c.columns] for c in compared)
+    # the experiment's [time], as the manifest records it
+    slow = {"turn": 20.0, "rebuild": 60.0}
+    manifest = ds.manifest | {"experiment": ds.manifest["experiment"] | {"time": slow}}
+    other = analyse(dataclasses.replace(ds, manifest=manifest), report.agg, resamples=50)
+    arm = ds.arms[0]
+    hands = ds.hands().filter(pl.col("arm") == arm.name).collect()
+    row = other.rows.filter((pl.col("arm") == arm.name) & (pl.col("metric") == "minutes_mean"))
+    assert row["value"].item() == pytest.approx(minutes(hands, DEFAULT_SECONDS | slow))
+    # no action counts: no minutes
+    older = analyse(ds, dataclasses.replace(report.agg, actions=False), resamples=50)
+    assert "minutes_mean" not in set(older.rows["metric"])
+    assert not [c for c in older.comparisons if c.metric.name == "minutes_mean"]
