@@ -3,8 +3,9 @@
 The report cuts each arm's hands into blocks of ``block`` consecutive deals
 (:func:`block_size`), and its games into the blocks of their first deals, and needs, per
 (shard, block), the sums of every hand and game statistic and the histograms of turns and
-points per hand, hands per game and final margins (:mod:`sim.report.metrics`). This module
-makes those six tables from a shard's columns with the numba kernels of
+points per hand, hands per game, final margins and turns per game (:mod:`sim.report.metrics`).
+This module
+makes those seven tables from a shard's columns with the numba kernels of
 :mod:`sim.dataset.summary_kernels`: the report does so for the rows it reads
 (:mod:`sim.report.chunks`), and the runner does so for each shard it writes, while the rows
 are in memory, and keeps the tables in the hands file's Parquet footer (:func:`summary_for`,
@@ -385,11 +386,13 @@ def game_tables(
     capped: np.ndarray,
     comeback: np.ndarray,
     seats: int,
-) -> tuple[Rows, Rows, Rows]:
+    turns: np.ndarray | None = None,
+) -> tuple[Rows, Rows, Rows, Rows]:
     """Games summed per (shard, block: ``block_of``, :meth:`Blocking.game_blocks`): every
-    column of ``game_sum_names(seats)``; and the per-block histograms of hands per game and
-    of final margins. ``final`` (int64[games, width]) holds the sides' final scores, the first
-    ``length[g]`` (at least two) of each row real.
+    column of ``game_sum_names(seats)``; and the per-block histograms of hands per game, of
+    final margins and of turns per game (``turns``, each game's; none when not given).
+    ``final`` (int64[games, width]) holds the sides' final scores, the first ``length[g]`` (at
+    least two) of each row real.
 
     The final margin is the winner's final score minus the best other side's (two sides for a
     partnership arm; negative in the rare gin game whose loser's box bonuses put him ahead,
@@ -404,7 +407,8 @@ def game_tables(
     names = game_sum_names(seats)
     sums = np.zeros((len(runs), len(names)), np.int64)
     kernels.game_run_sums(runs.starts, hands, margin, comeback, winner, lead_changes, capped, sums)
-    return runs.sum_rows(sums), runs.histogram_rows(hands), runs.histogram_rows(margin)
+    played = runs.histogram_rows(turns) if turns is not None else concat_rows([], 2)
+    return runs.sum_rows(sums), runs.histogram_rows(hands), runs.histogram_rows(margin), played
 
 
 Column = pa.Array | pa.ChunkedArray
@@ -480,16 +484,17 @@ SUMMARY_KEY = b"rummysim.blocks"
 """The Parquet footer key (key-value metadata of the hands file, not of its Arrow schema) of
 a shard's block tables."""
 
-SUMMARY_VERSION = 2
-"""2: the hand block sums end with :data:`ACTIONS` (a version-1 summary lacks them: the
-report reads that shard's rows instead)."""
+SUMMARY_VERSION = 3
+"""2: the hand block sums end with :data:`ACTIONS`. 3: a seventh table, turns per game. The
+report reads the rows of a shard whose summary is of another version."""
 
-TABLES = ("hands", "turns", "points", "games", "hands_hist", "margin")
+TABLES = ("hands", "turns", "points", "games", "hands_hist", "margin", "game_turns")
 """A summary's tables, in order: the hand block sums, the histograms of turns and of points
-per hand, the game block sums, and the histograms of hands per game and of final margins."""
+per hand, the game block sums, and the histograms of hands per game, of final margins and
+of turns per game."""
 
 
-KEYED = (0, 1, 1, 0, 1, 1)
+KEYED = (0, 1, 1, 0, 1, 1, 1)
 """Key columns after (shard, block) of each of :data:`TABLES`: none in block sums, the value
 in a histogram."""
 
@@ -572,12 +577,37 @@ def hand_arrays(hands: pa.Table, blocking: Blocking, *, teams: bool, scores: boo
     )
 
 
+def game_keys(shard: np.ndarray, rotation: np.ndarray, game: np.ndarray) -> np.ndarray:
+    """(shard, rotation, game) as one number: a game of a mirrored run is played once per
+    seat rotation under the same game number."""
+    side = shard.astype(np.int64) * (MAX_PLAYERS + 1) + rotation.astype(np.int64)
+    return side * SHARD_KEY + game.astype(np.int64)
+
+
+def turns_per_game(hand_key: np.ndarray, turns: np.ndarray, game_key: np.ndarray) -> np.ndarray:
+    """Each game's turns (games by :func:`game_keys`), the sum over its hands (hands by the
+    key of their game). The runner writes hands in game order, so their keys come in runs;
+    a game without hands is an error. (Hands of a game cut short at the end of a shard have
+    no game row and are left out.)"""
+    if len(hand_key) > 1 and (hand_key[1:] < hand_key[:-1]).any():
+        order = np.argsort(hand_key, kind="stable")
+        hand_key, turns = hand_key[order], turns[order]
+    starts = np.flatnonzero(np.concatenate([[True], hand_key[1:] != hand_key[:-1]]))
+    keys = hand_key[starts]
+    sums = np.add.reduceat(turns.astype(np.int64), starts) if len(starts) else starts
+    at = np.minimum(np.searchsorted(keys, game_key), max(len(keys) - 1, 0))
+    if len(game_key) and (len(keys) == 0 or (keys[at] != game_key).any()):
+        raise ChunkError("a game has no hands among the hands")
+    return sums[at] if len(game_key) else np.zeros(0, np.int64)
+
+
 def game_tables_of(
     games: pa.Table, hands: pa.Table | None, blocking: Blocking, *, teams: bool
-) -> tuple[Rows, Rows, Rows]:
+) -> tuple[Rows, Rows, Rows, Rows]:
     """Games as the runner writes them, as their block sums and the histograms of hands per
-    game and final margins (:func:`game_tables`); ``hands``, of the same shards, give each
-    game's first deal (not needed, and may be None, when blocks are of game numbers)."""
+    game, final margins and turns per game (:func:`game_tables`); ``hands``, of the same
+    shards, give each game's turns and first deal (without them, as may be when blocks are
+    of game numbers, the turns per game are left empty)."""
 
     def column(table: pa.Table, name: str) -> np.ndarray:
         return arrow_ints(table.column(name), name)
@@ -598,6 +628,13 @@ def game_tables_of(
             column(hands, "deal"), shard, game,
         )  # fmt: skip
 
+    turns = None
+    if hands is not None:
+        turns = turns_per_game(
+            game_keys(column(hands, "shard"), column(hands, "rotation"), column(hands, "game")),
+            column(hands, "turns"),
+            game_keys(shard, column(games, "rotation"), game),
+        )
     return game_tables(
         shard=shard,
         block_of=blocking.game_blocks(game, first),
@@ -609,6 +646,7 @@ def game_tables_of(
         capped=column(games, "capped"),
         comeback=column(games, "comeback"),
         seats=blocking.seats,
+        turns=turns,
     )
 
 

@@ -14,8 +14,8 @@ are then put together. The results are small tables:
   paired bootstrap of :mod:`sim.report.stats` resamples these blocks;
 * game blocks: the same for games (:func:`~sim.report.chunks.game_sum_names`), blocks of
   consecutive game numbers;
-* histograms: turns per hand, points per hand and hands per game, per arm, from which the
-  quantiles, distributions and survival curves are exact;
+* histograms: turns per hand, points per hand, hands per game and turns per game, per arm,
+  from which the quantiles, distributions and survival curves are exact;
 * skill: per arm and seating of bots, wins and points per seat (for mixed line-ups).
 
 "Points won per hand" is the hands' ``points`` column, the sum of the absolute values of a
@@ -66,6 +66,7 @@ class Aggregates:
     points_blocks: pl.DataFrame  # ... of points won per hand
     hands_blocks: pl.DataFrame  # ... of hands per game, per game block
     margin_blocks: pl.DataFrame  # ... of final margins, per game block
+    game_turns_hist: pl.DataFrame  # (arm, turns, len): turns per game, per arm
     skill: pl.DataFrame
     seats: int
     reasons: tuple[str, ...]
@@ -502,6 +503,7 @@ def aggregate(ds: Dataset) -> Aggregates:
         "points": _Table(("points", "len"), keyed=1, merged=B.QUANTILE_BLOCKS),
         "hands_hist": _Table(("hands", "len"), keyed=1, merged=B.QUANTILE_BLOCKS),
         "margin": _Table(("margin", "len"), keyed=1, merged=B.QUANTILE_BLOCKS),
+        "game_turns": _Table(("turns", "len"), keyed=1, merged=B.QUANTILE_BLOCKS),
     }
     for table in tables.values():
         table.dtypes |= len_type
@@ -514,7 +516,7 @@ def aggregate(ds: Dataset) -> Aggregates:
     for chunk, reduced in zip(chunks, _reduced_chunks(chunks, reduce), strict=True):
         for name, rows, dtypes in reduced:
             tables[name].add(chunk.arm, rows, dtypes)
-    # the six frames built two at a time (numpy's copies and polars' columns leave the GIL)
+    # the frames built two at a time (numpy's copies and polars' columns leave the GIL)
     with ThreadPoolExecutor(2) as pool:
         frames = dict(zip(tables, pool.map(_Table.frame, tables.values()), strict=True))
     hb = frames["hands"]
@@ -537,6 +539,7 @@ def aggregate(ds: Dataset) -> Aggregates:
         points_blocks=points_blocks,
         hands_blocks=hands_blocks,
         margin_blocks=margin_blocks,
+        game_turns_hist=tables["game_turns"].per_arm(frames["game_turns"]),
         skill=sk.sort("arm", "seating"),
         seats=seats,
         reasons=reasons,
