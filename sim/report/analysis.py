@@ -511,7 +511,10 @@ SUMMARY_SCHEMA = {
 }
 
 
-def _row(arm: Arm, metric: str, title: str, value, low, high, how: str, n: int) -> dict:
+def _row(arm: Arm, metric: str, title: str, est, how: str, n: int, scale=1.0, fair=0.0) -> dict:
+    """A row of the summary: ``est`` is (value, low, high), None where there is none, shown
+    as ``(x - fair) * scale``; ``how`` names the interval."""
+    value, low, high = (None if x is None else (x - fair) * scale for x in est)
     return {
         "arm": arm.name,
         "ruleset": arm.ruleset,
@@ -524,8 +527,17 @@ def _row(arm: Arm, metric: str, title: str, value, low, high, how: str, n: int) 
         "ci_low": low,
         "ci_high": high,
         "interval": how,
-        "n": n,
+        "n": int(n),
     }
+
+
+def _wilson_row(arm: Arm, metric: str, title: str, k: float, n: float, fair=0.0) -> dict:
+    """A row of a share with its Wilson interval, in percent (minus ``fair``'s percent)."""
+    return _row(arm, metric, title, wilson(float(k), float(n)), "wilson", n, 100.0, fair)
+
+
+def _iv(iv: Interval) -> tuple[float, float, float]:
+    return (iv.estimate, iv.low, iv.high)
 
 
 QUANTILES = {"median": 0.5, "p10": 0.1, "p25": 0.25, "p75": 0.75, "p90": 0.9}
@@ -581,36 +593,13 @@ def _distribution_rows(arm: Arm, agg: Aggregates, resamples: int, seed: int) -> 
         ivs = hist_bootstrap(stats, values, counts, resamples=resamples, seed=seed)
         for q, iv in ivs.items():
             title = f"{noun} ({q.upper() if q == 'iqr' else q})"
-            rows.append(
-                _row(
-                    arm,
-                    f"{key}_{q}",
-                    title,
-                    iv.estimate,
-                    iv.low,
-                    iv.high,
-                    "bootstrap",
-                    int(counts.sum()),
-                )
-            )
+            rows.append(_row(arm, f"{key}_{q}", title, _iv(iv), "bootstrap", counts.sum()))
     h = _of_arm(agg.turns_hist, arm.name)
     turns, lengths = h["turns"].to_numpy(), h["len"].to_numpy().astype(np.int64)
     total = float(lengths.sum())
     for turn in SURVIVAL_TURNS:
         over = float(lengths[turns <= turn].sum())
-        p, lo, hi = wilson(over, total)
-        rows.append(
-            _row(
-                arm,
-                f"over_by_{turn}",
-                f"hands over by turn {turn}",
-                p * 100,
-                lo * 100,
-                hi * 100,
-                "wilson",
-                int(total),
-            )
-        )
+        rows.append(_wilson_row(arm, f"over_by_{turn}", f"hands over by turn {turn}", over, total))
     return rows
 
 
@@ -628,69 +617,22 @@ def _metric_rows(arm, agg, hb, gb, metrics, estimates) -> list[dict]:
             sums = hb if m.level == "hand" else gb
             num = {"dealer_win": "dealer_win", "first_win": "first_win"}.get(m.name)
             num = num or ("comeback" if m.name == "comeback_share" else f"r_{m.name[6:]}")
-            p, lo, hi = wilson(float(sums[num].sum()), float(size))
-            rows.append(
-                _row(arm, m.name, m.title, p * scale, lo * scale, hi * scale, "wilson", size)
-            )
+            rows.append(_wilson_row(arm, m.name, m.title, sums[num].sum(), size))
         else:
-            rows.append(
-                _row(
-                    arm,
-                    m.name,
-                    m.title,
-                    iv.estimate * scale,
-                    iv.low * scale,
-                    iv.high * scale,
-                    "bootstrap",
-                    size,
-                )
-            )
+            rows.append(_row(arm, m.name, m.title, _iv(iv), "bootstrap", size, scale))
     # first-player advantage: the first player's share of the hands someone won, minus a
     # fair 1/players share (percentage points)
-    decided = float(hb["decided"].sum())
-    p, lo, hi = wilson(float(hb["first_win"].sum()), decided)
-    fair = 1.0 / arm.seats
-    rows.append(
-        _row(
-            arm,
-            "first_advantage",
-            "first-player advantage (share of won hands - fair share)",
-            (p - fair) * 100,
-            (lo - fair) * 100,
-            (hi - fair) * 100,
-            "wilson",
-            int(decided),
-        )
-    )
+    title = "first-player advantage (share of won hands - fair share)"
+    first, decided, fair = hb["first_win"].sum(), hb["decided"].sum(), 1.0 / arm.seats
+    rows.append(_wilson_row(arm, "first_advantage", title, first, decided, fair))
     rows.append(_balance_row(arm, hb, n))
     for s in range(arm.seats):
         side = f"team {'AB'[s]} (seats {s} and {s + 2})" if arm.teams else f"seat {s}"
-        p, lo, hi = wilson(float(hb[f"win{s}"].sum()), float(n))
         rows.append(
-            _row(
-                arm,
-                f"seat{s}_win",
-                f"{side} hand win rate",
-                p * 100,
-                lo * 100,
-                hi * 100,
-                "wilson",
-                n,
-            )
+            _wilson_row(arm, f"seat{s}_win", f"{side} hand win rate", hb[f"win{s}"].sum(), n)
         )
-        p, lo, hi = wilson(float(gb[f"gwin{s}"].sum()), float(g))
-        rows.append(
-            _row(
-                arm,
-                f"seat{s}_game_win",
-                f"{side} game win rate",
-                p * 100,
-                lo * 100,
-                hi * 100,
-                "wilson",
-                g,
-            )
-        )
+        wins = gb[f"gwin{s}"].sum()
+        rows.append(_wilson_row(arm, f"seat{s}_game_win", f"{side} game win rate", wins, g))
     rows += _edge_rows(arm, estimates, n, g)
     rows += _skill_rows(arm, agg)
     return rows
@@ -705,7 +647,7 @@ def _balance_row(arm: Arm, hb: Sums, n: int) -> dict:
     rates = [float(hb[f"win{s}"].sum()) / n if n else math.nan for s in range(arm.seats)]
     value = 100 * (1 - (max(rates) - min(rates)))
     title = f"{'team' if arm.teams else 'seat'} balance (1 - largest gap)"
-    return _row(arm, "balance", title, value, None, None, "", n)
+    return _row(arm, "balance", title, (value, None, None), "", n)
 
 
 def seat_edges(arm: Arm) -> tuple[dict[str, Callable[[Sums], np.ndarray]], ...]:
@@ -744,11 +686,7 @@ def _edge_rows(arm: Arm, estimates, hands: int, games: int) -> list[dict]:
         iv = estimates[(arm.name, metric)]
         title = f"{edge_title(arm, metric)}: share of won ones - fair share (pp)"
         n = games if metric in game else hands
-        rows.append(
-            _row(
-                arm, metric, title, iv.estimate * 100, iv.low * 100, iv.high * 100, "bootstrap", n
-            )  # fmt: skip
-        )
+        rows.append(_row(arm, metric, title, _iv(iv), "bootstrap", n, 100.0))
     return rows
 
 
@@ -767,30 +705,11 @@ def _skill_rows(arm: Arm, agg: Aggregates) -> list[dict]:
             points[bot] = points.get(bot, 0) + row[f"pts{s}"]
     out = []
     for bot in sorted(wins):
-        p, lo, hi = wilson(wins[bot], seats[bot])
+        title = f"{bot}: hand win rate per seat"
+        out.append(_wilson_row(arm, f"bot_{bot}_win", title, wins[bot], seats[bot]))
+        est = (points[bot] / seats[bot], None, None)
         out.append(
-            _row(
-                arm,
-                f"bot_{bot}_win",
-                f"{bot}: hand win rate per seat",
-                p * 100,
-                lo * 100,
-                hi * 100,
-                "wilson",
-                int(seats[bot]),
-            )
-        )
-        out.append(
-            _row(
-                arm,
-                f"bot_{bot}_points",
-                f"{bot}: points per seat-hand",
-                points[bot] / seats[bot],
-                None,
-                None,
-                "",
-                int(seats[bot]),
-            )
+            _row(arm, f"bot_{bot}_points", f"{bot}: points per seat-hand", est, "", seats[bot])
         )
     return out
 
