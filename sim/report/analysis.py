@@ -112,143 +112,45 @@ def metrics_for(
     p = players
     dealer = "dealer's team's" if teams else "dealer's"
     first = "first player's team's" if teams else "first player's"
+    pp = " percentage points"
+    longer = {"up": "lengthens", "down": "shortens"}
+    # fmt: off
     out = [
-        Metric(
-            "turns_mean",
-            "turns per hand (mean)",
-            "hand",
-            "mean",
-            _ratio("turns"),
-            f"a {p}-player hand",
-            " turns",
-            1,
-            "turns_sd",
-            "lengthens",
-            "shortens",
-            f"the length of a {p}-player hand",
-        ),
-        Metric(
-            "turns_sd",
-            "turns per hand (sd)",
-            "hand",
-            "other",
-            _sd("turns", "turns2"),
-            f"the spread (sd) of turns in a {p}-player hand",
-            " turns",
-            2,
-        ),
-        Metric(
-            "hands_per_game",
-            "hands per game (mean)",
-            "game",
-            "mean",
-            _ratio("hands"),
-            f"a {p}-player game",
-            " hands",
-            2,
-            "hands_sd",
-            "lengthens",
-            "shortens",
-            f"the length of a {p}-player game",
-        ),
-        Metric(
-            "points_mean",
-            "points won per hand (mean)",
-            "hand",
-            "mean",
-            _ratio("points"),
-            f"the points won in a {p}-player hand",
-            " points",
-            1,
-            "points_sd",
-        ),
-        Metric(
-            "points_sd",
-            "points won per hand (sd)",
-            "hand",
-            "other",
-            _sd("points", "points2"),
-            f"the spread (sd) of points won per {p}-player hand",
-            " points",
-            1,
-        ),
-        Metric(
-            "margin_mean",
-            "final margin of a game (mean)",
-            "game",
-            "mean",
-            _ratio("margin"),
-            f"the final margin of a {p}-player game",
-            " points",
-            1,
-            "margin_sd",
-        ),
-        Metric(
-            "comeback_share",
-            "games won from behind",
-            "game",
-            "share",
-            _ratio("comeback"),
-            f"the share of {p}-player games won by a player who trailed before the last hand",
-            " percentage points",
-        ),
-        Metric(
-            "lead_changes",
-            "lead changes per game",
-            "game",
-            "mean",
-            _ratio("lead_changes"),
-            f"the lead changes in a {p}-player game",
-            "",
-            2,
-            "lead_changes_sd",
-        ),
-        Metric(
-            "dealer_win",
-            f"{dealer} hand win rate",
-            "hand",
-            "share",
-            _ratio("dealer_win"),
-            f"the {dealer} hand win rate at {p} players",
-            " percentage points",
-        ),
-        Metric(
-            "first_win",
-            f"{first} hand win rate",
-            "hand",
-            "share",
-            _ratio("first_win"),
-            f"the {first} hand win rate at {p} players",
-            " percentage points",
-        ),
+        Metric("turns_mean", "turns per hand (mean)", "hand", "mean", _ratio("turns"),
+               f"a {p}-player hand", " turns", 1, sd="turns_sd", **longer,
+               none_what=f"the length of a {p}-player hand"),
+        Metric("turns_sd", "turns per hand (sd)", "hand", "other", _sd("turns", "turns2"),
+               f"the spread (sd) of turns in a {p}-player hand", " turns", 2),
+        Metric("hands_per_game", "hands per game (mean)", "game", "mean", _ratio("hands"),
+               f"a {p}-player game", " hands", 2, sd="hands_sd", **longer,
+               none_what=f"the length of a {p}-player game"),
+        Metric("points_mean", "points won per hand (mean)", "hand", "mean", _ratio("points"),
+               f"the points won in a {p}-player hand", " points", 1, sd="points_sd"),
+        Metric("points_sd", "points won per hand (sd)", "hand", "other",
+               _sd("points", "points2"), f"the spread (sd) of points won per {p}-player hand",
+               " points", 1),
+        Metric("margin_mean", "final margin of a game (mean)", "game", "mean", _ratio("margin"),
+               f"the final margin of a {p}-player game", " points", 1, sd="margin_sd"),
+        Metric("comeback_share", "games won from behind", "game", "share", _ratio("comeback"),
+               f"the share of {p}-player games won by a player who trailed before the last "
+               "hand", pp),
+        Metric("lead_changes", "lead changes per game", "game", "mean", _ratio("lead_changes"),
+               f"the lead changes in a {p}-player game", "", 2, sd="lead_changes_sd"),
+        Metric("dealer_win", f"{dealer} hand win rate", "hand", "share", _ratio("dealer_win"),
+               f"the {dealer} hand win rate at {p} players", pp),
+        Metric("first_win", f"{first} hand win rate", "hand", "share", _ratio("first_win"),
+               f"the {first} hand win rate at {p} players", pp),
     ]
     if seconds is not None:
-        out.append(
-            Metric(
-                "minutes_mean",
-                "minutes per hand (time model)",
-                "hand",
-                "other",
-                _minutes(seconds),
-                f"the minutes a {p}-player hand takes at the table",
-                " minutes",
-                2,
-                up="lengthens",
-                down="shortens",
-            )
-        )
-    for r in reasons:
-        out.append(
-            Metric(
-                f"share_{r}",
-                f"hands: {r}",
-                "hand",
-                "share",
-                _ratio(f"r_{r}"),
-                f"the share of {p}-player hands that {REASON_WORDS.get(r, 'end: ' + r)}",
-                " percentage points",
-            )
-        )
+        out.append(Metric("minutes_mean", "minutes per hand (time model)", "hand", "other",
+                          _minutes(seconds), f"the minutes a {p}-player hand takes at the table",
+                          " minutes", 2, **longer))
+    out += [
+        Metric(f"share_{r}", f"hands: {r}", "hand", "share", _ratio(f"r_{r}"),
+               f"the share of {p}-player hands that {REASON_WORDS.get(r, 'end: ' + r)}", pp)
+        for r in reasons
+    ]
+    # fmt: on
     return out
 
 
