@@ -42,9 +42,6 @@ DEFAULT_BANDS: dict[str, float] = {
 A game is won by one seat of several, over many hands, so a seat's share of games moves
 more with luck and matters more to a player than its share of hands: its band is twice."""
 
-SHARE_METRICS = frozenset({"comeback_share", "dealer_win", "first_win"})
-"""Metrics that are shares (banded in percentage points), besides ``share_<reason>``."""
-
 
 def known_metric(name: str) -> bool:
     """Whether ``name`` can carry a band: a default's name or ``share_<end reason>``."""

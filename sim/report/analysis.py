@@ -154,13 +154,6 @@ def metrics_for(
     return out
 
 
-def _spread_stats() -> dict[str, Callable[[Sums], np.ndarray]]:
-    return {
-        "turns_sd": _sd("turns", "turns2"),
-        "points_sd": _sd("points", "points2"),
-    }
-
-
 @dataclass
 class Comparison:
     """One metric of one arm against its baseline."""
@@ -322,7 +315,7 @@ def analyse(
         hands_n[arm.name] = int(hb["n"].sum())
         games_n[arm.name] = int(gb["n"].sum())
         metrics = metrics_for(arm.players, agg.reasons, arm.teams, seconds)
-        hand_stats = {m.name: m.fn for m in metrics if m.level == "hand"} | _spread_stats()
+        hand_stats = {m.name: m.fn for m in metrics if m.level == "hand"}
         game_stats = {m.name: m.fn for m in metrics if m.level == "game"}
         edges_hand, edges_game = seat_edges(arm)
         hand_stats |= edges_hand
