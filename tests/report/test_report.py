@@ -427,3 +427,25 @@ def test_minutes_per_hand_charge_every_action_of_the_time_model(small_report) ->
     older = analyse(ds, dataclasses.replace(report.agg, actions=False), resamples=50)
     assert "minutes_mean" not in set(older.rows["metric"])
     assert not [c for c in older.comparisons if c.metric.name == "minutes_mean"]
+
+
+def test_hands_without_action_counts_report_without_minutes(small_dataset, tmp_path) -> None:
+    """A dataset written before schema version 5 (its hands lack melds, lay-offs and rebuilds,
+    and its footers are of an older summary, so its rows are read) reports everything else
+    and no minutes at the table."""
+    import shutil
+
+    import pyarrow.parquet as pq
+
+    from sim.report import write_report
+
+    old = tmp_path / "old"
+    shutil.copytree(small_dataset, old)
+    (old / "manifest.json").unlink()  # rewritten files would not match its digests
+    for path in (old / "hands").glob("arm=*/*.parquet"):
+        table = pq.read_table(path).drop_columns(["melds", "layoffs", "rebuilds"])
+        pq.write_table(table, path)
+    written = write_report(old, tmp_path / "report", resamples=50)
+    assert not written.report.agg.actions
+    metrics = set(written.report.rows["metric"])
+    assert "minutes_mean" not in metrics and {"turns_mean", "hands_per_game"} <= metrics
