@@ -35,6 +35,11 @@ bootstrap, Holm), each arm's baseline set to its replicate's ``base<i>``. Checks
 3. **Exact zero**: ``copy0`` against ``base0`` plays the very same hands: every hand
    metric's paired difference must be exactly 0 with the interval [0, 0] and p = 1, and
    every game metric's estimate exactly 0.
+4. **Seat advantage** (on the answer card, per arm, not compared): per statistic (seat 0's
+   share of the won hands and of the won games minus 1/2, the dealer's share of the won
+   hands minus 1/2), the share of the 400 ``base<i>`` and ``twin<i>`` arms' own 95%
+   intervals that cover the statistic of all their block sums pooled lies in the binomial
+   interval of 95% (Bonferroni-corrected over the three).
 
 Exit code 0 when every check passes, 1 otherwise; the table printed says which.
 
@@ -43,7 +48,7 @@ gap between seats' win rates) between arms, nor gives it an interval: near a fai
 absolute gap folds the noise onto one side, so its bootstrap intervals are far too wide (this
 check found 0 of 200 A/A intervals excluding 0 and 99.5% coverage; 0 of 400 more A/A pairs
 on other seeds). The seat advantage (each seat's share of the won hands minus its fair share)
-asks the same question smoothly, and is on the answer card with intervals.
+asks the same question smoothly, and is on the answer card with intervals: check 4.
 
 **The seeds.** ``BASE_SEED`` and ``TWIN_SEED`` were 1,000,000 and 2,000,000 until 2026-12-05.
 That draw failed the A/A checks of turns per hand (mean, sd) and the coverage of the stalled
@@ -227,6 +232,35 @@ def pooled_truth(report, pairs: dict[str, list[Comparison]]) -> dict[str, float]
     return truth
 
 
+EDGES = ("seat0_edge", "dealer_edge", "seat0_game_edge")
+"""The seat advantage checked per arm (at 2 players seat 1's edges are seat 0's negated)."""
+
+
+def edge_checks(report, arms: list) -> list[Check]:
+    """Per seat-advantage statistic (:data:`EDGES`, ``analysis.seat_edges``), the share of
+    ``arms``' own 95% intervals (``report.estimates``) that cover the statistic of all their
+    block sums pooled (Bonferroni over the statistics, as the other checks)."""
+    from sim.report.analysis import _arm_sums, seat_edges
+    from sim.report.chunks import game_sum_names, hand_sum_names
+
+    agg = report.agg
+    hand, game = seat_edges(arms[0])
+    level = ALPHA / len(EDGES)
+    out = []
+    for metric in EDGES:
+        in_game = metric in game
+        names = game_sum_names(agg.seats) if in_game else hand_sum_names(agg.seats, agg.reasons)
+        table = agg.game_blocks if in_game else agg.hand_blocks
+        total = sum(_arm_sums(table, a.name, names).total().values for a in arms)
+        truth = float((game if in_game else hand)[metric](Sums(names, total))[0])
+        ivs = [report.estimates[(a.name, metric)] for a in arms]
+        hits = sum(iv.low <= truth <= iv.high for iv in ivs)
+        ok, low, high = binomial_ok(hits, len(ivs), 1 - ALPHA, level)
+        out.append(Check(f"seat advantage {metric}: covers the pooled value", hits, len(ivs),
+                         1 - ALPHA, low, high, ok))  # fmt: skip
+    return out
+
+
 def exact_zero_checks(copies: list[Comparison]) -> list[Check]:
     """``copy0`` against ``base0``: the same hands, so every difference is exactly 0, and the
     hand metrics' paired intervals are [0, 0] with p = 1."""
@@ -277,6 +311,8 @@ def run(
         raise SystemExit("a coverage arm is compared unpaired: it does not share the deals")
     checks = aa_checks(aa, len(aa))
     checks += coverage_checks(paired, pooled_truth(report, paired))
+    same_rules = [a for a in ds.arms if _ruleset(a.name).rstrip("0123456789") in ("base", "twin")]
+    checks += edge_checks(report, same_rules)
     checks += exact_zero_checks(groups["copy"].get(next(iter(groups["copy"]), ""), []))
     return checks
 
