@@ -24,6 +24,7 @@ DEFAULT_BANDS: dict[str, float] = {
     "turns_mean": 1.0,  # turns per hand
     "turns_sd": 1.0,  # turns
     "hands_per_game": 0.25,  # hands
+    "minutes_mean": 0.1,  # minutes per hand (sim.dataset.timing): one turn at its default 6 s
     "points_mean": 2.0,  # points per hand
     "points_sd": 2.0,  # points
     "margin_mean": 5.0,  # points of final margin
@@ -31,7 +32,6 @@ DEFAULT_BANDS: dict[str, float] = {
     "lead_changes": 0.1,  # lead changes per game
     "dealer_win": 1.0,  # percentage points
     "first_win": 1.0,  # percentage points
-    "balance": 1.0,  # percentage points
     "share": 1.0,  # percentage points of hands, for every end reason (share_<reason>)
     "seat_edge": 1.0,  # pp of won hands from a seat's fair share (every seat<s>_edge)
     "seat_game_edge": 2.0,  # pp of won games from a seat's fair share (seat<s>_game_edge)
@@ -41,9 +41,6 @@ DEFAULT_BANDS: dict[str, float] = {
 ``seat_edge`` / ``seat_game_edge`` every seat's ``seat<s>_edge`` / ``seat<s>_game_edge``.
 A game is won by one seat of several, over many hands, so a seat's share of games moves
 more with luck and matters more to a player than its share of hands: its band is twice."""
-
-SHARE_METRICS = frozenset({"comeback_share", "dealer_win", "first_win", "balance"})
-"""Metrics that are shares (banded in percentage points), besides ``share_<reason>``."""
 
 
 def known_metric(name: str) -> bool:

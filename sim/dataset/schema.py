@@ -35,7 +35,8 @@ time-at-the-table model needs; the other columns are as in 4."""
 READABLE_VERSIONS = frozenset({3, 4, SCHEMA_VERSION})
 """Schema versions the report reads. Version 3 differs from 4 only in lacking
 ``rules.parquet``, which the report does not need (it reads the rules from the manifest);
-version 4 differs from 5 only in lacking the action counts, which the report does not read.
+version 4 differs from 5 only in lacking the action counts (its report has no minutes at the
+table, ``sim.dataset.timing``).
 Version 1 lacks ``points`` and ``comeback``; version 2's ``comeback`` is wrong for gin (read
 from the final scores, which carry the bonuses), so it is known-bad; a higher version was
 written by a newer rummysim."""

@@ -3,8 +3,9 @@
 The report cuts each arm's hands into blocks of ``block`` consecutive deals
 (:func:`block_size`), and its games into the blocks of their first deals, and needs, per
 (shard, block), the sums of every hand and game statistic and the histograms of turns and
-points per hand, hands per game and final margins (:mod:`sim.report.metrics`). This module
-makes those six tables from a shard's columns with the numba kernels of
+points per hand, hands per game, final margins and turns per game (:mod:`sim.report.metrics`).
+This module
+makes those seven tables from a shard's columns with the numba kernels of
 :mod:`sim.dataset.summary_kernels`: the report does so for the rows it reads
 (:mod:`sim.report.chunks`), and the runner does so for each shard it writes, while the rows
 are in memory, and keeps the tables in the hands file's Parquet footer (:func:`summary_for`,
@@ -234,14 +235,21 @@ class Runs:
         return Rows(self.shard, self.block, sums)
 
 
+ACTIONS = ("melds", "layoffs", "rebuilds")
+"""The hands' action counts (schema version 5) summed per block after the kernel's columns,
+for the time model (``sim.dataset.timing``); 0 in a dataset of an older version."""
+
+
 def hand_sum_names(seats: int, reasons: tuple[str, ...]) -> tuple[str, ...]:
-    """The columns of a hand block, in order (``kernels.hand_run_sums``' columns)."""
+    """The columns of a hand block, in order (``kernels.hand_run_sums``' columns, then
+    :data:`ACTIONS`)."""
     return (
         ("n", "turns", "turns2", "points", "points2", "decided", "dealer_win", "first_win")
         + tuple(f"win{s}" for s in range(seats))
         + tuple(f"seats{s}" for s in range(seats))
         + tuple(f"pts{s}" for s in range(seats))
         + tuple(f"r_{r}" for r in reasons)
+        + ACTIONS
     )
 
 
@@ -252,8 +260,9 @@ class HandArrays:
     ``codes`` are the end reasons' dictionary indices and ``reason_of`` each dictionary
     entry's index in the report's reasons (:func:`reason_dictionary`); ``scores``
     (int[hands, seats]) each seat's points, or no rows where they are not summed (only mixed
-    line-ups need them). ``teams``: a partnership arm, read as two sides (the winner and
-    dealer become their team, seats 0 and 2 team A, 1 and 3 team B). ``block_of``: each
+    line-ups need them). ``actions`` (int[hands, 3]) the :data:`ACTIONS` counts, or no rows
+    where the hands lack them. ``teams``: a partnership arm, read as two sides (the winner
+    and dealer become their team, seats 0 and 2 team A, 1 and 3 team B). ``block_of``: each
     hand's block (:meth:`Blocking.hand_blocks`)."""
 
     def __init__(
@@ -269,9 +278,11 @@ class HandArrays:
         codes: np.ndarray,
         reason_of: np.ndarray,
         scores: np.ndarray,
+        actions: np.ndarray,
         teams: bool,
     ) -> None:
         self.shard = shard
+        self.actions = actions
         self.winner, self.dealer, self.players = winner, dealer, players
         self.turns, self.points = turns, points
         self.codes, self.reason_of, self.scores = codes, reason_of, scores
@@ -299,6 +310,8 @@ class HandArrays:
             self.runs.starts, winner, dealer, players, self.turns, self.points,
             self.codes, self.reason_of, self.scores, sums,
         )  # fmt: skip
+        if len(self.actions) and len(self.runs):
+            sums[:, -len(ACTIONS) :] = np.add.reduceat(self.actions, self.runs.starts, axis=0)
         return self.runs.sum_rows(sums)
 
     def histogram(self, name: str) -> Rows:
@@ -373,11 +386,13 @@ def game_tables(
     capped: np.ndarray,
     comeback: np.ndarray,
     seats: int,
-) -> tuple[Rows, Rows, Rows]:
+    turns: np.ndarray | None = None,
+) -> tuple[Rows, Rows, Rows, Rows]:
     """Games summed per (shard, block: ``block_of``, :meth:`Blocking.game_blocks`): every
-    column of ``game_sum_names(seats)``; and the per-block histograms of hands per game and
-    of final margins. ``final`` (int64[games, width]) holds the sides' final scores, the first
-    ``length[g]`` (at least two) of each row real.
+    column of ``game_sum_names(seats)``; and the per-block histograms of hands per game, of
+    final margins and of turns per game (``turns``, each game's; none when not given).
+    ``final`` (int64[games, width]) holds the sides' final scores, the first ``length[g]`` (at
+    least two) of each row real.
 
     The final margin is the winner's final score minus the best other side's (two sides for a
     partnership arm; negative in the rare gin game whose loser's box bonuses put him ahead,
@@ -392,7 +407,8 @@ def game_tables(
     names = game_sum_names(seats)
     sums = np.zeros((len(runs), len(names)), np.int64)
     kernels.game_run_sums(runs.starts, hands, margin, comeback, winner, lead_changes, capped, sums)
-    return runs.sum_rows(sums), runs.histogram_rows(hands), runs.histogram_rows(margin)
+    played = runs.histogram_rows(turns) if turns is not None else concat_rows([], 2)
+    return runs.sum_rows(sums), runs.histogram_rows(hands), runs.histogram_rows(margin), played
 
 
 Column = pa.Array | pa.ChunkedArray
@@ -468,14 +484,17 @@ SUMMARY_KEY = b"rummysim.blocks"
 """The Parquet footer key (key-value metadata of the hands file, not of its Arrow schema) of
 a shard's block tables."""
 
-SUMMARY_VERSION = 1
+SUMMARY_VERSION = 3
+"""2: the hand block sums end with :data:`ACTIONS`. 3: a seventh table, turns per game. The
+report reads the rows of a shard whose summary is of another version."""
 
-TABLES = ("hands", "turns", "points", "games", "hands_hist", "margin")
+TABLES = ("hands", "turns", "points", "games", "hands_hist", "margin", "game_turns")
 """A summary's tables, in order: the hand block sums, the histograms of turns and of points
-per hand, the game block sums, and the histograms of hands per game and of final margins."""
+per hand, the game block sums, and the histograms of hands per game, of final margins and
+of turns per game."""
 
 
-KEYED = (0, 1, 1, 0, 1, 1)
+KEYED = (0, 1, 1, 0, 1, 1, 1)
 """Key columns after (shard, block) of each of :data:`TABLES`: none in block sums, the value
 in a histogram."""
 
@@ -538,6 +557,9 @@ def hand_arrays(hands: pa.Table, blocking: Blocking, *, teams: bool, scores: boo
         score_columns = np.zeros((hands.num_rows, seats), np.int64)
         for s, column in enumerate(columns):
             score_columns[:, s] = column
+    actions = np.zeros((0, len(ACTIONS)), np.int64)
+    if hands.num_rows and all(name in hands.column_names for name in ACTIONS):
+        actions = np.stack([arrow_ints(hands.column(a), a) for a in ACTIONS], axis=1)
     deal, game = arrow_ints(hands.column("deal"), "deal"), arrow_ints(hands.column("game"), "game")
     return HandArrays(
         shard=arrow_ints(hands.column("shard"), "shard"),
@@ -550,16 +572,42 @@ def hand_arrays(hands: pa.Table, blocking: Blocking, *, teams: bool, scores: boo
         codes=codes,
         reason_of=reason_of,
         scores=score_columns,
+        actions=actions.astype(np.int64),
         teams=teams,
     )
 
 
+def game_keys(shard: np.ndarray, rotation: np.ndarray, game: np.ndarray) -> np.ndarray:
+    """(shard, rotation, game) as one number: a game of a mirrored run is played once per
+    seat rotation under the same game number."""
+    side = shard.astype(np.int64) * (MAX_PLAYERS + 1) + rotation.astype(np.int64)
+    return side * SHARD_KEY + game.astype(np.int64)
+
+
+def turns_per_game(hand_key: np.ndarray, turns: np.ndarray, game_key: np.ndarray) -> np.ndarray:
+    """Each game's turns (games by :func:`game_keys`), the sum over its hands (hands by the
+    key of their game). The runner writes hands in game order, so their keys come in runs;
+    a game without hands is an error. (Hands of a game cut short at the end of a shard have
+    no game row and are left out.)"""
+    if len(hand_key) > 1 and (hand_key[1:] < hand_key[:-1]).any():
+        order = np.argsort(hand_key, kind="stable")
+        hand_key, turns = hand_key[order], turns[order]
+    starts = np.flatnonzero(np.concatenate([[True], hand_key[1:] != hand_key[:-1]]))
+    keys = hand_key[starts]
+    sums = np.add.reduceat(turns.astype(np.int64), starts) if len(starts) else starts
+    at = np.minimum(np.searchsorted(keys, game_key), max(len(keys) - 1, 0))
+    if len(game_key) and (len(keys) == 0 or (keys[at] != game_key).any()):
+        raise ChunkError("a game has no hands among the hands")
+    return sums[at] if len(game_key) else np.zeros(0, np.int64)
+
+
 def game_tables_of(
     games: pa.Table, hands: pa.Table | None, blocking: Blocking, *, teams: bool
-) -> tuple[Rows, Rows, Rows]:
+) -> tuple[Rows, Rows, Rows, Rows]:
     """Games as the runner writes them, as their block sums and the histograms of hands per
-    game and final margins (:func:`game_tables`); ``hands``, of the same shards, give each
-    game's first deal (not needed, and may be None, when blocks are of game numbers)."""
+    game, final margins and turns per game (:func:`game_tables`); ``hands``, of the same
+    shards, give each game's turns and first deal (without them, as may be when blocks are
+    of game numbers, the turns per game are left empty)."""
 
     def column(table: pa.Table, name: str) -> np.ndarray:
         return arrow_ints(table.column(name), name)
@@ -580,6 +628,13 @@ def game_tables_of(
             column(hands, "deal"), shard, game,
         )  # fmt: skip
 
+    turns = None
+    if hands is not None:
+        turns = turns_per_game(
+            game_keys(column(hands, "shard"), column(hands, "rotation"), column(hands, "game")),
+            column(hands, "turns"),
+            game_keys(shard, column(games, "rotation"), game),
+        )
     return game_tables(
         shard=shard,
         block_of=blocking.game_blocks(game, first),
@@ -591,6 +646,7 @@ def game_tables_of(
         capped=column(games, "capped"),
         comeback=column(games, "comeback"),
         seats=blocking.seats,
+        turns=turns,
     )
 
 

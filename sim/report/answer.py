@@ -48,13 +48,13 @@ INCONCLUSIVE = "inconclusive: more hands needed"
 CARD_METRICS = (
     "turns_mean",
     "hands_per_game",
+    "minutes_mean",
     "points_sd",
     "margin_mean",
     "lead_changes",
     "comeback_share",
     "dealer_win",
     "first_win",
-    "balance",
 )
 """The card's columns, before the outcome mix (each end reason's share of hands)."""
 

@@ -1,7 +1,15 @@
-"""``rummysim report``: aggregate, analyse, draw and write a dataset's balance report."""
+"""``rummysim report``: aggregate, analyse, draw and write a dataset's balance report.
+
+index.html is one self-contained page (figures embedded as base64 PNG, sortable tables, every
+arm's rules, the experiment file, the version and seed) from the jinja2 template
+``templates/index.html.j2`` with autoescape: every string from a config file or the dataset
+is escaped. report.md holds the same findings and tables in Markdown, from
+``templates/report.md.j2``; every value from a config file or the dataset goes through its
+``md`` filter (``sim.report.tables.md_escape``)."""
 
 from __future__ import annotations
 
+import base64
 import json
 import time
 from dataclasses import dataclass
@@ -10,11 +18,11 @@ from importlib.metadata import version as package_version
 from pathlib import Path
 
 from sim.dataset.files import write_text_atomic
-from sim.report import html, markdown
 from sim.report.analysis import Report, analyse
 from sim.report.dataset import open_dataset
-from sim.report.figures import draw_all
+from sim.report.figures import draw_all, figure_list
 from sim.report.metrics import aggregate
+from sim.report.tables import page_context, templates
 
 
 def rummysim_version() -> str:
@@ -65,11 +73,32 @@ def write_report(
     version = rummysim_version()
     report.rows.write_parquet(folder / "summary.parquet")
     report.rows.write_csv(folder / "summary.csv")
-    write_text_atomic(markdown.render(report, version), folder / "report.md", folder)
-    write_text_atomic(html.render(report, figures, version), folder / "index.html", folder)
+    write_text_atomic(render_markdown(report, version), folder / "report.md", folder)
+    write_text_atomic(render_html(report, figures, version), folder / "index.html", folder)
     times["write"] = time.perf_counter() - mark
     times["total"] = time.perf_counter() - start
     return Written(folder, report, {k: round(v, 3) for k, v in times.items()})
+
+
+def render_markdown(report: Report, version: str) -> str:
+    """report.md (figures linked from figures/)."""
+    template = templates(autoescape=False).get_template("report.md.j2")
+    return template.render(page_context(report, version), figures=figure_list(report.dataset.arms))
+
+
+def render_html(report: Report, figures: dict[str, Path], version: str) -> str:
+    """index.html, the figures' PNGs embedded."""
+    captions = dict(figure_list(report.dataset.arms))
+    images = [
+        {
+            "stem": path.stem,
+            "caption": captions.get(stem, stem),
+            "data": base64.b64encode(path.read_bytes()).decode("ascii"),
+        }
+        for stem, path in figures.items()
+    ]
+    template = templates(autoescape=True).get_template("index.html.j2")
+    return template.render(page_context(report, version), images=images)
 
 
 def simulate_seconds(manifest: dict) -> float | None:

@@ -25,12 +25,13 @@ __all__ = ["ChunkError", "Rows", "Runs", "game_sum_names", "hand_sum_names"]
 
 HAND_COLUMNS = (
     "shard", "deal", "winner", "dealer", "players", "turns", "points", "game", "hand",
-    "end_reason",
+    "end_reason", "rotation",
 )  # fmt: skip
 """The columns of the hands files the report reads (each once): ``game`` and ``hand`` find
-each game's first deal, which gives its block. pyarrow decodes the end reason as its
-dictionary's indices (measured on 10M hands, one thread: 0.17 s against 0.33 s for a polars
-Categorical) and the score lists in less time than polars (0.72 s against 0.88 s)."""
+each game's first deal, which gives its block, and with ``rotation`` its turns. pyarrow
+decodes the end reason as its dictionary's indices (measured on 10M hands, one thread: 0.17 s
+against 0.33 s for a polars Categorical) and the score lists in less time than polars (0.72 s
+against 0.88 s)."""
 
 SCORE_COLUMN = "hand_scores"
 """Read only for line-ups that mix bots: the points of each seat are what the skill
@@ -39,6 +40,7 @@ lists took a third of the time spent reading a dataset)."""
 
 GAME_COLUMNS = (
     "shard",
+    "rotation",
     "game",
     "hands",
     "winner",

@@ -1,9 +1,10 @@
 """The report's figures, drawn with seaborn on matplotlib's Agg backend, saved as PNG and
-SVG (:func:`figure_list`): turns per hand and hands per game by rule set, one survival plot
-per table size, points won per hand by rule set, seat and dealer advantage as a dot plot with 95%
-intervals, and a forest plot of every rule set's effect against its baseline. Rule sets are
-named by their labels, table and line-up (:func:`arm_labels`), and legends sit outside the
-data (right of a survival plot, above the seat plot), the figure grown to hold them.
+SVG (:func:`figure_list`): turns per hand, hands per game and turns per game by rule set, one
+survival plot per table size, points won per hand by rule set, seat and dealer advantage as a
+dot plot with 95% intervals, and a forest plot of every rule set's effect against its
+baseline. Rule sets are named by their labels, table and line-up (:func:`arm_labels`), and
+legends sit outside the data (right of a survival plot, above the seat plot), the figure
+grown to hold them.
 
 Every figure is drawn from the small aggregated tables (histograms, per-arm rows), never
 from the hands themselves: ``_*_data`` turns the report into the few plain numbers a figure
@@ -50,7 +51,7 @@ SEATS_CAPTION = (
 def figure_list(arms: Sequence[Arm]) -> list[tuple[str, str]]:
     """(file stem, caption) of every figure of a dataset with these arms, in the order the
     report shows them: a survival plot per table size."""
-    out = [("length", "Game length by rule set: turns per hand and hands per game")]
+    out = [("length", "Game length by rule set: turns per hand, hands per game, turns per game")]
     out += [
         (f"survival-{p}p", f"{p} players: chance that a hand is over by turn N")
         for p in sorted({a.players for a in arms})
@@ -92,6 +93,7 @@ def draw_all(report: Report, folder: Path) -> dict[str, Path]:
                 [
                     (agg.turns_hist, "turns", "turns per hand"),
                     (agg.hands_hist, "hands", "hands per game"),
+                    (agg.game_turns_hist, "turns", "turns per game"),
                 ],
             ),
         ),  # fmt: skip

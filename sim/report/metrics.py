@@ -14,8 +14,8 @@ are then put together. The results are small tables:
   paired bootstrap of :mod:`sim.report.stats` resamples these blocks;
 * game blocks: the same for games (:func:`~sim.report.chunks.game_sum_names`), blocks of
   consecutive game numbers;
-* histograms: turns per hand, points per hand and hands per game, per arm, from which the
-  quantiles, distributions and survival curves are exact;
+* histograms: turns per hand, points per hand, hands per game and turns per game, per arm,
+  from which the quantiles, distributions and survival curves are exact;
 * skill: per arm and seating of bots, wins and points per seat (for mixed line-ups).
 
 "Points won per hand" is the hands' ``points`` column, the sum of the absolute values of a
@@ -66,12 +66,14 @@ class Aggregates:
     points_blocks: pl.DataFrame  # ... of points won per hand
     hands_blocks: pl.DataFrame  # ... of hands per game, per game block
     margin_blocks: pl.DataFrame  # ... of final margins, per game block
+    game_turns_hist: pl.DataFrame  # (arm, turns, len): turns per game, per arm
     skill: pl.DataFrame
     seats: int
     reasons: tuple[str, ...]
     block: int
     per_game_deals: bool = False
     by_game: bool = False  # a run counted in games: hands blocked by their game's number
+    actions: bool = True  # the hands hold the action counts (melds, lay-offs, rebuilds)
 
     @property
     def blocks_text(self) -> str:
@@ -253,13 +255,20 @@ CHUNK_ROWS = 500_000
 bytes a hand) and reduced to block sums and histograms, its games with it."""
 
 
-def _read_hands(hands_files: list[str], scores: bool) -> pa.Table:
-    """A chunk's hands: :data:`~sim.report.chunks.HAND_COLUMNS` and, with ``scores``, the
-    :data:`~sim.report.chunks.SCORE_COLUMN`, file after file, each column in one piece (so
-    that numpy reads it in place: the copy is made here, in the reading thread)."""
-    columns = list(C.HAND_COLUMNS) + ([C.SCORE_COLUMN] if scores else [])
+def _has_actions(parts: list[Part]) -> bool:
+    """Whether every one of these hands files holds the action counts (schema version 5)."""
+    return all(set(B.ACTIONS) <= set(part.types or {}) for part in parts)
+
+
+def _read_hands(parts: list[Part], scores: bool) -> pa.Table:
+    """A chunk's hands: :data:`~sim.report.chunks.HAND_COLUMNS`, the action counts where every
+    file has them and, with ``scores``, the :data:`~sim.report.chunks.SCORE_COLUMN`, file
+    after file, each column in one piece (so that numpy reads it in place: the copy is made
+    here, in the reading thread)."""
+    columns = list(C.HAND_COLUMNS) + (list(B.ACTIONS) if _has_actions(parts) else [])
+    columns += [C.SCORE_COLUMN] if scores else []
     return pa.concat_tables(
-        pq.ParquetFile(path).read(columns=columns, use_threads=False) for path in hands_files
+        pq.ParquetFile(part.path).read(columns=columns, use_threads=False) for part in parts
     ).combine_chunks()
 
 
@@ -307,7 +316,7 @@ def _reduced_chunks(chunks: list[_Chunk], reduce: _Reduce):
                     kept = _summaries(chunk.hands)
             hands = games = None
             if kept is None:
-                hands = _read_hands(chunk.hands_files, chunk.arm in reduce.mixed)
+                hands = _read_hands(chunk.hands, chunk.arm in reduce.mixed)
                 games = _read_games(chunk.games)
         except (OSError, pa.ArrowException) as err:
             raise unreadable(chunk.files, err) from None
@@ -494,6 +503,7 @@ def aggregate(ds: Dataset) -> Aggregates:
         "points": _Table(("points", "len"), keyed=1, merged=B.QUANTILE_BLOCKS),
         "hands_hist": _Table(("hands", "len"), keyed=1, merged=B.QUANTILE_BLOCKS),
         "margin": _Table(("margin", "len"), keyed=1, merged=B.QUANTILE_BLOCKS),
+        "game_turns": _Table(("turns", "len"), keyed=1, merged=B.QUANTILE_BLOCKS),
     }
     for table in tables.values():
         table.dtypes |= len_type
@@ -506,7 +516,7 @@ def aggregate(ds: Dataset) -> Aggregates:
     for chunk, reduced in zip(chunks, _reduced_chunks(chunks, reduce), strict=True):
         for name, rows, dtypes in reduced:
             tables[name].add(chunk.arm, rows, dtypes)
-    # the six frames built two at a time (numpy's copies and polars' columns leave the GIL)
+    # the frames built two at a time (numpy's copies and polars' columns leave the GIL)
     with ThreadPoolExecutor(2) as pool:
         frames = dict(zip(tables, pool.map(_Table.frame, tables.values()), strict=True))
     hb = frames["hands"]
@@ -529,10 +539,12 @@ def aggregate(ds: Dataset) -> Aggregates:
         points_blocks=points_blocks,
         hands_blocks=hands_blocks,
         margin_blocks=margin_blocks,
+        game_turns_hist=tables["game_turns"].per_arm(frames["game_turns"]),
         skill=sk.sort("arm", "seating"),
         seats=seats,
         reasons=reasons,
         block=block,
         per_game_deals=per_game,
         by_game=by_game,
+        actions=all(_has_actions(parts) for parts in hand_parts.values()),
     )

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.dataset.bands import DEFAULT_BANDS, known_metric
+from sim.dataset.timing import DEFAULT_SECONDS
 from sim.engine.api import compile_rules
 from sim.engine.rows import BOT_NAMES
 from sim.rules import ConfigError, Rules, load_variant
@@ -37,6 +38,7 @@ DEFAULT_SHARD_HANDS = 50_000
 DEFAULT_SHARD_GAMES = 2_000
 MAX_ARMS = 10_000
 MAX_ARM_NAME = 200  # arm=<name> is a folder; its temporary files add ~31 characters (< 255)
+MAX_SECONDS = 3600  # seconds an action of the time model may take (``[time]``)
 MAX_SHARDS = 100_000  # shards of the whole run (each is a task, a manifest entry, two files)
 MAX_SHARD_SIZE = {"hands": 1_000_000, "games": 100_000}  # a worker holds one shard's tables
 
@@ -55,6 +57,7 @@ TOP_KEYS = (
     "arms",
     "grids",
     "bands",
+    "time",
 )
 ARM_KEYS = ("name", "variant", "label", "rules", "players", "seed")
 GRID_KEYS = ("name", "variant", "label", "toggles", "players")
@@ -121,6 +124,8 @@ class Experiment:
     arms: tuple[Arm, ...] = field(default_factory=tuple)
     bands: Mapping[str, float] = field(default_factory=dict)
     """Practical-equivalence bands the file sets (``[bands]``, ``sim.dataset.bands``)."""
+    time: Mapping[str, float] = field(default_factory=dict)
+    """Seconds per action the file sets (``[time]``, ``sim.dataset.timing``)."""
 
     @property
     def sha256(self) -> str:
@@ -215,7 +220,8 @@ def _build(raw: dict[str, Any], path: Path, text: str) -> Experiment:
         baseline, tuple(rulesets),
     )  # fmt: skip
     bands = _bands(raw.get("bands", {}))
-    experiment = _replace(experiment, arms=_expand(experiment, lineups), bands=bands)
+    time = _time(raw.get("time", {}))
+    experiment = _replace(experiment, arms=_expand(experiment, lineups), bands=bands, time=time)
     _check_size(experiment, key="shard_size")
     return experiment
 
@@ -460,6 +466,29 @@ def _bands(value: Any) -> dict[str, float]:
                 allowed="a number > 0 (the metric's units; shares in percentage points)",
             )  # fmt: skip
         out[metric] = float(band)
+    return out
+
+
+def _time(value: Any) -> dict[str, float]:
+    """``[time]``: action = seconds it takes at the table (``sim.dataset.timing``)."""
+    table = _table(value, "time")
+    out = {}
+    for action, seconds in table.items():
+        if action not in DEFAULT_SECONDS:
+            raise ConfigError(
+                f"{show(action)} is not an action of the time model", key=f"time.{action}",
+                allowed=", ".join(DEFAULT_SECONDS),
+            )  # fmt: skip
+        if (
+            isinstance(seconds, bool)
+            or not isinstance(seconds, int | float)
+            or not (0 <= seconds <= MAX_SECONDS)
+        ):
+            raise ConfigError(
+                f"{show(seconds)} is not a time", key=f"time.{action}", value=seconds,
+                allowed=f"seconds from 0 to {MAX_SECONDS:,}",
+            )  # fmt: skip
+        out[action] = float(seconds)
     return out
 
 

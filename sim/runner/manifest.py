@@ -64,6 +64,7 @@ def new_manifest(experiment: Experiment, tasks: list[ShardTask]) -> dict[str, An
             "audit": experiment.audit,
             "baseline": experiment.baseline,
             "bands": dict(experiment.bands),
+            "time": dict(experiment.time),
         },
         "arms": [
             {

@@ -290,9 +290,8 @@ def test_a_summary_holds_what_the_rows_of_its_shard_give_and_names_its_blocking(
                 mixed=frozenset([arm.name] if arm.mixed else []),
             )  # fmt: skip
             chunk = M._Chunk(arm.name, [part], [str(games_path)], False)
-            files = [str(part.path)]
             rows = reduce(
-                chunk, M._read_hands(files, arm.mixed), M._read_games([str(games_path)]), None
+                chunk, M._read_hands([part], arm.mixed), M._read_games([str(games_path)]), None
             )
             assert [name for name, _, _ in rows] == list(B.TABLES)
             for name, got, _ in rows:
@@ -433,3 +432,20 @@ def test_a_mirrored_run_of_an_earlier_version_is_blocked_from_its_games(tmp_path
     agg = M.aggregate(ds)
     assert agg.per_game_deals and agg.block == M.block_size(min(games)) != planned
     _same(agg, _aggregate(root, footers=False))
+
+
+def test_turns_per_game_sum_each_games_hands_in_every_kind_of_run(kept: Path) -> None:
+    """A game's turns are its own hands' (a mirrored run plays each game once per seat
+    rotation under the same number: the rotation keeps them apart); the hands of a game cut
+    short at a shard's end, which has no game row, count for no game."""
+    ds = open_dataset(kept)
+    agg = M.aggregate(ds)
+    keys = ["shard", "rotation", "game"]
+    for arm in ds.arms:
+        hands = ds.hands().filter(pl.col("arm") == arm.name).collect()
+        games = ds.games().filter(pl.col("arm") == arm.name).collect().select(keys)
+        per_game = hands.group_by(keys).agg(pl.col("turns").sum()).join(games, on=keys)
+        want = per_game["turns"].value_counts().sort("turns")
+        got = agg.game_turns_hist.filter(pl.col("arm") == arm.name)
+        assert got["turns"].to_list() == want["turns"].to_list(), arm.name
+        assert got["len"].to_list() == want["count"].to_list(), arm.name

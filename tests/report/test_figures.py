@@ -165,3 +165,33 @@ def test_seat_plot_shows_the_reports_seat_advantage_with_its_intervals(small_rep
     assert dealer[1:] == value["dealer_edge"] and games[4] == []
     two = data["rows"].index("around the corner (2p, greedy)")
     assert not [p for p in hands[2] + hands[3] if p[0] == two]
+
+
+def test_length_figure_draws_the_turns_per_game_of_every_rule_set(small_report) -> None:
+    """Issue #30 point 6: a turns-per-game distribution, drawn in the length figure beside
+    turns per hand and hands per game: each arm's box is the quantiles of the turns of its
+    games (each game's hands' turns summed, games the games table holds), and the SVG shows
+    the panel."""
+    import numpy as np
+    import polars as pl
+
+    from sim.report import figures
+    from sim.report.stats import hist_summary
+
+    report = small_report.report
+    ds = report.dataset
+    names = figures._arm_names(ds.arms)
+    data = figures._boxes_data(
+        names, figures.arm_labels(ds.arms), [(report.agg.game_turns_hist, "turns", "x")]
+    )
+    keys = ["shard", "rotation", "game"]
+    for name, row in zip(names, data["panels"][0][1], strict=True):
+        hands = ds.hands().filter(pl.col("arm") == name).collect()
+        games = ds.games().filter(pl.col("arm") == name).collect().select(keys)
+        per_game = hands.group_by(keys).agg(pl.col("turns").sum()).join(games, on=keys)
+        assert per_game.height == games.height > 0
+        values, counts = np.unique(per_game["turns"].to_numpy(), return_counts=True)
+        want = hist_summary(values, counts)
+        assert row == pytest.approx([want[k] for k in figures.BOX_STATS]), name
+    svg = (small_report.folder / "figures" / "length.svg").read_text(encoding="utf-8")
+    assert "turns per game" in svg

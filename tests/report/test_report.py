@@ -102,13 +102,14 @@ def test_final_margin_is_the_winners_lead_over_the_best_other_side() -> None:
         }
     )
     blocking = Blocking(block=1, stride=1, seats=2, known=("other",), by_game=True)
-    sums, _hands_hist, margins = game_tables_of(
+    sums, _hands_hist, margins, turns = game_tables_of(
         games.to_arrow(), None, blocking, teams=False
     )  # a run counted in games: blocks of game numbers, no hands needed
     sums = frame_of(sums, game_sum_names(2), {})
     assert sums["margin"].to_list() == [-26, 70, 20]
     assert sums["lead_changes2"].to_list() == [1, 0, 4]
     assert frame_of(margins, ("margin", "len"), {})["margin"].to_list() == [-26, 70, 20]
+    assert len(turns) == 0  # turns per game come from the hands
 
 
 def _comparisons(report, arm: str) -> dict:
@@ -363,3 +364,88 @@ def test_seat_advantage_is_each_seats_share_of_won_hands_and_games_minus_fair_sh
         for metric in [m for m in got if m.endswith("_edge")]:
             assert got[metric]["ci_low"] <= got[metric]["value"] <= got[metric]["ci_high"]
         assert f"seat{players}_edge" not in got
+
+
+def test_seat_balance_is_a_value_without_an_interval_and_not_compared(small_report) -> None:
+    """1 - (largest - smallest seat win rate) folds the noise of a fair table onto one side,
+    so its bootstrap intervals were far too wide (the engine-backed A/A check: 0 of 200
+    excluding 0, coverage 99.5%): it is shown per arm, without an interval, and never
+    compared between arms or put on the answer card."""
+    report = small_report.report
+    assert not [c for c in report.comparisons if c.metric.name == "balance"]
+    for arm in report.dataset.arms:
+        row = report.rows.filter((pl.col("arm") == arm.name) & (pl.col("metric") == "balance"))
+        assert row.height == 1
+        assert row["ci_low"].item() is None and row["diff"].item() is None
+        hands = report.dataset.hands().filter(pl.col("arm") == arm.name).collect()
+        rates = [(hands["winner"] == s).mean() for s in range(arm.seats)]
+        assert row["value"].item() == pytest.approx(100 * (1 - (max(rates) - min(rates))))
+
+
+def test_minutes_per_hand_charge_every_action_of_the_time_model(small_report) -> None:
+    """Issue #30 point 1: minutes at the table per hand are the time model's seconds
+    (``sim.dataset.timing``: the hand, its turns, melds, lay-offs and stock rebuilds) over 60,
+    per arm, compared with the baseline and on the answer card; an experiment's ``[time]``
+    (the manifest's) changes them; hands without the action counts (a dataset of schema
+    version 3 or 4) get no minutes at all rather than wrong ones."""
+    import dataclasses
+
+    from sim.dataset.timing import DEFAULT_SECONDS
+    from sim.report.analysis import analyse, seconds_of
+    from sim.report.answer import answer_cards
+
+    report = small_report.report
+    ds = report.dataset
+
+    def minutes(hands: pl.DataFrame, sec: dict[str, float]) -> float:
+        charged = (
+            sec["hand"] + sec["turn"] * hands["turns"] + sec["meld"] * hands["melds"]
+            + sec["layoff"] * hands["layoffs"] + sec["rebuild"] * hands["rebuilds"]
+        )  # fmt: skip
+        return float(charged.mean()) / 60
+
+    assert seconds_of(ds, report.agg) == DEFAULT_SECONDS
+    for arm in ds.arms:
+        hands = ds.hands().filter(pl.col("arm") == arm.name).collect()
+        assert hands["melds"].sum() > 0 and hands["layoffs"].sum() > 0
+        row = report.rows.filter((pl.col("arm") == arm.name) & (pl.col("metric") == "minutes_mean"))
+        assert row["value"].item() == pytest.approx(minutes(hands, DEFAULT_SECONDS))
+        assert row["ci_low"].item() <= row["value"].item() <= row["ci_high"].item()
+    assert [c for c in report.comparisons if c.metric.name == "minutes_mean"]
+    cards = answer_cards(report)
+    compared = [card for card in cards if card.rows]  # (a table of the baseline alone has none)
+    assert compared and all("minutes_mean" in [m for m, _, _ in c.columns] for c in compared)
+    # the experiment's [time], as the manifest records it
+    slow = {"turn": 20.0, "rebuild": 60.0}
+    manifest = ds.manifest | {"experiment": ds.manifest["experiment"] | {"time": slow}}
+    other = analyse(dataclasses.replace(ds, manifest=manifest), report.agg, resamples=50)
+    arm = ds.arms[0]
+    hands = ds.hands().filter(pl.col("arm") == arm.name).collect()
+    row = other.rows.filter((pl.col("arm") == arm.name) & (pl.col("metric") == "minutes_mean"))
+    assert row["value"].item() == pytest.approx(minutes(hands, DEFAULT_SECONDS | slow))
+    # no action counts: no minutes
+    older = analyse(ds, dataclasses.replace(report.agg, actions=False), resamples=50)
+    assert "minutes_mean" not in set(older.rows["metric"])
+    assert not [c for c in older.comparisons if c.metric.name == "minutes_mean"]
+
+
+def test_hands_without_action_counts_report_without_minutes(small_dataset, tmp_path) -> None:
+    """A dataset written before schema version 5 (its hands lack melds, lay-offs and rebuilds,
+    and its footers are of an older summary, so its rows are read) reports everything else
+    and no minutes at the table."""
+    import shutil
+
+    import pyarrow.parquet as pq
+
+    from sim.report import write_report
+
+    old = tmp_path / "old"
+    shutil.copytree(small_dataset, old)
+    (old / "manifest.json").unlink()  # rewritten files would not match its digests
+    for path in (old / "hands").glob("arm=*/*.parquet"):
+        table = pq.read_table(path).drop_columns(["melds", "layoffs", "rebuilds"])
+        pq.write_table(table, path)
+    written = write_report(old, tmp_path / "report", resamples=50)
+    assert not written.report.agg.actions
+    metrics = set(written.report.rows["metric"])
+    assert "minutes_mean" not in metrics and {"turns_mean", "hands_per_game"} <= metrics

@@ -251,6 +251,29 @@ def test_an_experiment_may_set_practical_bands(tmp_path):
         assert err.value.key == key
 
 
+def test_an_experiment_may_set_the_time_model(tmp_path):
+    """Issue #30 point 1: ``[time]`` sets the seconds an action takes at the table
+    (``sim.dataset.timing``), recorded in the manifest for the report; unknown actions and
+    times that are not 0 to 3,600 seconds are refused, naming the key."""
+    from sim.dataset.timing import DEFAULT_SECONDS, time_model
+
+    text = SMALL + "\n[time]\nturn = 9\nrebuild = 0\n"
+    exp = load_experiment(write_experiment(tmp_path, text))
+    assert exp.time == {"turn": 9.0, "rebuild": 0.0}
+    manifest = {"experiment": {"time": dict(exp.time)}}
+    assert time_model(manifest) == DEFAULT_SECONDS | {"turn": 9.0, "rebuild": 0.0}
+    assert time_model({}) == DEFAULT_SECONDS
+    for text, key in (
+        ("[time]\nshuffle = 20\n", "time.shuffle"),
+        ("[time]\nmeld = -1\n", "time.meld"),
+        ("[time]\nlayoff = 3601\n", "time.layoff"),
+        ('[time]\nturn = "slow"\n', "time.turn"),
+    ):
+        with pytest.raises(ConfigError) as err:
+            load_experiment(write_experiment(tmp_path, SMALL + "\n" + text, name="b.toml"))
+        assert err.value.key == key
+
+
 def test_an_arm_may_have_its_own_seed(tmp_path):
     """Issue #30 point 3: replications and A/A checks: an arm's ``seed`` replaces the
     experiment's for its deals; the other arms keep the experiment's."""
