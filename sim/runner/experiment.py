@@ -59,8 +59,8 @@ TOP_KEYS = (
     "bands",
     "time",
 )
-ARM_KEYS = ("name", "variant", "label", "rules", "players", "seed")
-GRID_KEYS = ("name", "variant", "label", "toggles", "players")
+ARM_KEYS = ("name", "variant", "label", "rules", "players", "seed", "baseline")
+GRID_KEYS = ("name", "variant", "label", "toggles", "players", "baseline")
 
 
 def experiments_dir() -> Path:
@@ -82,6 +82,10 @@ class RuleSet:
     """The rule set's own seed (``seed = N`` in its ``[[arms]]``): its arms deal from it,
     not from the experiment's, and are compared with the baseline unpaired (replications,
     A/A checks). None: the experiment's seed."""
+    baseline: str | None = None
+    """The rule set it is compared with (``baseline = "..."`` in its ``[[arms]]`` or
+    ``[[grids]]``): one experiment may hold several games, each with its own baseline.
+    None: the experiment's baseline."""
 
 
 @dataclass(frozen=True)
@@ -215,6 +219,7 @@ def _build(raw: dict[str, Any], path: Path, text: str) -> Experiment:
             key="baseline",
             allowed=", ".join(names),
         )
+    _check_own_baselines(rulesets, baseline)
     experiment = Experiment(
         name, description, str(path), text, seed, unit, per_arm, shard_size, mirror, audit,
         baseline, tuple(rulesets),
@@ -224,6 +229,22 @@ def _build(raw: dict[str, Any], path: Path, text: str) -> Experiment:
     experiment = _replace(experiment, arms=_expand(experiment, lineups), bands=bands, time=time)
     _check_size(experiment, key="shard_size")
     return experiment
+
+
+def _check_own_baselines(rulesets: list[RuleSet], baseline: str) -> None:
+    """A rule set's own ``baseline`` names itself (a baseline of its own game) or a rule set
+    that is compared with nothing else (the experiment's baseline, or one naming itself),
+    so that every comparison is with a baseline."""
+    roots = [r.name for r in rulesets if r.name in (baseline, r.baseline)]
+    for ruleset in rulesets:
+        own = ruleset.baseline
+        if own is not None and own not in (ruleset.name, *roots):
+            raise ConfigError(
+                f"rule set {show(ruleset.name)} is compared with {show(own)}, which is not a "
+                "rule set compared with nothing else",
+                key="baseline",
+                allowed=", ".join(roots),
+            )
 
 
 def _check_size(experiment: Experiment, key: str) -> None:
@@ -246,8 +267,11 @@ def _check_size(experiment: Experiment, key: str) -> None:
 
 def _expand(experiment: Experiment, lineups: list[list[str]]) -> tuple[Arm, ...]:
     arms = []
-    base = next(r for r in experiment.rulesets if r.name == experiment.baseline)
+    by_name = {r.name: r for r in experiment.rulesets}
     for ruleset in experiment.rulesets:
+        base = by_name[ruleset.baseline or experiment.baseline]
+        if ruleset.name == experiment.baseline or ruleset.baseline == ruleset.name:
+            base = ruleset
         for players in ruleset.players:
             for key, lineup in enumerate(lineups):
                 bots = _seat_bots(lineup, players, f"lineups[{key}]")
@@ -314,6 +338,9 @@ def _rulesets(raw: dict[str, Any], players: tuple[int, ...], path: Path) -> list
         if "seed" in arm:
             seed = _int(arm["seed"], f"{where}.seed", low=0, high=2**63 - 1)
             ruleset = dataclasses.replace(ruleset, seed=seed)
+        if "baseline" in arm:
+            base = _string(arm["baseline"], f"{where}.baseline")
+            ruleset = dataclasses.replace(ruleset, baseline=base)
         rulesets.append(ruleset)
     for i, grid in enumerate(grids):
         where = f"grids[{i}]"
@@ -340,7 +367,11 @@ def _rulesets(raw: dict[str, Any], players: tuple[int, ...], path: Path) -> list
             name = ".".join([prefix, *(_slug(v) for v in combo)])
             text = ", ".join(f"{k} = {show(v)}" for k, v in changes.items())
             table = {**grid, "label": f"{label} ({text})"}
-            rulesets.append(_ruleset(name, table, changes, players, path, where, "toggles", text))
+            ruleset = _ruleset(name, table, changes, players, path, where, "toggles", text)
+            if "baseline" in grid:
+                base = _string(grid["baseline"], f"{where}.baseline")
+                ruleset = dataclasses.replace(ruleset, baseline=base)
+            rulesets.append(ruleset)
     seen = set()
     for ruleset in rulesets:
         if ruleset.name in seen:

@@ -61,7 +61,7 @@ def test_the_gin_experiment_compares_gin_house_rules_with_the_reference_bot():
 
 def test_every_shipped_experiment_is_valid():
     names = [name for name, _ in list_experiments()]
-    assert names == ["fast", "gin-rules", "house-rules"]
+    assert names == ["fast", "gin-rules", "house-rules", "wild-cards"]
     for name in names:
         assert load_experiment(name).arms
 
@@ -284,3 +284,43 @@ def test_an_arm_may_have_its_own_seed(tmp_path):
     with pytest.raises(ConfigError) as err:
         load_experiment(write_experiment(tmp_path, text.replace("99", "-1"), name="b.toml"))
     assert err.value.key == "arms[2].seed"
+
+
+def test_a_rule_set_may_be_compared_with_a_baseline_of_its_own_game(tmp_path):
+    """One experiment, two games (configs/experiments/wild-cards.toml): a rule set naming
+    itself as ``baseline`` is its game's baseline, and the rule sets naming it are compared
+    with it; the others with the experiment's baseline."""
+    text = SMALL + (
+        '\n[[arms]]\nname = "block"\nvariant = "block_rummy"\nbaseline = "block"\n'
+        '\n[[arms]]\nname = "block_totals"\nvariant = "block_rummy@002"\nbaseline = "block"\n'
+        '\n[[grids]]\nname = "g"\nvariant = "block_rummy"\nbaseline = "block"\n'
+        'toggles = { going_rummy = ["double"] }\n'
+    )
+    exp = load_experiment(write_experiment(tmp_path, text))
+    bases = {a.name: a.baseline for a in exp.arms}
+    assert bases == {
+        "basic-2p-greedy": "basic-2p-greedy",
+        "ace_high-2p-greedy": "basic-2p-greedy",
+        "block-2p-greedy": "block-2p-greedy",
+        "block_totals-2p-greedy": "block-2p-greedy",
+        "g.double-2p-greedy": "block-2p-greedy",
+    }
+    wrong = text.replace(
+        'name = "block_totals"\nvariant = "block_rummy@002"\nbaseline = "block"',
+        'name = "block_totals"\nvariant = "block_rummy@002"\nbaseline = "ace_high"',
+    )
+    with pytest.raises(ConfigError, match="'ace_high', which is not a rule set compared") as err:
+        load_experiment(write_experiment(tmp_path, wrong, name="b.toml"))
+    assert err.value.key == "baseline"
+
+
+def test_the_wild_cards_experiment_compares_each_game_with_its_own_rules():
+    exp = load_experiment("wild-cards")
+    thresholds = {
+        r.name: r.rules.values["initial_meld_min"] for r in exp.rulesets if "open" in r.name
+    }
+    assert sorted(set(thresholds.values())) == [0, 30, 40, 51]
+    for arm in exp.arms:
+        game = arm.ruleset.name.split(".")[0]
+        assert arm.baseline.startswith(game + "-"), arm.name
+    assert {a.players for a in exp.arms} == {2, 3, 4}
