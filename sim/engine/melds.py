@@ -773,8 +773,10 @@ def _search(fx, params, values, work, layers, jokers, limit, minimum, must, gate
     ``by_opening`` what it counts toward an initial meld); under ``gate`` only arrangements
     that count at least ``minimum`` and meld ``must`` take part. Writes them as
     ``best_arrangement`` says and returns their worth (0 when none)."""
-    # a spec without an initial-meld rule folds the conditions away
-    gate = gate and rule(fx, params, P_INITIAL_MELD_MIN) != 0
+    # a spec without an initial-meld rule and borrowing folds the conditions away
+    gate = gate and (
+        rule(fx, params, P_INITIAL_MELD_MIN) != 0 or rule(fx, params, P_BORROWING) != BORROW_OFF
+    )
     by_opening = by_opening and gate
     n_layers = rule(fx, params, P_PACKS)
     work[W_SCAL, S_BEST_N] = 0

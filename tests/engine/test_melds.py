@@ -69,12 +69,17 @@ WORK = M.new_work()
 
 
 def engine_best(
-    cards, rules, values, packs=1, limit=0, fx=GENERIC, minimum=0, must=None, ace_low=None
-):
+    cards, rules, values, packs=1, limit=0, fx=GENERIC, minimum=0, must=None, ace_low=None,
+    borrowing=False,
+):  # fmt: skip
+    """The engine's best arrangement; the conditions (``minimum``, ``must``) apply under an
+    initial-meld rule, or under ``borrowing`` (a card to meld, no threshold, §2D.22)."""
     layers, jokers = layers_of(cards)
     params = make_params(rules, packs)
     params[L.P_OPENING_ACE_LOW] = L.code("opening_ace_low", "ace_points" if ace_low is None else 1)
-    if minimum > 0 or must is not None:
+    if borrowing:
+        params[L.P_BORROWING] = L.code("borrowing", "any")
+    elif minimum > 0 or must is not None:
         params[L.P_INITIAL_MELD_MIN] = max(minimum, 1)  # the rule is on
     must_code = -1 if must is None else must
     value = M.best_arrangement(
@@ -300,6 +305,26 @@ def test_2D_24_best_opening_matches_the_oracle_on_random_hands(case, request):
         got = engine_best(hand, rules, values, packs, limit, minimum=minimum, must=must,
                           ace_low=ace_low)  # fmt: skip
         assert got == want, (hand, minimum, must, ace_low, limit, values[0], values[JOKER])
+
+
+@pytest.mark.parametrize("case", OPENING_CASES, ids=[_ids(c) for c in OPENING_CASES])
+def test_2D_22_a_borrowed_card_melded_matches_the_oracle_on_random_hands(case):
+    """Borrowing's search (§2D.22, ``greedy.greedy_borrow``): the best arrangement that
+    melds a given card, no threshold, against the brute-force oracle (RUMMYSIM_ORACLE_HANDS
+    hands a case, 150 in make test)."""
+    import os
+
+    rules, packs, jokers = case
+    rng = random.Random(hash(_ids(case)) & 0xFFFF ^ 0x22)
+    hands = int(os.environ.get("RUMMYSIM_ORACLE_HANDS", "150"))
+    for _ in range(hands):
+        values = baseline_values(ace=rng.choice((1, 11, 15)), joker=rng.choice((15, 25, 30)))
+        hand = random_hand(rng, packs, jokers, rng.choice((6, 8, 10)))
+        must = rng.choice([k for k in hand if k != JOKER] or [None])
+        limit = rng.choice((0, 0, 0, 1))
+        want = oracle_best(hand, rules, values, limit, 0, must)
+        got = engine_best(hand, rules, values, packs, limit, must=must, borrowing=True)
+        assert got == want, (hand, must, limit, values[0], values[JOKER])
 
 
 @pytest.mark.nojit
