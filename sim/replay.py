@@ -193,20 +193,28 @@ def transcript(
     names = [R.BOT_NAMES[b] for b in bots]
     lines = [f"{rules.name}, {players} players, seed {seed}, deal {hand}"]
     held = "unmelded point(s)" if rules.scoring == "unmelded_to_winner" else "point(s)"
-    lines += _describe(out.events, names, held)
+    opening = int(rules.values["initial_meld_min"])
+    lines += _describe(out.events, names, held, opening)
     violations = int(out.counters[R.C_VIOLATIONS])
     lines.append(f"audit: {violations} violation(s)")
     return "\n".join(lines)
 
 
-def _describe(events: np.ndarray, names: list[str], held: str = "point(s)") -> list[str]:
+def _describe(
+    events: np.ndarray, names: list[str], held: str = "point(s)", opening: int = 0
+) -> list[str]:
     """One line or two per event of the log (``sim.engine.state`` says what each holds);
     ``held`` names what a seat's count at the end is (Boat House, §3.7: his unmelded
-    points)."""
+    points); under an initial-meld threshold ``opening`` (§2D.24) the melds of the turn a
+    seat first lays down are marked as his initial meld."""
     lines: list[str] = []
     turn = 0
+    opened: set[int] = set()  # seats that laid down a meld this hand
+    opening_turn = -1  # the turn of the initial meld being laid down
     for row in events:
         etype, seat, a, b = (int(x) for x in row[: S.EV_N])
+        if etype == S.E_DEAL and seat == 0:
+            opened.clear()
         cards = [int(k) for k in row[S.EV_CARDS : S.EV_CARDS + int(row[S.EV_N])]]
         who = f"seat {seat} ({names[seat]})" if 0 <= seat < len(names) else ""
         if etype == S.E_TABLE:  # 4-player gin: the next table's events follow
@@ -238,7 +246,12 @@ def _describe(events: np.ndarray, names: list[str], held: str = "point(s)") -> l
                 f"new upcard {card_name(b) if b >= 0 else '(none)'}"
             )
         elif etype == S.E_MELD:
-            lines.append(f"  melds #{a}: {cards_text(meld_order(cards))}")
+            mark = ""
+            if opening and (seat not in opened or opening_turn == turn):
+                opened.add(seat)
+                opening_turn = turn
+                mark = f" (initial meld, at least {opening} together)"
+            lines.append(f"  melds #{a}: {cards_text(meld_order(cards))}{mark}")
         elif etype == S.E_LAYOFF:
             lines.append(f"  lays off {card_name(b)} on #{a}")
         elif etype == S.E_SLIDE:  # §2B.13

@@ -146,3 +146,27 @@ def test_2D_24_the_threshold_changes_the_game(bot):
         rows[minimum] = out.hand_rows
     assert rows[40][:, R.H_TURNS].mean() > rows[0][:, R.H_TURNS].mean()
     assert rows[40][:, R.H_MELDS].mean() < rows[0][:, R.H_MELDS].mean()
+
+
+@pytest.mark.nojit
+def test_2D_24_replay_marks_the_initial_meld():
+    """`rummysim replay` (issue #31 point 5): the melds of the turn a seat first lays down
+    are marked as his initial meld; his melds of later turns are not."""
+    from sim.replay import _describe
+
+    rows = [
+        (S.E_DEAL, 0, 0, 0, 0),
+        (S.E_MELD, 0, 0, 0, 0),  # seat 0 opens with two melds in one turn
+        (S.E_MELD, 0, 1, 0, 0),
+        (S.E_DRAW_STOCK, 1, 0, 0, 0),
+        (S.E_MELD, 1, 2, 0, 0),  # seat 1 opens
+        (S.E_DRAW_STOCK, 0, 0, 0, 0),
+        (S.E_MELD, 0, 3, 0, 0),  # seat 0, a later turn
+    ]
+    events = np.zeros((len(rows), S.EV_COLS), np.int64)
+    for i, row in enumerate(rows):
+        events[i, : S.EV_N + 1] = row
+    lines = [x for x in _describe(events, ["a", "b"], opening=40) if "melds" in x]
+    marked = ["(initial meld, at least 40 together)" in x for x in lines]
+    assert marked == [True, True, True, False]
+    assert not [x for x in _describe(events, ["a", "b"]) if "initial" in x]  # no threshold
