@@ -144,6 +144,8 @@ class CardRow:
     arm: Arm
     cells: dict[str, Cell]
     no_result: float  # percent of its hands without a result
+    against: str = ""  # its baseline arm's label
+    named: bool = False  # the card holds several baselines: say which one in ``changes``
 
     @property
     def size(self) -> float:
@@ -156,7 +158,8 @@ class CardRow:
 
     @property
     def changes(self) -> str:
-        return rule_changes_text(self.arm)
+        text = rule_changes_text(self.arm)
+        return f"against {self.against}: {text}" if self.named and self.against else text
 
 
 @dataclass
@@ -178,7 +181,7 @@ class Card:
 
     players: int
     lineup: str
-    baseline: str  # the baseline arm's label
+    baseline: str  # the baseline arm's label (several: " / " between them)
     columns: list[tuple[str, str, float]]  # (metric, title, band)
     rows: list[CardRow] = field(default_factory=list)
     seat_columns: list[tuple[str, str, float]] = field(default_factory=list)
@@ -192,7 +195,8 @@ class Card:
                 if cell.verdict == FINDING:
                     out.append(
                         f"{row.arm.label} changes {cell.title} by {cell.text}{cell.unit} "
-                        f"against {self.baseline} (Holm-adjusted interval; practical band "
+                        f"against {row.against or self.baseline} (Holm-adjusted interval; "
+                        "practical band "
                         f"±{cell.band:g}{cell.unit})."
                     )
         for seat_row in self.seat_rows:
@@ -271,8 +275,15 @@ def answer_cards(report: Report, bands: dict[str, float] | None = None) -> list[
             for cell in seat_row.cells.values():
                 seat_titles.setdefault(cell.metric, cell.title)
         seat_columns = [(m, t, band_for(m, bands)) for m, t in seat_titles.items()]
-        first = rows[0].arm if rows else seat_rows[0].arm
-        base = labels.get(first.baseline, first.baseline)
+        # one experiment may hold several games, each with its own baseline (an arm's
+        # ``baseline``, docs/experiments.md): each row says which it is compared with
+        for row in rows:
+            row.against = labels.get(row.arm.baseline, row.arm.baseline)
+        arms_here = [r.arm for r in rows] or [r.arm for r in seat_rows]
+        bases = sorted({labels.get(a.baseline, a.baseline) for a in arms_here})
+        for row in rows:
+            row.named = len(bases) > 1
+        base = " / ".join(bases)
         cards.append(Card(key[0], key[1], base, columns, rows, seat_columns, seat_rows))
     return cards
 

@@ -225,3 +225,34 @@ def test_the_seat_advantage_is_on_the_card_in_both_pages(small_report) -> None:
         card = text[text.index(start) : text.index(end)]
         assert card.count("Seat advantage:") == 3  # 2p greedy, 2p mixed, 4p greedy
         assert "s edge (band ±1)" in card and "seat 3, games (band ±2)" in card
+
+
+def test_a_card_with_two_games_names_each_rows_own_baseline(tmp_path) -> None:
+    """One experiment, two games (an arm's ``baseline``, docs/experiments.md): each row of
+    the card and each finding sentence names the baseline it is compared with."""
+    from sim.report import write_report
+    from sim.runner.experiment import load_experiment
+    from sim.runner.run import run_experiment
+    from tests.runner.helpers import SMALL, write_experiment
+
+    text = SMALL + (
+        '\n[[arms]]\nname = "block"\nvariant = "block_rummy"\nlabel = "block rummy"\n'
+        'baseline = "block"\n'
+        '\n[[arms]]\nname = "block_high"\nvariant = "block_rummy"\nbaseline = "block"\n'
+        'rules = { ace_rank = "high" }\n'
+    )
+    exp = load_experiment(write_experiment(tmp_path, text))
+    root = run_experiment(exp, tmp_path / "out", workers=1).root
+    written = write_report(root, tmp_path / "report", resamples=200)
+    (card,) = answer_cards(written.report)
+    against = {r.arm.name: r.against for r in card.rows}
+    assert against["block_high-2p-greedy"] == "block rummy"
+    assert against["ace_high-2p-greedy"] == "basic"
+    row = next(r for r in card.rows if r.arm.name == "block_high-2p-greedy")
+    assert row.changes.startswith("against block rummy: ")
+    assert card.baseline == "basic / block rummy"
+    for sentence in card.findings():
+        if sentence.startswith("block_high "):
+            assert "against block rummy " in sentence
+        if sentence.startswith("ace_high "):
+            assert "against basic " in sentence
