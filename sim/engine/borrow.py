@@ -162,7 +162,7 @@ def _take_from_meld(fx, params, st, row, kind):
 
 
 @kernel
-def _holds(work, cand, kind):
+def holds_kind(work, cand, kind):
     """Does workspace candidate ``cand`` hold a copy of natural ``kind``?"""
     bit = np.int64(1) << kind
     for l in range(MAX_LAYERS):
@@ -180,7 +180,7 @@ def borrow_meld(fx, params, st, events, seat, m, kind, work, cand):
     row = R_MELD + m
     if rule(fx, params, P_AUDIT) == 1 and (
         borrowable(fx, params, st, seat, m) & (np.int64(1) << kind) == 0
-        or not _holds(work, cand, kind)
+        or not holds_kind(work, cand, kind)
     ):
         st[R_SC, C_VIOLATIONS] += 1  # a borrow the rules do not allow, or not used at once
     _take_from_meld(fx, params, st, row, kind)

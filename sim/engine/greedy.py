@@ -43,7 +43,7 @@ import numpy as np
 
 from sim.cards import JOKER
 from sim.engine.bitops import highest_bit, lowest_bit
-from sim.engine.borrow import borrow_meld, borrowable
+from sim.engine.borrow import borrow_meld, borrowable, holds_kind
 from sim.engine.jit import kernel
 from sim.engine.joker_choice import declare_jokers
 from sim.engine.layout import (
@@ -79,7 +79,6 @@ from sim.engine.legal import (
 )
 from sim.engine.melds import (
     CA_JOKERS,
-    CA_TAKE,
     MAX_LAYERS,
     N_PLANES,
     S_BEST_N,
@@ -321,7 +320,7 @@ def greedy_borrow(fx, params, values, st, piles, rng, events, work, seat, bot):
     n = work[W_SCAL, S_BEST_N]
     first = W_BEST
     for r in range(W_BEST, W_BEST + n):
-        if _holds_kind(work, r, best_k):
+        if holds_kind(work, r, best_k):
             first = r
             break
     t = borrow_meld(fx, params, st, events, seat, best_m, best_k, work, np.int64(first))
@@ -333,15 +332,6 @@ def greedy_borrow(fx, params, values, st, piles, rng, events, work, seat, bot):
             if work[r, CA_JOKERS] > 0:
                 declare_jokers(fx, params, st, piles, rng, events, seat, t, bot)
     return True
-
-
-@kernel
-def _holds_kind(work, row, kind):
-    """Does workspace candidate ``row`` hold a copy of natural ``kind``?"""
-    for l in range(MAX_LAYERS):
-        if (work[row, CA_TAKE + l] >> kind) & 1 == 1:
-            return True
-    return False
 
 
 @gated(P_DISCARD_BEFORE_INITIAL, lambda v: v == DBI_ONLY_FOR_INITIAL, np.bool_(False))
