@@ -23,17 +23,13 @@ from sim.engine.specs import GENERIC
 from sim.replay import _describe
 from sim.rules import ConfigError, load_variant
 
-from .helpers import CAREFUL, GREEDY, RANDOM, compiled
+from .helpers import CAREFUL, GREEDY, RANDOM, blank_state, compiled
 from .test_jokers import _events, _hold, _k, _log_on, _mask, _meld, _tools
 
 
 def _state(variant="rummy_basic", borrowing="any", **overrides):
-    rules = load_variant(variant, {"borrowing": borrowing, **overrides})
-    params, values = api.compile_rules(rules, 2, audit=True)
-    st, piles = S.new_state()
-    S.fill_shoe(GENERIC, params, st, piles)
-    S.clear_turn_facts(st)
-    return params, values, st, piles
+    """A blank 2-player table of ``variant`` in audit mode (``helpers.blank_state``)."""
+    return blank_state(variant, 2, audit=True, borrowing=borrowing, **overrides)
 
 
 def _candidate(params, values, st, seat, kind, work):

@@ -20,18 +20,13 @@ from sim.engine.table import lay_off, lay_off_joker, meld_fits, slide_kinds, sta
 from sim.replay import _describe
 from sim.rules import ConfigError, load_variant
 
-from .helpers import CAREFUL, GREEDY, RANDOM, compiled
+from .helpers import CAREFUL, GREEDY, RANDOM, blank_state, compiled
 from .test_jokers import _events, _hold, _k, _log_on, _mask, _meld, _tools
 
 
 def _state(variant="double_rum", **overrides):
-    rules = load_variant(variant, overrides or None)
-    params, values = api.compile_rules(rules, 2, audit=True)
-    st, piles = S.new_state()
-    S.fill_shoe(GENERIC, params, st, piles)
-    st[S.R_SC, S.C_TAKEN] = -1
-    st[S.R_SC, S.C_PLAN] = -1
-    return params, values, st, piles
+    """A blank 2-player table of ``variant`` in audit mode (``helpers.blank_state``)."""
+    return blank_state(variant, 2, audit=True, **overrides)
 
 
 def _run_with_top_joker(params, values, st, work, events):
