@@ -44,10 +44,10 @@ from sim.engine.layout import (
     P_PACKS,
 )
 from sim.engine.melds import (
-    CA_TAKE,
     JOKER_DIGIT,
     MAX_LAYERS,
     MELD_GROUP,
+    melds_card,
     n_positions,
     rank_at,
     remove_one_each,
@@ -71,7 +71,14 @@ from sim.engine.state import (
     give,
     log_event,
 )
-from sim.engine.table import has_opened, lay_down, may_meld_now, meld_fits, refresh_fits
+from sim.engine.table import (
+    has_opened,
+    lay_down,
+    may_meld_now,
+    meld_fits,
+    meld_naturals,
+    refresh_fits,
+)
 
 
 @kernel
@@ -85,13 +92,7 @@ def _group_lends(fx, params, st, row):
         and popcount(st[row, M_DECLARED]) < min(jokers, N_SUITS)
     ):
         return np.int64(0)  # it would be a 3-card group with a joker not declared (§2B.11)
-    rank = st[row, M_LO]
-    shape = st[row, M_SHAPE]
-    out = np.int64(0)
-    for t in range(N_SUITS):
-        if (shape >> (4 * t)) & 0xF != 0:
-            out |= np.int64(1) << (rank * N_SUITS + t)
-    return out
+    return meld_naturals(st, row)
 
 
 @kernel
@@ -161,16 +162,6 @@ def _take_from_meld(fx, params, st, row, kind):
     st[row, M_LEN] -= 1
 
 
-@kernel
-def holds_kind(work, cand, kind):
-    """Does workspace candidate ``cand`` hold a copy of natural ``kind``?"""
-    bit = np.int64(1) << kind
-    for l in range(MAX_LAYERS):
-        if work[cand, CA_TAKE + l] & bit != 0:
-            return True
-    return False
-
-
 @gated(P_BORROWING, lambda v: v != BORROW_OFF, np.int64(-1))
 @kernel
 def borrow_meld(fx, params, st, events, seat, m, kind, work, cand):
@@ -180,7 +171,7 @@ def borrow_meld(fx, params, st, events, seat, m, kind, work, cand):
     row = R_MELD + m
     if rule(fx, params, P_AUDIT) == 1 and (
         borrowable(fx, params, st, seat, m) & (np.int64(1) << kind) == 0
-        or not holds_kind(work, cand, kind)
+        or not melds_card(work, cand, kind)
     ):
         st[R_SC, C_VIOLATIONS] += 1  # a borrow the rules do not allow, or not used at once
     _take_from_meld(fx, params, st, row, kind)

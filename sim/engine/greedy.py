@@ -43,7 +43,7 @@ import numpy as np
 
 from sim.cards import JOKER
 from sim.engine.bitops import highest_bit, lowest_bit
-from sim.engine.borrow import borrow_meld, borrowable, holds_kind
+from sim.engine.borrow import borrow_meld, borrowable
 from sim.engine.jit import kernel
 from sim.engine.joker_choice import declare_jokers
 from sim.engine.layout import (
@@ -92,6 +92,7 @@ from sim.engine.melds import (
     best_arrangement,
     list_candidates,
     meldable,
+    melds_card,
 )
 from sim.engine.specs import gated, rule
 from sim.engine.state import (
@@ -320,7 +321,7 @@ def greedy_borrow(fx, params, values, st, piles, rng, events, work, seat, bot):
     n = work[W_SCAL, S_BEST_N]
     first = W_BEST
     for r in range(W_BEST, W_BEST + n):
-        if holds_kind(work, r, best_k):
+        if melds_card(work, r, best_k):
             first = r
             break
     t = borrow_meld(fx, params, st, events, seat, best_m, best_k, work, np.int64(first))

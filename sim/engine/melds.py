@@ -706,12 +706,19 @@ def _falls_short(values, work, frame, minimum, must, top, by_opening):
 
 
 @kernel
-def _melds_must(work, row, must):
+def melds_card(work, row, must):
     """Does candidate ``row`` meld a copy of ``must`` (a natural kind, or ``JOKER``: any
-    joker, jokers being identical)?"""
+    joker, jokers being identical)? (A candidate's first layer holds every kind it takes.)"""
     if must == JOKER:
         return work[row, CA_JOKERS] > 0
     return (work[row, CA_TAKE] >> must) & 1 == 1
+
+
+@kernel
+def _conditions_apply(fx, params):
+    """Do the rules ever put conditions on an arrangement: an initial-meld threshold
+    (§2D.24-25) or borrowing (a card that must be melded, §2D.22)?"""
+    return rule(fx, params, P_INITIAL_MELD_MIN) != 0 or rule(fx, params, P_BORROWING) != BORROW_OFF
 
 
 @kernel
@@ -735,10 +742,7 @@ def best_arrangement(fx, params, values, work, layers, jokers, limit, minimum, m
     the declared order still decides among equals). With nothing to count (``minimum`` <=
     0), only ``must`` to meld, one pass of the second kind (no floor) gives the same
     arrangement."""
-    rules_ask = (
-        rule(fx, params, P_INITIAL_MELD_MIN) != 0 or rule(fx, params, P_BORROWING) != BORROW_OFF
-    )
-    if not rules_ask or (minimum <= 0 and must < 0):
+    if not _conditions_apply(fx, params) or (minimum <= 0 and must < 0):
         return _search(
             fx, params, values, work, layers, jokers, limit, np.int64(0), np.int64(-1),
             np.bool_(False), np.bool_(False), np.int64(-1),
@@ -773,10 +777,8 @@ def _search(fx, params, values, work, layers, jokers, limit, minimum, must, gate
     ``by_opening`` what it counts toward an initial meld); under ``gate`` only arrangements
     that count at least ``minimum`` and meld ``must`` take part. Writes them as
     ``best_arrangement`` says and returns their worth (0 when none)."""
-    # a spec without an initial-meld rule and borrowing folds the conditions away
-    gate = gate and (
-        rule(fx, params, P_INITIAL_MELD_MIN) != 0 or rule(fx, params, P_BORROWING) != BORROW_OFF
-    )
+    # read again here, so that a spec fixing both rules off folds the conditions away
+    gate = gate and _conditions_apply(fx, params)
     by_opening = by_opening and gate
     n_layers = rule(fx, params, P_PACKS)
     work[W_SCAL, S_BEST_N] = 0
@@ -848,7 +850,7 @@ def _search(fx, params, values, work, layers, jokers, limit, minimum, must, gate
             child_melds = melds + 1
             if gate:
                 opening += work[row, CA_OPEN]
-                if need == 1 and _melds_must(work, row, must):
+                if need == 1 and melds_card(work, row, must):
                     need = np.int64(0)
         else:
             remove_one_each(rest, n_layers, np.int64(1) << c)

@@ -533,8 +533,8 @@ def slide(fx, params, st, m, kind):
     length = st[row, M_LEN]
     suit = kind % N_SUITS
     shape = st[row, M_SHAPE]
-    first = (shape & 0x7) == JOKER_DIGIT and rank_at(lo, ace_rank) == kind // N_SUITS
-    if first and _end_joker_slides(fx, params, st, row, np.int64(0)):
+    # the first position's joker when it stands for ``kind`` (the last one's rank differs)
+    if (shape & 0x7) == JOKER_DIGIT and rank_at(lo, ace_rank) == kind // N_SUITS:
         st[row, M_SLID] &= ~_position_bit(ace_rank, lo)
         shape = (shape & ~np.int64(0x7)) | suit
         st[row, M_SHAPE] = shape | (np.int64(JOKER_DIGIT) << (3 * length))
@@ -552,7 +552,7 @@ def slide(fx, params, st, m, kind):
 
 
 @kernel
-def _naturals(st, row):
+def meld_naturals(st, row):
     """The natural kinds of table meld ``row`` (one bit each, whatever the copies)."""
     out = np.int64(0)
     for l in range(MAX_LAYERS):
@@ -664,7 +664,7 @@ def declaration_options(fx, params, st, m):
         return np.int64(0)
     options = _rank_field(st[row, M_LO]) & ~declared
     if rule(fx, params, P_GROUP_DUPLICATES) != GROUP_DUPLICATES_ALLOWED:
-        options &= ~_naturals(st, row)
+        options &= ~meld_naturals(st, row)
     return options
 
 
@@ -721,7 +721,7 @@ def stands_for(fx, params, st, m):
         rule(fx, params, P_GROUP_DUPLICATES) != GROUP_DUPLICATES_ALLOWED
         and st[row, M_LEN] == N_SUITS
     ):
-        missing = _rank_field(st[row, M_LO]) & ~_naturals(st, row) & ~declared
+        missing = _rank_field(st[row, M_LO]) & ~meld_naturals(st, row) & ~declared
         if popcount(missing) == 1:
             out |= missing
     return out
