@@ -186,13 +186,14 @@ def _value_text(value: object) -> str:
 def _bots_or_exit(bots: str, players: int, family: str) -> list[int]:
     from sim.bench import parse_bots
     from sim.engine.rows import BOT_SIMPLE
+    from sim.rules.model import KNOCK_FAMILIES
 
     try:
         codes = parse_bots(bots, players)
     except ValueError as err:
         typer.echo(f"error: --bots: {err}", err=True)
         raise typer.Exit(code=EXIT_CONFIG_ERROR) from None
-    if BOT_SIMPLE in codes and family == "rummy":
+    if BOT_SIMPLE in codes and family not in KNOCK_FAMILIES:
         typer.echo(
             "error: --bots: 'simple' (the reference gin bot) plays only the knock families "
             "(knock_rummy, gin); allowed here: random, greedy, careful",

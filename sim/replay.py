@@ -194,23 +194,30 @@ def transcript(
     lines = [f"{rules.name}, {players} players, seed {seed}, deal {hand}"]
     held = "unmelded point(s)" if rules.scoring == "unmelded_to_winner" else "point(s)"
     opening = int(rules.values["initial_meld_min"])
-    lines += _describe(out.events, names, held, opening)
+    unit = "chips" if rules.chips else "hand score"  # a chip game's scores (§3.22)
+    lines += _describe(out.events, names, held, opening, unit)
     violations = int(out.counters[R.C_VIOLATIONS])
     lines.append(f"audit: {violations} violation(s)")
     return "\n".join(lines)
 
 
 def _describe(
-    events: np.ndarray, names: list[str], held: str = "point(s)", opening: int = 0
+    events: np.ndarray,
+    names: list[str],
+    held: str = "point(s)",
+    opening: int = 0,
+    unit: str = "hand score",
 ) -> list[str]:
     """One line or two per event of the log (``sim.engine.state`` says what each holds);
     ``held`` names what a seat's count at the end is (Boat House, §3.7: his unmelded
     points); under an initial-meld threshold ``opening`` (§2D.24) the melds of the turn a
-    seat first lays down are marked as his initial meld."""
+    seat first lays down are marked as his initial meld; ``unit`` names a seat's score of the
+    hand ("chips" in a chip game)."""
     lines: list[str] = []
     turn = 0
     opened: set[int] = set()  # seats that laid down a meld this hand
     opening_turn = -1  # the turn of the initial meld being laid down
+    drawn = False  # the turn shown last has drawn and not yet discarded (a drop, §3.22)
     for row in events:
         etype, seat, a, b = (int(x) for x in row[: S.EV_N])
         if etype == S.E_DEAL and seat == 0:
@@ -273,6 +280,14 @@ def _describe(
             lines.append(f"call: {who} calls {card_name(a)}, discarded by seat {b}")
         elif etype == S.E_DISCARD:
             lines.append(f"  discards {card_name(a)}")
+        elif etype == S.E_TONK:  # §3.22: shown at the deal
+            tied = "; tied at the best: the cards are redealt" if b else ""
+            lines.append(f"  {who} shows a tonk of {a} points{tied}")
+        elif etype == S.E_DROP:  # §3.22: at his turn's start, or after his table play
+            if not drawn:
+                turn += 1
+                lines.append(f"turn {turn}: {who}")
+            lines.append(f"  drops, laying down his hand of {a} point(s)")
         elif etype == S.E_KNOCK:
             lines.append(f"  knocks with {a} deadwood" if a else "  goes gin")
         elif etype == S.E_SHOW:
@@ -281,9 +296,13 @@ def _describe(
         elif etype == S.E_END:
             lines.append(_ending(R.REASON_NAMES[a], who, turn))
         elif etype == S.E_SCORE:
-            lines.append(f"  {who} holds {b} {held}; hand score {a:+d}")
+            lines.append(f"  {who} holds {b} {held}; {unit} {a:+d}")
         else:
             raise ValueError(f"event type {etype} has no description (sim/replay.py)")
+        if etype in (S.E_DRAW_STOCK, S.E_DRAW_DISCARD):
+            drawn = True
+        elif etype in (S.E_DISCARD, S.E_DECLINE_UPCARD):
+            drawn = False
     return lines
 
 
@@ -311,4 +330,12 @@ def _ending(reason: str, who: str, turns: int) -> str:
         return f"end: void after {turns} turns (two stock cards left); same dealer again"
     if reason == "block":
         return f"end: blocked after {turns} turns; lowest hand: {who or 'nobody alone (tied)'}"
+    if reason == "tonk":
+        return f"end: instant tonk at the deal; {who} collects"
+    if reason in ("drop", "caught", "stock_out"):
+        what = {"drop": "the dropper was lowest", "caught": "the drop was caught"}
+        what["stock_out"] = "the stock ran out"
+        return f"end: {what[reason]} after {turns} turns; lowest hand: {who or 'shared'}"
+    if reason == "redeal":
+        return f"end: redeal after {turns} turns (no chips); same dealer again"
     return f"end: {reason} after {turns} turns (no score)"

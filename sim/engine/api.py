@@ -22,7 +22,12 @@ from sim.rules.values import card_values
 BOTS_PLAYED = (L.BOT_RANDOM, L.BOT_GREEDY, L.BOT_CAREFUL, L.BOT_SIMPLE)
 """The bots this engine plays; ``simple`` only in the knock families (it has no melding
 policy: ``play`` refuses it in progressive rummy, as ``rummysim`` does)."""
-FAMILY_CODES = {"rummy": L.FAMILY_RUMMY, "knock_rummy": L.FAMILY_KNOCK_RUMMY, "gin": L.FAMILY_GIN}
+FAMILY_CODES = {
+    "rummy": L.FAMILY_RUMMY,
+    "knock_rummy": L.FAMILY_KNOCK_RUMMY,
+    "gin": L.FAMILY_GIN,
+    "tonk": L.FAMILY_TONK,
+}
 
 
 class Played:

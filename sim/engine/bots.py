@@ -25,6 +25,8 @@ Every bot answers the same questions, each asked by the phase that owns it:
   (``knock_policy.py``, which also answers ``wants_discard`` there);
 - ``wants_call`` (``call_rummy``, ``calls.py``): call this discard, which he may lay off?
   (then his discard is ``choose_discard``'s).
+- ``wants_drop`` (Tonk, §3.22): lay the hand down and end the hand on the totals?
+  (``drop_policy.py``);
 - ``concealed_discard`` (``meld_timing = "all_at_once"``): go out, and which card to
   discard? (``knock_policy.py`` too, which answers ``wants_discard`` there as well, but
   for greedy, who takes as in progressive rummy).
@@ -35,6 +37,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.engine.careful import careful_discard, careful_table, careful_wants, holds_for_rummy
+from sim.engine.drop_policy import wants_drop  # noqa: F401 (the loop's question, Tonk)
 from sim.engine.go_out import concealed, knocking
 from sim.engine.greedy import (
     breaks_the_pass,

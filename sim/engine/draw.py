@@ -26,7 +26,9 @@ non-dealer, dealt 11 cards, opens by discarding without a draw.
 With an empty stock the pile is rebuilt (``stock_out.rebuild_stock``) unless the player
 takes a discard; with at most one discard left and no stock he must take it (not under
 ``top_plus_one``, where he may not);
-nothing left anywhere ends the hand (``DRAW_EXHAUSTED``). Under a block rule
+nothing left anywhere ends the hand (``DRAW_EXHAUSTED``). In Tonk a turn that begins with
+the stock empty ends the hand before any draw (``DRAW_STOCK_OUT``, ``stock_out.py``). Under
+a block rule
 (``stock_out.blocks``, §2F.28) nothing is rebuilt or forced: with the stock empty the
 player takes the discard top if his bot wants it (and may), else he declines it
 (``E_BLOCK``) and the hand ends (``DRAW_BLOCK``). A card drawn from the stock
@@ -79,12 +81,13 @@ from sim.engine.state import (
     give,
     log_event,
 )
-from sim.engine.stock_out import blocks, can_rebuild, rebuild_stock
+from sim.engine.stock_out import blocks, can_rebuild, ends_at_empty, rebuild_stock
 from sim.engine.table import has_opened
 
 DRAW_OK = 0
 DRAW_EXHAUSTED = 1  # nothing left to draw anywhere: the hand ends without a score
 DRAW_BLOCK = 2  # block_*: the discard top declined with the stock empty; the hand ends
+DRAW_STOCK_OUT = 3  # Tonk: the turn began with the stock empty; the hand ends (§3.22)
 
 
 @kernel
@@ -162,9 +165,11 @@ def _second_card(fx, params, values, bots, st, piles, rng, work, events, seat):
 
 @kernel
 def draw_phase(fx, params, values, bots, st, piles, rng, work, events, seat):
-    """``seat`` draws one card (module docstring); returns DRAW_OK, DRAW_EXHAUSTED or
-    DRAW_BLOCK. At gin's opening the turn may pass to the dealer: the turn's player is
-    ``C_CURRENT``."""
+    """``seat`` draws one card (module docstring); returns DRAW_OK, DRAW_EXHAUSTED,
+    DRAW_BLOCK or DRAW_STOCK_OUT. At gin's opening the turn may pass to the dealer: the
+    turn's player is ``C_CURRENT``."""
+    if st[R_SC, C_STOCK_N] == 0 and ends_at_empty(fx, params):
+        return DRAW_STOCK_OUT
     if st[R_SC, C_TURN] == 0 and rule(fx, params, P_FAMILY) == FAMILY_GIN:
         if eleven_ten(fx, params):
             return DRAW_OK  # the non-dealer opens by discarding

@@ -4,7 +4,10 @@
 Rule slots read here: ``players``, ``game_end``, ``dealer_rotation``, ``hand_cap``,
 ``seat_rotation``, ``deal_per_game``, ``audit``, ``family``, ``box_bonus``, ``shutout``.
 
-A void hand (gin's ``void_at_two``, §3.17) is dealt again by the same dealer. In 3-player
+A void hand (gin's ``void_at_two``, §3.17) and a redealt one (Tonk's tied instant tonks or
+``tonk_stock_out = "redeal"``, §3.22) are dealt again by the same dealer; a redealt hand
+does not count toward ``fixed_hands``. A chip game ends when a player has lost his
+``chip_stack``. In 3-player
 gin (``loser_sits_out``, §3.18) the loser of a hand deals the next one and sits it out. At a gin
 game's end (§3.17, §2I.36-39) the winner gets the game bonus (200 on a shutout, or his
 whole total doubled under ``shutout = "double_all"``), every player the box bonus per hand
@@ -30,8 +33,10 @@ from sim.engine.layout import (
     END_SINGLE_HAND,
     END_TARGET,
     FAMILY_GIN,
+    FAMILY_TONK,
     GAME_BONUS,
     P_BOX_BONUS,
+    P_CHIP_STACK,
     P_DEAL_PER_GAME,
     P_DEALER_ROTATION,
     P_FAMILY,
@@ -41,6 +46,7 @@ from sim.engine.layout import (
     P_PLAYERS,
     P_SEAT_ROTATION,
     P_SHUTOUT,
+    REASON_REDEAL,
     REASON_VOID,
     SHUTOUT_DOUBLE_ALL,
     SHUTOUT_GAME_BONUS,
@@ -100,10 +106,15 @@ def unique_leader(totals, players):
 @kernel
 def game_over(fx, params, totals, players, hands_played, hand_winner):
     """Whether the game ends now and who won it (§2H.30); ties at the end are played off
-    with extra hands (§1.11)."""
+    with extra hands (§1.11). A chip game (Tonk, §3.22) also ends as soon as a player has
+    no chips left (``chip_stack`` lost): the most chips win, -1 when shared."""
     end = rule(fx, params, P_GAME_END)
     value = rule(fx, params, P_GAME_END_ARG)
     leader = unique_leader(totals, players)
+    if rule(fx, params, P_FAMILY) == FAMILY_TONK:
+        for p in range(players):
+            if totals[p] <= -rule(fx, params, P_CHIP_STACK):
+                return True, leader
     if end == END_SINGLE_HAND:
         return True, hand_winner
     if end == END_TARGET:
@@ -222,6 +233,7 @@ def play_games(
         leader = -1
         lead_changes = 0
         hands_in_game = np.int64(0)  # not a literal: kernels it is passed to compile once
+        redeals = np.int64(0)  # Tonk's redealt hands, which fixed_hands does not count
         finished = False
         winner = np.int64(-1)
         capped = 0
@@ -283,15 +295,19 @@ def play_games(
                 if leader >= 0:
                     lead_changes += 1
                 leader = now
-            finished, winner = game_over(fx, params, totals, ranked, hands_in_game, hand_winner)
+            redealt = reason == REASON_REDEAL
+            if redealt:
+                redeals += 1
+            played = hands_in_game - redeals
+            finished, winner = game_over(fx, params, totals, ranked, played, hand_winner)
             if not finished and hands_in_game >= rule(fx, params, P_HAND_CAP):
                 finished = True
                 winner = unique_leader(totals, ranked)
                 capped = 1
             if partnership:
                 dealer = dealer + 1 if dealer + 1 < players else 0  # a void table: no redeal
-            elif reason == REASON_VOID:
-                pass  # §3.17: the same dealer deals again
+            elif reason == REASON_VOID or redealt:
+                pass  # §3.17, §3.22: the same dealer deals again
             elif rule(fx, params, P_DEALER_ROTATION) == DEALER_LOSER_SITS_OUT:
                 if hand_winner >= 0:  # §3.18: the loser deals next and sits out
                     dealer = 3 - hand_winner - dealer  # seats 0, 1, 2

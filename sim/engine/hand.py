@@ -30,6 +30,15 @@ bot's answer "go out, and discard which card?" (``bots.concealed_discard``): goi
 the whole hand but the discard down (``go_out.go_out``; an illegal go-out is an audit
 violation, nothing is laid down and play goes on), then the discard, and the empty hand
 ends the hand as ``went_out`` like any other.
+
+Tonk (``family = "tonk"``, §3.22) is this loop with chip settlement: after the deal an
+instant tonk ends the hand (``tonk``) or tied ones have it redealt (``redeal``;
+``deal_events.py``); the bot may drop at the start of its turn and after its table play
+(``_drops``: ``drop``, or ``caught`` when the dropper was not strictly lowest, decided by
+``chips.py``); a turn that begins with the stock empty ends the hand (``stock_out``, or
+``redeal`` under ``tonk_stock_out = "redeal"``). ``finish_hand`` turns every ending into
+chips (``chips.settle_chips``; audited: they add up to 0). Rule slots: ``family``,
+``tonk_stock_out``.
 """
 
 from __future__ import annotations
@@ -43,24 +52,39 @@ from sim.engine.audit import (
     check_out_scores,
     check_state,
 )
-from sim.engine.bots import choose_discard, concealed_discard, knock_discard, play_table
+from sim.engine.bots import (
+    choose_discard,
+    concealed_discard,
+    knock_discard,
+    play_table,
+    wants_drop,
+)
 from sim.engine.calls import call_discard
+from sim.engine.chips import check_chip_scores, settle_chips
 from sim.engine.deal import deal_cards, next_seat, reset_hand
-from sim.engine.draw import DRAW_BLOCK, DRAW_EXHAUSTED, draw_phase
+from sim.engine.deal_events import TIED_TONKS, instant_tonk
+from sim.engine.draw import DRAW_BLOCK, DRAW_EXHAUSTED, DRAW_STOCK_OUT, draw_phase
 from sim.engine.go_out import concealed, go_out, knocking, may_knock
 from sim.engine.jit import kernel
 from sim.engine.layout import (
+    FAMILY_TONK,
     P_AUDIT,
     P_CALL_RUMMY,
+    P_FAMILY,
     P_GOING_RUMMY,
     P_MELD_TIMING,
     P_PLAYERS,
     P_SCORING,
+    P_TONK_STOCK_OUT,
     P_TURN_CAP,
     REASON_BLOCK,
+    REASON_DROP,
     REASON_EXHAUSTED,
     REASON_KNOCK,
+    REASON_REDEAL,
     REASON_STALLED,
+    REASON_STOCK_OUT,
+    REASON_TONK,
     REASON_VOID,
     REASON_WENT_OUT,
     REASON_WENT_RUMMY,
@@ -68,6 +92,7 @@ from sim.engine.layout import (
     SCORE_UNMELDED,
     TIMING_ALL_AT_ONCE,
     TIMING_KNOCK,
+    TONK_STOCK_REDEAL,
 )
 from sim.engine.legal import discard_allowed
 from sim.engine.piles import push_discard
@@ -92,6 +117,7 @@ from sim.engine.specs import gated, rule
 from sim.engine.state import (
     C_CALL_TURN,
     C_CURRENT,
+    C_DISCARDS_TURN,
     C_DRAWN_TURN,
     C_DRAWS_DISCARD,
     C_DRAWS_STOCK,
@@ -106,6 +132,7 @@ from sim.engine.state import (
     C_TURN,
     C_VIOLATIONS,
     E_DISCARD,
+    E_DROP,
     E_END,
     E_KNOCK,
     E_SCORE,
@@ -179,7 +206,22 @@ def _discard(fx, params, st, piles, events, seat, card):
         st[R_SC, C_VIOLATIONS] += 1
     take(fx, params, st, seat, card)
     push_discard(st, piles, card)
+    st[R_SC, C_DISCARDS_TURN] += 1
     log_event(st, events, np.int64(E_DISCARD), seat, card, np.int64(0))
+
+
+@gated(P_FAMILY, lambda v: v == FAMILY_TONK, np.bool_(False))
+@kernel
+def _drops(fx, params, values, bots, st, piles, rng, work, events, seat):
+    """Tonk (§3.22): does ``seat`` drop now (his bot's answer, ``drop_policy.py``)? A drop
+    lays his hand face up and ends his turn and the hand (``chips.py`` settles it)."""
+    if not wants_drop(fx, params, values, bots, st, piles, rng, seat):
+        return False
+    total = hand_value(fx, params, values, st, seat)
+    log_event(st, events, np.int64(E_DROP), seat, total, np.int64(0))
+    st[R_SC, C_TURN] += 1
+    _audit(fx, params, st, piles, work)
+    return True
 
 
 @gated(P_CALL_RUMMY, lambda v: v == 1, np.int64(-1))
@@ -210,13 +252,26 @@ def play_turns(fx, params, values, bots, st, piles, rng, work, events):
     """Turns until the hand ends; returns (end reason, winner)."""
     players = rule(fx, params, P_PLAYERS)
     cap = rule(fx, params, P_TURN_CAP)
+    tonk = rule(fx, params, P_FAMILY) == FAMILY_TONK
+    if tonk:  # an instant tonk at the deal: the hand is not played (§3.22)
+        who = instant_tonk(fx, params, values, st, events)
+        if who == TIED_TONKS:
+            return REASON_REDEAL, -1
+        if who >= 0:
+            return REASON_TONK, who
     while st[R_SC, C_TURN] < cap:
         seat = st[R_SC, C_CURRENT]
         _start_turn(st)
         played_before = st[R_SEAT + seat, S_PLAYED]
+        if tonk and _drops(fx, params, values, bots, st, piles, rng, work, events, seat):
+            return REASON_DROP, seat
         drawn = draw_phase(fx, params, values, bots, st, piles, rng, work, events, seat)
         if drawn == DRAW_EXHAUSTED:
             return REASON_EXHAUSTED, -1
+        if drawn == DRAW_STOCK_OUT:  # Tonk: the lowest collects, or a redeal (§2L.55)
+            if rule(fx, params, P_TONK_STOCK_OUT) == TONK_STOCK_REDEAL:
+                return REASON_REDEAL, -1
+            return REASON_STOCK_OUT, -1
         if drawn == DRAW_BLOCK:
             st[R_SC, C_TURN] += 1  # declining the discard was his turn
             return REASON_BLOCK, -1
@@ -239,6 +294,8 @@ def play_turns(fx, params, values, bots, st, piles, rng, work, events):
                 if st[R_SC, C_JOKERS_OWED] > 0:  # reuse_same_turn: a joker kept (§2B.12)
                     st[R_SC, C_VIOLATIONS] += 1
             if st[R_SEAT + seat, S_N] > 0:
+                if tonk and _drops(fx, params, values, bots, st, piles, rng, work, events, seat):
+                    return REASON_DROP, seat
                 _discard_phase(fx, params, values, bots, st, piles, rng, events, seat)
         st[R_SC, C_TURN] += 1
         _audit(fx, params, st, piles, work)
@@ -293,7 +350,11 @@ def finish_hand(fx, params, values, st, piles, work, events, reason, winner, sco
     for p in range(players):
         scores[p] = 0
         side[p] = 0
-    if reason == REASON_KNOCK:
+    if rule(fx, params, P_FAMILY) == FAMILY_TONK:
+        reason, winner = settle_chips(fx, params, values, st, reason, winner, scores)
+        if rule(fx, params, P_AUDIT) == 1:
+            st[R_SC, C_VIOLATIONS] += check_chip_scores(fx, params, scores)
+    elif reason == REASON_KNOCK:
         showdown(fx, params, values, st, work, events, winner)
         knocker = winner
         reason, winner = score_knock(fx, params, st, knocker, scores, side)

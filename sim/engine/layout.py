@@ -127,6 +127,12 @@ P_BOX_BONUS = slot("box_bonus")
 P_SHUTOUT = slot("shutout")
 P_SPADE_DOUBLE = slot("spade_double")
 P_OKLAHOMA_EXTRA = slot("oklahoma_extra_bonus")
+P_CHIP_STACK = slot("chip_stack")
+P_TONK_FLAT_OUT = slot("tonk_flat_out_payment")
+P_TONK_DROP_PENALTY = slot("tonk_drop_penalty")
+P_TONK_STOCK_OUT = slot("tonk_stock_out")
+P_TONK_INSTANT = slot("tonk_instant")
+P_TONK_SUPER = slot("tonk_super")
 
 ACE_LOW = code("ace_rank", "low")
 ACE_HIGH = code("ace_rank", "high")
@@ -190,11 +196,24 @@ END_PENALTY_LIMIT = code("game_end", "penalty_limit:L")
 DEALER_LEFT = code("dealer_rotation", "left")
 DEALER_WINNER_DEALS = code("dealer_rotation", "winner_deals")
 DEALER_LOSER_SITS_OUT = code("dealer_rotation", "loser_sits_out")
+DROP_TWO_TO_EACH_LE = code("tonk_drop_penalty", "two_to_each_le")
+DROP_LOWEST_ONLY = code("tonk_drop_penalty", "lowest_only")
+DROP_PER_PLAYER_TO_LOWEST = code("tonk_drop_penalty", "per_player_to_lowest")
+DROP_TWO_TO_ALL = code("tonk_drop_penalty", "two_to_all")
+TONK_STOCK_LOWEST = code("tonk_stock_out", "lowest_collects")
+TONK_STOCK_REDEAL = code("tonk_stock_out", "redeal")
+INSTANT_49_50 = code("tonk_instant", "49_50")
+INSTANT_50 = code("tonk_instant", 50)
+INSTANT_LE15 = code("tonk_instant", "le15")
+INSTANT_LE11 = code("tonk_instant", "le11")
+INSTANT_RANKED = code("tonk_instant", "ranked")
+SUPER_LE9 = code("tonk_super", "le9")
 
 # ---- families and the knock families' fixed amounts -------------------------------------
 FAMILY_RUMMY = 0  # progressive melding (§1, §3.1-3.5)
 FAMILY_KNOCK_RUMMY = 1  # §3.10: melds stay in hand, knock, differences, rum bonus
 FAMILY_GIN = 2  # §3.17, §3.20: knock or gin, the defender lays off, undercut, game bonuses
+FAMILY_TONK = 3  # §3.22: progressive melding settled in chips, instant tonks, the drop
 
 GAME_BONUS = 100  # §3.17: bonus for winning a gin game (200 on a shutout)
 SHUTOUT_GAME_BONUS = 200
@@ -209,11 +228,16 @@ from sim.engine.rows import (  # noqa: E402, F401 (re-exported for the kernels)
     BOT_RANDOM,
     BOT_SIMPLE,
     REASON_BLOCK,
+    REASON_CAUGHT,
+    REASON_DROP,
     REASON_EXHAUSTED,
     REASON_GIN,
     REASON_KNOCK,
     REASON_NAMES,
+    REASON_REDEAL,
     REASON_STALLED,
+    REASON_STOCK_OUT,
+    REASON_TONK,
     REASON_UNDERCUT,
     REASON_VOID,
     REASON_WENT_OUT,

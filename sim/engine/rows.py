@@ -25,6 +25,11 @@ REASON_KNOCK = 5  # knock family: the knocker had the lowest count and won
 REASON_GIN = 6  # knock family: the winner had no deadwood (gin; "rum" in knock rummy)
 REASON_UNDERCUT = 7  # knock family: an opponent tied or beat the knocker and won
 REASON_VOID = 8  # gin: two stock cards left and no knock; no score, same dealer (§3.17)
+REASON_TONK = 9  # tonk: an instant tonk at the deal; the hand is not played (§3.22)
+REASON_DROP = 10  # tonk: a drop by the strictly lowest hand (§3.22)
+REASON_CAUGHT = 11  # tonk: a drop by a hand that was not strictly the lowest (§3.22)
+REASON_STOCK_OUT = 12  # tonk: the stock ran out; the lowest hand collects (§2L.55)
+REASON_REDEAL = 13  # tonk: tied instant tonks, or tonk_stock_out = redeal: no chips, same dealer
 REASON_NAMES = (
     "went_out",
     "went_rummy",
@@ -35,6 +40,11 @@ REASON_NAMES = (
     "gin",
     "undercut",
     "void",
+    "tonk",
+    "drop",
+    "caught",
+    "stock_out",
+    "redeal",
 )
 
 GAME_DEAL_STRIDE = 1 << 20  # deal numbers per game under deal_per_game (> any hand cap)

@@ -94,7 +94,8 @@ C_TOOK_UNOPENED = 30  # only_for_initial_meld: took the discard top before his i
 C_TAKEN_MELDED = 31  # a meld laid down this turn holds the card taken from the discard pile
 C_JOKERS_OWED = 32  # reuse_same_turn: jokers taken back this turn not yet played (§2B.12)
 C_BORROWS_TURN = 33  # borrowing: cards borrowed from table melds this turn (§2D.22)
-N_C = 34
+C_DISCARDS_TURN = 34  # discards this turn (Tonk: going out with or without one, §3.22)
+N_C = 35
 
 # ---- meld columns ---------------------------------------------------------------------------
 M_TYPE = 0  # melds.MELD_GROUP or MELD_RUN
@@ -155,6 +156,9 @@ E_SLIDE = 19  # a = meld row index, b = the natural card laid off in the place o
 # joker of its run, the joker moving to the other end (joker_slide, §2B.13); a lay-off
 E_BORROW = 20  # a = the meld row index borrowed from, b = the natural card borrowed
 # (borrowing, §2D.22); the E_MELD of the new meld that holds it follows
+E_TONK = 21  # seat = an instant tonk (Tonk, §3.22), a = his dealt total, b = 1 when tied
+# at the best (the hand is redealt)
+E_DROP = 22  # seat = the dropper (Tonk, §3.22), a = his hand total
 
 
 @allocating
@@ -198,6 +202,7 @@ def clear_turn_facts(st):
     st[R_SC, C_TAKEN_MELDED] = 0
     st[R_SC, C_JOKERS_OWED] = 0
     st[R_SC, C_BORROWS_TURN] = 0
+    st[R_SC, C_DISCARDS_TURN] = 0
 
 
 @kernel

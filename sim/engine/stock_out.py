@@ -1,6 +1,6 @@
 """Stock exhaustion (mechanic SX of RULES.md §4C; §1.8, §2F.28).
 
-Rule slots read here: ``stock_exhaustion``.
+Rule slots read here: ``stock_exhaustion``, ``family``.
 
 ``turn_over`` ([002], [003]): the discard pile is turned face down without shuffling as the
 new stock, its oldest card on top; that card is turned up to start the new discard pile.
@@ -14,6 +14,9 @@ drawn from the deal stream as a draw would) is turned up to start a new area.
 ``void_at_two`` (gin, §3.17): a turn that ends with two stock cards left and no knock voids
 the hand (``voids_hand``; the same dealer deals again, ``game.py``), so the stock never
 runs out.
+Tonk (§3.22, ``tonk_stock_out``, §2L.55): a turn that begins with the stock empty ends the
+hand before its draw (``ends_at_empty``; ``draw.py`` answers ``DRAW_STOCK_OUT``); the
+lowest hand collects (``chips.py``), or the hand is redealt.
 ``block_difference`` / ``block_totals`` (§2F.28, §3.5): the stock is never rebuilt; with
 the stock empty each player in turn may take the discard top, and the first who declines
 it ends the hand (``blocks``; ``draw.py`` asks, the hand ends ``block``, and
@@ -26,6 +29,8 @@ import numpy as np
 
 from sim.engine.jit import kernel
 from sim.engine.layout import (
+    FAMILY_TONK,
+    P_FAMILY,
     P_STOCK_EXHAUSTION,
     STOCK_BLOCK_DIFFERENCE,
     STOCK_BLOCK_TOTALS,
@@ -57,6 +62,13 @@ def voids_hand(fx, params, st):
         rule(fx, params, P_STOCK_EXHAUSTION) == STOCK_VOID_AT_TWO
         and st[R_SC, C_STOCK_N] <= VOID_STOCK
     )
+
+
+@kernel
+def ends_at_empty(fx, params):
+    """Does a turn that begins with the stock empty end the hand before its draw (Tonk,
+    §3.22; ``tonk_stock_out`` says how it is settled)?"""
+    return rule(fx, params, P_FAMILY) == FAMILY_TONK
 
 
 @kernel

@@ -338,10 +338,15 @@ def _merge(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
     return merged
 
 
+_REQUIRED = ("section", "players", "deal")
+
+
 def _build(merged: dict[str, Any], default_name: str | None, file: str | Path) -> Rules:
     """The Rules of a merged variant dict; every error names ``file``."""
     try:
-        for key in ("section", "players", "deal"):
+        # Tonk's deal is its tonk_deal toggle (RULES.md §2L.47): no [deal] table
+        required = ("section", "players") if merged.get("family") == "tonk" else _REQUIRED
+        for key in required:
             if key not in merged:
                 raise ConfigError("missing (and not inherited through extends)", key=key)
         name = merged.get("name", default_name)
@@ -353,7 +358,7 @@ def _build(merged: dict[str, Any], default_name: str | None, file: str | Path) -
             description=merged["description"],
             section=merged["section"],
             players=tuple(players) if isinstance(players, list) else players,
-            deal=merged["deal"],
+            deal=merged.get("deal", {}),
             values={**merged.get("rules", {}), **merged.get("policy", {})},
             decks_by_players=merged.get("decks_by_players", {}),
             ace_points_auto=merged.get("ace_points_auto", {}),

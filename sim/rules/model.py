@@ -37,6 +37,8 @@ FAMILIES: Mapping[str, str] = MappingProxyType(
         "rummy": "progressive melding and laying off (RULES.md §1, §3.1-3.5)",
         "knock_rummy": "melds stay in hand until someone knocks; differences and rum bonus (§3.10)",
         "gin": "two-player knock or gin; the defender lays off; undercut and game bonuses (§3.17)",
+        "tonk": "progressive melding settled in chips: instant tonks at the deal, going out, "
+        "the drop and the stock-out (§3.22)",
     }
 )
 """What the ``family`` key of a variant file may say: which game the toggles apply to."""
@@ -54,6 +56,27 @@ GIN_ONLY = (
 """§2I toggles that only gin has (RULES.md §4D); other families keep their defaults."""
 KNOCK_ONLY = ("knock_limit",)
 """§2I toggles of every knock family (RULES.md §4D)."""
+CHIP_FAMILIES = ("tonk",)
+"""Families settled in chips (RULES.md §4C, CH): a hand's scores are chips won and lost."""
+CHIP_ONLY = ("chip_stack",)
+"""Settings of the chip families only; other families keep their defaults."""
+TONK_ONLY = tuple(name for name in BY_NAME if name.startswith("tonk_"))
+"""§2L toggles: Tonk's only (RULES.md §4D)."""
+TONK_FIXED = {
+    "decks": "Tonk plays one pack (RULES.md §3.22)",
+    "jokers": "Tonk plays no jokers (§3.22)",
+    "scoring": "Tonk settles in chips (§3.22), not in points",
+    "going_rummy": "Tonk pays 2 chips for going out without a discard instead (§3.22)",
+    "stock_exhaustion": "Tonk's stock-out is tonk_stock_out (§2L.55), its one declaration",
+    "discard_draw": "Tonk draws the discard top or the stock (§3.22)",
+    "call_rummy": "Tonk has no calls (§3.22)",
+    "borrowing": "Tonk does not rearrange the table (§3.22: no rearranging)",
+    "initial_meld_min": "Tonk has no initial meld (§3.22)",
+    "must_discard_to_go_out": "Tonk pays 2 chips for going out without a discard (§3.22)",
+}
+"""Settings the tonk family does not use, each with the reason given when a file changes it."""
+TONK_STOCK_OUTS = ("lowest_collects", "redeal")
+"""``stock_exhaustion`` values that are Tonk's, declared once as ``tonk_stock_out``."""
 KNOCK_FIXED = {
     "decks": 1,
     "jokers": 0,
@@ -112,8 +135,9 @@ class Rules:
     def __post_init__(self) -> None:
         _check_identity(self.name, self.description, self.section)
         players = _check_players(self.players)
-        deal = _check_deal(self.deal, players)
         values = check_values(self.values)
+        deal = _tonk_deal(self, players, values) if self.family == "tonk" else None
+        deal = deal or _check_deal(self.deal, players)
         decks_by_players = _check_decks_by_players(self.decks_by_players, players)
         auto = _check_ace_points_auto(self.ace_points_auto)
         _set(self, "players", players)
@@ -194,7 +218,31 @@ class Rules:
 
     def with_values(self, overrides: Mapping[str, object]) -> Rules:
         """A copy with some settings changed (checked like a variant file's ``[rules]``)."""
-        return dataclasses.replace(self, values={**self.values, **overrides})
+        values = {**self.values, **overrides}
+        if self.family == "tonk":  # its deal follows tonk_deal (§2L.47)
+            return dataclasses.replace(self, values=values, deal={})
+        return dataclasses.replace(self, values=values)
+
+    @property
+    def chips(self) -> bool:
+        """Whether hands are settled in chips (RULES.md §4C, CH)."""
+        return self.family in CHIP_FAMILIES
+
+
+def _tonk_deal(rules: Rules, players: tuple[int, int], values: Mapping) -> dict[int, int]:
+    """Tonk's deal: ``tonk_deal`` cards at every table size (RULES.md §2L.47), written once,
+    so a variant file gives no ``[deal]`` table (ConfigError if it gives another size)."""
+    size = values["tonk_deal"]
+    deal = {p: size for p in range(players[0], players[1] + 1)}
+    given = dict(rules.deal)
+    if given and {int(p): n for p, n in given.items()} != deal:
+        raise ConfigError(
+            f"Tonk deals tonk_deal = {size} cards at every table size; leave [deal] out",
+            key="deal",
+            value=given,
+            allowed="no [deal] table in the tonk family (set tonk_deal, RULES.md §2L.47)",
+        )
+    return deal
 
 
 def _set(rules: Rules, name: str, value: object) -> None:
@@ -367,9 +415,9 @@ def _check_family(rules: Rules) -> None:
             value=timing,
             allowed="'knock' exactly in the knock_rummy and gin families",
         )
-    for name in (*GIN_ONLY, *KNOCK_ONLY):
-        if values[name] != DEFAULTS[name] and ((name in GIN_ONLY and family != "gin") or not knock):
-            owners = "gin" if name in GIN_ONLY else "knock_rummy and gin"
+    for name in (*GIN_ONLY, *KNOCK_ONLY, *TONK_ONLY, *CHIP_ONLY):
+        owners = _owners(name)
+        if values[name] != DEFAULTS[name] and family not in owners.split(" and "):
             raise ConfigError(
                 f"{name} applies only to the {owners} families, not to {show(family)}",
                 key=name,
@@ -392,6 +440,14 @@ def _check_family(rules: Rules) -> None:
             " at once on a table meld, RULES.md §3.2 rule 4)",
         )
     stock = values["stock_exhaustion"]
+    if stock in TONK_STOCK_OUTS:
+        raise ConfigError(
+            f"stock_exhaustion {show(stock)} is Tonk's, declared once as tonk_stock_out",
+            key="stock_exhaustion",
+            value=stock,
+            allowed="family 'tonk' with tonk_stock_out = 'lowest_collects' or 'redeal' "
+            "(RULES.md §2L.55)",
+        )
     if (stock == "void_at_two") != (family == "gin"):
         raise ConfigError(
             f"stock_exhaustion {show(stock)} does not fit family {show(family)}",
@@ -411,9 +467,51 @@ def _check_family(rules: Rules) -> None:
         )
     if timing == "all_at_once":
         _check_all_at_once(rules)
+    if family == "tonk":
+        _check_tonk(rules)
     if not knock:
         return
     _check_knock_family(rules)
+
+
+def _owners(name: str) -> str:
+    """The families a family-only setting belongs to, for :func:`_check_family`."""
+    if name in GIN_ONLY:
+        return "gin"
+    if name in KNOCK_ONLY:
+        return "knock_rummy and gin"
+    return " and ".join(CHIP_FAMILIES) if name in CHIP_ONLY else "tonk"
+
+
+def _check_tonk(rules: Rules) -> None:
+    """What the tonk family does not use (:data:`TONK_FIXED`), and how its games end."""
+    values = rules.values
+    for name, why in TONK_FIXED.items():
+        if values[name] != DEFAULTS[name]:
+            raise ConfigError(
+                f"the tonk family cannot use {name} {show(values[name])}: {why}",
+                key=name,
+                value=values[name],
+                allowed=f"{show(DEFAULTS[name])} in the tonk family",
+            )
+    if rules.decks_by_players:
+        raise ConfigError("Tonk plays one pack", key="decks_by_players", allowed="nothing")
+    if values["meld_timing"] != "progressive":
+        raise ConfigError(
+            f"Tonk melds during play, not {show(values['meld_timing'])}",
+            key="meld_timing",
+            value=values["meld_timing"],
+            allowed="progressive (RULES.md §3.22)",
+        )
+    end, _ = rules.option("game_end")
+    if end not in ("fixed_hands", "single_hand"):
+        raise ConfigError(
+            f"a chip game ends after a number of hands or when a player has no chips left "
+            f"(chip_stack), not by {show(end)}",
+            key="game_end",
+            value=values["game_end"],
+            allowed="fixed_hands:N, single_hand (RULES.md §3.22 game end)",
+        )
 
 
 UNORDERED_AREA_STOCK = ("shuffle_all",)

@@ -334,12 +334,13 @@ TOGGLES: tuple[Toggle, ...] = (
     # ---- 2F. Stock exhaustion -------------------------------------------------------------
     _choice(28, "stock_exhaustion", "turn_over", "2F.28",
             "what happens when the stock runs out (shuffle_all: Throw Down's whole discard area "
-            "shuffled, its top turned up, §3.6)",
+            "shuffled, its top turned up, §3.6; Tonk's lowest_collects and redeal are set "
+            "through tonk_stock_out, §2L.55)",
             choices=("turn_over", "shuffle_except_top", "block_difference", "block_totals",
                      "void_at_two", "final_turns", "lowest_collects", "redeal",
                      "drawn_hand_carry", "shuffle_all"),
             supported=("turn_over", "shuffle_except_top", "block_difference", "block_totals",
-                       "void_at_two", "shuffle_all")),
+                       "void_at_two", "shuffle_all", "lowest_collects", "redeal")),
     # ---- 2G. Scoring ----------------------------------------------------------------------
     _choice(29, "scoring", "pip_to_winner", "2G.29",
             "winner takes opponents' pips, 1 per card, or each player loses his own pips; "
@@ -397,7 +398,7 @@ TOGGLES: tuple[Toggle, ...] = (
             choices=("clockwise", "counterclockwise"), supported=("clockwise",)),
     # ---- 2L. Tonk -------------------------------------------------------------------------
     _choice(47, "tonk_deal", 5, "2L.47", "tonk: cards dealt to each player",
-            choices=(5, 7), supported=(5,)),
+            choices=(5, 7)),
     _switch(48, "tonk_stock_card_must_play", False, "2L.48",
             "tonk: a card drawn from the stock must be played on the table or discarded",
             supported=(False,)),
@@ -414,21 +415,20 @@ TOGGLES: tuple[Toggle, ...] = (
             "tonk: a player who laid off this turn does not discard",
             supported=(False,)),
     _switch(53, "tonk_flat_out_payment", False, "2L.53",
-            "tonk: going out always pays 1 chip from each opponent",
-            supported=(False,)),
+            "tonk: going out always pays 1 chip from each opponent"),
     _choice(54, "tonk_drop_penalty", "two_to_each_le", "2L.54",
             "tonk: what a dropper who is not lowest pays (§3.22)",
-            choices=("two_to_each_le", "lowest_only", "per_player_to_lowest", "two_to_all"),
-            supported=("two_to_each_le",)),
+            choices=("two_to_each_le", "lowest_only", "per_player_to_lowest", "two_to_all")),
     _choice(55, "tonk_stock_out", "lowest_collects", "2L.55",
             "tonk: an empty stock pays the lowest hand, or the hand is redealt",
-            choices=("lowest_collects", "redeal"), supported=("lowest_collects",)),
+            choices=("lowest_collects", "redeal")),
     _choice(56, "tonk_instant", "49_50", "2L.56",
             "tonk: which dealt hands are an instant tonk (47_50 with strip_8_9_10)",
-            choices=("49_50", "47_50", 50, "le15", "le11", "ranked"), supported=("49_50",)),
+            choices=("49_50", "47_50", 50, "le15", "le11", "ranked"),
+            supported=("49_50", 50, "le15", "le11", "ranked")),
     _choice(57, "tonk_super", "off", "2L.57",
             "tonk: a dealt hand of 9 points or less collects 3 chips from each opponent",
-            choices=("off", "le9"), supported=("off",)),
+            choices=("off", "le9")),
     _choice(58, "tonk_wait", "off", "2L.58",
             "tonk: turns a meld owner waits when someone lays off on his melds (espera)",
             choices=("off", 1, 3), supported=("off",)),
@@ -444,6 +444,10 @@ TOGGLES: tuple[Toggle, ...] = (
     _switch(102, "joker_slide_repeat", False, "2B.13",
             "simulator extension: a joker that has slid may slide again (Double Rum, §3.9 "
             "open point 2; RULES.md's default is once)"),
+    _int(103, "chip_stack", 50, "2H.30",
+         "simulator extension: chips each player starts a chip game with (Tonk); a player "
+         "left with none ends the game (Tonk §3.22 open point 6: 'when someone runs out of chips')",
+         low=1),
     # ---- engine policy (not rules) --------------------------------------------------------
     _int(None, "turn_cap", 500, "1.8",
          "engine policy: turns per hand before the hand is recorded as stalled", low=1),

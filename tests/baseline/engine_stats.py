@@ -34,6 +34,7 @@ import numpy as np
 from sim.engine import api
 from sim.engine import rows as L
 from sim.rules import list_variants, load_variant
+from sim.rules.model import KNOCK_FAMILIES
 
 BASELINE = Path(__file__).with_name("engine_stats.json")
 ROOT = Path(__file__).resolve().parents[2]
@@ -80,7 +81,7 @@ def all_cases() -> list[tuple[str, int, str]]:
         if name in AFTER_BASELINE:
             continue
         rules = load_variant(name)
-        lineups = LINEUPS if rules.family == "rummy" else KNOCK_LINEUPS
+        lineups = KNOCK_LINEUPS if rules.family in KNOCK_FAMILIES else LINEUPS
         for players in rules.player_counts:
             for bot in lineups:
                 cases.append((name, players, bot))

@@ -14,6 +14,7 @@ from sim.engine import layout as P
 from sim.engine import rows as L
 from sim.engine.api import play
 from sim.rules import ConfigError, list_variants, load_variant
+from sim.rules.model import KNOCK_FAMILIES
 from sim.rules.toggles import TOGGLES
 
 LINEUPS = {
@@ -32,7 +33,7 @@ HANDS = {"random": 150, "greedy": 1000, "careful": 700, "mixed": 500, "simple": 
 
 
 def _lineups(rules):
-    return KNOCK_LINEUPS if rules.family != "rummy" else LINEUPS
+    return KNOCK_LINEUPS if rules.family in KNOCK_FAMILIES else LINEUPS
 
 
 def _cases():

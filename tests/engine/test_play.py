@@ -83,9 +83,32 @@ def test_audit_finds_no_violation(variant, players, bot, hands):
     assert np.isin(ended, played).all()
 
 
+CHIP_FILES = [("tonk", 2), ("tonk", 6)]  # chip settlement (§3.22)
+CHIP_ENDINGS = [
+    L.REASON_WENT_OUT,
+    L.REASON_TONK,
+    L.REASON_DROP,
+    L.REASON_CAUGHT,
+    L.REASON_STOCK_OUT,
+    L.REASON_REDEAL,
+    L.REASON_STALLED,
+]
+
+
+@pytest.mark.parametrize(
+    ("bot", "hands"), [(L.BOT_GREEDY, 1500), (L.BOT_CAREFUL, 1000), (L.BOT_RANDOM, 500)]
+)
+@pytest.mark.parametrize(("variant", "players"), CHIP_FILES)
+def test_chip_games_audit_clean_and_zero_sum(variant, players, bot, hands):
+    out = _play(variant, players, hands, audit=True, bot=bot)
+    assert out.counters[OUT.C_VIOLATIONS] == 0
+    assert np.isin(out.hand_rows[:, OUT.H_END_REASON], CHIP_ENDINGS).all()
+    assert (out.hand_scores.sum(axis=1) == 0).all()
+
+
 @pytest.mark.nojit
 def test_every_variant_file_the_engine_plays_is_in_the_whole_hand_tests():
-    named = {v for v, _ in PLAYED_FILES} | {v for v, _ in KNOCK_FILES}
+    named = {v for v, _ in PLAYED_FILES} | {v for v, _ in KNOCK_FILES} | {v for v, _ in CHIP_FILES}
     played = {name for name, _ in list_variants()}
     assert played == named
 

@@ -1,0 +1,401 @@
+"""Tonk (RULES.md §3.22, §2L): instant tonks at the deal, going out for 1 or 2 chips, the
+drop and its payment tables, the stock-out, the redeal and the end of a chip game.
+
+The payments are checked on hand-built tables through ``chips.settle_chips`` (each worked
+case of §3.22), the deal-time ranks through ``deal_events``; whole hands of hand-built deals
+show each ending in play; whole games show each option changes play, that chips are zero-sum
+and that the rules model refuses what Tonk does not use.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim.cards import parse_cards
+from sim.engine import rows as R
+from sim.engine import state as S
+from sim.engine.api import compile_rules, play
+from sim.engine.chips import settle_chips
+from sim.engine.deal_events import NO_TONK, TIED_TONKS, instant_tonk, tonk_rank
+from sim.engine.specs import GENERIC
+from sim.rules import ConfigError, load_variant
+from sim.rules.loader import rules_from_toml, rules_to_toml
+
+from .helpers import (
+    CAREFUL,
+    GREEDY,
+    RANDOM,
+    blank_state,
+    compiled,
+    deal,
+    end_of,
+    events_of,
+    no_violations,
+    play_deal,
+    turns_of,
+)
+
+
+def _table(hands: list[str], **overrides):
+    """A blank Tonk table whose seats hold ``hands``; (params, values, st)."""
+    params, values, st, _ = blank_state("tonk", len(hands), audit=True, **overrides)
+    for seat, text in enumerate(hands):
+        for k in parse_cards(text):
+            S.give(GENERIC, params, st, seat, k)
+    return params, values, st
+
+
+def _settle(hands: list[str], reason: int, winner: int, discarded: bool = True, **overrides):
+    """(scores, end reason name, winner) of ``settle_chips`` on a table holding ``hands``."""
+    params, values, st = _table(hands, **overrides)
+    st[S.R_SC, S.C_DISCARDS_TURN] = 1 if discarded else 0
+    scores = np.zeros(len(hands), np.int64)
+    reason, winner = settle_chips(GENERIC, params, values, st, reason, winner, scores)
+    return list(scores), R.REASON_NAMES[int(reason)], int(winner)
+
+
+# ---- going out -------------------------------------------------------------------------------
+
+
+@pytest.mark.nojit
+def test_3_22_going_out_by_a_final_discard_collects_1_chip_from_each_other_player():
+    scores, reason, winner = _settle(["", "Kd 2c", "5h"], R.REASON_WENT_OUT, 0, discarded=True)
+    assert (scores, reason, winner) == ([2, -1, -1], "went_out", 0)
+
+
+@pytest.mark.nojit
+def test_3_22_going_out_without_a_discard_collects_2_chips_from_each_other_player():
+    scores, _, _ = _settle(["", "Kd 2c", "5h"], R.REASON_WENT_OUT, 0, discarded=False)
+    assert scores == [4, -2, -2]
+
+
+@pytest.mark.nojit
+def test_2L_53_flat_out_payment_pays_1_chip_even_without_a_discard():
+    hands = ["", "Kd 2c", "5h"]
+    scores, _, _ = _settle(hands, R.REASON_WENT_OUT, 0, discarded=False, tonk_flat_out_payment=True)
+    assert scores == [2, -1, -1]
+
+
+# ---- the drop (§3.22 and its payment tables, §2L.54) ------------------------------------------
+
+
+@pytest.mark.nojit
+def test_3_22_a_strictly_lowest_dropper_collects_1_chip_from_each_other_player():
+    scores, reason, winner = _settle(["As 2s", "Kd 2c", "5h 9c"], R.REASON_DROP, 0)
+    assert (scores, reason, winner) == ([2, -1, -1], "drop", 0)
+
+
+@pytest.mark.nojit
+def test_3_22_a_dropper_tied_for_lowest_pays_3_to_each_tied_player_who_collects_1_from_the_rest():
+    # totals: dropper 0 has 8, seats 1 and 2 have 8 too, seat 3 has 20
+    hands = ["3s 5s", "4d 4c", "Ac 7h", "Kd Qd"]
+    scores, reason, winner = _settle(hands, R.REASON_DROP, 0)
+    # seats 1 and 2: +3 from the dropper, +1 from seat 3 (tied players do not pay each other)
+    assert scores == [-6, 4, 4, -2]
+    assert (reason, winner) == ("caught", -1)
+    scores, _, winner = _settle(hands[:2] + hands[3:], R.REASON_DROP, 0)
+    assert (scores, winner) == ([-3, 4, -1], 1)
+
+
+# four players, the dropper (seat 0, 12) not lowest: seat 1 has 12 (equal), seat 2 has 5
+# (the lowest), seat 3 has 30
+CAUGHT = ["2s Th", "5c 7d", "5d", "Kh Qh Jh"]
+
+
+@pytest.mark.nojit
+def test_3_22_a_dropper_not_lowest_pays_2_to_each_player_at_or_below_him_and_the_lowest_collects():
+    scores, reason, winner = _settle(CAUGHT, R.REASON_DROP, 0)
+    # dropper: -2 to seat 1, -2 to seat 2, then -1 to the lowest; seat 1: +2 -1; seat 2:
+    # +2 +1 +1 +1; seat 3: -1
+    assert scores == [-5, 1, 5, -1]
+    assert (reason, winner) == ("caught", 2)
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize(
+    ("penalty", "expected"),
+    [
+        ("lowest_only", [-3, -1, 5, -1]),  # 2 to the lowest only
+        ("per_player_to_lowest", [-5, -1, 7, -1]),  # 4 players: 4 chips to the lowest
+        ("two_to_all", [-7, 1, 5, 1]),  # 2 to every other player
+    ],
+)
+def test_2L_54_the_drop_penalty_tables_replace_only_the_droppers_penalty(penalty, expected):
+    scores, reason, winner = _settle(CAUGHT, R.REASON_DROP, 0, tonk_drop_penalty=penalty)
+    assert (scores, reason, winner) == (expected, "caught", 2)  # the lowest still collects
+
+
+@pytest.mark.nojit
+def test_3_22_several_players_tied_for_lowest_all_collect_after_a_caught_drop():
+    hands = ["Ts", "5c", "5d", "Kh Qh"]  # dropper 10; seats 1 and 2 lowest at 5; seat 3 20
+    scores, reason, winner = _settle(hands, R.REASON_DROP, 0)
+    # dropper: 2 to each of seats 1, 2; then 1 to each of them; seat 3 pays 1 to each
+    assert scores == [-6, 4, 4, -2]
+    assert (reason, winner) == ("caught", -1)
+
+
+# ---- the stock-out (§2L.55) -------------------------------------------------------------------
+
+
+@pytest.mark.nojit
+def test_2L_55_at_the_stock_out_the_lowest_collects_1_chip_from_each_other_player():
+    scores, reason, winner = _settle(["Kd 2c", "As 2s", "9h"], R.REASON_STOCK_OUT, -1)
+    assert (scores, reason, winner) == ([-1, 2, -1], "stock_out", 1)
+
+
+@pytest.mark.nojit
+def test_2L_55_players_tied_for_lowest_each_collect_from_every_player_not_tied():
+    scores, _, winner = _settle(["Kd 2c", "As 2s", "3h"], R.REASON_STOCK_OUT, -1)
+    assert (scores, winner) == ([-2, 1, 1], -1)
+
+
+# ---- instant tonks (§3.22, §2L.56-57) ---------------------------------------------------------
+
+
+def _rank(total: int, **overrides) -> int:
+    params, _ = compiled("tonk", 2, **overrides)
+    return int(tonk_rank(GENERIC, params, total))
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize(
+    ("instant", "tonks", "not_tonks"),
+    [
+        ("49_50", [49, 50], [48, 15, 5]),
+        (50, [50], [49, 15]),
+        ("le15", [15, 11, 5], [16, 49, 50]),
+        ("le11", [11, 5], [12, 15, 50]),
+        ("ranked", [49, 50, 15, 3], [16, 48]),
+    ],
+)
+def test_2L_56_which_dealt_totals_are_an_instant_tonk(instant, tonks, not_tonks):
+    assert all(_rank(t, tonk_instant=instant) > 0 for t in tonks)
+    assert all(_rank(t, tonk_instant=instant) == 0 for t in not_tonks)
+
+
+@pytest.mark.nojit
+def test_2L_56_ranked_tonks_50_beats_49_15_beats_50_and_lower_beats_higher_below_15():
+    ranks = [_rank(t, tonk_instant="ranked") for t in (49, 50, 15, 14, 6)]
+    assert ranks == sorted(ranks) and len(set(ranks)) == 5
+
+
+@pytest.mark.nojit
+def test_2L_57_a_super_tonk_of_9_or_less_outranks_every_tonk():
+    assert _rank(9, tonk_super="le9") > _rank(50, tonk_super="le9", tonk_instant="ranked")
+    assert _rank(9, tonk_super="off") == 0
+
+
+def _instant(hands: list[str], **overrides) -> int:
+    params, values, st = _table(hands, **overrides)
+    return int(instant_tonk(GENERIC, params, values, st, np.zeros((8, S.EV_COLS), np.int64)))
+
+
+@pytest.mark.nojit
+def test_3_22_one_tonk_wins_and_two_tonks_are_redealt():
+    tonk_49 = "Ks Qs Js Ts 9s"
+    tonk_50 = "Kh Qh Jh Th Td"
+    plain, other = "As 2s 3d 4c 6h", "Ad 2d 3c 4h 6d"  # 16 each
+    assert _instant([plain, tonk_49, other]) == 1
+    assert _instant([tonk_50, tonk_49]) == TIED_TONKS  # 49 and 50: both tonks, nobody paid
+    assert _instant([plain, other]) == NO_TONK
+    assert _instant([tonk_50, tonk_49], tonk_instant="ranked") == 0  # 50 beats 49
+
+
+@pytest.mark.nojit
+def test_2L_57_a_super_tonk_collects_3_chips_from_each_other_player():
+    hands = ["As 2s 3d Ac 2c", "Kd Qd Jd 8c 7c"]  # 9 points
+    assert _instant(hands, tonk_super="le9") == 0
+    scores, reason, winner = _settle(hands, R.REASON_TONK, 0, tonk_super="le9")
+    assert (scores, reason, winner) == ([3, -3], "tonk", 0)
+    scores, _, _ = _settle(["Ks Qs Js Ts 9s", "As 2s"], R.REASON_TONK, 0)
+    assert scores == [2, -2]
+
+
+# ---- whole hands of hand-built deals -------------------------------------------------------
+
+
+def test_3_22_an_instant_tonk_ends_the_hand_at_the_deal():
+    params, values = compiled("tonk", 2)
+    out = play_deal(deal(["Ks Qs Js Ts 9s", "As 3d 5c 7h 9d"], "2c"), params, values)
+    assert end_of(out) == ("tonk", 0) and turns_of(out) == 0
+    assert list(out.hand_scores[0]) == [2, -2]
+    assert events_of(out, S.E_TONK) == [(0, 49, 0, [])]
+    no_violations(out)
+
+
+def test_3_22_tied_instant_tonks_redeal_without_payment():
+    params, values = compiled("tonk", 2)
+    out = play_deal(deal(["Ks Qs Js Ts 9s", "Kh Qh Jh Th Td"], "2c"), params, values)
+    assert end_of(out) == ("redeal", -1) and list(out.hand_scores[0]) == [0, 0]
+    assert [e[2] for e in events_of(out, S.E_TONK)] == [1, 1]
+
+
+def test_3_22_greedy_drops_a_low_hand_at_its_first_turn():
+    params, values = compiled("tonk", 2)
+    fixed = deal(["As 2h 3d 4c 5s", "Kd Qh Jc 8s 7s"], "2c", stock="9h 9c", dealer=1)
+    out = play_deal(fixed, params, values)
+    assert end_of(out) == ("drop", 0) and turns_of(out) == 1
+    assert list(out.hand_scores[0]) == [1, -1]
+    assert events_of(out, S.E_DROP) == [(0, 15, 0, [])]
+    no_violations(out)
+
+
+def test_3_22_a_drop_that_is_not_lowest_is_caught():
+    params, values = compiled("tonk", 3)
+    fixed = deal(["As 2h 3d 4c 5s", "Ac 2c 4d 2s 3h", "Kd Qh Jc 8s 7s"], "6c", dealer=2)
+    out = play_deal(fixed, params, values)
+    # seat 0 (15) drops; seat 1 (12) is lower: +2 (at or below 15) +1 +1 (the lowest collects)
+    assert end_of(out) == ("caught", 1)
+    assert list(out.hand_scores[0]) == [-3, 4, -1]
+    no_violations(out)
+
+
+def test_3_22_going_out_after_a_meld_and_a_final_discard_pays_1_chip():
+    params, values = compiled("tonk", 2)
+    # seat 0 draws 5s, lays down A-5 of spades (one meld a turn) and discards the king
+    fixed = deal(["As 2s 3s 4s Kd", "Kc Qh Jc 8d 7d"], "9h", stock="5s", dealer=1)
+    out = play_deal(fixed, params, values)
+    assert end_of(out) == ("went_out", 0)
+    assert list(out.hand_scores[0]) == [1, -1]
+    no_violations(out)
+
+
+def test_3_22_going_out_with_the_last_card_melded_pays_2_chips():
+    params, values = compiled("tonk", 2)
+    # seat 0 (20 points: no drop) draws 7s and melds all six spades: nothing to discard
+    fixed = deal(["2s 3s 4s 5s 6s", "Kc Qh Jc 8d 7d"], "9h", stock="7s", dealer=1)
+    out = play_deal(fixed, params, values)
+    assert end_of(out) == ("went_out", 0)
+    assert list(out.hand_scores[0]) == [2, -2]
+    assert events_of(out, S.E_DISCARD) == []
+
+
+def test_2L_55_a_turn_that_begins_with_the_stock_empty_ends_the_hand():
+    for stock_out, name in (("lowest_collects", "stock_out"), ("redeal", "redeal")):
+        rules = load_variant("tonk", {"tonk_stock_out": stock_out})
+        params, values = compile_rules(rules, 4, audit=True)
+        out = play(params, values, np.full(4, GREEDY), seed=3, hands=1000)
+        ended = out.hand_rows[:, R.H_END_REASON] == R.REASON_NAMES.index(name)
+        assert ended.sum() >= 5
+        # it comes exactly when every stock card was drawn (4 x 5 dealt, the upcard)
+        assert (out.hand_rows[ended, R.H_DRAWS_STOCK] == 52 - 4 * 5 - 1).all()
+        assert (out.hand_rows[ended, R.H_REBUILDS] == 0).all()
+        scores = out.hand_scores[ended]
+        assert (scores == 0).all() if name == "redeal" else (scores.max(axis=1) > 0).all()
+        no_violations(out)
+
+
+# ---- whole games -------------------------------------------------------------------------------
+
+
+def _games(seed: int = 5, games: int = 40, players: int = 3, bots=None, **overrides):
+    rules = load_variant("tonk", overrides or None)
+    params, values = compile_rules(rules, players, audit=True)
+    bots = np.array(bots or [GREEDY, CAREFUL, RANDOM][:players], np.int64)
+    return play(params, values, bots, seed=seed, games=games)
+
+
+def test_3_22_chips_are_zero_sum_every_hand_and_audit_finds_nothing():
+    out = _games()
+    assert (out.hand_scores.sum(axis=1) == 0).all()
+    assert int(out.counters[R.C_VIOLATIONS]) == 0
+
+
+def test_3_22_a_game_ends_at_the_first_bankruptcy_or_after_its_hands():
+    out = _games(chip_stack=5, game_end="fixed_hands:50")
+    games = out.hand_rows[:, R.H_GAME]
+    for game in np.unique(games):
+        rows = out.hand_rows[games == game]
+        totals = out.hand_totals[games == game]
+        played = int((rows[:, R.H_END_REASON] != R.REASON_REDEAL).sum())
+        assert (totals[:-1] > -5).all()  # everyone solvent until the last hand
+        assert totals[-1].min() <= -5 or played >= 50
+    assert (out.hand_totals.min(axis=1) <= -5).any()  # some game ended by a bankruptcy
+
+
+def test_3_22_redealt_hands_keep_the_dealer_and_do_not_count_as_hands_played():
+    out = _games(seed=11, games=300, players=5, bots=[GREEDY] * 5, tonk_instant="le15")
+    rows = out.hand_rows
+    redeals = np.flatnonzero(rows[:, R.H_END_REASON] == R.REASON_REDEAL)
+    assert redeals.size > 0
+    for i in redeals:
+        if i + 1 < len(rows) and rows[i + 1, R.H_GAME] == rows[i, R.H_GAME]:
+            assert rows[i + 1, R.H_DEALER] == rows[i, R.H_DEALER]
+    for game in np.unique(rows[redeals, R.H_GAME]):  # 50 hands played, redeals aside
+        mine = rows[:, R.H_GAME] == game
+        totals = out.hand_totals[mine]
+        if totals[-1].min() <= -50:
+            continue  # ended by a bankruptcy
+        played = np.cumsum(rows[mine, R.H_END_REASON] != R.REASON_REDEAL)
+        fiftieth = int(np.flatnonzero(played == 50)[-1])
+        top = np.sort(totals[fiftieth])
+        # over after its 50th hand played, unless the lead was shared then (§1.11)
+        assert fiftieth == len(totals) - 1 or top[-1] == top[-2]
+
+
+TONK_OPTIONS = [
+    {"tonk_deal": 7},
+    {"tonk_flat_out_payment": True},
+    {"tonk_drop_penalty": "lowest_only"},
+    {"tonk_drop_penalty": "per_player_to_lowest"},
+    {"tonk_drop_penalty": "two_to_all"},
+    {"tonk_stock_out": "redeal"},
+    {"tonk_instant": 50},
+    {"tonk_instant": "le15"},
+    {"tonk_instant": "le11"},
+    {"tonk_instant": "ranked"},
+    {"tonk_super": "le9"},
+    {"chip_stack": 10},
+]
+
+
+@pytest.mark.parametrize("option", TONK_OPTIONS, ids=lambda o: "-".join(map(str, o.items())))
+def test_2L_each_tonk_option_changes_the_games(option):
+    base = _games(players=4, bots=[RANDOM, GREEDY, CAREFUL, GREEDY], games=60)
+    flipped = _games(players=4, bots=[RANDOM, GREEDY, CAREFUL, GREEDY], games=60, **option)
+    assert int(flipped.counters[R.C_VIOLATIONS]) == 0
+    assert (flipped.hand_scores.sum(axis=1) == 0).all()
+    assert not np.array_equal(base.hand_totals, flipped.hand_totals) or not np.array_equal(
+        base.hand_rows, flipped.hand_rows
+    )
+
+
+# ---- the rules model ---------------------------------------------------------------------------
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize(
+    ("overrides", "key"),
+    [
+        ({"jokers": 2}, "jokers"),
+        ({"scoring": "penalty"}, "scoring"),
+        ({"stock_exhaustion": "shuffle_except_top"}, "stock_exhaustion"),
+        ({"game_end": "target:100"}, "game_end"),
+        ({"initial_meld_min": 30}, "initial_meld_min"),
+    ],
+)
+def test_3_22_the_model_refuses_what_tonk_does_not_use(overrides, key):
+    with pytest.raises(ConfigError) as err:
+        load_variant("tonk", overrides)
+    assert err.value.key == key
+
+
+@pytest.mark.nojit
+def test_2L_tonk_options_belong_to_tonk_and_its_stock_out_is_declared_once():
+    with pytest.raises(ConfigError) as err:
+        load_variant("rummy_basic", {"tonk_deal": 7})
+    assert err.value.key == "tonk_deal"
+    with pytest.raises(ConfigError) as err:
+        load_variant("rummy_basic", {"chip_stack": 10})
+    assert err.value.key == "chip_stack"
+    with pytest.raises(ConfigError) as err:
+        load_variant("rummy_basic", {"stock_exhaustion": "lowest_collects"})
+    assert err.value.key == "stock_exhaustion" and "tonk_stock_out" in str(err.value)
+
+
+@pytest.mark.nojit
+def test_2L_47_the_deal_is_tonk_deal_at_every_table_size():
+    rules = load_variant("tonk", {"tonk_deal": 7})
+    assert all(rules.deal_for(p)[0] == 7 for p in rules.player_counts)
+    assert rules_from_toml(rules_to_toml(rules)) == rules  # the resolved file round-trips
