@@ -61,7 +61,7 @@ def test_the_gin_experiment_compares_gin_house_rules_with_the_reference_bot():
 
 def test_every_shipped_experiment_is_valid():
     names = [name for name, _ in list_experiments()]
-    assert names == ["fast", "gin-rules", "house-rules", "wild-cards"]
+    assert names == ["chip-games", "fast", "gin-rules", "house-rules", "wild-cards"]
     for name in names:
         assert load_experiment(name).arms
 
