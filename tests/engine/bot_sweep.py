@@ -1,12 +1,14 @@
 """How the bots play the wild-card games, with audit mode on (issue #31's bar; docs/bots.md,
 "The initial meld"): for every variant named, table size and bot, the hands without a
-result, the audit's violations, how often each seat lays down a meld (makes his initial
-meld, where there is one), the melds a hand and the joker slides.
+result, the audit's violations, how often each hand ends each way (``ends_pct``: the
+outcome mix, the chip games' settlements included), how often each seat lays down a meld
+(makes his initial meld, where there is one), the melds a hand and the joker slides.
 
     python -m tests.engine.bot_sweep [--hands H] [--workers W] VARIANT...
 
-One JSON line per case; exit code 1 when any case counts a violation or stalls more than 2%
-of its hands with greedy or careful (a defect, not a result). Each case plays ``--hands``
+One JSON line per case; exit code 1 when any case counts a violation or leaves more than 2%
+of its hands without a result (stalled or exhausted) with greedy or careful (a defect, not
+a result). Each case plays ``--hands``
 hands in chunks of 2,000 with the event log on, seeds 1000, 1001, ... (one a chunk).
 """
 
@@ -36,6 +38,7 @@ def sweep_case(case: tuple[str, int, str, int]) -> dict:
     params, values = compile_rules(load_variant(variant), players, audit=True)
     bots = np.asarray(parse_bots(bot, players), np.int64)
     done = stalled = violations = melds = slides = borrows = 0
+    ends = np.zeros(len(R.REASON_NAMES), np.int64)
     opened = np.zeros(players, np.int64)
     start = time.perf_counter()
     chunk = 0
@@ -46,6 +49,7 @@ def sweep_case(case: tuple[str, int, str, int]) -> dict:
         rows = out.hand_rows
         done += len(rows)
         stalled += int((rows[:, R.H_END_REASON] == R.REASON_STALLED).sum())
+        ends += np.bincount(rows[:, R.H_END_REASON], minlength=len(ends))
         violations += int(out.counters[R.C_VIOLATIONS])
         kinds, seats = out.events[:, S.EV_TYPE], out.events[:, S.EV_SEAT]
         hand = np.cumsum((kinds == S.E_DEAL) & (seats == 0))  # each hand deals seat 0 once
@@ -63,6 +67,10 @@ def sweep_case(case: tuple[str, int, str, int]) -> dict:
         "bot": bot,
         "hands": done,
         "stalled_pct": round(100 * stalled / done, 3),
+        "no_result_pct": round(100 * (stalled + ends[R.REASON_EXHAUSTED]) / done, 3),
+        "ends_pct": {
+            name: round(100 * int(n) / done, 2) for name, n in zip(R.REASON_NAMES, ends) if n
+        },
         "violations": violations,
         "opened_pct": [round(100 * o / done, 1) for o in opened.tolist()],
         "melds_per_hand": round(melds / done, 2),
@@ -92,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     with Pool(args.workers) as pool:
         for result in pool.imap(sweep_case, cases):
             print(json.dumps(result), flush=True)
-            too_many = result["bot"] != "random" and result["stalled_pct"] > MAX_STALLED_PCT
+            too_many = result["bot"] != "random" and result["no_result_pct"] > MAX_STALLED_PCT
             bad += result["violations"] > 0 or too_many
     return 1 if bad else 0
 
