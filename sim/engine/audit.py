@@ -53,6 +53,8 @@ from sim.engine.layout import (
     JDECLARE_THREE_CARD_GROUP,
     JLIMIT_NATURALS,
     JREPLACE_NONE,
+    MELDS_ONE_OR_LAYOFF,
+    MELDS_UNLIMITED,
     P_ACE_RANK,
     P_AUDIT,
     P_BORROWING,
@@ -65,11 +67,14 @@ from sim.engine.layout import (
     P_JOKER_REPLACE,
     P_JOKERS,
     P_MELD_TIMING,
+    P_MELDS_PER_TURN,
     P_PACKS,
     P_PLAYERS,
     P_RUN_SUIT,
     P_SCORING,
     P_STOCK_EXHAUSTION,
+    P_TONK_ONE_LAYOFF,
+    P_TONK_WAIT,
     RUN_ANY_SUIT,
     SCORE_OWN_MELDS,
     SCORE_PENALTY,
@@ -95,6 +100,7 @@ from sim.engine.state import (
     C_DISCARD_N,
     C_DRAWN_TURN,
     C_LAYOFFS_TURN,
+    C_MELDS_TURN,
     C_N_MELDS,
     C_OPEN_TURN,
     C_STEALS_TURN,
@@ -102,6 +108,7 @@ from sim.engine.state import (
     C_TOOK_UNOPENED,
     C_TURN,
     C_VIOLATIONS,
+    C_WAITING,
     M_CARDS,
     M_DECLARED,
     M_FITS,
@@ -301,6 +308,25 @@ def check_opening(fx, params, st, seat):
     if st[R_SC, C_OPEN_TURN] > 0 or st[R_SC, C_TOOK_UNOPENED] == 1:
         bad += 1
     if st[R_SC, C_LAYOFFS_TURN] > 0:
+        bad += 1
+    return bad
+
+
+@kernel
+def check_turn_limits(fx, params, st):
+    """After a progressive turn's table phase: the per-turn limits held (§2D.19 one meld,
+    ``tonk_one_layoff_per_turn`` one lay-off, no meld while waiting under ``tonk_wait``,
+    §3.22). Returns the violations."""
+    bad = 0
+    melds = st[R_SC, C_MELDS_TURN]
+    per_turn = rule(fx, params, P_MELDS_PER_TURN)
+    if per_turn != MELDS_UNLIMITED and melds > 1:
+        bad += 1
+    if per_turn == MELDS_ONE_OR_LAYOFF and melds > 0 and st[R_SC, C_LAYOFFS_TURN] > 0:
+        bad += 1
+    if rule(fx, params, P_TONK_ONE_LAYOFF) == 1 and st[R_SC, C_LAYOFFS_TURN] > 1:
+        bad += 1
+    if rule(fx, params, P_TONK_WAIT) > 0 and st[R_SC, C_WAITING] == 1 and melds > 0:
         bad += 1
     return bad
 

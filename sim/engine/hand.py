@@ -51,6 +51,7 @@ from sim.engine.audit import (
     check_opening,
     check_out_scores,
     check_state,
+    check_turn_limits,
 )
 from sim.engine.bots import (
     choose_discard,
@@ -75,6 +76,7 @@ from sim.engine.layout import (
     P_MELD_TIMING,
     P_PLAYERS,
     P_SCORING,
+    P_TONK_LAYOFF_SKIPS_DISCARD,
     P_TONK_STOCK_OUT,
     P_TURN_CAP,
     REASON_BLOCK,
@@ -146,6 +148,7 @@ from sim.engine.state import (
     take,
 )
 from sim.engine.stock_out import voids_hand
+from sim.engine.table import start_waiting
 
 
 @kernel
@@ -157,10 +160,12 @@ def _audit(fx, params, st, piles, work):
 
 
 @kernel
-def _start_turn(st):
-    """A new turn: the last one's facts cleared, nothing drawn yet."""
+def _start_turn(fx, params, st, seat):
+    """A new turn of ``seat``: the last one's facts cleared, nothing drawn yet, and under
+    ``tonk_wait`` one of his turns of waiting spent."""
     clear_turn_facts(st)
     st[R_SC, C_DRAWN_TURN] = 0
+    start_waiting(fx, params, st, seat)
 
 
 @kernel
@@ -208,6 +213,13 @@ def _discard(fx, params, st, piles, events, seat, card):
     push_discard(st, piles, card)
     st[R_SC, C_DISCARDS_TURN] += 1
     log_event(st, events, np.int64(E_DISCARD), seat, card, np.int64(0))
+
+
+@kernel
+def _lay_off_ends_turn(fx, params, st):
+    """``tonk_layoff_skips_discard`` (§2L.52): a player who laid off this turn does not
+    discard."""
+    return rule(fx, params, P_TONK_LAYOFF_SKIPS_DISCARD) == 1 and st[R_SC, C_LAYOFFS_TURN] > 0
 
 
 @gated(P_FAMILY, lambda v: v == FAMILY_TONK, np.bool_(False))
@@ -261,7 +273,7 @@ def play_turns(fx, params, values, bots, st, piles, rng, work, events):
             return REASON_TONK, who
     while st[R_SC, C_TURN] < cap:
         seat = st[R_SC, C_CURRENT]
-        _start_turn(st)
+        _start_turn(fx, params, st, seat)
         played_before = st[R_SEAT + seat, S_PLAYED]
         if tonk and _drops(fx, params, values, bots, st, piles, rng, work, events, seat):
             return REASON_DROP, seat
@@ -291,12 +303,14 @@ def play_turns(fx, params, values, bots, st, piles, rng, work, events):
             play_table(fx, params, values, bots, st, piles, rng, events, work, seat)
             if rule(fx, params, P_AUDIT) == 1:
                 st[R_SC, C_VIOLATIONS] += check_opening(fx, params, st, seat)
+                st[R_SC, C_VIOLATIONS] += check_turn_limits(fx, params, st)
                 if st[R_SC, C_JOKERS_OWED] > 0:  # reuse_same_turn: a joker kept (§2B.12)
                     st[R_SC, C_VIOLATIONS] += 1
             if st[R_SEAT + seat, S_N] > 0:
                 if tonk and _drops(fx, params, values, bots, st, piles, rng, work, events, seat):
                     return REASON_DROP, seat
-                _discard_phase(fx, params, values, bots, st, piles, rng, events, seat)
+                if not _lay_off_ends_turn(fx, params, st):
+                    _discard_phase(fx, params, values, bots, st, piles, rng, events, seat)
         st[R_SC, C_TURN] += 1
         _audit(fx, params, st, piles, work)
         if st[R_SEAT + seat, S_N] == 0:

@@ -57,7 +57,8 @@ S_ARR_MASK = MAX_LAYERS + 10  # knock family: the hand whose arrangement is kept
 S_ARR_DW = MAX_LAYERS + 11  # ... its deadwood
 S_ARR_MELDED = MAX_LAYERS + 12  # ... the cards its best arrangement melds
 S_OPENED = MAX_LAYERS + 13  # initial_meld_min: has made his initial meld this hand (§2D.24)
-N_S = MAX_LAYERS + 14
+S_WAIT = MAX_LAYERS + 14  # tonk_wait: his turns still to wait before he may meld (§3.22)
+N_S = MAX_LAYERS + 15
 
 # ---- scalar columns -------------------------------------------------------------------------
 C_STOCK_N = 0
@@ -95,7 +96,9 @@ C_TAKEN_MELDED = 31  # a meld laid down this turn holds the card taken from the 
 C_JOKERS_OWED = 32  # reuse_same_turn: jokers taken back this turn not yet played (§2B.12)
 C_BORROWS_TURN = 33  # borrowing: cards borrowed from table melds this turn (§2D.22)
 C_DISCARDS_TURN = 34  # discards this turn (Tonk: going out with or without one, §3.22)
-N_C = 35
+C_WAITING = 35  # tonk_wait: 1 when the player whose turn it is may not meld (§3.22)
+C_WAIT_CHARGED = 36  # tonk_wait: the owners (a bit a seat) charged a wait this turn
+N_C = 37
 
 # ---- meld columns ---------------------------------------------------------------------------
 M_TYPE = 0  # melds.MELD_GROUP or MELD_RUN
@@ -203,6 +206,8 @@ def clear_turn_facts(st):
     st[R_SC, C_JOKERS_OWED] = 0
     st[R_SC, C_BORROWS_TURN] = 0
     st[R_SC, C_DISCARDS_TURN] = 0
+    st[R_SC, C_WAITING] = 0
+    st[R_SC, C_WAIT_CHARGED] = 0
 
 
 @kernel

@@ -99,6 +99,9 @@ from sim.engine.layout import (
     P_PACKS,
     P_PLAYERS,
     P_RUN_SUIT,
+    P_TONK_NO_FOURTH,
+    P_TONK_ONE_LAYOFF,
+    P_TONK_WAIT,
     RUN_ANY_SUIT,
 )
 from sim.engine.legal import stays_finishable
@@ -136,6 +139,8 @@ from sim.engine.state import (
     C_TAKEN_MELDED,
     C_TOOK_UNOPENED,
     C_VIOLATIONS,
+    C_WAIT_CHARGED,
+    C_WAITING,
     E_DECLARE,
     E_LAYOFF,
     E_MELD,
@@ -163,6 +168,7 @@ from sim.engine.state import (
     S_N,
     S_OPENED,
     S_STOCK_SEEN,
+    S_WAIT,
     log_card,
     log_event,
 )
@@ -187,8 +193,8 @@ def meld_fits(fx, params, st, m):
         rank = st[row, M_LO]
         if rule(fx, params, P_GROUP_DUPLICATES) == GROUP_DUPLICATES_ALLOWED:
             return np.int64(0xF) << (rank * N_SUITS)
-        if length >= N_SUITS:
-            return np.int64(0)
+        if length >= N_SUITS or rule(fx, params, P_TONK_NO_FOURTH) == 1:
+            return np.int64(0)  # tonk_no_fourth_in_group: no 4th card (§2L.50)
         fits = np.int64(0)
         shape = st[row, M_SHAPE]
         for t in range(N_SUITS):
@@ -234,7 +240,10 @@ def refresh_fits(fx, params, st):
 
 @kernel
 def may_meld_now(fx, params, st):
-    """May the player whose turn it is lay down another meld this turn (§2D.19)?"""
+    """May the player whose turn it is lay down another meld this turn (§2D.19; not while
+    he waits under ``tonk_wait``, §3.22)?"""
+    if rule(fx, params, P_TONK_WAIT) > 0 and st[R_SC, C_WAITING] == 1:
+        return False
     rule_ = rule(fx, params, P_MELDS_PER_TURN)
     if rule_ == MELDS_ONE:
         return st[R_SC, C_MELDS_TURN] == 0
@@ -248,6 +257,8 @@ def may_lay_off_now(fx, params, st):
     """May the player lay off this turn at all (§2D.19 one_or_layoff, §2D.20 none)?"""
     if rule(fx, params, P_LAYOFF_TARGET) == LAYOFF_NONE:
         return False
+    if rule(fx, params, P_TONK_ONE_LAYOFF) == 1 and st[R_SC, C_LAYOFFS_TURN] > 0:
+        return False  # tonk_one_layoff_per_turn (§2L.51)
     if rule(fx, params, P_MELDS_PER_TURN) == MELDS_ONE_OR_LAYOFF:
         return st[R_SC, C_MELDS_TURN] == 0
     return True
@@ -367,6 +378,28 @@ def _count_opening(fx, params, st, seat, opening, taken):
         st[R_SEAT + seat, S_OPENED] = 1
 
 
+MELD_WAIT_TURNS = 3  # tonk_wait: turns a player who laid down a meld waits (§3.22)
+
+
+@kernel
+def charge_wait(fx, params, st, owner):
+    """``tonk_wait`` (§3.22): a lay-off on ``owner``'s meld makes him wait ``tonk_wait`` more
+    turns, once a turn however many cards go on his melds (open point 5)."""
+    bit = np.int64(1) << owner
+    if st[R_SC, C_WAIT_CHARGED] & bit == 0:
+        st[R_SC, C_WAIT_CHARGED] |= bit
+        st[R_SEAT + owner, S_WAIT] += rule(fx, params, P_TONK_WAIT)
+
+
+@kernel
+def start_waiting(fx, params, st, seat):
+    """At the start of ``seat``'s turn under ``tonk_wait``: if he has turns to wait, this is
+    one of them (``C_WAITING``: he may lay off and go out, but lay down no meld)."""
+    if rule(fx, params, P_TONK_WAIT) > 0 and st[R_SEAT + seat, S_WAIT] > 0:
+        st[R_SEAT + seat, S_WAIT] -= 1
+        st[R_SC, C_WAITING] = 1
+
+
 @kernel
 def lay_down(fx, params, st, events, seat, work, cand):
     """``seat`` lays down the meld of workspace row ``cand`` (a ``sim.engine.melds``
@@ -405,6 +438,8 @@ def lay_down(fx, params, st, events, seat, work, cand):
     for _ in range(work[cand, CA_JOKERS]):
         log_card(events, event, np.int64(JOKER))
     st[hand, S_MELDED] = 1
+    if rule(fx, params, P_TONK_WAIT) > 0:  # §3.22: no other meld in his next 3 turns
+        st[hand, S_WAIT] += MELD_WAIT_TURNS
     st[R_SC, C_N_MELDS] = m + 1
     st[R_SC, C_MELDS_TURN] += 1
     st[R_SC, C_MELDS] += 1
@@ -457,6 +492,8 @@ def lay_off(fx, params, st, events, seat, m, kind):
         else:
             st[row, M_SHAPE] |= suit << (3 * length)
     st[row, M_LEN] += 1
+    if rule(fx, params, P_TONK_WAIT) > 0:
+        charge_wait(fx, params, st, st[row, M_OWNER])
     if st[row, M_OWNER] == seat:
         st[hand, S_LAID_OWN] = 1
     st[R_SC, C_LAYOFFS_TURN] += 1

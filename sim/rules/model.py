@@ -424,6 +424,22 @@ def _check_family(rules: Rules) -> None:
                 value=values[name],
                 allowed=f"the default {show(DEFAULTS[name])} outside {owners}",
             )
+    if not values["upcard"] and family != "tonk":
+        raise ConfigError(
+            f"upcard off is not supported by the engine yet in family {show(family)}",
+            key="upcard",
+            value=False,
+            allowed="on (off: Tonk's option, RULES.md §3.22: the first player draws from the "
+            "stock)",
+        )
+    if values["face_values"] != "ten" and knock:
+        raise ConfigError(
+            f"face_values {show(values['face_values'])} is not supported by the engine yet in "
+            "the knock families (their upcard knock limit counts a picture card 10, §2I.32)",
+            key="face_values",
+            value=values["face_values"],
+            allowed="ten in the knock families",
+        )
     if values["dealer_rotation"] == "loser_sits_out" and family != "gin":
         raise ConfigError(
             f"dealer_rotation 'loser_sits_out' is 3-player gin's, not family {show(family)}'s",

@@ -69,7 +69,9 @@ def sweep_case(case: tuple[str, int, str, int]) -> dict:
         "stalled_pct": round(100 * stalled / done, 3),
         "no_result_pct": round(100 * (stalled + ends[R.REASON_EXHAUSTED]) / done, 3),
         "ends_pct": {
-            name: round(100 * int(n) / done, 2) for name, n in zip(R.REASON_NAMES, ends) if n
+            name: round(100 * int(n) / done, 2)
+            for name, n in zip(R.REASON_NAMES, ends, strict=True)
+            if n
         },
         "violations": violations,
         "opened_pct": [round(100 * o / done, 1) for o in opened.tolist()],

@@ -60,6 +60,8 @@ def test_a_fixed_slot_is_a_constant_and_an_unfixed_slot_is_read():
 def test_spec_for_takes_the_most_specific_matching_spec():
     params = np.zeros(L.N_PARAMS, np.int64)
     params[L.P_PACKS] = 1
+    params[L.P_UPCARD] = 1  # zero is upcard off
+    params[L.P_TONK_WAIT] = L.code("tonk_wait", "off")
     assert spec_for(params) is STANDARD
     params[L.P_ACE_RANK] = L.ACE_HIGH
     assert spec_for(params) is GENERIC

@@ -13,12 +13,23 @@ import numpy as np
 import pytest
 
 from sim.cards import parse_cards
+from sim.engine import melds as M
 from sim.engine import rows as R
 from sim.engine import state as S
 from sim.engine.api import compile_rules, play
 from sim.engine.chips import settle_chips
 from sim.engine.deal_events import NO_TONK, TIED_TONKS, instant_tonk, tonk_rank
+from sim.engine.scoring import hand_value
 from sim.engine.specs import GENERIC
+from sim.engine.table import (
+    charge_wait,
+    lay_down,
+    lay_off,
+    may_lay_off_now,
+    may_meld_now,
+    meld_fits,
+    start_waiting,
+)
 from sim.rules import ConfigError, load_variant
 from sim.rules.loader import rules_from_toml, rules_to_toml
 
@@ -286,6 +297,90 @@ def test_2L_55_a_turn_that_begins_with_the_stock_empty_ends_the_hand():
         no_violations(out)
 
 
+# ---- the table options (§2L.50-52, §2L.58) and the engine-wide ones Tonk uses ------------------
+
+
+def _group_on_table(**overrides):
+    """Seat 0 has laid down 7♠ 7♥ 7♦; (params, values, st, meld index, events)."""
+    params, values, st = _table(["7s 7h 7d", "7c 2c"], **overrides)
+    work, events = M.new_work(), np.zeros((64, S.EV_COLS), np.int64)
+    layers = st[S.R_SEAT, S.S_HAND : S.S_HAND + M.MAX_LAYERS]
+    M.best_arrangement(GENERIC, params, values, work, layers.copy(), 0, 0, 0, -1)
+    m = lay_down(GENERIC, params, st, events, 0, work, M.W_BEST)
+    return params, values, st, m, events
+
+
+@pytest.mark.nojit
+def test_2L_50_a_3_card_group_on_the_table_takes_no_4th_card():
+    params, _, st, m, _ = _group_on_table()
+    assert meld_fits(GENERIC, params, st, m) == 1 << parse_cards("7c")[0]
+    params, _, st, m, _ = _group_on_table(tonk_no_fourth_in_group=True)
+    assert meld_fits(GENERIC, params, st, m) == 0
+
+
+@pytest.mark.nojit
+def test_2L_51_at_most_one_card_is_laid_off_a_turn():
+    for one, after in ((False, True), (True, False)):
+        params, _, st, m, events = _group_on_table(tonk_one_layoff_per_turn=one)
+        S.clear_turn_facts(st)
+        assert may_lay_off_now(GENERIC, params, st)
+        lay_off(GENERIC, params, st, events, 1, m, parse_cards("7c")[0])
+        assert may_lay_off_now(GENERIC, params, st) == after
+
+
+def test_2L_52_a_player_who_laid_off_does_not_discard():
+    # seat 0 lays off 7♣ on seat 1's group of sevens? No table yet at turn 1: seat 1 (first,
+    # dealer 0) melds 7-7-7 and discards; seat 0 draws 9h, lays 7♣ off and keeps 5 cards
+    hands = ["7c 2d 4h 6s Kd", "7s 7h 7d 9s 8c"]
+    fixed = deal(hands, "Qc", stock="2s 9h", dealer=0)
+    for skips, seat0_discards in ((False, 1), (True, 0)):
+        params, values = compiled("tonk", 2, tonk_layoff_skips_discard=skips)
+        out = play_deal(fixed, params, values)
+        layoffs = [e for e in events_of(out, S.E_LAYOFF) if e[0] == 0]
+        assert layoffs and layoffs[0][2] == parse_cards("7c")[0]
+        discards = [e for e in events_of(out, S.E_DISCARD) if e[0] == 0]
+        assert len(discards[:1]) == seat0_discards
+        no_violations(out)
+
+
+@pytest.mark.nojit
+def test_2L_58_waiting_a_meld_costs_3_turns_a_lay_off_turn_costs_its_owner_the_option():
+    for wait in (1, 3):
+        params, _, st, m, events = _group_on_table(tonk_wait=wait)
+        assert st[S.R_SEAT + 0, S.S_WAIT] == 3  # the meld: his next 3 turns
+        S.clear_turn_facts(st)  # seat 1's turn: two cards onto seat 0's meld, one charge
+        lay_off(GENERIC, params, st, events, 1, m, parse_cards("7c")[0])
+        charge_wait(GENERIC, params, st, np.int64(0))
+        assert st[S.R_SEAT + 0, S.S_WAIT] == 3 + wait
+        S.clear_turn_facts(st)
+        start_waiting(GENERIC, params, st, np.int64(0))  # his turn: he waits (one spent)
+        assert st[S.R_SEAT + 0, S.S_WAIT] == 2 + wait
+        assert not may_meld_now(GENERIC, params, st)
+        assert may_lay_off_now(GENERIC, params, st)  # a waiting player may still lay off
+    params, _, st, _, _ = _group_on_table()
+    assert st[S.R_SEAT + 0, S.S_WAIT] == 0  # off: nobody waits
+
+
+def test_2C_15_without_an_upcard_the_first_player_draws_from_the_stock():
+    params, values = compiled("tonk", 2, upcard=False)
+    fixed = deal(["As 3d 5c 7h 9d", "2s 4d 6c 8h Tc"], None, stock="Kd Qs", dealer=1)
+    out = play_deal(fixed, params, values)
+    assert events_of(out, S.E_UPCARD) == []
+    first = next(e for e in events_of(out, S.E_DRAW_STOCK))
+    assert first[:2] == (0, parse_cards("Kd")[0])
+    assert events_of(out, S.E_DRAW_DISCARD)[:1] != [(0, parse_cards("Kd")[0], 0, [])]
+    no_violations(out)
+
+
+@pytest.mark.nojit
+def test_2A_8_face_values_rank_counts_j_q_k_11_12_13_and_makes_other_tonks():
+    assert _rank(50) > 0
+    params, values, st = _table(["Ks Qs Js Ts 5s", "2c"], face_values="rank")  # 13+12+11+10+5
+    assert hand_value(GENERIC, params, values, st, 0) == 51
+    params, values, st = _table(["Ks Qs Js Ts 5s", "2c"])
+    assert hand_value(GENERIC, params, values, st, 0) == 45
+
+
 # ---- whole games -------------------------------------------------------------------------------
 
 
@@ -347,6 +442,13 @@ TONK_OPTIONS = [
     {"tonk_instant": "ranked"},
     {"tonk_super": "le9"},
     {"chip_stack": 10},
+    {"tonk_no_fourth_in_group": True},
+    {"tonk_one_layoff_per_turn": True},
+    {"tonk_layoff_skips_discard": True},
+    {"tonk_wait": 1},
+    {"tonk_wait": 3},
+    {"upcard": False},
+    {"face_values": "rank"},
 ]
 
 

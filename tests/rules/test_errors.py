@@ -125,7 +125,7 @@ def test_policy_out_of_range(write):
     [
         ("meld_timing = 'phom_final'", "2D.18", "progressive"),
         ("deuces_wild = true", "2B.14", "off"),
-        ("upcard = 'off'", "2C.15", "on"),
+        ("strip_8_9_10 = true", "2A.7", "off"),
         ("decks = 5", "2A.1", "integer 1..4"),
         ("jokers = 9", "2A.2", "integer 0..8"),
     ],

@@ -127,11 +127,7 @@ def test_check_rejects(name, value):
         ("play_direction", "counterclockwise", "2K.46"),
         ("tonk_stock_card_must_play", True, "2L.48"),
         ("tonk_meld_immediately", True, "2L.49"),
-        ("tonk_no_fourth_in_group", True, "2L.50"),
-        ("tonk_one_layoff_per_turn", True, "2L.51"),
-        ("tonk_layoff_skips_discard", True, "2L.52"),
         ("tonk_instant", "47_50", "2L.56"),
-        ("tonk_wait", 3, "2L.58"),
         ("carousel_round_bonus_to", "all_players", "2M.59"),
     ],
 )
