@@ -42,6 +42,19 @@ initial meld"): before it, greedy lays down only an arrangement whose melds coun
 it takes the discard top only when its arrangement with that card makes the initial meld
 and melds the card (which it must then meld; the initial meld is made once it is down).
 
+Tonk (RULES.md §3.22, family ``tonk``; docs/variants.md "Tonk", docs/bots.md "Tonk"):
+after the deal every dealt total that is an instant tonk (``tonk_instant``, ``tonk_super``)
+is logged (``E_TONK``, b = 1 when tied at the best) and the hand ends ``tonk`` (the best)
+or ``redeal`` (tied); each turn greedy may drop before its draw and after its table play
+(``E_DROP``, a = its total; the turn counts): not with one card left that it may discard
+after drawing, else when its total is at most 3 points per card of the opponent holding the
+fewest; a turn that begins with the stock empty ends the hand (``stock_out``, or ``redeal``
+under ``tonk_stock_out = redeal``) before any draw; the table options
+``tonk_no_fourth_in_group``, ``tonk_one_layoff_per_turn`` and ``tonk_layoff_skips_discard``;
+the chips (``settle``) of going out (1 after a discard, 2 without, 1 under the flat
+payment), a tonk (2, a super tonk 3), the drop (its tables; ``drop`` or ``caught``) and the
+stock-out. ``tonk_wait`` raises ``NotImplementedError``.
+
 Jokers (progressive rummy; RULES.md §2A.2-3, §2B.10-12, sim/engine/table.py's docstring):
 ``jokers`` in the shoe after the natural cards, a joker left in hand worth
 ``joker_points``; greedy takes a joker discard top (and, under the joker limit, a card only
@@ -166,6 +179,7 @@ E_DEAL, E_UPCARD, E_DRAW_STOCK, E_DRAW_DISCARD, E_REBUILD = 0, 1, 2, 3, 4
 E_MELD, E_LAYOFF, E_DISCARD, E_END, E_SCORE = 5, 6, 7, 8, 9
 E_BLOCK = 15
 E_DECLARE, E_STEAL, E_CALL, E_SLIDE, E_BORROW = 16, 17, 18, 19, 20
+E_TONK, E_DROP = 21, 22
 EVENT_NAMES = dict(
     enumerate(
         (
@@ -188,8 +202,13 @@ EVENT_NAMES[E_DECLARE] = "declare"
 EVENT_NAMES[E_STEAL] = "steal"
 EVENT_NAMES[E_SLIDE] = "slide"
 EVENT_NAMES[E_BORROW] = "borrow"
+EVENT_NAMES[E_TONK] = "tonk"
+EVENT_NAMES[E_DROP] = "drop"
 WENT_OUT, WENT_RUMMY, BLOCK, STALLED, EXHAUSTED = 0, 1, 2, 3, 4
+TONK, DROP, CAUGHT, STOCK_OUT, REDEAL = 9, 10, 11, 12, 13
 REASONS = {WENT_OUT: "went_out", WENT_RUMMY: "went_rummy", STALLED: "stalled"}
+REASONS.update({TONK: "tonk", DROP: "drop", CAUGHT: "caught", STOCK_OUT: "stock_out"})
+REASONS[REDEAL] = "redeal"
 REASONS[EXHAUSTED] = "exhausted"
 REASONS[BLOCK] = "block"
 BLOCK_RULES = ("block_difference", "block_totals")
@@ -232,6 +251,16 @@ class Table:
     joker_slide: bool = False  # §2B.13
     slide_repeat: bool = False  # joker_slide_repeat: a joker may slide again (§3.9 point 2)
     borrowing: str = "off"  # §2D.22: off, own, any
+    # Tonk (§3.22, §2L): chips, instant tonks, the drop, the stock-out, the table options
+    tonk: bool = False
+    tonk_instant: str = "49_50"
+    super_tonk: bool = False
+    flat_out: bool = False
+    drop_penalty: str = "two_to_each_le"
+    stock_redeal: bool = False
+    no_fourth: bool = False
+    one_layoff: bool = False
+    layoff_skips_discard: bool = False
 
     @classmethod
     def of(cls, rules: Rules, players: int) -> Table:
@@ -249,7 +278,8 @@ class Table:
             "discard_draw": rules.discard_draw not in DRAW_RULES,
             "stock_exhaustion": rules.stock_exhaustion not in STOCK_RULES,
             "scoring": rules.scoring not in SCORINGS,
-            "family": rules.family != "rummy",
+            "family": rules.family not in ("rummy", "tonk"),
+            "tonk_wait": rules.family == "tonk" and rules.values["tonk_wait"] != "off",
         }
         refused = [name for name, bad in unsupported.items() if bad]
         if refused:
@@ -286,6 +316,15 @@ class Table:
             joker_slide=bool(rules.values["joker_slide"]),
             slide_repeat=bool(rules.values["joker_slide_repeat"]),
             borrowing=rules.values["borrowing"],
+            tonk=rules.family == "tonk",
+            tonk_instant=str(rules.values["tonk_instant"]),
+            super_tonk=rules.values["tonk_super"] == "le9",
+            flat_out=bool(rules.values["tonk_flat_out_payment"]),
+            drop_penalty=rules.values["tonk_drop_penalty"],
+            stock_redeal=rules.values["tonk_stock_out"] == "redeal",
+            no_fourth=bool(rules.values["tonk_no_fourth_in_group"]),
+            one_layoff=bool(rules.values["tonk_one_layoff_per_turn"]),
+            layoff_skips_discard=bool(rules.values["tonk_layoff_skips_discard"]),
         )
 
 
@@ -415,6 +454,8 @@ def fits(table: Table, t: TableMeld, kind: int) -> bool:
             return False
         if table.meld_rules.group_duplicates:
             return True
+        if table.no_fourth:  # tonk_no_fourth_in_group (§2L.50)
+            return False
         return t.length < N_SUITS and t.counts[suit_of(kind)] == 0 and kind not in t.declared
     if t.suit >= 0 and suit_of(kind) != t.suit:
         return False
@@ -596,6 +637,8 @@ class Hand:
         self.rebuilds = 0
         self.blocked = False  # the hand ended by a declined discard (a block rule)
         self.laid: list[int] = []  # all_at_once: the cards the winner laid down
+        self.layoffs_turn = 0  # cards laid off this turn (tonk_layoff_skips_discard)
+        self.discarded = False  # the last turn ended with a discard (Tonk's payment)
         # the initial meld (§2D.24-25): who has made it; this turn's count toward it; took
         # the discard top for it by choice; a meld laid down this turn holds the taken card
         self.opened = [table.initial_meld_min == 0] * table.players
@@ -836,6 +879,7 @@ class Hand:
             lay_off_on(meld, kind, self.t.meld_rules.ace_rank)
         if meld.owner == seat:
             self.laid_own[seat] = True
+        self.layoffs_turn += 1
         self.log(E_LAYOFF if end is None else E_SLIDE, seat, m, kind)
         self.table_changed()
 
@@ -963,11 +1007,12 @@ class Hand:
     def lay_off_all(self, seat: int, plan: int, taken: list[int]) -> tuple[list[int], bool]:
         """Greedy's lay-offs until none goes: (the taken cards not yet played, laid any)."""
         laid_any = False
-        while True:
+        while not (laid_any and self.t.one_layoff):  # tonk_one_layoff_per_turn (§2L.51)
             taken, laid = self.lay_off_one(seat, plan, taken)
             if not laid:
                 return taken, laid_any
             laid_any = True
+        return taken, laid_any
 
     # ---- borrowing (§2D.22; sim/engine/borrow.py's readings)
     def lends(self, seat: int, meld: TableMeld) -> list[int]:
@@ -1274,9 +1319,21 @@ class Hand:
         t = self.t
         seat = (self.dealer + 1) % t.players
         reason, winner = STALLED, -1
+        if t.tonk:
+            reason, winner = self.instant_tonk()
+            if reason >= 0:
+                return self.end(reason, winner)
+            reason = STALLED
         while self.turns < t.turn_cap:
             self.come_round = -1
             self.open_turn, self.took_unopened, self.taken_melded = 0, False, False
+            self.layoffs_turn = 0
+            if t.tonk and self.drops(seat, [], False):
+                reason, winner = DROP, seat
+                break
+            if t.tonk and not self.stock:  # §2L.55: before the draw
+                reason = REDEAL if t.stock_redeal else STOCK_OUT
+                break
             drew, taken = self.draw(seat)
             if not drew:
                 if self.blocked:
@@ -1290,12 +1347,18 @@ class Hand:
             else:
                 plan, taken, played = self.greedy_table(seat, taken)
             out = not self.hands[seat]
-            if not out:
+            self.discarded = False
+            if not out and t.tonk and self.drops(seat, taken, True):
+                reason, winner = DROP, seat
+                break
+            skip = t.layoff_skips_discard and self.layoffs_turn > 0  # §2L.52
+            if not out and not skip:
                 if not t.all_at_once:
                     card = self.greedy_discard(seat, taken, plan)
                 self.take(seat, card)
                 self.discard.append(card)
                 self.log(E_DISCARD, seat, card)
+                self.discarded = True
                 out = not self.hands[seat]
             self.turns += 1
             if out:
@@ -1310,9 +1373,123 @@ class Hand:
                     reason, winner = WENT_OUT, caller
                     break
             seat = (seat + 1) % t.players
+        return self.end(reason, winner)
+
+    def end(self, reason: int, winner: int) -> tuple[int, int, list[Event]]:
+        """Score the hand (a chip game: settle it, which decides a drop's end and winner)."""
+        if self.t.tonk:
+            reason, winner, self.scores = self.settle(reason, winner)
         self.log(E_END, winner, reason, 0)
-        self.scores = self.score(reason, winner)
+        if not self.t.tonk:
+            self.scores = self.score(reason, winner)
         return reason, winner, self.events
+
+    # ---- Tonk (RULES.md §3.22, docs/variants.md "Tonk", docs/bots.md "Tonk")
+    def tonk_rank(self, total: int) -> int:
+        """0: the dealt total is no instant tonk; a higher rank beats a lower one."""
+        t = self.t
+        if t.super_tonk and total <= 9:
+            return 100  # a super tonk outranks every tonk
+        if t.tonk_instant == "49_50":
+            return int(total in (49, 50))
+        if t.tonk_instant == "50":
+            return int(total == 50)
+        if t.tonk_instant in ("le15", "le11"):
+            return int(total <= int(t.tonk_instant[2:]))
+        order = {49: 1, 50: 2}  # ranked: 49 < 50 < 15 < 14 < ... (lower beats higher)
+        return order.get(total, 3 + 15 - total if total <= 15 else 0)
+
+    def instant_tonk(self) -> tuple[int, int]:
+        """After the deal: (TONK, the tonk), (REDEAL, -1) for tied best tonks, or (-1, -1)."""
+        left = self.left()
+        ranks = [self.tonk_rank(v) for v in left]
+        best = max(ranks)
+        if best == 0:
+            return -1, -1
+        tied = ranks.count(best) > 1
+        for p, r in enumerate(ranks):
+            if r > 0:
+                self.log(E_TONK, p, left[p], int(tied and r == best))
+        return (REDEAL, -1) if tied else (TONK, ranks.index(best))
+
+    def drops(self, seat: int, taken: list[int], after_draw: bool) -> bool:
+        """Greedy's drop (docs/bots.md): not with one card left that may be discarded after
+        its draw; else when its total is at most 3 points per card of the opponent holding
+        the fewest. ``taken``: the cards taken from the discard pile this turn."""
+        if after_draw and sum(self.hands[seat].values()) == 1 and self.allowed(seat, taken):
+            return False
+        fewest = min(sum(h.values()) for p, h in enumerate(self.hands) if p != seat)
+        total = self.left()[seat]
+        if total > 3 * fewest:
+            return False
+        self.log(E_DROP, seat, total)
+        self.turns += 1
+        return True
+
+    def settle(self, reason: int, winner: int) -> tuple[int, int, list[int]]:
+        """The hand's chips (docs/variants.md "Tonk"): (end reason, winner, chips)."""
+        t = self.t
+        chips = [0] * t.players
+        left = self.left()
+        low = min(left)
+        lowest = [p for p in range(t.players) if left[p] == low]
+
+        def pay(payer: int, payee: int, n: int) -> None:
+            chips[payer] -= n
+            chips[payee] += n
+
+        def lowest_collect() -> None:
+            for p in lowest:
+                for q in range(t.players):
+                    if q not in lowest:
+                        pay(q, p, 1)
+
+        if reason == TONK:
+            each = 3 if t.super_tonk and left[winner] <= 9 else 2
+            for p in range(t.players):
+                if p != winner:
+                    pay(p, winner, each)
+        elif reason == WENT_OUT:
+            each = 1 if self.discarded or t.flat_out else 2
+            for p in range(t.players):
+                if p != winner:
+                    pay(p, winner, each)
+        elif reason == STOCK_OUT:
+            lowest_collect()
+            winner = lowest[0] if len(lowest) == 1 else -1
+        elif reason == DROP:
+            d = winner
+            if lowest == [d]:
+                for p in range(t.players):
+                    if p != d:
+                        pay(p, d, 1)
+            elif d in lowest:
+                reason = CAUGHT
+                others = [p for p in lowest if p != d]
+                for p in others:
+                    pay(d, p, 3)
+                    for q in range(t.players):
+                        if q not in lowest:
+                            pay(q, p, 1)
+                winner = others[0] if len(others) == 1 else -1
+            else:
+                reason = CAUGHT
+                for p in range(t.players):
+                    if p == d:
+                        continue
+                    if (
+                        t.drop_penalty == "two_to_all"
+                        or t.drop_penalty == "lowest_only"
+                        and p in lowest
+                    ):
+                        pay(d, p, 2)
+                    elif t.drop_penalty == "per_player_to_lowest" and p in lowest:
+                        pay(d, p, t.players)
+                    elif t.drop_penalty == "two_to_each_le" and left[p] <= left[d]:
+                        pay(d, p, 2)
+                lowest_collect()
+                winner = lowest[0] if len(lowest) == 1 else -1
+        return reason, winner, chips
 
     def calls(self, discarder: int) -> int:
         """Call Rummy after ``discarder``'s discard (module docstring); returns the caller

@@ -52,6 +52,7 @@ FILES = (
     "double_rum@2_jokers",
     "double_rum@slide_repeat",
     "german_rummy@restricted_discard",
+    "tonk",  # chips, instant tonks, the drop, the stock-out (§3.22)
 )
 HANDS = 30
 SEED = 29
@@ -166,6 +167,15 @@ SETTINGS = (
     },
     {"jokers": 2, "call_rummy": True, "layoff_requires_meld": "after_first_meld"},
 )
+TONK_SETTINGS = (
+    {"tonk_deal": 7, "tonk_instant": "ranked", "tonk_super": "le9"},
+    {"tonk_instant": "le15", "tonk_flat_out_payment": True, "tonk_stock_out": "redeal"},
+    {"tonk_drop_penalty": "lowest_only", "tonk_no_fourth_in_group": True},
+    {"tonk_drop_penalty": "per_player_to_lowest", "tonk_one_layoff_per_turn": True},
+    {"tonk_drop_penalty": "two_to_all", "tonk_layoff_skips_discard": True, "upcard": False},
+    {"tonk_instant": 50, "face_values": "rank", "tonk_deal": 7},
+)
+"""Tonk's options (§2L) that the oracle plays, at 2 and 5 players."""
 ALL_AT_ONCE_SETTINGS = (
     {"must_discard_to_go_out": True},
     {"scoring": "unmelded_to_winner", "ace_rank": "around_corner", "ace_points": 11},
@@ -307,9 +317,18 @@ def test_the_take_test_under_the_joker_limit_is_the_documented_one():
     assert difference is None, difference
 
 
+@pytest.mark.parametrize("players", [2, 5])
+@pytest.mark.parametrize("extra", TONK_SETTINGS, ids=lambda extra: ",".join(map(str, extra)))
+def test_engine_hands_equal_the_oracle_hands_in_tonk(extra, players):
+    rules = load_variant("tonk", extra)
+    _, difference = compare(f"tonk with {extra}", players, 200, SEED, rules)
+    assert difference is None, difference
+
+
 def test_the_oracle_covers_every_progressive_file_the_engine_plays():
     """A progressive-rummy file that sim.engine starts to play needs the oracle too."""
-    played = [name for name, _ in list_variants() if load_variant(name).family == "rummy"]
+    families = ("rummy", "tonk")
+    played = [name for name, _ in list_variants() if load_variant(name).family in families]
     assert sorted(played) == sorted(FILES)
 
 
