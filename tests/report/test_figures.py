@@ -20,30 +20,6 @@ def test_drawing_twice_writes_the_same_files(small_report, tmp_path) -> None:
         assert (tmp_path / "first" / svg).read_bytes() == (tmp_path / "again" / svg).read_bytes()
 
 
-def test_cropped_png_is_what_savefig_writes_for_the_same_box(small_report, tmp_path) -> None:
-    import matplotlib.pyplot as plt
-    import numpy as np
-    from matplotlib.transforms import Bbox
-
-    from sim.report import figures
-
-    data = figures._forest_data(small_report.report)
-    fig = figures._draw_forest(**data)
-    try:
-        bbox = fig.get_tightbbox(fig.canvas.get_renderer()).padded(figures.PAD_INCHES)
-        assert figures._inside(fig, bbox)
-        extents = np.round(np.asarray(bbox.extents) * figures.DPI) / figures.DPI
-        bbox = Bbox(extents.reshape(2, 2))
-        figures._save_cropped_png(fig, bbox, tmp_path / "cropped.png")
-        fig.savefig(
-            tmp_path / "saved.png", dpi=figures.DPI, bbox_inches=bbox,
-            pil_kwargs=figures.PNG_OPTIONS,
-        )  # fmt: skip
-    finally:
-        plt.close(fig)
-    assert (tmp_path / "cropped.png").read_bytes() == (tmp_path / "saved.png").read_bytes()
-
-
 def test_figures_name_rule_sets_by_label_table_and_line_up_not_by_arm_id(small_report):
     """Issue #30 point 6: a reader sees "around the corner (2p, greedy)", never the arm's
     folder name ``around-2p-greedy``."""
