@@ -124,44 +124,6 @@ def merge_by_key(
     return (starts if order is None else order[starts]), merged
 
 
-def merged_histograms(
-    arm: np.ndarray, shard: np.ndarray, block: np.ndarray, columns: np.ndarray, most: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per-block histogram rows (each row's ``arm`` number, from 0, ``shard``, ``block`` and
-    ``columns`` [value, count], sorted by arm, shard, block and value, no key twice) with
-    each arm's blocks, numbered in order, merged into at most ``most`` neighbours
-    (:func:`merged_blocks`): ``(arm, group, columns)``, sorted by arm, group and value, one
-    row per key, counts summed. Counted densely by a kernel (``kernels.merged_histogram``)
-    unless the values are spread too far apart, then by sorting."""
-    if len(arm) == 0:
-        return arm, block, columns
-    value, count = columns[:, 0], columns[:, 1]
-    low = int(value.min())
-    width = int(value.max()) - low + 1
-    arms = int(arm.max()) + 1
-    if arms * most * width <= DENSE_LIMIT:
-        cells = np.zeros(arms * most * width, np.int64)
-        kernels.merged_histogram(
-            arm, shard, block, value, count, most, low, width, np.zeros(arms, np.int64), cells
-        )
-        nz = np.flatnonzero(cells)
-        out = np.stack([nz % width + low, cells[nz]], axis=1)
-        return nz // (most * width), (nz // width) % most, out
-    # each row's block numbered within its arm, then merged
-    new_arm = np.concatenate([[True], arm[1:] != arm[:-1]])
-    moved = (shard[1:] != shard[:-1]) | (block[1:] != block[:-1])
-    run = np.cumsum(new_arm | np.concatenate([[True], moved])) - 1
-    first = run[new_arm]  # each arm's first block
-    which = np.cumsum(new_arm) - 1
-    k = np.diff(np.append(first, run[-1] + 1))[which]  # the row's arm's blocks
-    rank = run - first[which]
-    group = np.where(k > most, rank * most // np.maximum(k, 1), rank)
-    pick, merged = merge_by_key([arm, group, value], columns, keyed=1)
-    if pick is None:
-        return arm, group, merged
-    return arm[pick], group[pick], merged
-
-
 def in_key_order(rows: Rows, keyed: int) -> Rows:
     """``rows`` sorted by (shard, block, the first ``keyed`` columns), the other columns
     summed over equal keys (:func:`merge_by_key`); rows already so come back as they are."""
@@ -476,6 +438,30 @@ def reason_dictionary(column: Column, known: tuple[str, ...]) -> tuple[np.ndarra
     codes = [index(chunk) for chunk in chunks]
     together = np.concatenate(codes) if codes else np.zeros(0, np.int64)
     return together, np.arange(len(known), dtype=np.int64)
+
+
+HAND_COLUMNS = (
+    "shard", "deal", "winner", "dealer", "players", "turns", "points", "game", "hand",
+    "end_reason", "rotation",
+)  # fmt: skip
+"""The columns of the hands files the report reads (and :data:`ACTIONS` where they are):
+``game`` and ``hand`` find each game's first deal, which gives its block."""
+
+SCORE_COLUMN = "hand_scores"
+"""Read only for line-ups that mix bots: each seat's points, for the skill comparison."""
+
+GAME_COLUMNS = (
+    "shard", "rotation", "game", "hands", "winner", "final_scores", "lead_changes", "capped",
+    "comeback",
+)  # fmt: skip
+"""The columns of the games files the report reads."""
+
+
+def table_names(seats: int, known: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """The columns after (shard, block) of each of :data:`TABLES`, in order."""
+    hist = [("turns", "len"), ("points", "len"), ("hands", "len"), ("margin", "len")]
+    return (hand_sum_names(seats, known), *hist[:2], game_sum_names(seats), *hist[2:],
+            ("turns", "len"))  # fmt: skip
 
 
 # ---- summaries in the hands file's footer ---------------------------------------------------

@@ -187,27 +187,3 @@ def game_run_sums(starts, hands, margin, comeback, winner, lead_changes, capped,
             row[GS_LEAD_CHANGES2] += c * c
             if capped[i] != 0:
                 row[GS_CAPPED] += 1
-
-
-@kernel
-def merged_histogram(arm, shard, block, value, count, most, low, width, blocks, out):
-    """Per-block histogram rows, sorted by (``arm``, ``shard``, ``block``) (each row's arm
-    number, from 0, its value and its count), added into ``out`` (int64[arms * most * width],
-    zeroed) with each arm's blocks merged into at most ``most`` neighbours: a row of the
-    arm's ``r``-th block (from 0) of ``k`` goes to merged block ``g = r * most // k`` (``r``
-    where ``k <= most``), at ``out[(arm * most + g) * width + value - low]``. ``blocks``
-    (int64[arms], zeroed) is scratch: each arm's count of blocks, found in a first pass."""
-    rows = arm.shape[0]
-    for i in range(rows):
-        if i == 0 or arm[i] != arm[i - 1] or shard[i] != shard[i - 1] or block[i] != block[i - 1]:
-            blocks[arm[i]] += 1
-    rank = -1
-    for i in range(rows):
-        a = arm[i]
-        if i == 0 or a != arm[i - 1]:
-            rank = -1
-        if i == 0 or a != arm[i - 1] or shard[i] != shard[i - 1] or block[i] != block[i - 1]:
-            rank += 1
-        k = blocks[a]
-        group = rank * most // k if k > most else rank
-        out[(a * most + group) * width + np.int64(value[i]) - low] += count[i]

@@ -14,9 +14,8 @@ import numpy as np
 import polars as pl
 from statsmodels.stats.proportion import proportion_effectsize
 
-from sim.dataset.summaries import merged_blocks
+from sim.dataset.summaries import game_sum_names, hand_sum_names, merged_blocks
 from sim.dataset.timing import ACTION_SUMS, time_model
-from sim.report.chunks import game_sum_names, hand_sum_names
 from sim.report.dataset import Arm, Dataset
 from sim.report.metrics import BOOTSTRAP_BLOCKS, Aggregates
 from sim.report.stats import (

@@ -293,8 +293,8 @@ def test_a_summary_holds_what_the_rows_of_its_shard_give_and_names_its_blocking(
             rows = reduce(
                 chunk, M._read_hands([part], arm.mixed), M._read_games([str(games_path)]), None
             )
-            assert [name for name, _, _ in rows] == list(B.TABLES)
-            for name, got, _ in rows:
+            assert list(rows) == list(B.TABLES)
+            for name, got in rows.items():
                 want = tables[name]
                 assert np.array_equal(got.shard, want.shard), name
                 assert np.array_equal(got.block, want.block), name
@@ -360,53 +360,6 @@ def test_rows_are_put_in_key_order_with_equal_keys_summed(keyed: int) -> None:
     ]
     ordered = B.in_key_order(got, keyed)
     assert ordered is got  # already in order, nothing repeated: as it is
-
-
-@pytest.mark.nojit
-def test_the_polars_type_of_each_integer_column_is_the_one_polars_reads() -> None:
-    import pyarrow as pa
-
-    from sim.report import chunks as C
-
-    for kind in (pa.int8(), pa.int16(), pa.int32(), pa.int64(), pa.uint8(), pa.uint16(),
-                 pa.uint32(), pa.uint64(), pa.float64(), pa.string()):  # fmt: skip
-        assert C.polars_type(kind) == pl.from_arrow(pa.array([], type=kind)).dtype, kind
-
-
-@pytest.mark.nojit
-@pytest.mark.parametrize("spread", [1, 1 << 30], ids=["dense", "sparse"])
-def test_per_block_histograms_are_merged_into_neighbouring_groups_per_arm(spread: int) -> None:
-    """Histogram rows of three arms (one with fewer blocks than the most, kept as they are,
-    numbered from 0) merged into at most ``most`` groups of neighbouring blocks per arm:
-    each group's counts are the sum of its blocks', whether counted densely or, for values
-    spread too far apart, by sorting."""
-    rng = np.random.default_rng(8)
-    most = 7
-    rows = []
-    for arm, blocks in ((0, 30), (1, 5), (3, 16)):
-        keys = sorted({(int(s), int(b)) for s, b in rng.integers(0, 4, (blocks * 3, 2)) * [1, 9]})
-        keys = keys[:blocks]
-        for shard, block in keys:
-            for value in sorted(set(rng.integers(0, 6, 4).tolist())):
-                rows.append((arm, shard, block, value * spread - 3, int(rng.integers(1, 9))))
-    arm, shard, block, value, count = (np.array(c, np.int64) for c in zip(*rows, strict=True))
-    got_arm, group, columns = B.merged_histograms(
-        arm, shard, block, np.stack([value, count], axis=1), most
-    )
-    want: dict[tuple[int, int, int], int] = {}
-    for a in np.unique(arm):
-        mine = arm == a
-        pairs = sorted(set(zip(shard[mine].tolist(), block[mine].tolist(), strict=True)))
-        of = dict(zip(pairs, B.merged_blocks(len(pairs), most).tolist(), strict=True))
-        for s, b, v, c in zip(shard[mine], block[mine], value[mine], count[mine], strict=True):
-            key = (int(a), of[(int(s), int(b))], int(v))
-            want[key] = want.get(key, 0) + int(c)
-    got = {
-        (int(a), int(g), int(v)): int(c)
-        for a, g, (v, c) in zip(got_arm, group, columns, strict=True)
-    }
-    assert got == want and list(got) == sorted(want)
-    assert group.max() == most - 1
 
 
 @pytest.mark.nojit

@@ -87,8 +87,8 @@ def test_lead_changes_effect_size_uses_the_games_own_spread(small_report) -> Non
 def test_final_margin_is_the_winners_lead_over_the_best_other_side() -> None:
     """docs/report.md: the winner's final total minus the best other side's (negative when
     gin's box bonuses put a loser ahead), best minus second best when nobody won."""
-    from sim.dataset.summaries import Blocking, game_tables_of
-    from sim.report.chunks import frame_of, game_sum_names
+    from sim.dataset.summaries import Blocking, game_sum_names, game_tables_of
+    from sim.report.metrics import _frame
 
     games = pl.DataFrame(
         {
@@ -106,10 +106,10 @@ def test_final_margin_is_the_winners_lead_over_the_best_other_side() -> None:
     sums, _hands_hist, margins, turns = game_tables_of(
         games.to_arrow(), None, blocking, teams=False
     )  # a run counted in games: blocks of game numbers, no hands needed
-    sums = frame_of(sums, game_sum_names(2), {})
+    sums = _frame("a", sums, game_sum_names(2))
     assert sums["margin"].to_list() == [-26, 70, 20]
     assert sums["lead_changes2"].to_list() == [1, 0, 4]
-    assert frame_of(margins, ("margin", "len"), {})["margin"].to_list() == [-26, 70, 20]
+    assert _frame("a", margins, ("margin", "len"))["margin"].to_list() == [-26, 70, 20]
     assert len(turns) == 0  # turns per game come from the hands
 
 
