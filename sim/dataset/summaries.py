@@ -1,18 +1,12 @@
 """A shard's hands and games reduced to the report's blocks, in numpy alone.
 
 The report cuts each arm's hands into blocks of ``block`` consecutive deals
-(:func:`block_size`), and its games into the blocks of their first deals, and needs, per
-(shard, block), the sums of every hand and game statistic and the histograms of turns and
-points per hand, hands per game, final margins and turns per game (:mod:`sim.report.metrics`).
-This module
-makes those seven tables from a shard's columns with the numba kernels of
-:mod:`sim.dataset.summary_kernels`: the report does so for the rows it reads
-(:mod:`sim.report.chunks`), and the runner does so for each shard it writes, while the rows
-are in memory, and keeps the tables in the hands file's Parquet footer (:func:`summary_for`,
-key :data:`SUMMARY_KEY`), so that the report reads a footer instead of the shard's rows
-(:func:`read_summary`). Both make the same tables by the same code; a summary whose blocking
-is not the report's (another block size, deals numbered per game, other seats or end
-reasons) is not used, and the rows are read.
+(:func:`block_size`), its games into the blocks of their first deals, and needs per (shard,
+block) the sums of every hand and game statistic and the histograms of :data:`TABLES`. This
+module makes them with the kernels of :mod:`sim.dataset.summary_kernels`, for the rows the
+report reads and for each shard the runner writes, which keeps them in the hands file's
+Parquet footer (:func:`summary_for`) for the report to read instead of the rows
+(:func:`read_summary`). A summary of another blocking is not used; the rows are read.
 
 No polars here: the runner's workers are forked, and polars hangs in a child forked from a
 process that has used it.
@@ -86,52 +80,21 @@ class Rows:
         return len(self.shard)
 
 
-def _steps(keys: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """For each row after the first: whether its key (the arrays of ``keys``, most
-    significant first) is below the previous row's, and whether it equals it."""
-    n = max(len(keys[0]) - 1, 0)
-    below = np.zeros(n, bool)
-    same = np.ones(n, bool)
-    for key in keys:
-        below |= same & (key[1:] < key[:-1])
-        same &= key[1:] == key[:-1]
-    return below, same
-
-
-def merge_by_key(
-    keys: list[np.ndarray], columns: np.ndarray, keyed: int
-) -> tuple[np.ndarray | None, np.ndarray]:
-    """Rows (their ``keys``, most significant first, and ``columns``: int64[rows, width])
-    sorted by key, the columns past the first ``keyed`` summed over equal keys. Returns
-    ``(pick, merged)``: the given row each merged row takes its keys from (None: the rows as
-    given, already in order with no key twice) and the merged columns. Rows that come in
-    order (the runner's files, read one after another) are only checked, and summed where a
-    block spans two chunks; others (a mirrored run's rotations each start the shard's blocks
-    again) are sorted."""
-    if len(columns) < 2:
-        return None, columns
-    below, same = _steps(keys)
-    order = None
-    if below.any():
-        order = np.lexsort(keys[::-1])
-        columns = columns[order]
-        _, same = _steps([key[order] for key in keys])
-    if not same.any():
-        return order, columns
-    starts = np.flatnonzero(np.concatenate([[True], ~same]))
-    sums = np.add.reduceat(columns, starts, axis=0)
-    merged = np.concatenate([columns[starts, :keyed], sums[:, keyed:]], axis=1)
-    return (starts if order is None else order[starts]), merged
-
-
 def in_key_order(rows: Rows, keyed: int) -> Rows:
     """``rows`` sorted by (shard, block, the first ``keyed`` columns), the other columns
-    summed over equal keys (:func:`merge_by_key`); rows already so come back as they are."""
+    summed over equal keys: a mirrored shard's rotations each start its blocks again."""
     keys = [rows.shard, rows.block] + [rows.columns[:, i] for i in range(keyed)]
-    pick, columns = merge_by_key(keys, rows.columns, keyed)
-    if pick is None:
-        return rows
-    return Rows(rows.shard[pick], rows.block[pick], columns)
+    order = np.lexsort(keys[::-1])
+    keys = [key[order] for key in keys]
+    new = np.zeros(len(order), bool)
+    new[:1] = True
+    for key in keys:
+        new[1:] |= key[1:] != key[:-1]
+    starts = np.flatnonzero(new)
+    columns = rows.columns[order]
+    summed = np.add.reduceat(columns, starts, axis=0) if len(starts) else columns
+    summed[:, :keyed] = columns[starts, :keyed]
+    return Rows(keys[0][starts], keys[1][starts], summed)
 
 
 def concat_rows(parts: list[Rows], width: int) -> Rows:
@@ -213,76 +176,6 @@ def hand_sum_names(seats: int, reasons: tuple[str, ...]) -> tuple[str, ...]:
         + tuple(f"r_{r}" for r in reasons)
         + ACTIONS
     )
-
-
-class HandArrays:
-    """A chunk's (or a shard's) hands as numpy columns, cut into runs of one (shard, block):
-    what the hand blocks and histograms are made of.
-
-    ``codes`` are the end reasons' dictionary indices and ``reason_of`` each dictionary
-    entry's index in the report's reasons (:func:`reason_dictionary`); ``scores``
-    (int[hands, seats]) each seat's points, or no rows where they are not summed (only mixed
-    line-ups need them). ``actions`` (int[hands, 3]) the :data:`ACTIONS` counts, or no rows
-    where the hands lack them. ``teams``: a partnership arm, read as two sides (the winner
-    and dealer become their team, seats 0 and 2 team A, 1 and 3 team B). ``block_of``: each
-    hand's block (:meth:`Blocking.hand_blocks`)."""
-
-    def __init__(
-        self,
-        *,
-        shard: np.ndarray,
-        block_of: np.ndarray,
-        winner: np.ndarray,
-        dealer: np.ndarray,
-        players: np.ndarray,
-        turns: np.ndarray,
-        points: np.ndarray,
-        codes: np.ndarray,
-        reason_of: np.ndarray,
-        scores: np.ndarray,
-        actions: np.ndarray,
-        teams: bool,
-    ) -> None:
-        self.shard = shard
-        self.actions = actions
-        self.winner, self.dealer, self.players = winner, dealer, players
-        self.turns, self.points = turns, points
-        self.codes, self.reason_of, self.scores = codes, reason_of, scores
-        if teams:
-            self.winner = np.where(winner >= 0, winner % 2, winner)
-            self.dealer = dealer % 2
-            self.players = np.full_like(players, 2)
-        self.runs = Runs(shard, block_of)
-
-    def sums(self, seats: int, known: tuple[str, ...]) -> Rows:
-        """Per (shard, block): every column of ``hand_sum_names(seats, known)``."""
-        winner, players, dealer = self.winner, self.players, self.dealer
-        if len(winner) and winner.min() < -1:
-            raise ChunkError(
-                f"a hand's winner is {int(winner.min())}: seats count from 0, -1 is none"
-            )
-        if len(players) and not 1 <= players.min() <= players.max() <= MAX_PLAYERS:
-            low, high = int(players.min()), int(players.max())
-            raise ChunkError(f"hands of {low} to {high} players: 1 to {MAX_PLAYERS} are possible")
-        if len(dealer) and ((dealer < 0) | (dealer >= players)).any():
-            raise ChunkError("a hand's dealer is not one of its seats")
-        names = hand_sum_names(seats, known)
-        sums = np.zeros((len(self.runs), len(names)), np.int64)
-        kernels.hand_run_sums(
-            self.runs.starts, winner, dealer, players, self.turns, self.points,
-            self.codes, self.reason_of, self.scores, sums,
-        )  # fmt: skip
-        if len(self.actions) and len(self.runs):
-            sums[:, -len(ACTIONS) :] = np.add.reduceat(self.actions, self.runs.starts, axis=0)
-        return self.runs.sum_rows(sums)
-
-    def histogram(self, name: str) -> Rows:
-        """The per-block histogram of ``turns`` or ``points`` per hand."""
-        return self.runs.histogram_rows(self.turns if name == "turns" else self.points)
-
-    def tables(self, seats: int, known: tuple[str, ...]) -> tuple[Rows, Rows, Rows]:
-        """The hand block sums and the histograms of turns and points."""
-        return self.sums(seats, known), self.histogram("turns"), self.histogram("points")
 
 
 def game_sum_names(seats: int) -> tuple[str, ...]:
@@ -529,38 +422,48 @@ class SummaryError(ValueError):
     """A footer summary that cannot be decoded: the report reads the shard's rows instead."""
 
 
-def hand_arrays(hands: pa.Table, blocking: Blocking, *, teams: bool, scores: bool) -> HandArrays:
+def hand_tables(
+    hands: pa.Table, blocking: Blocking, *, teams: bool, scores: bool
+) -> tuple[Rows, Rows, Rows]:
     """Hands as the runner writes them (a shard's, or a chunk of whole files the report
-    reads), as :class:`HandArrays`; with ``scores``, each seat's points from the
-    ``hand_scores`` lists, which must hold one score per seat."""
+    reads) as their block sums (every column of ``hand_sum_names(seats, known)``) and the
+    per-block histograms of turns and points per hand. ``scores``: each seat's points are
+    summed, from the ``hand_scores`` lists (one per seat; only mixed line-ups need them).
+    ``teams``: a partnership arm, read as two sides (seats 0 and 2 team A, 1 and 3 team B)."""
+
+    def ints(name: str) -> np.ndarray:
+        return arrow_ints(hands.column(name), name)
+
+    seats, n = blocking.seats, hands.num_rows
     codes, reason_of = reason_dictionary(hands.column("end_reason"), blocking.known)
-    seats = blocking.seats
-    score_columns = np.zeros((0, seats), np.int64)
-    if scores and hands.num_rows:
-        columns = uniform_list_columns(hands.column("hand_scores"), 2 if teams else seats)
+    winner, dealer, players = ints("winner"), ints("dealer"), ints("players")
+    if n and winner.min() < -1:
+        raise ChunkError(f"a hand's winner is {int(winner.min())}: seats count from 0, -1 is none")
+    if n and not 1 <= players.min() <= players.max() <= MAX_PLAYERS:
+        low, high = int(players.min()), int(players.max())
+        raise ChunkError(f"hands of {low} to {high} players: 1 to {MAX_PLAYERS} are possible")
+    if n and ((dealer < 0) | (dealer >= players)).any():
+        raise ChunkError("a hand's dealer is not one of its seats")
+    if teams:
+        winner, dealer = np.where(winner >= 0, winner % 2, winner), dealer % 2
+        players = np.full_like(players, 2)
+    points_of = np.zeros((0, seats), np.int64)
+    if scores and n:
+        columns = uniform_list_columns(hands.column(SCORE_COLUMN), 2 if teams else seats)
         if columns is None:
             raise ChunkError("the runner's score lists are not one per seat")
-        score_columns = np.zeros((hands.num_rows, seats), np.int64)
+        points_of = np.zeros((n, seats), np.int64)
         for s, column in enumerate(columns):
-            score_columns[:, s] = column
-    actions = np.zeros((0, len(ACTIONS)), np.int64)
-    if hands.num_rows and all(name in hands.column_names for name in ACTIONS):
-        actions = np.stack([arrow_ints(hands.column(a), a) for a in ACTIONS], axis=1)
-    deal, game = arrow_ints(hands.column("deal"), "deal"), arrow_ints(hands.column("game"), "game")
-    return HandArrays(
-        shard=arrow_ints(hands.column("shard"), "shard"),
-        block_of=blocking.hand_blocks(deal, game),
-        winner=arrow_ints(hands.column("winner"), "winner"),
-        dealer=arrow_ints(hands.column("dealer"), "dealer"),
-        players=arrow_ints(hands.column("players"), "players"),
-        turns=arrow_ints(hands.column("turns"), "turns"),
-        points=arrow_ints(hands.column("points"), "points"),
-        codes=codes,
-        reason_of=reason_of,
-        scores=score_columns,
-        actions=actions.astype(np.int64),
-        teams=teams,
-    )
+            points_of[:, s] = column
+    runs = Runs(ints("shard"), blocking.hand_blocks(ints("deal"), ints("game")))
+    turns, points = ints("turns"), ints("points")
+    sums = np.zeros((len(runs), len(hand_sum_names(seats, blocking.known))), np.int64)
+    kernels.hand_run_sums(runs.starts, winner, dealer, players, turns, points, codes,
+                          reason_of, points_of, sums)  # fmt: skip
+    if n and all(name in hands.column_names for name in ACTIONS):
+        actions = np.stack([ints(a) for a in ACTIONS], axis=1).astype(np.int64)
+        sums[:, -len(ACTIONS) :] = np.add.reduceat(actions, runs.starts, axis=0)
+    return runs.sum_rows(sums), runs.histogram_rows(turns), runs.histogram_rows(points)
 
 
 def game_keys(shard: np.ndarray, rotation: np.ndarray, game: np.ndarray) -> np.ndarray:
@@ -648,8 +551,7 @@ def summary_for(
         arrow_ints(games.column("shard"), "shard") != one_shard
     ).any():
         raise ChunkError("a summary is made of one shard's hands and games")
-    arrays = hand_arrays(hands, blocking, teams=teams, scores=scores)
-    tables = arrays.tables(blocking.seats, blocking.known)
+    tables = hand_tables(hands, blocking, teams=teams, scores=scores)
     tables += game_tables_of(games, hands, blocking, teams=teams)
     # a mirrored shard's rotations each start its blocks again: one row per key, in order
     tables = tuple(in_key_order(rows, keyed) for rows, keyed in zip(tables, KEYED, strict=True))

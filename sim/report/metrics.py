@@ -357,8 +357,8 @@ class _Reduce:
         if kept is not None:
             return kept
         teams = chunk.arm in self.teams
-        arrays = B.hand_arrays(hands, self.blocking, teams=teams, scores=chunk.arm in self.mixed)
-        tables = arrays.tables(self.blocking.seats, self.blocking.known)
+        scores = chunk.arm in self.mixed
+        tables = B.hand_tables(hands, self.blocking, teams=teams, scores=scores)
         if games is not None:
             tables += B.game_tables_of(games, hands, self.blocking, teams=teams)
         return {

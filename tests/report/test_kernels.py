@@ -137,9 +137,8 @@ def test_a_chunk_with_impossible_seats_is_a_clear_error(
     )
     known = ("went_out", "other")
     blocking = Blocking(block=2, stride=1, seats=2, known=known)
-    hands = C.hand_arrays(table, blocking, teams=False, scores=False)
     with pytest.raises(C.ChunkError, match=match):
-        hands.sums(2, known)
+        C.hand_tables(table, blocking, teams=False, scores=False)
 
 
 @pytest.mark.nojit
