@@ -179,19 +179,25 @@ def hand_sum_names(seats: int, reasons: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def game_sum_names(seats: int) -> tuple[str, ...]:
-    """The columns of a game block, in order (``kernels.game_run_sums``' columns)."""
+    """The columns of a game block, in order (``kernels.game_run_sums``' columns, then the
+    games' seconds at the table under the time model, ``sim.dataset.timing``; 0 where the
+    hands lack the action counts it charges)."""
     return (
-        "n",
-        "hands",
-        "hands2",
-        "margin",
-        "margin2",
-        "comeback",
-        "decided",
-        "lead_changes",
-        "lead_changes2",
-        "capped",
-    ) + tuple(f"gwin{s}" for s in range(seats))
+        (
+            "n",
+            "hands",
+            "hands2",
+            "margin",
+            "margin2",
+            "comeback",
+            "decided",
+            "lead_changes",
+            "lead_changes2",
+            "capped",
+        )
+        + tuple(f"gwin{s}" for s in range(seats))
+        + ("seconds",)
+    )
 
 
 SHARD_KEY = 1 << 40
@@ -227,43 +233,6 @@ def first_deals(
             "among the hands"
         )
     return deals[at]
-
-
-def game_tables(
-    *,
-    shard: np.ndarray,
-    block_of: np.ndarray,
-    hands: np.ndarray,
-    winner: np.ndarray,
-    final: np.ndarray,
-    length: np.ndarray,
-    lead_changes: np.ndarray,
-    capped: np.ndarray,
-    comeback: np.ndarray,
-    seats: int,
-    turns: np.ndarray | None = None,
-) -> tuple[Rows, Rows, Rows, Rows]:
-    """Games summed per (shard, block: ``block_of``, :meth:`Blocking.game_blocks`): every
-    column of ``game_sum_names(seats)``; and the per-block histograms of hands per game, of
-    final margins and of turns per game (``turns``, each game's; none when not given).
-    ``final`` (int64[games, width]) holds the sides' final scores, the first ``length[g]`` (at
-    least two) of each row real.
-
-    The final margin is the winner's final score minus the best other side's (two sides for a
-    partnership arm; negative in the rare gin game whose loser's box bonuses put him ahead,
-    §3.17), or, in a game nobody won, the best final score minus the second best; a
-    *comeback* (the runner's ``comeback`` column) is a game whose winner had fewer points than
-    some other side before the last hand."""
-    if len(length) and length.min() < 2:
-        raise ChunkError("a game has fewer than two final scores")
-    margin = np.zeros(len(length), np.int64)
-    kernels.final_margins(final, length, winner, margin)
-    runs = Runs(shard, block_of)
-    names = game_sum_names(seats)
-    sums = np.zeros((len(runs), len(names)), np.int64)
-    kernels.game_run_sums(runs.starts, hands, margin, comeback, winner, lead_changes, capped, sums)
-    played = runs.histogram_rows(turns) if turns is not None else concat_rows([], 2)
-    return runs.sum_rows(sums), runs.histogram_rows(hands), runs.histogram_rows(margin), played
 
 
 Column = pa.Array | pa.ChunkedArray
@@ -354,7 +323,7 @@ def table_names(seats: int, known: tuple[str, ...]) -> tuple[tuple[str, ...], ..
     """The columns after (shard, block) of each of :data:`TABLES`, in order."""
     hist = [("turns", "len"), ("points", "len"), ("hands", "len"), ("margin", "len")]
     return (hand_sum_names(seats, known), *hist[:2], game_sum_names(seats), *hist[2:],
-            ("turns", "len"))  # fmt: skip
+            ("turns", "len"), ("seconds", "len"))  # fmt: skip
 
 
 # ---- summaries in the hands file's footer ---------------------------------------------------
@@ -363,17 +332,20 @@ SUMMARY_KEY = b"rummysim.blocks"
 """The Parquet footer key (key-value metadata of the hands file, not of its Arrow schema) of
 a shard's block tables."""
 
-SUMMARY_VERSION = 3
-"""2: the hand block sums end with :data:`ACTIONS`. 3: a seventh table, turns per game. The
-report reads the rows of a shard whose summary is of another version."""
+SUMMARY_VERSION = 4
+"""2: the hand block sums end with :data:`ACTIONS`. 3: a seventh table, turns per game. 4:
+the game block sums end with seconds at the table, and an eighth table, seconds per game
+(the time model is in the header). The report reads the rows of a summary of another."""
 
-TABLES = ("hands", "turns", "points", "games", "hands_hist", "margin", "game_turns")
+TABLES = (
+    "hands", "turns", "points", "games", "hands_hist", "margin", "game_turns", "game_seconds",
+)  # fmt: skip
 """A summary's tables, in order: the hand block sums, the histograms of turns and of points
-per hand, the game block sums, and the histograms of hands per game, of final margins and
-of turns per game."""
+per hand, the game block sums, and the histograms of hands per game, of final margins, of
+turns per game and of seconds per game at the table."""
 
 
-KEYED = (0, 1, 1, 0, 1, 1, 1)
+KEYED = (0, 1, 1, 0, 1, 1, 1, 1)
 """Key columns after (shard, block) of each of :data:`TABLES`: none in block sums, the value
 in a histogram."""
 
@@ -388,6 +360,7 @@ class Blocking:
     seats: int  # seat columns of the sums (the dataset's largest table)
     known: tuple[str, ...]  # the end reasons counted, ``other`` last
     by_game: bool = False  # blocks of ``block`` game numbers (a run counted in games)
+    seconds: tuple[float, ...] = ()  # the time model (``sim.dataset.timing.model_seconds``)
 
     def hand_blocks(self, deal: np.ndarray, game: np.ndarray) -> np.ndarray:
         """Each hand's block: its game's (``game // block``) in a run counted in games, else
@@ -415,6 +388,7 @@ class Blocking:
             "teams": teams,
             "scores": scores,
             "shard": shard,
+            "seconds": list(self.seconds),
         }
 
 
@@ -473,30 +447,39 @@ def game_keys(shard: np.ndarray, rotation: np.ndarray, game: np.ndarray) -> np.n
     return side * SHARD_KEY + game.astype(np.int64)
 
 
-def turns_per_game(hand_key: np.ndarray, turns: np.ndarray, game_key: np.ndarray) -> np.ndarray:
-    """Each game's turns (games by :func:`game_keys`), the sum over its hands (hands by the
-    key of their game). The runner writes hands in game order, so their keys come in runs;
-    a game without hands is an error. (Hands of a game cut short at the end of a shard have
-    no game row and are left out.)"""
+def sums_per_game(hand_key: np.ndarray, values: np.ndarray, game_key: np.ndarray) -> np.ndarray:
+    """Per game (by :func:`game_keys`), the sums over its hands (by the key of their game) of
+    ``values`` (int[hands, k]). The runner writes hands in game order, so their keys come in
+    runs; a game without hands is an error. (Hands of a game cut short at the end of a shard
+    have no game row and are left out.)"""
     if len(hand_key) > 1 and (hand_key[1:] < hand_key[:-1]).any():
         order = np.argsort(hand_key, kind="stable")
-        hand_key, turns = hand_key[order], turns[order]
+        hand_key, values = hand_key[order], values[order]
     starts = np.flatnonzero(np.concatenate([[True], hand_key[1:] != hand_key[:-1]]))
     keys = hand_key[starts]
-    sums = np.add.reduceat(turns.astype(np.int64), starts) if len(starts) else starts
+    if len(game_key) == 0:
+        return np.zeros((0, values.shape[1]), np.int64)
     at = np.minimum(np.searchsorted(keys, game_key), max(len(keys) - 1, 0))
-    if len(game_key) and (len(keys) == 0 or (keys[at] != game_key).any()):
+    if len(keys) == 0 or (keys[at] != game_key).any():
         raise ChunkError("a game has no hands among the hands")
-    return sums[at] if len(game_key) else np.zeros(0, np.int64)
+    return np.add.reduceat(values.astype(np.int64), starts, axis=0)[at]
 
 
 def game_tables_of(
     games: pa.Table, hands: pa.Table | None, blocking: Blocking, *, teams: bool
-) -> tuple[Rows, Rows, Rows, Rows]:
-    """Games as the runner writes them, as their block sums and the histograms of hands per
-    game, final margins and turns per game (:func:`game_tables`); ``hands``, of the same
-    shards, give each game's turns and first deal (without them, as may be when blocks are
-    of game numbers, the turns per game are left empty)."""
+) -> tuple[Rows, Rows, Rows, Rows, Rows]:
+    """Games as the runner writes them, summed per (shard, block: ``blocking.game_blocks``)
+    into every column of ``game_sum_names(seats)``, and the per-block histograms of hands per
+    game, final margins, turns per game and seconds per game at the table (the time model
+    ``blocking.seconds`` over its hands' action counts, rounded to whole seconds). ``hands``,
+    of the same shards, give each game's turns, seconds and first deal (without them, as may
+    be when blocks are of game numbers, those histograms are empty).
+
+    The final margin is the winner's final score minus the best other side's (two sides for a
+    partnership arm; negative in the rare gin game whose loser's box bonuses put him ahead,
+    §3.17), or, in a game nobody won, the best final score minus the second best; a
+    *comeback* (the runner's ``comeback`` column) is a game whose winner had fewer points than
+    some other side before the last hand."""
 
     def column(table: pa.Table, name: str) -> np.ndarray:
         return arrow_ints(table.column(name), name)
@@ -508,8 +491,14 @@ def game_tables_of(
             raise ChunkError("the runner's final scores are not one per seat")
     else:
         columns = [np.zeros(0, np.int64)] * width
-    lengths = np.diff(np.asarray(arrow_array(games.column("final_scores")).offsets))
-    shard, game = column(games, "shard"), column(games, "game")
+    length = np.minimum(np.diff(np.asarray(arrow_array(games.column("final_scores")).offsets)),
+                        width).astype(np.int64)  # fmt: skip
+    if len(length) and length.min() < 2:
+        raise ChunkError("a game has fewer than two final scores")
+    shard, game, hands_of = column(games, "shard"), column(games, "game"), column(games, "hands")
+    winner = column(games, "winner")
+    margin = np.zeros(len(length), np.int64)
+    kernels.final_margins(np.stack(columns, axis=1).astype(np.int64), length, winner, margin)
 
     def first() -> np.ndarray:
         return first_deals(
@@ -517,26 +506,32 @@ def game_tables_of(
             column(hands, "deal"), shard, game,
         )  # fmt: skip
 
-    turns = None
+    runs = Runs(shard, blocking.game_blocks(game, first))
+    sums = np.zeros((len(runs), kernels.GS_FIXED + blocking.seats), np.int64)
+    kernels.game_run_sums(runs.starts, hands_of, margin, column(games, "comeback"), winner,
+                          column(games, "lead_changes"), column(games, "capped"), sums)  # fmt: skip
+    seconds = np.zeros(len(game), np.int64)
+    turns_rows = seconds_rows = concat_rows([], 2)
     if hands is not None:
-        turns = turns_per_game(
+        timed = bool(blocking.seconds) and set(ACTIONS) <= set(hands.column_names)
+        charged = ["turns", *(ACTIONS if timed else ())]
+        ones = np.ones((hands.num_rows, 1), np.int64)
+        per_game = sums_per_game(
             game_keys(column(hands, "shard"), column(hands, "rotation"), column(hands, "game")),
-            column(hands, "turns"),
+            np.concatenate([ones, *[column(hands, c)[:, None] for c in charged]], axis=1),
             game_keys(shard, column(games, "rotation"), game),
         )
-    return game_tables(
-        shard=shard,
-        block_of=blocking.game_blocks(game, first),
-        hands=column(games, "hands"),
-        winner=column(games, "winner"),
-        final=np.stack(columns, axis=1).astype(np.int64),
-        length=np.minimum(lengths, width).astype(np.int64),
-        lead_changes=column(games, "lead_changes"),
-        capped=column(games, "capped"),
-        comeback=column(games, "comeback"),
-        seats=blocking.seats,
-        turns=turns,
-    )
+        turns_rows = runs.histogram_rows(per_game[:, 1])
+        if timed:  # the model's seconds in the order hand, turn, meld, layoff, rebuild
+            seconds = np.rint(per_game @ np.asarray(blocking.seconds)).astype(np.int64)
+            seconds_rows = runs.histogram_rows(seconds)
+    if len(runs):
+        seconds_sums = np.add.reduceat(seconds, runs.starts)[:, None]
+    else:
+        seconds_sums = np.zeros((0, 1), np.int64)
+    sums = np.concatenate([sums, seconds_sums], axis=1)
+    return (runs.sum_rows(sums), runs.histogram_rows(hands_of), runs.histogram_rows(margin),
+            turns_rows, seconds_rows)  # fmt: skip
 
 
 def summary_for(

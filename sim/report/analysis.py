@@ -107,6 +107,8 @@ def metrics_for(
     if seconds is not None:
         out.append(Metric("minutes_mean", "minutes per hand (time model)", "hand", "other",
                           _minutes(seconds), 2))
+        out.append(Metric("minutes_per_game", "minutes per game (time model)", "game", "other",
+                          lambda s: s["seconds"] / (60.0 * s["n"]), 1))
     out += [Metric(f"share_{r}", f"hands: {r}", "hand", "share", _ratio(f"r_{r}"))
             for r in reasons]
     # fmt: on

@@ -56,6 +56,7 @@ CARD_METRICS = (
     "turns_mean",
     "hands_per_game",
     "minutes_mean",
+    "minutes_per_game",
     "points_sd",
     "margin_mean",
     "lead_changes",

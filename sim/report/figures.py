@@ -48,7 +48,13 @@ SEATS_CAPTION = (
 def figure_list(arms: Sequence[Arm]) -> list[tuple[str, str]]:
     """(file stem, caption) of every figure of a dataset with these arms, in the order the
     report shows them: a survival plot per table size."""
-    out = [("length", "Game length by rule set: turns per hand, hands per game, turns per game")]
+    out = [
+        (
+            "length",
+            "Game length by rule set: turns per hand, hands per game, turns per game "
+            "and minutes per game at the table (the time model over each game's actions)",
+        )
+    ]
     out += [
         (f"survival-{p}p", f"{p} players: chance that a hand is over by turn N")
         for p in sorted({a.players for a in arms})
@@ -74,6 +80,8 @@ def draw_all(report: Report, folder: Path) -> dict[str, Path]:
     arms = report.dataset.arms
     names, labels = _arm_names(arms), arm_labels(arms)
     agg = report.agg
+    per_game = agg.game_seconds_hist.with_columns(pl.col("seconds") / 60)
+    minutes = [(per_game, "seconds", "minutes per game (time model)")] if per_game.height else []
     data: dict[str, tuple[str, dict]] = {
         "length": (
             "boxes",
@@ -84,6 +92,7 @@ def draw_all(report: Report, folder: Path) -> dict[str, Path]:
                     (agg.turns_hist, "turns", "turns per hand"),
                     (agg.hands_hist, "hands", "hands per game"),
                     (agg.game_turns_hist, "turns", "turns per game"),
+                    *minutes,
                 ],
             ),
         ),  # fmt: skip

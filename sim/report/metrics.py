@@ -31,6 +31,7 @@ import pyarrow.parquet as pq
 
 from sim.dataset import summaries as B
 from sim.dataset.summaries import BOOTSTRAP_BLOCKS, block_size
+from sim.dataset.timing import model_seconds, time_model
 from sim.engine.rows import GAME_DEAL_STRIDE, REASON_NAMES
 from sim.report.dataset import Dataset, DatasetError
 
@@ -56,6 +57,7 @@ class Aggregates:
     hands_blocks: pl.DataFrame  # ... of hands per game, per game block
     margin_blocks: pl.DataFrame  # ... of final margins, per game block
     game_turns_hist: pl.DataFrame  # (arm, turns, len): turns per game, per arm
+    game_seconds_hist: pl.DataFrame  # (arm, seconds, len): time model's seconds per game
     skill: pl.DataFrame
     seats: int
     reasons: tuple[str, ...]
@@ -394,8 +396,9 @@ def aggregate(ds: Dataset) -> Aggregates:
     else:
         block = block_size(min(sum(p.rows for p in parts) for parts in hand_parts.values()))
     known = REASONS + ("other",)
+    seconds = model_seconds(time_model(ds.manifest))
     reduce = _Reduce(
-        blocking=B.Blocking(block, stride, seats, known, by_game=by_game),
+        blocking=B.Blocking(block, stride, seats, known, by_game, seconds),
         teams=frozenset(teams),
         mixed=frozenset(a.name for a in ds.arms if a.mixed),
     )
@@ -413,7 +416,10 @@ def aggregate(ds: Dataset) -> Aggregates:
         pool.shutdown(cancel_futures=True)
     frames = {name: _summed(pieces[name], names[name], 0) for name in ("hands", "games")}
     # the histograms are summed by the group_by of each use (per arm, per merged block)
-    frames |= {name: _stack(pieces[name], names[name]) for name in [*HISTOGRAMS, "game_turns"]}
+    frames |= {
+        name: _stack(pieces[name], names[name])
+        for name in [*HISTOGRAMS, "game_turns", "game_seconds"]
+    }
     hb = frames["hands"]
     seen = tuple(r for r in known if hb[f"r_{r}"].sum() > 0)
     hist = {name: _per_arm(frames[key], name) for key, name in HISTOGRAMS.items()}
@@ -429,6 +435,7 @@ def aggregate(ds: Dataset) -> Aggregates:
         hands_blocks=_merged(frames["hands_hist"], "hands"),
         margin_blocks=_merged(frames["margin"], "margin"),
         game_turns_hist=_per_arm(frames["game_turns"], "turns"),
+        game_seconds_hist=_per_arm(frames["game_seconds"], "seconds"),
         skill=_skill(ds, seats).sort("arm", "seating"),
         seats=seats,
         reasons=seen,

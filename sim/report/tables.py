@@ -118,6 +118,7 @@ ARM_COLUMNS = (
     ("over_by_50", "over by turn 50 %", 1),
     ("hands_per_game", "hands/game [95% CI]", 2),
     ("minutes_mean", "minutes/hand [95% CI]", 2),
+    ("minutes_per_game", "minutes/game [95% CI]", 1),
     ("points_mean", "points/hand mean [95% CI]", 1),
     ("points_sd", "points/hand sd", 1),
     ("points_iqr", "points IQR [95% CI]", 0),

@@ -242,7 +242,14 @@ def test_a_summary_of_other_blocks_or_a_damaged_one_is_not_used(tmp_path: Path) 
     ds = open_dataset(root)
     parts = M._parts(root / "hands")
     reduce = M._Reduce(
-        blocking=B.Blocking(header["block"], 1, header["seats"], tuple(header["known"]), False),
+        blocking=B.Blocking(
+            header["block"],
+            1,
+            header["seats"],
+            tuple(header["known"]),
+            False,
+            tuple(header["seconds"]),
+        ),  # fmt: skip
         teams=frozenset(),
         mixed=frozenset(a.name for a in ds.arms if a.mixed),
     )
@@ -279,6 +286,7 @@ def test_a_summary_holds_what_the_rows_of_its_shard_give_and_names_its_blocking(
                 header["seats"],
                 tuple(header["known"]),
                 header["by_game"],
+                tuple(header["seconds"]),
             )
             games_path = kept / "games" / part.path.parent.name / part.path.name
             hands, games = pq.read_table(part.path), pq.read_table(games_path)
@@ -308,6 +316,7 @@ def test_a_summary_holds_what_the_rows_of_its_shard_give_and_names_its_blocking(
                 replace(blocking, seats=blocking.seats + 1),
                 replace(blocking, known=blocking.known[1:]),
                 replace(blocking, by_game=not blocking.by_game),
+                replace(blocking, seconds=(1.0,) * 5),  # another time model
             ):
                 assert not B.summary_fits(header, other, **flags)
             assert not B.summary_fits(header, blocking, teams=not arm.teams, scores=arm.mixed)
@@ -405,3 +414,31 @@ def test_turns_per_game_sum_each_games_hands_in_every_kind_of_run(kept: Path) ->
         got = agg.game_turns_hist.filter(pl.col("arm") == arm.name)
         assert got["turns"].to_list() == want["turns"].to_list(), arm.name
         assert got["len"].to_list() == want["count"].to_list(), arm.name
+
+
+def test_seconds_per_game_are_the_time_model_over_each_games_hands(kept: Path) -> None:
+    """Issue #30 points 1 and 6: a game's minutes at the table are the time model
+    (sim.dataset.timing, the experiment's [time]) charged over its own hands' action counts;
+    the report keeps their histogram per arm and their mean per game block."""
+    from sim.dataset.timing import time_model
+
+    ds = open_dataset(kept)
+    agg = M.aggregate(ds)
+    model = time_model(ds.manifest)
+    keys = ["shard", "rotation", "game"]
+    charged = (
+        model["hand"] + model["turn"] * pl.col("turns") + model["meld"] * pl.col("melds")
+        + model["layoff"] * pl.col("layoffs") + model["rebuild"] * pl.col("rebuilds")
+    )  # fmt: skip
+    for arm in ds.arms:
+        hands = ds.hands().filter(pl.col("arm") == arm.name).collect()
+        games = ds.games().filter(pl.col("arm") == arm.name).collect().select(keys)
+        per_game = hands.group_by(keys).agg(charged.sum().round().cast(pl.Int64).alias("s"))
+        per_game = per_game.join(games, on=keys)
+        assert per_game.height == games.height > 0
+        want = per_game["s"].value_counts().sort("s")
+        got = agg.game_seconds_hist.filter(pl.col("arm") == arm.name)
+        assert got["seconds"].to_list() == want["s"].to_list(), arm.name
+        assert got["len"].to_list() == want["count"].to_list(), arm.name
+        blocks = agg.game_blocks.filter(pl.col("arm") == arm.name)
+        assert blocks["seconds"].sum() == per_game["s"].sum(), arm.name

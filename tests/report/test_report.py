@@ -103,14 +103,14 @@ def test_final_margin_is_the_winners_lead_over_the_best_other_side() -> None:
         }
     )
     blocking = Blocking(block=1, stride=1, seats=2, known=("other",), by_game=True)
-    sums, _hands_hist, margins, turns = game_tables_of(
+    sums, _hands_hist, margins, turns, seconds = game_tables_of(
         games.to_arrow(), None, blocking, teams=False
     )  # a run counted in games: blocks of game numbers, no hands needed
     sums = _frame("a", sums, game_sum_names(2))
     assert sums["margin"].to_list() == [-26, 70, 20]
     assert sums["lead_changes2"].to_list() == [1, 0, 4]
     assert _frame("a", margins, ("margin", "len"))["margin"].to_list() == [-26, 70, 20]
-    assert len(turns) == 0  # turns per game come from the hands
+    assert len(turns) == len(seconds) == 0  # turns and minutes per game come from the hands
 
 
 def _comparisons(report, arm: str) -> dict:
