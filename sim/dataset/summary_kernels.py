@@ -1,21 +1,9 @@
-"""Numba kernels that reduce one chunk of a dataset in a single pass (``sim.report.chunks``).
-
-A chunk's rows come in *runs* of one (shard, block) (``chunks.Runs``: ``starts[r]`` is the
-first row of run ``r``, the next run's start or the chunk's end its last). Each kernel walks
-the rows once and adds them to one row per run of a preallocated ``int64`` table, zeroed by
-the caller. The columns are numpy arrays of the chunk as read (any integer type, in place);
-sums are ``int64``, exact, as ``np.add.reduceat`` would give them.
-
-Why kernels: the same reductions in numpy made one pass, and one temporary array, per
-statistic (about twenty a chunk: each seat's wins, each end reason, squares, histograms),
-~0.4 s of a report's ~1.5 s on 10 million hands; here one pass does them all
-(docs/report.md, Benchmark). ``NUMBA_DISABLE_JIT=1`` runs them as plain Python, slowly.
-
-The kernels trust their inputs (numba checks no bounds): ``chunks`` checks every index they
-take from the data (seats, table sizes, dictionary codes) first. They call nothing outside
-this file, so numba's own check of this file keeps their cache fresh (numba's default
-cache folder: ``__pycache__`` beside this file, or ``NUMBA_CACHE_DIR``). ``nogil``: they run
-while the report's reading threads decode the next chunk.
+"""Numba kernels that reduce a shard's or a chunk's rows in one pass
+(:mod:`sim.dataset.summaries`): the rows come in *runs* of one (shard, block) (``starts[r]``
+is run ``r``'s first row); each kernel adds them to one row per run of a zeroed ``int64``
+table, exactly as ``np.add.reduceat`` would (one pass for some twenty statistics, where numpy
+made one each). The kernels trust their inputs (numba checks no bounds): ``summaries`` checks
+every index taken from the data first. ``nogil``: the report's reading threads run them.
 """
 
 from __future__ import annotations
@@ -27,7 +15,7 @@ from sim.rules.model import MAX_PLAYERS  # the seat limit: the scratch table's s
 
 kernel = njit(cache=True, nogil=True)
 
-# the columns of a hand run's sums (``chunks.hand_sum_names``): these, then wins per seat,
+# the columns of a hand run's sums (``summaries.hand_sum_names``): these, then wins per seat,
 # seats at the table, points per seat and the count of each end reason
 HS_N = 0
 HS_TURNS = 1
@@ -39,7 +27,7 @@ HS_DEALER_WIN = 6
 HS_FIRST_WIN = 7
 HS_FIXED = 8
 
-# the columns of a game run's sums (``chunks.game_sum_names``): these, then wins per seat
+# the columns of a game run's sums (``summaries.game_sum_names``): these, then wins per seat
 GS_N = 0
 GS_HANDS = 1
 GS_HANDS2 = 2

@@ -327,27 +327,14 @@ def distinct_text(estimate: float, low: float, high: float, decimals: int = 1) -
     return f"{estimate:+.{decimals}f} [{low:.{decimals}f}, {high:.{decimals}f}]"
 
 
+_S, _I, _F = pl.String, pl.Int64, pl.Float64
 SUMMARY_SCHEMA = {
-    "arm": pl.String,
-    "ruleset": pl.String,
-    "players": pl.Int64,
-    "lineup": pl.String,
-    "rule_changes": pl.String,
-    "metric": pl.String,
-    "title": pl.String,
-    "value": pl.Float64,
-    "ci_low": pl.Float64,
-    "ci_high": pl.Float64,
-    "interval": pl.String,
-    "n": pl.Int64,
-    "baseline": pl.String,
-    "diff": pl.Float64,
-    "diff_low": pl.Float64,
-    "diff_high": pl.Float64,
-    "effect_size": pl.Float64,
-    "p_value": pl.Float64,
-    "p_holm": pl.Float64,
-}
+    "arm": _S, "ruleset": _S, "players": _I, "lineup": _S, "rule_changes": _S, "metric": _S,
+    "title": _S, "value": _F, "ci_low": _F, "ci_high": _F, "interval": _S, "n": _I,
+    "baseline": _S, "diff": _F, "diff_low": _F, "diff_high": _F, "effect_size": _F,
+    "p_value": _F, "p_holm": _F,
+}  # fmt: skip
+"""summary.parquet's columns (docs/report.md)."""
 
 
 def _row(arm: Arm, metric: str, title: str, est, how: str, n: int, scale=1.0, fair=0.0) -> dict:
