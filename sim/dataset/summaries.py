@@ -137,13 +137,11 @@ class Runs:
             return empty, empty, empty
         low = int(values.min())
         width = int(values.max()) - low + 1
+        run = np.repeat(np.arange(len(self.starts)), self.counts)  # each row's run
         if len(self.starts) * width <= DENSE_LIMIT:
-            counts = np.zeros((len(self.starts), width), np.int64)
-            kernels.run_histogram(self.starts, values, low, counts)
-            flat = counts.reshape(-1)
+            flat = np.bincount(run * width + (values - low), minlength=len(self.starts) * width)
             nz = np.flatnonzero(flat)
             return nz // width, nz % width + low, flat[nz]
-        run = np.repeat(np.arange(len(self.starts)), self.counts)  # each row's run
         order = np.lexsort((values, run))
         run, v = run[order], values[order].astype(np.int64)
         first = np.concatenate([[True], (run[1:] != run[:-1]) | (v[1:] != v[:-1])])
@@ -179,7 +177,7 @@ def hand_sum_names(seats: int, reasons: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def game_sum_names(seats: int) -> tuple[str, ...]:
-    """The columns of a game block, in order (``kernels.game_run_sums``' columns, then the
+    """The columns of a game block, in order (:func:`game_run_sums`' columns, then the
     games' seconds at the table under the time model, ``sim.dataset.timing``; 0 where the
     hands lack the action counts it charges)."""
     return (
@@ -198,6 +196,34 @@ def game_sum_names(seats: int) -> tuple[str, ...]:
         + tuple(f"gwin{s}" for s in range(seats))
         + ("seconds",)
     )
+
+
+def final_margins(final: np.ndarray, length: np.ndarray, winner: np.ndarray) -> np.ndarray:
+    """Each game's final margin: the winner's final score minus the best other side's, or,
+    where nobody won (``winner`` -1, or past the game's ``length`` sides), the best score minus
+    the second best. ``final`` int64[games, width]: the first ``length[g]`` of a row real."""
+    games = np.arange(len(final))
+    scores = np.where(np.arange(final.shape[1]) < length[:, None], final, np.iinfo(np.int64).min)
+    won = (winner >= 0) & (winner < length)
+    seat = np.where(won, winner, 0).astype(np.int64)
+    mine = scores[games, seat]
+    others = scores.copy()
+    others[games[won], seat[won]] = np.iinfo(np.int64).min
+    top = np.sort(scores, axis=1)
+    return np.where(won, mine - others.max(axis=1, initial=np.iinfo(np.int64).min),
+                    top[:, -1] - top[:, -2]) if len(final) else np.zeros(0, np.int64)  # fmt: skip
+
+
+def game_run_sums(starts, hands, margin, comeback, winner, lead_changes, capped, seats: int):
+    """Per run of games (``starts``): games, Σhands, Σhands², Σmargin, Σmargin², comebacks,
+    games someone won, Σlead changes, Σ(lead changes)², games the hand cap ended, then per
+    seat the games it won (the first columns of :func:`game_sum_names`)."""
+    h, m, c, w = (np.asarray(x, np.int64) for x in (hands, margin, lead_changes, winner))
+    columns = [np.ones_like(h), h, h * h, m, m * m, comeback != 0, w >= 0, c, c * c, capped != 0]
+    columns += [w == s for s in range(seats)]
+    if len(starts) == 0:
+        return np.zeros((0, len(columns)), np.int64)
+    return np.add.reduceat(np.stack(columns, axis=1).astype(np.int64), starts, axis=0)
 
 
 SHARD_KEY = 1 << 40
@@ -497,8 +523,7 @@ def game_tables_of(
         raise ChunkError("a game has fewer than two final scores")
     shard, game, hands_of = column(games, "shard"), column(games, "game"), column(games, "hands")
     winner = column(games, "winner")
-    margin = np.zeros(len(length), np.int64)
-    kernels.final_margins(np.stack(columns, axis=1).astype(np.int64), length, winner, margin)
+    margin = final_margins(np.stack(columns, axis=1).astype(np.int64), length, winner)
 
     def first() -> np.ndarray:
         return first_deals(
@@ -507,9 +532,9 @@ def game_tables_of(
         )  # fmt: skip
 
     runs = Runs(shard, blocking.game_blocks(game, first))
-    sums = np.zeros((len(runs), kernels.GS_FIXED + blocking.seats), np.int64)
-    kernels.game_run_sums(runs.starts, hands_of, margin, column(games, "comeback"), winner,
-                          column(games, "lead_changes"), column(games, "capped"), sums)  # fmt: skip
+    flags = column(games, "comeback"), winner, column(games, "lead_changes")
+    sums = game_run_sums(runs.starts, hands_of, margin, *flags, column(games, "capped"),
+                         blocking.seats)  # fmt: skip
     seconds = np.zeros(len(game), np.int64)
     turns_rows = seconds_rows = concat_rows([], 2)
     if hands is not None:

@@ -27,19 +27,6 @@ HS_DEALER_WIN = 6
 HS_FIRST_WIN = 7
 HS_FIXED = 8
 
-# the columns of a game run's sums (``summaries.game_sum_names``): these, then wins per seat
-GS_N = 0
-GS_HANDS = 1
-GS_HANDS2 = 2
-GS_MARGIN = 3
-GS_MARGIN2 = 4
-GS_COMEBACK = 5
-GS_DECIDED = 6
-GS_LEAD_CHANGES = 7
-GS_LEAD_CHANGES2 = 8
-GS_CAPPED = 9
-GS_FIXED = 10
-
 
 @kernel
 def run_end(starts, r, rows):
@@ -104,74 +91,3 @@ def hand_run_sums(starts, winner, dealer, players, turns, points, codes, reason_
         for size in range(1, MAX_PLAYERS + 1):
             for s in range(min(size, seats)):
                 row[seats_at + s] += tables[size]
-
-
-@kernel
-def run_histogram(starts, values, low, out):
-    """Per run, how many rows hold each value: ``out[r, v - low]`` (int64[runs, width]) for
-    every value ``v`` of ``values``, all in ``low .. low + width - 1``."""
-    rows = values.shape[0]
-    for r in range(starts.shape[0]):
-        row = out[r]
-        for i in range(starts[r], run_end(starts, r, rows)):
-            row[np.int64(values[i]) - low] += 1
-
-
-@kernel
-def final_margins(final, length, winner, out):
-    """Each game's final margin into ``out`` (int64[games]): the winner's final score minus
-    the best other side's, or, where nobody won (``winner`` -1, or past the game's
-    ``length`` sides), the best score minus the second best. ``final`` int64[games, width]:
-    the sides' final scores, the first ``length[g]`` (at least two) of each row real."""
-    for g in range(final.shape[0]):
-        sides = length[g]
-        w = np.int64(winner[g])
-        if 0 <= w < sides:
-            best_other = np.iinfo(np.int64).min
-            for s in range(sides):
-                if s != w and final[g, s] > best_other:
-                    best_other = final[g, s]
-            out[g] = final[g, w] - best_other
-        else:
-            first = np.iinfo(np.int64).min
-            second = np.iinfo(np.int64).min
-            for s in range(sides):
-                v = final[g, s]
-                if v > first:
-                    second = first
-                    first = v
-                elif v > second:
-                    second = v
-            out[g] = first - second
-
-
-@kernel
-def game_run_sums(starts, hands, margin, comeback, winner, lead_changes, capped, out):
-    """Per run of games, into ``out`` (int64[runs, GS_FIXED + seats]): games, Σhands,
-    Σhands², Σmargin, Σmargin², comebacks, games someone won, Σlead changes, Σ(lead
-    changes)², games the hand cap ended; then per seat s the games s won (``winner`` a seat
-    below ``seats`` or -1; ``comeback`` and ``capped`` nonzero where true)."""
-    seats = out.shape[1] - GS_FIXED
-    rows = winner.shape[0]
-    for r in range(starts.shape[0]):
-        row = out[r]
-        for i in range(starts[r], run_end(starts, r, rows)):
-            h = np.int64(hands[i])
-            m = np.int64(margin[i])
-            c = np.int64(lead_changes[i])
-            w = np.int64(winner[i])
-            row[GS_N] += 1
-            row[GS_HANDS] += h
-            row[GS_HANDS2] += h * h
-            row[GS_MARGIN] += m
-            row[GS_MARGIN2] += m * m
-            if comeback[i] != 0:
-                row[GS_COMEBACK] += 1
-            if w >= 0:
-                row[GS_DECIDED] += 1
-                if w < seats:
-                    row[GS_FIXED + w] += 1
-            row[GS_LEAD_CHANGES] += c
-            row[GS_LEAD_CHANGES2] += c * c
-            if capped[i] != 0:
-                row[GS_CAPPED] += 1
