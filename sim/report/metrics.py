@@ -284,8 +284,8 @@ def _has_actions(parts: list[Part]) -> bool:
 
 
 def _read_hands(parts: list[Part], scores: bool) -> pa.Table:
-    """A chunk's hands: :data:`~sim.report.chunks.HAND_COLUMNS`, the action counts where every
-    file has them and, with ``scores``, the :data:`~sim.report.chunks.SCORE_COLUMN`, file
+    """A chunk's hands: :data:`~sim.dataset.summaries.HAND_COLUMNS`, the action counts where every
+    file has them and, with ``scores``, the :data:`~sim.dataset.summaries.SCORE_COLUMN`, file
     after file, each column in one piece (so that numpy reads it in place: the copy is made
     here, in the reading thread)."""
     columns = list(B.HAND_COLUMNS) + (list(B.ACTIONS) if _has_actions(parts) else [])
@@ -296,7 +296,7 @@ def _read_hands(parts: list[Part], scores: bool) -> pa.Table:
 
 
 def _read_games(games_files: list[str]) -> pa.Table | None:
-    """A chunk's games' :data:`~sim.report.chunks.GAME_COLUMNS`, each column in one piece
+    """A chunk's games' :data:`~sim.dataset.summaries.GAME_COLUMNS`, each column in one piece
     (None without games files). pyarrow decodes the score lists in about half the time
     polars takes."""
     if not games_files:
