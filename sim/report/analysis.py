@@ -579,13 +579,6 @@ def _effect(m: Metric, arm: Arm, base: Arm, estimates) -> float:
     return math.nan
 
 
-def _seat_groups(arm: Arm) -> dict[str, list[int]]:
-    groups: dict[str, list[int]] = {}
-    for seat, bot in enumerate(arm.bots):
-        groups.setdefault(bot, []).append(seat)
-    return groups
-
-
 def _skill(ds, agg, hnames, resamples, seed) -> list[SkillFinding]:
     """The strongest bot against the weakest of every mixed line-up whose seats keep their
     bots (no mirrored rotations), bootstrapped over the arm's hand blocks."""
@@ -595,31 +588,23 @@ def _skill(ds, agg, hnames, resamples, seed) -> list[SkillFinding]:
         if not arm.mixed or len(seatings) != 1:
             continue
         arm = dataclasses.replace(arm, bots=tuple(seatings[0].split(",")))
-        groups = _seat_groups(arm)
+        groups: dict[str, list[int]] = {}
+        for seat, bot in enumerate(arm.bots):
+            groups.setdefault(bot, []).append(seat)
         sums = _arm_sums(agg.hand_blocks, arm.name, hnames)
 
-        def rate(bot: str, groups=groups):
+        def per_seat(bot: str, column: str, groups=groups):  # per seat-hand of ``bot``
             seats = groups[bot]
-            return lambda s: sum(s[f"win{k}"] for k in seats) / (s["n"] * len(seats))
-
-        def points(bot: str, groups=groups):
-            seats = groups[bot]
-            return lambda s: sum(s[f"pts{k}"] for k in seats) / (s["n"] * len(seats))
+            return lambda s: sum(s[f"{column}{k}"] for k in seats) / (s["n"] * len(seats))
 
         total = sums.total()
-        rates = {b: float(rate(b)(total)[0]) for b in groups}
+        rates = {b: float(per_seat(b, "win")(total)[0]) for b in groups}
         strong = max(rates, key=lambda b: (rates[b], b))
         weak = min(rates, key=lambda b: (rates[b], b))
-        r_s, r_w, p_s, p_w = rate(strong), rate(weak), points(strong), points(weak)
-        ivs = block_bootstrap(
-            {
-                "win": lambda s, a=r_s, b=r_w: a(s) - b(s),
-                "points": lambda s, a=p_s, b=p_w: a(s) - b(s),
-            },
-            sums,
-            resamples=resamples,
-            seed=seed,
-        )
+        pairs = {key: (per_seat(strong, col), per_seat(weak, col))
+                 for key, col in (("win", "win"), ("points", "pts"))}  # fmt: skip
+        gaps = {key: (lambda s, a=a, b=b: a(s) - b(s)) for key, (a, b) in pairs.items()}
+        ivs = block_bootstrap(gaps, sums, resamples=resamples, seed=seed)
         out.append(
             SkillFinding(arm, strong, weak, rates[strong], rates[weak], ivs["win"], ivs["points"])
         )

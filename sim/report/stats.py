@@ -71,11 +71,8 @@ def holm(pvalues: Sequence[float]) -> list[float]:
 def hist_quantile(values: np.ndarray, counts: np.ndarray, q: float) -> float:
     """The q-quantile (smallest value whose cumulative share reaches q) of a histogram."""
     order = np.argsort(values)
-    v, c = np.asarray(values)[order], np.asarray(counts, dtype=float)[order]
-    if c.sum() <= 0:
-        return math.nan
-    cdf = np.cumsum(c) / c.sum()
-    return float(v[min(int(np.searchsorted(cdf, q - 1e-12)), len(v) - 1)])
+    cdf = np.cumsum(np.asarray(counts, dtype=float)[order])[None, :]
+    return float(quantile_rows(np.asarray(values)[order], cdf, q)[0])
 
 
 def hist_summary(values: np.ndarray, counts: np.ndarray) -> dict[str, float]:
