@@ -349,16 +349,8 @@ def _forest_data(report: Report) -> dict:
     panels = []
     for metric in metrics:
         sub = [c for c in comps if c.metric.name == metric]
-        points = [
-            (
-                arms.index(c.arm.name),
-                c.interval.estimate,
-                c.interval.low,
-                c.interval.high,
-                c.significant,
-            )
-            for c in sub
-        ]
+        points = [(arms.index(c.arm.name), c.interval.estimate, c.interval.low, c.interval.high,
+                   c.significant) for c in sub]  # fmt: skip
         panels.append((sub[0].metric.title if sub else metric, points))
     labels = arm_labels(report.dataset.arms)
     return {"arms": [labels[a] for a in arms], "panels": panels}
