@@ -25,6 +25,7 @@ DEFAULT_BANDS: dict[str, float] = {
     "turns_sd": 1.0,  # turns
     "hands_per_game": 0.25,  # hands
     "minutes_mean": 0.1,  # minutes per hand (sim.dataset.timing): one turn at its default 6 s
+    "minutes_per_game": 1.0,  # minutes per game at the table
     "points_mean": 2.0,  # points per hand
     "points_sd": 2.0,  # points
     "margin_mean": 5.0,  # points of final margin

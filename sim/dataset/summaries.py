@@ -1,18 +1,12 @@
 """A shard's hands and games reduced to the report's blocks, in numpy alone.
 
 The report cuts each arm's hands into blocks of ``block`` consecutive deals
-(:func:`block_size`), and its games into the blocks of their first deals, and needs, per
-(shard, block), the sums of every hand and game statistic and the histograms of turns and
-points per hand, hands per game, final margins and turns per game (:mod:`sim.report.metrics`).
-This module
-makes those seven tables from a shard's columns with the numba kernels of
-:mod:`sim.dataset.summary_kernels`: the report does so for the rows it reads
-(:mod:`sim.report.chunks`), and the runner does so for each shard it writes, while the rows
-are in memory, and keeps the tables in the hands file's Parquet footer (:func:`summary_for`,
-key :data:`SUMMARY_KEY`), so that the report reads a footer instead of the shard's rows
-(:func:`read_summary`). Both make the same tables by the same code; a summary whose blocking
-is not the report's (another block size, deals numbered per game, other seats or end
-reasons) is not used, and the rows are read.
+(:func:`block_size`), its games into the blocks of their first deals, and needs per (shard,
+block) the sums of every hand and game statistic and the histograms of :data:`TABLES`. This
+module makes them with the kernels of :mod:`sim.dataset.summary_kernels`, for the rows the
+report reads and for each shard the runner writes, which keeps them in the hands file's
+Parquet footer (:func:`summary_for`) for the report to read instead of the rows
+(:func:`read_summary`). A summary of another blocking is not used; the rows are read.
 
 No polars here: the runner's workers are forked, and polars hangs in a child forked from a
 process that has used it.
@@ -86,90 +80,21 @@ class Rows:
         return len(self.shard)
 
 
-def _steps(keys: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """For each row after the first: whether its key (the arrays of ``keys``, most
-    significant first) is below the previous row's, and whether it equals it."""
-    n = max(len(keys[0]) - 1, 0)
-    below = np.zeros(n, bool)
-    same = np.ones(n, bool)
-    for key in keys:
-        below |= same & (key[1:] < key[:-1])
-        same &= key[1:] == key[:-1]
-    return below, same
-
-
-def merge_by_key(
-    keys: list[np.ndarray], columns: np.ndarray, keyed: int
-) -> tuple[np.ndarray | None, np.ndarray]:
-    """Rows (their ``keys``, most significant first, and ``columns``: int64[rows, width])
-    sorted by key, the columns past the first ``keyed`` summed over equal keys. Returns
-    ``(pick, merged)``: the given row each merged row takes its keys from (None: the rows as
-    given, already in order with no key twice) and the merged columns. Rows that come in
-    order (the runner's files, read one after another) are only checked, and summed where a
-    block spans two chunks; others (a mirrored run's rotations each start the shard's blocks
-    again) are sorted."""
-    if len(columns) < 2:
-        return None, columns
-    below, same = _steps(keys)
-    order = None
-    if below.any():
-        order = np.lexsort(keys[::-1])
-        columns = columns[order]
-        _, same = _steps([key[order] for key in keys])
-    if not same.any():
-        return order, columns
-    starts = np.flatnonzero(np.concatenate([[True], ~same]))
-    sums = np.add.reduceat(columns, starts, axis=0)
-    merged = np.concatenate([columns[starts, :keyed], sums[:, keyed:]], axis=1)
-    return (starts if order is None else order[starts]), merged
-
-
-def merged_histograms(
-    arm: np.ndarray, shard: np.ndarray, block: np.ndarray, columns: np.ndarray, most: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per-block histogram rows (each row's ``arm`` number, from 0, ``shard``, ``block`` and
-    ``columns`` [value, count], sorted by arm, shard, block and value, no key twice) with
-    each arm's blocks, numbered in order, merged into at most ``most`` neighbours
-    (:func:`merged_blocks`): ``(arm, group, columns)``, sorted by arm, group and value, one
-    row per key, counts summed. Counted densely by a kernel (``kernels.merged_histogram``)
-    unless the values are spread too far apart, then by sorting."""
-    if len(arm) == 0:
-        return arm, block, columns
-    value, count = columns[:, 0], columns[:, 1]
-    low = int(value.min())
-    width = int(value.max()) - low + 1
-    arms = int(arm.max()) + 1
-    if arms * most * width <= DENSE_LIMIT:
-        cells = np.zeros(arms * most * width, np.int64)
-        kernels.merged_histogram(
-            arm, shard, block, value, count, most, low, width, np.zeros(arms, np.int64), cells
-        )
-        nz = np.flatnonzero(cells)
-        out = np.stack([nz % width + low, cells[nz]], axis=1)
-        return nz // (most * width), (nz // width) % most, out
-    # each row's block numbered within its arm, then merged
-    new_arm = np.concatenate([[True], arm[1:] != arm[:-1]])
-    moved = (shard[1:] != shard[:-1]) | (block[1:] != block[:-1])
-    run = np.cumsum(new_arm | np.concatenate([[True], moved])) - 1
-    first = run[new_arm]  # each arm's first block
-    which = np.cumsum(new_arm) - 1
-    k = np.diff(np.append(first, run[-1] + 1))[which]  # the row's arm's blocks
-    rank = run - first[which]
-    group = np.where(k > most, rank * most // np.maximum(k, 1), rank)
-    pick, merged = merge_by_key([arm, group, value], columns, keyed=1)
-    if pick is None:
-        return arm, group, merged
-    return arm[pick], group[pick], merged
-
-
 def in_key_order(rows: Rows, keyed: int) -> Rows:
     """``rows`` sorted by (shard, block, the first ``keyed`` columns), the other columns
-    summed over equal keys (:func:`merge_by_key`); rows already so come back as they are."""
+    summed over equal keys: a mirrored shard's rotations each start its blocks again."""
     keys = [rows.shard, rows.block] + [rows.columns[:, i] for i in range(keyed)]
-    pick, columns = merge_by_key(keys, rows.columns, keyed)
-    if pick is None:
-        return rows
-    return Rows(rows.shard[pick], rows.block[pick], columns)
+    order = np.lexsort(keys[::-1])
+    keys = [key[order] for key in keys]
+    new = np.zeros(len(order), bool)
+    new[:1] = True
+    for key in keys:
+        new[1:] |= key[1:] != key[:-1]
+    starts = np.flatnonzero(new)
+    columns = rows.columns[order]
+    summed = np.add.reduceat(columns, starts, axis=0) if len(starts) else columns
+    summed[:, :keyed] = columns[starts, :keyed]
+    return Rows(keys[0][starts], keys[1][starts], summed)
 
 
 def concat_rows(parts: list[Rows], width: int) -> Rows:
@@ -212,13 +137,11 @@ class Runs:
             return empty, empty, empty
         low = int(values.min())
         width = int(values.max()) - low + 1
+        run = np.repeat(np.arange(len(self.starts)), self.counts)  # each row's run
         if len(self.starts) * width <= DENSE_LIMIT:
-            counts = np.zeros((len(self.starts), width), np.int64)
-            kernels.run_histogram(self.starts, values, low, counts)
-            flat = counts.reshape(-1)
+            flat = np.bincount(run * width + (values - low), minlength=len(self.starts) * width)
             nz = np.flatnonzero(flat)
             return nz // width, nz % width + low, flat[nz]
-        run = np.repeat(np.arange(len(self.starts)), self.counts)  # each row's run
         order = np.lexsort((values, run))
         run, v = run[order], values[order].astype(np.int64)
         first = np.concatenate([[True], (run[1:] != run[:-1]) | (v[1:] != v[:-1])])
@@ -253,90 +176,54 @@ def hand_sum_names(seats: int, reasons: tuple[str, ...]) -> tuple[str, ...]:
     )
 
 
-class HandArrays:
-    """A chunk's (or a shard's) hands as numpy columns, cut into runs of one (shard, block):
-    what the hand blocks and histograms are made of.
-
-    ``codes`` are the end reasons' dictionary indices and ``reason_of`` each dictionary
-    entry's index in the report's reasons (:func:`reason_dictionary`); ``scores``
-    (int[hands, seats]) each seat's points, or no rows where they are not summed (only mixed
-    line-ups need them). ``actions`` (int[hands, 3]) the :data:`ACTIONS` counts, or no rows
-    where the hands lack them. ``teams``: a partnership arm, read as two sides (the winner
-    and dealer become their team, seats 0 and 2 team A, 1 and 3 team B). ``block_of``: each
-    hand's block (:meth:`Blocking.hand_blocks`)."""
-
-    def __init__(
-        self,
-        *,
-        shard: np.ndarray,
-        block_of: np.ndarray,
-        winner: np.ndarray,
-        dealer: np.ndarray,
-        players: np.ndarray,
-        turns: np.ndarray,
-        points: np.ndarray,
-        codes: np.ndarray,
-        reason_of: np.ndarray,
-        scores: np.ndarray,
-        actions: np.ndarray,
-        teams: bool,
-    ) -> None:
-        self.shard = shard
-        self.actions = actions
-        self.winner, self.dealer, self.players = winner, dealer, players
-        self.turns, self.points = turns, points
-        self.codes, self.reason_of, self.scores = codes, reason_of, scores
-        if teams:
-            self.winner = np.where(winner >= 0, winner % 2, winner)
-            self.dealer = dealer % 2
-            self.players = np.full_like(players, 2)
-        self.runs = Runs(shard, block_of)
-
-    def sums(self, seats: int, known: tuple[str, ...]) -> Rows:
-        """Per (shard, block): every column of ``hand_sum_names(seats, known)``."""
-        winner, players, dealer = self.winner, self.players, self.dealer
-        if len(winner) and winner.min() < -1:
-            raise ChunkError(
-                f"a hand's winner is {int(winner.min())}: seats count from 0, -1 is none"
-            )
-        if len(players) and not 1 <= players.min() <= players.max() <= MAX_PLAYERS:
-            low, high = int(players.min()), int(players.max())
-            raise ChunkError(f"hands of {low} to {high} players: 1 to {MAX_PLAYERS} are possible")
-        if len(dealer) and ((dealer < 0) | (dealer >= players)).any():
-            raise ChunkError("a hand's dealer is not one of its seats")
-        names = hand_sum_names(seats, known)
-        sums = np.zeros((len(self.runs), len(names)), np.int64)
-        kernels.hand_run_sums(
-            self.runs.starts, winner, dealer, players, self.turns, self.points,
-            self.codes, self.reason_of, self.scores, sums,
-        )  # fmt: skip
-        if len(self.actions) and len(self.runs):
-            sums[:, -len(ACTIONS) :] = np.add.reduceat(self.actions, self.runs.starts, axis=0)
-        return self.runs.sum_rows(sums)
-
-    def histogram(self, name: str) -> Rows:
-        """The per-block histogram of ``turns`` or ``points`` per hand."""
-        return self.runs.histogram_rows(self.turns if name == "turns" else self.points)
-
-    def tables(self, seats: int, known: tuple[str, ...]) -> tuple[Rows, Rows, Rows]:
-        """The hand block sums and the histograms of turns and points."""
-        return self.sums(seats, known), self.histogram("turns"), self.histogram("points")
-
-
 def game_sum_names(seats: int) -> tuple[str, ...]:
-    """The columns of a game block, in order (``kernels.game_run_sums``' columns)."""
+    """The columns of a game block, in order (:func:`game_run_sums`' columns, then the
+    games' seconds at the table under the time model, ``sim.dataset.timing``; 0 where the
+    hands lack the action counts it charges)."""
     return (
-        "n",
-        "hands",
-        "hands2",
-        "margin",
-        "margin2",
-        "comeback",
-        "decided",
-        "lead_changes",
-        "lead_changes2",
-        "capped",
-    ) + tuple(f"gwin{s}" for s in range(seats))
+        (
+            "n",
+            "hands",
+            "hands2",
+            "margin",
+            "margin2",
+            "comeback",
+            "decided",
+            "lead_changes",
+            "lead_changes2",
+            "capped",
+        )
+        + tuple(f"gwin{s}" for s in range(seats))
+        + ("seconds",)
+    )
+
+
+def final_margins(final: np.ndarray, length: np.ndarray, winner: np.ndarray) -> np.ndarray:
+    """Each game's final margin: the winner's final score minus the best other side's, or,
+    where nobody won (``winner`` -1, or past the game's ``length`` sides), the best score minus
+    the second best. ``final`` int64[games, width]: the first ``length[g]`` of a row real."""
+    games = np.arange(len(final))
+    scores = np.where(np.arange(final.shape[1]) < length[:, None], final, np.iinfo(np.int64).min)
+    won = (winner >= 0) & (winner < length)
+    seat = np.where(won, winner, 0).astype(np.int64)
+    mine = scores[games, seat]
+    others = scores.copy()
+    others[games[won], seat[won]] = np.iinfo(np.int64).min
+    top = np.sort(scores, axis=1)
+    return np.where(won, mine - others.max(axis=1, initial=np.iinfo(np.int64).min),
+                    top[:, -1] - top[:, -2]) if len(final) else np.zeros(0, np.int64)  # fmt: skip
+
+
+def game_run_sums(starts, hands, margin, comeback, winner, lead_changes, capped, seats: int):
+    """Per run of games (``starts``): games, Σhands, Σhands², Σmargin, Σmargin², comebacks,
+    games someone won, Σlead changes, Σ(lead changes)², games the hand cap ended, then per
+    seat the games it won (the first columns of :func:`game_sum_names`)."""
+    h, m, c, w = (np.asarray(x, np.int64) for x in (hands, margin, lead_changes, winner))
+    columns = [np.ones_like(h), h, h * h, m, m * m, comeback != 0, w >= 0, c, c * c, capped != 0]
+    columns += [w == s for s in range(seats)]
+    if len(starts) == 0:
+        return np.zeros((0, len(columns)), np.int64)
+    return np.add.reduceat(np.stack(columns, axis=1).astype(np.int64), starts, axis=0)
 
 
 SHARD_KEY = 1 << 40
@@ -372,43 +259,6 @@ def first_deals(
             "among the hands"
         )
     return deals[at]
-
-
-def game_tables(
-    *,
-    shard: np.ndarray,
-    block_of: np.ndarray,
-    hands: np.ndarray,
-    winner: np.ndarray,
-    final: np.ndarray,
-    length: np.ndarray,
-    lead_changes: np.ndarray,
-    capped: np.ndarray,
-    comeback: np.ndarray,
-    seats: int,
-    turns: np.ndarray | None = None,
-) -> tuple[Rows, Rows, Rows, Rows]:
-    """Games summed per (shard, block: ``block_of``, :meth:`Blocking.game_blocks`): every
-    column of ``game_sum_names(seats)``; and the per-block histograms of hands per game, of
-    final margins and of turns per game (``turns``, each game's; none when not given).
-    ``final`` (int64[games, width]) holds the sides' final scores, the first ``length[g]`` (at
-    least two) of each row real.
-
-    The final margin is the winner's final score minus the best other side's (two sides for a
-    partnership arm; negative in the rare gin game whose loser's box bonuses put him ahead,
-    §3.17), or, in a game nobody won, the best final score minus the second best; a
-    *comeback* (the runner's ``comeback`` column) is a game whose winner had fewer points than
-    some other side before the last hand."""
-    if len(length) and length.min() < 2:
-        raise ChunkError("a game has fewer than two final scores")
-    margin = np.zeros(len(length), np.int64)
-    kernels.final_margins(final, length, winner, margin)
-    runs = Runs(shard, block_of)
-    names = game_sum_names(seats)
-    sums = np.zeros((len(runs), len(names)), np.int64)
-    kernels.game_run_sums(runs.starts, hands, margin, comeback, winner, lead_changes, capped, sums)
-    played = runs.histogram_rows(turns) if turns is not None else concat_rows([], 2)
-    return runs.sum_rows(sums), runs.histogram_rows(hands), runs.histogram_rows(margin), played
 
 
 Column = pa.Array | pa.ChunkedArray
@@ -478,23 +328,50 @@ def reason_dictionary(column: Column, known: tuple[str, ...]) -> tuple[np.ndarra
     return together, np.arange(len(known), dtype=np.int64)
 
 
+HAND_COLUMNS = (
+    "shard", "deal", "winner", "dealer", "players", "turns", "points", "game", "hand",
+    "end_reason", "rotation",
+)  # fmt: skip
+"""The columns of the hands files the report reads (and :data:`ACTIONS` where they are):
+``game`` and ``hand`` find each game's first deal, which gives its block."""
+
+SCORE_COLUMN = "hand_scores"
+"""Read only for line-ups that mix bots: each seat's points, for the skill comparison."""
+
+GAME_COLUMNS = (
+    "shard", "rotation", "game", "hands", "winner", "final_scores", "lead_changes", "capped",
+    "comeback",
+)  # fmt: skip
+"""The columns of the games files the report reads."""
+
+
+def table_names(seats: int, known: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """The columns after (shard, block) of each of :data:`TABLES`, in order."""
+    hist = [("turns", "len"), ("points", "len"), ("hands", "len"), ("margin", "len")]
+    return (hand_sum_names(seats, known), *hist[:2], game_sum_names(seats), *hist[2:],
+            ("turns", "len"), ("seconds", "len"))  # fmt: skip
+
+
 # ---- summaries in the hands file's footer ---------------------------------------------------
 
 SUMMARY_KEY = b"rummysim.blocks"
 """The Parquet footer key (key-value metadata of the hands file, not of its Arrow schema) of
 a shard's block tables."""
 
-SUMMARY_VERSION = 3
-"""2: the hand block sums end with :data:`ACTIONS`. 3: a seventh table, turns per game. The
-report reads the rows of a shard whose summary is of another version."""
+SUMMARY_VERSION = 4
+"""2: the hand block sums end with :data:`ACTIONS`. 3: a seventh table, turns per game. 4:
+the game block sums end with seconds at the table, and an eighth table, seconds per game
+(the time model is in the header). The report reads the rows of a summary of another."""
 
-TABLES = ("hands", "turns", "points", "games", "hands_hist", "margin", "game_turns")
+TABLES = (
+    "hands", "turns", "points", "games", "hands_hist", "margin", "game_turns", "game_seconds",
+)  # fmt: skip
 """A summary's tables, in order: the hand block sums, the histograms of turns and of points
-per hand, the game block sums, and the histograms of hands per game, of final margins and
-of turns per game."""
+per hand, the game block sums, and the histograms of hands per game, of final margins, of
+turns per game and of seconds per game at the table."""
 
 
-KEYED = (0, 1, 1, 0, 1, 1, 1)
+KEYED = (0, 1, 1, 0, 1, 1, 1, 1)
 """Key columns after (shard, block) of each of :data:`TABLES`: none in block sums, the value
 in a histogram."""
 
@@ -509,6 +386,7 @@ class Blocking:
     seats: int  # seat columns of the sums (the dataset's largest table)
     known: tuple[str, ...]  # the end reasons counted, ``other`` last
     by_game: bool = False  # blocks of ``block`` game numbers (a run counted in games)
+    seconds: tuple[float, ...] = ()  # the time model (``sim.dataset.timing.model_seconds``)
 
     def hand_blocks(self, deal: np.ndarray, game: np.ndarray) -> np.ndarray:
         """Each hand's block: its game's (``game // block``) in a run counted in games, else
@@ -536,6 +414,7 @@ class Blocking:
             "teams": teams,
             "scores": scores,
             "shard": shard,
+            "seconds": list(self.seconds),
         }
 
 
@@ -543,38 +422,48 @@ class SummaryError(ValueError):
     """A footer summary that cannot be decoded: the report reads the shard's rows instead."""
 
 
-def hand_arrays(hands: pa.Table, blocking: Blocking, *, teams: bool, scores: bool) -> HandArrays:
+def hand_tables(
+    hands: pa.Table, blocking: Blocking, *, teams: bool, scores: bool
+) -> tuple[Rows, Rows, Rows]:
     """Hands as the runner writes them (a shard's, or a chunk of whole files the report
-    reads), as :class:`HandArrays`; with ``scores``, each seat's points from the
-    ``hand_scores`` lists, which must hold one score per seat."""
+    reads) as their block sums (every column of ``hand_sum_names(seats, known)``) and the
+    per-block histograms of turns and points per hand. ``scores``: each seat's points are
+    summed, from the ``hand_scores`` lists (one per seat; only mixed line-ups need them).
+    ``teams``: a partnership arm, read as two sides (seats 0 and 2 team A, 1 and 3 team B)."""
+
+    def ints(name: str) -> np.ndarray:
+        return arrow_ints(hands.column(name), name)
+
+    seats, n = blocking.seats, hands.num_rows
     codes, reason_of = reason_dictionary(hands.column("end_reason"), blocking.known)
-    seats = blocking.seats
-    score_columns = np.zeros((0, seats), np.int64)
-    if scores and hands.num_rows:
-        columns = uniform_list_columns(hands.column("hand_scores"), 2 if teams else seats)
+    winner, dealer, players = ints("winner"), ints("dealer"), ints("players")
+    if n and winner.min() < -1:
+        raise ChunkError(f"a hand's winner is {int(winner.min())}: seats count from 0, -1 is none")
+    if n and not 1 <= players.min() <= players.max() <= MAX_PLAYERS:
+        low, high = int(players.min()), int(players.max())
+        raise ChunkError(f"hands of {low} to {high} players: 1 to {MAX_PLAYERS} are possible")
+    if n and ((dealer < 0) | (dealer >= players)).any():
+        raise ChunkError("a hand's dealer is not one of its seats")
+    if teams:
+        winner, dealer = np.where(winner >= 0, winner % 2, winner), dealer % 2
+        players = np.full_like(players, 2)
+    points_of = np.zeros((0, seats), np.int64)
+    if scores and n:
+        columns = uniform_list_columns(hands.column(SCORE_COLUMN), 2 if teams else seats)
         if columns is None:
             raise ChunkError("the runner's score lists are not one per seat")
-        score_columns = np.zeros((hands.num_rows, seats), np.int64)
+        points_of = np.zeros((n, seats), np.int64)
         for s, column in enumerate(columns):
-            score_columns[:, s] = column
-    actions = np.zeros((0, len(ACTIONS)), np.int64)
-    if hands.num_rows and all(name in hands.column_names for name in ACTIONS):
-        actions = np.stack([arrow_ints(hands.column(a), a) for a in ACTIONS], axis=1)
-    deal, game = arrow_ints(hands.column("deal"), "deal"), arrow_ints(hands.column("game"), "game")
-    return HandArrays(
-        shard=arrow_ints(hands.column("shard"), "shard"),
-        block_of=blocking.hand_blocks(deal, game),
-        winner=arrow_ints(hands.column("winner"), "winner"),
-        dealer=arrow_ints(hands.column("dealer"), "dealer"),
-        players=arrow_ints(hands.column("players"), "players"),
-        turns=arrow_ints(hands.column("turns"), "turns"),
-        points=arrow_ints(hands.column("points"), "points"),
-        codes=codes,
-        reason_of=reason_of,
-        scores=score_columns,
-        actions=actions.astype(np.int64),
-        teams=teams,
-    )
+            points_of[:, s] = column
+    runs = Runs(ints("shard"), blocking.hand_blocks(ints("deal"), ints("game")))
+    turns, points = ints("turns"), ints("points")
+    sums = np.zeros((len(runs), len(hand_sum_names(seats, blocking.known))), np.int64)
+    kernels.hand_run_sums(runs.starts, winner, dealer, players, turns, points, codes,
+                          reason_of, points_of, sums)  # fmt: skip
+    if n and all(name in hands.column_names for name in ACTIONS):
+        actions = np.stack([ints(a) for a in ACTIONS], axis=1).astype(np.int64)
+        sums[:, -len(ACTIONS) :] = np.add.reduceat(actions, runs.starts, axis=0)
+    return runs.sum_rows(sums), runs.histogram_rows(turns), runs.histogram_rows(points)
 
 
 def game_keys(shard: np.ndarray, rotation: np.ndarray, game: np.ndarray) -> np.ndarray:
@@ -584,30 +473,39 @@ def game_keys(shard: np.ndarray, rotation: np.ndarray, game: np.ndarray) -> np.n
     return side * SHARD_KEY + game.astype(np.int64)
 
 
-def turns_per_game(hand_key: np.ndarray, turns: np.ndarray, game_key: np.ndarray) -> np.ndarray:
-    """Each game's turns (games by :func:`game_keys`), the sum over its hands (hands by the
-    key of their game). The runner writes hands in game order, so their keys come in runs;
-    a game without hands is an error. (Hands of a game cut short at the end of a shard have
-    no game row and are left out.)"""
+def sums_per_game(hand_key: np.ndarray, values: np.ndarray, game_key: np.ndarray) -> np.ndarray:
+    """Per game (by :func:`game_keys`), the sums over its hands (by the key of their game) of
+    ``values`` (int[hands, k]). The runner writes hands in game order, so their keys come in
+    runs; a game without hands is an error. (Hands of a game cut short at the end of a shard
+    have no game row and are left out.)"""
     if len(hand_key) > 1 and (hand_key[1:] < hand_key[:-1]).any():
         order = np.argsort(hand_key, kind="stable")
-        hand_key, turns = hand_key[order], turns[order]
+        hand_key, values = hand_key[order], values[order]
     starts = np.flatnonzero(np.concatenate([[True], hand_key[1:] != hand_key[:-1]]))
     keys = hand_key[starts]
-    sums = np.add.reduceat(turns.astype(np.int64), starts) if len(starts) else starts
+    if len(game_key) == 0:
+        return np.zeros((0, values.shape[1]), np.int64)
     at = np.minimum(np.searchsorted(keys, game_key), max(len(keys) - 1, 0))
-    if len(game_key) and (len(keys) == 0 or (keys[at] != game_key).any()):
+    if len(keys) == 0 or (keys[at] != game_key).any():
         raise ChunkError("a game has no hands among the hands")
-    return sums[at] if len(game_key) else np.zeros(0, np.int64)
+    return np.add.reduceat(values.astype(np.int64), starts, axis=0)[at]
 
 
 def game_tables_of(
     games: pa.Table, hands: pa.Table | None, blocking: Blocking, *, teams: bool
-) -> tuple[Rows, Rows, Rows, Rows]:
-    """Games as the runner writes them, as their block sums and the histograms of hands per
-    game, final margins and turns per game (:func:`game_tables`); ``hands``, of the same
-    shards, give each game's turns and first deal (without them, as may be when blocks are
-    of game numbers, the turns per game are left empty)."""
+) -> tuple[Rows, Rows, Rows, Rows, Rows]:
+    """Games as the runner writes them, summed per (shard, block: ``blocking.game_blocks``)
+    into every column of ``game_sum_names(seats)``, and the per-block histograms of hands per
+    game, final margins, turns per game and seconds per game at the table (the time model
+    ``blocking.seconds`` over its hands' action counts, rounded to whole seconds). ``hands``,
+    of the same shards, give each game's turns, seconds and first deal (without them, as may
+    be when blocks are of game numbers, those histograms are empty).
+
+    The final margin is the winner's final score minus the best other side's (two sides for a
+    partnership arm; negative in the rare gin game whose loser's box bonuses put him ahead,
+    §3.17), or, in a game nobody won, the best final score minus the second best; a
+    *comeback* (the runner's ``comeback`` column) is a game whose winner had fewer points than
+    some other side before the last hand."""
 
     def column(table: pa.Table, name: str) -> np.ndarray:
         return arrow_ints(table.column(name), name)
@@ -619,8 +517,13 @@ def game_tables_of(
             raise ChunkError("the runner's final scores are not one per seat")
     else:
         columns = [np.zeros(0, np.int64)] * width
-    lengths = np.diff(np.asarray(arrow_array(games.column("final_scores")).offsets))
-    shard, game = column(games, "shard"), column(games, "game")
+    length = np.minimum(np.diff(np.asarray(arrow_array(games.column("final_scores")).offsets)),
+                        width).astype(np.int64)  # fmt: skip
+    if len(length) and length.min() < 2:
+        raise ChunkError("a game has fewer than two final scores")
+    shard, game, hands_of = column(games, "shard"), column(games, "game"), column(games, "hands")
+    winner = column(games, "winner")
+    margin = final_margins(np.stack(columns, axis=1).astype(np.int64), length, winner)
 
     def first() -> np.ndarray:
         return first_deals(
@@ -628,26 +531,32 @@ def game_tables_of(
             column(hands, "deal"), shard, game,
         )  # fmt: skip
 
-    turns = None
+    runs = Runs(shard, blocking.game_blocks(game, first))
+    flags = column(games, "comeback"), winner, column(games, "lead_changes")
+    sums = game_run_sums(runs.starts, hands_of, margin, *flags, column(games, "capped"),
+                         blocking.seats)  # fmt: skip
+    seconds = np.zeros(len(game), np.int64)
+    turns_rows = seconds_rows = concat_rows([], 2)
     if hands is not None:
-        turns = turns_per_game(
+        timed = bool(blocking.seconds) and set(ACTIONS) <= set(hands.column_names)
+        charged = ["turns", *(ACTIONS if timed else ())]
+        ones = np.ones((hands.num_rows, 1), np.int64)
+        per_game = sums_per_game(
             game_keys(column(hands, "shard"), column(hands, "rotation"), column(hands, "game")),
-            column(hands, "turns"),
+            np.concatenate([ones, *[column(hands, c)[:, None] for c in charged]], axis=1),
             game_keys(shard, column(games, "rotation"), game),
         )
-    return game_tables(
-        shard=shard,
-        block_of=blocking.game_blocks(game, first),
-        hands=column(games, "hands"),
-        winner=column(games, "winner"),
-        final=np.stack(columns, axis=1).astype(np.int64),
-        length=np.minimum(lengths, width).astype(np.int64),
-        lead_changes=column(games, "lead_changes"),
-        capped=column(games, "capped"),
-        comeback=column(games, "comeback"),
-        seats=blocking.seats,
-        turns=turns,
-    )
+        turns_rows = runs.histogram_rows(per_game[:, 1])
+        if timed:  # the model's seconds in the order hand, turn, meld, layoff, rebuild
+            seconds = np.rint(per_game @ np.asarray(blocking.seconds)).astype(np.int64)
+            seconds_rows = runs.histogram_rows(seconds)
+    if len(runs):
+        seconds_sums = np.add.reduceat(seconds, runs.starts)[:, None]
+    else:
+        seconds_sums = np.zeros((0, 1), np.int64)
+    sums = np.concatenate([sums, seconds_sums], axis=1)
+    return (runs.sum_rows(sums), runs.histogram_rows(hands_of), runs.histogram_rows(margin),
+            turns_rows, seconds_rows)  # fmt: skip
 
 
 def summary_for(
@@ -662,8 +571,7 @@ def summary_for(
         arrow_ints(games.column("shard"), "shard") != one_shard
     ).any():
         raise ChunkError("a summary is made of one shard's hands and games")
-    arrays = hand_arrays(hands, blocking, teams=teams, scores=scores)
-    tables = arrays.tables(blocking.seats, blocking.known)
+    tables = hand_tables(hands, blocking, teams=teams, scores=scores)
     tables += game_tables_of(games, hands, blocking, teams=teams)
     # a mirrored shard's rotations each start its blocks again: one row per key, in order
     tables = tuple(in_key_order(rows, keyed) for rows, keyed in zip(tables, KEYED, strict=True))

@@ -1,21 +1,9 @@
-"""Numba kernels that reduce one chunk of a dataset in a single pass (``sim.report.chunks``).
-
-A chunk's rows come in *runs* of one (shard, block) (``chunks.Runs``: ``starts[r]`` is the
-first row of run ``r``, the next run's start or the chunk's end its last). Each kernel walks
-the rows once and adds them to one row per run of a preallocated ``int64`` table, zeroed by
-the caller. The columns are numpy arrays of the chunk as read (any integer type, in place);
-sums are ``int64``, exact, as ``np.add.reduceat`` would give them.
-
-Why kernels: the same reductions in numpy made one pass, and one temporary array, per
-statistic (about twenty a chunk: each seat's wins, each end reason, squares, histograms),
-~0.4 s of a report's ~1.5 s on 10 million hands; here one pass does them all
-(docs/report.md, Benchmark). ``NUMBA_DISABLE_JIT=1`` runs them as plain Python, slowly.
-
-The kernels trust their inputs (numba checks no bounds): ``chunks`` checks every index they
-take from the data (seats, table sizes, dictionary codes) first. They call nothing outside
-this file, so numba's own check of this file keeps their cache fresh (numba's default
-cache folder: ``__pycache__`` beside this file, or ``NUMBA_CACHE_DIR``). ``nogil``: they run
-while the report's reading threads decode the next chunk.
+"""Numba kernels that reduce a shard's or a chunk's rows in one pass
+(:mod:`sim.dataset.summaries`): the rows come in *runs* of one (shard, block) (``starts[r]``
+is run ``r``'s first row); each kernel adds them to one row per run of a zeroed ``int64``
+table, exactly as ``np.add.reduceat`` would (one pass for some twenty statistics, where numpy
+made one each). The kernels trust their inputs (numba checks no bounds): ``summaries`` checks
+every index taken from the data first. ``nogil``: the report's reading threads run them.
 """
 
 from __future__ import annotations
@@ -27,7 +15,7 @@ from sim.rules.model import MAX_PLAYERS  # the seat limit: the scratch table's s
 
 kernel = njit(cache=True, nogil=True)
 
-# the columns of a hand run's sums (``chunks.hand_sum_names``): these, then wins per seat,
+# the columns of a hand run's sums (``summaries.hand_sum_names``): these, then wins per seat,
 # seats at the table, points per seat and the count of each end reason
 HS_N = 0
 HS_TURNS = 1
@@ -38,19 +26,6 @@ HS_DECIDED = 5
 HS_DEALER_WIN = 6
 HS_FIRST_WIN = 7
 HS_FIXED = 8
-
-# the columns of a game run's sums (``chunks.game_sum_names``): these, then wins per seat
-GS_N = 0
-GS_HANDS = 1
-GS_HANDS2 = 2
-GS_MARGIN = 3
-GS_MARGIN2 = 4
-GS_COMEBACK = 5
-GS_DECIDED = 6
-GS_LEAD_CHANGES = 7
-GS_LEAD_CHANGES2 = 8
-GS_CAPPED = 9
-GS_FIXED = 10
 
 
 @kernel
@@ -116,98 +91,3 @@ def hand_run_sums(starts, winner, dealer, players, turns, points, codes, reason_
         for size in range(1, MAX_PLAYERS + 1):
             for s in range(min(size, seats)):
                 row[seats_at + s] += tables[size]
-
-
-@kernel
-def run_histogram(starts, values, low, out):
-    """Per run, how many rows hold each value: ``out[r, v - low]`` (int64[runs, width]) for
-    every value ``v`` of ``values``, all in ``low .. low + width - 1``."""
-    rows = values.shape[0]
-    for r in range(starts.shape[0]):
-        row = out[r]
-        for i in range(starts[r], run_end(starts, r, rows)):
-            row[np.int64(values[i]) - low] += 1
-
-
-@kernel
-def final_margins(final, length, winner, out):
-    """Each game's final margin into ``out`` (int64[games]): the winner's final score minus
-    the best other side's, or, where nobody won (``winner`` -1, or past the game's
-    ``length`` sides), the best score minus the second best. ``final`` int64[games, width]:
-    the sides' final scores, the first ``length[g]`` (at least two) of each row real."""
-    for g in range(final.shape[0]):
-        sides = length[g]
-        w = np.int64(winner[g])
-        if 0 <= w < sides:
-            best_other = np.iinfo(np.int64).min
-            for s in range(sides):
-                if s != w and final[g, s] > best_other:
-                    best_other = final[g, s]
-            out[g] = final[g, w] - best_other
-        else:
-            first = np.iinfo(np.int64).min
-            second = np.iinfo(np.int64).min
-            for s in range(sides):
-                v = final[g, s]
-                if v > first:
-                    second = first
-                    first = v
-                elif v > second:
-                    second = v
-            out[g] = first - second
-
-
-@kernel
-def game_run_sums(starts, hands, margin, comeback, winner, lead_changes, capped, out):
-    """Per run of games, into ``out`` (int64[runs, GS_FIXED + seats]): games, Σhands,
-    Σhands², Σmargin, Σmargin², comebacks, games someone won, Σlead changes, Σ(lead
-    changes)², games the hand cap ended; then per seat s the games s won (``winner`` a seat
-    below ``seats`` or -1; ``comeback`` and ``capped`` nonzero where true)."""
-    seats = out.shape[1] - GS_FIXED
-    rows = winner.shape[0]
-    for r in range(starts.shape[0]):
-        row = out[r]
-        for i in range(starts[r], run_end(starts, r, rows)):
-            h = np.int64(hands[i])
-            m = np.int64(margin[i])
-            c = np.int64(lead_changes[i])
-            w = np.int64(winner[i])
-            row[GS_N] += 1
-            row[GS_HANDS] += h
-            row[GS_HANDS2] += h * h
-            row[GS_MARGIN] += m
-            row[GS_MARGIN2] += m * m
-            if comeback[i] != 0:
-                row[GS_COMEBACK] += 1
-            if w >= 0:
-                row[GS_DECIDED] += 1
-                if w < seats:
-                    row[GS_FIXED + w] += 1
-            row[GS_LEAD_CHANGES] += c
-            row[GS_LEAD_CHANGES2] += c * c
-            if capped[i] != 0:
-                row[GS_CAPPED] += 1
-
-
-@kernel
-def merged_histogram(arm, shard, block, value, count, most, low, width, blocks, out):
-    """Per-block histogram rows, sorted by (``arm``, ``shard``, ``block``) (each row's arm
-    number, from 0, its value and its count), added into ``out`` (int64[arms * most * width],
-    zeroed) with each arm's blocks merged into at most ``most`` neighbours: a row of the
-    arm's ``r``-th block (from 0) of ``k`` goes to merged block ``g = r * most // k`` (``r``
-    where ``k <= most``), at ``out[(arm * most + g) * width + value - low]``. ``blocks``
-    (int64[arms], zeroed) is scratch: each arm's count of blocks, found in a first pass."""
-    rows = arm.shape[0]
-    for i in range(rows):
-        if i == 0 or arm[i] != arm[i - 1] or shard[i] != shard[i - 1] or block[i] != block[i - 1]:
-            blocks[arm[i]] += 1
-    rank = -1
-    for i in range(rows):
-        a = arm[i]
-        if i == 0 or a != arm[i - 1]:
-            rank = -1
-        if i == 0 or a != arm[i - 1] or shard[i] != shard[i - 1] or block[i] != block[i - 1]:
-            rank += 1
-        k = blocks[a]
-        group = rank * most // k if k > most else rank
-        out[(a * most + group) * width + np.int64(value[i]) - low] += count[i]

@@ -40,3 +40,9 @@ def time_model(manifest: Mapping) -> dict[str, float]:
     experiment = manifest.get("experiment")
     chosen = experiment.get("time") if isinstance(experiment, Mapping) else None
     return {**DEFAULT_SECONDS, **(chosen if isinstance(chosen, Mapping) else {})}
+
+
+def model_seconds(model: Mapping[str, float]) -> tuple[float, ...]:
+    """A time model's seconds in the order of :data:`DEFAULT_SECONDS` (hand, turn, meld,
+    layoff, rebuild): how the block summaries weigh a game's hands and action counts."""
+    return tuple(float(model[action]) for action in DEFAULT_SECONDS)

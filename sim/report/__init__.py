@@ -1,18 +1,12 @@
 """Balance reports: per-arm metrics, paired comparisons with the baseline, figures, and
-index.html / report.md / summary.{parquet,csv} (docs/report.md).
-
-The package's names are imported when first used, so that the runner can import
-:mod:`sim.dataset.summaries` (numpy and the report's kernels) without polars and matplotlib."""
+index.html / report.md / summary.{parquet,csv} (docs/report.md). The names below are
+imported when first used, so that importing ``sim.report.dataset`` alone (``sim.api.load``)
+loads no matplotlib."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from sim.report.build import bench_report, write_report
-    from sim.report.dataset import DatasetError, open_dataset
-
-__all__ = ["DatasetError", "bench_report", "open_dataset", "write_report"]
+import importlib
+from typing import Any
 
 _HOMES = {
     "bench_report": "sim.report.build",
@@ -20,11 +14,10 @@ _HOMES = {
     "DatasetError": "sim.report.dataset",
     "open_dataset": "sim.report.dataset",
 }
+__all__ = list(_HOMES)
 
 
 def __getattr__(name: str) -> Any:
     if name not in _HOMES:
         raise AttributeError(f"module 'sim.report' has no attribute {name!r}")
-    import importlib
-
     return getattr(importlib.import_module(_HOMES[name]), name)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -15,9 +14,8 @@ import numpy as np
 import polars as pl
 from statsmodels.stats.proportion import proportion_effectsize
 
-from sim.dataset.summaries import merged_blocks
+from sim.dataset.summaries import game_sum_names, hand_sum_names, merged_blocks
 from sim.dataset.timing import ACTION_SUMS, time_model
-from sim.report.chunks import game_sum_names, hand_sum_names
 from sim.report.dataset import Arm, Dataset
 from sim.report.metrics import BOOTSTRAP_BLOCKS, Aggregates
 from sim.report.stats import (
@@ -39,25 +37,17 @@ SURVIVAL_TURNS = (10, 20, 30, 50)
 
 @dataclass(frozen=True)
 class Metric:
-    """A statistic the report estimates per arm and compares with the baseline.
-
-    ``fn`` maps block sums to the statistic; ``kind`` is ``mean`` (effect size: standardised
-    difference, with ``sd`` naming the matching spread metric), ``share`` (Cohen's h;
-    shown in percentage points) or ``other``; ``what`` finishes the finding's sentence.
-    """
+    """A statistic estimated per arm and compared with the baseline: ``fn`` maps block sums to
+    it; ``kind`` is ``mean`` (effect size: standardised difference, ``sd`` naming the spread
+    metric), ``share`` (Cohen's h; shown in percentage points) or ``other``."""
 
     name: str
     title: str
     level: str  # "hand" or "game"
     kind: str
     fn: Callable[[Sums], np.ndarray]
-    what: str
-    unit: str = ""
     decimals: int = 1
     sd: str = ""
-    up: str = "raises"
-    down: str = "lowers"
-    none_what: str = ""  # what "no clear difference to ..." names, when not ``what``
 
     def scale(self) -> float:
         return 100.0 if self.kind == "share" else 1.0
@@ -76,22 +66,8 @@ def _ratio(num: str, den: str = "n") -> Callable[[Sums], np.ndarray]:
     return lambda s: s[num] / s[den]
 
 
-REASON_WORDS = {
-    "went_out": "end with a player going out",
-    "went_rummy": "end with a player going rummy",
-    "block": "end by a block",
-    "stalled": "stall (hit the turn cap)",
-    "exhausted": "end with the stock exhausted",
-    "knock": "end by a knock",
-    "gin": "end by gin",
-    "undercut": "end by an undercut",
-    "void": "end void",
-}
-
-
 def _minutes(seconds: Mapping[str, float]) -> Callable[[Sums], np.ndarray]:
-    """Minutes per hand under the time model ``seconds`` (``sim.dataset.timing``): every
-    action's count times its seconds, plus the hand's own, summed, over 60 per hand."""
+    """Minutes per hand under the time model ``seconds`` (``sim.dataset.timing``)."""
 
     def fn(s: Sums) -> np.ndarray:
         charged = sum(seconds[action] * s[name] for action, name in ACTION_SUMS.items())
@@ -106,50 +82,35 @@ def metrics_for(
     teams: bool = False,
     seconds: Mapping[str, float] | None = None,
 ) -> list[Metric]:
-    """The metrics compared between arms of one table size (``teams``: a partnership table,
-    whose two teams are the sides; ``seconds``: the time model of minutes per hand, None
-    where the hands lack the action counts it charges)."""
-    p = players
+    """The metrics compared between arms of one table size (``teams``: a partnership table;
+    ``seconds``: the time model, None where the hands lack the action counts it charges)."""
     dealer = "dealer's team's" if teams else "dealer's"
     first = "first player's team's" if teams else "first player's"
-    pp = " percentage points"
-    longer = {"up": "lengthens", "down": "shortens"}
     # fmt: off
     out = [
-        Metric("turns_mean", "turns per hand (mean)", "hand", "mean", _ratio("turns"),
-               f"a {p}-player hand", " turns", 1, sd="turns_sd", **longer,
-               none_what=f"the length of a {p}-player hand"),
-        Metric("turns_sd", "turns per hand (sd)", "hand", "other", _sd("turns", "turns2"),
-               f"the spread (sd) of turns in a {p}-player hand", " turns", 2),
-        Metric("hands_per_game", "hands per game (mean)", "game", "mean", _ratio("hands"),
-               f"a {p}-player game", " hands", 2, sd="hands_sd", **longer,
-               none_what=f"the length of a {p}-player game"),
-        Metric("points_mean", "points won per hand (mean)", "hand", "mean", _ratio("points"),
-               f"the points won in a {p}-player hand", " points", 1, sd="points_sd"),
-        Metric("points_sd", "points won per hand (sd)", "hand", "other",
-               _sd("points", "points2"), f"the spread (sd) of points won per {p}-player hand",
-               " points", 1),
+        Metric("turns_mean", "turns per hand (mean)", "hand", "mean", _ratio("turns"), 1,
+               "turns_sd"),
+        Metric("turns_sd", "turns per hand (sd)", "hand", "other", _sd("turns", "turns2"), 2),
+        Metric("hands_per_game", "hands per game (mean)", "game", "mean", _ratio("hands"), 2,
+               "hands_sd"),
+        Metric("points_mean", "points won per hand (mean)", "hand", "mean", _ratio("points"), 1,
+               "points_sd"),
+        Metric("points_sd", "points won per hand (sd)", "hand", "other", _sd("points", "points2")),
         Metric("margin_mean", "final margin of a game (mean)", "game", "mean", _ratio("margin"),
-               f"the final margin of a {p}-player game", " points", 1, sd="margin_sd"),
-        Metric("comeback_share", "games won from behind", "game", "share", _ratio("comeback"),
-               f"the share of {p}-player games won by a player who trailed before the last "
-               "hand", pp),
+               1, "margin_sd"),
+        Metric("comeback_share", "games won from behind", "game", "share", _ratio("comeback")),
         Metric("lead_changes", "lead changes per game", "game", "mean", _ratio("lead_changes"),
-               f"the lead changes in a {p}-player game", "", 2, sd="lead_changes_sd"),
-        Metric("dealer_win", f"{dealer} hand win rate", "hand", "share", _ratio("dealer_win"),
-               f"the {dealer} hand win rate at {p} players", pp),
-        Metric("first_win", f"{first} hand win rate", "hand", "share", _ratio("first_win"),
-               f"the {first} hand win rate at {p} players", pp),
+               2, "lead_changes_sd"),
+        Metric("dealer_win", f"{dealer} hand win rate", "hand", "share", _ratio("dealer_win")),
+        Metric("first_win", f"{first} hand win rate", "hand", "share", _ratio("first_win")),
     ]
     if seconds is not None:
         out.append(Metric("minutes_mean", "minutes per hand (time model)", "hand", "other",
-                          _minutes(seconds), f"the minutes a {p}-player hand takes at the table",
-                          " minutes", 2, **longer))
-    out += [
-        Metric(f"share_{r}", f"hands: {r}", "hand", "share", _ratio(f"r_{r}"),
-               f"the share of {p}-player hands that {REASON_WORDS.get(r, 'end: ' + r)}", pp)
-        for r in reasons
-    ]
+                          _minutes(seconds), 2))
+        out.append(Metric("minutes_per_game", "minutes per game (time model)", "game", "other",
+                          lambda s: s["seconds"] / (60.0 * s["n"]), 1))
+    out += [Metric(f"share_{r}", f"hands: {r}", "hand", "share", _ratio(f"r_{r}"))
+            for r in reasons]
     # fmt: on
     return out
 
@@ -165,7 +126,6 @@ class Comparison:
     interval: Interval
     effect: float
     p_holm: float = math.nan
-    sentence: str = ""
 
     @property
     def significant(self) -> bool:
@@ -205,48 +165,16 @@ class Report:
     the seat advantage on the answer card is adjusted from)."""
 
 
-_SPANS: dict[int, tuple[weakref.ref, dict[str, tuple[int, int]]]] = {}
-"""Per aggregate table (by identity, while it lives): each arm's (first row, rows)."""
-
-
-def _arm_spans(frame: pl.DataFrame) -> dict[str, tuple[int, int]]:
-    """Each arm's (first row, rows) in a table sorted by arm, worked out once per table: a
-    report looks up every arm in every table, and a polars ``search_sorted`` costs half a
-    millisecond a call."""
-    hit = _SPANS.get(id(frame))
-    if hit is not None and hit[0]() is frame:
-        return hit[1]
-    counts = frame.group_by("arm", maintain_order=True).len()
-    lengths = counts["len"].to_numpy().astype(np.int64)
-    starts = np.cumsum(lengths) - lengths
-    spans = {
-        arm: (int(start), int(length))
-        for arm, start, length in zip(counts["arm"].to_list(), starts, lengths, strict=True)
-    }
-    for key in [k for k, (ref, _) in _SPANS.items() if ref() is None]:
-        del _SPANS[key]
-    _SPANS[id(frame)] = (weakref.ref(frame), spans)
-    return spans
-
-
 def _of_arm(frame: pl.DataFrame, arm: str) -> pl.DataFrame:
-    """The rows of one arm. The aggregates come sorted by arm, so this is a slice at the
-    arm's span (a filter would scan every arm's rows, once per arm and table)."""
-    if frame["arm"].flags["SORTED_ASC"]:
-        start, length = _arm_spans(frame).get(arm, (0, 0))
-        return frame.slice(start, length)
     return frame.filter(pl.col("arm") == arm)
 
 
-# (columns are picked with frame[list], not select: a select plans a lazy query, 0.4 ms a call)
-
-
 def _blocks(frame: pl.DataFrame, arm: str, names: tuple[str, ...]) -> pl.DataFrame:
-    return _of_arm(frame, arm)[["shard", "block", *names]]
+    return _of_arm(frame, arm).select("shard", "block", *names)
 
 
 def _sums(frame: pl.DataFrame, names: tuple[str, ...]) -> Sums:
-    return Sums(names, frame[list(names)].to_numpy().astype(float))
+    return Sums(names, frame.select(names).to_numpy().astype(float))
 
 
 def _capped(sums: Sums) -> Sums:
@@ -335,7 +263,6 @@ def analyse(
     adjusted = holm([c.interval.p for c in comparisons] + [f.win_gap.p for f in skill])
     for c, p in zip(comparisons, adjusted, strict=False):
         c.p_holm = p
-        c.sentence = sentence(c)
     for f, p in zip(skill, adjusted[len(comparisons) :], strict=True):
         f.p_holm = p
         f.sentence = skill_sentence(f)
@@ -383,27 +310,31 @@ def rule_changes_text(arm: Arm) -> str:
     return text + (f"; own seed {arm.seed} (compared unpaired)" if arm.own_seed else "")
 
 
+def distinct_decimals(low: float, estimate: float, high: float, decimals: int = 1) -> int:
+    """The fewest decimals, from ``decimals`` up to 6, at which an estimate and its interval's
+    ends print as differently as they are (``2.4 [2.4, 2.4]`` says nothing)."""
+    differ = len({low, estimate, high})
+    while decimals < 6 and len({f"{x:.{decimals}f}" for x in (low, estimate, high)}) < differ:
+        decimals += 1
+    return decimals
+
+
+def distinct_text(estimate: float, low: float, high: float, decimals: int = 1) -> str:
+    """``+2.41 [2.38, 2.44]``, with enough decimals that the ends differ from the estimate."""
+    if math.isnan(low):
+        return f"{estimate:+.{decimals}f}"
+    decimals = distinct_decimals(low, estimate, high, decimals)
+    return f"{estimate:+.{decimals}f} [{low:.{decimals}f}, {high:.{decimals}f}]"
+
+
+_S, _I, _F = pl.String, pl.Int64, pl.Float64
 SUMMARY_SCHEMA = {
-    "arm": pl.String,
-    "ruleset": pl.String,
-    "players": pl.Int64,
-    "lineup": pl.String,
-    "rule_changes": pl.String,
-    "metric": pl.String,
-    "title": pl.String,
-    "value": pl.Float64,
-    "ci_low": pl.Float64,
-    "ci_high": pl.Float64,
-    "interval": pl.String,
-    "n": pl.Int64,
-    "baseline": pl.String,
-    "diff": pl.Float64,
-    "diff_low": pl.Float64,
-    "diff_high": pl.Float64,
-    "effect_size": pl.Float64,
-    "p_value": pl.Float64,
-    "p_holm": pl.Float64,
-}
+    "arm": _S, "ruleset": _S, "players": _I, "lineup": _S, "rule_changes": _S, "metric": _S,
+    "title": _S, "value": _F, "ci_low": _F, "ci_high": _F, "interval": _S, "n": _I,
+    "baseline": _S, "diff": _F, "diff_low": _F, "diff_high": _F, "effect_size": _F,
+    "p_value": _F, "p_holm": _F,
+}  # fmt: skip
+"""summary.parquet's columns (docs/report.md)."""
 
 
 def _row(arm: Arm, metric: str, title: str, est, how: str, n: int, scale=1.0, fair=0.0) -> dict:
@@ -436,23 +367,6 @@ def _iv(iv: Interval) -> tuple[float, float, float]:
 
 
 QUANTILES = {"median": 0.5, "p10": 0.1, "p25": 0.25, "p75": 0.75, "p90": 0.9}
-DENSE_RANGE = 1 << 20
-"""Largest range of integer values :func:`_dense_codes` numbers without sorting."""
-
-
-def _dense_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``np.unique(values, return_inverse=True)`` for integers, without sorting when their
-    range is small (a histogram's values): the distinct values and each one's index."""
-    if len(values) == 0 or values.dtype.kind not in "iu" or values.dtype == np.uint64:
-        return np.unique(values, return_inverse=True)
-    low, high = int(values.min()), int(values.max())
-    if high - low >= DENSE_RANGE:
-        return np.unique(values, return_inverse=True)
-    present = np.zeros(high - low + 1, bool)
-    offsets = values.astype(np.int64) - low
-    present[offsets] = True
-    index = np.cumsum(present) - 1
-    return np.flatnonzero(present) + low, index[offsets]
 
 
 def _block_matrix(blocks: pl.DataFrame, col: str) -> tuple[np.ndarray, np.ndarray]:
@@ -461,7 +375,7 @@ def _block_matrix(blocks: pl.DataFrame, col: str) -> tuple[np.ndarray, np.ndarra
     the aggregation) as the distinct values (V,) and a dense (blocks, V) matrix of counts."""
     if blocks.height == 0:
         return np.zeros(0), np.zeros((0, 0))
-    values, vi = _dense_codes(blocks[col].to_numpy())
+    values, vi = np.unique(blocks[col].to_numpy(), return_inverse=True)
     keys = blocks["block"].to_numpy().astype(np.int64)
     rows, width = int(keys.max()) + 1, len(values)
     weights = blocks["len"].to_numpy().astype(float)
@@ -665,57 +579,6 @@ def _effect(m: Metric, arm: Arm, base: Arm, estimates) -> float:
     return math.nan
 
 
-def decimals_for(size: float, decimals: int) -> int:
-    """More decimals for small numbers, so a real difference never prints as 0."""
-    while decimals < 4 and 0 < size < 10 ** (1 - decimals):
-        decimals += 1
-    return decimals
-
-
-def _num(x: float, decimals: int) -> str:
-    text = f"{x:.{decimals}f}"
-    return "0" if float(text) == 0 else text
-
-
-def sentence(c: Comparison) -> str:
-    """One plain sentence for a comparison, e.g. 'around the corner shortens a 2-player
-    hand by 2.1 turns (95% CI 1.9 to 2.3)'."""
-    m = c.metric
-    iv = c.interval
-    scale = m.scale()
-    d = m.decimals
-    label = c.arm.label[:1].upper() + c.arm.label[1:]
-    lineup = f" ({c.arm.lineup} bots)"
-    d = decimals_for(max(abs(iv.estimate), abs(iv.low), abs(iv.high)) * scale, d)
-    if math.isnan(iv.estimate) or math.isnan(iv.low):
-        return f"{label}: too little data to compare {m.what}{lineup}."
-    est, low, high = iv.estimate * scale, iv.low * scale, iv.high * scale
-    ptext = "p < 0.001" if c.p_holm < 0.001 else f"p = {c.p_holm:.3f}"
-    if not c.significant:
-        return (
-            f"{label} makes no clear difference to {m.none_what or m.what}{lineup}: "
-            f"{_signed(est, d)}{m.unit} (95% CI {_signed(low, d)} to {_signed(high, d)}; "
-            f"Holm {ptext})."
-        )
-    verb, lo, hi = (m.up, low, high) if est > 0 else (m.down, -high, -low)
-    return (
-        f"{label} {verb} {m.what}{lineup} by {_num(abs(est), d)}{m.unit} "
-        f"(95% CI {_num(lo, d)} to {_num(hi, d)}; Holm {ptext})."
-    )
-
-
-def _signed(x: float, decimals: int) -> str:
-    text = _num(x, decimals)
-    return text if text.startswith("-") or text == "0" else "+" + text
-
-
-def _seat_groups(arm: Arm) -> dict[str, list[int]]:
-    groups: dict[str, list[int]] = {}
-    for seat, bot in enumerate(arm.bots):
-        groups.setdefault(bot, []).append(seat)
-    return groups
-
-
 def _skill(ds, agg, hnames, resamples, seed) -> list[SkillFinding]:
     """The strongest bot against the weakest of every mixed line-up whose seats keep their
     bots (no mirrored rotations), bootstrapped over the arm's hand blocks."""
@@ -725,31 +588,23 @@ def _skill(ds, agg, hnames, resamples, seed) -> list[SkillFinding]:
         if not arm.mixed or len(seatings) != 1:
             continue
         arm = dataclasses.replace(arm, bots=tuple(seatings[0].split(",")))
-        groups = _seat_groups(arm)
+        groups: dict[str, list[int]] = {}
+        for seat, bot in enumerate(arm.bots):
+            groups.setdefault(bot, []).append(seat)
         sums = _arm_sums(agg.hand_blocks, arm.name, hnames)
 
-        def rate(bot: str, groups=groups):
+        def per_seat(bot: str, column: str, groups=groups):  # per seat-hand of ``bot``
             seats = groups[bot]
-            return lambda s: sum(s[f"win{k}"] for k in seats) / (s["n"] * len(seats))
-
-        def points(bot: str, groups=groups):
-            seats = groups[bot]
-            return lambda s: sum(s[f"pts{k}"] for k in seats) / (s["n"] * len(seats))
+            return lambda s: sum(s[f"{column}{k}"] for k in seats) / (s["n"] * len(seats))
 
         total = sums.total()
-        rates = {b: float(rate(b)(total)[0]) for b in groups}
+        rates = {b: float(per_seat(b, "win")(total)[0]) for b in groups}
         strong = max(rates, key=lambda b: (rates[b], b))
         weak = min(rates, key=lambda b: (rates[b], b))
-        r_s, r_w, p_s, p_w = rate(strong), rate(weak), points(strong), points(weak)
-        ivs = block_bootstrap(
-            {
-                "win": lambda s, a=r_s, b=r_w: a(s) - b(s),
-                "points": lambda s, a=p_s, b=p_w: a(s) - b(s),
-            },
-            sums,
-            resamples=resamples,
-            seed=seed,
-        )
+        pairs = {key: (per_seat(strong, col), per_seat(weak, col))
+                 for key, col in (("win", "win"), ("points", "pts"))}  # fmt: skip
+        gaps = {key: (lambda s, a=a, b=b: a(s) - b(s)) for key, (a, b) in pairs.items()}
+        ivs = block_bootstrap(gaps, sums, resamples=resamples, seed=seed)
         out.append(
             SkillFinding(arm, strong, weak, rates[strong], rates[weak], ivs["win"], ivs["points"])
         )
@@ -757,24 +612,17 @@ def _skill(ds, agg, hnames, resamples, seed) -> list[SkillFinding]:
 
 
 def skill_sentence(f: SkillFinding) -> str:
-    """'careful wins 3.4 percentage points more of its hands than greedy ...'."""
+    """A finding's sentence ('careful is the stronger bot ...'); empty when the difference is
+    not clear (Holm p >= 0.05): it is then only in the tables."""
     w, p = f.win_gap, f.points_gap
-    table = f"at {f.arm.players} players ({f.arm.label}, line-up {', '.join(f.arm.bots)})"
-    if math.isnan(w.low):
-        return f"{table}: too little data to compare the bots."
+    if math.isnan(w.low) or not f.p_holm < ALPHA:
+        return ""
     ptext = "p < 0.001" if f.p_holm < 0.001 else f"p = {f.p_holm:.3f}"
-    if not f.p_holm < ALPHA:
-        return (
-            f"No clear skill difference {table}: {f.strong} wins {100 * f.strong_rate:.1f}% "
-            f"of its hands, {f.weak} {100 * f.weak_rate:.1f}% (difference "
-            f"{_signed(100 * w.estimate, 1)} percentage points, 95% CI {_signed(100 * w.low, 1)}"
-            f" to {_signed(100 * w.high, 1)}; Holm {ptext})."
-        )
     return (
-        f"{f.strong[:1].upper() + f.strong[1:]} is the stronger bot {table}: it wins "
-        f"{100 * f.strong_rate:.1f}% of its hands against {100 * f.weak_rate:.1f}% for "
-        f"{f.weak} ({_num(100 * w.estimate, 1)} percentage points more, 95% CI "
-        f"{_num(100 * w.low, 1)} to {_num(100 * w.high, 1)}; Holm {ptext}) and scores "
-        f"{_signed(p.estimate, 2)} points per hand against it (95% CI {_signed(p.low, 2)} to "
-        f"{_signed(p.high, 2)})."
+        f"{f.strong[:1].upper() + f.strong[1:]} is the stronger bot at {f.arm.players} players "
+        f"({f.arm.label}, line-up {', '.join(f.arm.bots)}): it wins {100 * f.strong_rate:.1f}% "
+        f"of its hands against {100 * f.weak_rate:.1f}% for {f.weak} "
+        f"({distinct_text(100 * w.estimate, 100 * w.low, 100 * w.high)} percentage points, "
+        f"Holm {ptext}) and scores {distinct_text(p.estimate, p.low, p.high, 2)} points per "
+        "hand against it (95% CIs)."
     )

@@ -37,7 +37,14 @@ import numpy as np
 from scipy.stats import norm
 
 from sim.dataset.bands import band_for
-from sim.report.analysis import ALPHA, Report, edge_title, rule_changes_text, seat_edges
+from sim.report.analysis import (
+    ALPHA,
+    Report,
+    distinct_text,
+    edge_title,
+    rule_changes_text,
+    seat_edges,
+)
 from sim.report.dataset import Arm
 from sim.report.stats import holm
 
@@ -49,6 +56,7 @@ CARD_METRICS = (
     "turns_mean",
     "hands_per_game",
     "minutes_mean",
+    "minutes_per_game",
     "points_sd",
     "margin_mean",
     "lead_changes",
@@ -96,23 +104,6 @@ def adjusted_interval(estimate: float, se: float, level: float) -> tuple[float, 
     return estimate - z * se, estimate + z * se
 
 
-def distinct_decimals(low: float, estimate: float, high: float, decimals: int = 1) -> int:
-    """The fewest decimals, from ``decimals`` up to 6, at which an estimate and its interval's
-    ends print as differently as they are (``2.4 [2.4, 2.4]`` says nothing)."""
-    differ = len({low, estimate, high})
-    while decimals < 6 and len({f"{x:.{decimals}f}" for x in (low, estimate, high)}) < differ:
-        decimals += 1
-    return decimals
-
-
-def distinct_text(estimate: float, low: float, high: float, decimals: int = 1) -> str:
-    """``+2.41 [2.38, 2.44]``, with enough decimals that the ends differ from the estimate."""
-    if math.isnan(low):
-        return f"{estimate:+.{decimals}f}"
-    decimals = distinct_decimals(low, estimate, high, decimals)
-    return f"{estimate:+.{decimals}f} [{low:.{decimals}f}, {high:.{decimals}f}]"
-
-
 @dataclass(frozen=True)
 class Cell:
     """One comparison on the card, in displayed units (percentage points for shares)."""
@@ -138,19 +129,26 @@ class Cell:
 
 
 @dataclass
-class CardRow:
-    """One rule set on a card."""
+class SeatRow:
+    """One arm's seat advantage on a card."""
 
     arm: Arm
     cells: dict[str, Cell]
-    no_result: float  # percent of its hands without a result
-    against: str = ""  # its baseline arm's label
-    named: bool = False  # the card holds several baselines: say which one in ``changes``
 
     @property
     def size(self) -> float:
+        """Practical size of its largest finding."""
         found = [c.size for c in self.cells.values() if c.verdict == FINDING]
         return max(found, default=0.0)
+
+
+@dataclass
+class CardRow(SeatRow):
+    """One rule set on a card."""
+
+    no_result: float = 0.0  # percent of its hands without a result
+    against: str = ""  # its baseline arm's label
+    named: bool = False  # the card holds several baselines: say which one in ``changes``
 
     @property
     def flagged(self) -> bool:
@@ -160,19 +158,6 @@ class CardRow:
     def changes(self) -> str:
         text = rule_changes_text(self.arm)
         return f"against {self.against}: {text}" if self.named and self.against else text
-
-
-@dataclass
-class SeatRow:
-    """One arm's seat advantage on a card."""
-
-    arm: Arm
-    cells: dict[str, Cell]
-
-    @property
-    def size(self) -> float:
-        found = [c.size for c in self.cells.values() if c.verdict == FINDING]
-        return max(found, default=0.0)
 
 
 @dataclass
@@ -220,38 +205,39 @@ def _edge_phrase(arm: Arm, metric: str) -> str:
     return f"{side}'s share of the won {what}"
 
 
+def _cell(metric, title, estimate, se, level, scale, bands, decimals=1, unit=" pp") -> Cell:
+    """A comparison (or a seat's deviation) in displayed units, with its Holm-adjusted interval
+    at ``level`` and its verdict against the metric's band."""
+    low, high = (x * scale for x in adjusted_interval(estimate, se, level))
+    band = band_for(metric, bands)
+    return Cell(metric, title, estimate * scale, low, high, band, verdict(low, high, band),
+                decimals, unit)  # fmt: skip
+
+
+def comparison_cells(report: Report, bands: dict[str, float] | None = None) -> dict:
+    """Every comparison of the report as a :class:`Cell` (Holm-adjusted interval, verdict),
+    by (arm, metric); the family is every comparison of the report."""
+    comps = report.comparisons
+    levels = holm_levels([c.interval.p for c in comps])
+    out = {}
+    for c, level in zip(comps, levels, strict=True):
+        m, iv = c.metric, c.interval
+        unit = " pp" if m.kind == "share" else ""
+        cell = _cell(m.name, m.title, iv.estimate, iv.se, level, m.scale(), bands, m.decimals, unit)
+        out[(c.arm.name, m.name)] = cell
+    return out
+
+
 def answer_cards(report: Report, bands: dict[str, float] | None = None) -> list[Card]:
     """The cards of ``report``: one per table size and line-up, with its comparisons with the
     baseline and every arm's seat advantage."""
-    comps = report.comparisons
-    levels = holm_levels([c.interval.p for c in comps])
+    arms = {a.name: a for a in report.dataset.arms}
     no_result = _no_result(report)
     by_table: dict[tuple[int, str], dict[str, dict[str, Cell]]] = {}
-    reasons: dict[tuple[int, str], list[str]] = {}
-    arms: dict[str, Arm] = {}
-    for c, level in zip(comps, levels, strict=True):
-        name = c.metric.name
-        if name not in CARD_METRICS and not name.startswith("share_"):
-            continue
-        key = (c.arm.players, c.arm.lineup)
-        arms[c.arm.name] = c.arm
-        if name.startswith("share_") and name not in reasons.setdefault(key, []):
-            reasons[key].append(name)
-        scale = c.metric.scale()
-        low, high = adjusted_interval(c.interval.estimate, c.interval.se, level)
-        band = band_for(name, bands)
-        cell = Cell(
-            metric=name,
-            title=c.metric.title,
-            estimate=c.interval.estimate * scale,
-            low=low * scale,
-            high=high * scale,
-            band=band,
-            verdict=verdict(low * scale, high * scale, band),
-            decimals=max(c.metric.decimals, 1),
-            unit=" pp" if c.metric.kind == "share" else "",
-        )
-        by_table.setdefault(key, {}).setdefault(c.arm.name, {})[name] = cell
+    for (name, metric), cell in comparison_cells(report, bands).items():
+        if metric in CARD_METRICS or metric.startswith("share_"):
+            arm = arms[name]
+            by_table.setdefault((arm.players, arm.lineup), {}).setdefault(name, {})[metric] = cell
     labels = {a.name: a.label for a in report.dataset.arms}
     seats = seat_cells(report, bands)
     cards = []
@@ -262,11 +248,9 @@ def answer_cards(report: Report, bands: dict[str, float] | None = None) -> list[
         ]
         rows.sort(key=lambda r: (-r.size, r.arm.name))
         titles = {c.metric: c.title for r in rows for c in r.cells.values()}
-        columns = [
-            (m, titles[m], band_for(m, bands))
-            for m in (*CARD_METRICS, *reasons.get(key, []))
-            if m in titles
-        ]
+        shares = [f"share_{r}" for r in report.agg.reasons]
+        columns = [(m, titles[m], band_for(m, bands)) for m in (*CARD_METRICS, *shares)
+                   if m in titles]  # fmt: skip
         # the baseline first, then by practical size
         order = lambda r: (not r.arm.is_baseline, -r.size, r.arm.name)  # noqa: E731
         seat_rows = sorted(seats.get(key, []), key=order)
@@ -277,22 +261,20 @@ def answer_cards(report: Report, bands: dict[str, float] | None = None) -> list[
         seat_columns = [(m, t, band_for(m, bands)) for m, t in seat_titles.items()]
         # one experiment may hold several games, each with its own baseline (an arm's
         # ``baseline``, docs/experiments.md): each row says which it is compared with
+        bases = sorted({labels.get(r.arm.baseline, r.arm.baseline) for r in rows or seat_rows})
         for row in rows:
             row.against = labels.get(row.arm.baseline, row.arm.baseline)
-        arms_here = [r.arm for r in rows] or [r.arm for r in seat_rows]
-        bases = sorted({labels.get(a.baseline, a.baseline) for a in arms_here})
-        for row in rows:
             row.named = len(bases) > 1
-        base = " / ".join(bases)
-        cards.append(Card(key[0], key[1], base, columns, rows, seat_columns, seat_rows))
+        cards.append(
+            Card(key[0], key[1], " / ".join(bases), columns, rows, seat_columns, seat_rows)
+        )
     return cards
 
 
 def seat_cells(report: Report, bands: dict[str, float] | None = None) -> dict:
     """Every arm's seat advantage (module docstring) as cells with Holm-adjusted intervals
     and verdicts, by (players, line-up): ``{key: [SeatRow, ...]}``. The family is every seat
-    cell of the report; an arm's cells come from its own block bootstrap
-    (``Report.estimates``), so an arm without them (an empty one) has none."""
+    cell of the report, from each arm's own block bootstrap (``Report.estimates``)."""
     items = []
     for arm in report.dataset.arms:
         hand, game = seat_edges(arm)
@@ -303,19 +285,7 @@ def seat_cells(report: Report, bands: dict[str, float] | None = None) -> dict:
     levels = holm_levels([iv.p for _, _, iv in items])
     out: dict[tuple[int, str], dict[str, SeatRow]] = {}
     for (arm, metric, iv), level in zip(items, levels, strict=True):
-        low, high = adjusted_interval(iv.estimate, iv.se, level)
-        band = band_for(metric, bands)
-        cell = Cell(
-            metric=metric,
-            title=edge_title(arm, metric),
-            estimate=iv.estimate * 100,
-            low=low * 100,
-            high=high * 100,
-            band=band,
-            verdict=verdict(low * 100, high * 100, band),
-            decimals=1,
-            unit=" pp",
-        )
+        cell = _cell(metric, edge_title(arm, metric), iv.estimate, iv.se, level, 100.0, bands)
         table = out.setdefault((arm.players, arm.lineup), {})
         table.setdefault(arm.name, SeatRow(arm, {})).cells[metric] = cell
     return {key: list(rows.values()) for key, rows in out.items()}

@@ -10,7 +10,6 @@ is escaped. report.md holds the same findings and tables in Markdown, from
 from __future__ import annotations
 
 import base64
-import json
 import time
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError
@@ -132,19 +131,3 @@ def bench_report(dataset: str | Path, out: str | Path | None = None, **kwargs) -
         "simulate_seconds": sim,
         "report_share_of_simulate": round(total / sim, 4) if sim else None,
     }
-
-
-def main(argv: list[str] | None = None) -> None:
-    """``python -m sim.report.build DATASET OUT``: print the report benchmark as JSON."""
-    import sys
-
-    args = sys.argv[1:] if argv is None else argv
-    print(
-        json.dumps(
-            bench_report(args[0], args[1] if len(args) > 1 else "/tmp/rummysim-bench-report")
-        )
-    )
-
-
-if __name__ == "__main__":
-    main()

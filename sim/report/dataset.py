@@ -15,9 +15,9 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from sim.dataset import summaries
 from sim.dataset.files import TABLES, file_digest, shard_path
 from sim.dataset.schema import schema_version_problem
-from sim.report import chunks
 from sim.rules import ConfigError, Rules, load_variant, rules_from_toml
 from sim.rules.diff import Change, rules_diff
 
@@ -129,12 +129,9 @@ def _parts(folder: Path) -> list[Path]:
     return sorted(folder.glob("arm=*/*.parquet")) if folder.is_dir() else []
 
 
-READS = {
-    "hands": chunks.HAND_COLUMNS,
-    "games": chunks.GAME_COLUMNS,
-}
+READS = {"hands": summaries.HAND_COLUMNS, "games": summaries.GAME_COLUMNS}
 """Columns the report reads from every file of each table (``points`` and ``comeback`` came
-with schema version 2): the lists of :mod:`sim.report.chunks`, which reads them."""
+with schema version 2)."""
 
 
 def _check_columns(root: Path, manifest: dict) -> None:

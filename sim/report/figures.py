@@ -24,14 +24,11 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.image  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 import seaborn as sns  # noqa: E402
 from matplotlib.collections import LineCollection  # noqa: E402
-from matplotlib.ticker import NullLocator  # noqa: E402
-from matplotlib.transforms import Bbox  # noqa: E402
 
 from sim.report.analysis import Report  # noqa: E402
 from sim.report.dataset import Arm  # noqa: E402
@@ -51,7 +48,13 @@ SEATS_CAPTION = (
 def figure_list(arms: Sequence[Arm]) -> list[tuple[str, str]]:
     """(file stem, caption) of every figure of a dataset with these arms, in the order the
     report shows them: a survival plot per table size."""
-    out = [("length", "Game length by rule set: turns per hand, hands per game, turns per game")]
+    out = [
+        (
+            "length",
+            "Game length by rule set: turns per hand, hands per game, turns per game "
+            "and minutes per game at the table (the time model over each game's actions)",
+        )
+    ]
     out += [
         (f"survival-{p}p", f"{p} players: chance that a hand is over by turn N")
         for p in sorted({a.players for a in arms})
@@ -65,15 +68,8 @@ def figure_list(arms: Sequence[Arm]) -> list[tuple[str, str]]:
 
 
 DPI = 100
-"""Resolution of the PNGs (the figures' own dpi, matplotlib's default)."""
-
-PAD_INCHES = 0.1
-"""Padding around the tight bounding box (matplotlib's ``savefig.pad_inches`` default)."""
-
 PNG_OPTIONS = {"compress_level": 1}
-"""Pillow's PNG options: zlib's fastest level. The figures are flat colours and text, so
-the files grow by 0-10% while encoding takes a third to a quarter of the time of the
-default level 6 (the forest plot of 32 arms, 1172 x 1989 pixels: 49 ms against 178 ms)."""
+"""zlib's fastest level: flat colours and text grow by 0-10%, in a third of the time."""
 
 
 def draw_all(report: Report, folder: Path) -> dict[str, Path]:
@@ -84,6 +80,8 @@ def draw_all(report: Report, folder: Path) -> dict[str, Path]:
     arms = report.dataset.arms
     names, labels = _arm_names(arms), arm_labels(arms)
     agg = report.agg
+    per_game = agg.game_seconds_hist.with_columns(pl.col("seconds") / 60)
+    minutes = [(per_game, "seconds", "minutes per game (time model)")] if per_game.height else []
     data: dict[str, tuple[str, dict]] = {
         "length": (
             "boxes",
@@ -94,6 +92,7 @@ def draw_all(report: Report, folder: Path) -> dict[str, Path]:
                     (agg.turns_hist, "turns", "turns per hand"),
                     (agg.hands_hist, "hands", "hands per game"),
                     (agg.game_turns_hist, "turns", "turns per game"),
+                    *minutes,
                 ],
             ),
         ),  # fmt: skip
@@ -119,59 +118,19 @@ def arm_labels(arms: Sequence[Arm]) -> dict[str, str]:
 
 
 def draw_one(stem: str, kind: str, data: dict, folder: Path) -> Path:
-    """Draw one figure from its plain data and save it as ``<stem>.png`` and ``<stem>.svg``.
-
-    The tight bounding box is measured once and used for both files (``bbox_inches="tight"``
-    would lay the figure out again for each). The SVG carries no date and fixed ids, so the
-    same report gives the same files."""
-    # SVG text stays text (not glyph outlines): a third of the time of saving a figure with
-    # many labels, smaller files, and the labels can be searched and copied
+    """Draw one figure from its plain data and save it as ``<stem>.png`` and ``<stem>.svg``
+    (the SVG with no date and fixed ids, and its text as text, so the same report gives the
+    same files)."""
     rc = {"svg.hashsalt": "rummysim", "svg.fonttype": "none"}
     sns.set_theme(style="whitegrid", context="notebook", rc=rc)
     fig = DRAW[kind](**data)
     try:
-        bbox = fig.get_tightbbox(fig.canvas.get_renderer()).padded(PAD_INCHES)
         png = folder / f"{stem}.png"
-        if fig.dpi == DPI and _inside(fig, bbox):
-            # whole pixels, so that cropping the figure's own image is exact
-            bbox = Bbox((np.round(np.asarray(bbox.extents) * DPI) / DPI).reshape(2, 2))
-            _save_cropped_png(fig, bbox, png)
-        else:
-            fig.savefig(png, dpi=DPI, bbox_inches=bbox, pil_kwargs=PNG_OPTIONS)
-        fig.savefig(folder / f"{stem}.svg", bbox_inches=bbox, metadata={"Date": None})
+        fig.savefig(png, dpi=DPI, bbox_inches="tight", pil_kwargs=PNG_OPTIONS)
+        fig.savefig(folder / f"{stem}.svg", bbox_inches="tight", metadata={"Date": None})
     finally:
         plt.close(fig)
     return png
-
-
-def _inside(fig: plt.Figure, bbox: Bbox) -> bool:
-    """Whether ``bbox`` (inches) lies within the figure's canvas, with a pixel to spare."""
-    width, height = fig.get_size_inches()
-    x0, y0, x1, y1 = bbox.extents
-    return x0 >= 0.01 and y0 >= 0.01 and x1 <= width - 0.01 and y1 <= height - 0.01
-
-
-def _save_cropped_png(fig: plt.Figure, bbox: Bbox, path: Path) -> None:
-    """Save the figure's whole-canvas image cropped to ``bbox`` (whole pixels).
-
-    This is the PNG ``savefig(bbox_inches=bbox)`` writes, byte for byte, but drawn by the
-    renderer the bounding box was measured with, whose text metrics are cached (savefig
-    draws on a new renderer of the cropped size and lays every text out again)."""
-    fig.canvas.draw()
-    image = np.asarray(fig.canvas.buffer_rgba())
-    height = image.shape[0]
-    x0, y0, x1, y1 = (int(v) for v in np.round(np.asarray(bbox.extents) * DPI))
-    matplotlib.image.imsave(
-        path,
-        image[height - y1 : height - y0, x0:x1],
-        format="png",
-        origin="upper",
-        dpi=DPI,
-        metadata={
-            "Software": f"Matplotlib version{matplotlib.__version__}, https://matplotlib.org/"
-        },
-        pil_kwargs=PNG_OPTIONS,
-    )
 
 
 def _arm_names(arms: Sequence[Arm]) -> list[str]:
@@ -390,66 +349,32 @@ def _forest_data(report: Report) -> dict:
     panels = []
     for metric in metrics:
         sub = [c for c in comps if c.metric.name == metric]
-        points = [
-            (
-                arms.index(c.arm.name),
-                c.interval.estimate,
-                c.interval.low,
-                c.interval.high,
-                c.significant,
-            )
-            for c in sub
-        ]
+        points = [(arms.index(c.arm.name), c.interval.estimate, c.interval.low, c.interval.high,
+                   c.significant) for c in sub]  # fmt: skip
         panels.append((sub[0].metric.title if sub else metric, points))
     labels = arm_labels(report.dataset.arms)
     return {"arms": [labels[a] for a in arms], "panels": panels}
 
 
 def _draw_forest(arms: list[str], panels: list[tuple]) -> plt.Figure:
+    """A panel per metric, a row per arm: the difference with its interval, one errorbar per
+    colour (clear difference or not); the arms named on the left column only."""
     cols = 2
     rows = math.ceil(len(panels) / cols)
-    # every panel has the same rows (arms): their names only on the left column, whose y
-    # axis alone has ticks; the others draw the rows' grid lines as one collection (a tick
-    # is four artists: 28 arms in 4 panels made 224 of them, a third of the plot's time)
     fig, axes = plt.subplots(
         rows, cols, figsize=(12, rows * _height(max(len(arms), 1))), squeeze=False
     )
     palette = sns.color_palette("deep", 2)
     for ax, (title, points) in zip(axes.ravel(), panels, strict=False):
-        # one errorbar per colour (clear difference or not), not one per arm: a forest of
-        # 32 arms drew 4 x 32 errorbars, each several artists laid out one by one
         for significant in (False, True):
-            color = palette[1] if significant else palette[0]
-            mine = [p for p in points if bool(p[4]) == significant]
-            bars = [p for p in mine if not math.isnan(p[2])]
-            dots = [p for p in mine if math.isnan(p[2])]
-            if bars:
-                y, estimate, low, high = np.array(bars, float).T[:4]
-                ax.errorbar(
-                    estimate,
-                    y,
-                    xerr=[estimate - low, high - estimate],
-                    fmt="o",
-                    capsize=3,
-                    color=color,
-                )
-            if dots:
-                ax.plot([p[1] for p in dots], [p[0] for p in dots], "o", color=color)
+            mine = [p[:4] for p in points if bool(p[4]) == significant]
+            if mine:
+                y, estimate, low, high = np.array(mine, float).T
+                xerr = np.nan_to_num([estimate - low, high - estimate])
+                ax.errorbar(estimate, y, xerr=xerr, fmt="o", capsize=3, color=palette[significant])
         ax.axvline(0, color="grey", lw=1, ls="--")
-        if ax.get_subplotspec().is_first_col():
-            ax.set_yticks(range(len(arms)), arms)
-            ax.tick_params(axis="y", labelsize=8)
-        else:
-            ax.yaxis.set_major_locator(NullLocator())
-            ax.hlines(
-                range(len(arms)),
-                0,
-                1,
-                transform=ax.get_yaxis_transform(),
-                colors=plt.rcParams["grid.color"],
-                linewidths=plt.rcParams["grid.linewidth"],
-                zorder=0.5,
-            )
+        ax.set_yticks(range(len(arms)), arms if ax.get_subplotspec().is_first_col() else [])
+        ax.tick_params(axis="y", labelsize=8)
         ax.set_ylim(len(arms) - 0.5, -0.5)
         ax.set_title(f"{title}: difference", fontsize=10, y=1.0)
     for ax in axes.ravel()[len(panels) :]:
@@ -458,27 +383,15 @@ def _draw_forest(arms: list[str], panels: list[tuple]) -> plt.Figure:
     return fig
 
 
-def _space_panels(
-    fig: plt.Figure,
-    longest: str,
-    rows: int,
-    fontsize: float,
-    bottom: float = 0.6,
-    top: float = 0.5,
-) -> None:
-    """Margins for a grid of panels whose left column carries the arms' names (at
-    ``fontsize``): room for the longest name on the left, for a title and x tick labels
-    between rows, ``bottom`` inches below the last row for its tick labels and x label and
-    ``top`` inches above the first.
-    (What ``tight_layout`` works out from every label, at a third of the forest plot's
-    time; the saved image is cropped to what is drawn anyway.)"""
-    renderer = fig.canvas.get_renderer()
+def _space_panels(fig, longest: str, rows: int, fontsize: float, bottom=0.6, top=0.5) -> None:
+    """Margins for a grid of panels whose left column names the arms (at ``fontsize``): room
+    for the longest name on the left, for a title and x tick labels between rows, ``bottom``
+    inches below the last row and ``top`` above the first."""
     probe = fig.text(0, 0, longest, fontsize=fontsize)
-    name_width = probe.get_window_extent(renderer).width / fig.dpi
+    name_width = probe.get_window_extent(fig.canvas.get_renderer()).width / fig.dpi
     probe.remove()
     width, height = fig.get_size_inches()
     row_gap = 0.75  # inches: x tick labels of one row, the title of the next
-    # a little more room than is drawn on every side (the image is cropped to what is)
     panel_height = (height - top - bottom - (rows - 1) * row_gap) / rows
     fig.subplots_adjust(
         left=min(0.6, (name_width + 0.35) / width),

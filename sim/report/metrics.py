@@ -1,33 +1,24 @@
-"""Per-arm aggregates of a dataset: the block tables kept in its files' footers, or, where
-a footer is missing or not of the report's blocking, made from the rows.
+"""Per-arm aggregates of a dataset: the block tables kept in its files' footers, or, where a
+footer is missing or not of the report's blocking, made from the rows by the same code
+(:mod:`sim.dataset.summaries`).
 
-The hands are read once, in chunks of whole files of at most :data:`CHUNK_ROWS` hands of
-one arm and only the columns the report needs (:data:`~sim.report.chunks.HAND_COLUMNS`), so
-memory depends on the chunk size, the number of arms, blocks and distinct values, not on
-the number of hands. Each chunk is reduced in one pass, by the code the runner makes the
-footers with (:mod:`sim.dataset.summaries`, :mod:`sim.dataset.summary_kernels`), to its
-block sums, its per-block histograms and its games' block sums; the chunks' small tables
-are then put together. The results are small tables:
+The hands are read in chunks of whole files of one arm (at most :data:`CHUNK_ROWS` hands),
+only the columns the report needs, two chunks at a time, each reduced to small tables:
 
-* hand blocks: per (arm, shard, block of ``block`` consecutive deals) the sums every hand
-  statistic of the report is made of (:func:`~sim.report.chunks.hand_sum_names`); the
-  paired bootstrap of :mod:`sim.report.stats` resamples these blocks;
-* game blocks: the same for games (:func:`~sim.report.chunks.game_sum_names`), blocks of
-  consecutive game numbers;
-* histograms: turns per hand, points per hand, hands per game and turns per game, per arm,
-  from which the quantiles, distributions and survival curves are exact;
-* skill: per arm and seating of bots, wins and points per seat (for mixed line-ups).
+* hand blocks: per (arm, shard, block) the sums every hand statistic is made of
+  (:func:`~sim.dataset.summaries.hand_sum_names`), which the paired bootstrap resamples;
+* game blocks: the same for games, each game in the block of its first deal;
+* histograms of turns and points per hand, hands, final margins and turns per game, per
+  arm, and per block (merged into at most ``QUANTILE_BLOCKS`` per arm) for the quantiles;
+* skill: per arm and seating of bots, wins and points per seat (mixed line-ups).
 
 "Points won per hand" is the hands' ``points`` column, the sum of the absolute values of a
-hand's scores: what the winner takes under ``pip_to_winner``/``per_card`` scoring (the others
-score 0), and the penalties paid in the hand under ``penalty`` scoring, so the same column
-measures the score swing of a hand whatever the scoring (RULES.md §2G.29).
+hand's scores: the score swing of a hand whatever the scoring (RULES.md §2G.29).
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -40,9 +31,8 @@ import pyarrow.parquet as pq
 
 from sim.dataset import summaries as B
 from sim.dataset.summaries import BOOTSTRAP_BLOCKS, block_size
+from sim.dataset.timing import model_seconds, time_model
 from sim.engine.rows import GAME_DEAL_STRIDE, REASON_NAMES
-from sim.report import chunks as C
-from sim.report.chunks import game_sum_names, hand_sum_names
 from sim.report.dataset import Dataset, DatasetError
 
 ENGINE = "streaming"
@@ -67,6 +57,7 @@ class Aggregates:
     hands_blocks: pl.DataFrame  # ... of hands per game, per game block
     margin_blocks: pl.DataFrame  # ... of final margins, per game block
     game_turns_hist: pl.DataFrame  # (arm, turns, len): turns per game, per arm
+    game_seconds_hist: pl.DataFrame  # (arm, seconds, len): time model's seconds per game
     skill: pl.DataFrame
     seats: int
     reasons: tuple[str, ...]
@@ -93,6 +84,42 @@ class Aggregates:
 def _per_arm(blocks: pl.DataFrame, name: str) -> pl.DataFrame:
     """A per-block histogram summed over the blocks of each arm."""
     return blocks.group_by("arm", name).agg(pl.col("len").sum()).sort("arm", name)
+
+
+def _frame(arm: str, rows: B.Rows, names: tuple[str, ...]) -> pl.DataFrame:
+    """A chunk's rows of one table as a frame: arm, shard, block, *names (Int64)."""
+    data = np.column_stack([rows.shard, rows.block, rows.columns]).astype(np.int64)
+    frame = pl.from_numpy(data, schema=["shard", "block", *names], orient="row")
+    arms = pl.repeat(arm, len(rows), dtype=pl.String, eager=True).alias("arm")
+    return frame.insert_column(0, arms)
+
+
+def _summed(frames: list[pl.DataFrame], names: tuple[str, ...], keyed: int) -> pl.DataFrame:
+    """Every chunk's rows of a table, one row per (arm, shard, block, the first ``keyed``
+    names), the other columns summed (a block may span two chunks; a mirrored run's
+    rotations each start the shard's blocks again), sorted by that key."""
+    keys = ["arm", "shard", "block", *names[:keyed]]
+    return _stack(frames, names).group_by(keys).agg(pl.col(names[keyed:]).sum()).sort(keys)
+
+
+def _stack(frames: list[pl.DataFrame], names: tuple[str, ...]) -> pl.DataFrame:
+    return pl.concat(frames) if frames else _frame("", B.concat_rows([], len(names)), names)
+
+
+def _merged(blocks: pl.DataFrame, name: str, most: int = B.QUANTILE_BLOCKS) -> pl.DataFrame:
+    """A per-block histogram with each arm's blocks, numbered in order, merged into at most
+    ``most`` neighbours (``block`` the merged block's number, ``shard`` 0): what the
+    quantiles' bootstrap resamples."""
+    key = pl.struct("shard", "block")
+    rank = key.rank("dense").over("arm").cast(pl.Int64) - 1
+    k = key.n_unique().over("arm").cast(pl.Int64)
+    group = pl.when(k > most).then(rank * most // k).otherwise(rank)
+    return (
+        blocks.with_columns(group.alias("block"), pl.lit(0, pl.Int64).alias("shard"))
+        .group_by("arm", "shard", "block", name)
+        .agg(pl.col("len").sum())
+        .sort("arm", "shard", "block", name)
+    )
 
 
 @dataclass(frozen=True)
@@ -170,12 +197,8 @@ class _Chunk:
     summarized: bool
 
     @property
-    def hands_files(self) -> list[str]:
-        return [str(part.path) for part in self.hands]
-
-    @property
     def files(self) -> list[str]:
-        return self.hands_files + self.games
+        return [str(part.path) for part in self.hands] + self.games
 
 
 def _file_chunks(
@@ -261,25 +284,25 @@ def _has_actions(parts: list[Part]) -> bool:
 
 
 def _read_hands(parts: list[Part], scores: bool) -> pa.Table:
-    """A chunk's hands: :data:`~sim.report.chunks.HAND_COLUMNS`, the action counts where every
-    file has them and, with ``scores``, the :data:`~sim.report.chunks.SCORE_COLUMN`, file
+    """A chunk's hands: :data:`~sim.dataset.summaries.HAND_COLUMNS`, the action counts where every
+    file has them and, with ``scores``, the :data:`~sim.dataset.summaries.SCORE_COLUMN`, file
     after file, each column in one piece (so that numpy reads it in place: the copy is made
     here, in the reading thread)."""
-    columns = list(C.HAND_COLUMNS) + (list(B.ACTIONS) if _has_actions(parts) else [])
-    columns += [C.SCORE_COLUMN] if scores else []
+    columns = list(B.HAND_COLUMNS) + (list(B.ACTIONS) if _has_actions(parts) else [])
+    columns += [B.SCORE_COLUMN] if scores else []
     return pa.concat_tables(
         pq.ParquetFile(part.path).read(columns=columns, use_threads=False) for part in parts
     ).combine_chunks()
 
 
 def _read_games(games_files: list[str]) -> pa.Table | None:
-    """A chunk's games' :data:`~sim.report.chunks.GAME_COLUMNS`, each column in one piece
+    """A chunk's games' :data:`~sim.dataset.summaries.GAME_COLUMNS`, each column in one piece
     (None without games files). pyarrow decodes the score lists in about half the time
     polars takes."""
     if not games_files:
         return None
     return pa.concat_tables(
-        pq.ParquetFile(path).read(columns=list(C.GAME_COLUMNS), use_threads=False)
+        pq.ParquetFile(path).read(columns=list(B.GAME_COLUMNS), use_threads=False)
         for path in games_files
     ).combine_chunks()
 
@@ -294,178 +317,56 @@ def _summaries(parts: list[Part]) -> dict[str, B.Rows]:
     }
 
 
-READ_AHEAD = 3
-"""Chunks being read and reduced at once (two threads; the third waits its turn, so that a
-thread is never idle while the caller takes a result)."""
-
-
-def _reduced_chunks(chunks: list[_Chunk], reduce: _Reduce):
-    """``reduce(chunk, ...)`` of each chunk, in chunk order: each chunk read and reduced in
-    one of two threads (the readers and the kernels leave the GIL, so both cores work), at
-    most :data:`READ_AHEAD` chunks in memory. A summarized chunk's tables come from its
-    hands files' footers (its rows, hands and games, are read after all should one not
-    decode). A file that cannot be read, or whose values are impossible, raises
+def _reduced(chunk: _Chunk, reduce: _Reduce) -> dict[str, B.Rows]:
+    """A chunk's tables: from its hands files' footers where they fit and decode, else from
+    its rows. A file that cannot be read, or whose values are impossible, raises
     :class:`DatasetError` naming the chunk's files."""
-
-    def work(i: int):
-        chunk = chunks[i]
-        kept = None
-        try:
-            if chunk.summarized:
-                with contextlib.suppress(B.SummaryError):
-                    kept = _summaries(chunk.hands)
-            hands = games = None
-            if kept is None:
-                hands = _read_hands(chunk.hands, chunk.arm in reduce.mixed)
-                games = _read_games(chunk.games)
-        except (OSError, pa.ArrowException) as err:
-            raise unreadable(chunk.files, err) from None
-        try:
-            return reduce(chunk, hands, games, kept)
-        except C.ChunkError as err:
-            raise damaged(chunk.files, str(err)) from None
-
-    pool = ThreadPoolExecutor(2)
+    kept = None
     try:
-        pending = deque(pool.submit(work, i) for i in range(min(READ_AHEAD, len(chunks))))
-        for i in range(len(chunks)):
-            result = pending.popleft().result()
-            if i + READ_AHEAD < len(chunks):
-                pending.append(pool.submit(work, i + READ_AHEAD))
-            yield result
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-class _Table:
-    """One of the aggregates' tables: (arm, shard, block, *names) with one row per key (arm,
-    shard, block and the first ``keyed`` names), the rest summed. Each chunk adds its
-    :class:`~sim.report.chunks.Rows`; :meth:`frame` makes one polars frame of them all.
-    ``merged``: a per-block histogram whose neighbouring blocks are merged into at most this
-    many per arm (``shard`` 0, ``block`` the merged block's number: what the quantiles'
-    bootstrap takes), so that the frame holds thousands of rows, not millions."""
-
-    def __init__(self, names: tuple[str, ...], keyed: int = 0, merged: int | None = None) -> None:
-        self.names = names
-        self.keyed = keyed
-        self.merged = merged
-        self.pieces: list[tuple[str, B.Rows]] = []
-        self.dtypes: dict[str, pl.DataType] = {}
-
-    def add(self, arm: str, rows: B.Rows, dtypes: dict[str, pl.DataType]) -> None:
-        """A chunk's rows of ``arm``; ``dtypes``: the types of its columns as the files have
-        them (the shard's; any other not ``Int64``), taken from the first chunk."""
-        self.pieces.append((arm, rows))
-        for name, dtype in dtypes.items():
-            self.dtypes.setdefault(name, dtype)
-
-    def frame(self) -> pl.DataFrame:
-        """Every chunk's rows, sorted by key with equal keys summed (as a ``group_by`` and a
-        ``sort`` would give them): :func:`~sim.dataset.summaries.merge_by_key`. The chunks come
-        in key order (arms in name order, the files of an arm in the runner's order), so this
-        is one concatenation, a check that each key follows the one before, and a sum where a
-        block spans two chunks."""
-        arms = sorted({arm for arm, _ in self.pieces})
-        rank = {arm: i for i, arm in enumerate(arms)}
-        lengths = [len(rows) for _, rows in self.pieces]
-        code = np.repeat(np.array([rank[arm] for arm, _ in self.pieces], np.int64), lengths)
-        shard = np.concatenate([rows.shard for _, rows in self.pieces] or [np.zeros(0, np.int64)])
-        block = np.concatenate([rows.block for _, rows in self.pieces] or [np.zeros(0, np.int64)])
-        width = len(self.names)
-        columns = np.concatenate(
-            [rows.columns for _, rows in self.pieces] or [np.zeros((0, width), np.int64)]
-        )
-        keys = [code, shard, block] + [columns[:, i] for i in range(self.keyed)]
-        pick, columns = B.merge_by_key(keys, columns, self.keyed)
-        if pick is not None:
-            code, shard, block = code[pick], shard[pick], block[pick]
-        if self.merged is not None:
-            code, block, columns = B.merged_histograms(code, shard, block, columns, self.merged)
-            shard = np.zeros(len(code), np.int64)
-        self._sorted_rows = (arms, code, columns)
-        return self._build(arms, code, shard, block, columns).with_columns(
-            pl.col("arm").set_sorted()
-        )
-
-    _sorted_rows: tuple[list[str], np.ndarray, np.ndarray] | None = None
-    """The rows :meth:`frame` gave, as numpy: arms, each row's arm, its columns."""
-
-    def per_arm(self, frame: pl.DataFrame) -> pl.DataFrame:
-        """A histogram table (``keyed`` 1: value and count, ``frame`` as :meth:`frame` gave
-        it) summed over the blocks of each arm, sorted by arm and value: counted from the
-        merged rows, or with polars when their values are too spread to count densely."""
-        name = self.names[0]
-        if self._sorted_rows is None or self.keyed != 1:
-            raise ValueError("per_arm counts a histogram table after its frame()")
-        arms, code, columns = self._sorted_rows
-        value, count = columns[:, 0], columns[:, 1]
-        if len(value) == 0:
-            return _per_arm(frame, name)
-        low = int(value.min())
-        width = int(value.max()) - low + 1
-        if len(arms) * width > B.DENSE_LIMIT:
-            return _per_arm(frame, name)
-        # float weights are exact: counts are whole numbers far below 2**53
-        totals = np.bincount(
-            code * width + (value - low), weights=count, minlength=len(arms) * width
-        )
-        nz = np.flatnonzero(totals)
-        return pl.DataFrame(
-            {
-                "arm": pl.Series("arm", arms, dtype=pl.String).gather(nz // width),
-                name: pl.Series(nz % width + low, dtype=pl.Int64).cast(
-                    self.dtypes.get(name, pl.Int64)
-                ),
-                "len": pl.Series(totals[nz].astype(np.int64)).cast(self.dtypes["len"]),
-            }
-        ).with_columns(pl.col("arm").set_sorted())
-
-    def _build(self, arms, code, shard, block, columns) -> pl.DataFrame:
-        """The frame of these rows, each column of its table's type."""
-        arm = pl.Series("arm", arms, dtype=pl.String).gather(code)
-        rows = C.frame_of(B.Rows(shard, block, columns), self.names, self.dtypes)
-        return rows.insert_column(0, arm)
+        if chunk.summarized:
+            with contextlib.suppress(B.SummaryError):
+                kept = _summaries(chunk.hands)
+        hands = games = None
+        if kept is None:
+            hands = _read_hands(chunk.hands, chunk.arm in reduce.mixed)
+            games = _read_games(chunk.games)
+    except (OSError, pa.ArrowException) as err:
+        raise unreadable(chunk.files, err) from None
+    try:
+        return reduce(chunk, hands, games, kept)
+    except B.ChunkError as err:
+        raise damaged(chunk.files, str(err)) from None
 
 
 @dataclass(frozen=True)
 class _Reduce:
-    """How a chunk is reduced (the same for every chunk of a dataset): see :meth:`__call__`."""
+    """How a chunk is reduced (the same for every chunk of a dataset)."""
 
     blocking: B.Blocking
     teams: frozenset[str]
     mixed: frozenset[str]
 
     def summarized(self, arm: str, part: Part) -> bool:
-        """Whether ``part`` (a hands file of ``arm``) keeps this report's blocks in its
-        footer."""
+        """Whether ``part`` (a hands file of ``arm``) keeps this report's blocks."""
         header = B.summary_header(part.summary)
         return B.summary_fits(
             header, self.blocking, teams=arm in self.teams, scores=arm in self.mixed
         )
 
-    def __call__(self, chunk: _Chunk, hands: pa.Table | None, games: pa.Table | None, kept):
-        """One chunk's hand and game blocks and histograms: ``(table, rows, dtypes)`` for
-        each of the aggregates' tables (:class:`_Table`): ``kept`` (the tables from the
-        footers), or made from the rows read, by the code the runner makes the footers with
-        (:func:`~sim.dataset.summaries.hand_arrays`,
-        :func:`~sim.dataset.summaries.game_tables_of`)."""
-        teams = chunk.arm in self.teams
-        blocking = self.blocking
+    def __call__(self, chunk: _Chunk, hands, games, kept) -> dict[str, B.Rows]:
+        """The chunk's :data:`~sim.dataset.summaries.TABLES`: ``kept`` (from the footers), or
+        made from the rows read by the code the runner makes the footers with."""
         if kept is not None:
-            types = chunk.hands[0].types or {}
-        else:
-            types = {name: hands.schema.field(name).type for name in ("shard", "turns")}
-            arrays = B.hand_arrays(hands, blocking, teams=teams, scores=chunk.arm in self.mixed)
-            hand_tables = arrays.tables(blocking.seats, blocking.known)
-            kept = dict(zip(B.TABLES[:3], hand_tables, strict=True))
-            if games is not None:
-                tables = B.game_tables_of(games, hands, blocking, teams=teams)
-                kept |= dict(zip(B.TABLES[3:], tables, strict=True))
-            keyed = dict(zip(B.TABLES, B.KEYED, strict=True))
-            kept = {name: B.in_key_order(rows, keyed[name]) for name, rows in kept.items()}
-        shard = {"shard": C.polars_type(types["shard"])}
-        turns = shard | {"turns": C.polars_type(types["turns"])}
-        return [(name, rows, turns if name == "turns" else shard) for name, rows in kept.items()]
+            return kept
+        teams = chunk.arm in self.teams
+        scores = chunk.arm in self.mixed
+        tables = B.hand_tables(hands, self.blocking, teams=teams, scores=scores)
+        if games is not None:
+            tables += B.game_tables_of(games, hands, self.blocking, teams=teams)
+        return {
+            name: B.in_key_order(rows, keyed)
+            for name, rows, keyed in zip(B.TABLES, tables, B.KEYED, strict=False)
+        }
 
 
 def aggregate(ds: Dataset) -> Aggregates:
@@ -495,56 +396,55 @@ def aggregate(ds: Dataset) -> Aggregates:
     else:
         block = block_size(min(sum(p.rows for p in parts) for parts in hand_parts.values()))
     known = REASONS + ("other",)
-    len_type = {"len": pl.UInt32}
-    tables = {
-        "hands": _Table(hand_sum_names(seats, known)),
-        "games": _Table(game_sum_names(seats)),
-        "turns": _Table(("turns", "len"), keyed=1, merged=B.QUANTILE_BLOCKS),
-        "points": _Table(("points", "len"), keyed=1, merged=B.QUANTILE_BLOCKS),
-        "hands_hist": _Table(("hands", "len"), keyed=1, merged=B.QUANTILE_BLOCKS),
-        "margin": _Table(("margin", "len"), keyed=1, merged=B.QUANTILE_BLOCKS),
-        "game_turns": _Table(("turns", "len"), keyed=1, merged=B.QUANTILE_BLOCKS),
-    }
-    for table in tables.values():
-        table.dtypes |= len_type
+    seconds = model_seconds(time_model(ds.manifest))
     reduce = _Reduce(
-        blocking=B.Blocking(block, stride, seats, known, by_game=by_game),
+        blocking=B.Blocking(block, stride, seats, known, by_game, seconds),
         teams=frozenset(teams),
         mixed=frozenset(a.name for a in ds.arms if a.mixed),
     )
+    names = dict(zip(B.TABLES, B.table_names(seats, known), strict=True))
+    pieces: dict[str, list[pl.DataFrame]] = {name: [] for name in B.TABLES}
     chunks = _file_chunks(hand_parts, ds.root / "games", CHUNK_ROWS, reduce.summarized)
-    for chunk, reduced in zip(chunks, _reduced_chunks(chunks, reduce), strict=True):
-        for name, rows, dtypes in reduced:
-            tables[name].add(chunk.arm, rows, dtypes)
-    # the frames built two at a time (numpy's copies and polars' columns leave the GIL)
-    with ThreadPoolExecutor(2) as pool:
-        frames = dict(zip(tables, pool.map(_Table.frame, tables.values()), strict=True))
+    # two chunks read and reduced at a time (the readers and kernels leave the GIL)
+    pool = ThreadPoolExecutor(2)
+    try:
+        reduced = pool.map(lambda c: _reduced(c, reduce), chunks)
+        for chunk, tables in zip(chunks, reduced, strict=True):
+            for name, rows in tables.items():
+                pieces[name].append(_frame(chunk.arm, rows, names[name]))
+    finally:
+        pool.shutdown(cancel_futures=True)
+    frames = {name: _summed(pieces[name], names[name], 0) for name in ("hands", "games")}
+    # the histograms are summed by the group_by of each use (per arm, per merged block)
+    frames |= {
+        name: _stack(pieces[name], names[name])
+        for name in [*HISTOGRAMS, "game_turns", "game_seconds"]
+    }
     hb = frames["hands"]
-    turns_blocks, points_blocks, hands_blocks, margin_blocks = (
-        frames[key] for key in ("turns", "points", "hands_hist", "margin")
-    )
-    sk = _skill(ds, seats)
-    seen = [r for r in known if hb[f"r_{r}"].sum() > 0]
-    reasons = tuple(seen)
-    hb = hb.drop([f"r_{r}" for r in known if r not in seen])
-    gb = frames["games"]
+    seen = tuple(r for r in known if hb[f"r_{r}"].sum() > 0)
+    hist = {name: _per_arm(frames[key], name) for key, name in HISTOGRAMS.items()}
     return Aggregates(
-        hand_blocks=hb,
-        game_blocks=gb,
-        turns_hist=tables["turns"].per_arm(turns_blocks),
-        points_hist=tables["points"].per_arm(points_blocks),
-        hands_hist=tables["hands_hist"].per_arm(hands_blocks),
-        margin_hist=tables["margin"].per_arm(margin_blocks),
-        turns_blocks=turns_blocks,
-        points_blocks=points_blocks,
-        hands_blocks=hands_blocks,
-        margin_blocks=margin_blocks,
-        game_turns_hist=tables["game_turns"].per_arm(frames["game_turns"]),
-        skill=sk.sort("arm", "seating"),
+        hand_blocks=hb.drop([f"r_{r}" for r in known if r not in seen]),
+        game_blocks=frames["games"],
+        turns_hist=hist["turns"],
+        points_hist=hist["points"],
+        hands_hist=hist["hands"],
+        margin_hist=hist["margin"],
+        turns_blocks=_merged(frames["turns"], "turns"),
+        points_blocks=_merged(frames["points"], "points"),
+        hands_blocks=_merged(frames["hands_hist"], "hands"),
+        margin_blocks=_merged(frames["margin"], "margin"),
+        game_turns_hist=_per_arm(frames["game_turns"], "turns"),
+        game_seconds_hist=_per_arm(frames["game_seconds"], "seconds"),
+        skill=_skill(ds, seats).sort("arm", "seating"),
         seats=seats,
-        reasons=reasons,
+        reasons=seen,
         block=block,
         per_game_deals=per_game,
         by_game=by_game,
         actions=all(_has_actions(parts) for parts in hand_parts.values()),
     )
+
+
+HISTOGRAMS = {"turns": "turns", "points": "points", "hands_hist": "hands", "margin": "margin"}
+"""The per-hand and per-game histograms with quantiles, by table: their value column."""

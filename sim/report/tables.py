@@ -9,8 +9,8 @@ from functools import cache
 import polars as pl
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
-from sim.report.analysis import Comparison, Report, decimals_for, rule_changes_text
-from sim.report.answer import answer_cards, distinct_decimals, report_bands
+from sim.report.analysis import Report, distinct_decimals, rule_changes_text
+from sim.report.answer import answer_cards, comparison_cells, report_bands
 
 _NUMBER = re.compile(r"[+\-–]?\d[\d.,]*( \[[+\-\d.,]+, [+\-\d.,]+\])?( ⚠)?|–")
 """A number the report formatted (``+2.41 [2.38, 2.44]``, ``0.4 ⚠``, ``–``): no markup."""
@@ -64,7 +64,6 @@ def templates(autoescape: bool) -> Environment:
         pairing=PAIRING,
         answer_table=answer_table,
         seat_table=seat_table,
-        glance_table=glance_table,
         arm_table=arm_table,
         comparison_table=comparison_table,
         skill_rows=skill_rows,
@@ -83,9 +82,6 @@ PAIRING = (
     "shares no deals and is compared unpaired throughout. "
 )
 """What is paired and how, said on the page (and in report.md)."""
-
-KEY_METRICS = ("turns_mean", "hands_per_game", "points_mean", "points_sd", "margin_mean")
-"""What the headline findings cover: game length and score spread."""
 
 
 def fmt(x: float | None, decimals: int = 1) -> str:
@@ -109,7 +105,7 @@ def fmt_p(p: float) -> str:
     """A p-value: three decimals, or ``<0.001``."""
     if math.isnan(p):
         return "–"
-    return "<0.001" if p < 0.001 else f"{p:.3f}"
+    return "< 0.001" if p < 0.001 else f"{p:.3f}"
 
 
 # (metric, column title, decimals)
@@ -122,6 +118,7 @@ ARM_COLUMNS = (
     ("over_by_50", "over by turn 50 %", 1),
     ("hands_per_game", "hands/game [95% CI]", 2),
     ("minutes_mean", "minutes/hand [95% CI]", 2),
+    ("minutes_per_game", "minutes/game [95% CI]", 1),
     ("points_mean", "points/hand mean [95% CI]", 1),
     ("points_sd", "points/hand sd", 1),
     ("points_iqr", "points IQR [95% CI]", 0),
@@ -166,111 +163,42 @@ def arm_table(report: Report) -> tuple[list[str], list[list[tuple[str, float | s
     return header, rows
 
 
-def comparison_table(
-    report: Report,
-) -> tuple[list[str], list[list[tuple[str, float | str | None]]]]:
-    """Header and rows of the table of every comparison with the baseline."""
-    header = [
-        "arm",
-        "baseline",
-        "metric",
-        "baseline value",
-        "arm value",
-        "difference [95% CI]",
-        "effect size",
-        "p",
-        "Holm p",
-        "finding",
-    ]
+def comparison_table(report: Report) -> tuple[list[str], list[list[tuple]]]:
+    """Header and rows of the table of every comparison with the baseline: the difference with
+    its 95% interval, effect size, p-values, and the verdict of its Holm-adjusted interval
+    against the metric's band (``sim.report.answer``), marked as on the card."""
+    header = ["arm", "baseline", "metric", "baseline value", "arm value",
+              "difference [95% CI]", "effect size", "p", "Holm p",
+              "Holm-adjusted interval", "band", "verdict"]  # fmt: skip
+    cells = comparison_cells(report, report_bands(report))
     rows = []
     for c in report.comparisons:
         scale = c.metric.scale()
         d = max(c.metric.decimals, 2)
         iv = c.interval
-        rows.append(
-            [
-                (c.arm.name, c.arm.name),
-                (c.arm.baseline, c.arm.baseline),
-                (c.metric.title, c.metric.title),
-                (fmt(c.baseline_value * scale, d), c.baseline_value * scale),
-                (fmt(c.arm_value * scale, d), c.arm_value * scale),
-                (
-                    fmt_ci(iv.estimate * scale, iv.low * scale, iv.high * scale, d),
-                    iv.estimate * scale,
-                ),
-                (fmt(c.effect, 2), c.effect),
-                (fmt_p(iv.p), iv.p),
-                (fmt_p(c.p_holm), c.p_holm),
-                ("difference" if c.significant else "no clear difference", int(c.significant)),
-            ]
-        )
+        cell = cells[(c.arm.name, c.metric.name)]
+        mark = VERDICT_MARK.get(cell.verdict, "")
+        rows.append([
+            (c.arm.name, c.arm.name),
+            (c.arm.baseline, c.arm.baseline),
+            (c.metric.title, c.metric.title),
+            (fmt(c.baseline_value * scale, d), c.baseline_value * scale),
+            (fmt(c.arm_value * scale, d), c.arm_value * scale),
+            (fmt_ci(iv.estimate * scale, iv.low * scale, iv.high * scale, d), iv.estimate * scale),
+            (fmt(c.effect, 2), c.effect),
+            (fmt_p(iv.p), iv.p),
+            (fmt_p(c.p_holm), c.p_holm),
+            (cell.text, cell.estimate, mark),
+            (f"±{cell.band:g}", cell.band),
+            (cell.verdict, cell.verdict, mark),
+        ])  # fmt: skip
     return header, rows
-
-
-def key_findings(report: Report) -> dict[int, list[Comparison]]:
-    """Headline comparisons (game length and score spread) by player count."""
-    out: dict[int, list[Comparison]] = {}
-    for c in report.comparisons:
-        if c.metric.name in KEY_METRICS:
-            out.setdefault(c.arm.players, []).append(c)
-    return dict(sorted(out.items()))
-
-
-def other_findings(report: Report) -> tuple[list[Comparison], list[Comparison]]:
-    """The remaining comparisons: (clear differences, no clear difference)."""
-    rest = [c for c in report.comparisons if c.metric.name not in KEY_METRICS]
-    return [c for c in rest if c.significant], [c for c in rest if not c.significant]
 
 
 def skill_rows(report: Report) -> list[dict]:
     """Per-bot rows of mixed line-ups (empty when no line-up mixes bots)."""
     rows = report.rows.filter(pl.col("metric").str.starts_with("bot_"))
     return list(rows.iter_rows(named=True))
-
-
-GLANCE = (
-    ("turns_mean", "turns per hand"),
-    ("hands_per_game", "hands per game"),
-    ("points_mean", "points per hand"),
-    ("points_sd", "sd of points per hand"),
-    ("margin_mean", "final margin"),
-)
-
-
-def glance_table(report: Report, players: int) -> tuple[list[str], list[list[tuple]]]:
-    """At a glance, for one player count: each rule set, every resolved setting it changes
-    (``analysis.rule_changes_text``), and its change against the baseline of turns per hand,
-    hands per game, points per hand, its sd and the final margin. Cells are
-    ``(text, sort key, mark)``; ``mark`` is ``"clear"`` for a Holm-adjusted p < 0.05, else
-    empty."""
-    header = ["rule set", "what it changes", "line-up"]
-    header += [f"{title}: change [95% CI]" for _, title in GLANCE]
-    by_arm: dict[str, dict[str, Comparison]] = {}
-    for c in report.comparisons:
-        if c.arm.players == players:
-            by_arm.setdefault(c.arm.name, {})[c.metric.name] = c
-    rows = []
-    for arm in sorted(report.dataset.arms, key=lambda a: (a.lineup, a.name)):
-        comps = by_arm.get(arm.name)
-        if not comps:
-            continue
-        changes = rule_changes_text(arm)
-        row: list[tuple] = [(arm.label, arm.label, ""), (changes, changes, "")]
-        row.append((arm.lineup, arm.lineup, ""))
-        for metric, _title in GLANCE:
-            c = comps.get(metric)
-            if c is None:
-                row.append(("–", None, ""))
-                continue
-            iv = c.interval
-            size = max(abs(iv.estimate), abs(iv.low), abs(iv.high))
-            d = decimals_for(size, max(c.metric.decimals, 1))
-            text = fmt_ci(iv.estimate, iv.low, iv.high, d)
-            if not text.startswith("-") and iv.estimate == iv.estimate:
-                text = "+" + text
-            row.append((text, iv.estimate, "clear" if c.significant else ""))
-        rows.append(row)
-    return header, rows
 
 
 VERDICT_MARK = {"finding": "finding", "no practical difference": "same"}
@@ -337,6 +265,4 @@ def page_context(report: Report, version: str) -> dict:
         "exp_text": text,  # fenced in report.md by more backticks than any run in it
         "fence": "`" * max([3, *(len(run) + 1 for run in re.findall("`+", text))]),
         "cards": answer_cards(report, report_bands(report)),
-        "key": key_findings(report),
-        "other": other_findings(report),
     }

@@ -23,6 +23,7 @@ from pathlib import Path
 from sim.dataset.files import TMP_DIR, write_parquet_atomic
 from sim.dataset.schema import RULES_FILE, rules_table
 from sim.dataset.summaries import Blocking, block_size
+from sim.dataset.timing import DEFAULT_SECONDS, model_seconds
 from sim.engine import api
 from sim.engine import layout as L
 from sim.engine import rows as R
@@ -134,6 +135,7 @@ def report_blocking(experiment: Experiment) -> Blocking:
         seats=max(arm.players for arm in experiment.arms),
         known=R.REASON_NAMES + ("other",),
         by_game=experiment.unit == "games" and not experiment.mirror,
+        seconds=model_seconds({**DEFAULT_SECONDS, **experiment.time}),
     )
 
 

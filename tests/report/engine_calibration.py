@@ -206,8 +206,8 @@ def coverage_checks(paired: dict[str, list[Comparison]], truth: dict[str, float]
 def pooled_truth(report, pairs: dict[str, list[Comparison]]) -> dict[str, float]:
     """Each metric's effect over every replicate pooled: the statistic of all ``corner<i>``
     arms' block sums together minus that of all ``base<i>`` arms'."""
+    from sim.dataset.summaries import game_sum_names, hand_sum_names
     from sim.report.analysis import _arm_sums
-    from sim.report.chunks import game_sum_names, hand_sum_names
 
     agg = report.agg
     names = {"hand": hand_sum_names(agg.seats, agg.reasons), "game": game_sum_names(agg.seats)}
@@ -240,8 +240,8 @@ def edge_checks(report, arms: list) -> list[Check]:
     """Per seat-advantage statistic (:data:`EDGES`, ``analysis.seat_edges``), the share of
     ``arms``' own 95% intervals (``report.estimates``) that cover the statistic of all their
     block sums pooled (Bonferroni over the statistics, as the other checks)."""
+    from sim.dataset.summaries import game_sum_names, hand_sum_names
     from sim.report.analysis import _arm_sums, seat_edges
-    from sim.report.chunks import game_sum_names, hand_sum_names
 
     agg = report.agg
     hand, game = seat_edges(arms[0])

@@ -100,9 +100,9 @@ def test_bands_cover_every_card_metric_and_end_reason() -> None:
 def test_the_report_opens_with_the_answer_card(small_report) -> None:
     folder = small_report.folder
     md = (folder / "report.md").read_text()
-    assert md.index("## The answer") < md.index("## Findings")
+    assert md.index("## The answer") < md.index("## Per-arm summary")
     page = (folder / "index.html").read_text()
-    assert page.index("<h2>The answer</h2>") < page.index("<h2>Findings")
+    assert page.index("<h2>The answer</h2>") < page.index("<h2>Per-arm summary")
     cards = answer_cards(small_report.report)
     assert {(c.players, c.lineup) for c in cards} >= {(2, "greedy"), (4, "greedy")}
     two = next(c for c in cards if (c.players, c.lineup) == (2, "greedy"))

@@ -242,7 +242,14 @@ def test_a_summary_of_other_blocks_or_a_damaged_one_is_not_used(tmp_path: Path) 
     ds = open_dataset(root)
     parts = M._parts(root / "hands")
     reduce = M._Reduce(
-        blocking=B.Blocking(header["block"], 1, header["seats"], tuple(header["known"]), False),
+        blocking=B.Blocking(
+            header["block"],
+            1,
+            header["seats"],
+            tuple(header["known"]),
+            False,
+            tuple(header["seconds"]),
+        ),  # fmt: skip
         teams=frozenset(),
         mixed=frozenset(a.name for a in ds.arms if a.mixed),
     )
@@ -279,6 +286,7 @@ def test_a_summary_holds_what_the_rows_of_its_shard_give_and_names_its_blocking(
                 header["seats"],
                 tuple(header["known"]),
                 header["by_game"],
+                tuple(header["seconds"]),
             )
             games_path = kept / "games" / part.path.parent.name / part.path.name
             hands, games = pq.read_table(part.path), pq.read_table(games_path)
@@ -293,8 +301,8 @@ def test_a_summary_holds_what_the_rows_of_its_shard_give_and_names_its_blocking(
             rows = reduce(
                 chunk, M._read_hands([part], arm.mixed), M._read_games([str(games_path)]), None
             )
-            assert [name for name, _, _ in rows] == list(B.TABLES)
-            for name, got, _ in rows:
+            assert list(rows) == list(B.TABLES)
+            for name, got in rows.items():
                 want = tables[name]
                 assert np.array_equal(got.shard, want.shard), name
                 assert np.array_equal(got.block, want.block), name
@@ -308,6 +316,7 @@ def test_a_summary_holds_what_the_rows_of_its_shard_give_and_names_its_blocking(
                 replace(blocking, seats=blocking.seats + 1),
                 replace(blocking, known=blocking.known[1:]),
                 replace(blocking, by_game=not blocking.by_game),
+                replace(blocking, seconds=(1.0,) * 5),  # another time model
             ):
                 assert not B.summary_fits(header, other, **flags)
             assert not B.summary_fits(header, blocking, teams=not arm.teams, scores=arm.mixed)
@@ -358,55 +367,11 @@ def test_rows_are_put_in_key_order_with_equal_keys_summed(keyed: int) -> None:
     assert got.columns.tolist() == [
         list(r) for r in want.select([f"c{i}" for i in range(3)]).rows()
     ]
-    ordered = B.in_key_order(got, keyed)
-    assert ordered is got  # already in order, nothing repeated: as it is
-
-
-@pytest.mark.nojit
-def test_the_polars_type_of_each_integer_column_is_the_one_polars_reads() -> None:
-    import pyarrow as pa
-
-    from sim.report import chunks as C
-
-    for kind in (pa.int8(), pa.int16(), pa.int32(), pa.int64(), pa.uint8(), pa.uint16(),
-                 pa.uint32(), pa.uint64(), pa.float64(), pa.string()):  # fmt: skip
-        assert C.polars_type(kind) == pl.from_arrow(pa.array([], type=kind)).dtype, kind
-
-
-@pytest.mark.nojit
-@pytest.mark.parametrize("spread", [1, 1 << 30], ids=["dense", "sparse"])
-def test_per_block_histograms_are_merged_into_neighbouring_groups_per_arm(spread: int) -> None:
-    """Histogram rows of three arms (one with fewer blocks than the most, kept as they are,
-    numbered from 0) merged into at most ``most`` groups of neighbouring blocks per arm:
-    each group's counts are the sum of its blocks', whether counted densely or, for values
-    spread too far apart, by sorting."""
-    rng = np.random.default_rng(8)
-    most = 7
-    rows = []
-    for arm, blocks in ((0, 30), (1, 5), (3, 16)):
-        keys = sorted({(int(s), int(b)) for s, b in rng.integers(0, 4, (blocks * 3, 2)) * [1, 9]})
-        keys = keys[:blocks]
-        for shard, block in keys:
-            for value in sorted(set(rng.integers(0, 6, 4).tolist())):
-                rows.append((arm, shard, block, value * spread - 3, int(rng.integers(1, 9))))
-    arm, shard, block, value, count = (np.array(c, np.int64) for c in zip(*rows, strict=True))
-    got_arm, group, columns = B.merged_histograms(
-        arm, shard, block, np.stack([value, count], axis=1), most
+    again = B.in_key_order(got, keyed)  # already in order, nothing repeated: the same rows
+    assert (
+        again.shard.tolist() == got.shard.tolist()
+        and again.columns.tolist() == got.columns.tolist()
     )
-    want: dict[tuple[int, int, int], int] = {}
-    for a in np.unique(arm):
-        mine = arm == a
-        pairs = sorted(set(zip(shard[mine].tolist(), block[mine].tolist(), strict=True)))
-        of = dict(zip(pairs, B.merged_blocks(len(pairs), most).tolist(), strict=True))
-        for s, b, v, c in zip(shard[mine], block[mine], value[mine], count[mine], strict=True):
-            key = (int(a), of[(int(s), int(b))], int(v))
-            want[key] = want.get(key, 0) + int(c)
-    got = {
-        (int(a), int(g), int(v)): int(c)
-        for a, g, (v, c) in zip(got_arm, group, columns, strict=True)
-    }
-    assert got == want and list(got) == sorted(want)
-    assert group.max() == most - 1
 
 
 @pytest.mark.nojit
@@ -449,3 +414,31 @@ def test_turns_per_game_sum_each_games_hands_in_every_kind_of_run(kept: Path) ->
         got = agg.game_turns_hist.filter(pl.col("arm") == arm.name)
         assert got["turns"].to_list() == want["turns"].to_list(), arm.name
         assert got["len"].to_list() == want["count"].to_list(), arm.name
+
+
+def test_seconds_per_game_are_the_time_model_over_each_games_hands(kept: Path) -> None:
+    """Issue #30 points 1 and 6: a game's minutes at the table are the time model
+    (sim.dataset.timing, the experiment's [time]) charged over its own hands' action counts;
+    the report keeps their histogram per arm and their mean per game block."""
+    from sim.dataset.timing import time_model
+
+    ds = open_dataset(kept)
+    agg = M.aggregate(ds)
+    model = time_model(ds.manifest)
+    keys = ["shard", "rotation", "game"]
+    charged = (
+        model["hand"] + model["turn"] * pl.col("turns") + model["meld"] * pl.col("melds")
+        + model["layoff"] * pl.col("layoffs") + model["rebuild"] * pl.col("rebuilds")
+    )  # fmt: skip
+    for arm in ds.arms:
+        hands = ds.hands().filter(pl.col("arm") == arm.name).collect()
+        games = ds.games().filter(pl.col("arm") == arm.name).collect().select(keys)
+        per_game = hands.group_by(keys).agg(charged.sum().round().cast(pl.Int64).alias("s"))
+        per_game = per_game.join(games, on=keys)
+        assert per_game.height == games.height > 0
+        want = per_game["s"].value_counts().sort("s")
+        got = agg.game_seconds_hist.filter(pl.col("arm") == arm.name)
+        assert got["seconds"].to_list() == want["s"].to_list(), arm.name
+        assert got["len"].to_list() == want["count"].to_list(), arm.name
+        blocks = agg.game_blocks.filter(pl.col("arm") == arm.name)
+        assert blocks["seconds"].sum() == per_game["s"].sum(), arm.name

@@ -182,7 +182,7 @@ def test_report_page_loads_cleanly_in_chromium(small_report, chromium: Page) -> 
     )
     assert "value" in sorted_tables["result"], sorted_tables
     checked = json.loads(sorted_tables["result"]["value"])
-    assert len(checked) >= 3, checked  # the answer cards, the glance tables, the arms table
+    assert len(checked) >= 3, checked  # the answer cards, the arms table, the comparisons
     for table, column, up, down in checked:
         assert up == sorted(up), (table, column, up)
         assert down == sorted(down, reverse=True), (table, column, down)

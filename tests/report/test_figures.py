@@ -20,30 +20,6 @@ def test_drawing_twice_writes_the_same_files(small_report, tmp_path) -> None:
         assert (tmp_path / "first" / svg).read_bytes() == (tmp_path / "again" / svg).read_bytes()
 
 
-def test_cropped_png_is_what_savefig_writes_for_the_same_box(small_report, tmp_path) -> None:
-    import matplotlib.pyplot as plt
-    import numpy as np
-    from matplotlib.transforms import Bbox
-
-    from sim.report import figures
-
-    data = figures._forest_data(small_report.report)
-    fig = figures._draw_forest(**data)
-    try:
-        bbox = fig.get_tightbbox(fig.canvas.get_renderer()).padded(figures.PAD_INCHES)
-        assert figures._inside(fig, bbox)
-        extents = np.round(np.asarray(bbox.extents) * figures.DPI) / figures.DPI
-        bbox = Bbox(extents.reshape(2, 2))
-        figures._save_cropped_png(fig, bbox, tmp_path / "cropped.png")
-        fig.savefig(
-            tmp_path / "saved.png", dpi=figures.DPI, bbox_inches=bbox,
-            pil_kwargs=figures.PNG_OPTIONS,
-        )  # fmt: skip
-    finally:
-        plt.close(fig)
-    assert (tmp_path / "cropped.png").read_bytes() == (tmp_path / "saved.png").read_bytes()
-
-
 def test_figures_name_rule_sets_by_label_table_and_line_up_not_by_arm_id(small_report):
     """Issue #30 point 6: a reader sees "around the corner (2p, greedy)", never the arm's
     folder name ``around-2p-greedy``."""
@@ -194,4 +170,38 @@ def test_length_figure_draws_the_turns_per_game_of_every_rule_set(small_report) 
         want = hist_summary(values, counts)
         assert row == pytest.approx([want[k] for k in figures.BOX_STATS]), name
     svg = (small_report.folder / "figures" / "length.svg").read_text(encoding="utf-8")
-    assert "turns per game" in svg
+    assert "turns per game" in svg and "minutes per game (time model)" in svg
+
+
+def test_length_figure_draws_the_minutes_per_game_of_every_rule_set(small_report) -> None:
+    """Issue #30 point 6: a minutes-at-the-table distribution beside turns per game: each
+    arm's box is the quantiles of its games' minutes under the time model, and the per-arm
+    summary gives their mean with its interval (the same minutes, summed per game block)."""
+    import numpy as np
+    import polars as pl
+
+    from sim.dataset.timing import time_model
+    from sim.report import figures
+    from sim.report.stats import hist_summary
+
+    report = small_report.report
+    ds = report.dataset
+    names = figures._arm_names(ds.arms)
+    minutes = report.agg.game_seconds_hist.with_columns(pl.col("seconds") / 60)
+    data = figures._boxes_data(names, figures.arm_labels(ds.arms), [(minutes, "seconds", "x")])
+    model = time_model(ds.manifest)
+    keys = ["shard", "rotation", "game"]
+    charged = (
+        model["hand"] + model["turn"] * pl.col("turns") + model["meld"] * pl.col("melds")
+        + model["layoff"] * pl.col("layoffs") + model["rebuild"] * pl.col("rebuilds")
+    )  # fmt: skip
+    rows = report.rows.filter(pl.col("metric") == "minutes_per_game")
+    for name, row in zip(names, data["panels"][0][1], strict=True):
+        hands = ds.hands().filter(pl.col("arm") == name).collect()
+        games = ds.games().filter(pl.col("arm") == name).collect().select(keys)
+        per_game = hands.group_by(keys).agg(charged.sum().round().alias("s")).join(games, on=keys)
+        values, counts = np.unique(per_game["s"].to_numpy() / 60, return_counts=True)
+        want = hist_summary(values, counts)
+        assert row == pytest.approx([want[k] for k in figures.BOX_STATS]), name
+        (value,) = rows.filter(pl.col("arm") == name)["value"].to_list()
+        assert value == pytest.approx(want["mean"]), name

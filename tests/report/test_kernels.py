@@ -1,6 +1,7 @@
-"""sim.dataset.summary_kernels against plain numpy on random chunks: each run's sums and histograms
-are what the rows give, whatever the column types, player counts, missing winners, end
-reasons' dictionaries and ragged score lists. Small enough to run without the JIT too."""
+"""sim.dataset.summary_kernels and the game sums of sim.dataset.summaries against plain numpy
+on random chunks: each run's sums are what the rows give, whatever the column types, player
+counts, missing winners, end reasons' dictionaries and ragged score lists. Small enough to
+run without the JIT too."""
 
 from __future__ import annotations
 
@@ -56,24 +57,11 @@ def test_hand_run_sums_are_the_rows_sums(seed: int, with_scores: bool) -> None:
 
 
 @pytest.mark.nojit
-@pytest.mark.parametrize("seed", range(3))
-def test_run_histogram_counts_each_value_per_run(seed: int) -> None:
-    rng = np.random.default_rng(seed)
-    values = rng.integers(-7, 40, 250).astype(np.int16)
-    starts = _starts(rng, len(values))
-    out = np.zeros((len(starts), 47), np.int64)
-    K.run_histogram(starts, values, -7, out)
-    for r, run in enumerate(_runs(starts, len(values))):
-        assert out[r].tolist() == np.bincount(values[run] + 7, minlength=47).tolist()
-
-
-@pytest.mark.nojit
 def test_final_margins_are_the_winners_lead_or_the_top_two_gap() -> None:
     final = np.array([[214, 240, 0], [60, 130, 0], [90, 70, 0], [5, 9, 12], [5, 9, 12]])
     length = np.array([2, 2, 2, 3, 2])  # the last game's third score is past its sides
     winner = np.array([0, 1, -1, 0, 2], np.int8)  # a winner past the sides: nobody won
-    margin = np.zeros(5, np.int64)
-    K.final_margins(final, length, winner, margin)
+    margin = C.final_margins(final, length, winner)
     assert margin.tolist() == [-26, 70, 20, -7, 4]
 
 
@@ -89,8 +77,7 @@ def test_game_run_sums_are_the_rows_sums(seed: int) -> None:
     lead = rng.integers(0, 9, rows).astype(np.int32)
     capped = rng.random(rows) < 0.05
     starts = _starts(rng, rows)
-    out = np.zeros((len(starts), K.GS_FIXED + seats), np.int64)
-    K.game_run_sums(starts, hands, margin, comeback, winner, lead, capped, out)
+    out = C.game_run_sums(starts, hands, margin, comeback, winner, lead, capped, seats)
     for r, run in enumerate(_runs(starts, rows)):
         h, m, c = hands[run].astype(np.int64), margin[run], lead[run].astype(np.int64)
         expected = [len(h), h.sum(), (h * h).sum(), m.sum(), (m * m).sum(), comeback[run].sum()]
@@ -137,9 +124,8 @@ def test_a_chunk_with_impossible_seats_is_a_clear_error(
     )
     known = ("went_out", "other")
     blocking = Blocking(block=2, stride=1, seats=2, known=known)
-    hands = C.hand_arrays(table, blocking, teams=False, scores=False)
     with pytest.raises(C.ChunkError, match=match):
-        hands.sums(2, known)
+        C.hand_tables(table, blocking, teams=False, scores=False)
 
 
 @pytest.mark.nojit

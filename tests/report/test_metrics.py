@@ -11,11 +11,11 @@ import polars as pl
 import pyarrow as pa
 import pytest
 
+from sim.dataset import summaries as C
 from sim.dataset.summaries import QUANTILE_BLOCKS, reason_dictionary
 from sim.engine.rows import GAME_DEAL_STRIDE
-from sim.report import chunks as C
 from sim.report import open_dataset
-from sim.report.metrics import aggregate
+from sim.report.metrics import _frame, aggregate
 
 
 @pytest.mark.parametrize(
@@ -31,15 +31,12 @@ def test_runs_histogram_counts_like_a_group_by(values: list[int]) -> None:
     block = np.array([0, 0, 1, 0, 0, 1, 1, 1, 1, 1])
     runs = C.Runs(shard, block)
     assert len(runs) == 6 and runs.counts.sum() == len(values)
-    got = C.frame_of(
-        runs.histogram_rows(np.array(values)), ("v", "len"), {"shard": pl.Int32, "len": pl.UInt32}
-    )
+    got = _frame("a", runs.histogram_rows(np.array(values)), ("v", "len")).drop("arm")
     keys = ["shard", "block", "v"]
     summed = got.group_by(keys).agg(pl.col("len").sum()).sort(keys)
     frame = pl.DataFrame({"shard": shard, "block": block, "v": values})
     expected = frame.group_by(keys).len().sort(keys)
     assert summed.equals(expected.cast(summed.schema))
-    assert got.schema["shard"] == pl.Int32 and got.schema["len"] == pl.UInt32
 
 
 def test_end_reasons_read_categorical_and_string_columns() -> None:
@@ -281,11 +278,12 @@ def test_a_shard_with_impossible_values_is_named_in_a_clear_error(
 
 @pytest.mark.parametrize("order", ["in order", "a block in two chunks", "out of order"])
 def test_aggregate_tables_sort_and_sum_like_a_group_by(order: str) -> None:
-    """metrics._Table: each chunk's numpy rows made one frame, sorted by (arm, shard, block,
-    value) with the counts of equal keys summed, whether the chunks come in key order (one
-    concatenation), split a block between them, or come in any order (sorted)."""
-    from sim.report.chunks import Rows
-    from sim.report.metrics import _Table
+    """metrics._summed: each chunk's rows made one frame, sorted by (arm, shard, block,
+    value) with the counts of equal keys summed, whether the chunks come in key order, split
+    a block between them, or come in any order; and each arm's blocks merged into at most
+    QUANTILE_BLOCKS neighbours for the quantiles (metrics._merged)."""
+    from sim.dataset.summaries import Rows
+    from sim.report.metrics import _merged, _summed
 
     rng = np.random.default_rng(7)
     pieces = []
@@ -312,18 +310,12 @@ def test_aggregate_tables_sort_and_sum_like_a_group_by(order: str) -> None:
         pieces[0:1] = [(arm, halves[0]), (arm, halves[1])]
     else:
         rng.shuffle(pieces)
-    table = _Table(("v", "len"), keyed=1)
-    table.dtypes |= {"shard": pl.Int32, "len": pl.UInt32}
-    for arm, rows in pieces:
-        table.add(arm, rows, {})
-    got = table.frame()
-    everything = pl.concat(
-        C.frame_of(rows, ("v", "len"), {}).with_columns(pl.lit(arm).alias("arm"))
-        for arm, rows in pieces
-    )
+    frames = [_frame(arm, rows, ("v", "len")) for arm, rows in pieces]
+    got = _summed(frames, ("v", "len"), keyed=1)
     keys = ["arm", "shard", "block", "v"]
-    expected = everything.group_by(keys).agg(pl.col("len").sum()).sort(keys)
+    expected = pl.concat(frames).group_by(keys).agg(pl.col("len").sum()).sort(keys)
     assert got.columns == ["arm", "shard", "block", "v", "len"]
-    assert got.equals(expected.select(got.columns).cast(got.schema))
-    assert got.schema["shard"] == pl.Int32 and got.schema["len"] == pl.UInt32
-    assert got["arm"].flags["SORTED_ASC"]
+    assert got.equals(expected)
+    merged = _merged(got, "v", most=3)
+    assert merged["len"].sum() == got["len"].sum()
+    assert merged.group_by("arm").agg(pl.col("block").max())["block"].to_list() == [2, 2]

@@ -9,8 +9,7 @@ import pytest
 
 from sim.report.stats import (
     Sums,
-    _weight_chunks,
-    _window_quantiles,
+    _weight_pair,
     block_bootstrap,
     hist_bootstrap,
     hist_quantile,
@@ -18,7 +17,6 @@ from sim.report.stats import (
     holm,
     quantile_of,
     quantile_rows,
-    quantile_spread,
     two_sided_p,
     wilson,
 )
@@ -150,20 +148,18 @@ def _reference_draws(av, bv, paired, resamples, seed, chunk=100):
 @pytest.mark.nojit
 @pytest.mark.parametrize("paired", [True, False, None])
 def test_cached_weights_draw_what_one_generator_draws(paired) -> None:
-    from sim.report import stats
-
     rng = np.random.default_rng(6)
     a = _blocks(rng, rng.normal(20, 5, 3000), 10)
     b = _blocks(rng, rng.normal(20, 5, 3000 if paired else 2000), 10)
     other = None if paired is None else b
-    stats._weights_cache.clear()
+    _weight_pair.cache_clear()
     first = block_bootstrap(MEAN, a, other, paired=bool(paired), resamples=250, seed=9)
     again = block_bootstrap(MEAN, a, other, paired=bool(paired), resamples=250, seed=9)
-    assert len(stats._weights_cache) == 1  # the second run drew nothing new
-    stats._weights_cache.clear()
+    assert _weight_pair.cache_info().hits == 1  # the second run drew nothing new
+    _weight_pair.cache_clear()
     fresh = block_bootstrap(MEAN, a, other, paired=bool(paired), resamples=250, seed=9)
     assert first == again == fresh
-    # and the weights are those of one generator, chunk after chunk, as before the cache
+    # and the weights are those of one generator, chunk after chunk
     expected = _reference_draws(
         a.values.astype(float),
         None if other is None else other.values.astype(float),
@@ -171,18 +167,14 @@ def test_cached_weights_draw_what_one_generator_draws(paired) -> None:
         250,
         9,
     )
-    chunks = stats._weight_chunks(
-        9,
-        250,
-        100,
-        a.values.shape[0],
-        None if other is None else (other.values.shape[0], bool(paired)),
-    )
-    assert len(chunks) == len(expected) == 3
-    for (wa, wb), (sa, sb) in zip(chunks, expected, strict=True):
-        assert np.array_equal(wa @ a.values.astype(float), sa)
-        if other is not None:
-            assert np.array_equal(wb @ other.values.astype(float), sb)
+    kb = None if other is None or paired else other.values.shape[0]
+    wa, wb = _weight_pair(9, 250, a.values.shape[0], kb)
+    assert not wa.flags.writeable
+    assert np.array_equal(wa @ a.values.astype(float), np.concatenate([sa for sa, _ in expected]))
+    if other is not None:
+        wb = wa if paired else wb
+        want = np.concatenate([sb for _, sb in expected])
+        assert np.array_equal(wb @ other.values.astype(float), want)
 
 
 def _block_hists(rng: np.random.Generator, blocks: int, values: np.ndarray) -> np.ndarray:
@@ -245,50 +237,6 @@ def test_quantile_rows_match_hist_quantile_and_empty_rows_are_nan():
     assert got[0] == hist_quantile(values, rows[0], 0.5) == 9
     assert math.isnan(got[1])
     assert got[2] == hist_quantile(values, rows[2], 0.5) == 2
-
-
-@pytest.mark.nojit
-def test_reused_resampled_sums_give_what_fresh_draws_give() -> None:
-    from sim.report import stats
-
-    rng = np.random.default_rng(12)
-    a = _blocks(rng, rng.normal(20, 5, 3000), 10)
-    b = _blocks(rng, rng.normal(21, 5, 3000), 10)
-    stats._weights_cache.clear()
-    stats._resampled_cache.clear()
-    fresh = block_bootstrap(MEAN, a, b, paired=True, resamples=300, seed=4)
-    # each arm's own bootstrap first: the paired one then reuses their resampled sums
-    block_bootstrap(MEAN, a, resamples=300, seed=4)
-    block_bootstrap(MEAN, b, resamples=300, seed=4)
-    assert len(stats._weights_cache) == 1  # paired weights are one arm's weights
-    reused = block_bootstrap(MEAN, a, b, paired=True, resamples=300, seed=4)
-    assert reused == fresh
-    wa, _ = stats._weight_chunks(4, 300, 100, a.values.shape[0], None)[0]
-    assert wa.dtype == np.uint8 and not wa.flags.writeable
-
-
-def test_hist_bootstrap_quantiles_from_windows_equal_the_whole_product():
-    """Quantiles drawn from a few columns around each (``_window_quantiles``) are the ones
-    the whole cumulative histogram gives, for long tails, empty blocks and every draw."""
-    rng = np.random.default_rng(7)
-    values = np.arange(400)
-    counts = np.zeros((60, len(values)))
-    for b in range(60):
-        if b % 17 == 3:
-            continue  # an empty block: some draws may have few cards in a tail
-        draws = (rng.pareto(1.5, size=300) * (3 + b % 5)).astype(int).clip(0, len(values) - 1)
-        counts[b] = np.bincount(draws, minlength=len(values))
-    qs = (0.01, 0.1, 0.25, 0.5, 0.75, 0.9, 0.99)
-    stats = {f"q{q}": quantile_of(q) for q in qs} | {"iqr": quantile_spread(0.75, 0.25)}
-    windowed = hist_bootstrap(stats, values, counts, resamples=500, seed=4)
-    # the same statistics as plain functions take the whole product
-    whole = {name: (lambda v, c, f=f: f(v, c)) for name, f in stats.items()}
-    assert hist_bootstrap(whole, values, counts, resamples=500, seed=4) == windowed
-    cumulative = np.cumsum(counts, axis=1)
-    weights = np.concatenate([w for w, _ in _weight_chunks(4, 500, 100, 60, None)]).astype(float)
-    drawn = _window_quantiles(values, cumulative, weights, qs)
-    for q in qs:
-        np.testing.assert_array_equal(drawn[q], quantile_rows(values, weights @ cumulative, q))
 
 
 @pytest.mark.nojit

@@ -77,8 +77,8 @@ def test_user_text_shows_literally_in_report_md_and_index_html(tmp_path: Path) -
     assert "<b>" not in page and "&lt;b&gt;x&lt;/b&gt;" in page
     assert "&lt;b&gt;in a fence&lt;/b&gt;" in page
     # issue #30 point 1: the figures come right after the answer, before the long tables
-    for text, answer, figures, glance in (
-        (page, "<h2>The answer</h2>", "<h2>Figures</h2>", "<h2>Findings: game length"),
-        (md, "## The answer", "## Figures", "## Findings: game length"),
+    for text, answer, figures, tables in (
+        (page, "<h2>The answer</h2>", "<h2>Figures</h2>", "<h2>Per-arm summary"),
+        (md, "## The answer", "## Figures", "## Per-arm summary"),
     ):
-        assert text.index(answer) < text.index(figures) < text.index(glance)
+        assert text.index(answer) < text.index(figures) < text.index(tables)
