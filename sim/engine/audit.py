@@ -43,6 +43,7 @@ import numpy as np
 
 from sim.cards import JOKER, N_NATURAL, N_SUITS
 from sim.engine.bitops import popcount
+from sim.engine.greedy import greedy_arrangement
 from sim.engine.jit import kernel
 from sim.engine.layout import (
     BORROW_OFF,
@@ -73,6 +74,7 @@ from sim.engine.layout import (
     P_RUN_SUIT,
     P_SCORING,
     P_STOCK_EXHAUSTION,
+    P_TONK_MELD_AT_ONCE,
     P_TONK_ONE_LAYOFF,
     P_TONK_WAIT,
     RUN_ANY_SUIT,
@@ -89,6 +91,8 @@ from sim.engine.melds import (
     MAX_LAYERS,
     MAX_RUN,
     MELD_GROUP,
+    S_BEST_N,
+    W_SCAL,
     n_positions,
     rank_at,
 )
@@ -103,6 +107,7 @@ from sim.engine.state import (
     C_MELDS_TURN,
     C_N_MELDS,
     C_OPEN_TURN,
+    C_PLAN,
     C_STEALS_TURN,
     C_STOCK_N,
     C_TOOK_UNOPENED,
@@ -131,7 +136,7 @@ from sim.engine.state import (
     S_N,
     S_OPENED,
 )
-from sim.engine.table import may_lay_off_on, meld_fits, takes_joker
+from sim.engine.table import may_lay_off_on, may_meld_now, meld_fits, takes_joker
 
 COUNTER_BITS = 4  # bit-sliced counters count copies up to 15
 
@@ -313,11 +318,20 @@ def check_opening(fx, params, st, seat):
 
 
 @kernel
-def check_turn_limits(fx, params, st):
-    """After a progressive turn's table phase: the per-turn limits held (§2D.19 one meld,
-    ``tonk_one_layoff_per_turn`` one lay-off, no meld while waiting under ``tonk_wait``,
-    §3.22). Returns the violations."""
+def check_turn_limits(fx, params, values, st, work, seat):
+    """After ``seat``'s table phase in a progressive turn: the per-turn limits held (§2D.19
+    one meld, ``tonk_one_layoff_per_turn`` one lay-off, no meld while waiting under
+    ``tonk_wait``, §3.22), and under ``tonk_meld_immediately`` (§2L.49) he holds no meld he
+    may still lay down (greedy's arrangement search, which holds back a discard when the
+    turn needs one, answers whether one exists; its planned discard is left as it was).
+    Returns the violations."""
     bad = 0
+    if rule(fx, params, P_TONK_MELD_AT_ONCE) == 1 and may_meld_now(fx, params, st):
+        plan = st[R_SC, C_PLAN]
+        greedy_arrangement(fx, params, values, st, work, seat)
+        st[R_SC, C_PLAN] = plan
+        if work[W_SCAL, S_BEST_N] > 0:
+            bad += 1
     melds = st[R_SC, C_MELDS_TURN]
     per_turn = rule(fx, params, P_MELDS_PER_TURN)
     if per_turn != MELDS_UNLIMITED and melds > 1:

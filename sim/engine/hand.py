@@ -303,7 +303,7 @@ def play_turns(fx, params, values, bots, st, piles, rng, work, events):
             play_table(fx, params, values, bots, st, piles, rng, events, work, seat)
             if rule(fx, params, P_AUDIT) == 1:
                 st[R_SC, C_VIOLATIONS] += check_opening(fx, params, st, seat)
-                st[R_SC, C_VIOLATIONS] += check_turn_limits(fx, params, st)
+                st[R_SC, C_VIOLATIONS] += check_turn_limits(fx, params, values, st, work, seat)
                 if st[R_SC, C_JOKERS_OWED] > 0:  # reuse_same_turn: a joker kept (§2B.12)
                     st[R_SC, C_VIOLATIONS] += 1
             if st[R_SEAT + seat, S_N] > 0:

@@ -48,6 +48,7 @@ from sim.engine.layout import (
     P_INITIAL_MELD_MIN,
     P_MELDS_PER_TURN,
     P_PACKS,
+    P_TONK_MELD_AT_ONCE,
 )
 from sim.engine.legal import (
     allowed_naturals,
@@ -330,6 +331,17 @@ def _actions(fx, params, values, st, piles, rng, events, work, seat, pick):
 
 
 @kernel
+def _melds_owed(fx, params, values, st, piles, rng, events, work, seat):
+    """Under ``tonk_meld_immediately`` (§2L.49): how many new melds ``seat`` holds and may
+    lay down now (one of them must go down), else 0."""
+    if rule(fx, params, P_TONK_MELD_AT_ONCE) == 0 or not may_meld_now(fx, params, st):
+        return np.int64(0)
+    return _melds(
+        fx, params, values, st, piles, rng, events, work, seat, np.int64(NO_PICK), np.int64(0)
+    )
+
+
+@kernel
 def random_table(fx, params, values, st, piles, rng, events, work, seat):
     """Random's lay-downs, lay-offs and joker replacements (module docstring)."""
     while st[R_SEAT + seat, S_N] > 0:
@@ -340,6 +352,10 @@ def random_table(fx, params, values, st, piles, rng, events, work, seat):
         must_play = must_open or st[R_SC, C_JOKERS_OWED] > 0
         if must_play and n == 0:
             return  # cannot happen (the draw and the replacement made sure); audit counts it
+        melds = _melds_owed(fx, params, values, st, piles, rng, events, work, seat)
+        if melds > 0:  # tonk_meld_immediately (§2L.49): a meld it holds goes down now
+            n = melds  # the new melds are the first actions
+            must_play = True
         pick = below(rng, np.int64(RNG_BOTS), n if must_play else n + 1)
         if pick == n:
             return

@@ -17,6 +17,7 @@ from sim.engine import melds as M
 from sim.engine import rows as R
 from sim.engine import state as S
 from sim.engine.api import compile_rules, play
+from sim.engine.audit import check_turn_limits
 from sim.engine.chips import settle_chips
 from sim.engine.deal_events import NO_TONK, TIED_TONKS, instant_tonk, tonk_rank
 from sim.engine.scoring import hand_value
@@ -328,6 +329,29 @@ def test_2L_51_at_most_one_card_is_laid_off_a_turn():
         assert may_lay_off_now(GENERIC, params, st) == after
 
 
+@pytest.mark.nojit
+def test_2L_49_holding_a_meld_that_may_go_down_is_a_violation():
+    for rule, expected in ((False, 0), (True, 1)):
+        params, values, st = _table(["7s 7h 7d 2c Kd", "9c"], tonk_meld_immediately=rule)
+        S.clear_turn_facts(st)
+        work = M.new_work()
+        assert check_turn_limits(GENERIC, params, values, st, work, np.int64(0)) == expected
+        assert st[S.R_SC, S.C_PLAN] == -1  # the audit's search leaves the plan alone
+    params, values, st = _table(["7s 7h 7d 2c Kd", "9c"], tonk_meld_immediately=True)
+    S.clear_turn_facts(st)
+    st[S.R_SC, S.C_MELDS_TURN] = 1  # one meld already laid this turn: the next may wait
+    assert check_turn_limits(GENERIC, params, values, st, M.new_work(), np.int64(0)) == 0
+
+
+def test_2L_49_random_lays_down_every_meld_it_may_and_so_differs():
+    for rule in (False, True):
+        out = _games(players=3, bots=[RANDOM] * 3, games=20, tonk_meld_immediately=rule)
+        no_violations(out)
+    held = _games(players=3, bots=[RANDOM] * 3, games=20)
+    forced = _games(players=3, bots=[RANDOM] * 3, games=20, tonk_meld_immediately=True)
+    assert forced.hand_rows[:, R.H_MELDS].sum() > held.hand_rows[:, R.H_MELDS].sum()
+
+
 def test_2L_52_a_player_who_laid_off_does_not_discard():
     # seat 0 lays off 7♣ on seat 1's group of sevens? No table yet at turn 1: seat 1 (first,
     # dealer 0) melds 7-7-7 and discards; seat 0 draws 9h, lays 7♣ off and keeps 5 cards
@@ -443,6 +467,7 @@ TONK_OPTIONS = [
     {"tonk_super": "le9"},
     {"chip_stack": 10},
     {"tonk_no_fourth_in_group": True},
+    {"tonk_meld_immediately": True},
     {"tonk_one_layoff_per_turn": True},
     {"tonk_layoff_skips_discard": True},
     {"tonk_wait": 1},

@@ -53,7 +53,8 @@ under ``tonk_stock_out = redeal``) before any draw; the table options
 ``tonk_no_fourth_in_group``, ``tonk_one_layoff_per_turn`` and ``tonk_layoff_skips_discard``;
 the chips (``settle``) of going out (1 after a discard, 2 without, 1 under the flat
 payment), a tonk (2, a super tonk 3), the drop (its tables; ``drop`` or ``caught``) and the
-stock-out. ``tonk_wait`` raises ``NotImplementedError``.
+stock-out. ``tonk_meld_immediately`` changes nothing for greedy, which lays down every meld
+it may; ``tonk_wait`` raises ``NotImplementedError``.
 
 Jokers (progressive rummy; RULES.md §2A.2-3, §2B.10-12, sim/engine/table.py's docstring):
 ``jokers`` in the shoe after the natural cards, a joker left in hand worth
