@@ -76,6 +76,7 @@ from sim.engine.layout import (
     P_STOCK_EXHAUSTION,
     P_TONK_MELD_AT_ONCE,
     P_TONK_ONE_LAYOFF,
+    P_TONK_STOCK_CARD,
     P_TONK_WAIT,
     RUN_ANY_SUIT,
     SCORE_OWN_MELDS,
@@ -109,6 +110,7 @@ from sim.engine.state import (
     C_OPEN_TURN,
     C_PLAN,
     C_STEALS_TURN,
+    C_STOCK_CARD,
     C_STOCK_N,
     C_TOOK_UNOPENED,
     C_TURN,
@@ -326,6 +328,13 @@ def check_turn_limits(fx, params, values, st, work, seat):
     turn needs one, answers whether one exists; its planned discard is left as it was).
     Returns the violations."""
     bad = 0
+    card = st[R_SC, C_STOCK_CARD]  # §2L.48: the card drawn from the stock went to the table
+    if (
+        rule(fx, params, P_TONK_STOCK_CARD) == 1
+        and card >= 0
+        and (st[R_SEAT + seat, S_HAND] >> card) & 1 == 1
+    ):
+        bad += 1
     if rule(fx, params, P_TONK_MELD_AT_ONCE) == 1 and may_meld_now(fx, params, st):
         plan = st[R_SC, C_PLAN]
         greedy_arrangement(fx, params, values, st, work, seat)

@@ -25,6 +25,8 @@ Every bot answers the same questions, each asked by the phase that owns it:
   (``knock_policy.py``, which also answers ``wants_discard`` there);
 - ``wants_call`` (``call_rummy``, ``calls.py``): call this discard, which he may lay off?
   (then his discard is ``choose_discard``'s).
+- ``play_stock_card`` (``tonk_stock_card_must_play``, §2L.48): play the card just drawn
+  from the stock to the table, or discard it and end the turn?
 - ``wants_drop`` (Tonk, §3.22): lay the hand down and end the hand on the totals?
   (``drop_policy.py``);
 - ``concealed_discard`` (``meld_timing = "all_at_once"``): go out, and which card to
@@ -42,6 +44,7 @@ from sim.engine.go_out import concealed, knocking
 from sim.engine.greedy import (
     breaks_the_pass,
     greedy_discard,
+    greedy_stock_card,
     greedy_table,
     greedy_wants,
     leaves_a_draw,
@@ -59,7 +62,13 @@ from sim.engine.layout import (
     XD_ANY_CARD,
     XD_TOP_PLUS_ONE,
 )
-from sim.engine.random_bot import random_area_card, random_discard, random_table, random_wants
+from sim.engine.random_bot import (
+    random_area_card,
+    random_discard,
+    random_stock_card,
+    random_table,
+    random_wants,
+)
 from sim.engine.specs import gated, rule
 from sim.engine.state import C_DISCARD_N, PILE_DISCARD, R_SC
 from sim.engine.table import has_opened
@@ -145,6 +154,15 @@ def choose_discard(fx, params, values, bots, st, piles, rng, seat):
     if bots[seat] == BOT_CAREFUL:
         return careful_discard(fx, params, values, st, piles, seat)
     return greedy_discard(fx, params, values, st, seat)
+
+
+@kernel
+def play_stock_card(fx, params, values, bots, st, rng, events, work, seat, card):
+    """``tonk_stock_card_must_play`` (§2L.48): does ``seat`` play ``card``, just drawn from
+    the stock, to the table (and does, by his bot's policy), rather than discard it?"""
+    if bots[seat] == BOT_RANDOM:
+        return random_stock_card(fx, params, values, st, rng, events, work, seat, card)
+    return greedy_stock_card(fx, params, values, st, events, work, seat, card)
 
 
 knock_discard = knock_turn

@@ -64,6 +64,7 @@ from sim.engine.state import (
     C_DRAWN_TURN,
     C_DRAWS_DISCARD,
     C_DRAWS_STOCK,
+    C_STOCK_CARD,
     C_STOCK_N,
     C_TAKEN,
     C_TAKEN2,
@@ -137,6 +138,7 @@ def _draw_stock(fx, params, st, piles, rng, events, seat, second):
     top_plus_one's second card."""
     card = pop_stock(st, piles, rng)
     give(fx, params, st, seat, card)
+    st[R_SC, C_STOCK_CARD] = card
     if card != JOKER:
         bit = np.int64(1) << card
         if st[R_SEAT + seat, S_STOCK_SEEN] & bit != 0:

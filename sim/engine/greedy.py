@@ -234,6 +234,31 @@ def greedy_table(fx, params, values, st, piles, rng, events, work, seat, bot):
 
 
 @kernel
+def greedy_stock_card(fx, params, values, st, events, work, seat, card):
+    """``tonk_stock_card_must_play`` (§2L.48): greedy plays ``card``, just drawn from the
+    stock, to the table if it can: laid off on the first meld that takes it, else in its
+    best arrangement that melds it (within the turn's meld limit); returns whether it
+    did (if not, the card is discarded and the turn ends)."""
+    if (layoff_targets(fx, params, st, seat) >> card) & 1 == 1 and stays_finishable(
+        fx, params, st, seat, card
+    ):
+        lay_off(fx, params, st, events, seat, first_meld_taking(fx, params, st, seat, card), card)
+        return True
+    if not may_meld_now(fx, params, st):
+        return False
+    hand = st[R_SEAT + seat, S_HAND : S_HAND + MAX_LAYERS]
+    jokers = st[R_SEAT + seat, S_JOKERS]
+    limit = _meld_limit(fx, params)
+    best_arrangement(fx, params, values, work, hand, jokers, limit, np.int64(0), card)
+    n = work[W_SCAL, S_BEST_N]
+    if n == 0 or not rows_leave_end(fx, params, st, work, seat, np.int64(W_BEST), n):
+        return False
+    for m in range(n):
+        lay_down(fx, params, st, events, seat, work, W_BEST + m)
+    return True
+
+
+@kernel
 def _lay_off_all(fx, params, st, piles, rng, events, seat, bot):
     """Greedy's lay-offs (module docstring), until none goes."""
     while st[R_SEAT + seat, S_N] > 0:

@@ -57,6 +57,7 @@ from sim.engine.bots import (
     choose_discard,
     concealed_discard,
     knock_discard,
+    play_stock_card,
     play_table,
     wants_drop,
 )
@@ -77,6 +78,7 @@ from sim.engine.layout import (
     P_PLAYERS,
     P_SCORING,
     P_TONK_LAYOFF_SKIPS_DISCARD,
+    P_TONK_STOCK_CARD,
     P_TONK_STOCK_OUT,
     P_TURN_CAP,
     REASON_BLOCK,
@@ -131,6 +133,7 @@ from sim.engine.state import (
     C_MELDS_TURN,
     C_REBUILDS,
     C_STEALS_TURN,
+    C_STOCK_CARD,
     C_TURN,
     C_VIOLATIONS,
     E_DISCARD,
@@ -213,6 +216,21 @@ def _discard(fx, params, st, piles, events, seat, card):
     push_discard(st, piles, card)
     st[R_SC, C_DISCARDS_TURN] += 1
     log_event(st, events, np.int64(E_DISCARD), seat, card, np.int64(0))
+
+
+@gated(P_TONK_STOCK_CARD, lambda v: v == 1, np.bool_(False))
+@kernel
+def _stock_card_ends_turn(fx, params, values, bots, st, piles, rng, events, work, seat):
+    """``tonk_stock_card_must_play`` (§2L.48): the card ``seat`` just drew from the stock
+    goes to the table (his bot's choice, ``bots.play_stock_card``) or is discarded, which
+    ends his turn; returns whether it was discarded."""
+    card = st[R_SC, C_STOCK_CARD]
+    if rule(fx, params, P_TONK_STOCK_CARD) == 0 or card < 0:
+        return False
+    if play_stock_card(fx, params, values, bots, st, rng, events, work, seat, card):
+        return False
+    _discard(fx, params, st, piles, events, seat, card)
+    return True
 
 
 @kernel
@@ -299,6 +317,8 @@ def play_turns(fx, params, values, bots, st, piles, rng, work, events):
             continue
         if concealed(fx, params):
             _concealed_phase(fx, params, values, bots, st, piles, rng, work, events, seat)
+        elif _stock_card_ends_turn(fx, params, values, bots, st, piles, rng, events, work, seat):
+            pass  # §2L.48: the card drawn from the stock was discarded, which ends the turn
         else:
             play_table(fx, params, values, bots, st, piles, rng, events, work, seat)
             if rule(fx, params, P_AUDIT) == 1:

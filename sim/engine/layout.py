@@ -135,6 +135,7 @@ P_TONK_INSTANT = slot("tonk_instant")
 P_TONK_SUPER = slot("tonk_super")
 P_TONK_NO_FOURTH = slot("tonk_no_fourth_in_group")
 P_TONK_MELD_AT_ONCE = slot("tonk_meld_immediately")
+P_TONK_STOCK_CARD = slot("tonk_stock_card_must_play")
 P_TONK_ONE_LAYOFF = slot("tonk_one_layoff_per_turn")
 P_TONK_LAYOFF_SKIPS_DISCARD = slot("tonk_layoff_skips_discard")
 P_TONK_WAIT = slot("tonk_wait")  # off codes -1 (a word among numbers); 1 or 3: the turns

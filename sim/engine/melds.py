@@ -77,6 +77,7 @@ from sim.engine.layout import (
     P_OPENING_ACE_LOW,
     P_PACKS,
     P_RUN_SUIT,
+    P_TONK_STOCK_CARD,
     RUN_ANY_SUIT,
 )
 from sim.engine.specs import rule
@@ -717,8 +718,13 @@ def melds_card(work, row, must):
 @kernel
 def _conditions_apply(fx, params):
     """Do the rules ever put conditions on an arrangement: an initial-meld threshold
-    (§2D.24-25) or borrowing (a card that must be melded, §2D.22)?"""
-    return rule(fx, params, P_INITIAL_MELD_MIN) != 0 or rule(fx, params, P_BORROWING) != BORROW_OFF
+    (§2D.24-25), borrowing (a card that must be melded, §2D.22) or Tonk's card drawn from
+    the stock that must be played (§2L.48)?"""
+    return (
+        rule(fx, params, P_INITIAL_MELD_MIN) != 0
+        or rule(fx, params, P_BORROWING) != BORROW_OFF
+        or rule(fx, params, P_TONK_STOCK_CARD) == 1
+    )
 
 
 @kernel

@@ -91,10 +91,12 @@ from sim.engine.state import (
     S_N,
 )
 from sim.engine.table import (
+    first_meld_taking,
     has_opened,
     lay_down,
     lay_off,
     lay_off_joker,
+    layoff_targets,
     may_lay_off_now,
     may_lay_off_on_others,
     may_meld_now,
@@ -328,6 +330,44 @@ def _actions(fx, params, values, st, piles, rng, events, work, seat, pick):
     if rule(fx, params, P_BORROWING) != BORROW_OFF:
         count = _borrows(fx, params, values, st, piles, rng, events, work, seat, pick, count)
     return count
+
+
+@kernel
+def random_stock_card(fx, params, values, st, rng, events, work, seat, card):
+    """``tonk_stock_card_must_play`` (§2L.48): random picks uniformly among each new meld
+    through ``card`` (just drawn from the stock) that it may lay down, laying ``card`` off
+    (on the first meld that takes it) and discarding it; returns whether it played the card
+    (if not, it is discarded and the turn ends)."""
+    layoff = (layoff_targets(fx, params, st, seat) >> card) & 1 == 1 and stays_finishable(
+        fx, params, st, seat, card
+    )
+    listed = np.int64(0)
+    n = np.int64(0)
+    if may_meld_now(fx, params, st):
+        hand = st[R_SEAT + seat, S_HAND : S_HAND + MAX_LAYERS]
+        jokers = st[R_SEAT + seat, S_JOKERS]
+        n_layers = rule(fx, params, P_PACKS)
+        listed = min(
+            list_candidates(
+                fx, params, values, work, np.int64(W_PICK), hand, n_layers, jokers, card
+            ),
+            np.int64(MAX_CAND),
+        )
+        for i in range(listed):
+            if rows_leave_end(fx, params, st, work, seat, np.int64(W_PICK + i), np.int64(1)):
+                n += 1
+    pick = below(rng, np.int64(RNG_BOTS), n + (2 if layoff else 1))
+    if pick < n:  # the pick-th legal new meld, in listed order
+        for i in range(listed):
+            if rows_leave_end(fx, params, st, work, seat, np.int64(W_PICK + i), np.int64(1)):
+                if pick == 0:
+                    lay_down(fx, params, st, events, seat, work, np.int64(W_PICK + i))
+                    return True
+                pick -= 1
+    if layoff and pick == n:
+        lay_off(fx, params, st, events, seat, first_meld_taking(fx, params, st, seat, card), card)
+        return True
+    return False
 
 
 @kernel

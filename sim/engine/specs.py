@@ -204,6 +204,7 @@ STANDARD = fixed(
         "upcard": True,
         "tonk_no_fourth_in_group": False,
         "tonk_meld_immediately": False,
+        "tonk_stock_card_must_play": False,
         "tonk_one_layoff_per_turn": False,
         "tonk_layoff_skips_discard": False,
         "tonk_wait": "off",
@@ -213,7 +214,7 @@ STANDARD = fixed(
 low, runs of one suit, the discard top drawn (§2C.16), no knock (the knock family's phases
 fold away), no calls (§3.2's phase folds away), no initial-meld threshold (§2D.24-25: the
 opening conditions of the meld search fold away), no joker slide and no borrowing (§2B.13,
-§2D.22), an upcard and none of Tonk's table rules (§2L.49-52, 58). The hot case of
+§2D.22), an upcard and none of Tonk's table rules (§2L.48-52, 58). The hot case of
 ``make bench`` (2-player ``rummy_basic``)."""
 
 SPECS = (STANDARD, GENERIC)

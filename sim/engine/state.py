@@ -98,7 +98,8 @@ C_BORROWS_TURN = 33  # borrowing: cards borrowed from table melds this turn (§2
 C_DISCARDS_TURN = 34  # discards this turn (Tonk: going out with or without one, §3.22)
 C_WAITING = 35  # tonk_wait: 1 when the player whose turn it is may not meld (§3.22)
 C_WAIT_CHARGED = 36  # tonk_wait: the owners (a bit a seat) charged a wait this turn
-N_C = 37
+C_STOCK_CARD = 37  # the card drawn from the stock this turn, -1 if none (§2L.48)
+N_C = 38
 
 # ---- meld columns ---------------------------------------------------------------------------
 M_TYPE = 0  # melds.MELD_GROUP or MELD_RUN
@@ -208,6 +209,7 @@ def clear_turn_facts(st):
     st[R_SC, C_DISCARDS_TURN] = 0
     st[R_SC, C_WAITING] = 0
     st[R_SC, C_WAIT_CHARGED] = 0
+    st[R_SC, C_STOCK_CARD] = -1
 
 
 @kernel

@@ -468,6 +468,7 @@ TONK_OPTIONS = [
     {"chip_stack": 10},
     {"tonk_no_fourth_in_group": True},
     {"tonk_meld_immediately": True},
+    {"tonk_stock_card_must_play": True},
     {"tonk_one_layoff_per_turn": True},
     {"tonk_layoff_skips_discard": True},
     {"tonk_wait": 1},

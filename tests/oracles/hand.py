@@ -53,8 +53,10 @@ under ``tonk_stock_out = redeal``) before any draw; the table options
 ``tonk_no_fourth_in_group``, ``tonk_one_layoff_per_turn`` and ``tonk_layoff_skips_discard``;
 the chips (``settle``) of going out (1 after a discard, 2 without, 1 under the flat
 payment), a tonk (2, a super tonk 3), the drop (its tables; ``drop`` or ``caught``) and the
-stock-out. ``tonk_meld_immediately`` changes nothing for greedy, which lays down every meld
-it may; ``tonk_wait`` raises ``NotImplementedError``.
+stock-out; ``tonk_stock_card_must_play`` (greedy lays the card drawn from the stock off on
+the first meld that takes it, else lays down its best arrangement that melds it, else
+discards it, which ends the turn). ``tonk_meld_immediately`` changes nothing for greedy,
+which lays down every meld it may; ``tonk_wait`` raises ``NotImplementedError``.
 
 Jokers (progressive rummy; RULES.md §2A.2-3, §2B.10-12, sim/engine/table.py's docstring):
 ``jokers`` in the shoe after the natural cards, a joker left in hand worth
@@ -262,6 +264,7 @@ class Table:
     no_fourth: bool = False
     one_layoff: bool = False
     layoff_skips_discard: bool = False
+    stock_card_must_play: bool = False
 
     @classmethod
     def of(cls, rules: Rules, players: int) -> Table:
@@ -326,6 +329,7 @@ class Table:
             no_fourth=bool(rules.values["tonk_no_fourth_in_group"]),
             one_layoff=bool(rules.values["tonk_one_layoff_per_turn"]),
             layoff_skips_discard=bool(rules.values["tonk_layoff_skips_discard"]),
+            stock_card_must_play=bool(rules.values["tonk_stock_card_must_play"]),
         )
 
 
@@ -639,6 +643,8 @@ class Hand:
         self.blocked = False  # the hand ended by a declined discard (a block rule)
         self.laid: list[int] = []  # all_at_once: the cards the winner laid down
         self.layoffs_turn = 0  # cards laid off this turn (tonk_layoff_skips_discard)
+        self.melds_turn = 0  # melds laid down this turn (the stock card's, §2L.48)
+        self.stock_card = -1  # the card drawn from the stock this turn
         self.discarded = False  # the last turn ended with a discard (Tonk's payment)
         # the initial meld (§2D.24-25): who has made it; this turn's count toward it; took
         # the discard top for it by choice; a meld laid down this turn holds the taken card
@@ -989,7 +995,9 @@ class Hand:
         played = False
         if self.may_steal(seat, False) and self.t.joker_replace == "to_hand":
             taken, played = self.steal_all(seat, -1, taken)
-        plan, melds = self.greedy_arrangement(seat, taken)
+        plan, melds = -1, ()
+        if not (self.t.meld_limit and self.melds_turn >= self.t.meld_limit):
+            plan, melds = self.greedy_arrangement(seat, taken)
         for m in melds:
             taken = self.lay_down(seat, m, taken)
             played = True
@@ -1008,7 +1016,7 @@ class Hand:
     def lay_off_all(self, seat: int, plan: int, taken: list[int]) -> tuple[list[int], bool]:
         """Greedy's lay-offs until none goes: (the taken cards not yet played, laid any)."""
         laid_any = False
-        while not (laid_any and self.t.one_layoff):  # tonk_one_layoff_per_turn (§2L.51)
+        while not (self.layoffs_turn and self.t.one_layoff):  # tonk_one_layoff_per_turn
             taken, laid = self.lay_off_one(seat, plan, taken)
             if not laid:
                 return taken, laid_any
@@ -1101,6 +1109,7 @@ class Hand:
         for _ in range(m.jokers):
             self.take(seat, JOKER)
         self.melds.append(meld_from(m, seat, self.t))
+        self.melds_turn += 1
         row = len(self.melds) - 1
         self.log(E_MELD, seat, row, 0, meld_cards(m))
         self.table_changed()
@@ -1292,6 +1301,7 @@ class Hand:
     def draw_stock(self, seat: int, second: int) -> None:
         card = self.pop_stock()
         self.give(seat, card)
+        self.stock_card = card
         if card != JOKER:
             if card in self.stock_seen[seat]:
                 self.come_round = card
@@ -1328,7 +1338,8 @@ class Hand:
         while self.turns < t.turn_cap:
             self.come_round = -1
             self.open_turn, self.took_unopened, self.taken_melded = 0, False, False
-            self.layoffs_turn = 0
+            self.layoffs_turn = self.melds_turn = 0
+            self.stock_card = -1
             if t.tonk and self.drops(seat, [], False):
                 reason, winner = DROP, seat
                 break
@@ -1343,6 +1354,14 @@ class Hand:
                 else:
                     reason = EXHAUSTED
                 break
+            must_play = t.stock_card_must_play and self.stock_card >= 0  # §2L.48
+            if must_play and not self.play_stock_card(seat, self.stock_card):
+                self.take(seat, self.stock_card)
+                self.discard.append(self.stock_card)
+                self.log(E_DISCARD, seat, self.stock_card)
+                self.turns += 1  # discarding it ends the turn
+                seat = (seat + 1) % t.players
+                continue
             if t.all_at_once:
                 card, played = self.concealed_turn(seat, taken), False
             else:
@@ -1425,6 +1444,28 @@ class Hand:
             return False
         self.log(E_DROP, seat, total)
         self.turns += 1
+        return True
+
+    def play_stock_card(self, seat: int, card: int) -> bool:
+        """Greedy under ``tonk_stock_card_must_play`` (§2L.48): lay the card just drawn from
+        the stock off on the first meld that takes it, else lay down its best arrangement
+        that melds it; False when neither leaves the turn an end (the card is discarded)."""
+        hand = self.hands[seat]
+        m = self.first_fit(card, seat)
+        rest = Counter(hand)
+        rest[card] -= 1
+        if m >= 0 and self.can_end(+rest, []):
+            self.take(seat, card)
+            self.lay_off(seat, m, card)
+            return True
+        _, melds = self.best(hand, 0, card)
+        left = Counter(hand)
+        for meld in melds:
+            left.subtract(meld.naturals)
+        if not melds or not self.can_end(+left, []):
+            return False
+        for meld in melds:
+            self.lay_down(seat, meld, [])
         return True
 
     def settle(self, reason: int, winner: int) -> tuple[int, int, list[int]]:

@@ -174,6 +174,14 @@ TONK_SETTINGS = (
     {"tonk_drop_penalty": "per_player_to_lowest", "tonk_one_layoff_per_turn": True},
     {"tonk_drop_penalty": "two_to_all", "tonk_layoff_skips_discard": True, "upcard": False},
     {"tonk_instant": 50, "face_values": "rank", "tonk_deal": 7},
+    {"tonk_stock_card_must_play": True},
+    {"tonk_stock_card_must_play": True, "tonk_deal": 7, "melds_per_turn": "unlimited"},
+    {
+        "tonk_stock_card_must_play": True,
+        "tonk_one_layoff_per_turn": True,
+        "tonk_layoff_skips_discard": True,
+        "tonk_no_fourth_in_group": True,
+    },
 )
 """Tonk's options (§2L) that the oracle plays, at 2 and 5 players."""
 ALL_AT_ONCE_SETTINGS = (

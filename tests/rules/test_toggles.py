@@ -125,7 +125,6 @@ def test_check_rejects(name, value):
         ("phom_discard_taken_penalty", True, "2K.44"),
         ("phom_three_taken_liability", True, "2K.45"),
         ("play_direction", "counterclockwise", "2K.46"),
-        ("tonk_stock_card_must_play", True, "2L.48"),
         ("tonk_instant", "47_50", "2L.56"),
         ("carousel_round_bonus_to", "all_players", "2M.59"),
     ],
