@@ -502,14 +502,7 @@ def _owners(name: str) -> str:
 def _check_tonk(rules: Rules) -> None:
     """What the tonk family does not use (:data:`TONK_FIXED`), and how its games end."""
     values = rules.values
-    for name, why in TONK_FIXED.items():
-        if values[name] != DEFAULTS[name]:
-            raise ConfigError(
-                f"the tonk family cannot use {name} {show(values[name])}: {why}",
-                key=name,
-                value=values[name],
-                allowed=f"{show(DEFAULTS[name])} in the tonk family",
-            )
+    _keep_defaults(values, TONK_FIXED, "the tonk family", "in the tonk family")
     if rules.decks_by_players:
         raise ConfigError("Tonk plays one pack", key="decks_by_players", allowed="nothing")
     if values["meld_timing"] != "progressive":
@@ -561,18 +554,26 @@ def _check_discard_draw(rules: Rules) -> None:
         )
 
 
+def _keep_defaults(values: Mapping, fixed: Mapping[str, str], who: str, where: str) -> None:
+    """Every setting of ``fixed`` (name -> why) at its default, else ConfigError saying that
+    ``who`` cannot use it, and why."""
+    for name, why in fixed.items():
+        if values[name] != DEFAULTS[name]:
+            raise ConfigError(
+                f"{who} cannot use {name} {show(values[name])}: {why}",
+                key=name,
+                value=values[name],
+                allowed=f"{show(DEFAULTS[name])} {where}",
+            )
+
+
 def _check_all_at_once(rules: Rules) -> None:
     """What ``meld_timing = "all_at_once"`` does not use or cannot play yet
     (:data:`ALL_AT_ONCE_FIXED`)."""
     values = rules.values
-    for name, why in ALL_AT_ONCE_FIXED.items():
-        if values[name] != DEFAULTS[name]:
-            raise ConfigError(
-                f"meld_timing 'all_at_once' cannot use {name} {show(values[name])}: {why}",
-                key=name,
-                value=values[name],
-                allowed=f"{show(DEFAULTS[name])} with meld_timing 'all_at_once'",
-            )
+    _keep_defaults(
+        values, ALL_AT_ONCE_FIXED, "meld_timing 'all_at_once'", "with meld_timing 'all_at_once'"
+    )
     if any(n != 1 for n in rules.decks_by_players.values()):
         raise ConfigError(
             "meld_timing 'all_at_once' plays one pack (the go-out test and the bots' "

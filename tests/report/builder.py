@@ -200,3 +200,15 @@ def main(argv: list[str]) -> None:
 
 if __name__ == "__main__":
     main(sys.argv[1:])
+
+
+def charged_seconds(model: dict[str, float]):
+    """A hand's seconds at the table under the time ``model`` (sim.dataset.timing), as a
+    polars expression over the hands table's action counts, written here independently of
+    the report's own arithmetic."""
+    import polars as pl
+
+    return (
+        model["hand"] + model["turn"] * pl.col("turns") + model["meld"] * pl.col("melds")
+        + model["layoff"] * pl.col("layoffs") + model["rebuild"] * pl.col("rebuilds")
+    )  # fmt: skip

@@ -18,6 +18,7 @@ from sim.report import metrics as M
 from sim.report import open_dataset
 from sim.runner.experiment import load_experiment
 from sim.runner.run import run_experiment
+from tests.report.builder import charged_seconds
 
 RUMMY = """\
 name = "kept"
@@ -426,10 +427,7 @@ def test_seconds_per_game_are_the_time_model_over_each_games_hands(kept: Path) -
     agg = M.aggregate(ds)
     model = time_model(ds.manifest)
     keys = ["shard", "rotation", "game"]
-    charged = (
-        model["hand"] + model["turn"] * pl.col("turns") + model["meld"] * pl.col("melds")
-        + model["layoff"] * pl.col("layoffs") + model["rebuild"] * pl.col("rebuilds")
-    )  # fmt: skip
+    charged = charged_seconds(model)
     for arm in ds.arms:
         hands = ds.hands().filter(pl.col("arm") == arm.name).collect()
         games = ds.games().filter(pl.col("arm") == arm.name).collect().select(keys)

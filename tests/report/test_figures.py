@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from sim.report.figures import draw_all, figure_list
+from tests.report.builder import charged_seconds
 
 
 def test_drawing_twice_writes_the_same_files(small_report, tmp_path) -> None:
@@ -191,10 +192,7 @@ def test_length_figure_draws_the_minutes_per_game_of_every_rule_set(small_report
     data = figures._boxes_data(names, figures.arm_labels(ds.arms), [(minutes, "seconds", "x")])
     model = time_model(ds.manifest)
     keys = ["shard", "rotation", "game"]
-    charged = (
-        model["hand"] + model["turn"] * pl.col("turns") + model["meld"] * pl.col("melds")
-        + model["layoff"] * pl.col("layoffs") + model["rebuild"] * pl.col("rebuilds")
-    )  # fmt: skip
+    charged = charged_seconds(model)
     rows = report.rows.filter(pl.col("metric") == "minutes_per_game")
     for name, row in zip(names, data["panels"][0][1], strict=True):
         hands = ds.hands().filter(pl.col("arm") == name).collect()
