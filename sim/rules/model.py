@@ -62,6 +62,15 @@ CHIP_ONLY = ("chip_stack",)
 """Settings of the chip families only; other families keep their defaults."""
 TONK_ONLY = tuple(name for name in BY_NAME if name.startswith("tonk_"))
 """§2L toggles: Tonk's only (RULES.md §4D)."""
+FAMILY_ONLY: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {
+        **{name: ("gin",) for name in GIN_ONLY},
+        **{name: KNOCK_FAMILIES for name in KNOCK_ONLY},
+        **{name: ("tonk",) for name in TONK_ONLY},
+        **{name: CHIP_FAMILIES for name in CHIP_ONLY},
+    }
+)
+"""Each family-only setting and the families it belongs to; elsewhere it keeps its default."""
 TONK_FIXED = {
     "decks": "Tonk plays one pack (RULES.md §3.22)",
     "jokers": "Tonk plays no jokers (§3.22)",
@@ -415,14 +424,14 @@ def _check_family(rules: Rules) -> None:
             value=timing,
             allowed="'knock' exactly in the knock_rummy and gin families",
         )
-    for name in (*GIN_ONLY, *KNOCK_ONLY, *TONK_ONLY, *CHIP_ONLY):
-        owners = _owners(name)
-        if values[name] != DEFAULTS[name] and family not in owners.split(" and "):
+    for name, owners in FAMILY_ONLY.items():
+        if values[name] != DEFAULTS[name] and family not in owners:
+            names = " and ".join(owners)
             raise ConfigError(
-                f"{name} applies only to the {owners} families, not to {show(family)}",
+                f"{name} applies only to the {names} families, not to {show(family)}",
                 key=name,
                 value=values[name],
-                allowed=f"the default {show(DEFAULTS[name])} outside {owners}",
+                allowed=f"the default {show(DEFAULTS[name])} outside {names}",
             )
     if not values["upcard"] and family != "tonk":
         raise ConfigError(
@@ -488,15 +497,6 @@ def _check_family(rules: Rules) -> None:
     if not knock:
         return
     _check_knock_family(rules)
-
-
-def _owners(name: str) -> str:
-    """The families a family-only setting belongs to, for :func:`_check_family`."""
-    if name in GIN_ONLY:
-        return "gin"
-    if name in KNOCK_ONLY:
-        return "knock_rummy and gin"
-    return " and ".join(CHIP_FAMILIES) if name in CHIP_ONLY else "tonk"
 
 
 def _check_tonk(rules: Rules) -> None:
