@@ -329,6 +329,32 @@ def test_2L_51_at_most_one_card_is_laid_off_a_turn():
         assert may_lay_off_now(GENERIC, params, st) == after
 
 
+def test_2L_48_a_card_drawn_from_the_stock_is_played_or_discarded_ending_the_turn():
+    # seat 0 (27 points: no drop) holds 7-7-7 and plays first; the upcard Q♣ is of no use
+    hands = ["7s 7h 7d 2c 4h", "Ac 3c 5d 9s Jh"]
+    for stock, rule in (("Kd", False), ("Kd", True), ("7c", True)):
+        params, values = compiled("tonk", 2, tonk_stock_card_must_play=rule)
+        out = play_deal(deal(hands, "Qc", stock=stock + " 2s 3s", dealer=1), params, values)
+        turn1 = []  # seat 0's first turn: its events up to its first discard or drop
+        for row in out.events:
+            if int(row[S.EV_SEAT]) == 0 and int(row[S.EV_TYPE]) != S.E_DEAL:
+                turn1.append((int(row[S.EV_TYPE]), int(row[S.EV_A]), list(row[S.EV_CARDS :])))
+                if turn1[-1][0] in (S.E_DISCARD, S.E_DROP):
+                    break
+        kinds = [e[0] for e in turn1]
+        melded = [k for e in turn1 if e[0] == S.E_MELD for k in e[2][:4]]
+        if rule and stock == "Kd":  # K♦ fits nothing: discarded at once, 7-7-7 kept
+            assert kinds == [S.E_DRAW_STOCK, S.E_DISCARD]
+            assert turn1[-1][1] == parse_cards("Kd")[0]
+        elif rule:  # 7♣ goes down at once, in the group of sevens; 2♣ 4♥ left: a drop
+            assert kinds == [S.E_DRAW_STOCK, S.E_MELD, S.E_DROP]
+            assert sorted(melded) == sorted(parse_cards("7s 7h 7d 7c"))
+        else:  # K♦ is kept like any card: 7-7-7 goes down, then a discard
+            assert kinds == [S.E_DRAW_STOCK, S.E_MELD, S.E_DISCARD]
+            assert sorted(melded[:3]) == sorted(parse_cards("7s 7h 7d"))
+        no_violations(out)
+
+
 @pytest.mark.nojit
 def test_2L_49_holding_a_meld_that_may_go_down_is_a_violation():
     for rule, expected in ((False, 0), (True, 1)):
