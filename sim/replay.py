@@ -34,6 +34,8 @@ from sim.engine import layout as L
 from sim.engine import rows as R
 from sim.engine import state as S
 from sim.engine.api import compile_rules, play
+from sim.engine.deal import extra_card
+from sim.engine.specs import GENERIC
 from sim.rules import ConfigError
 from sim.rules.errors import show
 from sim.rules.model import Rules
@@ -113,19 +115,20 @@ def _cards(source: str, key: str, text: object) -> list[int]:
 
 def preset_stock(deal: Deal, params: np.ndarray) -> np.ndarray:
     """The shoe in the order the kernel pops it (top card last) so that dealing reproduces
-    ``deal``: cards go one at a time clockwise from the dealer's left, then the upcard, then
-    the stock from its top. Shoe cards the file does not place go to the bottom."""
+    ``deal``: cards go one at a time in the direction of play from the dealer's next seat
+    (clockwise: his left), then the upcard, then the stock from its top. Shoe cards the file
+    does not place go to the bottom."""
     players = int(params[L.P_PLAYERS])
     size = int(params[L.P_HAND_SIZE])
     source = deal.source
-    # gin's 11/10 opening: the non-dealer gets one card more, dealt last (RULES.md §3.17)
-    eleven = (
-        int(params[L.P_FAMILY]) == L.FAMILY_GIN
-        and int(params[L.P_GIN_OPENING]) == L.GIN_OPENING_DEAL_11_10
-    )
+    # gin's 11/10 opening and Phỏm's 10th card: the first player gets one card more, dealt
+    # last (RULES.md §3.17, §3.13); the engine's own answer
+    eleven = bool(extra_card(GENERIC, params))
     # 3-player gin: the dealer sits out and is dealt nothing (RULES.md §3.18)
     out = deal.dealer if int(params[L.P_DEALER_ROTATION]) == L.DEALER_LOSER_SITS_OUT else -1
-    opener = (deal.dealer + 1) % players
+    # the deal goes in the direction of play from the dealer's next seat (§2K.46)
+    step = -1 if int(params[L.P_PLAY_DIRECTION]) == L.COUNTERCLOCKWISE else 1
+    opener = (deal.dealer + step) % players
     for seat, cards in enumerate(deal.hands):
         want = 0 if seat == out else size + (1 if eleven and seat == opener else 0)
         if len(cards) != want:
@@ -136,7 +139,7 @@ def preset_stock(deal: Deal, params: np.ndarray) -> np.ndarray:
     order = []
     for i in range(size):
         for off in range(1, players + 1):
-            seat = (deal.dealer + off) % players
+            seat = (deal.dealer + step * off) % players
             if seat != out:
                 order.append(deal.hands[seat][i])
     if eleven:
@@ -224,6 +227,9 @@ def _describe(
             opened.clear()
         cards = [int(k) for k in row[S.EV_CARDS : S.EV_CARDS + int(row[S.EV_N])]]
         who = f"seat {seat} ({names[seat]})" if 0 <= seat < len(names) else ""
+        if turn == 0 and etype in (S.E_MELD, S.E_DISCARD):
+            turn = 1  # an opening without a draw (gin's 11/10, Phỏm's 10th card)
+            lines.append(f"turn {turn}: {who}")
         if etype == S.E_TABLE:  # 4-player gin: the next table's events follow
             lines.append(
                 f"table {a + 1}: seat {seat} ({names[seat]}) against seat {b} ({names[b]})"
@@ -338,4 +344,8 @@ def _ending(reason: str, who: str, turns: int) -> str:
         return f"end: {what[reason]} after {turns} turns; lowest hand: {who or 'shared'}"
     if reason == "redeal":
         return f"end: redeal after {turns} turns (no chips); same dealer again"
+    if reason == "went_u":
+        return f"end: {who} went Ù (whole hand melded) after {turns} turns"
+    if reason == "showdown":
+        return f"end: showdown after four turns each; lowest garbage: {who}"
     return f"end: {reason} after {turns} turns (no score)"

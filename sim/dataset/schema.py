@@ -24,7 +24,7 @@ from sim.rules.model import Rules
 if TYPE_CHECKING:  # the report reads datasets without loading the engine's kernels
     from sim.engine.api import Played
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 """2: ``hands.points`` and ``games.comeback`` added (derived from the scores, for readers that
 need not decode the score lists). 3: ``comeback`` read from the running totals, not the final
 scores (which in gin carry the bonuses added after the last hand). 4: ``rules.parquet``, each
@@ -32,13 +32,16 @@ arm's resolved rules (:data:`RULES_COLUMNS`); the hands and games tables are as 
 5: ``hands.melds``, ``hands.layoffs`` and ``hands.rebuilds``, the per-hand action counts a
 time-at-the-table model needs; the other columns are as in 4. 6: ``end_reason`` gains the
 chip games' endings (``tonk``, ``drop``, ``caught``, ``stock_out``, ``redeal``; Tonk,
-RULES.md §3.22), whose ``scores`` are chips won and paid; the columns are as in 5."""
+RULES.md §3.22), whose ``scores`` are chips won and paid; the columns are as in 5. 7:
+``end_reason`` gains Phỏm's endings (``went_u``, ``showdown``; RULES.md §3.13), scored in
+chips as well; the columns are as in 6."""
 
-READABLE_VERSIONS = frozenset({3, 4, 5, SCHEMA_VERSION})
+READABLE_VERSIONS = frozenset({3, 4, 5, 6, SCHEMA_VERSION})
 """Schema versions the report reads. Version 3 differs from 4 only in lacking
 ``rules.parquet``, which the report does not need (it reads the rules from the manifest);
 version 4 differs from 5 only in lacking the action counts (its report has no minutes at the
-table, ``sim.dataset.timing``); version 5 differs from 6 only in the end reasons it can hold.
+table, ``sim.dataset.timing``); versions 5 and 6 differ from 7 only in the end reasons they can
+hold.
 Version 1 lacks ``points`` and ``comeback``; version 2's ``comeback`` is wrong for gin (read
 from the final scores, which carry the bonuses), so it is known-bad; a higher version was
 written by a newer rummysim."""

@@ -48,7 +48,16 @@ def arrange_hands(fx, params, values, cards, minimum, deadwood, best, n_best):
                     layers[l] |= bit
                     break
         deadwood[i] = total - best_arrangement(
-            fx, params, values, work, layers, jokers, np.int64(0), minimum, np.int64(-1)
+            fx,
+            params,
+            values,
+            work,
+            layers,
+            jokers,
+            np.int64(0),
+            minimum,
+            np.int64(-1),
+            np.int64(0),
         )
         n_best[i] = work[W_SCAL, S_BEST_N]
         for m in range(n_best[i]):

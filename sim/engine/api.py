@@ -27,6 +27,7 @@ FAMILY_CODES = {
     "knock_rummy": L.FAMILY_KNOCK_RUMMY,
     "gin": L.FAMILY_GIN,
     "tonk": L.FAMILY_TONK,
+    "phom": L.FAMILY_PHOM,
 }
 
 

@@ -32,6 +32,9 @@ Every bot answers the same questions, each asked by the phase that owns it:
 - ``concealed_discard`` (``meld_timing = "all_at_once"``): go out, and which card to
   discard? (``knock_policy.py`` too, which answers ``wants_discard`` there as well, but
   for greedy, who takes as in progressive rummy).
+- Phỏm (``meld_timing = "phom_final"``, §3.13; ``phom_policy.py``): ``wants_discard`` when
+  the rules allow the take, ``phom_discard`` (which card, among the allowed) and
+  ``phom_layoffs`` (what to lay off in the fourth turn).
 """
 
 from __future__ import annotations
@@ -62,6 +65,8 @@ from sim.engine.layout import (
     XD_ANY_CARD,
     XD_TOP_PLUS_ONE,
 )
+from sim.engine.phom import phom_timing
+from sim.engine.phom_policy import phom_discard, phom_layoffs, phom_wants  # noqa: F401
 from sim.engine.random_bot import (
     random_area_card,
     random_discard,
@@ -77,6 +82,8 @@ from sim.engine.table import has_opened
 @kernel
 def wants_discard(fx, params, values, bots, st, piles, rng, work, seat, top):
     """Does ``seat`` take ``top`` from the discard pile?"""
+    if phom_timing(fx, params):  # asked only when the rules allow the take (§3.13)
+        return phom_wants(bots, rng, seat)
     # all_at_once: greedy takes as in progressive rummy (its knock-family rule, "whenever
     # it lowers the deadwood", passed cards back and forth between two greedy players)
     if knocking(fx, params) or (concealed(fx, params) and bots[seat] != BOT_GREEDY):

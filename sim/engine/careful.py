@@ -51,6 +51,7 @@ import numpy as np
 
 from sim.cards import JOKER
 from sim.engine.bitops import highest_bit, popcount
+from sim.engine.deal import next_seat
 from sim.engine.greedy import (
     discard_candidates,
     greedy_arrangement,
@@ -251,9 +252,7 @@ def careful_discard(fx, params, values, st, piles, seat):
     u0, u1, u2, u3 = unseen_layers(fx, params, st, piles, seat)
     h0, h1, h2 = _hand_layers(fx, params, st, seat)
     now = _count(completers(fx, params, h0, h1), u0, u1, u2, u3)
-    players = rule(fx, params, P_PLAYERS)
-    nxt = seat + 1 if seat + 1 < players else 0
-    picked = st[R_SEAT + nxt, S_PICKED]
+    picked = st[R_SEAT + next_seat(fx, params, st, seat), S_PICKED]
     wanted = completers(fx, params, picked, np.int64(0))
     if rule(fx, params, P_LAYOFF_TARGET) != LAYOFF_NONE:
         wanted |= st[R_SC, C_FITS]

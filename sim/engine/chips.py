@@ -64,18 +64,18 @@ LOWEST_CHIPS = 1  # each lowest player, from every player who is not lowest
 
 
 @kernel
-def _pay(scores, payer, payee, chips):
+def pay(scores, payer, payee, chips):
     """``payer`` gives ``chips`` to ``payee``."""
     scores[payer] -= chips
     scores[payee] += chips
 
 
 @kernel
-def _collect_from_each(fx, params, scores, winner, chips):
+def collect_from_each(fx, params, scores, winner, chips):
     """``winner`` collects ``chips`` from every other player."""
     for p in range(rule(fx, params, P_PLAYERS)):
         if p != winner:
-            _pay(scores, p, winner, chips)
+            pay(scores, p, winner, chips)
 
 
 @kernel
@@ -104,7 +104,7 @@ def _lowest_collect(fx, params, values, st, low, scores):
             continue
         for q in range(players):
             if hand_value(fx, params, values, st, q) != low:
-                _pay(scores, q, p, np.int64(LOWEST_CHIPS))
+                pay(scores, q, p, np.int64(LOWEST_CHIPS))
 
 
 @kernel
@@ -126,12 +126,12 @@ def _drop_penalty(fx, params, values, st, dropper, own, low, scores):
             continue
         total = hand_value(fx, params, values, st, p)
         if how == DROP_TWO_TO_ALL or (how == DROP_LOWEST_ONLY and total == low):
-            _pay(scores, dropper, p, np.int64(DROP_PENALTY_CHIPS))
+            pay(scores, dropper, p, np.int64(DROP_PENALTY_CHIPS))
         elif how == DROP_PER_PLAYER_TO_LOWEST:
             if total == low:
-                _pay(scores, dropper, p, players)
+                pay(scores, dropper, p, players)
         elif how != DROP_LOWEST_ONLY and total <= own:  # two_to_each_le
-            _pay(scores, dropper, p, np.int64(DROP_PENALTY_CHIPS))
+            pay(scores, dropper, p, np.int64(DROP_PENALTY_CHIPS))
 
 
 @kernel
@@ -140,7 +140,7 @@ def _settle_drop(fx, params, values, st, dropper, scores):
     low, count, last = _lowest(fx, params, values, st)
     own = hand_value(fx, params, values, st, dropper)
     if own == low and count == 1:
-        _collect_from_each(fx, params, scores, dropper, np.int64(DROP_WIN_CHIPS))
+        collect_from_each(fx, params, scores, dropper, np.int64(DROP_WIN_CHIPS))
         return REASON_DROP, dropper
     players = rule(fx, params, P_PLAYERS)
     if own == low:  # tied for lowest: the other tied players collect
@@ -149,10 +149,10 @@ def _settle_drop(fx, params, values, st, dropper, scores):
             if p == dropper or hand_value(fx, params, values, st, p) != low:
                 continue
             other = p if other == -1 else -2
-            _pay(scores, dropper, p, np.int64(DROP_TIED_CHIPS))
+            pay(scores, dropper, p, np.int64(DROP_TIED_CHIPS))
             for q in range(players):
                 if hand_value(fx, params, values, st, q) != low:
-                    _pay(scores, q, p, np.int64(LOWEST_CHIPS))
+                    pay(scores, q, p, np.int64(LOWEST_CHIPS))
         return REASON_CAUGHT, max(other, np.int64(-1))
     _drop_penalty(fx, params, values, st, dropper, own, low, scores)
     _lowest_collect(fx, params, values, st, low, scores)
@@ -167,12 +167,12 @@ def settle_chips(fx, params, values, st, reason, winner, scores):
     a drop's final reason and winner decided here."""
     if reason == REASON_TONK:
         total = hand_value(fx, params, values, st, winner)
-        _collect_from_each(fx, params, scores, winner, instant_chips(fx, params, total))
+        collect_from_each(fx, params, scores, winner, instant_chips(fx, params, total))
     elif reason == REASON_WENT_OUT:
         chips = np.int64(OUT_WITHOUT_DISCARD_CHIPS)
         if st[R_SC, C_DISCARDS_TURN] > 0 or rule(fx, params, P_TONK_FLAT_OUT) == 1:
             chips = np.int64(OUT_CHIPS)
-        _collect_from_each(fx, params, scores, winner, chips)
+        collect_from_each(fx, params, scores, winner, chips)
     elif reason == REASON_DROP:
         return _settle_drop(fx, params, values, st, winner, scores)
     elif reason == REASON_STOCK_OUT:

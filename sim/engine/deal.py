@@ -1,14 +1,20 @@
 """The deal (RULES.md §1.4, §2C.15, §2I.33): a fresh hand state, the cards dealt one at a
-time clockwise from the dealer's left, then the upcard.
+time in the direction of play from the dealer's next seat (clockwise: his left), then the
+upcard.
 
 Rule slots read here: ``players``, ``hand_size``, ``upcard``, ``family``, ``gin_opening``,
-``dealer_rotation``.
+``dealer_rotation``, ``play_direction``.
+
+``play_direction`` (§2K.46): clockwise, each seat's next is ``seat + 1``; counterclockwise
+``seat - 1``. The deal, the turns, whose discard a player takes (the previous player's) and
+the next dealer (``game.py``: the deal passes in the direction of play) all follow it.
 
 3-player gin (``dealer_rotation = "loser_sits_out"``, §3.18): the dealer sits the hand out
 (his side is -1): he gets no cards and plays no turn (``next_seat`` passes him by).
 
 Gin's ``deal_11_10`` opening (§3.17): the non-dealer gets an eleventh card and no upcard is
-turned (he opens by discarding, ``draw.py``).
+turned (he opens by discarding, ``draw.py``). Phỏm's first player gets a 10th card the same
+way (§3.13).
 
 The deal stream is seeded from (seed, shard, deal) only, so two arms with other rules deal
 the same cards (common random numbers).
@@ -21,13 +27,16 @@ import numpy as np
 from sim.cards import N_KINDS
 from sim.engine.jit import kernel
 from sim.engine.layout import (
+    COUNTERCLOCKWISE,
     DEALER_LOSER_SITS_OUT,
     FAMILY_GIN,
+    FAMILY_PHOM,
     GIN_OPENING_DEAL_11_10,
     P_DEALER_ROTATION,
     P_FAMILY,
     P_GIN_OPENING,
     P_HAND_SIZE,
+    P_PLAY_DIRECTION,
     P_PLAYERS,
     P_UPCARD,
 )
@@ -86,23 +95,33 @@ def reset_hand(fx, params, st, piles, rng, seed, shard, deal, dealer):
 
 
 @kernel
+def step_seat(fx, params, seat):
+    """The seat after ``seat`` in the direction of play (``play_direction``, §2K.46):
+    clockwise the seat to his left, ``seat + 1``; counterclockwise ``seat - 1``."""
+    players = rule(fx, params, P_PLAYERS)
+    if rule(fx, params, P_PLAY_DIRECTION) == COUNTERCLOCKWISE:
+        return seat - 1 if seat > 0 else players - 1
+    return seat + 1 if seat + 1 < players else 0
+
+
+@kernel
 def next_seat(fx, params, st, seat):
     """The next seat after ``seat`` that plays this hand (a seat sitting out is passed)."""
-    players = rule(fx, params, P_PLAYERS)
-    nxt = seat + 1 if seat + 1 < players else 0
+    nxt = step_seat(fx, params, seat)
     if st[R_SEAT + nxt, S_SIDE] < 0:
-        nxt = nxt + 1 if nxt + 1 < players else 0
+        nxt = step_seat(fx, params, nxt)
     return nxt
 
 
 @kernel
-def eleven_ten(fx, params):
-    """Gin's ``deal_11_10`` opening: 11 cards to the non-dealer, 10 to the dealer, no
-    upcard."""
-    return (
-        rule(fx, params, P_FAMILY) == FAMILY_GIN
-        and rule(fx, params, P_GIN_OPENING) == GIN_OPENING_DEAL_11_10
-    )
+def extra_card(fx, params):
+    """Does the first player get one card more than the others, and no upcard is turned, so
+    that he opens by discarding? Gin's ``deal_11_10`` (§3.17: 11 to the non-dealer, 10 to
+    the dealer) and Phỏm's 10th card (§3.13)."""
+    family = rule(fx, params, P_FAMILY)
+    if family == FAMILY_PHOM:
+        return True
+    return family == FAMILY_GIN and rule(fx, params, P_GIN_OPENING) == GIN_OPENING_DEAL_11_10
 
 
 @kernel
@@ -120,7 +139,7 @@ def deal_cards(fx, params, st, piles, rng, events):
             seat = next_seat(fx, params, st, seat)
             if seat == first:
                 break
-    eleven = eleven_ten(fx, params)
+    eleven = extra_card(fx, params)
     if eleven:
         give(fx, params, st, first, pop_stock(st, piles, rng))
     if st[R_SC, C_LOG] == 1:

@@ -21,7 +21,9 @@ non-dealer may take the upcard; if he lets it go (a turn of its own, ``E_DECLINE
 the dealer (3-player gin: the other player) may take it and plays that turn
 (``C_CURRENT`` becomes his seat); if he too lets it go (another turn) the non-dealer draws
 from the stock. Under ``deal_11_10`` the
-non-dealer, dealt 11 cards, opens by discarding without a draw.
+non-dealer, dealt 11 cards, opens by discarding without a draw; so does Phỏm's first player,
+dealt 10 (§3.13). In Phỏm the discard top may be taken only into a meld
+(``phom.phom_may_take``), and then his bot decides.
 
 With an empty stock the pile is rebuilt (``stock_out.rebuild_stock``) unless the player
 takes a discard; with at most one discard left and no stock he must take it (not under
@@ -42,7 +44,7 @@ import numpy as np
 
 from sim.cards import JOKER
 from sim.engine.bots import area_card, wants_discard, wants_second, wants_top_plus_one
-from sim.engine.deal import eleven_ten, next_seat
+from sim.engine.deal import extra_card, next_seat
 from sim.engine.jit import kernel
 from sim.engine.layout import (
     DBI_ONLY_FOR_INITIAL,
@@ -55,6 +57,7 @@ from sim.engine.layout import (
     XD_ANY_CARD,
     XD_TOP_PLUS_ONE,
 )
+from sim.engine.phom import phom_may_take, phom_timing
 from sim.engine.piles import discard_top, pop_stock, take_discard_at
 from sim.engine.specs import gated, rule
 from sim.engine.state import (
@@ -172,11 +175,12 @@ def draw_phase(fx, params, values, bots, st, piles, rng, work, events, seat):
     turn's player is ``C_CURRENT``."""
     if st[R_SC, C_STOCK_N] == 0 and ends_at_empty(fx, params):
         return DRAW_STOCK_OUT
-    if st[R_SC, C_TURN] == 0 and rule(fx, params, P_FAMILY) == FAMILY_GIN:
-        if eleven_ten(fx, params):
-            return DRAW_OK  # the non-dealer opens by discarding
+    if st[R_SC, C_TURN] == 0:
+        if extra_card(fx, params):
+            return DRAW_OK  # the first player opens by discarding (gin's 11/10, Phỏm)
         if (
-            rule(fx, params, P_GIN_OPENING) == GIN_OPENING_UPCARD_OFFER
+            rule(fx, params, P_FAMILY) == FAMILY_GIN
+            and rule(fx, params, P_GIN_OPENING) == GIN_OPENING_UPCARD_OFFER
             and discard_top(st, piles) >= 0
         ):
             _upcard_offer(fx, params, values, bots, st, piles, rng, work, events, seat)
@@ -191,6 +195,8 @@ def draw_phase(fx, params, values, bots, st, piles, rng, work, events, seat):
         may_take = False  # no second card anywhere (§3.7 open point 2)
     at = np.int64(-1)  # the discard pile's card he takes, -1: none
     forced = stock_empty and not block and not can_rebuild(st)
+    if may_take and phom_timing(fx, params):  # §3.13: only a card that completes a meld
+        may_take = phom_may_take(fx, params, values, st, work, seat, top)
     if may_take:
         if forced:
             at = n - 1  # the discard top is the only card left to draw

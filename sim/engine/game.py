@@ -23,11 +23,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.engine.deal import step_seat
 from sim.engine.hand import count_hand, finish_hand, play_turns, start_hand
 from sim.engine.jit import allocating, kernel
 from sim.engine.layout import (
     DEALER_LOSER_SITS_OUT,
     DEALER_WINNER_DEALS,
+    END_DEALS_EACH,
     END_FIXED_HANDS,
     END_PENALTY_LIMIT,
     END_SINGLE_HAND,
@@ -124,6 +126,8 @@ def game_over(fx, params, totals, players, hands_played, hand_winner):
         return top >= value and leader >= 0, leader
     if end == END_FIXED_HANDS:
         return hands_played >= value and leader >= 0, leader
+    if end == END_DEALS_EACH:  # every player dealt ``value`` times (Phỏm, §3.13)
+        return hands_played >= value * players and leader >= 0, leader
     if end == END_PENALTY_LIMIT:
         low = totals[0]
         for p in range(players):
@@ -305,7 +309,7 @@ def play_games(
                 winner = unique_leader(totals, ranked)
                 capped = 1
             if partnership:
-                dealer = dealer + 1 if dealer + 1 < players else 0  # a void table: no redeal
+                dealer = step_seat(fx, params, dealer)  # a void table: no redeal
             elif reason == REASON_VOID or redealt:
                 pass  # §3.17, §3.22: the same dealer deals again
             elif rule(fx, params, P_DEALER_ROTATION) == DEALER_LOSER_SITS_OUT:
@@ -314,7 +318,7 @@ def play_games(
             elif rule(fx, params, P_DEALER_ROTATION) == DEALER_WINNER_DEALS and hand_winner >= 0:
                 dealer = hand_winner
             else:
-                dealer = dealer + 1 if dealer + 1 < players else 0
+                dealer = step_seat(fx, params, dealer)  # the deal passes in the play direction
             if finished:
                 next_dealer = dealer
                 break

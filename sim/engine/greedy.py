@@ -147,7 +147,7 @@ def greedy_arrangement(fx, params, values, st, work, seat):
     jokers = st[R_SEAT + seat, S_JOKERS]
     limit = _meld_limit(fx, params)
     minimum, must = opening_terms(fx, params, st, seat)
-    best_arrangement(fx, params, values, work, hand, jokers, limit, minimum, must)
+    best_arrangement(fx, params, values, work, hand, jokers, limit, minimum, must, np.int64(0))
     if work[W_SCAL, S_BEST_N] == 0 or rows_leave_end(
         fx, params, st, work, seat, np.int64(W_BEST), work[W_SCAL, S_BEST_N]
     ):
@@ -159,7 +159,9 @@ def greedy_arrangement(fx, params, values, st, work, seat):
         d = lowest_bit(rest)
         rest &= rest - 1
         take_natural(fx, params, hand, d)
-        v = best_arrangement(fx, params, values, work, hand, jokers, limit, minimum, must)
+        v = best_arrangement(
+            fx, params, values, work, hand, jokers, limit, minimum, must, np.int64(0)
+        )
         give_natural(fx, params, hand, d)
         if v > best_v:
             best_v = v
@@ -168,7 +170,7 @@ def greedy_arrangement(fx, params, values, st, work, seat):
         work[W_SCAL, S_BEST_N] = 0
         return
     take_natural(fx, params, hand, best_d)
-    best_arrangement(fx, params, values, work, hand, jokers, limit, minimum, must)
+    best_arrangement(fx, params, values, work, hand, jokers, limit, minimum, must, np.int64(0))
     give_natural(fx, params, hand, best_d)
     st[R_SC, C_PLAN] = best_d
 
@@ -249,7 +251,7 @@ def greedy_stock_card(fx, params, values, st, events, work, seat, card):
     hand = st[R_SEAT + seat, S_HAND : S_HAND + MAX_LAYERS]
     jokers = st[R_SEAT + seat, S_JOKERS]
     limit = _meld_limit(fx, params)
-    best_arrangement(fx, params, values, work, hand, jokers, limit, np.int64(0), card)
+    best_arrangement(fx, params, values, work, hand, jokers, limit, np.int64(0), card, np.int64(0))
     n = work[W_SCAL, S_BEST_N]
     if n == 0 or not rows_leave_end(fx, params, st, work, seat, np.int64(W_BEST), n):
         return False
@@ -307,7 +309,16 @@ def _borrow_search(fx, params, values, st, work, seat, kind):
     value = np.int64(-1)
     if (meldable(fx, params, hand, rule(fx, params, P_PACKS), jokers) >> kind) & 1 == 1:
         value = best_arrangement(
-            fx, params, values, work, hand, jokers, _meld_limit(fx, params), np.int64(0), kind
+            fx,
+            params,
+            values,
+            work,
+            hand,
+            jokers,
+            _meld_limit(fx, params),
+            np.int64(0),
+            kind,
+            np.int64(0),
         )
     if kept:
         give_natural(fx, params, hand, plan)

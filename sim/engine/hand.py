@@ -39,6 +39,13 @@ instant tonk ends the hand (``tonk``) or tied ones have it redealt (``redeal``;
 ``redeal`` under ``tonk_stock_out = "redeal"``). ``finish_hand`` turns every ending into
 chips (``chips.settle_chips``; audited: they add up to 0). Rule slots: ``family``,
 ``tonk_stock_out``.
+
+Phỏm (``meld_timing = "phom_final"``, §3.13, ``phom.py``) plays its own table phase
+(``_phom_phase``): after the draw (the first player opens without one) a player who can
+goes Ù (``went_u``: his melds go down, with or without a discard, and the hand ends);
+otherwise he discards a card the rules allow, having first, in his fourth turn, shown his
+melds and laid off on others' shown melds. After every player's fourth turn the hand ends
+(``showdown``); ``phom_chips.settle_phom`` settles both.
 """
 
 from __future__ import annotations
@@ -57,6 +64,8 @@ from sim.engine.bots import (
     choose_discard,
     concealed_discard,
     knock_discard,
+    phom_discard,
+    phom_layoffs,
     play_stock_card,
     play_table,
     wants_drop,
@@ -66,9 +75,10 @@ from sim.engine.chips import check_chip_scores, settle_chips
 from sim.engine.deal import deal_cards, next_seat, reset_hand
 from sim.engine.deal_events import TIED_TONKS, instant_tonk
 from sim.engine.draw import DRAW_BLOCK, DRAW_EXHAUSTED, DRAW_STOCK_OUT, draw_phase
-from sim.engine.go_out import concealed, go_out, knocking, may_knock
+from sim.engine.go_out import OUT_NONE, concealed, go_out, knocking, may_knock
 from sim.engine.jit import kernel
 from sim.engine.layout import (
+    FAMILY_PHOM,
     FAMILY_TONK,
     P_AUDIT,
     P_CALL_RUMMY,
@@ -86,19 +96,33 @@ from sim.engine.layout import (
     REASON_EXHAUSTED,
     REASON_KNOCK,
     REASON_REDEAL,
+    REASON_SHOWDOWN,
     REASON_STALLED,
     REASON_STOCK_OUT,
     REASON_TONK,
     REASON_VOID,
     REASON_WENT_OUT,
     REASON_WENT_RUMMY,
+    REASON_WENT_U,
     RUMMY_OFF,
     SCORE_UNMELDED,
     TIMING_ALL_AT_ONCE,
     TIMING_KNOCK,
+    TIMING_PHOM_FINAL,
     TONK_STOCK_REDEAL,
 )
 from sim.engine.legal import discard_allowed
+from sim.engine.phom import (
+    check_taken,
+    final_turn,
+    go_u,
+    hand_over,
+    phom_discard_allowed,
+    phom_timing,
+    show_melds,
+    u_discard,
+)
+from sim.engine.phom_chips import settle_phom
 from sim.engine.piles import push_discard
 from sim.engine.rows import (
     H_DRAWS_DISCARD,
@@ -121,6 +145,7 @@ from sim.engine.specs import gated, rule
 from sim.engine.state import (
     C_CALL_TURN,
     C_CURRENT,
+    C_DISCARD_N,
     C_DISCARDS_TURN,
     C_DRAWN_TURN,
     C_DRAWS_DISCARD,
@@ -141,6 +166,7 @@ from sim.engine.state import (
     E_END,
     E_KNOCK,
     E_SCORE,
+    PILE_DISCARD,
     R_SC,
     R_SEAT,
     S_DEADWOOD,
@@ -204,6 +230,32 @@ def _concealed_phase(fx, params, values, bots, st, piles, rng, work, events, sea
         st[R_SC, C_VIOLATIONS] += 1  # an illegal go-out: nothing laid down, play goes on
     if card >= 0:
         _discard(fx, params, st, piles, events, seat, card)
+
+
+@gated(P_MELD_TIMING, lambda v: v == TIMING_PHOM_FINAL, np.bool_(False))
+@kernel
+def _phom_phase(fx, params, values, bots, st, piles, rng, work, events, seat):
+    """Phỏm (§3.13, module docstring): ``seat`` goes Ù if he can (returns True: the hand
+    ends), else discards, in his fourth turn after showing his melds and laying off."""
+    card = u_discard(fx, params, values, st, work, seat)
+    if card != OUT_NONE:  # every bot goes Ù when it can (docs/bots.md)
+        if go_u(fx, params, values, st, work, events, seat, card):
+            if card >= 0:
+                _discard(fx, params, st, piles, events, seat, card)
+            return True
+        st[R_SC, C_VIOLATIONS] += 1  # the rules' own answer refused: never expected
+    card = phom_discard(fx, params, values, bots, st, piles, rng, work, seat)
+    if card < 0:  # never: a hand that allows no discard melds wholly (Ù, phom.py)
+        st[R_SC, C_VIOLATIONS] += 1
+        return False
+    if rule(fx, params, P_AUDIT) == 1:  # a taken card, or one its meld needs (§3.13)
+        if not phom_discard_allowed(fx, params, values, st, work, seat, card):
+            st[R_SC, C_VIOLATIONS] += 1
+    if final_turn(fx, params, st):
+        show_melds(fx, params, values, st, work, events, seat, card)
+        phom_layoffs(fx, params, bots, st, rng, events, seat, card)
+    _discard(fx, params, st, piles, events, seat, card)
+    return False
 
 
 @kernel
@@ -280,7 +332,6 @@ def _calls(fx, params, values, bots, st, piles, rng, work, events, seat):
 @kernel
 def play_turns(fx, params, values, bots, st, piles, rng, work, events):
     """Turns until the hand ends; returns (end reason, winner)."""
-    players = rule(fx, params, P_PLAYERS)
     cap = rule(fx, params, P_TURN_CAP)
     tonk = rule(fx, params, P_FAMILY) == FAMILY_TONK
     if tonk:  # an instant tonk at the deal: the hand is not played (§3.22)
@@ -306,6 +357,20 @@ def play_turns(fx, params, values, bots, st, piles, rng, work, events):
             st[R_SC, C_TURN] += 1  # declining the discard was his turn
             return REASON_BLOCK, -1
         seat = st[R_SC, C_CURRENT]  # gin's opening may pass the turn to the dealer
+        if phom_timing(fx, params):
+            went_u = _phom_phase(fx, params, values, bots, st, piles, rng, work, events, seat)
+            st[R_SC, C_TURN] += 1
+            _audit(fx, params, st, piles, work)
+            if rule(fx, params, P_AUDIT) == 1:
+                st[R_SC, C_VIOLATIONS] += check_taken(
+                    fx, params, values, st, piles[PILE_DISCARD], st[R_SC, C_DISCARD_N], work
+                )
+            if went_u:
+                return REASON_WENT_U, seat
+            if hand_over(fx, params, st):
+                return REASON_SHOWDOWN, -1
+            st[R_SC, C_CURRENT] = next_seat(fx, params, st, seat)
+            continue
         if knocking(fx, params):
             knocked = _knock_phase(fx, params, values, bots, st, piles, rng, work, events, seat)
             st[R_SC, C_TURN] += 1
@@ -345,7 +410,7 @@ def play_turns(fx, params, values, bots, st, piles, rng, work, events):
             caller = _calls(fx, params, values, bots, st, piles, rng, work, events, seat)
             if caller >= 0:
                 return REASON_WENT_OUT, caller  # out by a call's discard: never rummy
-        st[R_SC, C_CURRENT] = seat + 1 if seat + 1 < players else 0
+        st[R_SC, C_CURRENT] = next_seat(fx, params, st, seat)
     return REASON_STALLED, -1
 
 
@@ -384,8 +449,12 @@ def finish_hand(fx, params, values, st, piles, work, events, reason, winner, sco
     for p in range(players):
         scores[p] = 0
         side[p] = 0
-    if rule(fx, params, P_FAMILY) == FAMILY_TONK:
-        reason, winner = settle_chips(fx, params, values, st, reason, winner, scores)
+    family = rule(fx, params, P_FAMILY)
+    if family == FAMILY_TONK or family == FAMILY_PHOM:
+        if family == FAMILY_PHOM:
+            reason, winner = settle_phom(fx, params, values, st, reason, winner, scores)
+        else:
+            reason, winner = settle_chips(fx, params, values, st, reason, winner, scores)
         if rule(fx, params, P_AUDIT) == 1:
             st[R_SC, C_VIOLATIONS] += check_chip_scores(fx, params, scores)
     elif reason == REASON_KNOCK:

@@ -84,13 +84,22 @@ def arrange_mask(fx, params, values, work, mask):
     """``(deadwood, melded)`` of the hand ``mask`` (one pack, no jokers): the value its best
     arrangement leaves in hand and the cards it melds. Leaves the arrangement in ``work``
     rows ``W_BEST``.."""
+    return arrange_apart(fx, params, values, work, mask, np.int64(0))
+
+
+@kernel
+def arrange_apart(fx, params, values, work, mask, apart):
+    """``arrange_mask`` among the arrangements that meld every card of ``apart``, each in a
+    meld of its own (Phỏm's taken cards, §3.13; ``melds.best_arrangement``). When none does,
+    no meld is written (``S_BEST_N`` is 0) and the whole hand is deadwood."""
     layers = work[W_TMP, 0:MAX_LAYERS]
     layers[0] = mask
     for l in range(1, MAX_LAYERS):
         layers[l] = 0
     melded_value = best_arrangement(
-        fx, params, values, work, layers, np.int64(0), np.int64(0), np.int64(0), np.int64(-1)
-    )
+        fx, params, values, work, layers, np.int64(0), np.int64(0), np.int64(0), np.int64(-1),
+        apart,
+    )  # fmt: skip
     melded = np.int64(0)
     for m in range(work[W_SCAL, S_BEST_N]):
         melded |= work[W_BEST + m, CA_TAKE]

@@ -139,6 +139,10 @@ P_TONK_STOCK_CARD = slot("tonk_stock_card_must_play")
 P_TONK_ONE_LAYOFF = slot("tonk_one_layoff_per_turn")
 P_TONK_LAYOFF_SKIPS_DISCARD = slot("tonk_layoff_skips_discard")
 P_TONK_WAIT = slot("tonk_wait")  # off codes -1 (a word among numbers); 1 or 3: the turns
+P_PHOM_LAYOFF_OTHERS = slot("phom_layoff_others")
+P_PHOM_TAKEN_PENALTY = slot("phom_discard_taken_penalty")
+P_PHOM_THREE_TAKEN = slot("phom_three_taken_liability")
+P_PLAY_DIRECTION = slot("play_direction")
 
 ACE_LOW = code("ace_rank", "low")
 ACE_HIGH = code("ace_rank", "high")
@@ -164,6 +168,7 @@ OPENING_ACE_LOW_ONE = code("opening_ace_low", 1)  # 1: the number itself; ace_po
 TIMING_PROGRESSIVE = code("meld_timing", "progressive")
 TIMING_KNOCK = code("meld_timing", "knock")
 TIMING_ALL_AT_ONCE = code("meld_timing", "all_at_once")
+TIMING_PHOM_FINAL = code("meld_timing", "phom_final")
 KNOCK_UNLIMITED = code("knock_limit", "unlimited")
 KNOCK_UPCARD = code("knock_limit", "upcard")
 GIN_OPENING_UPCARD_OFFER = code("gin_opening", "upcard_offer")
@@ -199,6 +204,8 @@ END_TARGET = code("game_end", "target:T")
 END_FIXED_HANDS = code("game_end", "fixed_hands:N")
 END_SINGLE_HAND = code("game_end", "single_hand")
 END_PENALTY_LIMIT = code("game_end", "penalty_limit:L")
+END_DEALS_EACH = code("game_end", "deals_each:R")
+COUNTERCLOCKWISE = code("play_direction", "counterclockwise")
 DEALER_LEFT = code("dealer_rotation", "left")
 DEALER_WINNER_DEALS = code("dealer_rotation", "winner_deals")
 DEALER_LOSER_SITS_OUT = code("dealer_rotation", "loser_sits_out")
@@ -220,6 +227,7 @@ FAMILY_RUMMY = 0  # progressive melding (§1, §3.1-3.5)
 FAMILY_KNOCK_RUMMY = 1  # §3.10: melds stay in hand, knock, differences, rum bonus
 FAMILY_GIN = 2  # §3.17, §3.20: knock or gin, the defender lays off, undercut, game bonuses
 FAMILY_TONK = 3  # §3.22: progressive melding settled in chips, instant tonks, the drop
+FAMILY_PHOM = 4  # §3.13: concealed melds, conditional takes, four turns, a showdown, chips
 
 GAME_BONUS = 100  # §3.17: bonus for winning a gin game (200 on a shutout)
 SHUTOUT_GAME_BONUS = 200
@@ -241,6 +249,7 @@ from sim.engine.rows import (  # noqa: E402, F401 (re-exported for the kernels)
     REASON_KNOCK,
     REASON_NAMES,
     REASON_REDEAL,
+    REASON_SHOWDOWN,
     REASON_STALLED,
     REASON_STOCK_OUT,
     REASON_TONK,
@@ -248,4 +257,5 @@ from sim.engine.rows import (  # noqa: E402, F401 (re-exported for the kernels)
     REASON_VOID,
     REASON_WENT_OUT,
     REASON_WENT_RUMMY,
+    REASON_WENT_U,
 )

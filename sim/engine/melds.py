@@ -50,6 +50,11 @@ search prunes the paths that can no longer meet them (their count plus what the
 undecided cards could add is short, or the card is decided without a meld), and the rule
 above picks among the rest; none meeting them: nothing is melded.
 
+**Cards kept apart** (Phỏm's taken cards, §3.13). Only arrangements that meld every card
+of a mask ``apart``, each in a meld of its own (no meld holds two of them), take part; a
+candidate holding two is never tried, and a path that leaves one in hand is pruned like a
+must-meld card.
+
 The search keeps its own stack in a workspace (``new_work``), one frame per decided card,
 and lists each frame's candidates into it (at most ``MAX_CAND``; more sets
 ``S_TRUNCATED`` in the workspace's scalars; the meld tests check it stays 0).
@@ -74,11 +79,13 @@ from sim.engine.layout import (
     P_GROUP_DUPLICATES,
     P_INITIAL_MELD_MIN,
     P_JOKER_LIMIT,
+    P_MELD_TIMING,
     P_OPENING_ACE_LOW,
     P_PACKS,
     P_RUN_SUIT,
     P_TONK_STOCK_CARD,
     RUN_ANY_SUIT,
+    TIMING_PHOM_FINAL,
 )
 from sim.engine.specs import rule
 
@@ -118,7 +125,8 @@ F_NEXT = MAX_LAYERS + 5  # the next option to try (F_N: leave the card in hand)
 F_MELDS = MAX_LAYERS + 6  # melds on the path so far
 F_TAKEN = MAX_LAYERS + 7  # the option taken here on the current path (-1: left in hand)
 F_OPEN = MAX_LAYERS + 8  # what the melds on the path count toward an initial meld
-F_NEED = MAX_LAYERS + 9  # 1 while the card the arrangement must meld is not in a meld yet
+F_NEED = MAX_LAYERS + 9  # the cards the arrangement must still meld: natural kinds as bits,
+# bit JOKER for a joker (``NEED_JOKER``)
 N_F = MAX_LAYERS + 10
 
 # ---- workspace rows ----------------------------------------------------------------------
@@ -137,6 +145,8 @@ S_BEST_VALUE = 1  # its melded value
 S_TRUNCATED = 2  # 1 when some card had more than MAX_CAND candidates (the audit counts it)
 S_NODES = 3  # frames pushed (for measurements)
 
+
+NEED_JOKER = np.int64(1) << JOKER  # F_NEED's bit for a joker that must be melded
 
 N_PLANES = 6  # a card's value is at most 63
 V_PLANES = JOKER + 1  # values[V_PLANES + b]: the natural kinds whose value has bit b set
@@ -694,16 +704,38 @@ def _opening_bound(values, work, frame, top, by_opening):
 
 
 @kernel
-def _falls_short(values, work, frame, minimum, must, top, by_opening):
-    """Can no arrangement through ``frame`` meet the opening conditions: the initial-meld
-    count ``minimum`` out of reach, or the must-meld card ``must`` no longer undecided?"""
+def _falls_short(values, work, frame, minimum, top, by_opening):
+    """Can no arrangement through ``frame`` meet the conditions: the initial-meld count
+    ``minimum`` out of reach, or a card it must still meld (``F_NEED``) no longer
+    undecided?"""
     if work[frame, F_OPEN] + _opening_bound(values, work, frame, top, by_opening) < minimum:
         return True
-    if work[frame, F_NEED] == 0:
+    need = work[frame, F_NEED]
+    if need == 0:
         return False
-    if must == JOKER:
-        return work[frame, F_JOKERS] == 0
-    return (work[frame, F_REST] >> must) & 1 == 0
+    if need & NEED_JOKER != 0 and work[frame, F_JOKERS] == 0:
+        return True
+    return need & ~NEED_JOKER & ~work[frame, F_REST] != 0
+
+
+@kernel
+def _need_of(must, apart):
+    """The cards an arrangement must meld (``F_NEED``): ``must`` (a natural kind, ``JOKER``
+    or -1: none) and every card of ``apart``."""
+    need = apart
+    if must >= 0:
+        need |= np.int64(1) << must
+    return need
+
+
+@kernel
+def _melded_bits(work, row):
+    """What candidate ``row`` melds, as ``F_NEED`` bits: its kinds, and ``NEED_JOKER`` when
+    it holds a joker."""
+    bits = work[row, CA_TAKE]
+    if work[row, CA_JOKERS] > 0:
+        bits |= NEED_JOKER
+    return bits
 
 
 @kernel
@@ -719,26 +751,29 @@ def melds_card(work, row, must):
 def _conditions_apply(fx, params):
     """Do the rules ever put conditions on an arrangement: an initial-meld threshold
     (§2D.24-25), borrowing (a card that must be melded, §2D.22) or Tonk's card drawn from
-    the stock that must be played (§2L.48)?"""
+    the stock that must be played (§2L.48), or Phỏm's taken cards (§3.13)?"""
     return (
         rule(fx, params, P_INITIAL_MELD_MIN) != 0
         or rule(fx, params, P_BORROWING) != BORROW_OFF
         or rule(fx, params, P_TONK_STOCK_CARD) == 1
+        or rule(fx, params, P_MELD_TIMING) == TIMING_PHOM_FINAL
     )
 
 
 @kernel
-def best_arrangement(fx, params, values, work, layers, jokers, limit, minimum, must):
+def best_arrangement(fx, params, values, work, layers, jokers, limit, minimum, must, apart):
     """The best arrangement (module docstring) of the hand ``layers`` (``int64`` layers,
     ``packs`` of them) plus ``jokers``, with at most ``limit`` melds (0: any number), among
     those whose melds count at least ``minimum`` toward an initial meld (``CA_OPEN``,
-    §2D.24; 0: no threshold) and meld a copy of natural kind ``must`` (``JOKER``: a joker;
-    -1: nothing; §2D.25's discard taken for the initial meld, §2D.22's borrowed card). The
-    conditions apply only under an initial-meld rule (``initial_meld_min`` > 0) or
-    ``borrowing`` (a spec fixing both off folds them away). Writes its melds to ``work``
-    rows ``W_BEST``.. (``S_BEST_N`` of them; none when no arrangement meets the
-    conditions) and returns the value they take out of the hand (``values`` from
-    ``value_table``; the deadwood is the hand's value less this).
+    §2D.24; 0: no threshold), meld a copy of natural kind ``must`` (``JOKER``: a joker;
+    -1: nothing; §2D.25's discard taken for the initial meld, §2D.22's borrowed card) and
+    meld every card of the mask ``apart``, each in a meld of its own (Phỏm's taken cards,
+    §3.13; 0: none). The conditions apply only under an initial-meld rule
+    (``initial_meld_min`` > 0), ``borrowing``, Tonk's stock card or Phỏm (a spec fixing
+    them off folds them away). Writes its melds to ``work`` rows ``W_BEST``..
+    (``S_BEST_N`` of them; none when no arrangement meets the conditions) and returns the
+    value they take out of the hand (``values`` from ``value_table``; the deadwood is the
+    hand's value less this).
 
     Under the conditions the search runs twice: first for the most an arrangement (holding
     ``must``) can count toward the initial meld, which settles at once whether any meets
@@ -746,21 +781,21 @@ def best_arrangement(fx, params, values, work, layers, jokers, limit, minimum, m
     deadwood among those that do, its bound starting just below the first answer's value
     (that arrangement meets the conditions, so the best one is worth at least as much, and
     the declared order still decides among equals). With nothing to count (``minimum`` <=
-    0), only ``must`` to meld, one pass of the second kind (no floor) gives the same
+    0), only cards to meld, one pass of the second kind (no floor) gives the same
     arrangement."""
-    if not _conditions_apply(fx, params) or (minimum <= 0 and must < 0):
+    if not _conditions_apply(fx, params) or (minimum <= 0 and must < 0 and apart == 0):
         return _search(
             fx, params, values, work, layers, jokers, limit, np.int64(0), np.int64(-1),
-            np.bool_(False), np.bool_(False), np.int64(-1),
+            np.int64(0), np.bool_(False), np.bool_(False), np.int64(-1),
         )  # fmt: skip
     if minimum <= 0:
         return _search(
-            fx, params, values, work, layers, jokers, limit, np.int64(0), must, np.bool_(True),
-            np.bool_(False), np.int64(-1),
+            fx, params, values, work, layers, jokers, limit, np.int64(0), must, apart,
+            np.bool_(True), np.bool_(False), np.int64(-1),
         )  # fmt: skip
     most = _search(
-        fx, params, values, work, layers, jokers, limit, np.int64(0), must, np.bool_(True),
-        np.bool_(True), np.int64(-1),
+        fx, params, values, work, layers, jokers, limit, np.int64(0), must, apart,
+        np.bool_(True), np.bool_(True), np.int64(-1),
     )  # fmt: skip
     if work[W_SCAL, S_BEST_N] == 0 or most < minimum:
         work[W_SCAL, S_BEST_N] = 0
@@ -770,19 +805,20 @@ def best_arrangement(fx, params, values, work, layers, jokers, limit, minimum, m
     for m in range(work[W_SCAL, S_BEST_N]):
         floor += work[W_BEST + m, CA_VALUE]
     return _search(
-        fx, params, values, work, layers, jokers, limit, minimum, must, np.bool_(True),
+        fx, params, values, work, layers, jokers, limit, minimum, must, apart, np.bool_(True),
         np.bool_(False), floor,
     )  # fmt: skip
 
 
 @kernel
-def _search(fx, params, values, work, layers, jokers, limit, minimum, must, gate, by_opening,
-            floor):  # fmt: skip
+def _search(fx, params, values, work, layers, jokers, limit, minimum, must, apart, gate,
+            by_opening, floor):  # fmt: skip
     """The branch-and-bound search of ``best_arrangement``: the first arrangement, in the
     declared order, of the greatest worth above ``floor`` (the melded value, or under
     ``by_opening`` what it counts toward an initial meld); under ``gate`` only arrangements
-    that count at least ``minimum`` and meld ``must`` take part. Writes them as
-    ``best_arrangement`` says and returns their worth (0 when none)."""
+    that count at least ``minimum``, meld ``must`` and meld the cards of ``apart`` each in a
+    meld of its own take part. Writes them as ``best_arrangement`` says and returns their
+    worth (0 when none)."""
     # read again here, so that a spec fixing both rules off folds the conditions away
     gate = gate and _conditions_apply(fx, params)
     by_opening = by_opening and gate
@@ -791,8 +827,10 @@ def _search(fx, params, values, work, layers, jokers, limit, minimum, must, gate
     work[W_SCAL, S_BEST_VALUE] = floor
     work[W_SCAL, S_TRUNCATED] = 0
     keep = meldable(fx, params, layers, n_layers, jokers)
-    need = np.int64(1) if gate and must >= 0 else np.int64(0)
-    if keep == 0 or (need == 1 and must < JOKER and (keep >> must) & 1 == 0):
+    need = _need_of(must, apart) if gate else np.int64(0)
+    if not gate:
+        apart = np.int64(0)
+    if keep == 0 or need & ~NEED_JOKER & ~keep != 0:
         work[W_SCAL, S_BEST_VALUE] = 0  # nothing melds (most hands of a turn): no search
         return 0
     top = np.int64(0)
@@ -819,7 +857,7 @@ def _search(fx, params, values, work, layers, jokers, limit, minimum, must, gate
         if melded + work[frame, F_LEFT] <= work[W_SCAL, S_BEST_VALUE]:
             depth -= 1  # nothing below can do better than the best found
             continue
-        if gate and _falls_short(values, work, frame, minimum, must, top, by_opening):
+        if gate and _falls_short(values, work, frame, minimum, top, by_opening):
             depth -= 1  # nothing below meets the opening conditions
             continue
         if depth + 1 >= MAX_DEPTH:
@@ -838,6 +876,9 @@ def _search(fx, params, values, work, layers, jokers, limit, minimum, must, gate
             continue
         work[frame, F_NEXT] = step + 1
         option = n - 1 - step if step < n else n  # candidates from the last listed
+        if option < n and apart != 0:
+            if popcount(work[W_CAND + depth * MAX_CAND + option, CA_TAKE] & apart) > 1:
+                continue  # two cards that must stay apart: never tried
         child = frame + 1
         for l in range(MAX_LAYERS):
             work[child, F_REST + l] = work[frame, F_REST + l]
@@ -856,8 +897,7 @@ def _search(fx, params, values, work, layers, jokers, limit, minimum, must, gate
             child_melds = melds + 1
             if gate:
                 opening += work[row, CA_OPEN]
-                if need == 1 and melds_card(work, row, must):
-                    need = np.int64(0)
+                need &= ~_melded_bits(work, row)
         else:
             remove_one_each(rest, n_layers, np.int64(1) << c)
             value = 0

@@ -30,6 +30,8 @@ REASON_DROP = 10  # tonk: a drop by the strictly lowest hand (§3.22)
 REASON_CAUGHT = 11  # tonk: a drop by a hand that was not strictly the lowest (§3.22)
 REASON_STOCK_OUT = 12  # tonk: the stock ran out; the lowest hand collects (§2L.55)
 REASON_REDEAL = 13  # tonk: tied instant tonks, or tonk_stock_out = redeal: no chips, same dealer
+REASON_WENT_U = 14  # phom: a player melded his whole hand (Ù) and collects (§3.13)
+REASON_SHOWDOWN = 15  # phom: four turns each, then the garbage counts rank the players (§3.13)
 REASON_NAMES = (
     "went_out",
     "went_rummy",
@@ -45,6 +47,8 @@ REASON_NAMES = (
     "caught",
     "stock_out",
     "redeal",
+    "went_u",
+    "showdown",
 )
 
 GAME_DEAL_STRIDE = 1 << 20  # deal numbers per game under deal_per_game (> any hand cap)

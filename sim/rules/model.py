@@ -39,6 +39,8 @@ FAMILIES: Mapping[str, str] = MappingProxyType(
         "gin": "two-player knock or gin; the defender lays off; undercut and game bonuses (§3.17)",
         "tonk": "progressive melding settled in chips: instant tonks at the deal, going out, "
         "the drop and the stock-out (§3.22)",
+        "phom": "melds kept concealed, a discard taken only into a meld, four turns each, "
+        "then the melds shown and the garbage counts ranked; Ù wins at once; chips (§3.13)",
     }
 )
 """What the ``family`` key of a variant file may say: which game the toggles apply to."""
@@ -56,18 +58,21 @@ GIN_ONLY = (
 """§2I toggles that only gin has (RULES.md §4D); other families keep their defaults."""
 KNOCK_ONLY = ("knock_limit",)
 """§2I toggles of every knock family (RULES.md §4D)."""
-CHIP_FAMILIES = ("tonk",)
+CHIP_FAMILIES = ("tonk", "phom")
 """Families settled in chips (RULES.md §4C, CH): a hand's scores are chips won and lost."""
 CHIP_ONLY = ("chip_stack",)
-"""Settings of the chip families only; other families keep their defaults."""
+"""Tonk's bankruptcy (§2H.30 extension): Phỏm's games end after a number of deals."""
 TONK_ONLY = tuple(name for name in BY_NAME if name.startswith("tonk_"))
 """§2L toggles: Tonk's only (RULES.md §4D)."""
+PHOM_ONLY = tuple(name for name in BY_NAME if name.startswith("phom_"))
+"""§2K toggles but ``play_direction``: Phỏm's only (RULES.md §4D)."""
 FAMILY_ONLY: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {
         **{name: ("gin",) for name in GIN_ONLY},
         **{name: KNOCK_FAMILIES for name in KNOCK_ONLY},
         **{name: ("tonk",) for name in TONK_ONLY},
-        **{name: CHIP_FAMILIES for name in CHIP_ONLY},
+        **{name: ("tonk",) for name in CHIP_ONLY},
+        **{name: ("phom",) for name in PHOM_ONLY},
     }
 )
 """Each family-only setting and the families it belongs to; elsewhere it keeps its default."""
@@ -84,6 +89,25 @@ TONK_FIXED = {
     "must_discard_to_go_out": "Tonk pays 2 chips for going out without a discard (§3.22)",
 }
 """Settings the tonk family does not use, each with the reason given when a file changes it."""
+PHOM_FIXED = {
+    "decks": "Phỏm plays one pack (RULES.md §3.13)",
+    "jokers": "Phỏm plays no jokers (§3.13)",
+    "scoring": "Phỏm settles in chips (§3.13), not in points",
+    "going_rummy": "Phỏm's Ù is its own settlement (§3.13)",
+    "stock_exhaustion": "the stock holds a draw for every turn (§3.13 stock check)",
+    "discard_draw": "Phỏm draws the discard top, only into a meld, or the stock (§3.13)",
+    "call_rummy": "Phỏm has no calls (§3.13)",
+    "borrowing": "Phỏm does not rearrange the table (§3.13)",
+    "initial_meld_min": "Phỏm has no initial meld (§3.13)",
+    "must_discard_to_go_out": "Ù is allowed with or without a discard, paid 6 or 12 (§3.13)",
+    "melds_per_turn": "Phỏm shows all its melds at once, in the fourth turn (§3.13)",
+    "layoff_target": "Phỏm's lay-offs are phom_layoff_others (§2K.43)",
+    "layoff_requires_meld": "Phỏm's lay-offs are phom_layoff_others (§2K.43)",
+    "discard_before_initial_meld": "Phỏm has no initial meld (§3.13)",
+}
+"""Settings the phom family does not use, each with the reason given when a file changes it."""
+PHOM_TURNS = 4
+"""Turns each player plays in a Phỏm hand without an Ù (§3.13)."""
 TONK_STOCK_OUTS = ("lowest_collects", "redeal")
 """``stock_exhaustion`` values that are Tonk's, declared once as ``tonk_stock_out``."""
 KNOCK_FIXED = {
@@ -417,6 +441,13 @@ def _check_family(rules: Rules) -> None:
     values = rules.values
     knock = family in KNOCK_FAMILIES
     timing = values["meld_timing"]
+    if (family == "phom") != (timing == "phom_final"):
+        raise ConfigError(
+            f"meld_timing {show(timing)} does not fit family {show(family)}",
+            key="meld_timing",
+            value=timing,
+            allowed="'phom_final' exactly in the phom family (RULES.md §2D.18, §3.13)",
+        )
     if knock != (timing == "knock"):
         raise ConfigError(
             f"meld_timing {show(timing)} does not fit family {show(family)}",
@@ -433,7 +464,14 @@ def _check_family(rules: Rules) -> None:
                 value=values[name],
                 allowed=f"the default {show(DEFAULTS[name])} outside {names}",
             )
-    if not values["upcard"] and family != "tonk":
+    if values["upcard"] and family == "phom":
+        raise ConfigError(
+            "Phỏm has no upcard: the first player is dealt a 10th card and opens by discarding",
+            key="upcard",
+            value=True,
+            allowed="off in the phom family (RULES.md §3.13)",
+        )
+    if not values["upcard"] and family not in ("tonk", "phom"):
         raise ConfigError(
             f"upcard off is not supported by the engine yet in family {show(family)}",
             key="upcard",
@@ -494,6 +532,8 @@ def _check_family(rules: Rules) -> None:
         _check_all_at_once(rules)
     if family == "tonk":
         _check_tonk(rules)
+    if family == "phom":
+        _check_phom(rules)
     if not knock:
         return
     _check_knock_family(rules)
@@ -520,6 +560,36 @@ def _check_tonk(rules: Rules) -> None:
             key="game_end",
             value=values["game_end"],
             allowed="fixed_hands:N, single_hand (RULES.md §3.22 game end)",
+        )
+
+
+def _check_phom(rules: Rules) -> None:
+    """What the phom family does not use (:data:`PHOM_FIXED`), its deal and how its games
+    end (RULES.md §3.13)."""
+    values = rules.values
+    _keep_defaults(values, PHOM_FIXED, "the phom family", "in the phom family")
+    if rules.decks_by_players:
+        raise ConfigError("Phỏm plays one pack", key="decks_by_players", allowed="nothing")
+    for players, size in rules.deal.items():
+        stock = N_NATURAL - size * players - 1  # one player gets a 10th card
+        draws = PHOM_TURNS * players - 1  # the first player's opening turn draws nothing
+        if stock < draws:
+            raise ConfigError(
+                f"{size} cards each to {players} players (and a 10th to the first) leave "
+                f"{max(stock, 0)} cards in the stock, short of the {draws} draws of four "
+                "turns each",
+                key="deal",
+                value=dict(rules.deal),
+                allowed="a deal that leaves a draw for every turn (§3.13 stock check: 9 "
+                "cards each at 2-4 players)",
+            )
+    end, _ = rules.option("game_end")
+    if end not in ("deals_each", "fixed_hands", "single_hand"):
+        raise ConfigError(
+            f"a Phỏm game ends after a number of hands, not by {show(end)}",
+            key="game_end",
+            value=values["game_end"],
+            allowed="deals_each:R, fixed_hands:N, single_hand (RULES.md §3.13 game end)",
         )
 
 
@@ -804,24 +874,35 @@ def _check_scoring_and_end(rules: Rules) -> None:
     """scoring and game_end must agree (RULES.md §2G.29, §2H.30)."""
     scoring = rules.values["scoring"]
     end, end_value = rules.option("game_end")
-    if scoring == "penalty" and end not in ("penalty_limit", "fixed_hands"):
+    if scoring == "penalty" and end not in ("penalty_limit", "fixed_hands", "deals_each"):
         raise ConfigError(
             f"scoring 'penalty' needs a game end that counts penalties, not {show(end)}",
             key="scoring",
             value=scoring,
-            allowed="game_end = 'penalty_limit:L' or 'fixed_hands:N' with scoring 'penalty'",
+            allowed="game_end = 'penalty_limit:L', 'fixed_hands:N' or 'deals_each:R' with "
+            "scoring 'penalty'",
         )
     if end == "penalty_limit" and scoring != "penalty":
         raise ConfigError(
             f"game_end 'penalty_limit' needs scoring 'penalty', not {show(scoring)}",
             key="game_end",
             value=rules.values["game_end"],
-            allowed="target:T, fixed_hands:N or single_hand with this scoring",
+            allowed="target:T, fixed_hands:N, deals_each:R or single_hand with this scoring",
         )
-    if end == "fixed_hands" and end_value > rules.values["hand_cap"]:
+    cap = rules.values["hand_cap"]
+    if end == "fixed_hands" and end_value > cap:
         raise ConfigError(
-            f"a game of {end_value} hands would be cut by hand_cap = {rules.values['hand_cap']}",
+            f"a game of {end_value} hands would be cut by hand_cap = {cap}",
             key="game_end",
             value=rules.values["game_end"],
-            allowed=f"fixed_hands:N with N <= hand_cap ({rules.values['hand_cap']})",
+            allowed=f"fixed_hands:N with N <= hand_cap ({cap})",
+        )
+    most = max(rules.player_counts)
+    if end == "deals_each" and (end_value < 1 or end_value * most > cap):
+        raise ConfigError(
+            f"deals_each:{end_value} at {most} players is {end_value * most} hands; a game "
+            f"needs at least one deal each, within hand_cap = {cap}",
+            key="game_end",
+            value=rules.values["game_end"],
+            allowed=f"deals_each:R with 1 <= R and R x {most} players <= hand_cap ({cap})",
         )

@@ -296,8 +296,9 @@ TOGGLES: tuple[Toggle, ...] = (
             supported=(False,)),
     # ---- 2C. Drawing and discarding -------------------------------------------------------
     _switch(15, "upcard", True, "2C.15",
-            "turn one card face up after the deal to start the discard pile (off: Tonk only "
-            "so far; the first player draws from the stock)"),
+            "turn one card face up after the deal to start the discard pile (off: Tonk, where "
+            "the first player draws from the stock, and Phỏm, where he is dealt one card "
+            "more and opens by discarding)"),
     _choice(16, "discard_draw", "top", "2C.16", "which discard-pile cards a player may draw",
             choices=("top", "any_card", "top_plus_one")),
     _switch(17, "call_rummy", False, "2C.17",
@@ -305,8 +306,7 @@ TOGGLES: tuple[Toggle, ...] = (
     # ---- 2D. Melding and laying off -------------------------------------------------------
     _choice(18, "meld_timing", "progressive", "2D.18",
             "when melds reach the table: during play, all at once, or never (knock)",
-            choices=("progressive", "all_at_once", "knock", "phom_final"),
-            supported=("progressive", "all_at_once", "knock")),
+            choices=("progressive", "all_at_once", "knock", "phom_final")),
     _choice(19, "melds_per_turn", "unlimited", "2D.19",
             "new melds a player may lay down in one turn",
             choices=("unlimited", "one", "one_or_layoff")),
@@ -350,9 +350,12 @@ TOGGLES: tuple[Toggle, ...] = (
                      "own_melds_from_each")),
     # ---- 2H. Game end and dealing ---------------------------------------------------------
     _param(30, "game_end", "target:100", "2H.30",
-           "first to T points, most after N hands, every hand a game, or first to lose L",
-           choices=("target:T", "fixed_hands:N", "single_hand", "penalty_limit:L"),
-           arg_defaults=(("target", 100), ("fixed_hands", 10), ("penalty_limit", 100))),
+           "first to T points, most after N hands, every hand a game, first to lose L, or "
+           "most after every player dealt R times (fixed_hands = R x players, Phỏm §3.13)",
+           choices=("target:T", "fixed_hands:N", "single_hand", "penalty_limit:L",
+                    "deals_each:R"),
+           arg_defaults=(("target", 100), ("fixed_hands", 10), ("penalty_limit", 100),
+                         ("deals_each", 3))),
     _choice(31, "dealer_rotation", "left", "2H.31", "who deals the next hand",
             choices=("left", "winner_deals", "loser_sits_out")),
     # ---- 2I. Knock / Gin family -----------------------------------------------------------
@@ -386,16 +389,13 @@ TOGGLES: tuple[Toggle, ...] = (
          low=0, supported=(100,)),
     # ---- 2K. Phỏm -------------------------------------------------------------------------
     _switch(43, "phom_layoff_others", True, "2K.43",
-            "in the final turn a player may lay off on other players' melds",
-            supported=(True,)),
+            "in the final turn a player may lay off on other players' melds"),
     _switch(44, "phom_discard_taken_penalty", False, "2K.44",
-            "the discarder gives 1 chip to a player who takes his discard",
-            supported=(False,)),
+            "the discarder gives 1 chip to a player who takes his discard"),
     _switch(45, "phom_three_taken_liability", False, "2K.45",
-            "a discarder whose discards were taken 3 times pays the whole settlement of an Ù",
-            supported=(False,)),
+            "a discarder whose discards were taken 3 times pays the whole settlement of an Ù"),
     _choice(46, "play_direction", "clockwise", "2K.46", "the direction of play",
-            choices=("clockwise", "counterclockwise"), supported=("clockwise",)),
+            choices=("clockwise", "counterclockwise")),
     # ---- 2L. Tonk -------------------------------------------------------------------------
     _choice(47, "tonk_deal", 5, "2L.47", "tonk: cards dealt to each player",
             choices=(5, 7)),

@@ -36,7 +36,7 @@ def _candidate(params, values, st, seat, kind, work):
     """The one meld of ``seat``'s hand with ``kind`` added, in workspace row W_BEST."""
     layers = st[S.R_SEAT + seat, S.S_HAND : S.S_HAND + M.MAX_LAYERS].copy()
     layers[0] |= 1 << kind
-    M.best_arrangement(GENERIC, params, values, work, layers, 0, 0, 0, -1)
+    M.best_arrangement(GENERIC, params, values, work, layers, 0, 0, 0, -1, 0)
     assert work[M.W_SCAL, M.S_BEST_N] == 1
     return M.W_BEST
 

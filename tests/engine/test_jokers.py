@@ -75,7 +75,7 @@ def _meld(params, values, st, seat, text, jokers, work, events):
     its best arrangement; returns the meld's index."""
     _hold(params, st, seat, text, jokers)
     layers = st[S.R_SEAT + seat, S.S_HAND : S.S_HAND + M.MAX_LAYERS]
-    M.best_arrangement(GENERIC, params, values, work, layers.copy(), jokers, 0, 0, -1)
+    M.best_arrangement(GENERIC, params, values, work, layers.copy(), jokers, 0, 0, -1, 0)
     assert work[M.W_SCAL, M.S_BEST_N] == 1
     return lay_down(GENERIC, params, st, events, seat, work, M.W_BEST)
 

@@ -70,10 +70,11 @@ WORK = M.new_work()
 
 def engine_best(
     cards, rules, values, packs=1, limit=0, fx=GENERIC, minimum=0, must=None, ace_low=None,
-    borrowing=False,
+    borrowing=False, apart=(),
 ):  # fmt: skip
     """The engine's best arrangement; the conditions (``minimum``, ``must``) apply under an
-    initial-meld rule, or under ``borrowing`` (a card to meld, no threshold, §2D.22)."""
+    initial-meld rule, or under ``borrowing`` (a card to meld, no threshold, §2D.22);
+    ``apart`` (cards each melded in a meld of its own) under Phỏm's meld timing (§3.13)."""
     layers, jokers = layers_of(cards)
     params = make_params(rules, packs)
     params[L.P_OPENING_ACE_LOW] = L.code("opening_ace_low", "ace_points" if ace_low is None else 1)
@@ -81,19 +82,24 @@ def engine_best(
         params[L.P_BORROWING] = L.code("borrowing", "any")
     elif minimum > 0 or must is not None:
         params[L.P_INITIAL_MELD_MIN] = max(minimum, 1)  # the rule is on
+    if apart:
+        params[L.P_MELD_TIMING] = L.code("meld_timing", "phom_final")
     must_code = -1 if must is None else must
+    apart_mask = sum(1 << k for k in set(apart))
     value = M.best_arrangement(
-        fx, params, M.value_table(values), WORK, layers, jokers, limit, minimum, must_code
-    )
+        fx, params, M.value_table(values), WORK, layers, jokers, limit, minimum, must_code,
+        apart_mask,
+    )  # fmt: skip
     n = int(WORK[M.W_SCAL, M.S_BEST_N])
     assert WORK[M.W_SCAL, M.S_TRUNCATED] == 0
     return int(value), [key_of(WORK[M.W_BEST + m]) for m in range(n)]
 
 
-def oracle_best(cards, rules, values, limit=0, minimum=0, must=None, ace_low=None):
+def oracle_best(cards, rules, values, limit=0, minimum=0, must=None, ace_low=None, apart=()):
     value, melds = oracle.best_arrangement(
-        cards, rules, [int(v) for v in values], limit, minimum=minimum, must=must, ace_low=ace_low
-    )
+        cards, rules, [int(v) for v in values], limit, minimum=minimum, must=must,
+        ace_low=ace_low, apart=apart,
+    )  # fmt: skip
     return value, [m.key for m in melds]
 
 
@@ -325,6 +331,54 @@ def test_2D_22_a_borrowed_card_melded_matches_the_oracle_on_random_hands(case):
         want = oracle_best(hand, rules, values, limit, 0, must)
         got = engine_best(hand, rules, values, packs, limit, must=must, borrowing=True)
         assert got == want, (hand, must, limit, values[0], values[JOKER])
+
+
+def test_3_13_taken_cards_are_melded_each_in_a_meld_of_its_own():
+    """Phỏm (§3.13): with 4♥ and 7♥ taken, the free search's run 4♥-9♥ would hold both; the
+    arrangement is 4♥ 5♥ 6♥ and 7♥ 8♥ 9♥ (the same value). With 5♥ alone taken the run of
+    six stands."""
+    values = baseline_values()
+    hand = parse_cards("4h 5h 6h 7h 8h 9h")
+    free = engine_best(hand, oracle.Rules(), values)
+    assert free == (39, [(1, 3, 6, 1, 1, 1, 1, 1, 1)])
+    apart = parse_cards("4h 7h")
+    got = engine_best(hand, oracle.Rules(), values, apart=apart)
+    assert got == (39, [(1, 3, 3, 1, 1, 1), (1, 6, 3, 1, 1, 1)])
+    assert got == oracle_best(hand, oracle.Rules(), values, apart=apart)
+    assert engine_best(hand, oracle.Rules(), values, apart=parse_cards("5h")) == free
+
+
+def test_3_13_taken_cards_that_cannot_be_kept_apart_give_no_arrangement():
+    """Phỏm (§3.13): 5♠ and 6♠ taken, and only 5♠ 6♠ 7♠ to meld them in: no arrangement
+    meets the condition, so nothing is melded (a taker's hand is illegal)."""
+    values = baseline_values()
+    hand = parse_cards("5s 6s 7s 9d")
+    assert engine_best(hand, oracle.Rules(), values, apart=parse_cards("5s 6s")) == (0, [])
+
+
+@pytest.mark.parametrize("ace_rank", ["low", "high_or_low"])
+def test_3_13_cards_kept_apart_match_the_oracle_on_random_hands(ace_rank):
+    """The search with Phỏm's taken cards (§3.13: each melded, no two in one meld) against
+    the brute-force oracle on random hands of 9-11 cards with 1-3 taken cards drawn from
+    their meldable cards (RUMMYSIM_ORACLE_HANDS hands a case, 150 in make test)."""
+    import os
+
+    rules = oracle.Rules(ace_rank)
+    rng = random.Random(0x313 ^ len(ace_rank))
+    hands = int(os.environ.get("RUMMYSIM_ORACLE_HANDS", "150"))
+    found = 0
+    for _ in range(hands):
+        values = baseline_values()
+        hand = random_hand(rng, 1, 0, rng.choice((9, 10, 11)))
+        if rng.random() < 0.7:  # dense hands: few ranks, so melds share cards
+            pool = [k for k in range(N_NATURAL) if k // N_SUITS in range(3, 9)]
+            hand = rng.sample(pool, rng.choice((9, 10, 11)))
+        apart = rng.sample(hand, rng.choice((1, 2, 3)))
+        want = oracle_best(hand, rules, values, apart=apart)
+        got = engine_best(hand, rules, values, apart=apart)
+        assert got == want, (hand, apart)
+        found += bool(want[1])
+    assert found > hands // 10  # the condition is met often enough to test the choice
 
 
 @pytest.mark.nojit

@@ -275,7 +275,7 @@ def test_s1_6_a_run_takes_the_cards_just_outside_its_ends(ace_rank, run, fits):
     layers = np.zeros(M.MAX_LAYERS, np.int64)
     for k in cards:
         layers[0] |= np.int64(1) << k
-    M.best_arrangement(GENERIC, params, values, work, layers, 0, 0, 0, -1)
+    M.best_arrangement(GENERIC, params, values, work, layers, 0, 0, 0, -1, 0)
     row = work[M.W_BEST]
     st[S.R_MELD, S.M_TYPE] = row[M.CA_TYPE]
     st[S.R_MELD, S.M_LO] = row[M.CA_LO]

@@ -42,7 +42,7 @@ def _deal_to_table(params, values, rng: random.Random):
             S.give(GENERIC, params, st, p, k)
     for p in range(2):
         layers = st[S.R_SEAT + p, S.S_HAND : S.S_HAND + M.MAX_LAYERS].copy()
-        M.best_arrangement(GENERIC, params, values, work, layers, 0, 0, 0, -1)
+        M.best_arrangement(GENERIC, params, values, work, layers, 0, 0, 0, -1, 0)
         for b in range(int(work[M.W_SCAL, M.S_BEST_N])):
             lay_down(GENERIC, params, st, events, p, work, M.W_BEST + b)
     for _ in range(3):

@@ -306,7 +306,7 @@ def _group_on_table(**overrides):
     params, values, st = _table(["7s 7h 7d", "7c 2c"], **overrides)
     work, events = M.new_work(), np.zeros((64, S.EV_COLS), np.int64)
     layers = st[S.R_SEAT, S.S_HAND : S.S_HAND + M.MAX_LAYERS]
-    M.best_arrangement(GENERIC, params, values, work, layers.copy(), 0, 0, 0, -1)
+    M.best_arrangement(GENERIC, params, values, work, layers.copy(), 0, 0, 0, -1, 0)
     m = lay_down(GENERIC, params, st, events, 0, work, M.W_BEST)
     return params, values, st, m, events
 

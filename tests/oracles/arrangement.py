@@ -16,6 +16,8 @@ Under an initial-meld rule (RULES.md §2D.24-25) only the arrangements whose mel
 least ``minimum`` (each card at its value, a joker at the value of the card it stands for,
 an ace just before a 2 in a run at ``ace_low`` when given) and that meld a copy of ``must``
 (a natural kind, or ``JOKER``: any joker) take part; none doing so: nothing is melded.
+With ``apart`` (Phỏm's taken cards, §3.13) only the arrangements that meld every card of
+it, no two in one meld, take part.
 
 A meld's key: a group ``(0, n_s, n_h, n_d, n_c, jokers)`` (its naturals per suit); a run
 ``(1, lo, length, d_0, ..., d_{length-1})`` where ``d_i`` is what stands on the i-th
@@ -227,6 +229,12 @@ def _opens(arrangement, values, minimum: int, must: int | None, ace_low: int | N
     return any(must in m.naturals for m in arrangement)
 
 
+def _apart(arrangement, apart: frozenset[int]) -> bool:
+    """Every card of ``apart`` melded, each in a meld of its own."""
+    counts = [len(apart.intersection(m.naturals)) for m in arrangement]
+    return all(n <= 1 for n in counts) and sum(counts) == len(apart)
+
+
 def best_arrangement(
     hand: Sequence[int],
     rules: Rules,
@@ -236,13 +244,18 @@ def best_arrangement(
     minimum: int = 0,
     must: int | None = None,
     ace_low: int | None = None,
+    apart: Sequence[int] = (),
 ) -> tuple[int, tuple[Meld, ...]]:
     """(melded value, melds in decision order) of the declared best arrangement, among
-    those that make an initial meld of ``minimum`` holding ``must`` (module docstring)."""
+    those that make an initial meld of ``minimum`` holding ``must`` and meld the cards of
+    ``apart`` each in a meld of its own (module docstring)."""
     best = None
     opening = minimum > 0 or must is not None
+    kept_apart = frozenset(apart)
     for arrangement in arrangements(hand, rules, limit):
         if opening and not _opens(arrangement, values, minimum, must, ace_low):
+            continue
+        if kept_apart and not _apart(arrangement, kept_apart):
             continue
         value = melded_value(arrangement, values)
         order, decided = decision_sequence(hand, arrangement)

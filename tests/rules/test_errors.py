@@ -123,7 +123,6 @@ def test_policy_out_of_range(write):
 @pytest.mark.parametrize(
     ("line", "section", "supported"),
     [
-        ("meld_timing = 'phom_final'", "2D.18", "progressive"),
         ("deuces_wild = true", "2B.14", "off"),
         ("strip_8_9_10 = true", "2A.7", "off"),
         ("decks = 5", "2A.1", "integer 1..4"),
@@ -248,7 +247,7 @@ def test_penalty_scoring_needs_penalty_game_end(write):
     path = write("x", tables="[rules]\nscoring = 'penalty'\n")
     message = str(error_of(path))
     assert "key 'scoring': scoring 'penalty' needs a game end that counts penalties" in message
-    assert "penalty_limit:L' or 'fixed_hands:N'" in message
+    assert "'penalty_limit:L', 'fixed_hands:N' or 'deals_each:R'" in message
     assert "needs a game end" in cli_error(path)
 
 

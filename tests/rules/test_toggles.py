@@ -121,10 +121,6 @@ def test_check_rejects(name, value):
         ("continental_quick_bonus", True, "2J.40"),
         ("continental_special_bonus", "on", "2J.41"),
         ("start_points", 50, "2J.42"),
-        ("phom_layoff_others", False, "2K.43"),
-        ("phom_discard_taken_penalty", True, "2K.44"),
-        ("phom_three_taken_liability", True, "2K.45"),
-        ("play_direction", "counterclockwise", "2K.46"),
         ("tonk_instant", "47_50", "2L.56"),
         ("carousel_round_bonus_to", "all_players", "2M.59"),
     ],
@@ -194,7 +190,8 @@ def _readme_support_sentence() -> str:
     return (
         f"Of the {len(main)} toggles of §2A–2I, {len(only_default)} accept only their default "
         f"({names}), as do {len(later) - len(later_played)} of the {len(later)} of §2J–2M "
-        f"(Tonk's {played} play); {some} play some of their values, the other {full} every "
+        f"(Phỏm's and Tonk's {played} play); {some} play some of their values, the other {full} "
+        "every "
         "value"
     )
 

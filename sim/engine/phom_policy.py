@@ -1,0 +1,139 @@
+"""The bots' answers in Phỏm (RULES.md §3.13; docs/bots.md states them).
+
+- **Take** (``phom_wants``), asked only when the rules allow the take (``phom.phom_may_take``:
+  the card completes a meld, taken cards apart): greedy and careful always take (the card
+  is melded, and the stock card is unknown); random on a fair coin.
+- **Ù**: every bot goes Ù as soon as the rules let it (``phom.u_discard``; without a
+  discard when it can, the larger payment). The loop asks the rules directly.
+- **Discard** (``phom_discard``), among the cards the rules allow
+  (``phom.phom_discard_allowed``): greedy keeps the least deadwood (the best arrangement of
+  the rest, taken cards apart); ties: the higher value, then the higher kind. Careful
+  scores each card by that deadwood plus ``FEED_POINTS`` when the card could still meld
+  with two cards it has not seen (the next player might take it); the lowest score goes,
+  ties as greedy. Random: a uniform allowed card.
+- **Lay-offs** in the fourth turn (``phom_layoffs``): greedy and careful lay off every card
+  that fits a meld another player showed, again until none fits; random offers each such
+  card on a fair coin. The card kept for the discard is never laid off.
+
+Exactness with few searches: a card in no meld of the hand leaves the hand's deadwood less
+its value when discarded, so only the cards in some meld and worth at least the best such
+card are searched (removing a card lowers the deadwood by at most its value).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.engine.bitops import highest_bit, lowest_bit
+from sim.engine.careful import unseen_layers
+from sim.engine.jit import kernel
+from sim.engine.layoffs import meldable_mask
+from sim.engine.layout import BOT_CAREFUL, BOT_RANDOM, P_PLAYERS
+from sim.engine.melds import S_BEST_N, W_SCAL
+from sim.engine.phom import apart_deadwood, layoff_meld, taken_held
+from sim.engine.random_bot import random_wants, uniform_kind
+from sim.engine.specs import rule
+from sim.engine.state import R_SEAT, S_HAND, S_PICKED
+from sim.engine.table import lay_off
+
+FEED_POINTS = 4  # careful: what a discard that could meld with two unseen cards costs
+NO_SCORE = np.int64(1) << 40  # above every score
+
+
+@kernel
+def phom_wants(bots, rng, seat):
+    """Does ``seat`` take the discard top, which the rules let him take (module
+    docstring)?"""
+    if bots[seat] == BOT_RANDOM:
+        return random_wants(rng)
+    return True
+
+
+@kernel
+def _discard_deadwood(fx, params, values, st, work, seat, hand, taken, k):
+    """The deadwood ``seat`` keeps after discarding ``k`` (searched), or ``NO_SCORE`` when
+    the discard is not allowed (his taken cards no longer apart)."""
+    rest = hand & ~(np.int64(1) << k)
+    dw = apart_deadwood(fx, params, values, st, work, seat, rest)
+    if taken != 0 and work[W_SCAL, S_BEST_N] == 0:
+        return NO_SCORE
+    return dw
+
+
+@kernel
+def phom_discard(fx, params, values, bots, st, piles, rng, work, seat):
+    """The card ``seat`` discards (module docstring); -1 when none is allowed."""
+    hand = st[R_SEAT + seat, S_HAND]
+    taken = taken_held(st, seat)
+    melded = meldable_mask(fx, params, work, hand)
+    candidates = hand & ~taken
+    loose = candidates & ~melded
+    if bots[seat] == BOT_RANDOM:
+        allowed = loose
+        m = candidates & melded
+        while m != 0:
+            k = lowest_bit(m)
+            m &= m - 1
+            if _discard_deadwood(fx, params, values, st, work, seat, hand, taken, k) < NO_SCORE:
+                allowed |= np.int64(1) << k
+        return uniform_kind(rng, allowed, False) if allowed != 0 else np.int64(-1)
+    careful = bots[seat] == BOT_CAREFUL
+    unseen = np.int64(0)
+    if careful:  # the cards others took are seen too: they are public (§3.13)
+        unseen = unseen_layers(fx, params, st, piles, seat)[0]
+        for p in range(rule(fx, params, P_PLAYERS)):
+            unseen &= ~st[R_SEAT + p, S_PICKED]
+    dw0 = apart_deadwood(fx, params, values, st, work, seat, hand)
+    best = np.int64(-1)
+    best_score = NO_SCORE
+    m = candidates
+    while m != 0:  # highest kind first: a later card must be strictly better
+        k = highest_bit(m)
+        m &= ~(np.int64(1) << k)
+        extra = 0
+        if careful and _feeds_with(fx, params, work, unseen, k):
+            extra = FEED_POINTS
+        if loose & (np.int64(1) << k) != 0:
+            score = dw0 - values[k] + extra
+        else:
+            # the deadwood drops by at most the card's value: skip a search that cannot win
+            if best >= 0 and dw0 - values[k] + extra > best_score:
+                continue
+            score = _discard_deadwood(fx, params, values, st, work, seat, hand, taken, k)
+            if score == NO_SCORE:
+                continue
+            score += extra
+        if best < 0 or score < best_score or (score == best_score and values[k] > values[best]):
+            best = k
+            best_score = score
+    return best
+
+
+@kernel
+def _feeds_with(fx, params, work, unseen, k):
+    """Could ``k`` still meld with two cards of ``unseen`` (careful's caution)?"""
+    bit = np.int64(1) << k
+    return meldable_mask(fx, params, work, unseen | bit) & bit != 0
+
+
+@kernel
+def phom_layoffs(fx, params, bots, st, rng, events, seat, keep):
+    """``seat``'s lay-offs in his fourth turn (module docstring); ``keep`` is his discard to
+    come. Returns the cards laid off."""
+    laid = 0
+    changed = True
+    while changed:
+        changed = False
+        m = st[R_SEAT + seat, S_HAND] & ~(np.int64(1) << keep)
+        while m != 0:
+            k = lowest_bit(m)
+            m &= m - 1
+            meld = layoff_meld(fx, params, st, seat, k)
+            if meld < 0:
+                continue
+            if bots[seat] == BOT_RANDOM and not random_wants(rng):
+                continue
+            lay_off(fx, params, st, events, seat, meld, k)
+            laid += 1
+            changed = True
+    return laid
