@@ -12,7 +12,7 @@ import benchmarks.suite as suite
 
 def test_all_cores_run_gives_every_worker_the_one_core_hands_and_is_bracketed(monkeypatch, capsys):
     calls = []
-    speeds = iter([500_000.0, 1_800_000.0, 700_000.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0])
+    speeds = iter([500_000.0, 1_800_000.0, 700_000.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0])
 
     def fake_bench(
         variant="rummy_basic", players=2, bots="greedy", hands=0, workers=1, overrides=None

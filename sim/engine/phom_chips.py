@@ -101,7 +101,7 @@ def _settle_u(fx, params, st, winner, scores):
 def _settle_showdown(fx, params, values, st, scores):
     """The showdown's payments (module docstring); returns the winner."""
     players = rule(fx, params, P_PLAYERS)
-    winner = 0
+    winner = np.int64(0)
     for p in range(1, players):
         if rank_key(fx, params, values, st, p) < rank_key(fx, params, values, st, winner):
             winner = p

@@ -76,7 +76,7 @@ def phom_discard(fx, params, values, bots, st, piles, rng, work, seat):
             m &= m - 1
             if _discard_deadwood(fx, params, values, st, work, seat, hand, taken, k) < NO_SCORE:
                 allowed |= np.int64(1) << k
-        return uniform_kind(rng, allowed, False) if allowed != 0 else np.int64(-1)
+        return uniform_kind(rng, allowed, np.bool_(False)) if allowed != 0 else np.int64(-1)
     careful = bots[seat] == BOT_CAREFUL
     unseen = np.int64(0)
     if careful:  # the cards others took are seen too: they are public (§3.13)

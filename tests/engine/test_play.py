@@ -83,7 +83,7 @@ def test_audit_finds_no_violation(variant, players, bot, hands):
     assert np.isin(ended, played).all()
 
 
-CHIP_FILES = [("tonk", 2), ("tonk", 6)]  # chip settlement (§3.22)
+CHIP_FILES = [("tonk", 2), ("tonk", 6), ("phom", 2), ("phom", 4)]  # chips (§3.22, §3.13)
 CHIP_ENDINGS = [
     L.REASON_WENT_OUT,
     L.REASON_TONK,
@@ -92,6 +92,8 @@ CHIP_ENDINGS = [
     L.REASON_STOCK_OUT,
     L.REASON_REDEAL,
     L.REASON_STALLED,
+    L.REASON_WENT_U,
+    L.REASON_SHOWDOWN,
 ]
 
 
