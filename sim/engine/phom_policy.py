@@ -16,24 +16,26 @@
   card on a fair coin. The card kept for the discard is never laid off.
 
 Exactness with few searches: a card in no meld of the hand leaves the hand's deadwood less
-its value when discarded, so only the cards in some meld and worth at least the best such
-card are searched (removing a card lowers the deadwood by at most its value).
+its value when discarded, so only the cards in some meld that could beat the best such
+card are searched (removing a card lowers the deadwood by at most its value); and the
+hand's own deadwood is the one kept after the last discard plus the card drawn when that
+card is in no meld (``S_ARR_*``, the knock family's per-seat columns, unused in Phỏm).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from sim.engine.bitops import highest_bit, lowest_bit
+from sim.engine.bitops import lowest_bit
 from sim.engine.careful import unseen_layers
 from sim.engine.jit import kernel
 from sim.engine.layoffs import meldable_mask
 from sim.engine.layout import BOT_CAREFUL, BOT_RANDOM, P_PLAYERS
-from sim.engine.melds import S_BEST_N, W_SCAL
+from sim.engine.melds import S_BEST_N, W_SCAL, mask_value
 from sim.engine.phom import apart_deadwood, layoff_meld, taken_held
 from sim.engine.random_bot import random_wants, uniform_kind
 from sim.engine.specs import rule
-from sim.engine.state import R_SEAT, S_HAND, S_PICKED
+from sim.engine.state import R_SEAT, S_ARR_DW, S_ARR_MASK, S_HAND, S_PICKED
 from sim.engine.table import lay_off
 
 FEED_POINTS = 4  # careful: what a discard that could meld with two unseen cards costs
@@ -83,30 +85,86 @@ def phom_discard(fx, params, values, bots, st, piles, rng, work, seat):
         unseen = unseen_layers(fx, params, st, piles, seat)[0]
         for p in range(rule(fx, params, P_PLAYERS)):
             unseen &= ~st[R_SEAT + p, S_PICKED]
-    dw0 = apart_deadwood(fx, params, values, st, work, seat, hand)
+    # the loose cards first: each scores the hand's deadwood less its value (plus careful's
+    # caution), so the best of them is known before any search ...
     best = np.int64(-1)
-    best_score = NO_SCORE
-    m = candidates
-    while m != 0:  # highest kind first: a later card must be strictly better
-        k = highest_bit(m)
-        m &= ~(np.int64(1) << k)
-        extra = 0
-        if careful and _feeds_with(fx, params, work, unseen, k):
-            extra = FEED_POINTS
-        if loose & (np.int64(1) << k) != 0:
-            score = dw0 - values[k] + extra
-        else:
-            # the deadwood drops by at most the card's value: skip a search that cannot win
-            if best >= 0 and dw0 - values[k] + extra > best_score:
-                continue
-            score = _discard_deadwood(fx, params, values, st, work, seat, hand, taken, k)
-            if score == NO_SCORE:
-                continue
-            score += extra
-        if best < 0 or score < best_score or (score == best_score and values[k] > values[best]):
-            best = k
-            best_score = score
+    best_rel = NO_SCORE  # its score less the hand's deadwood
+    m = loose
+    while m != 0:
+        k = lowest_bit(m)
+        m &= m - 1
+        rel = _caution(fx, params, work, careful, unseen, k) - values[k]
+        if _beats(values, k, rel, best, best_rel):
+            best, best_rel = k, rel
+    # ... and a card in some meld is searched only if it could beat it: its deadwood drops
+    # by at most its value
+    m = candidates & melded
+    searched = np.int64(0)
+    while m != 0:
+        k = lowest_bit(m)
+        m &= m - 1
+        if best < 0 or _caution(fx, params, work, careful, unseen, k) - values[k] <= best_rel:
+            searched |= np.int64(1) << k
+    if searched == 0:
+        return best
+    dw0 = _hand_deadwood(fx, params, values, st, work, seat, hand, melded)
+    best_score = dw0 + best_rel if best >= 0 else NO_SCORE
+    best_dw = dw0 - values[best] if best >= 0 else NO_SCORE  # what the hand keeps after it
+    while searched != 0:
+        k = lowest_bit(searched)
+        searched &= searched - 1
+        extra = _caution(fx, params, work, careful, unseen, k)
+        if best >= 0 and dw0 - values[k] + extra > best_score:
+            continue  # cannot win: no search
+        score = _discard_deadwood(fx, params, values, st, work, seat, hand, taken, k)
+        if score == NO_SCORE:
+            continue  # not allowed
+        if _beats(values, k, score + extra, best, best_score):
+            best, best_score, best_dw = k, score + extra, score
+    if best >= 0:
+        _keep(st, seat, hand & ~(np.int64(1) << best), best_dw)
     return best
+
+
+@kernel
+def _hand_deadwood(fx, params, values, st, work, seat, hand, melded):
+    """The deadwood of ``seat``'s hand (taken cards apart; ``melded``: its cards in some
+    meld), from the one kept after his last discard when the hand is that one plus a card
+    in no meld of it (such a card changes no arrangement: the kept deadwood plus its
+    value), else searched."""
+    row = R_SEAT + seat
+    kept = st[row, S_ARR_MASK]
+    extra = hand & ~kept
+    if kept != 0 and hand & kept == kept and extra & (extra - 1) == 0 and extra & melded == 0:
+        return st[row, S_ARR_DW] + mask_value(values, extra)
+    return apart_deadwood(fx, params, values, st, work, seat, hand)
+
+
+@kernel
+def _keep(st, seat, hand, deadwood):
+    """Keep ``hand`` (``seat``'s after his discard) and its ``deadwood`` for his next turn."""
+    st[R_SEAT + seat, S_ARR_MASK] = hand
+    st[R_SEAT + seat, S_ARR_DW] = deadwood
+
+
+@kernel
+def _caution(fx, params, work, careful, unseen, k):
+    """Careful's ``FEED_POINTS`` when ``k`` could still meld with two unseen cards; 0 for
+    greedy."""
+    if careful and _feeds_with(fx, params, work, unseen, k):
+        return FEED_POINTS
+    return 0
+
+
+@kernel
+def _beats(values, k, score, best, best_score):
+    """Does discarding ``k`` for ``score`` beat the best so far (``best``, -1: none)? The
+    lower score; ties: the higher value, then the higher kind."""
+    if best < 0 or score < best_score:
+        return True
+    if score > best_score:
+        return False
+    return values[k] > values[best] or (values[k] == values[best] and k > best)
 
 
 @kernel
