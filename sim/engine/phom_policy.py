@@ -88,7 +88,7 @@ def phom_discard(fx, params, values, bots, st, piles, rng, work, seat):
     # the loose cards first: each scores the hand's deadwood less its value (plus careful's
     # caution), so the best of them is known before any search ...
     best = np.int64(-1)
-    best_rel = NO_SCORE  # its score less the hand's deadwood
+    best_rel = np.int64(NO_SCORE)  # its score less the hand's deadwood
     m = loose
     while m != 0:
         k = lowest_bit(m)

@@ -1,8 +1,8 @@
 """A long audit sweep, beyond what ``make test`` runs: ``make audit-sweep``.
 
 Audit mode (docs/engine.md) over many random rule sets of standard rummy, every variant
-file x player count x line-up, random knock-family rule sets and random all_at_once rule sets,
-each with its own seeds.
+file x player count x line-up, random knock-family rule sets, random all_at_once rule sets
+and random Phỏm rule sets, each with its own seeds.
 Every hand with a violation or beyond the turn cap is printed with its rules, seats and
 seed, so it can be replayed; the exit code is 1 when there was any. The test suite's sweep
 (tests/engine/test_audit.py) plays ~25,000 hands of random rules; rare defects need more
@@ -35,6 +35,7 @@ from tests.engine.test_audit import (
     compile_rules,
     random_all_at_once_rules,
     random_knock_rules,
+    random_phom_rules,
 )
 
 
@@ -138,20 +139,22 @@ def sweep_draws(hands: int, seed: int) -> int:
             )
 
 
-def sweep_all_at_once(rule_sets: int, hands: int, seed: int) -> int:
-    """Random ``meld_timing = "all_at_once"`` rule sets (test_audit's choices)."""
+def sweep_all_at_once(rule_sets: int, hands: int, seed: int, draw=None, label="all_at_once") -> int:
+    """Random ``meld_timing = "all_at_once"`` rule sets (test_audit's choices), or those
+    ``draw(rng)`` gives (``random_phom_rules``)."""
     rng = random.Random(seed)
     found = 0
     done = 0
+    draw = draw or random_all_at_once_rules
     while done < rule_sets:
-        drawn = random_all_at_once_rules(rng)
+        drawn = draw(rng)
         if drawn is None:
             continue
         overrides, compiled, seats = drawn
         out = play(
             compiled.params, compiled.card_values, np.array(seats), seed=seed + done, hands=hands
         )
-        what = f"all_at_once {overrides} seats={seats}"
+        what = f"{label} {overrides} seats={seats}"
         found += _report(what, out, compiled.params, seed + done)
         done += 1
     return found
@@ -175,9 +178,15 @@ def main(argv: list[str] | None = None) -> int:
     found += sweep_knock(max(1, args.rule_sets // 5), args.hands, args.seed)
     print(f"knock family: done, {found} bad hands so far", flush=True)
     found += sweep_all_at_once(max(1, args.rule_sets // 10), args.hands, args.seed)
+    found += sweep_all_at_once(
+        max(1, args.rule_sets // 10), args.hands, args.seed, random_phom_rules, "phom"
+    )
     if args.draw_hands:
         found += sweep_draws(args.draw_hands, args.seed)
-    print(f"all_at_once and draws: done; {found} bad hands in {time.perf_counter() - start:.0f} s")
+    print(
+        f"all_at_once, phom and draws: done; {found} bad hands in "
+        f"{time.perf_counter() - start:.0f} s"
+    )
     return 1 if found else 0
 
 

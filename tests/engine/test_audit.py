@@ -275,3 +275,38 @@ def random_all_at_once_rules(rng: random.Random):
 @pytest.mark.parametrize("batch", range(3))
 def test_audit_random_all_at_once_toggle_combinations(batch):
     _random_sweep(random_all_at_once_rules, 3000 + batch, batch, 60, 25)
+
+
+PHOM_CHOICES = {
+    "ace_rank": ["low", "high", "high_or_low", "around_corner"],
+    "run_suit": ["same_suit", "any_suit"],
+    "face_values": ["ten", "rank"],
+    "phom_layoff_others": [False, True],
+    "phom_discard_taken_penalty": [False, True],
+    "phom_three_taken_liability": [False, True],
+    "play_direction": ["clockwise", "counterclockwise"],
+    "game_end": ["deals_each:1", "deals_each:3", "fixed_hands:5", "single_hand"],
+    "dealer_rotation": ["left", "winner_deals"],
+}
+"""What the phom family takes (RULES.md §3.13, §2K, and the card rules of §2A; the rules
+model refuses the rest)."""
+
+
+def random_phom_rules(rng: random.Random):
+    """One random Phỏm rule set, audited, with random seats: (overrides, compiled rules,
+    seats), or None when it is not valid."""
+    overrides = {k: rng.choice(v) for k, v in PHOM_CHOICES.items()}
+    try:
+        rules = load_variant("phom", overrides)
+    except ConfigError:
+        return None
+    players = rng.choice(rules.player_counts)
+    compiled = compile_rules(rules, players, audit=True)
+    seats = [rng.choice([L.BOT_RANDOM, L.BOT_GREEDY, L.BOT_CAREFUL]) for _ in range(players)]
+    return {"variant": "phom", **overrides}, compiled, seats
+
+
+@pytest.mark.parametrize("batch", range(2))
+def test_audit_random_phom_toggle_combinations(batch):
+    """§3.13 under random rule sets: taken cards apart, cards conserved, chips zero-sum."""
+    _random_sweep(random_phom_rules, 3100 + batch, batch, 60, 40)
