@@ -364,6 +364,20 @@ def test_engine_hands_equal_the_oracle_hands_in_phom(extra, players):
     assert difference is None, difference
 
 
+def test_the_three_taken_liability_is_the_documented_one():
+    """§2K.45: seed 70's first hand at 3 players, where seat 0 goes Ù (with a discard) after
+    taking 3 discards from seat 2, who pays the 2 × 6 chips alone (and, under
+    phom_discard_taken_penalty, 3 chips more); the sampled cases seldom meet it."""
+    extra = {"phom_discard_taken_penalty": True, "phom_three_taken_liability": True}
+    rules = load_variant("phom", extra)
+    ended, difference = compare(f"phom with {extra}", 3, 1, 70, rules)
+    assert difference is None, difference
+    assert ended["went_u"] == 1
+    played = oracle.Hand(oracle.Table.of(rules, 3), 70, 0, oracle.first_dealer(70, 0, 0, 3))
+    assert played.play()[:2] == (oracle.WENT_U, 0)
+    assert len(played.picked[0]) == 3 and played.scores == [15, 0, -15]
+
+
 def test_the_oracle_covers_every_progressive_file_the_engine_plays():
     """A progressive-rummy file that sim.engine starts to play needs the oracle too (and
     so does a file of a chip family it covers: Tonk, Phỏm)."""
