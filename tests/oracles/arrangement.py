@@ -113,17 +113,18 @@ def all_melds(hand: Sequence[int], rules: Rules) -> list[Meld]:
                     sorted(rank * N_SUITS + t for t in range(N_SUITS) for _ in range(ns[t]))
                 )
                 melds.append(Meld((0, *ns, j), naturals, j, (rank,)))
+    held = [[t for t in range(N_SUITS) if count[rank * N_SUITS + t] > 0] for rank in range(N_RANKS)]
     for lo, length, seq in windows(rules.ace_rank):
         suits = range(N_SUITS) if not rules.any_suit else [None]
         for run_suit in suits:
             options = []
             for rank in seq:
-                here = [
-                    t
-                    for t in range(N_SUITS)
-                    if count[rank * N_SUITS + t] > 0 and (run_suit is None or t == run_suit)
-                ]
-                options.append(here + [JOKER_DIGIT])
+                here = [t for t in held[rank] if run_suit is None or t == run_suit]
+                if not here and not jokers:
+                    break  # a position nothing fills: no such run
+                options.append(here + [JOKER_DIGIT] if jokers else here)
+            if len(options) < length:
+                continue
             for digits in itertools.product(*options):
                 used = digits.count(JOKER_DIGIT)
                 if used > jokers or used == length:

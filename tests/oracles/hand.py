@@ -58,6 +58,34 @@ the first meld that takes it, else lays down its best arrangement that melds it,
 discards it, which ends the turn). ``tonk_meld_immediately`` changes nothing for greedy,
 which lays down every meld it may; ``tonk_wait`` raises ``NotImplementedError``.
 
+Phỏm (RULES.md §3.13, §2K, family ``phom``; docs/variants.md "Phỏm", greedy as
+sim/engine/phom_policy.py's docstring states it): 9 cards each, dealt one at a time from
+the first player (the dealer's next), who gets a 10th card last; no upcard. His turn 1 has
+no draw. A turn: the discard top when the hand with it admits an arrangement in which every
+card taken from the discard pile this hand and still held, and the new one, sits in a meld
+of its own (``tests.oracles.arrangement``'s ``apart``; greedy always takes it then), else
+the stock (``E_DRAW_DISCARD``/``E_DRAW_STOCK``, b = 0); then Ù when the whole hand melds
+(taken cards apart: no discard), else when the hand less one card (not a taken card, the
+lowest-valued; ties: the higher kind) melds so: the best arrangement's melds go down in its
+order, then that discard, and the hand ends ``went_u``. Otherwise greedy discards, of the
+cards allowed (not taken, the rest still keeping the taken cards apart), the one leaving the
+least deadwood (ties: the higher value, then the higher kind); in the player's fourth turn
+(turn index at least 3 × players, the opening being 0) he first lays down the best
+arrangement of his hand less that card (taken cards apart) and, under
+``phom_layoff_others``, lays off: each card but the discard from the lowest kind up on the
+first meld of another player that takes it, pass after pass until one lays nothing off.
+After 4 × players turns the hand ends ``showdown``. Chips (``settle_phom``): Ù 6 from each
+opponent after a discard, 12 without (``phom_three_taken_liability``: the winner who took 3
+discards or more is paid it all by the player before him); the showdown ranks a player
+who showed no meld (móm) last, then by the value of the cards left in hand (``face_values``),
+then by turn order from the first player; each other player pays the first his place (1,
+2, 3), a móm player 4; ``phom_discard_taken_penalty``: 1 chip per discard taken, from the
+player before the taker, in either ending.
+
+``play_direction`` (§2K.46) in every family the oracle plays: counterclockwise the next
+seat is ``seat - 1`` (the deal, the turns, Call Rummy's callers, Phỏm's first player, the
+player before); the engine's hands table gives the dealer.
+
 Jokers (progressive rummy; RULES.md §2A.2-3, §2B.10-12, sim/engine/table.py's docstring):
 ``jokers`` in the shoe after the natural cards, a joker left in hand worth
 ``joker_points``; greedy takes a joker discard top (and, under the joker limit, a card only
@@ -109,7 +137,8 @@ An event is a tuple ``(type, seat, a, b, cards)`` in the terms of the engine's e
 - ``E_BLOCK``: a = the discard top declined with the stock empty;
 - ``E_CALL``: seat = the caller, a = the called card, b = its discarder (then the caller's
   ``E_LAYOFF`` and ``E_DISCARD``);
-- ``E_END``: seat = the winner (-1: none), a = the end reason.
+- ``E_END``: seat = the winner (-1: none; a Phỏm showdown's: its first), a = the end
+  reason.
 
 Greedy as ``sim/engine/greedy.py`` and docs/bots.md state it, with the turn's legality of
 ``sim/engine/legal.py``: the card taken from the discard pile may not be discarded unless
@@ -209,11 +238,14 @@ EVENT_NAMES[E_TONK] = "tonk"
 EVENT_NAMES[E_DROP] = "drop"
 WENT_OUT, WENT_RUMMY, BLOCK, STALLED, EXHAUSTED = 0, 1, 2, 3, 4
 TONK, DROP, CAUGHT, STOCK_OUT, REDEAL = 9, 10, 11, 12, 13
+WENT_U, SHOWDOWN = 14, 15
 REASONS = {WENT_OUT: "went_out", WENT_RUMMY: "went_rummy", STALLED: "stalled"}
 REASONS.update({TONK: "tonk", DROP: "drop", CAUGHT: "caught", STOCK_OUT: "stock_out"})
 REASONS[REDEAL] = "redeal"
 REASONS[EXHAUSTED] = "exhausted"
 REASONS[BLOCK] = "block"
+REASONS[WENT_U] = "went_u"
+REASONS[SHOWDOWN] = "showdown"
 BLOCK_RULES = ("block_difference", "block_totals")
 STOCK_RULES = ("turn_over", "shuffle_except_top", "shuffle_all", *BLOCK_RULES)
 DRAW_RULES = ("top", "any_card", "top_plus_one")
@@ -265,13 +297,21 @@ class Table:
     one_layoff: bool = False
     layoff_skips_discard: bool = False
     stock_card_must_play: bool = False
+    # play_direction (§2K.46): the next seat is seat + direction
+    direction: int = 1
+    # Phỏm (§3.13, §2K.43-45): its turn flow, lay-offs and chip options
+    phom: bool = False
+    layoff_others: bool = True
+    taken_penalty: bool = False
+    three_taken: bool = False
 
     @classmethod
     def of(cls, rules: Rules, players: int) -> Table:
         """The rules this oracle plays, read; anything else raises NotImplementedError."""
         hand_size, packs = rules.deal_for(players)
         unsupported = {
-            "meld_timing": rules.meld_timing not in ("progressive", "all_at_once"),
+            "meld_timing": rules.meld_timing not in ("progressive", "all_at_once")
+            and not (rules.family == "phom" and rules.meld_timing == "phom_final"),
             "jokers": rules.jokers != 0 and rules.meld_timing != "progressive",
             "joker_replace": rules.values["joker_replace"] not in REPLACE_RULES,
             "deuces_wild": bool(rules.values["deuces_wild"]),
@@ -282,7 +322,7 @@ class Table:
             "discard_draw": rules.discard_draw not in DRAW_RULES,
             "stock_exhaustion": rules.stock_exhaustion not in STOCK_RULES,
             "scoring": rules.scoring not in SCORINGS,
-            "family": rules.family not in ("rummy", "tonk"),
+            "family": rules.family not in ("rummy", "tonk", "phom"),
             "tonk_wait": rules.family == "tonk" and rules.values["tonk_wait"] != "off",
         }
         refused = [name for name, bad in unsupported.items() if bad]
@@ -330,6 +370,11 @@ class Table:
             one_layoff=bool(rules.values["tonk_one_layoff_per_turn"]),
             layoff_skips_discard=bool(rules.values["tonk_layoff_skips_discard"]),
             stock_card_must_play=bool(rules.values["tonk_stock_card_must_play"]),
+            direction=-1 if rules.values["play_direction"] == "counterclockwise" else 1,
+            phom=rules.family == "phom",
+            layoff_others=bool(rules.values["phom_layoff_others"]),
+            taken_penalty=bool(rules.values["phom_discard_taken_penalty"]),
+            three_taken=bool(rules.values["phom_three_taken_liability"]),
         )
 
 
@@ -652,6 +697,7 @@ class Hand:
         self.open_turn = 0
         self.took_unopened = False
         self.taken_melded = False
+        self.picked: list[set[int]] = [set() for _ in range(table.players)]  # Phỏm's taken
 
     # ---- small helpers
     def log(self, etype: int, seat: int, a: int = 0, b: int = 0, cards=()) -> None:
@@ -662,6 +708,10 @@ class Hand:
             j = self.deal_rng.below(len(self.stock))
             self.stock[j], self.stock[-1] = self.stock[-1], self.stock[j]
         return self.stock.pop()
+
+    def step(self, seat: int) -> int:
+        """The seat after ``seat`` in the direction of play (``play_direction``, §2K.46)."""
+        return (seat + self.t.direction) % self.t.players
 
     def cards_of(self, seat: int) -> list[int]:
         return sorted(self.hands[seat].elements())
@@ -678,8 +728,13 @@ class Hand:
     # ---- deal
     def deal_cards(self) -> None:
         t = self.t
-        for i in range(t.hand_size * t.players):
-            self.give((self.dealer + 1 + i) % t.players, self.pop_stock())
+        first = self.step(self.dealer)
+        seat = first
+        for _ in range(t.hand_size * t.players):  # one at a time, from the first player
+            self.give(seat, self.pop_stock())
+            seat = self.step(seat)
+        if t.phom:  # §3.13: the first player's 10th card, and no upcard
+            self.give(first, self.pop_stock())
         for p in range(t.players):
             self.log(E_DEAL, p, cards=self.cards_of(p))
         if t.upcard:
@@ -1328,7 +1383,9 @@ class Hand:
     def play(self) -> tuple[int, int, list[Event]]:
         self.deal_cards()
         t = self.t
-        seat = (self.dealer + 1) % t.players
+        if t.phom:
+            return self.play_phom()
+        seat = self.step(self.dealer)
         reason, winner = STALLED, -1
         if t.tonk:
             reason, winner = self.instant_tonk()
@@ -1360,7 +1417,7 @@ class Hand:
                 self.discard.append(self.stock_card)
                 self.log(E_DISCARD, seat, self.stock_card)
                 self.turns += 1  # discarding it ends the turn
-                seat = (seat + 1) % t.players
+                seat = self.step(seat)
                 continue
             if t.all_at_once:
                 card, played = self.concealed_turn(seat, taken), False
@@ -1392,15 +1449,17 @@ class Hand:
                 if caller >= 0:
                     reason, winner = WENT_OUT, caller
                     break
-            seat = (seat + 1) % t.players
+            seat = self.step(seat)
         return self.end(reason, winner)
 
     def end(self, reason: int, winner: int) -> tuple[int, int, list[Event]]:
         """Score the hand (a chip game: settle it, which decides a drop's end and winner)."""
-        if self.t.tonk:
+        if self.t.phom:
+            reason, winner, self.scores = self.settle_phom(reason, winner)
+        elif self.t.tonk:
             reason, winner, self.scores = self.settle(reason, winner)
         self.log(E_END, winner, reason, 0)
-        if not self.t.tonk:
+        if not self.t.tonk and not self.t.phom:
             self.scores = self.score(reason, winner)
         return reason, winner, self.events
 
@@ -1539,8 +1598,9 @@ class Hand:
         players = self.t.players
         while True:
             card = self.discard[-1]
-            for step in range(1, players):  # greedy calls whatever it may
-                caller = (discarder + step) % players
+            caller = discarder
+            for _ in range(1, players):  # greedy calls whatever it may
+                caller = self.step(caller)
                 m = self.first_joker_fit(caller) if card == JOKER else self.first_fit(card, caller)
                 if m >= 0:
                     break
@@ -1561,6 +1621,169 @@ class Hand:
             if not self.hands[caller]:
                 return caller
             discarder = caller
+
+    # ---- Phỏm (RULES.md §3.13, §2K; docs/variants.md "Phỏm")
+    def taken_held(self, seat: int, hand: Counter | None = None) -> list[int]:
+        """The cards ``seat`` took from the discard pile this hand still in ``hand`` (his)."""
+        hand = self.hands[seat] if hand is None else hand
+        return sorted(k for k in self.picked[seat] if hand[k] > 0)
+
+    def best_apart(self, hand: Counter, apart: list[int]) -> tuple[int, tuple[arr.Meld, ...]]:
+        """The best arrangement of ``hand`` that melds each card of ``apart`` in a meld of
+        its own (none: (0, ()))."""
+        return arr.best_arrangement(
+            sorted(hand.elements()), self.t.meld_rules, self.t.values, apart=apart
+        )
+
+    def apart_deadwood(self, seat: int, hand: Counter) -> int | None:
+        """The deadwood of ``hand`` (``seat``'s, or his less a card) with his taken cards in
+        it kept apart; None when no arrangement keeps them apart."""
+        apart = self.taken_held(seat, hand)
+        value, melds = self.best_apart(hand, apart)
+        if apart and not melds:
+            return None
+        return sum(self.t.values[k] * n for k, n in hand.items()) - value
+
+    def without(self, seat: int, kind: int) -> Counter:
+        rest = Counter(self.hands[seat])
+        rest[kind] -= 1
+        return +rest
+
+    def may_take_top(self, seat: int, top: int) -> bool:
+        """The take (§3.13): the hand with ``top`` admits an arrangement in which every
+        taken card held and ``top`` sit each in a meld of its own."""
+        hand = Counter(self.hands[seat])
+        hand[top] += 1
+        _, melds = self.best_apart(hand, [*self.taken_held(seat), top])
+        return bool(melds)
+
+    def u_card(self, seat: int) -> int | None:
+        """How ``seat`` goes Ù now: -1 without a discard (his whole hand melds, taken cards
+        apart), else the lowest-valued card (ties: the higher kind) not taken whose
+        discard leaves a hand that melds so; None: no Ù."""
+        if self.apart_deadwood(seat, self.hands[seat]) == 0:
+            return -1
+        taken = self.taken_held(seat)
+        outs = [
+            k
+            for k in self.hands[seat]
+            if k not in taken and self.apart_deadwood(seat, self.without(seat, k)) == 0
+        ]
+        if not outs:
+            return None
+        return max(outs, key=lambda k: (-self.t.values[k], k))
+
+    def phom_discard(self, seat: int) -> int:
+        """Greedy's discard (sim/engine/phom_policy.py): of the cards allowed (not taken,
+        the rest keeping the taken cards apart), the one leaving the least deadwood; ties:
+        the higher value, then the higher kind."""
+        taken = self.taken_held(seat)
+        scored = []
+        for k in self.hands[seat]:
+            if k in taken:
+                continue
+            dw = self.apart_deadwood(seat, self.without(seat, k))
+            if dw is not None:
+                scored.append((dw, -self.t.values[k], -k))
+        return -min(scored)[2]
+
+    def phom_layoffs(self, seat: int, keep: int) -> None:
+        """Greedy's lay-offs in its fourth turn (``phom_layoff_others``, §2K.43): each card
+        but ``keep``, from the lowest kind up, on the first meld another player showed
+        that takes it; passes again until one lays nothing off."""
+        if not self.t.layoff_others:
+            return
+        changed = True
+        while changed:
+            changed = False
+            for k in sorted(k for k in self.hands[seat] if k != keep):
+                for m, meld in enumerate(self.melds):
+                    if meld.owner != seat and fits(self.t, meld, k):
+                        self.take(seat, k)
+                        self.lay_off(seat, m, k)
+                        changed = True
+                        break
+
+    def play_phom(self) -> tuple[int, int, list[Event]]:
+        """Phỏm's hand (module docstring): four turns each unless someone goes Ù."""
+        t = self.t
+        seat = self.step(self.dealer)
+        while True:
+            if self.turns > 0:  # the first player's opening turn has no draw
+                top = self.discard[-1]
+                if self.may_take_top(seat, top):  # greedy always takes when it may
+                    self.discard.pop()
+                    self.give(seat, top)
+                    self.picked[seat].add(top)
+                    self.log(E_DRAW_DISCARD, seat, top)
+                else:
+                    self.draw_stock(seat, 0)
+            u = self.u_card(seat)
+            if u is not None:  # Ù: the melds go down, then the discard (if any)
+                rest = self.hands[seat] if u < 0 else self.without(seat, u)
+                _, melds = self.best_apart(rest, self.taken_held(seat, rest))
+                for meld in melds:
+                    self.lay_down(seat, meld, [])
+                self.discarded = u >= 0
+                if u >= 0:
+                    self.take(seat, u)
+                    self.discard.append(u)
+                    self.log(E_DISCARD, seat, u)
+                self.turns += 1
+                return self.end(WENT_U, seat)
+            card = self.phom_discard(seat)
+            if self.turns >= 3 * t.players:  # his fourth turn: show, lay off, discard
+                rest = self.without(seat, card)
+                _, melds = self.best_apart(rest, self.taken_held(seat, rest))
+                for meld in melds:
+                    self.lay_down(seat, meld, [])
+                self.phom_layoffs(seat, card)
+            self.take(seat, card)
+            self.discard.append(card)
+            self.log(E_DISCARD, seat, card)
+            self.turns += 1
+            if self.turns >= 4 * t.players:
+                return self.end(SHOWDOWN, -1)
+            seat = self.step(seat)
+
+    def previous(self, seat: int) -> int:
+        """The seat before ``seat`` in the direction of play (whose discards he takes)."""
+        return (seat - self.t.direction) % self.t.players
+
+    def settle_phom(self, reason: int, winner: int) -> tuple[int, int, list[int]]:
+        """Phỏm's chips (sim/engine/phom_chips.py, RULES.md §3.13, §2K.44-45): (end reason,
+        winner, chips)."""
+        t = self.t
+        chips = [0] * t.players
+
+        def pay(payer: int, payee: int, n: int) -> None:
+            chips[payer] -= n
+            chips[payee] += n
+
+        if reason == WENT_U:
+            each = 6 if self.discarded else 12
+            if t.three_taken and len(self.picked[winner]) >= 3:
+                pay(self.previous(winner), winner, each * (t.players - 1))
+            else:
+                for p in range(t.players):
+                    if p != winner:
+                        pay(p, winner, each)
+        else:  # showdown: móm last, then the garbage count, then the turn order
+            left = self.left()
+            order = [self.step(self.dealer)]
+            while len(order) < t.players:
+                order.append(self.step(order[-1]))
+            ranking = sorted(
+                range(t.players), key=lambda p: (not self.melded[p], left[p], order.index(p))
+            )
+            winner = ranking[0]
+            for place, p in enumerate(ranking[1:], start=1):
+                pay(p, winner, place if self.melded[p] else 4)
+        if t.taken_penalty:
+            for p in range(t.players):
+                if self.picked[p]:
+                    pay(self.previous(p), p, len(self.picked[p]))
+        return reason, winner, chips
 
     def left(self) -> list[int]:
         """The value of each seat's cards."""

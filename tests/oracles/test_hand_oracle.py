@@ -2,10 +2,12 @@
 for every variant file ``sim.engine`` plays, at its lowest, a middle and its highest player
 count, the engine plays whole games of ``greedy`` and each hand's event log must equal the
 oracle's, event by event, and so must its scores (docs/engine-plan.md, "The play, exactly");
-so must rummy_basic under settings that no file uses yet but the engine plays (``SETTINGS``).
+so must rummy_basic under settings that no file uses yet but the engine plays (``SETTINGS``),
+and Tonk and Phỏm under their options (``TONK_SETTINGS``, ``PHOM_CASES``).
 
 Long mode (``make verify``-style): ``python -m tests.oracles.test_hand_oracle --hands 1000``
-plays that many hands per file (and setting) and player count and prints how they ended.
+plays that many hands per file (and setting) and player count and prints how they ended;
+``--only phom`` plays only the cases whose name holds ``phom``.
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ FILES = (
     "double_rum@slide_repeat",
     "german_rummy@restricted_discard",
     "tonk",  # chips, instant tonks, the drop, the stock-out (§3.22)
+    "phom",  # the conditional take, Ù, four turns each, the showdown in chips (§3.13)
 )
 HANDS = 30
 SEED = 29
@@ -166,6 +169,11 @@ SETTINGS = (
         "joker_limit": "not_more_than_naturals",
     },
     {"jokers": 2, "call_rummy": True, "layoff_requires_meld": "after_first_meld"},
+    {  # play_direction (§2K.46): the deal, the turns and the callers go the other way
+        "play_direction": "counterclockwise",
+        "call_rummy": True,
+        "layoff_requires_meld": "after_first_meld",
+    },
 )
 TONK_SETTINGS = (
     {"tonk_deal": 7, "tonk_instant": "ranked", "tonk_super": "le9"},
@@ -182,8 +190,20 @@ TONK_SETTINGS = (
         "tonk_layoff_skips_discard": True,
         "tonk_no_fourth_in_group": True,
     },
+    {"play_direction": "counterclockwise"},  # §2K.46
 )
 """Tonk's options (§2L) that the oracle plays, at 2 and 5 players."""
+PHOM_CASES = (
+    ({}, 2),
+    ({}, 3),
+    ({}, 4),
+    ({"phom_layoff_others": False}, 3),  # §2K.43: only one's own melds shown
+    ({"phom_discard_taken_penalty": True, "phom_three_taken_liability": True}, 2),
+    ({"phom_discard_taken_penalty": True, "phom_three_taken_liability": True}, 4),
+    ({"play_direction": "counterclockwise"}, 3),  # §2K.46, §3.13 open point 1
+)
+"""Phỏm (§3.13) with its defaults and its options (§2K.43-46): (settings, players)."""
+PHOM_HANDS = 200
 ALL_AT_ONCE_SETTINGS = (
     {"must_discard_to_go_out": True},
     {"scoring": "unmelded_to_winner", "ace_rank": "around_corner", "ace_points": 11},
@@ -333,9 +353,35 @@ def test_engine_hands_equal_the_oracle_hands_in_tonk(extra, players):
     assert difference is None, difference
 
 
+@pytest.mark.parametrize(
+    ("extra", "players"),
+    PHOM_CASES,
+    ids=[",".join(map(str, extra.values())) + f"-{n}" for extra, n in PHOM_CASES],
+)
+def test_engine_hands_equal_the_oracle_hands_in_phom(extra, players):
+    rules = load_variant("phom", extra)
+    _, difference = compare(f"phom with {extra}", players, PHOM_HANDS, SEED, rules)
+    assert difference is None, difference
+
+
+def test_the_three_taken_liability_is_the_documented_one():
+    """§2K.45: seed 70's first hand at 3 players, where seat 0 goes Ù (with a discard) after
+    taking 3 discards from seat 2, who pays the 2 × 6 chips alone (and, under
+    phom_discard_taken_penalty, 3 chips more); the sampled cases seldom meet it."""
+    extra = {"phom_discard_taken_penalty": True, "phom_three_taken_liability": True}
+    rules = load_variant("phom", extra)
+    ended, difference = compare(f"phom with {extra}", 3, 1, 70, rules)
+    assert difference is None, difference
+    assert ended["went_u"] == 1
+    played = oracle.Hand(oracle.Table.of(rules, 3), 70, 0, oracle.first_dealer(70, 0, 0, 3))
+    assert played.play()[:2] == (oracle.WENT_U, 0)
+    assert len(played.picked[0]) == 3 and played.scores == [15, 0, -15]
+
+
 def test_the_oracle_covers_every_progressive_file_the_engine_plays():
-    """A progressive-rummy file that sim.engine starts to play needs the oracle too."""
-    families = ("rummy", "tonk")
+    """A progressive-rummy file that sim.engine starts to play needs the oracle too (and
+    so does a file of a chip family it covers: Tonk, Phỏm)."""
+    families = ("rummy", "tonk", "phom")
     played = [name for name, _ in list_variants() if load_variant(name).family in families]
     assert sorted(played) == sorted(FILES)
 
@@ -355,6 +401,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=1000, help="hands per file and count")
     parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--only", default="", help="only the cases whose name holds this")
     args = parser.parse_args(argv)
     failures = 0
     total: Counter = Counter()
@@ -363,6 +410,8 @@ def main(argv: list[str] | None = None) -> int:
     cases += [
         (f"rummy_basic {extra}", n, with_settings(extra)) for extra in SETTINGS for n in (2, 5)
     ]
+    cases += [(f"phom {extra}", n, load_variant("phom", extra)) for extra, n in PHOM_CASES[3:]]
+    cases = [case for case in cases if args.only in case[0]]
     for name, players, rules in cases:
         ended, difference = compare(name, players, args.hands, args.seed, rules)
         total.update(ended)
