@@ -6,17 +6,18 @@ lay-off rules ``layoff_target``, ``layoff_requires_meld``, ``melds_per_turn``).
 
 ``hand.play_turns`` asks ``call_discard`` after every discard that does not end the hand
 (§3.2 rule 6: never the going-out discard). It polls the players other than the discarder
-clockwise from the discarder's left (rule 3: the nearest caller wins); a player *may* call
-when the card could be laid off now on a table meld he may lay off on (rule 1, and the
-active ``layoff_target`` / ``layoff_requires_meld``: §3.2's default); the first whose bot
-calls (``bots.wants_call``) takes the card (``E_CALL``) and lays it off at once (rule 4)
-on the first table meld (lowest row) he may lay it off on (``table.first_meld_taking``;
-a called joker: ``table.first_meld_taking_joker``, declared by his bot when the rules ask).
-He then discards (``hand.py``, his bot's ordinary discard), and that discard may be called
-in turn: a chain, which ends because every call shrinks the caller's hand by one. A caller
-whose discard empties his hand has gone out (``went_out``, scored normally). Play then goes
-on with the player after the original discarder (rule 5). Calls are allowed with the stock
-empty and under the block rules (§3.2 defaults): nothing here reads the stock.
+in the direction of play from the discarder's next seat (clockwise: his left; rule 3: the
+nearest caller wins); a player *may* call when the card could be laid off now on a table
+meld he may lay off on (rule 1, and the active ``layoff_target`` /
+``layoff_requires_meld``: §3.2's default); the first whose bot calls (``bots.wants_call``)
+takes the card (``E_CALL``) and lays it off at once (rule 4) on the first table meld
+(lowest row) he may lay it off on (``table.first_meld_taking``; a called joker:
+``table.first_meld_taking_joker``, declared by his bot when the rules ask). He then
+discards (``hand.py``, his bot's ordinary discard), and that discard may be called in
+turn: a chain, which ends because every call shrinks the caller's hand by one. A caller
+whose discard empties his hand has gone out (``went_out``, scored normally). Play then
+goes on with the player after the original discarder (rule 5). Calls are allowed with the
+stock empty and under the block rules (§3.2 defaults): nothing here reads the stock.
 
 Readings (docs/variants.md, "Call Rummy"):
 
@@ -107,8 +108,9 @@ def _take_call(fx, params, bots, st, piles, rng, events, caller, discarder, card
 @kernel
 def call_discard(fx, params, values, bots, st, piles, rng, work, events, discarder):
     """After ``discarder``'s discard (the discard top; not a going-out discard): the first
-    player clockwise from his left who may and will call it takes it and lays it off;
-    returns that caller, who must now discard, or -1 when nobody calls (or calls are off)."""
+    player in the direction of play from his next seat who may and will call it takes it
+    and lays it off; returns that caller, who must now discard, or -1 when nobody calls (or
+    calls are off)."""
     if rule(fx, params, P_CALL_RUMMY) == 0:
         return -1
     card = discard_top(st, piles)
