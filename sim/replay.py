@@ -34,7 +34,7 @@ from sim.engine import layout as L
 from sim.engine import rows as R
 from sim.engine import state as S
 from sim.engine.api import compile_rules, play
-from sim.engine.deal import extra_card
+from sim.engine.deal import extra_card, step_seat
 from sim.engine.specs import GENERIC
 from sim.rules import ConfigError
 from sim.rules.errors import show
@@ -126,9 +126,12 @@ def preset_stock(deal: Deal, params: np.ndarray) -> np.ndarray:
     eleven = bool(extra_card(GENERIC, params))
     # 3-player gin: the dealer sits out and is dealt nothing (RULES.md §3.18)
     out = deal.dealer if int(params[L.P_DEALER_ROTATION]) == L.DEALER_LOSER_SITS_OUT else -1
-    # the deal goes in the direction of play from the dealer's next seat (§2K.46)
-    step = -1 if int(params[L.P_PLAY_DIRECTION]) == L.COUNTERCLOCKWISE else 1
-    opener = (deal.dealer + step) % players
+    # the deal goes in the direction of play from the dealer's next seat (§2K.46): the
+    # engine's own order of seats
+    ring = [int(step_seat(GENERIC, params, np.int64(deal.dealer)))]
+    while len(ring) < players:
+        ring.append(int(step_seat(GENERIC, params, np.int64(ring[-1]))))
+    opener = ring[0]
     for seat, cards in enumerate(deal.hands):
         want = 0 if seat == out else size + (1 if eleven and seat == opener else 0)
         if len(cards) != want:
@@ -138,8 +141,7 @@ def preset_stock(deal: Deal, params: np.ndarray) -> np.ndarray:
     shoe[N_KINDS - 1] = params[L.P_JOKERS]
     order = []
     for i in range(size):
-        for off in range(1, players + 1):
-            seat = (deal.dealer + step * off) % players
+        for seat in ring:
             if seat != out:
                 order.append(deal.hands[seat][i])
     if eleven:

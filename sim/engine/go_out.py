@@ -28,7 +28,7 @@ import numpy as np
 from sim.cards import N_SUITS
 from sim.engine.bitops import lowest_bit, popcount
 from sim.engine.jit import kernel
-from sim.engine.layoffs import arrange_mask, meldable_mask, seat_arrangement
+from sim.engine.layoffs import arrange_apart, meldable_mask, seat_arrangement
 from sim.engine.layout import (
     KNOCK_UNLIMITED,
     KNOCK_UPCARD,
@@ -105,7 +105,9 @@ def within_limit(fx, params, st, deadwood):
 def may_knock(fx, params, values, st, work, seat):
     """May ``seat``, his discard made, knock now? Returns (allowed, his deadwood)."""
     hand = st[R_SEAT + seat, S_HAND]
-    deadwood, _ = seat_arrangement(fx, params, values, st, work, seat, hand, np.bool_(True))
+    deadwood, _ = seat_arrangement(
+        fx, params, values, st, work, seat, hand, np.bool_(True), np.int64(0)
+    )
     return within_limit(fx, params, st, deadwood), deadwood
 
 
@@ -113,22 +115,33 @@ def may_knock(fx, params, values, st, work, seat):
 @kernel
 def out_discard(fx, params, values, st, work, seat):
     """How ``seat``, his draw made, may go out under all_at_once (module docstring):
-    ``OUT_WHOLE`` when his whole hand melds and going out without a discard is allowed;
-    else the card to discard whose removal leaves a hand that melds wholly, the
+    ``whole_hand_out`` with the cards he may discard, going out without a discard allowed
+    unless ``must_discard_to_go_out``."""
+    whole = rule(fx, params, P_MUST_DISCARD_TO_GO_OUT) == 0
+    return whole_hand_out(
+        fx, params, values, st, work, seat, allowed_naturals(st, seat), np.int64(0), whole
+    )
+
+
+@kernel
+def whole_hand_out(fx, params, values, st, work, seat, allowed, apart, whole):
+    """How ``seat``'s hand goes out all at once (all_at_once's go-out; Phỏm's Ù, §3.13):
+    ``OUT_WHOLE`` when it melds wholly and ``whole`` allows going out without a discard; else
+    the card of ``allowed`` to discard whose removal leaves a hand that melds wholly, the
     lowest-valued one (the most value in melds, Queen City's score; ties: the higher kind);
-    else ``OUT_NONE``. Exact: a hand less one card melds wholly only if every other card
+    else ``OUT_NONE``. The cards of ``apart`` (0: none; Phỏm's taken cards) must each be in
+    a meld of their own. Exact: a hand less one card melds wholly only if every other card
     is in some meld of the hand, and only if the card is worth at least the hand's least
     deadwood, so few searches are made."""
     hand = st[R_SEAT + seat, S_HAND]
     loose = hand & ~meldable_mask(fx, params, work, hand)
     if popcount(loose) > 1:
         return OUT_NONE
-    dw, _ = seat_arrangement(fx, params, values, st, work, seat, hand, np.bool_(True))
-    allowed = allowed_naturals(st, seat)
+    dw, _ = seat_arrangement(fx, params, values, st, work, seat, hand, np.bool_(True), apart)
     if loose != 0:  # the one card in no meld: the others must meld wholly
         c = lowest_bit(loose)
         return c if loose & allowed != 0 and dw == values[c] else OUT_NONE
-    if dw == 0 and rule(fx, params, P_MUST_DISCARD_TO_GO_OUT) == 0:
+    if dw == 0 and whole:
         return OUT_WHOLE
     best = OUT_NONE
     m = allowed
@@ -137,7 +150,7 @@ def out_discard(fx, params, values, st, work, seat):
         m &= m - 1
         if values[k] < dw or (best >= 0 and values[k] > values[best]):
             continue
-        left, _ = arrange_mask(fx, params, values, work, hand & ~(np.int64(1) << k))
+        left, _ = arrange_apart(fx, params, values, work, hand & ~(np.int64(1) << k), apart)
         if left == 0:
             best = k
     return best
@@ -159,9 +172,23 @@ def go_out(fx, params, values, st, work, events, seat, card):
         rest = hand & ~(np.int64(1) << card)
     elif rule(fx, params, P_MUST_DISCARD_TO_GO_OUT) == 1:
         return False
-    dw, _ = arrange_mask(fx, params, values, work, rest)
+    return lay_whole(fx, params, values, st, work, events, seat, rest, np.int64(0))
+
+
+@kernel
+def lay_whole(fx, params, values, st, work, events, seat, rest, apart):
+    """``seat`` lays ``rest`` (his hand, or his hand less his discard) down in melds, the
+    cards of ``apart`` each in a meld of its own, when it melds wholly so; returns whether
+    it did (else nothing is laid down)."""
+    dw, _ = arrange_apart(fx, params, values, work, rest, apart)
     if dw != 0:
         return False
+    lay_arrangement(fx, params, st, work, events, seat)
+    return True
+
+
+@kernel
+def lay_arrangement(fx, params, st, work, events, seat):
+    """``seat`` lays down every meld of the arrangement in ``work`` rows ``W_BEST``..."""
     for m in range(work[W_SCAL, S_BEST_N]):
         lay_down(fx, params, st, events, seat, work, W_BEST + m)
-    return True

@@ -119,8 +119,9 @@ def discard_from(fx, params, values, st, work, seat, hand, taken, avoid, dw, mel
         k = lowest_bit(m)
         m &= m - 1
         left, _ = seat_arrangement(
-            fx, params, values, st, work, seat, hand & ~(np.int64(1) << k), np.bool_(False)
-        )
+            fx, params, values, st, work, seat, hand & ~(np.int64(1) << k), np.bool_(False),
+            np.int64(0),
+        )  # fmt: skip
         if left <= best_dw:
             best_dw = left
             best = k
@@ -139,8 +140,12 @@ def knock_wants(fx, params, values, bots, st, rng, work, seat, card):
     bit = np.int64(1) << card
     with_card = hand | bit
     if bot == BOT_GREEDY:
-        now, _ = seat_arrangement(fx, params, values, st, work, seat, hand, np.bool_(True))
-    dw, melded = seat_arrangement(fx, params, values, st, work, seat, with_card, np.bool_(False))
+        now, _ = seat_arrangement(
+            fx, params, values, st, work, seat, hand, np.bool_(True), np.int64(0)
+        )
+    dw, melded = seat_arrangement(
+        fx, params, values, st, work, seat, with_card, np.bool_(False), np.int64(0)
+    )
     if bot != BOT_GREEDY and melded & bit != 0:
         return True
     _, after = discard_from(
@@ -218,7 +223,9 @@ def _careful_turn(fx, params, values, st, piles, work, seat):
     """careful's ``(discard, knock)`` (module docstring)."""
     hand = st[R_SEAT + seat, S_HAND]
     taken = st[R_SC, C_TAKEN]
-    dw, melded = seat_arrangement(fx, params, values, st, work, seat, hand, np.bool_(True))
+    dw, melded = seat_arrangement(
+        fx, params, values, st, work, seat, hand, np.bool_(True), np.int64(0)
+    )
     card, left = discard_from(
         fx, params, values, st, work, seat, hand, taken, np.int64(0), dw, melded
     )
@@ -261,8 +268,9 @@ def knock_turn(fx, params, values, bots, st, piles, rng, work, seat):
     if bot == BOT_RANDOM:
         card = random_discard(fx, params, st, rng, seat)
         left, _ = seat_arrangement(
-            fx, params, values, st, work, seat, hand & ~(np.int64(1) << card), np.bool_(False)
-        )
+            fx, params, values, st, work, seat, hand & ~(np.int64(1) << card), np.bool_(False),
+            np.int64(0),
+        )  # fmt: skip
         limit = knock_limit(fx, params, st)
         knock = (limit == NO_LIMIT or left <= limit) and below(
             rng, np.int64(RNG_BOTS), np.int64(2)
@@ -273,7 +281,9 @@ def knock_turn(fx, params, values, bots, st, piles, rng, work, seat):
         avoid = partial_melds(
             fx, params, st[R_SEAT + seat, S_HAND : S_HAND + MAX_LAYERS], np.int64(1)
         )
-    dw, melded = seat_arrangement(fx, params, values, st, work, seat, hand, np.bool_(True))
+    dw, melded = seat_arrangement(
+        fx, params, values, st, work, seat, hand, np.bool_(True), np.int64(0)
+    )
     card, left = discard_from(
         fx, params, values, st, work, seat, hand, st[R_SC, C_TAKEN], avoid, dw, melded
     )
@@ -297,7 +307,9 @@ def concealed_turn(fx, params, values, bots, st, piles, rng, work, seat):
 def _concealed_card(fx, params, values, bots, st, piles, rng, work, seat):
     """all_at_once: the card ``seat`` discards when he does not go out (module docstring)."""
     hand = st[R_SEAT + seat, S_HAND]
-    _, melded = seat_arrangement(fx, params, values, st, work, seat, hand, np.bool_(True))
+    _, melded = seat_arrangement(
+        fx, params, values, st, work, seat, hand, np.bool_(True), np.int64(0)
+    )
     if bots[seat] == BOT_RANDOM:
         allowed = allowed_naturals(st, seat)
         pool = allowed & ~melded

@@ -9,7 +9,9 @@ for them), so a hand is one mask; runs are of one suit or of any suits (``run_su
 for a seat's hand, keeping the last answer per seat (``S_ARR_*``): a hand that differs from
 the kept one by one card that cannot meld in the larger of the two has the same
 arrangement, that card left in hand (the search sets such a card aside before it decides
-any other, so its choices are the same), and needs no search.
+any other, so its choices are the same), and needs no search. Phỏm's hands use it too, with
+their taken cards kept apart (``arrange_apart``, §3.13), and its bots keep the hand left
+after a discard whose deadwood they know without a search (``keep_arrangement``).
 
 ``best_layoffs``: which of the defender's cards he lays off on the table melds of one owner
 (the knocker), chains included (a card may fit only after another lay-off, §3.17 open
@@ -123,9 +125,11 @@ def cannot_meld(fx, params, work, mask, card_bit):
 
 
 @kernel
-def seat_arrangement(fx, params, values, st, work, seat, mask, keep):
-    """``arrange_mask(mask)`` for a hand of ``seat``, from the arrangement kept for him when
-    it gives the same answer (module docstring); ``keep``: keep this one."""
+def seat_arrangement(fx, params, values, st, work, seat, mask, keep, apart):
+    """``arrange_apart(mask, apart)`` for a hand of ``seat``, from the arrangement kept for him
+    when it gives the same answer (module docstring); ``keep``: keep this one. ``apart`` is 0
+    or Phỏm's taken cards he holds (§3.13): within a hand they follow from the mask (a taken
+    card stays in hand and always melds), so a kept answer stays valid."""
     row = R_SEAT + seat
     kept = st[row, S_ARR_MASK]
     if kept != 0:
@@ -133,28 +137,28 @@ def seat_arrangement(fx, params, values, st, work, seat, mask, keep):
             return st[row, S_ARR_DW], st[row, S_ARR_MELDED]
         extra = mask & ~kept
         missing = kept & ~mask
-        if missing == 0 and extra & (extra - 1) == 0:
-            if cannot_meld(fx, params, work, mask, extra):
-                dw = st[row, S_ARR_DW] + mask_value(values, extra)
+        changed = extra | missing
+        if (extra == 0 or missing == 0) and changed & (changed - 1) == 0:
+            if cannot_meld(fx, params, work, mask | kept, changed):
+                dw = st[row, S_ARR_DW] + (1 if extra != 0 else -1) * mask_value(values, changed)
                 melded = st[row, S_ARR_MELDED]
                 if keep:
-                    st[row, S_ARR_MASK] = mask
-                    st[row, S_ARR_DW] = dw
+                    keep_arrangement(st, seat, mask, dw, melded)
                 return dw, melded
-        elif extra == 0 and missing & (missing - 1) == 0:
-            if cannot_meld(fx, params, work, kept, missing):
-                dw = st[row, S_ARR_DW] - mask_value(values, missing)
-                melded = st[row, S_ARR_MELDED]
-                if keep:
-                    st[row, S_ARR_MASK] = mask
-                    st[row, S_ARR_DW] = dw
-                return dw, melded
-    dw, melded = arrange_mask(fx, params, values, work, mask)
+    dw, melded = arrange_apart(fx, params, values, work, mask, apart)
     if keep:
-        st[row, S_ARR_MASK] = mask
-        st[row, S_ARR_DW] = dw
-        st[row, S_ARR_MELDED] = melded
+        keep_arrangement(st, seat, mask, dw, melded)
     return dw, melded
+
+
+@kernel
+def keep_arrangement(st, seat, mask, deadwood, melded):
+    """Keep ``seat``'s hand ``mask``, its ``deadwood`` and the cards its arrangement melds,
+    for ``seat_arrangement`` to start from."""
+    row = R_SEAT + seat
+    st[row, S_ARR_MASK] = mask
+    st[row, S_ARR_DW] = deadwood
+    st[row, S_ARR_MELDED] = melded
 
 
 # columns of the scratch rows that copy one owner's table melds (``_load_melds``)

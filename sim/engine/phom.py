@@ -15,9 +15,10 @@ discards are legal (``phom_discard_allowed``).
 
 **Ù.** After his draw (the first player: in his opening turn, without one) a player whose
 whole hand of 10 melds, the taken cards apart, goes Ù without a discard; one whose hand
-less one card that may be discarded melds so goes Ù with that discard (``u_discard``, the
-first exactly as ``go_out.out_discard`` finds it). ``go_u`` lays the melds down; the hand
-ends (``REASON_WENT_U``) and nothing is laid off.
+less one card that may be discarded melds so goes Ù with that discard: all_at_once's
+go-out test and lay-down (``go_out.whole_hand_out``, ``go_out.lay_whole``) with the taken
+cards kept apart (``u_discard``, ``go_u``). The hand ends (``REASON_WENT_U``) and nothing is
+laid off.
 
 **The fourth turn** (``final_turn``): the turns go round the table, the first player's
 opening discard being his turn 1, so each player's fourth turn is one of the last
@@ -32,17 +33,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.engine.bitops import lowest_bit, popcount
-from sim.engine.go_out import OUT_NONE, OUT_WHOLE
+from sim.engine.go_out import OUT_NONE, lay_arrangement, lay_whole, whole_hand_out
 from sim.engine.jit import kernel
-from sim.engine.layoffs import arrange_apart, meldable_mask
+from sim.engine.layoffs import arrange_apart
 from sim.engine.layout import (
     P_MELD_TIMING,
     P_PHOM_LAYOFF_OTHERS,
     P_PLAYERS,
     TIMING_PHOM_FINAL,
 )
-from sim.engine.melds import S_BEST_N, W_BEST, W_SCAL
+from sim.engine.melds import S_BEST_N, W_SCAL
 from sim.engine.specs import gated, rule
 from sim.engine.state import (
     C_N_MELDS,
@@ -55,7 +55,6 @@ from sim.engine.state import (
     S_HAND,
     S_PICKED,
 )
-from sim.engine.table import lay_down
 
 PHOM_TURNS = 4  # turns each player plays in a hand without an Ù (§3.13)
 
@@ -119,37 +118,11 @@ def apart_deadwood(fx, params, values, st, work, seat, hand):
 @gated(P_MELD_TIMING, _phom, np.int64(OUT_NONE))
 @kernel
 def u_discard(fx, params, values, st, work, seat):
-    """How ``seat`` may go Ù now: ``OUT_WHOLE`` when his whole hand melds (taken cards apart);
-    else the discard whose removal leaves a hand that melds wholly so (the lowest-valued
-    one; ties: the higher kind, as ``go_out.out_discard``); else ``OUT_NONE``. A hand less
-    one card melds wholly only if every other card is in some meld of the hand."""
-    hand = st[R_SEAT + seat, S_HAND]
-    loose = hand & ~meldable_mask(fx, params, work, hand)
-    if popcount(loose) > 1:
-        return OUT_NONE
-    if loose == 0 and apart_deadwood(fx, params, values, st, work, seat, hand) == 0:
-        return OUT_WHOLE
+    """How ``seat`` may go Ù now: all_at_once's go-out test (``go_out.whole_hand_out``), his
+    taken cards kept apart and never the discard, going out without a discard allowed."""
     taken = taken_held(st, seat)
-    best = OUT_NONE
-    m = loose if loose != 0 else hand & ~taken
-    while m != 0:  # lowest kind first: "<=" lets the higher kind win a tie
-        k = lowest_bit(m)
-        m &= m - 1
-        if taken & (np.int64(1) << k) != 0:
-            continue
-        if best >= 0 and values[k] > values[best]:
-            continue
-        rest = hand & ~(np.int64(1) << k)
-        if apart_deadwood(fx, params, values, st, work, seat, rest) == 0:
-            best = k
-    return best
-
-
-@kernel
-def _lay_arrangement(fx, params, st, work, events, seat):
-    """``seat`` lays down every meld of the arrangement in ``work`` rows ``W_BEST``..."""
-    for m in range(work[W_SCAL, S_BEST_N]):
-        lay_down(fx, params, st, events, seat, work, W_BEST + m)
+    allowed = st[R_SEAT + seat, S_HAND] & ~taken
+    return whole_hand_out(fx, params, values, st, work, seat, allowed, taken, np.bool_(True))
 
 
 @gated(P_MELD_TIMING, _phom, np.bool_(False))
@@ -165,10 +138,7 @@ def go_u(fx, params, values, st, work, events, seat, card):
         if not phom_discard_allowed(fx, params, values, st, work, seat, card):
             return False
         rest = hand & ~(np.int64(1) << card)
-    if hand == 0 or apart_deadwood(fx, params, values, st, work, seat, rest) != 0:
-        return False
-    _lay_arrangement(fx, params, st, work, events, seat)
-    return True
+    return lay_whole(fx, params, values, st, work, events, seat, rest, taken_held(st, seat))
 
 
 @kernel
@@ -190,7 +160,7 @@ def show_melds(fx, params, values, st, work, events, seat, card):
     (his discard to come), his taken cards each in a meld of its own."""
     hand = st[R_SEAT + seat, S_HAND] & ~(np.int64(1) << card)
     apart_deadwood(fx, params, values, st, work, seat, hand)
-    _lay_arrangement(fx, params, st, work, events, seat)
+    lay_arrangement(fx, params, st, work, events, seat)
 
 
 @kernel

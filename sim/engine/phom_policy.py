@@ -19,7 +19,8 @@ Exactness with few searches: a card in no meld of the hand leaves the hand's dea
 its value when discarded, so only the cards in some meld that could beat the best such
 card are searched (removing a card lowers the deadwood by at most its value); and the
 hand's own deadwood is the one kept after the last discard plus the card drawn when that
-card is in no meld (``S_ARR_*``, the knock family's per-seat columns, unused in Phỏm).
+card is in no meld (``layoffs.seat_arrangement``, the knock family's kept arrangement,
+with the taken cards apart).
 """
 
 from __future__ import annotations
@@ -29,13 +30,13 @@ import numpy as np
 from sim.engine.bitops import lowest_bit
 from sim.engine.careful import unseen_layers
 from sim.engine.jit import kernel
-from sim.engine.layoffs import meldable_mask
+from sim.engine.layoffs import arrange_apart, keep_arrangement, meldable_mask, seat_arrangement
 from sim.engine.layout import BOT_CAREFUL, BOT_RANDOM, P_PLAYERS
-from sim.engine.melds import S_BEST_N, W_SCAL, mask_value
-from sim.engine.phom import apart_deadwood, layoff_meld, taken_held
+from sim.engine.melds import S_BEST_N, W_SCAL
+from sim.engine.phom import layoff_meld, taken_held
 from sim.engine.random_bot import random_wants, uniform_kind
 from sim.engine.specs import rule
-from sim.engine.state import R_SEAT, S_ARR_DW, S_ARR_MASK, S_HAND, S_PICKED
+from sim.engine.state import R_SEAT, S_HAND, S_PICKED
 from sim.engine.table import lay_off
 
 FEED_POINTS = 4  # careful: what a discard that could meld with two unseen cards costs
@@ -52,14 +53,14 @@ def phom_wants(bots, rng, seat):
 
 
 @kernel
-def _discard_deadwood(fx, params, values, st, work, seat, hand, taken, k):
-    """The deadwood ``seat`` keeps after discarding ``k`` (searched), or ``NO_SCORE`` when
-    the discard is not allowed (his taken cards no longer apart)."""
-    rest = hand & ~(np.int64(1) << k)
-    dw = apart_deadwood(fx, params, values, st, work, seat, rest)
+def _discard_deadwood(fx, params, values, work, hand, taken, k):
+    """(deadwood, melded cards) of the hand ``hand`` less ``k`` (searched, the ``taken``
+    cards apart), or ``NO_SCORE`` when the discard is not allowed (a taken card no longer
+    has a meld of its own)."""
+    dw, melded = arrange_apart(fx, params, values, work, hand & ~(np.int64(1) << k), taken)
     if taken != 0 and work[W_SCAL, S_BEST_N] == 0:
-        return NO_SCORE
-    return dw
+        return NO_SCORE, melded
+    return dw, melded
 
 
 @kernel
@@ -76,7 +77,7 @@ def phom_discard(fx, params, values, bots, st, piles, rng, work, seat):
         while m != 0:
             k = lowest_bit(m)
             m &= m - 1
-            if _discard_deadwood(fx, params, values, st, work, seat, hand, taken, k) < NO_SCORE:
+            if _discard_deadwood(fx, params, values, work, hand, taken, k)[0] < NO_SCORE:
                 allowed |= np.int64(1) << k
         return uniform_kind(rng, allowed, np.bool_(False)) if allowed != 0 else np.int64(-1)
     careful = bots[seat] == BOT_CAREFUL
@@ -107,44 +108,28 @@ def phom_discard(fx, params, values, bots, st, piles, rng, work, seat):
             searched |= np.int64(1) << k
     if searched == 0:
         return best
-    dw0 = _hand_deadwood(fx, params, values, st, work, seat, hand, melded)
+    dw0, melded0 = seat_arrangement(
+        fx, params, values, st, work, seat, hand, np.bool_(False), taken
+    )
     best_score = dw0 + best_rel if best >= 0 else NO_SCORE
-    best_dw = dw0 - values[best] if best >= 0 else NO_SCORE  # what the hand keeps after it
+    # what the hand keeps after the best discard: its deadwood and melded cards
+    best_dw = dw0 - values[best] if best >= 0 else NO_SCORE
+    best_melded = melded0
     while searched != 0:
         k = lowest_bit(searched)
         searched &= searched - 1
         extra = _caution(fx, params, work, careful, unseen, k)
         if best >= 0 and dw0 - values[k] + extra > best_score:
             continue  # cannot win: no search
-        score = _discard_deadwood(fx, params, values, st, work, seat, hand, taken, k)
+        score, kept_melded = _discard_deadwood(fx, params, values, work, hand, taken, k)
         if score == NO_SCORE:
             continue  # not allowed
         if _beats(values, k, score + extra, best, best_score):
-            best, best_score, best_dw = k, score + extra, score
-    if best >= 0:
-        _keep(st, seat, hand & ~(np.int64(1) << best), best_dw)
+            best, best_score = k, score + extra
+            best_dw, best_melded = score, kept_melded
+    if best >= 0:  # the next turn starts from it (``layoffs.seat_arrangement``)
+        keep_arrangement(st, seat, hand & ~(np.int64(1) << best), best_dw, best_melded)
     return best
-
-
-@kernel
-def _hand_deadwood(fx, params, values, st, work, seat, hand, melded):
-    """The deadwood of ``seat``'s hand (taken cards apart; ``melded``: its cards in some
-    meld), from the one kept after his last discard when the hand is that one plus a card
-    in no meld of it (such a card changes no arrangement: the kept deadwood plus its
-    value), else searched."""
-    row = R_SEAT + seat
-    kept = st[row, S_ARR_MASK]
-    extra = hand & ~kept
-    if kept != 0 and hand & kept == kept and extra & (extra - 1) == 0 and extra & melded == 0:
-        return st[row, S_ARR_DW] + mask_value(values, extra)
-    return apart_deadwood(fx, params, values, st, work, seat, hand)
-
-
-@kernel
-def _keep(st, seat, hand, deadwood):
-    """Keep ``hand`` (``seat``'s after his discard) and its ``deadwood`` for his next turn."""
-    st[R_SEAT + seat, S_ARR_MASK] = hand
-    st[R_SEAT + seat, S_ARR_DW] = deadwood
 
 
 @kernel
