@@ -35,6 +35,7 @@ from sim.engine import rows as R
 from sim.engine import state as S
 from sim.engine.api import compile_rules, play
 from sim.engine.deal import extra_card, step_seat
+from sim.engine.melds import pack_kinds
 from sim.engine.specs import GENERIC
 from sim.rules import ConfigError
 from sim.rules.errors import show
@@ -137,7 +138,8 @@ def preset_stock(deal: Deal, params: np.ndarray) -> np.ndarray:
         if len(cards) != want:
             raise _bad(source, f"hands.{seat}", cards_text(cards), f"{want} cards")
     shoe = np.zeros(N_KINDS, np.int64)
-    shoe[:N_NATURAL] = params[L.P_PACKS]
+    kinds = int(pack_kinds(GENERIC, params))  # 52 kinds, or 40 under strip_8_9_10 (§2A.7)
+    shoe[:N_NATURAL] = [params[L.P_PACKS] * ((kinds >> k) & 1) for k in range(N_NATURAL)]
     shoe[N_KINDS - 1] = params[L.P_JOKERS]
     order = []
     for i in range(size):

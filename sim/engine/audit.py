@@ -56,7 +56,6 @@ from sim.engine.layout import (
     JREPLACE_NONE,
     MELDS_ONE_OR_LAYOFF,
     MELDS_UNLIMITED,
-    P_ACE_RANK,
     P_AUDIT,
     P_BORROWING,
     P_DISCARD_DRAW,
@@ -87,7 +86,6 @@ from sim.engine.layout import (
     XD_TOP_PLUS_ONE,
 )
 from sim.engine.melds import (
-    FULL,
     JOKER_DIGIT,
     MAX_LAYERS,
     MAX_RUN,
@@ -95,7 +93,9 @@ from sim.engine.melds import (
     S_BEST_N,
     W_SCAL,
     n_positions,
+    pack_kinds,
     rank_at,
+    run_layout,
 )
 from sim.engine.specs import gated, rule
 from sim.engine.state import (
@@ -189,7 +189,7 @@ def _meld_ok(fx, params, st, m):
     else:
         if length > MAX_RUN or shape >> (3 * length) != 0:
             return False
-        ace_rank = rule(fx, params, P_ACE_RANK)
+        ace_rank = run_layout(fx, params)
         jokers = 0
         joker_positions = np.int64(0)  # as M_SLID: a slid joker stands on one (§2B.13)
         for i in range(length):
@@ -227,7 +227,7 @@ def declarations_legal(fx, params, st, m):
     if st[row, M_TYPE] != MELD_GROUP:
         if rule_ != JDECLARE_ALWAYS or rule(fx, params, P_RUN_SUIT) != RUN_ANY_SUIT:
             return declared == 0  # the position fixes it
-        ace_rank = rule(fx, params, P_ACE_RANK)
+        ace_rank = run_layout(fx, params)
         fields = np.int64(0)  # one declaration in the rank field of each joker's position
         for i in range(st[row, M_LEN]):
             if (st[row, M_SHAPE] >> (3 * i)) & 0x7 != JOKER_DIGIT:
@@ -291,8 +291,9 @@ def check_state(fx, params, st, piles, work):
             else:
                 _count_in(counter, np.int64(1) << kind)
     packs = rule(fx, params, P_PACKS)
+    kinds = pack_kinds(fx, params)
     for b in range(COUNTER_BITS):
-        want = FULL if (packs >> b) & 1 else np.int64(0)
+        want = kinds if (packs >> b) & 1 else np.int64(0)
         if counter[b] != want:
             bad += 1
     if jokers != rule(fx, params, P_JOKERS):

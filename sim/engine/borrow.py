@@ -36,7 +36,6 @@ from sim.engine.layout import (
     BORROW_OWN,
     JDECLARE_THREE_CARD_GROUP,
     JLIMIT_NATURALS,
-    P_ACE_RANK,
     P_AUDIT,
     P_BORROWING,
     P_JOKER_DECLARE,
@@ -51,6 +50,7 @@ from sim.engine.melds import (
     n_positions,
     rank_at,
     remove_one_each,
+    run_layout,
 )
 from sim.engine.specs import gated, rule
 from sim.engine.state import (
@@ -98,7 +98,7 @@ def _group_lends(fx, params, st, row):
 @kernel
 def _run_lends(fx, params, st, row):
     """The natural kinds at the ends of a run of 4 or more cards."""
-    ace_rank = rule(fx, params, P_ACE_RANK)
+    ace_rank = run_layout(fx, params)
     lo = st[row, M_LO]
     last = st[row, M_LEN] - 1
     shape = st[row, M_SHAPE]
@@ -147,7 +147,7 @@ def _take_from_meld(fx, params, st, row, kind):
     if st[row, M_TYPE] == MELD_GROUP:
         st[row, M_SHAPE] -= np.int64(1) << (4 * suit)
     else:
-        ace_rank = rule(fx, params, P_ACE_RANK)
+        ace_rank = run_layout(fx, params)
         lo = st[row, M_LO]
         length = st[row, M_LEN]
         shape = st[row, M_SHAPE]

@@ -64,7 +64,6 @@ from sim.engine.layout import (
     GROUP_DUPLICATES_ALLOWED,
     LAYOFF_NONE,
     MELDS_ONE_OR_LAYOFF,
-    P_ACE_RANK,
     P_GOING_RUMMY,
     P_GROUP_DUPLICATES,
     P_LAYOFF_TARGET,
@@ -90,7 +89,9 @@ from sim.engine.melds import (
     _to_positions,
     _window_starts,
     meldable,
+    pack_kinds,
     remove_one_each,
+    run_layout,
 )
 from sim.engine.specs import rule
 from sim.engine.state import (
@@ -152,7 +153,7 @@ def completers(fx, params, present, second):
     ):
         pairs |= (second | (second >> 1) | (second >> 2) | (second >> 3)) & SUIT0
     out = pairs * 0xF
-    ace_rank = rule(fx, params, P_ACE_RANK)
+    ace_rank = run_layout(fx, params)
     e = _to_positions(present, ace_rank)
     starts = _window_starts(ace_rank)
     if rule(fx, params, P_RUN_SUIT) == RUN_ANY_SUIT:
@@ -204,16 +205,17 @@ def unseen_layers(fx, params, st, piles, seat):
         if k != JOKER:
             s0, s1, s2, s3 = _add_copies(n, s0, s1, s2, s3, np.int64(1) << k)
     # more than l unseen copies: fewer than n - l seen, i.e. not in seen layer n - 1 - l
-    u0 = ~(s0 if n == 1 else s1 if n == 2 else s2 if n == 3 else s3) & FULL
+    kinds = pack_kinds(fx, params)
+    u0 = ~(s0 if n == 1 else s1 if n == 2 else s2 if n == 3 else s3) & kinds
     u1 = np.int64(0)
     u2 = np.int64(0)
     u3 = np.int64(0)
     if n >= 2:
-        u1 = ~(s0 if n == 2 else s1 if n == 3 else s2) & FULL
+        u1 = ~(s0 if n == 2 else s1 if n == 3 else s2) & kinds
     if n >= 3:
-        u2 = ~(s0 if n == 3 else s1) & FULL
+        u2 = ~(s0 if n == 3 else s1) & kinds
     if n >= 4:
-        u3 = ~s0 & FULL
+        u3 = ~s0 & kinds
     return u0, u1, u2, u3
 
 

@@ -3,7 +3,8 @@
 Rule slots read here: ``players``, ``family``, ``tonk_instant``, ``tonk_super``.
 
 After the deal each player counts his hand (RULES.md §1.9 values). A hand that is a tonk
-(``tonk_instant``: ``49_50`` a total of 49 or 50, ``50``, ``le15`` at most 15, ``le11`` at
+(``tonk_instant``: ``49_50`` a total of 49 or 50, ``47_50`` 47 or 50 (the 40-card pack's,
+§2A.7), ``50``, ``le15`` at most 15, ``le11`` at
 most 11; ``ranked``: 49, 50 or at most 15) is shown and the hand is not played. With
 ``tonk_super = "le9"`` a total of at most 9 is a super tonk, which outranks any ordinary
 tonk. When several players hold tonks: under ``ranked`` the better one wins (50 beats 49,
@@ -19,6 +20,7 @@ import numpy as np
 from sim.engine.jit import kernel
 from sim.engine.layout import (
     FAMILY_TONK,
+    INSTANT_47_50,
     INSTANT_49_50,
     INSTANT_50,
     INSTANT_LE11,
@@ -50,6 +52,8 @@ def tonk_rank(fx, params, total):
     how = rule(fx, params, P_TONK_INSTANT)
     if how == INSTANT_49_50:
         return 1 if total == 49 or total == 50 else 0
+    if how == INSTANT_47_50:  # the 40-card pack's (§2A.7): 48 and 49 cannot be dealt
+        return 1 if total == 47 or total == 50 else 0
     if how == INSTANT_50:
         return 1 if total == 50 else 0
     if how == INSTANT_LE15:

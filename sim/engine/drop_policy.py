@@ -21,11 +21,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.cards import N_NATURAL
 from sim.engine.jit import kernel
 from sim.engine.layout import BOT_CAREFUL, BOT_RANDOM, P_PACKS, P_PLAYERS
 from sim.engine.legal import allowed_naturals
-from sim.engine.melds import mask_value
+from sim.engine.melds import mask_value, pack_kinds
 from sim.engine.rng import RNG_BOTS, below
 from sim.engine.scoring import hand_value, table_value
 from sim.engine.specs import rule
@@ -49,8 +48,7 @@ def _fewest_cards(fx, params, st, seat):
 @kernel
 def _unseen(fx, params, values, st, piles, seat):
     """(value, count) of the cards ``seat`` has not seen: the other hands and the stock."""
-    all_kinds = (np.int64(1) << N_NATURAL) - 1
-    value = mask_value(values, all_kinds) * rule(fx, params, P_PACKS)
+    value = mask_value(values, pack_kinds(fx, params)) * rule(fx, params, P_PACKS)
     value -= hand_value(fx, params, values, st, seat) + table_value(fx, params, values, st)
     for i in range(st[R_SC, C_DISCARD_N]):
         value -= values[piles[PILE_DISCARD, i]]

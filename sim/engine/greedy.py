@@ -55,7 +55,6 @@ from sim.engine.layout import (
     JREPLACE_TO_HAND,
     MELDS_ONE,
     MELDS_ONE_OR_LAYOFF,
-    P_ACE_RANK,
     P_BORROWING,
     P_DISCARD_BEFORE_INITIAL,
     P_GROUP_DUPLICATES,
@@ -93,6 +92,7 @@ from sim.engine.melds import (
     list_candidates,
     meldable,
     melds_card,
+    run_layout,
 )
 from sim.engine.specs import gated, rule
 from sim.engine.state import (
@@ -404,7 +404,7 @@ def partial_melds(fx, params, hand, n_layers):
     partial = (pairs * 0xF) & present
     if n_layers > 1 and rule(fx, params, P_GROUP_DUPLICATES) == GROUP_DUPLICATES_ALLOWED:
         partial |= hand[1]  # an identical pair
-    ace_rank = rule(fx, params, P_ACE_RANK)
+    ace_rank = run_layout(fx, params)
     e = _to_positions(present, ace_rank)
     if rule(fx, params, P_RUN_SUIT) == RUN_ANY_SUIT:
         r = (e | (e >> 1) | (e >> 2) | (e >> 3)) & (SUIT0 | (SUIT0 << 52))

@@ -42,7 +42,7 @@ import numpy as np
 from sim.cards import N_RANKS, N_SUITS
 from sim.engine.bitops import lowest_bit, popcount
 from sim.engine.jit import kernel
-from sim.engine.layout import ACE_AROUND_CORNER, P_ACE_RANK, P_RUN_SUIT, RUN_ANY_SUIT
+from sim.engine.layout import ACE_AROUND_CORNER, P_RUN_SUIT, RUN_ANY_SUIT
 from sim.engine.melds import (
     CA_TAKE,
     MAX_LAYERS,
@@ -59,6 +59,7 @@ from sim.engine.melds import (
     meldable,
     n_positions,
     rank_at,
+    run_layout,
 )
 from sim.engine.specs import rule
 from sim.engine.state import (
@@ -191,7 +192,7 @@ def _run_fits(fx, params, lo, length, suit):
     """The kinds that fit a run of ``suit`` (-1: any suit) on window (``lo``, ``length``)."""
     if length >= MAX_RUN:
         return np.int64(0)
-    ace_rank = rule(fx, params, P_ACE_RANK)
+    ace_rank = run_layout(fx, params)
     fits = np.int64(0)
     n = n_positions(ace_rank)
     if ace_rank == ACE_AROUND_CORNER:
@@ -240,7 +241,7 @@ def _lay_all(fx, params, st, work, owner, cards):
     those melds (``_load_melds``), and write the order of the lay-offs as a plan
     (``plan_layoffs``). Returns the cards laid off. Exact under runs of one suit (module
     docstring); under any suit a set it lays off can be laid off, but it may miss some."""
-    ace_rank = rule(fx, params, P_ACE_RANK)
+    ace_rank = run_layout(fx, params)
     sc = work[W_CAND : W_CAND + MAX_OWN]
     n = _load_melds(st, work, owner)
     laid = np.int64(0)
@@ -311,7 +312,7 @@ def _growth_limits(fx, params, work, n, cards):
     and above (``T_UP``) with one card of ``cards`` on each new position, whatever its suit
     (any-suit runs). Returns the cards that could be laid off at all: those on such
     positions and those that fit a group."""
-    ace_rank = rule(fx, params, P_ACE_RANK)
+    ace_rank = run_layout(fx, params)
     sc = work[W_CAND : W_CAND + MAX_OWN]
     reach = np.int64(0)
     for i in range(n):
@@ -368,7 +369,7 @@ def _fits_any(fx, params, st, work, owner, cards, plan):
     those less the ones a group takes. The growths are tried in order (the first run's
     growth below counting fastest); with ``plan`` the first that works is written as the
     lay-off order (``plan_layoffs``): each run's new cards outward, then the groups'."""
-    ace_rank = rule(fx, params, P_ACE_RANK)
+    ace_rank = run_layout(fx, params)
     sc = work[W_CAND : W_CAND + MAX_OWN]
     n = _load_melds(st, work, owner)
     if _growth_limits(fx, params, work, n, cards) != cards:
@@ -422,7 +423,7 @@ def _write_plan(fx, params, work, n, cards, groups, places):
     """The lay-off order of a growth ``_fits_any`` found: of each rank, the cards its places
     leave over go to the groups (lowest first), the others to the runs' places, lowest
     first, each run outward below then above; then the groups' cards."""
-    ace_rank = rule(fx, params, P_ACE_RANK)
+    ace_rank = run_layout(fx, params)
     sc = work[W_CAND : W_CAND + MAX_OWN]
     to_groups = np.int64(0)
     for r in range(N_RANKS):

@@ -16,10 +16,13 @@ one card on each of 3 to 13 consecutive *positions* (below), its naturals of one
 (``run_suit = same_suit``) or of any suits; jokers stand on the positions no natural
 holds.
 
-**Positions** (§2A.4). ``low``: positions 0..12 are A, 2, ..., K. ``high``: 0..12 are 2, ..., K,
-A. ``high_or_low``: 0..13 are A, 2, ..., K, A, and a run never holds both ends (at most 13
-cards, so K-A-2 never forms). ``around_corner``: 0..12 are A..K and a run may wrap past K
-(at most 13 cards). A *window* is a run's first position ``lo`` and its length.
+**Positions** (§2A.4, §2A.7). ``low``: positions 0..12 are A, 2, ..., K. ``high``: 0..12 are
+2, ..., K, A. ``high_or_low``: 0..13 are A, 2, ..., K, A, and a run never holds both ends (at
+most 13 cards, so K-A-2 never forms). ``around_corner``: 0..12 are A..K and a run may wrap
+past K (at most 13 cards). The 40-card pack (``strip_8_9_10``, ace low): 0..9 are A, 2, ...,
+7, J, Q, K, so 6-7-J is a run. A *window* is a run's first position ``lo`` and its length.
+The functions below take the layout (``run_layout``: an ``ace_rank`` code or
+``RUNS_STRIPPED``) as ``ace_rank``.
 
 **Candidates through a card** ``c`` (the lowest natural card not decided yet) are listed
 in this declared order, each with one copy of ``c``:
@@ -83,8 +86,10 @@ from sim.engine.layout import (
     P_OPENING_ACE_LOW,
     P_PACKS,
     P_RUN_SUIT,
+    P_STRIP_8_9_10,
     P_TONK_STOCK_CARD,
     RUN_ANY_SUIT,
+    RUNS_STRIPPED,
     TIMING_PHOM_FINAL,
 )
 from sim.engine.specs import rule
@@ -95,6 +100,9 @@ MAX_DEPTH = 40  # decided cards on the search stack (a hand's natural cards)
 MAX_CAND = 256  # candidates listed through one card
 MAX_BEST = MAX_DEPTH  # melds in one arrangement (each holds a decided card)
 JOKER_DIGIT = 4  # what stands on a run position: suit 0..3, or a joker
+
+FIRST_STRIPPED = 7  # the 40-card pack (§2A.7) lacks ranks 7..9 (8, 9, 10)
+STRIPPED_RANKS = 3
 
 MELD_GROUP = 0
 MELD_RUN = 1
@@ -187,8 +195,19 @@ def new_work():
 
 
 @kernel
+def run_layout(fx, params):
+    """Where ranks stand on run positions: ``ace_rank``'s code, or ``RUNS_STRIPPED`` for the
+    40-card pack (``strip_8_9_10``, which the rules model plays with the ace low)."""
+    if rule(fx, params, P_STRIP_8_9_10):
+        return np.int64(RUNS_STRIPPED)
+    return rule(fx, params, P_ACE_RANK)
+
+
+@kernel
 def n_positions(ace_rank):
-    """How many run positions exist: 14 under high_or_low, else 13."""
+    """How many run positions exist: 14 under high_or_low, 10 in the 40-card pack, else 13."""
+    if ace_rank == RUNS_STRIPPED:
+        return N_RANKS - STRIPPED_RANKS
     return N_RANKS + 1 if ace_rank == ACE_HIGH_OR_LOW else N_RANKS
 
 
@@ -196,6 +215,8 @@ def n_positions(ace_rank):
 def rank_at(pos, ace_rank):
     """The rank (0 = ace .. 12 = king) at run position ``pos`` (0 <= pos < 2 * 13; around
     the corner a position past K wraps)."""
+    if ace_rank == RUNS_STRIPPED:
+        return pos + STRIPPED_RANKS if pos >= FIRST_STRIPPED else pos
     if ace_rank == ACE_HIGH:
         pos += 1
     while pos >= N_RANKS:  # no division: at most two subtractions
@@ -206,11 +227,13 @@ def rank_at(pos, ace_rank):
 @kernel
 def position_of(rank, ace_rank, which):
     """The ``which``-th (0 or 1) run position of ``rank``, or -1 (only an ace under
-    high_or_low has a second one, 13)."""
+    high_or_low has a second one, 13; an 8, 9 or 10 has none in the 40-card pack)."""
     if which == 1:
         return N_RANKS if ace_rank == ACE_HIGH_OR_LOW and rank == 0 else -1
     if ace_rank == ACE_HIGH:
         return N_RANKS - 1 if rank == 0 else rank - 1
+    if ace_rank == RUNS_STRIPPED and rank >= FIRST_STRIPPED:
+        return rank - STRIPPED_RANKS if rank >= FIRST_STRIPPED + STRIPPED_RANKS else -1
     return rank
 
 
@@ -487,7 +510,7 @@ def _list_runs(fx, params, values, work, first, count, rest, jokers, c):
     """Append the runs through ``c`` (declared order: by window, then by what stands on
     each position); returns the new count. Only windows through one of ``c``'s positions
     with no more positions lacking a natural than there are jokers are visited."""
-    ace_rank = rule(fx, params, P_ACE_RANK)
+    ace_rank = run_layout(fx, params)
     any_suit = rule(fx, params, P_RUN_SUIT) == RUN_ANY_SUIT
     ace_low = rule(fx, params, P_OPENING_ACE_LOW)
     limited = rule(fx, params, P_JOKER_LIMIT) == JLIMIT_NATURALS
@@ -552,19 +575,25 @@ FULL = (np.int64(1) << 52) - 1  # every natural kind
 ACES = np.int64(0xF)  # the four aces (rank 0)
 SUIT0 = np.int64(0x1111111111111)  # spades of every rank: one bit per rank field
 NIBBLES_ALL = np.int64(0x0FFFFFFFFFFFFFFF)  # 15 positions x 4 suits (high_or_low needs 14)
+BELOW_STRIPPED = (np.int64(1) << (FIRST_STRIPPED * N_SUITS)) - 1  # A..7, every suit
+STRIPPED_BITS = STRIPPED_RANKS * N_SUITS
+STRIPPED_PACK = FULL & ~(((np.int64(1) << STRIPPED_BITS) - 1) << (FIRST_STRIPPED * N_SUITS))
 
 
 @kernel
 def _to_positions(h, ace_rank):
     """The kind mask ``h`` in position space: bit ``p * 4 + suit`` for a card on run
     position ``p``. Around the corner, A and 2 are copied past K (positions 13 and 14), so
-    every window of three is a plain three-bit-apart pattern."""
+    every window of three is a plain three-bit-apart pattern. In the 40-card pack J, Q, K
+    move down to positions 7..9."""
     if ace_rank == ACE_HIGH:
         return (h >> 4) | ((h & ACES) << 48)
     if ace_rank == ACE_HIGH_OR_LOW:
         return h | ((h & ACES) << 52)
     if ace_rank == ACE_AROUND_CORNER:
         return h | ((h & np.int64(0xFF)) << 52)
+    if ace_rank == RUNS_STRIPPED:
+        return (h & BELOW_STRIPPED) | ((h >> STRIPPED_BITS) & ~BELOW_STRIPPED)
     return h
 
 
@@ -575,6 +604,8 @@ def _from_positions(e, ace_rank):
         return ((e << 4) & FULL) | ((e >> 48) & ACES)
     if ace_rank == ACE_HIGH_OR_LOW or ace_rank == ACE_AROUND_CORNER:
         return (e | ((e >> 52) & np.int64(0xFF))) & FULL
+    if ace_rank == RUNS_STRIPPED:
+        return (e & BELOW_STRIPPED) | ((e & ~BELOW_STRIPPED) << STRIPPED_BITS) & FULL
     return e & FULL
 
 
@@ -585,9 +616,17 @@ def _window_starts(ace_rank):
         starts = 12  # 0..11: the last window is Q-K-A
     elif ace_rank == ACE_AROUND_CORNER:
         starts = 13  # 0..12 (11: Q-K-A, 12: K-A-2)
+    elif ace_rank == RUNS_STRIPPED:
+        starts = 8  # 0..7: the last window is J-Q-K
     else:
         starts = 11
     return (np.int64(1) << (4 * starts)) - 1
+
+
+@kernel
+def pack_kinds(fx, params):
+    """The natural kinds a pack holds: all 52, or 40 without the 8s, 9s and 10s (§2A.7)."""
+    return STRIPPED_PACK if rule(fx, params, P_STRIP_8_9_10) else FULL
 
 
 @kernel
@@ -636,7 +675,7 @@ def meldable(fx, params, layers, n_layers, jokers):
         else:
             enough = (x0 & (x1 | x2 | x3)) | (x1 & (x2 | x3)) | (x2 & x3)
         groups = (enough * 0xF) & present
-    ace_rank = rule(fx, params, P_ACE_RANK)
+    ace_rank = run_layout(fx, params)
     e = _to_positions(present, ace_rank)
     if rule(fx, params, P_RUN_SUIT) == RUN_ANY_SUIT:
         ranks = (e | (e >> 1) | (e >> 2) | (e >> 3)) & (SUIT0 | (SUIT0 << 52))

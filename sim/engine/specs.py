@@ -190,6 +190,7 @@ STANDARD = fixed(
         "packs": 1,
         "jokers": 0,
         "ace_rank": "low",
+        "strip_8_9_10": False,
         "run_suit": "same_suit",
         "group_duplicates": "forbidden",
         "meld_timing": "progressive",
@@ -210,7 +211,7 @@ STANDARD = fixed(
         "tonk_wait": "off",
     },
 )
-"""The RULES.md §1 baseline's card rules and progressive melding: one pack, no jokers, ace
+"""The RULES.md §1 baseline's card rules and progressive melding: one 52-card pack, no jokers, ace
 low, runs of one suit, the discard top drawn (§2C.16), no knock (the knock family's phases
 fold away), no calls (§3.2's phase folds away), no initial-meld threshold (§2D.24-25: the
 opening conditions of the meld search fold away), no joker slide and no borrowing (§2B.13,

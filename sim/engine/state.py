@@ -34,7 +34,7 @@ import numpy as np
 from sim.cards import JOKER, N_NATURAL
 from sim.engine.jit import allocating, kernel
 from sim.engine.layout import P_JOKERS, P_PACKS
-from sim.engine.melds import MAX_LAYERS
+from sim.engine.melds import MAX_LAYERS, pack_kinds
 from sim.engine.specs import rule
 
 MAX_SEATS = 12
@@ -177,12 +177,15 @@ def new_state():
 @kernel
 def fill_shoe(fx, params, st, piles):
     """Write the shoe (every card, kind order) into ``PILE_SHOE``: ``packs`` copies of each
-    natural kind, then the jokers (RULES.md §1.1, §2A.1-2)."""
+    natural kind of the pack (52, or 40 under ``strip_8_9_10``), then the jokers (RULES.md
+    §1.1, §2A.1-2, §2A.7)."""
     n = 0
+    kinds = pack_kinds(fx, params)
     for _ in range(rule(fx, params, P_PACKS)):
         for k in range(N_NATURAL):
-            piles[PILE_SHOE, n] = k
-            n += 1
+            if (kinds >> k) & 1:
+                piles[PILE_SHOE, n] = k
+                n += 1
     for _ in range(rule(fx, params, P_JOKERS)):
         piles[PILE_SHOE, n] = JOKER
         n += 1

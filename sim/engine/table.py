@@ -83,7 +83,6 @@ from sim.engine.layout import (
     LREQ_AFTER_OWN_LAYOFF,
     MELDS_ONE,
     MELDS_ONE_OR_LAYOFF,
-    P_ACE_RANK,
     P_AUDIT,
     P_GROUP_DUPLICATES,
     P_INITIAL_MELD_MIN,
@@ -121,6 +120,7 @@ from sim.engine.melds import (
     n_positions,
     rank_at,
     remove_one_each,
+    run_layout,
 )
 from sim.engine.specs import gated, rule
 from sim.engine.state import (
@@ -178,7 +178,7 @@ from sim.engine.state import (
 def _run_end_kinds(fx, params, pos, suit):
     """The natural kinds that may stand on run position ``pos`` (of ``suit``, or any suit
     under any_suit), as a mask."""
-    rank = rank_at(pos, rule(fx, params, P_ACE_RANK))
+    rank = rank_at(pos, run_layout(fx, params))
     if rule(fx, params, P_RUN_SUIT) == RUN_ANY_SUIT:
         return np.int64(0xF) << (rank * N_SUITS)
     return np.int64(1) << (rank * N_SUITS + suit)
@@ -205,7 +205,7 @@ def meld_fits(fx, params, st, m):
         return fits
     if length >= MAX_RUN:
         return np.int64(0)
-    ace_rank = rule(fx, params, P_ACE_RANK)
+    ace_rank = run_layout(fx, params)
     lo = st[row, M_LO]
     suit = st[row, M_SUIT]
     fits = np.int64(0)
@@ -478,7 +478,7 @@ def lay_off(fx, params, st, events, seat, m, kind):
         slide(fx, params, st, m, kind)
         event = np.int64(E_SLIDE)
     else:
-        ace_rank = rule(fx, params, P_ACE_RANK)
+        ace_rank = run_layout(fx, params)
         lo = st[row, M_LO]
         length = st[row, M_LEN]
         # the position before the first one (around the corner it wraps); a card that
@@ -521,7 +521,7 @@ def _end_joker_slides(fx, params, st, row, i):
     shape = st[row, M_SHAPE]
     if (shape >> (3 * i)) & 0x7 != JOKER_DIGIT:
         return False
-    ace_rank = rule(fx, params, P_ACE_RANK)
+    ace_rank = run_layout(fx, params)
     lo = st[row, M_LO]
     if (
         rule(fx, params, P_JOKER_SLIDE_REPEAT) == 0
@@ -546,7 +546,7 @@ def slide_kinds(fx, params, st, m):
     length = st[row, M_LEN]
     if st[row, M_TYPE] == MELD_GROUP or st[row, M_JOKERS] == 0 or length >= MAX_RUN:
         return np.int64(0)
-    ace_rank = rule(fx, params, P_ACE_RANK)
+    ace_rank = run_layout(fx, params)
     lo = st[row, M_LO]
     suit = st[row, M_SUIT]
     out = np.int64(0)
@@ -565,7 +565,7 @@ def slide(fx, params, st, m, kind):
     position beyond the run's other end (RULES.md §2B.13); its ``M_SLID`` bit moves with it.
     The caller counts the length."""
     row = R_MELD + m
-    ace_rank = rule(fx, params, P_ACE_RANK)
+    ace_rank = run_layout(fx, params)
     lo = st[row, M_LO]
     length = st[row, M_LEN]
     suit = kind % N_SUITS
@@ -617,7 +617,7 @@ def takes_joker(fx, params, st, m):
         return rule(fx, params, P_GROUP_DUPLICATES) == GROUP_DUPLICATES_ALLOWED or length < N_SUITS
     if length >= MAX_RUN:
         return False
-    ace_rank = rule(fx, params, P_ACE_RANK)
+    ace_rank = run_layout(fx, params)
     if ace_rank == ACE_AROUND_CORNER:
         return True
     return st[row, M_LO] > 0 or st[row, M_LO] + length < n_positions(ace_rank)
@@ -654,7 +654,7 @@ def lay_off_joker(fx, params, st, events, seat, m):
     st[hand, S_N] -= 1
     length = st[row, M_LEN]
     if st[row, M_TYPE] != MELD_GROUP:
-        ace_rank = rule(fx, params, P_ACE_RANK)
+        ace_rank = run_layout(fx, params)
         lo = st[row, M_LO]
         if ace_rank == ACE_AROUND_CORNER or lo + length < n_positions(ace_rank):
             st[row, M_SHAPE] |= np.int64(JOKER_DIGIT) << (3 * length)
@@ -687,7 +687,7 @@ def declaration_options(fx, params, st, m):
     if st[row, M_TYPE] != MELD_GROUP:
         if rule_ != JDECLARE_ALWAYS or rule(fx, params, P_RUN_SUIT) != RUN_ANY_SUIT:
             return np.int64(0)  # a run of one suit: the position fixes the card
-        ace_rank = rule(fx, params, P_ACE_RANK)
+        ace_rank = run_layout(fx, params)
         shape = st[row, M_SHAPE]
         for i in range(st[row, M_LEN]):
             if (shape >> (3 * i)) & 0x7 == JOKER_DIGIT:
@@ -745,7 +745,7 @@ def stands_for(fx, params, st, m):
     if st[row, M_TYPE] != MELD_GROUP:
         if rule(fx, params, P_RUN_SUIT) == RUN_ANY_SUIT:
             return declared
-        ace_rank = rule(fx, params, P_ACE_RANK)
+        ace_rank = run_layout(fx, params)
         shape = st[row, M_SHAPE]
         suit = st[row, M_SUIT]
         out = np.int64(0)
@@ -797,7 +797,7 @@ def steal(fx, params, st, events, seat, m, kind):
     if st[row, M_TYPE] == MELD_GROUP:
         st[row, M_SHAPE] += np.int64(1) << (4 * suit)
     else:
-        ace_rank = rule(fx, params, P_ACE_RANK)
+        ace_rank = run_layout(fx, params)
         shape = st[row, M_SHAPE]
         for i in range(st[row, M_LEN]):
             if (shape >> (3 * i)) & 0x7 == JOKER_DIGIT and rank_at(

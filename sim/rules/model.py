@@ -21,6 +21,7 @@ MAX_MELD_CARDS = 16
 """Cards one meld may hold: the event log lists a meld in one row of 16 cards
 (``sim.engine.state.EV_COLS``; a test keeps the two equal)."""
 
+STRIPPED_PACK = N_NATURAL - 12  # the 40-card pack without 8s, 9s and 10s (§2A.7)
 MIN_PLAYERS = 2
 MAX_PLAYERS = 12  # the engine's seat limit (layout.P_PLAYERS)
 _PLAYER_RANGE_ALLOWED = f"low <= high within {MIN_PLAYERS}..{MAX_PLAYERS}"  # for messages
@@ -257,6 +258,11 @@ class Rules:
         return dataclasses.replace(self, values=values)
 
     @property
+    def pack_size(self) -> int:
+        """Cards in one pack: 52, or 40 without the 8s, 9s and 10s (RULES.md §2A.7)."""
+        return STRIPPED_PACK if self.values["strip_8_9_10"] else N_NATURAL
+
+    @property
     def chips(self) -> bool:
         """Whether hands are settled in chips (RULES.md §4C, CH)."""
         return self.family in CHIP_FAMILIES
@@ -422,6 +428,7 @@ def _check_contradictions(rules: Rules) -> None:
     for players in rules.player_counts:
         _check_shoe(rules, players)
     _check_meld_capacity(rules)
+    _check_stripped_pack(rules)
     _check_scoring_and_end(rules)
     _check_initial_meld(rules)
     _check_joker_slide(rules)
@@ -571,7 +578,7 @@ def _check_phom(rules: Rules) -> None:
     if rules.decks_by_players:
         raise ConfigError("Phỏm plays one pack", key="decks_by_players", allowed="nothing")
     for players, size in rules.deal.items():
-        stock = N_NATURAL - size * players - 1  # one player gets a 10th card
+        stock = rules.pack_size - size * players - 1  # one player gets a 10th card
         draws = PHOM_TURNS * players - 1  # the first player's opening turn draws nothing
         if stock < draws:
             raise ConfigError(
@@ -762,15 +769,37 @@ def _check_shoe(rules: Rules, players: int) -> None:
     jokers = rules.values["jokers"]
     upcard = 1 if rules.values["upcard"] else 0
     needed = players * hand + upcard + 1
-    shoe = N_NATURAL * decks + jokers
+    shoe = rules.pack_size * decks + jokers
     if needed > shoe:
         most = (shoe - upcard - 1) // players
         raise ConfigError(
             f"{players} players x {hand} cards + {upcard} upcard + 1 stock card = {needed} cards, "
-            f"but the shoe holds {shoe} ({decks} x {N_NATURAL} + {jokers} jokers)",
+            f"but the shoe holds {shoe} ({decks} x {rules.pack_size} + {jokers} jokers)",
             key=f"deal.{players}",
             value=hand,
             allowed=f"at most {most} cards each with {players} players and {decks} pack(s)",
+        )
+
+
+def _check_stripped_pack(rules: Rules) -> None:
+    """The 40-card pack (RULES.md §2A.7) ranks A, 2, ..., 7, J, Q, K with the ace low, and
+    in it a dealt 49 is impossible, so Tonk's instant tonk is 47 or 50 (§2L.56)."""
+    values = rules.values
+    if not values["strip_8_9_10"]:
+        return
+    if values["ace_rank"] != "low":
+        raise ConfigError(
+            f"the 40-card pack ranks the ace low, not {show(values['ace_rank'])}",
+            key="ace_rank",
+            value=values["ace_rank"],
+            allowed="low with strip_8_9_10 (RULES.md §2A.7: A, 2, ..., 7, J, Q, K)",
+        )
+    if rules.family == "tonk" and values["tonk_instant"] == "49_50":
+        raise ConfigError(
+            "without 8s, 9s and 10s a dealt hand never totals 49 (48 and 49 are impossible)",
+            key="tonk_instant",
+            value="49_50",
+            allowed="47_50 with strip_8_9_10 (RULES.md §2L.56), or 50, le15, le11, ranked",
         )
 
 

@@ -72,6 +72,7 @@ SUPPORTED_CHOICES = {
     "jokers": [0, 1, 2, 4],
     "joker_points": [15, 25],
     "ace_rank": ["low", "high", "high_or_low", "around_corner"],
+    "strip_8_9_10": [False, False, True],  # §2A.7 (with the ace low only)
     "ace_points": ["auto", 1, 10, 11, 15],
     "run_suit": ["same_suit", "any_suit"],
     "group_duplicates": ["forbidden", "allowed"],

@@ -32,6 +32,7 @@ def make_params(rules: oracle.Rules, packs: int) -> np.ndarray:
     params = np.zeros(L.N_PARAMS, np.int64)
     params[L.P_PACKS] = packs
     params[L.P_ACE_RANK] = L.code("ace_rank", rules.ace_rank)
+    params[L.P_STRIP_8_9_10] = int(rules.strip)
     params[L.P_RUN_SUIT] = L.code("run_suit", "any_suit" if rules.any_suit else "same_suit")
     dup = "allowed" if rules.group_duplicates else "forbidden"
     params[L.P_GROUP_DUPLICATES] = L.code("group_duplicates", dup)
@@ -202,6 +203,37 @@ def test_s1_13_best_arrangement_matches_the_oracle_on_random_hands(case):
             suit = L.code("run_suit", "any_suit" if rules.any_suit else "same_suit")
             dw = min_deadwood(hand, ace, suit, rules.group_duplicates, values)
             assert total - got[0] == dw
+
+
+STRIPPED = [k for k in range(N_NATURAL) if not 7 <= k // N_SUITS <= 9]  # §2A.7's 40 cards
+
+
+@pytest.mark.nojit
+def test_2A_7_in_the_40_card_pack_7_and_j_are_adjacent():
+    """6-7-J and 7-J-Q are runs (no 8, 9 or 10 between them); K-A-2 is not (ace low)."""
+    rules = oracle.Rules(strip=True)
+    values = baseline_values()
+    six_seven_j, seven_j_q, k_a_2 = (parse_cards(t) for t in ("6S 7S JS", "7H JH QH", "KD AD 2D"))
+    for hand in (six_seven_j, seven_j_q):
+        assert engine_best(hand, rules, values) == oracle_best(hand, rules, values)
+        assert engine_best(hand, rules, values)[0] == sum(values[k] for k in hand)
+    assert engine_best(k_a_2, rules, values)[0] == 0
+    # in the 52-card pack the same cards are no run
+    assert engine_best(six_seven_j, oracle.Rules(), values)[0] == 0
+    # the run's key: a run (1) from position 5 (the 6), 3 long, all spades
+    assert engine_best(six_seven_j + parse_cards("JC"), rules, values)[1] == [(1, 5, 3, 0, 0, 0)]
+
+
+@pytest.mark.parametrize("any_suit", [False, True])
+def test_2A_7_best_arrangement_matches_the_oracle_in_the_40_card_pack(any_suit):
+    rules = oracle.Rules(any_suit=any_suit, strip=True)
+    rng = random.Random(0x2A7 + any_suit)
+    values = baseline_values()
+    near = [k for k in STRIPPED if 4 <= k // N_SUITS <= 11 and k % N_SUITS < 2]  # 5..Q
+    for _ in range(300):
+        size = rng.choice((7, 10, 11))
+        hand = rng.sample(STRIPPED if rng.random() < 0.5 else near, min(size, len(near)))
+        assert engine_best(hand, rules, values) == oracle_best(hand, rules, values), hand
 
 
 def test_standard_spec_gives_the_generic_answer():

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.cards import parse_cards
+from sim.cards import parse_cards, rank_of
 from sim.engine import melds as M
 from sim.engine import rows as R
 from sim.engine import state as S
@@ -175,6 +175,7 @@ def _rank(total: int, **overrides) -> int:
     ("instant", "tonks", "not_tonks"),
     [
         ("49_50", [49, 50], [48, 15, 5]),
+        ("47_50", [47, 50], [48, 49, 15]),
         (50, [50], [49, 15]),
         ("le15", [15, 11, 5], [16, 49, 50]),
         ("le11", [11, 5], [12, 15, 50]),
@@ -501,6 +502,7 @@ TONK_OPTIONS = [
     {"tonk_wait": 3},
     {"upcard": False},
     {"face_values": "rank"},
+    {"strip_8_9_10": True, "tonk_instant": "47_50"},
 ]
 
 
@@ -533,6 +535,28 @@ def test_3_22_the_model_refuses_what_tonk_does_not_use(overrides, key):
     with pytest.raises(ConfigError) as err:
         load_variant("tonk", overrides)
     assert err.value.key == key
+
+
+@pytest.mark.nojit
+def test_2A_7_the_40_card_pack_ranks_the_ace_low_and_tonks_at_47_or_50():
+    with pytest.raises(ConfigError) as err:
+        load_variant("tonk", {"strip_8_9_10": True})  # 49_50: a 49 cannot be dealt
+    assert err.value.key == "tonk_instant" and "47_50" in str(err.value)
+    with pytest.raises(ConfigError) as err:
+        load_variant("rummy_basic", {"strip_8_9_10": True, "ace_rank": "high"})
+    assert err.value.key == "ace_rank"
+    with pytest.raises(ConfigError) as err:  # 7 x 6 + 1 + 1 = 44 cards of 40
+        load_variant("tonk", {"strip_8_9_10": True, "tonk_instant": "47_50", "tonk_deal": 7})
+    assert err.value.key == "deal.6" and "40" in str(err.value)
+
+
+def test_2A_7_the_40_card_pack_deals_no_8_9_or_10():
+    rules = load_variant("tonk", {"strip_8_9_10": True, "tonk_instant": "47_50"})
+    params, values = compile_rules(rules, 4, audit=True)
+    out = play(params, values, np.array([GREEDY] * 4), seed=3, hands=50, events=20_000)
+    assert int(out.counters[R.C_VIOLATIONS]) == 0  # the audit counts the shoe's 40 cards
+    dealt = [k for event in events_of(out, S.E_DEAL) for k in event[3]]
+    assert {rank_of(k) for k in dealt} == set(range(13)) - {7, 8, 9}
 
 
 @pytest.mark.nojit

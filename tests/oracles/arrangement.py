@@ -45,12 +45,19 @@ def tried(key: tuple[int, ...]) -> tuple[int, ...]:
 
 @dataclass(frozen=True)
 class Rules:
-    """The meld rules the oracle takes: ``ace_rank`` is a RULES.md §2A.4 word."""
+    """The meld rules the oracle takes: ``ace_rank`` is a RULES.md §2A.4 word; ``strip``: the
+    40-card pack of §2A.7 (ace low, 7 and J adjacent)."""
 
     ace_rank: str = "low"
     any_suit: bool = False
     group_duplicates: bool = False
     joker_limit: bool = False  # §2B.10: no more jokers than natural cards in a meld
+    strip: bool = False
+
+    @property
+    def layout(self) -> str:
+        """Where ranks stand on run positions: the ``ace_rank`` word, or ``"stripped"``."""
+        return "stripped" if self.strip else self.ace_rank
 
 
 @dataclass(frozen=True)
@@ -66,7 +73,10 @@ class Meld:
 
 
 def positions(ace_rank: str) -> list[int]:
-    """The rank standing on each run position (0 = ace .. 12 = king)."""
+    """The rank standing on each run position (0 = ace .. 12 = king); ``ace_rank`` is a
+    layout (``Rules.layout``)."""
+    if ace_rank == "stripped":
+        return [0, 1, 2, 3, 4, 5, 6, 10, 11, 12]  # A..7, J, Q, K
     if ace_rank == "high":
         return list(range(1, N_RANKS)) + [0]
     if ace_rank == "high_or_low":
@@ -114,7 +124,7 @@ def all_melds(hand: Sequence[int], rules: Rules) -> list[Meld]:
                 )
                 melds.append(Meld((0, *ns, j), naturals, j, (rank,)))
     held = [[t for t in range(N_SUITS) if count[rank * N_SUITS + t] > 0] for rank in range(N_RANKS)]
-    for lo, length, seq in windows(rules.ace_rank):
+    for lo, length, seq in windows(rules.layout):
         suits = range(N_SUITS) if not rules.any_suit else [None]
         for run_suit in suits:
             options = []

@@ -338,6 +338,7 @@ class Table:
                 any_suit=rules.run_suit == "any_suit",
                 group_duplicates=rules.group_duplicates == "allowed",
                 joker_limit=rules.values["joker_limit"] == "not_more_than_naturals",
+                strip=rules.strip_8_9_10,
             ),
             upcard=bool(rules.upcard),
             meld_limit=0 if rules.melds_per_turn == "unlimited" else 1,
@@ -511,7 +512,7 @@ def fits(table: Table, t: TableMeld, kind: int) -> bool:
         return False
     if kind in slide_ends(table, t):
         return True
-    return any(rank == rank_of(kind) for _, rank in run_ends(t, table.meld_rules.ace_rank))
+    return any(rank == rank_of(kind) for _, rank in run_ends(t, table.meld_rules.layout))
 
 
 def slide_ends(table: Table, t: TableMeld) -> dict[int, str]:
@@ -521,7 +522,7 @@ def slide_ends(table: Table, t: TableMeld) -> dict[int, str]:
     interior jokers never move."""
     if not table.joker_slide or t.kind != "run" or t.length >= N_RANKS:
         return {}
-    ace = table.meld_rules.ace_rank
+    ace = table.meld_rules.layout
     count = len(position_ranks(ace))
     out: dict[int, str] = {}
     first, last = t.lo, t.lo + t.length - 1
@@ -572,7 +573,7 @@ def takes_joker(table: Table, t: TableMeld) -> bool:
         return False
     if t.kind == "group":
         return table.meld_rules.group_duplicates or t.length < N_SUITS
-    ace = table.meld_rules.ace_rank
+    ace = table.meld_rules.layout
     if t.length >= N_RANKS:
         return False
     return ace == "around_corner" or t.lo > 0 or t.lo + t.length < len(position_ranks(ace))
@@ -599,7 +600,7 @@ def declaration_options(table: Table, t: TableMeld) -> list[int]:
     if t.kind == "run":
         if rule != "always" or not table.meld_rules.any_suit:
             return []  # a run of one suit: the position fixes the card
-        ace = table.meld_rules.ace_rank
+        ace = table.meld_rules.layout
         for i, slot in enumerate(t.slots):
             rank = rank_at(ace, t.lo + i)
             field_ = [rank * N_SUITS + s for s in range(N_SUITS)]
@@ -626,7 +627,7 @@ def stands_for(table: Table, t: TableMeld) -> set[int]:
     if t.kind == "run":
         if table.meld_rules.any_suit:
             return set(t.declared)
-        ace = table.meld_rules.ace_rank
+        ace = table.meld_rules.layout
         return {
             rank_at(ace, t.lo + i) * N_SUITS + t.suit
             for i, slot in enumerate(t.slots)
@@ -670,7 +671,9 @@ class Hand:
         self.dealer = dealer
         self.deal_rng = Stream(stream_seed(seed, shard, deal, STREAM_DEAL))
         self.bots_rng = Stream(stream_seed(seed, shard, deal, STREAM_BOTS))  # greedy: unused
-        shoe = [k for _ in range(table.packs) for k in range(N_NATURAL)] + [JOKER] * table.jokers
+        ranks = arr.positions(table.meld_rules.layout)  # the pack's ranks (§2A.7)
+        kinds = [k for k in range(N_NATURAL) if rank_of(k) in ranks]
+        shoe = [k for _ in range(table.packs) for k in kinds] + [JOKER] * table.jokers
         self.stock = list(shoe)
         self.ordered = False
         self.discard: list[int] = []
@@ -809,7 +812,7 @@ class Hand:
             have = sum(1 for k in rank_kinds if cards[k] > 0)
         if have + jokers >= 3:
             return True
-        ace = self.t.meld_rules.ace_rank
+        ace = self.t.meld_rules.layout
         any_suit = self.t.meld_rules.any_suit
         n_pos = len(position_ranks(ace))
         for pos in positions_of(ace, r):
@@ -858,7 +861,7 @@ class Hand:
         """``seat`` lays a joker off on table meld ``m`` (from his hand or, called, from
         the discard pile) and declares it when the rules ask (``declare_jokers``)."""
         meld = self.melds[m]
-        lay_joker_on(meld, self.t.meld_rules.ace_rank)
+        lay_joker_on(meld, self.t.meld_rules.layout)
         if meld.owner == seat:
             self.laid_own[seat] = True
         self.log(E_LAYOFF, seat, m, JOKER)
@@ -920,7 +923,7 @@ class Hand:
             m, kind = choice
             self.take(seat, kind)
             self.give(seat, JOKER)
-            replace_joker(self.melds[m], kind, self.t.meld_rules.ace_rank)
+            replace_joker(self.melds[m], kind, self.t.meld_rules.layout)
             self.log(E_STEAL, seat, m, kind)
             self.table_changed()
             taken = self.spend(taken, (kind,))
@@ -936,9 +939,9 @@ class Hand:
         meld = self.melds[m]
         end = slide_ends(self.t, meld).get(kind)
         if end is not None:  # §2B.13
-            slide(meld, kind, end, self.t.meld_rules.ace_rank)
+            slide(meld, kind, end, self.t.meld_rules.layout)
         else:
-            lay_off_on(meld, kind, self.t.meld_rules.ace_rank)
+            lay_off_on(meld, kind, self.t.meld_rules.layout)
         if meld.owner == seat:
             self.laid_own[seat] = True
         self.layoffs_turn += 1
@@ -1144,7 +1147,7 @@ class Hand:
             meld.counts[suit_of(k)] -= 1
         elif meld.slots[0] == k:
             meld.slots.pop(0)
-            count = len(position_ranks(self.t.meld_rules.ace_rank))
+            count = len(position_ranks(self.t.meld_rules.layout))
             meld.lo = (meld.lo + 1) % count
         else:
             meld.slots.pop()
@@ -1237,7 +1240,7 @@ class Hand:
         """Is natural ``kind`` in a partial meld of ``seat``'s hand?"""
         hand = self.hands[seat]
         r, s = rank_of(kind), suit_of(kind)
-        ace = self.t.meld_rules.ace_rank
+        ace = self.t.meld_rules.layout
         if self.t.meld_rules.group_duplicates and self.t.packs > 1 and hand[kind] > 1:
             return True  # an identical pair
         for k in hand:
@@ -1469,8 +1472,8 @@ class Hand:
         t = self.t
         if t.super_tonk and total <= 9:
             return 100  # a super tonk outranks every tonk
-        if t.tonk_instant == "49_50":
-            return int(total in (49, 50))
+        if t.tonk_instant in ("49_50", "47_50"):
+            return int(total in (int(t.tonk_instant[:2]), 50))
         if t.tonk_instant == "50":
             return int(total == 50)
         if t.tonk_instant in ("le15", "le11"):

@@ -169,6 +169,9 @@ SETTINGS = (
         "joker_limit": "not_more_than_naturals",
     },
     {"jokers": 2, "call_rummy": True, "layoff_requires_meld": "after_first_meld"},
+    # the 40-card pack (§2A.7): 6-7-J runs, no 8s, 9s or 10s in the shoe
+    {"strip_8_9_10": True, "jokers": 2, "joker_slide": True},
+    {"strip_8_9_10": True, "run_suit": "any_suit", "call_rummy": True},
     {  # play_direction (§2K.46): the deal, the turns and the callers go the other way
         "play_direction": "counterclockwise",
         "call_rummy": True,
@@ -176,6 +179,8 @@ SETTINGS = (
     },
 )
 TONK_SETTINGS = (
+    {"strip_8_9_10": True, "tonk_instant": "47_50"},  # §2A.7, §2L.56
+    {"strip_8_9_10": True, "tonk_instant": "47_50", "tonk_super": "le9", "face_values": "rank"},
     {"tonk_deal": 7, "tonk_instant": "ranked", "tonk_super": "le9"},
     {"tonk_instant": "le15", "tonk_flat_out_payment": True, "tonk_stock_out": "redeal"},
     {"tonk_drop_penalty": "lowest_only", "tonk_no_fourth_in_group": True},

@@ -121,7 +121,6 @@ def test_check_rejects(name, value):
         ("continental_quick_bonus", True, "2J.40"),
         ("continental_special_bonus", "on", "2J.41"),
         ("start_points", 50, "2J.42"),
-        ("tonk_instant", "47_50", "2L.56"),
         ("carousel_round_bonus_to", "all_players", "2M.59"),
     ],
 )
