@@ -5,8 +5,8 @@ rummy_basic greedy and its ratio to the reference, and its cold compile (issue #
 Engine: 2-player rummy_basic greedy on one worker and on every core (each worker playing
 as many hands as the one worker; their ratio, against one-core runs just before and after,
 is a line of its own), 4 players, careful bots; gin_rummy simple against simple on one core
-(issue #4's bar: 250,000 hands/s); tonk at 2 players and phom at 4, greedy (issue #32's
-bar: 100,000 hands/s); german_rummy at 4 players, greedy, with its initial
+(issue #4's bar: 250,000 hands/s); tonk at 2 players, phom at 4 and conquian at 2, greedy
+(issue #32's bar: 100,000 hands/s); german_rummy at 4 players, greedy, with its initial
 meld of 40 and without it (issue #31's bar: 15,000 hands/s with it); and the warm-cache
 start-up time of ``rummysim bench --hands 1``.
 Hand analysis: `rummysim deadwood --file` on a million random hands.
@@ -123,9 +123,10 @@ def main() -> None:
         )  # fmt: skip
         print(json.dumps(figure), flush=True)
     # issue #32's bar: each chip game at least 100,000 hands/s on one core (Tonk at 2
-    # players; Phỏm at 4, its usual table)
-    print(json.dumps(bench("tonk", players=2, bots="greedy", hands=HANDS, workers=1)), flush=True)
-    print(json.dumps(bench("phom", players=4, bots="greedy", hands=HANDS, workers=1)), flush=True)
+    # players; Phỏm at 4, its usual table; Conquian's 2)
+    for name, players in (("tonk", 2), ("phom", 4), ("conquian", 2)):
+        figure = bench(name, players=players, bots="greedy", hands=HANDS, workers=1)
+        print(json.dumps(figure), flush=True)
     print(
         json.dumps(
             {

@@ -202,6 +202,8 @@ def transcript(
     held = "unmelded point(s)" if rules.scoring == "unmelded_to_winner" else "point(s)"
     opening = int(rules.values["initial_meld_min"])
     unit = "chips" if rules.chips else "hand score"  # a chip game's scores (§3.22)
+    if rules.family == "conquian":  # §3.21: cards are counted, hands won in tentos
+        held, unit = "card(s)", "tentos"
     lines += _describe(out.events, names, held, opening, unit)
     violations = int(out.counters[R.C_VIOLATIONS])
     lines.append(f"audit: {violations} violation(s)")
@@ -225,8 +227,10 @@ def _describe(
     opened: set[int] = set()  # seats that laid down a meld this hand
     opening_turn = -1  # the turn of the initial meld being laid down
     drawn = False  # the turn shown last has drawn and not yet discarded (a drop, §3.22)
+    last = -1  # the previous event's type
     for row in events:
         etype, seat, a, b = (int(x) for x in row[: S.EV_N])
+        previous, last = last, etype
         if etype == S.E_DEAL and seat == 0:
             opened.clear()
         cards = [int(k) for k in row[S.EV_CARDS : S.EV_CARDS + int(row[S.EV_N])]]
@@ -298,6 +302,31 @@ def _describe(
                 turn += 1
                 lines.append(f"turn {turn}: {who}")
             lines.append(f"  drops, laying down his hand of {a} point(s)")
+        elif etype == S.E_FORCE:  # §3.21: the forced player's turn begins with it
+            turn += 1
+            lines.append(f"turn {turn}: seat {b} ({names[b]})")
+            lines.append(f"  seat {seat} ({names[seat]}) forces him to use {card_name(a)}")
+        elif etype == S.E_USE:  # the card on offer (b = 1) or the stock card turned up
+            if b == 1 and previous != S.E_FORCE:
+                turn += 1
+                lines.append(f"turn {turn}: {who}")
+            lines.append(f"  uses {card_name(a)}" + (" from the discard pile" if b else ""))
+        elif etype == S.E_REJECT:
+            turn += 1
+            lines.append(f"turn {turn}: {who}")
+            lines.append(f"  turns down {card_name(a)}: out of play")
+        elif etype == S.E_EXPOSE:
+            if previous != S.E_REJECT:
+                turn += 1
+                lines.append(f"turn {turn}: {who}")
+            lines.append(f"  turns up {card_name(a)} from the stock")
+        elif etype == S.E_PASS:
+            lines.append(f"  passes {card_name(a)} face up onto the discard pile")
+        elif etype == S.E_REFORM:  # his E_MELDs follow
+            lines.append(
+                f"  takes up {a} of his meld(s), {cards_text(meld_order(cards))}, to form "
+                "them again"
+            )
         elif etype == S.E_KNOCK:
             lines.append(f"  knocks with {a} deadwood" if a else "  goes gin")
         elif etype == S.E_SHOW:

@@ -47,6 +47,19 @@ def test_replay_a_gin_hand_shows_the_knock_and_the_showdown():
     assert "audit: 0 violation(s)" in result.output
 
 
+def test_replay_a_conquian_hand_shows_a_forcing_and_the_exposed_cards():
+    """§3.21: careful forces random to use the card on offer that fits his melds."""
+    args = ["replay", "conquian", "--bots", "random,careful", "--seed", "1"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    at = next(i for i, line in enumerate(lines) if "forces him to use" in line)
+    assert lines[at - 1].startswith("turn ") and "seat 0" in lines[at - 1]
+    assert lines[at + 1].startswith("  uses ") and "discards" in result.output
+    assert "turns up" in result.output and "tentos" in result.output
+    assert "audit: 0 violation(s)" in result.output
+
+
 def test_bench_rejects_an_impossible_player_count_with_exit_2():
     result = runner.invoke(app, ["bench", "--players", "9"])
     assert result.exit_code == 2

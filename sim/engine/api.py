@@ -28,6 +28,7 @@ FAMILY_CODES = {
     "gin": L.FAMILY_GIN,
     "tonk": L.FAMILY_TONK,
     "phom": L.FAMILY_PHOM,
+    "conquian": L.FAMILY_CONQUIAN,
 }
 
 

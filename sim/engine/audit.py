@@ -88,13 +88,13 @@ from sim.engine.layout import (
 from sim.engine.melds import (
     JOKER_DIGIT,
     MAX_LAYERS,
-    MAX_RUN,
     MELD_GROUP,
     S_BEST_N,
     W_SCAL,
     n_positions,
     pack_kinds,
     rank_at,
+    run_cap,
     run_layout,
 )
 from sim.engine.specs import gated, rule
@@ -187,7 +187,7 @@ def _meld_ok(fx, params, st, m):
         ):
             return False
     else:
-        if length > MAX_RUN or shape >> (3 * length) != 0:
+        if length > run_cap(fx, params) or shape >> (3 * length) != 0:
             return False
         ace_rank = run_layout(fx, params)
         jokers = 0

@@ -2,7 +2,9 @@
 §1.11, §2H). The loop over hands and games stays inside compiled code.
 
 Rule slots read here: ``players``, ``game_end``, ``dealer_rotation``, ``hand_cap``,
-``seat_rotation``, ``deal_per_game``, ``audit``, ``family``, ``box_bonus``, ``shutout``.
+``seat_rotation``, ``deal_per_game``, ``audit``, ``family``, ``box_bonus``, ``shutout``,
+``stock_exhaustion`` (Conquian's ``drawn_hand_carry``: a drawn hand raises the next
+hand's stake, ``next_stake``, which the hand reads in ``C_STAKE``).
 
 A void hand (gin's ``void_at_two``, §3.17) and a redealt one (Tonk's tied instant tonks or
 ``tonk_stock_out = "redeal"``, §3.22) are dealt again by the same dealer; a redealt hand
@@ -48,10 +50,13 @@ from sim.engine.layout import (
     P_PLAYERS,
     P_SEAT_ROTATION,
     P_SHUTOUT,
+    P_STOCK_EXHAUSTION,
+    REASON_EXHAUSTED,
     REASON_REDEAL,
     REASON_VOID,
     SHUTOUT_DOUBLE_ALL,
     SHUTOUT_GAME_BONUS,
+    STOCK_DRAWN_HAND_CARRY,
 )
 from sim.engine.melds import new_work
 from sim.engine.partnership import N_TALLY, TABLES, TEAMS, seat_table, tally_table, team_hand
@@ -82,6 +87,7 @@ from sim.engine.state import (
     C_LOG,
     C_N_EVENTS,
     C_SHOE_PRESET,
+    C_STAKE,
     PILE_SHOE,
     R_SC,
     fill_shoe,
@@ -134,6 +140,14 @@ def game_over(fx, params, totals, players, hands_played, hand_winner):
             low = min(low, totals[p])
         return low <= -value and leader >= 0, leader
     return False, -1
+
+
+@kernel
+def next_stake(stake, reason):
+    """``drawn_hand_carry`` (Conquian, §3.21): the tentos the next hand is worth after one
+    worth ``stake`` ended with ``reason``: one more after a drawn hand (the next is worth 2,
+    each further drawn hand in a row adds 1: open point 3), else 1."""
+    return stake + 1 if reason == REASON_EXHAUSTED else np.int64(1)
 
 
 @kernel
@@ -238,6 +252,7 @@ def play_games(
         lead_changes = 0
         hands_in_game = np.int64(0)  # not a literal: kernels it is passed to compile once
         redeals = np.int64(0)  # Tonk's redealt hands, which fixed_hands does not count
+        stake = np.int64(1)  # Conquian: what this hand is worth (drawn_hand_carry)
         finished = False
         winner = np.int64(-1)
         capped = 0
@@ -260,6 +275,7 @@ def play_games(
                     fx, table_params, st, piles, rng, work, events, seed, shard, table_deal,
                     table_dealer,
                 )  # fmt: skip
+                st[R_SC, C_STAKE] = stake
                 reason, hand_winner = play_turns(
                     fx, table_params, values, table_bots, st, piles, rng, work, events
                 )
@@ -275,6 +291,8 @@ def play_games(
                     )  # fmt: skip
             if partnership:
                 reason, hand_winner = team_hand(fx, params, st, events, tally, scores, row)
+            if rule(fx, params, P_STOCK_EXHAUSTION) == STOCK_DRAWN_HAND_CARRY:
+                stake = next_stake(stake, reason)
             if hand_winner >= 0:
                 won[hand_winner % ranked] += 1  # partners: the team's hands
             for p in range(players):

@@ -46,6 +46,12 @@ goes Ù (``went_u``: his melds go down, with or without a discard, and the hand 
 otherwise he discards a card the rules allow, having first, in his fourth turn, shown his
 melds and laid off on others' shown melds. After every player's fourth turn the hand ends
 (``showdown``); ``phom_chips.settle_phom`` settles both.
+
+Conquian (``family = "conquian"``, §3.21) plays its own whole turn (``conquian.py``: the
+exposed card used or rejected, the stock card used or passed, forcing); a use that leaves
+the hand empty goes out (``went_out``, 11 cards melded, no discard) and a rejection with
+the stock empty draws the hand (``exhausted``). The winner scores 1 tento times
+the hand's stake (``C_STAKE``, which ``game.py`` sets: ``drawn_hand_carry``).
 """
 
 from __future__ import annotations
@@ -72,12 +78,20 @@ from sim.engine.bots import (
 )
 from sim.engine.calls import call_discard
 from sim.engine.chips import check_chip_scores, settle_chips
+from sim.engine.conquian import (
+    TURN_DRAWN,
+    TURN_OUT,
+    check_conquian,
+    conquian_family,
+    conquian_turn,
+)
 from sim.engine.deal import deal_cards, next_seat, reset_hand
 from sim.engine.deal_events import TIED_TONKS, instant_tonk
 from sim.engine.draw import DRAW_BLOCK, DRAW_EXHAUSTED, DRAW_STOCK_OUT, draw_phase
 from sim.engine.go_out import OUT_NONE, concealed, go_out, knocking, may_knock
 from sim.engine.jit import kernel
 from sim.engine.layout import (
+    FAMILY_CONQUIAN,
     FAMILY_PHOM,
     FAMILY_TONK,
     P_AUDIT,
@@ -157,6 +171,7 @@ from sim.engine.state import (
     C_MELDS,
     C_MELDS_TURN,
     C_REBUILDS,
+    C_STAKE,
     C_STEALS_TURN,
     C_STOCK_CARD,
     C_TURN,
@@ -178,6 +193,8 @@ from sim.engine.state import (
 )
 from sim.engine.stock_out import voids_hand
 from sim.engine.table import start_waiting
+
+CONQUIAN_TENTO = 1  # §3.21: the winner of a hand earns 1 tento (times the hand's stake)
 
 
 @kernel
@@ -343,6 +360,18 @@ def play_turns(fx, params, values, bots, st, piles, rng, work, events):
     while st[R_SC, C_TURN] < cap:
         seat = st[R_SC, C_CURRENT]
         _start_turn(fx, params, st, seat)
+        if conquian_family(fx, params):  # Conquian's own turn (§3.21, conquian.py)
+            outcome = conquian_turn(fx, params, values, bots, st, piles, rng, work, events, seat)
+            if outcome == TURN_DRAWN:
+                return REASON_EXHAUSTED, -1
+            st[R_SC, C_TURN] += 1
+            _audit(fx, params, st, piles, work)
+            if outcome == TURN_OUT:
+                return REASON_WENT_OUT, seat
+            if rule(fx, params, P_AUDIT) == 1:
+                st[R_SC, C_VIOLATIONS] += check_conquian(fx, params, st, np.int64(-1))
+            st[R_SC, C_CURRENT] = next_seat(fx, params, st, seat)
+            continue
         played_before = st[R_SEAT + seat, S_PLAYED]
         if tonk and _drops(fx, params, values, bots, st, piles, rng, work, events, seat):
             return REASON_DROP, seat
@@ -450,7 +479,12 @@ def finish_hand(fx, params, values, st, piles, work, events, reason, winner, sco
         scores[p] = 0
         side[p] = 0
     family = rule(fx, params, P_FAMILY)
-    if family == FAMILY_TONK or family == FAMILY_PHOM:
+    if family == FAMILY_CONQUIAN:
+        if winner >= 0:
+            scores[winner] = CONQUIAN_TENTO * st[R_SC, C_STAKE]  # drawn_hand_carry
+        if rule(fx, params, P_AUDIT) == 1:
+            st[R_SC, C_VIOLATIONS] += check_conquian(fx, params, st, winner)
+    elif family == FAMILY_TONK or family == FAMILY_PHOM:
         if family == FAMILY_PHOM:
             reason, winner = settle_phom(fx, params, values, st, reason, winner, scores)
         else:

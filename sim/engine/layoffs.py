@@ -46,7 +46,6 @@ from sim.engine.layout import ACE_AROUND_CORNER, P_RUN_SUIT, RUN_ANY_SUIT
 from sim.engine.melds import (
     CA_TAKE,
     MAX_LAYERS,
-    MAX_RUN,
     MELD_GROUP,
     S_BEST_N,
     W_BEST,
@@ -59,6 +58,7 @@ from sim.engine.melds import (
     meldable,
     n_positions,
     rank_at,
+    run_cap,
     run_layout,
 )
 from sim.engine.specs import rule
@@ -190,7 +190,7 @@ def _end_kinds(rank, suit):
 @kernel
 def _run_fits(fx, params, lo, length, suit):
     """The kinds that fit a run of ``suit`` (-1: any suit) on window (``lo``, ``length``)."""
-    if length >= MAX_RUN:
+    if length >= run_cap(fx, params):
         return np.int64(0)
     ace_rank = run_layout(fx, params)
     fits = np.int64(0)
@@ -313,6 +313,7 @@ def _growth_limits(fx, params, work, n, cards):
     (any-suit runs). Returns the cards that could be laid off at all: those on such
     positions and those that fit a group."""
     ace_rank = run_layout(fx, params)
+    cap = run_cap(fx, params)
     sc = work[W_CAND : W_CAND + MAX_OWN]
     reach = np.int64(0)
     for i in range(n):
@@ -326,7 +327,7 @@ def _growth_limits(fx, params, work, n, cards):
         lo = sc[i, T_LO]
         length = sc[i, T_LEN]
         d = 0
-        while length + d < MAX_RUN:
+        while length + d < cap:
             p = _position(lo - 1 - d, ace_rank)
             if p < 0:
                 break
@@ -336,7 +337,7 @@ def _growth_limits(fx, params, work, n, cards):
             reach |= ranks
             d += 1
         u = 0
-        while length + u < MAX_RUN:
+        while length + u < cap:
             p = _position(lo + length + u, ace_rank)
             if p < 0:
                 break
@@ -370,6 +371,7 @@ def _fits_any(fx, params, st, work, owner, cards, plan):
     growth below counting fastest); with ``plan`` the first that works is written as the
     lay-off order (``plan_layoffs``): each run's new cards outward, then the groups'."""
     ace_rank = run_layout(fx, params)
+    cap = run_cap(fx, params)
     sc = work[W_CAND : W_CAND + MAX_OWN]
     n = _load_melds(st, work, owner)
     if _growth_limits(fx, params, work, n, cards) != cards:
@@ -386,7 +388,7 @@ def _fits_any(fx, params, st, work, owner, cards, plan):
         for i in range(n):
             if sc[i, T_RUN] == 0:
                 continue
-            if sc[i, T_LEN] + sc[i, T_D] + sc[i, T_U] > MAX_RUN:
+            if sc[i, T_LEN] + sc[i, T_D] + sc[i, T_U] > cap:
                 ok = False
                 break
             for j in range(sc[i, T_D] + sc[i, T_U]):

@@ -58,6 +58,10 @@ of a mask ``apart``, each in a meld of its own (no meld holds two of them), take
 candidate holding two is never tried, and a path that leaves one in hand is pruned like a
 must-meld card.
 
+**Cards that must all be melded** (Conquian's re-partition, §3.21, ``arrange_keeping``).
+Only arrangements that meld every card of a mask ``keep`` (his own melds' cards and the
+exposed card) take part; pruned the same way.
+
 The search keeps its own stack in a workspace (``new_work``), one frame per decided card,
 and lists each frame's candidates into it (at most ``MAX_CAND``; more sets
 ``S_TRUNCATED`` in the workspace's scalars; the meld tests check it stays 0).
@@ -75,16 +79,19 @@ from sim.engine.layout import (
     ACE_HIGH,
     ACE_HIGH_OR_LOW,
     BORROW_OFF,
+    FAMILY_CONQUIAN,
     GROUP_DUPLICATES_ALLOWED,
     JLIMIT_NATURALS,
     P_ACE_RANK,
     P_BORROWING,
+    P_FAMILY,
     P_GROUP_DUPLICATES,
     P_INITIAL_MELD_MIN,
     P_JOKER_LIMIT,
     P_MELD_TIMING,
     P_OPENING_ACE_LOW,
     P_PACKS,
+    P_RUN_MAX,
     P_RUN_SUIT,
     P_STRIP_8_9_10,
     P_TONK_STOCK_CARD,
@@ -201,6 +208,12 @@ def run_layout(fx, params):
     if rule(fx, params, P_STRIP_8_9_10):
         return np.int64(RUNS_STRIPPED)
     return rule(fx, params, P_ACE_RANK)
+
+
+@kernel
+def run_cap(fx, params):
+    """The most cards a run may hold: ``run_max`` (13, Conquian 8: §1.3, §3.21)."""
+    return rule(fx, params, P_RUN_MAX)
 
 
 @kernel
@@ -520,11 +533,12 @@ def _list_runs(fx, params, values, work, first, count, rest, jokers, c):
     wrap = ace_rank == ACE_AROUND_CORNER
     col = _run_column(present, suit_c, any_suit, ace_rank)
     last = 2 * N_RANKS if wrap else n_positions(ace_rank)  # bits of col in use
+    cap = run_cap(fx, params)
     for which in range(2):  # an ace's second position (13) has later windows than its first
         pos = position_of(rank_c, ace_rank, which)
         if pos < 0:
             continue
-        first_lo = 0 if wrap else max(0, pos - MAX_RUN + 1)
+        first_lo = 0 if wrap else max(0, pos - cap + 1)
         last_lo = N_RANKS - 1 if wrap else pos
         for lo in range(first_lo, last_lo + 1):
             at = index_in_window(pos, lo, np.int64(MAX_RUN), ace_rank)  # c's place: bit lo + at
@@ -532,7 +546,7 @@ def _list_runs(fx, params, values, work, first, count, rest, jokers, c):
             missing = at - popcount(col & before)
             if missing > jokers:
                 continue
-            for length in range(at + 1, MAX_RUN + 1):
+            for length in range(at + 1, cap + 1):
                 end = lo + length - 1
                 if end >= last:
                     break
@@ -790,12 +804,14 @@ def melds_card(work, row, must):
 def _conditions_apply(fx, params):
     """Do the rules ever put conditions on an arrangement: an initial-meld threshold
     (§2D.24-25), borrowing (a card that must be melded, §2D.22) or Tonk's card drawn from
-    the stock that must be played (§2L.48), or Phỏm's taken cards (§3.13)?"""
+    the stock that must be played (§2L.48), Phỏm's taken cards (§3.13), or Conquian's
+    exposed card and table melds (§3.21)?"""
     return (
         rule(fx, params, P_INITIAL_MELD_MIN) != 0
         or rule(fx, params, P_BORROWING) != BORROW_OFF
         or rule(fx, params, P_TONK_STOCK_CARD) == 1
         or rule(fx, params, P_MELD_TIMING) == TIMING_PHOM_FINAL
+        or rule(fx, params, P_FAMILY) == FAMILY_CONQUIAN
     )
 
 
@@ -825,16 +841,16 @@ def best_arrangement(fx, params, values, work, layers, jokers, limit, minimum, m
     if not _conditions_apply(fx, params) or (minimum <= 0 and must < 0 and apart == 0):
         return _search(
             fx, params, values, work, layers, jokers, limit, np.int64(0), np.int64(-1),
-            np.int64(0), np.bool_(False), np.bool_(False), np.int64(-1),
+            np.int64(0), np.bool_(False), np.bool_(False), np.int64(-1), np.int64(0),
         )  # fmt: skip
     if minimum <= 0:
         return _search(
             fx, params, values, work, layers, jokers, limit, np.int64(0), must, apart,
-            np.bool_(True), np.bool_(False), np.int64(-1),
+            np.bool_(True), np.bool_(False), np.int64(-1), np.int64(0),
         )  # fmt: skip
     most = _search(
         fx, params, values, work, layers, jokers, limit, np.int64(0), must, apart,
-        np.bool_(True), np.bool_(True), np.int64(-1),
+        np.bool_(True), np.bool_(True), np.int64(-1), np.int64(0),
     )  # fmt: skip
     if work[W_SCAL, S_BEST_N] == 0 or most < minimum:
         work[W_SCAL, S_BEST_N] = 0
@@ -845,19 +861,31 @@ def best_arrangement(fx, params, values, work, layers, jokers, limit, minimum, m
         floor += work[W_BEST + m, CA_VALUE]
     return _search(
         fx, params, values, work, layers, jokers, limit, minimum, must, apart, np.bool_(True),
-        np.bool_(False), floor,
+        np.bool_(False), floor, np.int64(0),
+    )  # fmt: skip
+
+
+@kernel
+def arrange_keeping(fx, params, values, work, layers, jokers, limit, keep):
+    """The best arrangement (as ``best_arrangement`` writes it) of the set ``layers`` plus
+    ``jokers`` with at most ``limit`` melds (0: any) among those that meld every card of the
+    mask ``keep``; returns its melded value, 0 when none does. Conquian's re-partition of
+    its own melds with the exposed card and hand cards (§3.21, ``conquian.py``)."""
+    return _search(
+        fx, params, values, work, layers, jokers, limit, np.int64(0), np.int64(-1), np.int64(0),
+        np.bool_(True), np.bool_(False), np.int64(-1), keep,
     )  # fmt: skip
 
 
 @kernel
 def _search(fx, params, values, work, layers, jokers, limit, minimum, must, apart, gate,
-            by_opening, floor):  # fmt: skip
+            by_opening, floor, also):  # fmt: skip
     """The branch-and-bound search of ``best_arrangement``: the first arrangement, in the
     declared order, of the greatest worth above ``floor`` (the melded value, or under
     ``by_opening`` what it counts toward an initial meld); under ``gate`` only arrangements
     that count at least ``minimum``, meld ``must`` and meld the cards of ``apart`` each in a
-    meld of its own take part. Writes them as ``best_arrangement`` says and returns their
-    worth (0 when none)."""
+    meld of its own take part, and meld every card of the mask ``also`` (``arrange_keeping``).
+    Writes them as ``best_arrangement`` says and returns their worth (0 when none)."""
     # read again here, so that a spec fixing both rules off folds the conditions away
     gate = gate and _conditions_apply(fx, params)
     by_opening = by_opening and gate
@@ -866,7 +894,7 @@ def _search(fx, params, values, work, layers, jokers, limit, minimum, must, apar
     work[W_SCAL, S_BEST_VALUE] = floor
     work[W_SCAL, S_TRUNCATED] = 0
     keep = meldable(fx, params, layers, n_layers, jokers)
-    need = _need_of(must, apart) if gate else np.int64(0)
+    need = (_need_of(must, apart) | also) if gate else np.int64(0)
     if not gate:
         apart = np.int64(0)
     if keep == 0 or need & ~NEED_JOKER & ~keep != 0:

@@ -191,6 +191,7 @@ STANDARD = fixed(
         "jokers": 0,
         "ace_rank": "low",
         "strip_8_9_10": False,
+        "run_max": 13,
         "run_suit": "same_suit",
         "group_duplicates": "forbidden",
         "meld_timing": "progressive",

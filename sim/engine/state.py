@@ -99,7 +99,10 @@ C_DISCARDS_TURN = 34  # discards this turn (Tonk: going out with or without one,
 C_WAITING = 35  # tonk_wait: 1 when the player whose turn it is may not meld (§3.22)
 C_WAIT_CHARGED = 36  # tonk_wait: the owners (a bit a seat) charged a wait this turn
 C_STOCK_CARD = 37  # the card drawn from the stock this turn, -1 if none (§2L.48)
-N_C = 38
+C_LIVE = 38  # Conquian: 1 when the discard pile's top is the exposed card on offer; the
+# cards under it were rejected and are out of play (§3.21)
+C_STAKE = 39  # Conquian: tentos the hand's winner earns (drawn_hand_carry; game.py sets it)
+N_C = 40
 
 # ---- meld columns ---------------------------------------------------------------------------
 M_TYPE = 0  # melds.MELD_GROUP or MELD_RUN
@@ -163,6 +166,14 @@ E_BORROW = 20  # a = the meld row index borrowed from, b = the natural card borr
 E_TONK = 21  # seat = an instant tonk (Tonk, §3.22), a = his dealt total, b = 1 when tied
 # at the best (the hand is redealt)
 E_DROP = 22  # seat = the dropper (Tonk, §3.22), a = his hand total
+E_EXPOSE = 23  # seat, a = the stock card he turned up (Conquian, §3.21: public)
+E_REJECT = 24  # seat, a = the exposed card he turned down, out of play (Conquian)
+E_PASS = 25  # seat, a = the stock card he passed face up onto the discard pile (Conquian)
+E_FORCE = 26  # seat = the forcer, a = the discard he forces, b = the forced player (Conquian)
+E_USE = 28  # seat, a = the exposed card he uses, b = 1 when it was on offer on the discard
+# pile, 0 for the stock card he turned up (Conquian, §3.21); his E_REFORM and E_MELDs follow
+E_REFORM = 27  # seat, a = his melds taken up to be formed again with the exposed card
+# (Conquian's lay-off or rearranging, §3.21), cards = their cards; his E_MELDs follow
 
 
 @allocating

@@ -120,6 +120,7 @@ from sim.engine.melds import (
     n_positions,
     rank_at,
     remove_one_each,
+    run_cap,
     run_layout,
 )
 from sim.engine.specs import gated, rule
@@ -203,7 +204,7 @@ def meld_fits(fx, params, st, m):
         if rule(fx, params, P_JOKERS) > 0:
             fits &= ~st[row, M_DECLARED]  # a joker was declared as that card (§2B.11)
         return fits
-    if length >= MAX_RUN:
+    if length >= run_cap(fx, params):
         return np.int64(0)
     ace_rank = run_layout(fx, params)
     lo = st[row, M_LO]
@@ -544,7 +545,7 @@ def slide_kinds(fx, params, st, m):
     the slide with ``run_suit = any_suit``), so a joker's position fixes its card."""
     row = R_MELD + m
     length = st[row, M_LEN]
-    if st[row, M_TYPE] == MELD_GROUP or st[row, M_JOKERS] == 0 or length >= MAX_RUN:
+    if st[row, M_TYPE] == MELD_GROUP or st[row, M_JOKERS] == 0 or length >= run_cap(fx, params):
         return np.int64(0)
     ace_rank = run_layout(fx, params)
     lo = st[row, M_LO]
@@ -615,7 +616,7 @@ def takes_joker(fx, params, st, m):
         return False
     if st[row, M_TYPE] == MELD_GROUP:
         return rule(fx, params, P_GROUP_DUPLICATES) == GROUP_DUPLICATES_ALLOWED or length < N_SUITS
-    if length >= MAX_RUN:
+    if length >= run_cap(fx, params):
         return False
     ace_rank = run_layout(fx, params)
     if ace_rank == ACE_AROUND_CORNER:

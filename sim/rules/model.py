@@ -42,6 +42,9 @@ FAMILIES: Mapping[str, str] = MappingProxyType(
         "the drop and the stock-out (§3.22)",
         "phom": "melds kept concealed, a discard taken only into a meld, four turns each, "
         "then the melds shown and the garbage counts ranked; Ù wins at once; chips (§3.13)",
+        "conquian": "two players meld only with the exposed card (the discard or the stock "
+        "card, which never enters a hand), on their own melds, forcing; 11 cards melded win "
+        "a tento (§3.21)",
     }
 )
 """What the ``family`` key of a variant file may say: which game the toggles apply to."""
@@ -67,6 +70,9 @@ TONK_ONLY = tuple(name for name in BY_NAME if name.startswith("tonk_"))
 """§2L toggles: Tonk's only (RULES.md §4D)."""
 PHOM_ONLY = tuple(name for name in BY_NAME if name.startswith("phom_"))
 """§2K toggles but ``play_direction``: Phỏm's only (RULES.md §4D)."""
+CONQUIAN_ONLY = ("run_max", "rearrange")
+"""Settings the engine plays only in Conquian (§3.21): its run cap and rearranging its own
+melds (``rearrange = "table"`` is the carousel's, not played yet)."""
 FAMILY_ONLY: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {
         **{name: ("gin",) for name in GIN_ONLY},
@@ -74,6 +80,7 @@ FAMILY_ONLY: Mapping[str, tuple[str, ...]] = MappingProxyType(
         **{name: ("tonk",) for name in TONK_ONLY},
         **{name: ("tonk",) for name in CHIP_ONLY},
         **{name: ("phom",) for name in PHOM_ONLY},
+        **{name: ("conquian",) for name in CONQUIAN_ONLY},
     }
 )
 """Each family-only setting and the families it belongs to; elsewhere it keeps its default."""
@@ -107,6 +114,26 @@ PHOM_FIXED = {
     "discard_before_initial_meld": "Phỏm has no initial meld (§3.13)",
 }
 """Settings the phom family does not use, each with the reason given when a file changes it."""
+CONQUIAN_FIXED = {
+    "decks": "Conquian plays one pack (RULES.md §3.21)",
+    "jokers": "Conquian plays no jokers (§3.21)",
+    "scoring": "Conquian's winner earns a tento (§3.21), not points",
+    "going_rummy": "Conquian scores a tento a hand (§3.21)",
+    "discard_draw": "Conquian offers the one exposed card (§3.21)",
+    "call_rummy": "Conquian has no calls (§3.21)",
+    "borrowing": "Conquian rearranges its own melds instead (rearrange, §3.21)",
+    "initial_meld_min": "Conquian has no initial meld (§3.21)",
+    "discard_before_initial_meld": "Conquian has no initial meld (§3.21)",
+    "must_discard_to_go_out": "Conquian goes out with the 11th card melded, no discard (§3.21)",
+    "melds_per_turn": "Conquian's one meld action a turn holds the exposed card (§3.21 open "
+    "point 2)",
+    "layoff_requires_meld": "Conquian lays off only its own melds (§3.21)",
+    "meld_timing": "Conquian melds during play, only with the exposed card (§3.21)",
+    "dealer_rotation": "Conquian's deal alternates (§3.21)",
+}
+"""Settings the conquian family does not use, each with the reason given when a file
+changes it (``upcard``, ``layoff_target`` and ``stock_exhaustion`` are checked apart: its
+values differ from the defaults)."""
 PHOM_TURNS = 4
 """Turns each player plays in a Phỏm hand without an Ù (§3.13)."""
 TONK_STOCK_OUTS = ("lowest_collects", "redeal")
@@ -478,7 +505,7 @@ def _check_family(rules: Rules) -> None:
             value=True,
             allowed="off in the phom family (RULES.md §3.13)",
         )
-    if not values["upcard"] and family not in ("tonk", "phom"):
+    if not values["upcard"] and family not in ("tonk", "phom", "conquian"):
         raise ConfigError(
             f"upcard off is not supported by the engine yet in family {show(family)}",
             key="upcard",
@@ -525,6 +552,13 @@ def _check_family(rules: Rules) -> None:
             value=stock,
             allowed="'void_at_two' exactly in the gin family (RULES.md §3.17)",
         )
+    if (stock == "drawn_hand_carry") != (family == "conquian"):
+        raise ConfigError(
+            f"stock_exhaustion {show(stock)} does not fit family {show(family)}",
+            key="stock_exhaustion",
+            value=stock,
+            allowed="'drawn_hand_carry' exactly in the conquian family (RULES.md §3.21)",
+        )
     scoring = values["scoring"]
     if scoring in ALL_AT_ONCE_SCORINGS and timing != "all_at_once":
         raise ConfigError(
@@ -541,6 +575,8 @@ def _check_family(rules: Rules) -> None:
         _check_tonk(rules)
     if family == "phom":
         _check_phom(rules)
+    if family == "conquian":
+        _check_conquian(rules)
     if not knock:
         return
     _check_knock_family(rules)
@@ -597,6 +633,39 @@ def _check_phom(rules: Rules) -> None:
             key="game_end",
             value=values["game_end"],
             allowed="deals_each:R, fixed_hands:N, single_hand (RULES.md §3.13 game end)",
+        )
+
+
+def _check_conquian(rules: Rules) -> None:
+    """What the conquian family does not use (:data:`CONQUIAN_FIXED`), its table and how
+    its games end (RULES.md §3.21)."""
+    values = rules.values
+    _keep_defaults(values, CONQUIAN_FIXED, "the conquian family", "in the conquian family")
+    if rules.decks_by_players:
+        raise ConfigError("Conquian plays one pack", key="decks_by_players", allowed="nothing")
+    if rules.players != (2, 2):
+        raise ConfigError(
+            f"Conquian is a game for exactly 2 players, not {_range_text(rules.players)}",
+            key="players",
+            value=list(rules.players),
+            allowed="[2, 2] (RULES.md §3.21: each forces his one opponent)",
+        )
+    fixed = {"upcard": False, "layoff_target": "own_only"}
+    for name, want in fixed.items():
+        if values[name] != want:
+            raise ConfigError(
+                f"Conquian plays {name} = {show(want)}, not {show(values[name])}",
+                key=name,
+                value=values[name],
+                allowed=f"{show(want)} in the conquian family (RULES.md §3.21)",
+            )
+    end, _ = rules.option("game_end")
+    if end not in ("target", "single_hand"):
+        raise ConfigError(
+            f"a Conquian game is won by tentos, not ended by {show(end)}",
+            key="game_end",
+            value=values["game_end"],
+            allowed="target:N (first to N tentos; §3.21: 3, best of five), single_hand",
         )
 
 

@@ -317,7 +317,7 @@ TOGGLES: tuple[Toggle, ...] = (
     _choice(22, "borrowing", "off", "2D.22", "take one card from a table meld into a new meld",
             choices=("off", "own", "any")),
     _choice(23, "rearrange", "none", "2D.23", "whether table melds may be rearranged",
-            choices=("none", "own", "table"), supported=("none",)),
+            choices=("none", "own", "table"), supported=("none", "own")),
     _int(24, "initial_meld_min", 0, "2D.24",
          "minimum card value of the melds of a player's first lay-down turn (RULES.md: 0, 40, "
          "51; any other integer up to 200 is a declared simulator extension, docs/variants.md)",
@@ -339,7 +339,8 @@ TOGGLES: tuple[Toggle, ...] = (
                      "void_at_two", "final_turns", "lowest_collects", "redeal",
                      "drawn_hand_carry", "shuffle_all"),
             supported=("turn_over", "shuffle_except_top", "block_difference", "block_totals",
-                       "void_at_two", "shuffle_all", "lowest_collects", "redeal")),
+                       "void_at_two", "shuffle_all", "lowest_collects", "redeal",
+                       "drawn_hand_carry")),
     # ---- 2G. Scoring ----------------------------------------------------------------------
     _choice(29, "scoring", "pip_to_winner", "2G.29",
             "winner takes opponents' pips, 1 per card, or each player loses his own pips; "
@@ -441,6 +442,10 @@ TOGGLES: tuple[Toggle, ...] = (
          "simulator extension: chips each player starts a chip game with (Tonk); a player "
          "left with none ends the game (Tonk §3.22 open point 6: 'when someone runs out of chips')",
          low=1),
+    _int(104, "run_max", 13, "1.3",
+         "simulator extension: the most cards a run may hold (Conquian: 8, §3.21; RULES.md "
+         "states the cap but has no toggle for it)",
+         low=3, high=13),
     # ---- engine policy (not rules) --------------------------------------------------------
     _int(None, "turn_cap", 500, "1.8",
          "engine policy: turns per hand before the hand is recorded as stalled", low=1),

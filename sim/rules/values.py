@@ -20,9 +20,12 @@ def card_values(rules: Rules) -> np.ndarray:
     Ace = resolved ``ace_points``; 2–10 = pip value; J/Q/K = 10 (or 11/12/13 with
     ``face_values = "rank"``); joker = ``joker_points``. Under ``scoring = "per_card"`` every
     natural card is worth 1 and a joker 2 (§2G.29), so the kernels can score all modes from
-    this table.
+    this table. In Conquian (§3.21) every card is worth 1: its meld searches count cards.
     """
     values = np.zeros(N_KINDS, dtype=np.int64)
+    if rules.family == "conquian":  # §3.21 counts cards, never points: 11 melded win
+        values[:N_NATURAL] = 1
+        return values
     if rules.scoring == "per_card":
         values[:N_NATURAL] = PER_CARD_NATURAL
         values[JOKER] = PER_CARD_JOKER

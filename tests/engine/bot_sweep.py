@@ -7,9 +7,10 @@ outcome mix, the chip games' settlements included), how often each seat lays dow
     python -m tests.engine.bot_sweep [--hands H] [--workers W] VARIANT...
 
 One JSON line per case; exit code 1 when any case counts a violation or leaves more than 2%
-of its hands without a result (stalled or exhausted) with greedy or careful (a defect, not
-a result). Each case plays ``--hands``
-hands in chunks of 2,000 with the event log on, seeds 1000, 1001, ... (one a chunk).
+of its hands without a result (stalled or exhausted; Conquian's drawn hand, which raises
+the next hand's stake, is a result) with greedy or careful (a defect, not a result). Each
+case plays ``--hands`` hands in chunks of 2,000 with the event log on, seeds 1000, 1001,
+... (one a chunk).
 """
 
 from __future__ import annotations
@@ -35,7 +36,10 @@ def sweep_case(case: tuple[str, int, str, int]) -> dict:
     from sim.rules import load_variant
 
     variant, players, bot, hands = case
-    params, values = compile_rules(load_variant(variant), players, audit=True)
+    rules = load_variant(variant)
+    params, values = compile_rules(rules, players, audit=True)
+    # Conquian's drawn hand is a result: the next hand is worth one tento more (§3.21)
+    drawn_counts = rules.stock_exhaustion == "drawn_hand_carry"
     bots = np.asarray(parse_bots(bot, players), np.int64)
     done = stalled = violations = melds = slides = borrows = 0
     ends = np.zeros(len(R.REASON_NAMES), np.int64)
@@ -67,7 +71,9 @@ def sweep_case(case: tuple[str, int, str, int]) -> dict:
         "bot": bot,
         "hands": done,
         "stalled_pct": round(100 * stalled / done, 3),
-        "no_result_pct": round(100 * (stalled + ends[R.REASON_EXHAUSTED]) / done, 3),
+        "no_result_pct": round(
+            100 * (stalled + (0 if drawn_counts else ends[R.REASON_EXHAUSTED])) / done, 3
+        ),
         "ends_pct": {
             name: round(100 * int(n) / done, 2)
             for name, n in zip(R.REASON_NAMES, ends, strict=True)

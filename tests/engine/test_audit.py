@@ -311,3 +311,35 @@ def random_phom_rules(rng: random.Random):
 def test_audit_random_phom_toggle_combinations(batch):
     """§3.13 under random rule sets: taken cards apart, cards conserved, chips zero-sum."""
     _random_sweep(random_phom_rules, 3100 + batch, batch, 60, 40)
+
+
+CONQUIAN_CHOICES = {
+    "strip_8_9_10": [True, False],
+    "run_suit": ["same_suit", "any_suit"],
+    "rearrange": ["own", "none"],
+    "run_max": [8, 13, 5, 3],
+    "game_end": ["target:3", "target:5", "single_hand"],
+    "play_direction": ["clockwise", "counterclockwise"],
+}
+"""What the conquian family takes (RULES.md §3.21, and the card rules of §2A; the rules model
+refuses the rest)."""
+
+
+def random_conquian_rules(rng: random.Random):
+    """One random Conquian rule set, audited, with random seats: (overrides, compiled rules,
+    seats), or None when it is not valid."""
+    overrides = {k: rng.choice(v) for k, v in CONQUIAN_CHOICES.items()}
+    try:
+        rules = load_variant("conquian", overrides)
+    except ConfigError:
+        return None
+    compiled = compile_rules(rules, 2, audit=True)
+    seats = [rng.choice([L.BOT_RANDOM, L.BOT_GREEDY, L.BOT_CAREFUL]) for _ in range(2)]
+    return {"variant": "conquian", **overrides}, compiled, seats
+
+
+@pytest.mark.parametrize("batch", range(2))
+def test_audit_random_conquian_toggle_combinations(batch):
+    """§3.21 under random rule sets: cards conserved (the rejected ones in the pile), melds
+    legal within the run cap, melded and held cards adding up to the deal."""
+    _random_sweep(random_conquian_rules, 3210 + batch, batch, 60, 60)

@@ -33,6 +33,7 @@ def make_params(rules: oracle.Rules, packs: int) -> np.ndarray:
     params[L.P_PACKS] = packs
     params[L.P_ACE_RANK] = L.code("ace_rank", rules.ace_rank)
     params[L.P_STRIP_8_9_10] = int(rules.strip)
+    params[L.P_RUN_MAX] = rules.run_max
     params[L.P_RUN_SUIT] = L.code("run_suit", "any_suit" if rules.any_suit else "same_suit")
     dup = "allowed" if rules.group_duplicates else "forbidden"
     params[L.P_GROUP_DUPLICATES] = L.code("group_duplicates", dup)
@@ -234,6 +235,42 @@ def test_2A_7_best_arrangement_matches_the_oracle_in_the_40_card_pack(any_suit):
         size = rng.choice((7, 10, 11))
         hand = rng.sample(STRIPPED if rng.random() < 0.5 else near, min(size, len(near)))
         assert engine_best(hand, rules, values) == oracle_best(hand, rules, values), hand
+
+
+def test_1_3_the_run_cap_matches_the_oracle_in_the_40_card_pack():
+    """Conquian's runs of at most 8 (§3.21, ``run_max``), and a tighter cap of 5."""
+    rng = random.Random(0x321)
+    values = baseline_values()
+    run_suits = [k for k in STRIPPED if k % N_SUITS < 2]  # long runs of two suits
+    for cap in (8, 5):
+        rules = oracle.Rules(strip=True, run_max=cap)
+        for _ in range(150):
+            hand = rng.sample(run_suits, rng.choice((9, 11, 13)))
+            assert engine_best(hand, rules, values) == oracle_best(hand, rules, values), hand
+
+
+def test_2A_7_the_cards_to_keep_melded_match_the_oracle():
+    """``arrange_keeping`` (Conquian's re-partition, §3.21) against the oracle's arrangements
+    that meld every card of the mask."""
+    rules = oracle.Rules(strip=True, run_max=8)
+    params = make_params(rules, 1)
+    params[L.P_FAMILY] = L.FAMILY_CONQUIAN  # the conditions apply
+    ones = np.ones(N_KINDS, np.int64)
+    rng = random.Random(0x2A70)
+    for _ in range(300):
+        hand = rng.sample(STRIPPED, 11)
+        keep = rng.sample(hand, rng.choice((1, 3, 4)))
+        limit = rng.choice((0, 1, 2, 3))
+        layers, _ = layers_of(hand)
+        got = M.arrange_keeping(
+            GENERIC, params, M.value_table(ones), WORK, layers, np.int64(0), np.int64(limit),
+            np.int64(sum(1 << k for k in keep)),
+        )  # fmt: skip
+        want = oracle.best_arrangement(hand, rules, [1] * N_KINDS, limit, keep=keep)
+        assert int(got) == want[0] if want[1] else int(got) == 0, (hand, keep, limit)
+        if want[1]:
+            n = int(WORK[M.W_SCAL, M.S_BEST_N])
+            assert [key_of(WORK[M.W_BEST + m]) for m in range(n)] == [m.key for m in want[1]]
 
 
 def test_standard_spec_gives_the_generic_answer():

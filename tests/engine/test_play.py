@@ -108,9 +108,27 @@ def test_chip_games_audit_clean_and_zero_sum(variant, players, bot, hands):
     assert (out.hand_scores.sum(axis=1) == 0).all()
 
 
+TENTO_FILES = [("conquian", 2)]  # tentos: the stake to the winner (§3.21)
+
+
+@pytest.mark.parametrize(
+    ("bot", "hands"), [(L.BOT_GREEDY, 1500), (L.BOT_CAREFUL, 1000), (L.BOT_RANDOM, 500)]
+)
+@pytest.mark.parametrize(("variant", "players"), TENTO_FILES)
+def test_tento_games_audit_clean_and_only_the_winner_scores(variant, players, bot, hands):
+    out = _play(variant, players, hands, audit=True, bot=bot)
+    assert out.counters[OUT.C_VIOLATIONS] == 0
+    ended = out.hand_rows[:, OUT.H_END_REASON]
+    assert np.isin(ended, [L.REASON_WENT_OUT, L.REASON_EXHAUSTED]).all()
+    won = ended == L.REASON_WENT_OUT
+    assert (out.hand_scores[~won] == 0).all() and (out.hand_scores[won].min(axis=1) == 0).all()
+    assert (out.hand_scores[won].max(axis=1) >= 1).all()
+
+
 @pytest.mark.nojit
 def test_every_variant_file_the_engine_plays_is_in_the_whole_hand_tests():
     named = {v for v, _ in PLAYED_FILES} | {v for v, _ in KNOCK_FILES} | {v for v, _ in CHIP_FILES}
+    named |= {v for v, _ in TENTO_FILES}
     played = {name for name, _ in list_variants()}
     assert played == named
 

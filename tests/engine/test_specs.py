@@ -62,6 +62,7 @@ def test_spec_for_takes_the_most_specific_matching_spec():
     params[L.P_PACKS] = 1
     params[L.P_UPCARD] = 1  # zero is upcard off
     params[L.P_TONK_WAIT] = L.code("tonk_wait", "off")
+    params[L.P_RUN_MAX] = 13  # runs of up to 13 cards (run_max's default)
     assert spec_for(params) is STANDARD
     params[L.P_ACE_RANK] = L.ACE_HIGH
     assert spec_for(params) is GENERIC

@@ -53,6 +53,7 @@ class Rules:
     group_duplicates: bool = False
     joker_limit: bool = False  # §2B.10: no more jokers than natural cards in a meld
     strip: bool = False
+    run_max: int = 13  # the longest run (Conquian: 8, §3.21)
 
     @property
     def layout(self) -> str:
@@ -84,12 +85,13 @@ def positions(ace_rank: str) -> list[int]:
     return list(range(N_RANKS))
 
 
-def windows(ace_rank: str) -> list[tuple[int, int, list[int]]]:
-    """Every run window as (lo, length, ranks on its positions), in (lo, length) order."""
+def windows(ace_rank: str, run_max: int = 13) -> list[tuple[int, int, list[int]]]:
+    """Every run window of at most ``run_max`` cards as (lo, length, ranks on its
+    positions), in (lo, length) order."""
     ranks = positions(ace_rank)
     out = []
     for lo in range(len(ranks)):
-        for length in range(3, 14):
+        for length in range(3, run_max + 1):
             if ace_rank == "around_corner":
                 seq = [ranks[(lo + i) % N_RANKS] for i in range(length)]
             elif lo + length <= len(ranks):
@@ -124,7 +126,7 @@ def all_melds(hand: Sequence[int], rules: Rules) -> list[Meld]:
                 )
                 melds.append(Meld((0, *ns, j), naturals, j, (rank,)))
     held = [[t for t in range(N_SUITS) if count[rank * N_SUITS + t] > 0] for rank in range(N_RANKS)]
-    for lo, length, seq in windows(rules.layout):
+    for lo, length, seq in windows(rules.layout, rules.run_max):
         suits = range(N_SUITS) if not rules.any_suit else [None]
         for run_suit in suits:
             options = []
@@ -246,6 +248,11 @@ def _apart(arrangement, apart: frozenset[int]) -> bool:
     return all(n <= 1 for n in counts) and sum(counts) == len(apart)
 
 
+def _keeps(arrangement, keep: frozenset[int]) -> bool:
+    """Every card of ``keep`` melded (one pack: each card once)."""
+    return keep <= {k for m in arrangement for k in m.naturals}
+
+
 def best_arrangement(
     hand: Sequence[int],
     rules: Rules,
@@ -256,17 +263,22 @@ def best_arrangement(
     must: int | None = None,
     ace_low: int | None = None,
     apart: Sequence[int] = (),
+    keep: Sequence[int] = (),
 ) -> tuple[int, tuple[Meld, ...]]:
     """(melded value, melds in decision order) of the declared best arrangement, among
-    those that make an initial meld of ``minimum`` holding ``must`` and meld the cards of
-    ``apart`` each in a meld of its own (module docstring)."""
+    those that make an initial meld of ``minimum`` holding ``must``, meld the cards of
+    ``apart`` each in a meld of its own and meld every card of ``keep`` (Conquian's
+    re-partition, §3.21) (module docstring)."""
     best = None
     opening = minimum > 0 or must is not None
     kept_apart = frozenset(apart)
+    kept = frozenset(keep)
     for arrangement in arrangements(hand, rules, limit):
         if opening and not _opens(arrangement, values, minimum, must, ace_low):
             continue
         if kept_apart and not _apart(arrangement, kept_apart):
+            continue
+        if kept and not _keeps(arrangement, kept):
             continue
         value = melded_value(arrangement, values)
         order, decided = decision_sequence(hand, arrangement)
