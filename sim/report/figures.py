@@ -30,13 +30,15 @@ import polars as pl  # noqa: E402
 import seaborn as sns  # noqa: E402
 from matplotlib.collections import LineCollection  # noqa: E402
 
+from sim.report import answer  # noqa: E402
 from sim.report.analysis import Report  # noqa: E402
 from sim.report.dataset import Arm  # noqa: E402
 from sim.report.stats import hist_summary  # noqa: E402
 
 FOREST_CAPTION = (
-    "Effect of each rule set against its baseline (95% bootstrap intervals; orange: a clear "
-    "difference, Holm p < 0.05; blue: no clear difference)"
+    "Effect of each rule set against its baseline: the change with its Holm-adjusted interval, "
+    "coloured by its verdict as on the answer card (orange: a finding; green: no practical "
+    "difference; grey: inconclusive, more hands needed); shaded: the practical band"
 )
 SEATS_CAPTION = (
     "Seat and dealer advantage: each seat's share of the hands (left) and games (right) "
@@ -341,37 +343,43 @@ FOREST_METRICS = ("turns_mean", "hands_per_game", "points_mean", "margin_mean")
 
 
 def _forest_data(report: Report) -> dict:
-    """Per forest metric its title and every arm's (row, estimate, low, high, clear)."""
-    comps = [c for c in report.comparisons if c.metric.name in FOREST_METRICS]
-    metrics = [m for m in FOREST_METRICS if any(c.metric.name == m for c in comps)] or ["none"]
+    """Per forest metric its title, band and every arm's (row, estimate, low, high, verdict):
+    the answer card's cells (``sim.report.answer.comparison_cells``), Holm-adjusted."""
+    cells = answer.comparison_cells(report, answer.report_bands(report))
+    comps = [key for key in cells if key[1] in FOREST_METRICS]
+    metrics = [m for m in FOREST_METRICS if any(key[1] == m for key in comps)]
     order = _arm_names(report.dataset.arms)
-    arms = sorted({c.arm.name for c in comps}, key=order.index)
+    arms = sorted({arm for arm, _ in comps}, key=order.index)
     panels = []
     for metric in metrics:
-        sub = [c for c in comps if c.metric.name == metric]
-        points = [(arms.index(c.arm.name), c.interval.estimate, c.interval.low, c.interval.high,
-                   c.significant) for c in sub]  # fmt: skip
-        panels.append((sub[0].metric.title if sub else metric, points))
+        mine = [(arms.index(arm), cells[arm, m]) for arm, m in comps if m == metric]
+        points = [(row, c.estimate, c.low, c.high, c.verdict) for row, c in mine]
+        panels.append((mine[0][1].title, mine[0][1].band, points))
     labels = arm_labels(report.dataset.arms)
-    return {"arms": [labels[a] for a in arms], "panels": panels}
+    return {"arms": [labels[a] for a in arms], "panels": panels or [("none", 0.0, [])]}
+
+
+VERDICT_COLORS = {answer.FINDING: "C1", answer.NO_DIFFERENCE: "C2", answer.INCONCLUSIVE: "grey"}
+"""The forest plot's colour of each verdict of the answer card."""
 
 
 def _draw_forest(arms: list[str], panels: list[tuple]) -> plt.Figure:
-    """A panel per metric, a row per arm: the difference with its interval, one errorbar per
-    colour (clear difference or not); the arms named on the left column only."""
+    """A panel per metric, a row per arm: the change with its Holm-adjusted interval, one
+    errorbar per verdict in its colour (:data:`VERDICT_COLORS`), the band shaded; the arms
+    named on the left column only."""
     cols = 2
     rows = math.ceil(len(panels) / cols)
     fig, axes = plt.subplots(
         rows, cols, figsize=(12, rows * _height(max(len(arms), 1))), squeeze=False
     )
-    palette = sns.color_palette("deep", 2)
-    for ax, (title, points) in zip(axes.ravel(), panels, strict=False):
-        for significant in (False, True):
-            mine = [p[:4] for p in points if bool(p[4]) == significant]
+    for ax, (title, band, points) in zip(axes.ravel(), panels, strict=False):
+        ax.axvspan(-band, band, color="C2", alpha=0.12, lw=0)
+        for verdict, color in VERDICT_COLORS.items():
+            mine = [p[:4] for p in points if p[4] == verdict]
             if mine:
                 y, estimate, low, high = np.array(mine, float).T
                 xerr = np.nan_to_num([estimate - low, high - estimate])
-                ax.errorbar(estimate, y, xerr=xerr, fmt="o", capsize=3, color=palette[significant])
+                ax.errorbar(estimate, y, xerr=xerr, fmt="o", capsize=3, color=color)
         ax.axvline(0, color="grey", lw=1, ls="--")
         ax.set_yticks(range(len(arms)), arms if ax.get_subplotspec().is_first_col() else [])
         ax.tick_params(axis="y", labelsize=8)

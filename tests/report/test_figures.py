@@ -203,3 +203,42 @@ def test_length_figure_draws_the_minutes_per_game_of_every_rule_set(small_report
         assert row == pytest.approx([want[k] for k in figures.BOX_STATS]), name
         (value,) = rows.filter(pl.col("arm") == name)["value"].to_list()
         assert value == pytest.approx(want["mean"]), name
+
+
+def test_forest_plot_colours_each_comparison_by_its_answer_card_verdict(small_report) -> None:
+    """Issue #30: the forest plot shows every comparison as on the answer card: its
+    Holm-adjusted interval, coloured by its verdict (finding, no practical difference,
+    inconclusive), not by its raw p-value."""
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import to_rgba
+
+    from sim.report.answer import FINDING, NO_DIFFERENCE, comparison_cells, report_bands
+    from sim.report.figures import VERDICT_COLORS, _draw_forest, _forest_data, arm_labels
+
+    report = small_report.report
+    cells = comparison_cells(report, report_bands(report))
+    name_of = {label: name for name, label in arm_labels(report.dataset.arms).items()}
+    metric_of = {c.title: metric for (_arm, metric), c in cells.items()}
+    data = _forest_data(report)
+    seen = set()
+    for title, band, points in data["panels"]:
+        for row, *drawn in points:
+            cell = cells[name_of[data["arms"][row]], metric_of[title]]
+            assert [*drawn, band] == [cell.estimate, cell.low, cell.high, cell.verdict, cell.band]
+            seen.add(cell.verdict)
+    assert NO_DIFFERENCE in seen  # the very same rules under another name
+    # each verdict is drawn in its own colour, whatever its p-value
+    panels = [("turns", 1.0, [(0, 2.0, 1.5, 2.5, FINDING), (1, 0.1, -0.2, 0.3, NO_DIFFERENCE),
+                              (2, 0.5, -0.5, 1.5, "inconclusive: more hands needed")])]  # fmt: skip
+    fig = _draw_forest(["a", "b", "c"], panels)
+    try:
+        (ax, *_) = fig.axes
+        drawn = {
+            int(line.get_ydata()[0]): to_rgba(line.get_color())
+            for line in ax.get_lines()
+            if line.get_marker() == "o"
+        }
+        expected = [FINDING, NO_DIFFERENCE, "inconclusive: more hands needed"]
+        assert drawn == {k: to_rgba(VERDICT_COLORS[v]) for k, v in enumerate(expected)}
+    finally:
+        plt.close(fig)
