@@ -35,12 +35,6 @@ the analysis merges neighbouring blocks, of hands and of games, down to at most 
 so that the bootstraps of arms with as many blocks draw the same weights (drawn once)."""
 
 
-QUANTILE_BLOCKS = 100
-"""At most this many blocks per arm for the quantiles' bootstrap: neighbouring blocks of the
-per-block histograms are merged (:func:`merged_blocks`) when the report aggregates them (a
-draw costs blocks x distinct values, and whole-number quantiles need no finer blocks)."""
-
-
 def merged_blocks(k: int, most: int) -> np.ndarray:
     """For ``k`` blocks in order, the merged block each falls in: neighbours merged evenly
     into at most ``most`` (numbered from 0, in order)."""
@@ -169,8 +163,6 @@ def hand_sum_names(seats: int, reasons: tuple[str, ...]) -> tuple[str, ...]:
     return (
         ("n", "turns", "turns2", "points", "points2", "decided", "dealer_win", "first_win")
         + tuple(f"win{s}" for s in range(seats))
-        + tuple(f"seats{s}" for s in range(seats))
-        + tuple(f"pts{s}" for s in range(seats))
         + tuple(f"r_{r}" for r in reasons)
         + ACTIONS
     )
@@ -335,9 +327,6 @@ HAND_COLUMNS = (
 """The columns of the hands files the report reads (and :data:`ACTIONS` where they are):
 ``game`` and ``hand`` find each game's first deal, which gives its block."""
 
-SCORE_COLUMN = "hand_scores"
-"""Read only for line-ups that mix bots: each seat's points, for the skill comparison."""
-
 GAME_COLUMNS = (
     "shard", "rotation", "game", "hands", "winner", "final_scores", "lead_changes", "capped",
     "comeback",
@@ -358,10 +347,11 @@ SUMMARY_KEY = b"rummysim.blocks"
 """The Parquet footer key (key-value metadata of the hands file, not of its Arrow schema) of
 a shard's block tables."""
 
-SUMMARY_VERSION = 4
+SUMMARY_VERSION = 5
 """2: the hand block sums end with :data:`ACTIONS`. 3: a seventh table, turns per game. 4:
 the game block sums end with seconds at the table, and an eighth table, seconds per game
-(the time model is in the header). The report reads the rows of a summary of another."""
+(the time model is in the header). 5: the hand block sums without seats at the table and
+points per seat. The report reads the rows of a summary of another."""
 
 TABLES = (
     "hands", "turns", "points", "games", "hands_hist", "margin", "game_turns", "game_seconds",
@@ -403,7 +393,7 @@ class Blocking:
             return game // self.block
         return first_deal() // (self.stride * self.block)
 
-    def header(self, *, teams: bool, scores: bool, shard: int) -> dict:
+    def header(self, *, teams: bool, shard: int) -> dict:
         return {
             "version": SUMMARY_VERSION,
             "block": self.block,
@@ -412,7 +402,6 @@ class Blocking:
             "seats": self.seats,
             "known": list(self.known),
             "teams": teams,
-            "scores": scores,
             "shard": shard,
             "seconds": list(self.seconds),
         }
@@ -422,44 +411,30 @@ class SummaryError(ValueError):
     """A footer summary that cannot be decoded: the report reads the shard's rows instead."""
 
 
-def hand_tables(
-    hands: pa.Table, blocking: Blocking, *, teams: bool, scores: bool
-) -> tuple[Rows, Rows, Rows]:
+def hand_tables(hands: pa.Table, blocking: Blocking, *, teams: bool) -> tuple[Rows, Rows, Rows]:
     """Hands as the runner writes them (a shard's, or a chunk of whole files the report
     reads) as their block sums (every column of ``hand_sum_names(seats, known)``) and the
-    per-block histograms of turns and points per hand. ``scores``: each seat's points are
-    summed, from the ``hand_scores`` lists (one per seat; only mixed line-ups need them).
-    ``teams``: a partnership arm, read as two sides (seats 0 and 2 team A, 1 and 3 team B)."""
+    per-block histograms of turns and points per hand. ``teams``: a partnership arm, read as
+    two sides (seats 0 and 2 team A, 1 and 3 team B)."""
 
     def ints(name: str) -> np.ndarray:
         return arrow_ints(hands.column(name), name)
 
-    seats, n = blocking.seats, hands.num_rows
+    n = hands.num_rows
     codes, reason_of = reason_dictionary(hands.column("end_reason"), blocking.known)
     winner, dealer, players = ints("winner"), ints("dealer"), ints("players")
     if n and winner.min() < -1:
         raise ChunkError(f"a hand's winner is {int(winner.min())}: seats count from 0, -1 is none")
-    if n and not 1 <= players.min() <= players.max() <= MAX_PLAYERS:
-        low, high = int(players.min()), int(players.max())
-        raise ChunkError(f"hands of {low} to {high} players: 1 to {MAX_PLAYERS} are possible")
     if n and ((dealer < 0) | (dealer >= players)).any():
         raise ChunkError("a hand's dealer is not one of its seats")
     if teams:
         winner, dealer = np.where(winner >= 0, winner % 2, winner), dealer % 2
         players = np.full_like(players, 2)
-    points_of = np.zeros((0, seats), np.int64)
-    if scores and n:
-        columns = uniform_list_columns(hands.column(SCORE_COLUMN), 2 if teams else seats)
-        if columns is None:
-            raise ChunkError("the runner's score lists are not one per seat")
-        points_of = np.zeros((n, seats), np.int64)
-        for s, column in enumerate(columns):
-            points_of[:, s] = column
     runs = Runs(ints("shard"), blocking.hand_blocks(ints("deal"), ints("game")))
     turns, points = ints("turns"), ints("points")
-    sums = np.zeros((len(runs), len(hand_sum_names(seats, blocking.known))), np.int64)
+    sums = np.zeros((len(runs), len(hand_sum_names(blocking.seats, blocking.known))), np.int64)
     kernels.hand_run_sums(runs.starts, winner, dealer, players, turns, points, codes,
-                          reason_of, points_of, sums)  # fmt: skip
+                          reason_of, blocking.seats, sums)  # fmt: skip
     if n and all(name in hands.column_names for name in ACTIONS):
         actions = np.stack([ints(a) for a in ACTIONS], axis=1).astype(np.int64)
         sums[:, -len(ACTIONS) :] = np.add.reduceat(actions, runs.starts, axis=0)
@@ -559,23 +534,20 @@ def game_tables_of(
             turns_rows, seconds_rows)  # fmt: skip
 
 
-def summary_for(
-    hands: pa.Table, games: pa.Table, blocking: Blocking, *, teams: bool, scores: bool
-) -> bytes:
+def summary_for(hands: pa.Table, games: pa.Table, blocking: Blocking, *, teams: bool) -> bytes:
     """The footer value of one shard (its hands and games tables as the runner writes them):
-    its :data:`TABLES` under ``blocking``, with each seat's points summed when ``scores`` (a
-    mixed line-up)."""
+    its :data:`TABLES` under ``blocking``."""
     shard = arrow_ints(hands.column("shard"), "shard")
     one_shard = int(shard[0]) if len(shard) else 0
     if (shard != one_shard).any() or (
         arrow_ints(games.column("shard"), "shard") != one_shard
     ).any():
         raise ChunkError("a summary is made of one shard's hands and games")
-    tables = hand_tables(hands, blocking, teams=teams, scores=scores)
+    tables = hand_tables(hands, blocking, teams=teams)
     tables += game_tables_of(games, hands, blocking, teams=teams)
     # a mirrored shard's rotations each start its blocks again: one row per key, in order
     tables = tuple(in_key_order(rows, keyed) for rows, keyed in zip(tables, KEYED, strict=True))
-    header = blocking.header(teams=teams, scores=scores, shard=one_shard)
+    header = blocking.header(teams=teams, shard=one_shard)
     header["rows"] = [len(t) for t in tables]
     header["widths"] = [t.columns.shape[1] for t in tables]
     values = [np.concatenate([t.block, t.columns.reshape(-1)]) for t in tables]
@@ -617,11 +589,11 @@ def summary_header(value: bytes | None) -> dict | None:
     return header if isinstance(header, dict) else None
 
 
-def summary_fits(header: dict | None, blocking: Blocking, *, teams: bool, scores: bool) -> bool:
+def summary_fits(header: dict | None, blocking: Blocking, *, teams: bool) -> bool:
     """Whether a summary with this header holds the report's blocks."""
     if header is None:
         return False
-    expected = blocking.header(teams=teams, scores=scores, shard=header.get("shard"))
+    expected = blocking.header(teams=teams, shard=header.get("shard"))
     return all(header.get(key) == value for key, value in expected.items())
 
 

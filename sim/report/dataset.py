@@ -61,11 +61,6 @@ class Arm:
     def is_baseline(self) -> bool:
         return self.baseline == self.name
 
-    @property
-    def mixed(self) -> bool:
-        """The line-up mixes different bots."""
-        return len(set(self.bots)) > 1
-
 
 @dataclass(frozen=True)
 class Dataset:

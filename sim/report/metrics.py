@@ -8,9 +8,8 @@ only the columns the report needs, two chunks at a time, each reduced to small t
 * hand blocks: per (arm, shard, block) the sums every hand statistic is made of
   (:func:`~sim.dataset.summaries.hand_sum_names`), which the paired bootstrap resamples;
 * game blocks: the same for games, each game in the block of its first deal;
-* histograms of turns and points per hand, hands, final margins and turns per game, per
-  arm, and per block (merged into at most ``QUANTILE_BLOCKS`` per arm) for the quantiles;
-* skill: per arm and seating of bots, wins and points per seat (mixed line-ups).
+* histograms of turns and points per hand, hands, final margins, turns and seconds at the
+  table per game, per arm (counted per block, summed over the blocks).
 
 "Points won per hand" is the hands' ``points`` column, the sum of the absolute values of a
 hand's scores: the score swing of a hand whatever the scoring (RULES.md §2G.29).
@@ -35,7 +34,6 @@ from sim.dataset.timing import model_seconds, time_model
 from sim.engine.rows import GAME_DEAL_STRIDE, REASON_NAMES
 from sim.report.dataset import Dataset, DatasetError
 
-ENGINE = "streaming"
 REASONS = REASON_NAMES
 """Every end reason a variant may produce; the report shows those that occur."""
 
@@ -50,15 +48,8 @@ class Aggregates:
     points_hist: pl.DataFrame
     hands_hist: pl.DataFrame
     margin_hist: pl.DataFrame
-    # (arm, shard, block, turns, len): the histogram per hand block, neighbouring blocks of
-    # each arm merged into at most QUANTILE_BLOCKS (shard 0, block: the merged block)
-    turns_blocks: pl.DataFrame
-    points_blocks: pl.DataFrame  # ... of points won per hand
-    hands_blocks: pl.DataFrame  # ... of hands per game, per game block
-    margin_blocks: pl.DataFrame  # ... of final margins, per game block
     game_turns_hist: pl.DataFrame  # (arm, turns, len): turns per game, per arm
     game_seconds_hist: pl.DataFrame  # (arm, seconds, len): time model's seconds per game
-    skill: pl.DataFrame
     seats: int
     reasons: tuple[str, ...]
     block: int
@@ -94,32 +85,15 @@ def _frame(arm: str, rows: B.Rows, names: tuple[str, ...]) -> pl.DataFrame:
     return frame.insert_column(0, arms)
 
 
-def _summed(frames: list[pl.DataFrame], names: tuple[str, ...], keyed: int) -> pl.DataFrame:
-    """Every chunk's rows of a table, one row per (arm, shard, block, the first ``keyed``
-    names), the other columns summed (a block may span two chunks; a mirrored run's
-    rotations each start the shard's blocks again), sorted by that key."""
-    keys = ["arm", "shard", "block", *names[:keyed]]
-    return _stack(frames, names).group_by(keys).agg(pl.col(names[keyed:]).sum()).sort(keys)
+def _summed(frame: pl.DataFrame, names: tuple[str, ...]) -> pl.DataFrame:
+    """Block sums, one row per (arm, shard, block), summed over the chunks (a block may span
+    two chunks; a mirrored run's rotations each start the shard's blocks again), in order."""
+    keys = ["arm", "shard", "block"]
+    return frame.group_by(keys).agg(pl.col(names).sum()).sort(keys)
 
 
 def _stack(frames: list[pl.DataFrame], names: tuple[str, ...]) -> pl.DataFrame:
     return pl.concat(frames) if frames else _frame("", B.concat_rows([], len(names)), names)
-
-
-def _merged(blocks: pl.DataFrame, name: str, most: int = B.QUANTILE_BLOCKS) -> pl.DataFrame:
-    """A per-block histogram with each arm's blocks, numbered in order, merged into at most
-    ``most`` neighbours (``block`` the merged block's number, ``shard`` 0): what the
-    quantiles' bootstrap resamples."""
-    key = pl.struct("shard", "block")
-    rank = key.rank("dense").over("arm").cast(pl.Int64) - 1
-    k = key.n_unique().over("arm").cast(pl.Int64)
-    group = pl.when(k > most).then(rank * most // k).otherwise(rank)
-    return (
-        blocks.with_columns(group.alias("block"), pl.lit(0, pl.Int64).alias("shard"))
-        .group_by("arm", "shard", "block", name)
-        .agg(pl.col("len").sum())
-        .sort("arm", "shard", "block", name)
-    )
 
 
 @dataclass(frozen=True)
@@ -232,37 +206,6 @@ def _file_chunks(
     return chunks
 
 
-def _skill(ds: Dataset, seats: int) -> pl.DataFrame:
-    """Per mixed-line-up arm and seating of bots (the seating changes only with mirrored
-    rotations): hands, wins and points per seat. Empty when no line-up mixes bots."""
-    mixed = [a.name for a in ds.arms if a.mixed]
-    schema = {"arm": pl.String, "seating": pl.String, "n": pl.UInt32}
-    schema |= {f"win{s}": pl.UInt32 for s in range(seats)}
-    schema |= {f"pts{s}": pl.Int64 for s in range(seats)}
-    if not mixed:
-        return pl.DataFrame(schema=schema)
-    frame = (
-        ds.hands()
-        .filter(pl.col("arm").is_in(mixed))
-        .group_by("arm", "rotation")
-        .agg(
-            pl.col("bots").first().list.join(",").alias("seating"),
-            pl.len().alias("n"),
-            *[(pl.col("winner") == s).sum().alias(f"win{s}") for s in range(seats)],
-            *[
-                pl.col("hand_scores")
-                .list.get(s, null_on_oob=True)
-                .cast(pl.Int64)
-                .sum()
-                .alias(f"pts{s}")
-                for s in range(seats)
-            ],
-        )
-        .collect(engine=ENGINE)
-    )
-    return frame.group_by("arm", "seating").agg(pl.all().exclude("rotation").sum())
-
-
 def _deals_per_game(ds: Dataset, hands: dict[str, list[Part]]) -> bool:
     """Whether the deals are numbered per game (``game * GAME_DEAL_STRIDE + hand``, as
     mirrored runs do) rather than one after another: read from the footers' statistics."""
@@ -283,13 +226,11 @@ def _has_actions(parts: list[Part]) -> bool:
     return all(set(B.ACTIONS) <= set(part.types or {}) for part in parts)
 
 
-def _read_hands(parts: list[Part], scores: bool) -> pa.Table:
-    """A chunk's hands: :data:`~sim.dataset.summaries.HAND_COLUMNS`, the action counts where every
-    file has them and, with ``scores``, the :data:`~sim.dataset.summaries.SCORE_COLUMN`, file
-    after file, each column in one piece (so that numpy reads it in place: the copy is made
-    here, in the reading thread)."""
+def _read_hands(parts: list[Part]) -> pa.Table:
+    """A chunk's hands: :data:`~sim.dataset.summaries.HAND_COLUMNS` and the action counts
+    where every file has them, file after file, each column in one piece (so that numpy reads
+    it in place: the copy is made here, in the reading thread)."""
     columns = list(B.HAND_COLUMNS) + (list(B.ACTIONS) if _has_actions(parts) else [])
-    columns += [B.SCORE_COLUMN] if scores else []
     return pa.concat_tables(
         pq.ParquetFile(part.path).read(columns=columns, use_threads=False) for part in parts
     ).combine_chunks()
@@ -328,7 +269,7 @@ def _reduced(chunk: _Chunk, reduce: _Reduce) -> dict[str, B.Rows]:
                 kept = _summaries(chunk.hands)
         hands = games = None
         if kept is None:
-            hands = _read_hands(chunk.hands, chunk.arm in reduce.mixed)
+            hands = _read_hands(chunk.hands)
             games = _read_games(chunk.games)
     except (OSError, pa.ArrowException) as err:
         raise unreadable(chunk.files, err) from None
@@ -344,14 +285,11 @@ class _Reduce:
 
     blocking: B.Blocking
     teams: frozenset[str]
-    mixed: frozenset[str]
 
     def summarized(self, arm: str, part: Part) -> bool:
         """Whether ``part`` (a hands file of ``arm``) keeps this report's blocks."""
         header = B.summary_header(part.summary)
-        return B.summary_fits(
-            header, self.blocking, teams=arm in self.teams, scores=arm in self.mixed
-        )
+        return B.summary_fits(header, self.blocking, teams=arm in self.teams)
 
     def __call__(self, chunk: _Chunk, hands, games, kept) -> dict[str, B.Rows]:
         """The chunk's :data:`~sim.dataset.summaries.TABLES`: ``kept`` (from the footers), or
@@ -359,8 +297,7 @@ class _Reduce:
         if kept is not None:
             return kept
         teams = chunk.arm in self.teams
-        scores = chunk.arm in self.mixed
-        tables = B.hand_tables(hands, self.blocking, teams=teams, scores=scores)
+        tables = B.hand_tables(hands, self.blocking, teams=teams)
         if games is not None:
             tables += B.game_tables_of(games, hands, self.blocking, teams=teams)
         return {
@@ -400,7 +337,6 @@ def aggregate(ds: Dataset) -> Aggregates:
     reduce = _Reduce(
         blocking=B.Blocking(block, stride, seats, known, by_game, seconds),
         teams=frozenset(teams),
-        mixed=frozenset(a.name for a in ds.arms if a.mixed),
     )
     names = dict(zip(B.TABLES, B.table_names(seats, known), strict=True))
     pieces: dict[str, list[pl.DataFrame]] = {name: [] for name in B.TABLES}
@@ -414,29 +350,19 @@ def aggregate(ds: Dataset) -> Aggregates:
                 pieces[name].append(_frame(chunk.arm, rows, names[name]))
     finally:
         pool.shutdown(cancel_futures=True)
-    frames = {name: _summed(pieces[name], names[name], 0) for name in ("hands", "games")}
-    # the histograms are summed by the group_by of each use (per arm, per merged block)
-    frames |= {
-        name: _stack(pieces[name], names[name])
-        for name in [*HISTOGRAMS, "game_turns", "game_seconds"]
-    }
-    hb = frames["hands"]
+    frames = {name: _stack(pieces[name], names[name]) for name in B.TABLES}
+    hb = _summed(frames["hands"], names["hands"])
     seen = tuple(r for r in known if hb[f"r_{r}"].sum() > 0)
-    hist = {name: _per_arm(frames[key], name) for key, name in HISTOGRAMS.items()}
+    hist = {n: _per_arm(frames[n], names[n][0]) for n in B.TABLES if n not in ("hands", "games")}
     return Aggregates(
         hand_blocks=hb.drop([f"r_{r}" for r in known if r not in seen]),
-        game_blocks=frames["games"],
+        game_blocks=_summed(frames["games"], names["games"]),
         turns_hist=hist["turns"],
         points_hist=hist["points"],
-        hands_hist=hist["hands"],
+        hands_hist=hist["hands_hist"],
         margin_hist=hist["margin"],
-        turns_blocks=_merged(frames["turns"], "turns"),
-        points_blocks=_merged(frames["points"], "points"),
-        hands_blocks=_merged(frames["hands_hist"], "hands"),
-        margin_blocks=_merged(frames["margin"], "margin"),
-        game_turns_hist=_per_arm(frames["game_turns"], "turns"),
-        game_seconds_hist=_per_arm(frames["game_seconds"], "seconds"),
-        skill=_skill(ds, seats).sort("arm", "seating"),
+        game_turns_hist=hist["game_turns"],
+        game_seconds_hist=hist["game_seconds"],
         seats=seats,
         reasons=seen,
         block=block,
@@ -444,7 +370,3 @@ def aggregate(ds: Dataset) -> Aggregates:
         by_game=by_game,
         actions=all(_has_actions(parts) for parts in hand_parts.values()),
     )
-
-
-HISTOGRAMS = {"turns": "turns", "points": "points", "hands_hist": "hands", "margin": "margin"}
-"""The per-hand and per-game histograms with quantiles, by table: their value column."""

@@ -6,7 +6,6 @@ import math
 import re
 from functools import cache
 
-import polars as pl
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from sim.report.analysis import Report, distinct_decimals, rule_changes_text
@@ -66,8 +65,6 @@ def templates(autoescape: bool) -> Environment:
         seat_table=seat_table,
         arm_table=arm_table,
         comparison_table=comparison_table,
-        skill_rows=skill_rows,
-        fmt_ci=fmt_ci,
         rule_changes_text=rule_changes_text,
         overrides=lambda arm: ", ".join(f"{k} = {v}" for k, v in arm.changes.items()) or "none",
     )
@@ -111,9 +108,9 @@ def fmt_p(p: float) -> str:
 # (metric, column title, decimals)
 ARM_COLUMNS = (
     ("turns_mean", "turns/hand mean [95% CI]", 1),
-    ("turns_median", "turns median [95% CI]", 0),
-    ("turns_p10", "p10 [95% CI]", 0),
-    ("turns_p90", "p90 [95% CI]", 0),
+    ("turns_median", "turns median", 0),
+    ("turns_p10", "p10", 0),
+    ("turns_p90", "p90", 0),
     ("over_by_20", "over by turn 20 %", 1),
     ("over_by_50", "over by turn 50 %", 1),
     ("hands_per_game", "hands/game [95% CI]", 2),
@@ -121,12 +118,11 @@ ARM_COLUMNS = (
     ("minutes_per_game", "minutes/game [95% CI]", 1),
     ("points_mean", "points/hand mean [95% CI]", 1),
     ("points_sd", "points/hand sd", 1),
-    ("points_iqr", "points IQR [95% CI]", 0),
-    ("points_p90", "points p90 [95% CI]", 0),
+    ("points_iqr", "points IQR", 0),
+    ("points_p90", "points p90", 0),
     ("margin_mean", "final margin [95% CI]", 1),
     ("comeback_share", "won from behind % [95% CI]", 1),
     ("lead_changes", "lead changes/game", 2),
-    ("balance", "seat balance %", 1),
     ("dealer_win", "dealer wins % [95% CI]", 1),
     ("first_win", "first player wins % [95% CI]", 1),
     ("first_advantage", "first-player advantage, pp [95% CI]", 1),
@@ -165,10 +161,10 @@ def arm_table(report: Report) -> tuple[list[str], list[list[tuple[str, float | s
 
 def comparison_table(report: Report) -> tuple[list[str], list[list[tuple]]]:
     """Header and rows of the table of every comparison with the baseline: the difference with
-    its 95% interval, effect size, p-values, and the verdict of its Holm-adjusted interval
+    its 95% interval, p-values, and the verdict of its Holm-adjusted interval
     against the metric's band (``sim.report.answer``), marked as on the card."""
     header = ["arm", "baseline", "metric", "baseline value", "arm value",
-              "difference [95% CI]", "effect size", "p", "Holm p",
+              "difference [95% CI]", "p", "Holm p",
               "Holm-adjusted interval", "band", "verdict"]  # fmt: skip
     cells = comparison_cells(report, report_bands(report))
     rows = []
@@ -185,7 +181,6 @@ def comparison_table(report: Report) -> tuple[list[str], list[list[tuple]]]:
             (fmt(c.baseline_value * scale, d), c.baseline_value * scale),
             (fmt(c.arm_value * scale, d), c.arm_value * scale),
             (fmt_ci(iv.estimate * scale, iv.low * scale, iv.high * scale, d), iv.estimate * scale),
-            (fmt(c.effect, 2), c.effect),
             (fmt_p(iv.p), iv.p),
             (fmt_p(c.p_holm), c.p_holm),
             (cell.text, cell.estimate, mark),
@@ -193,12 +188,6 @@ def comparison_table(report: Report) -> tuple[list[str], list[list[tuple]]]:
             (cell.verdict, cell.verdict, mark),
         ])  # fmt: skip
     return header, rows
-
-
-def skill_rows(report: Report) -> list[dict]:
-    """Per-bot rows of mixed line-ups (empty when no line-up mixes bots)."""
-    rows = report.rows.filter(pl.col("metric").str.starts_with("bot_"))
-    return list(rows.iter_rows(named=True))
 
 
 VERDICT_MARK = {"finding": "finding", "no practical difference": "same"}

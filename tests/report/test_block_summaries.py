@@ -107,14 +107,14 @@ def test_the_runner_keeps_every_shards_hand_blocks_and_they_are_what_the_rows_gi
 ) -> None:
     """Every hands file of a run counted in hands carries its shard's blocks, the report uses
     them (no rows read), and every table is the one reading the rows gives: sums, end
-    reasons, seats, each bot's points in mixed line-ups, partnerships read as two teams,
+    reasons, seats, partnerships read as two teams,
     games and their histograms."""
     footers = _footers(kept)
     assert footers and all(footers)
     ds = open_dataset(kept)
     reads = []
     real = M._read_hands, M._read_games
-    M._read_hands = lambda files, scores: reads.append(files) or real[0](files, scores)
+    M._read_hands = lambda files: reads.append(files) or real[0](files)
     M._read_games = lambda files: reads.append(files) or real[1](files)
     try:
         from_footers = M.aggregate(ds)
@@ -240,7 +240,7 @@ def test_a_summary_of_other_blocks_or_a_damaged_one_is_not_used(tmp_path: Path) 
         writer.write_table(table)
         writer.add_key_value_metadata({B.SUMMARY_KEY: damaged})
     _record_files(root)
-    ds = open_dataset(root)
+    open_dataset(root)
     parts = M._parts(root / "hands")
     reduce = M._Reduce(
         blocking=B.Blocking(
@@ -252,7 +252,6 @@ def test_a_summary_of_other_blocks_or_a_damaged_one_is_not_used(tmp_path: Path) 
             tuple(header["seconds"]),
         ),  # fmt: skip
         teams=frozenset(),
-        mixed=frozenset(a.name for a in ds.arms if a.mixed),
     )
     arm = path.parent.name.removeprefix("arm=")
     assert reduce.summarized(arm, next(p for p in parts[arm] if p.path == path))
@@ -291,17 +290,12 @@ def test_a_summary_holds_what_the_rows_of_its_shard_give_and_names_its_blocking(
             )
             games_path = kept / "games" / part.path.parent.name / part.path.name
             hands, games = pq.read_table(part.path), pq.read_table(games_path)
-            flags = {"teams": arm.teams, "scores": arm.mixed}
+            flags = {"teams": arm.teams}
             assert B.summary_for(hands, games, blocking, **flags) == value
             tables = B.read_summary(value)
-            reduce = M._Reduce(
-                blocking, teams=frozenset([arm.name] if arm.teams else []),
-                mixed=frozenset([arm.name] if arm.mixed else []),
-            )  # fmt: skip
+            reduce = M._Reduce(blocking, teams=frozenset([arm.name] if arm.teams else []))
             chunk = M._Chunk(arm.name, [part], [str(games_path)], False)
-            rows = reduce(
-                chunk, M._read_hands([part], arm.mixed), M._read_games([str(games_path)]), None
-            )
+            rows = reduce(chunk, M._read_hands([part]), M._read_games([str(games_path)]), None)
             assert list(rows) == list(B.TABLES)
             for name, got in rows.items():
                 want = tables[name]
@@ -320,8 +314,7 @@ def test_a_summary_holds_what_the_rows_of_its_shard_give_and_names_its_blocking(
                 replace(blocking, seconds=(1.0,) * 5),  # another time model
             ):
                 assert not B.summary_fits(header, other, **flags)
-            assert not B.summary_fits(header, blocking, teams=not arm.teams, scores=arm.mixed)
-            assert not B.summary_fits(header, blocking, teams=arm.teams, scores=not arm.mixed)
+            assert not B.summary_fits(header, blocking, teams=not arm.teams)
     assert B.summary_header(b"not json\n") is None and B.summary_header(None) is None
     head, _, body = value.partition(b"\n")
     wrong = head.replace(f'"crc32": {header["crc32"]}'.encode(), b'"crc32": 7')
