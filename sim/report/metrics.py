@@ -2,8 +2,8 @@
 footer is missing or not of the report's blocking, made from the rows by the same code
 (:mod:`sim.dataset.summaries`).
 
-The hands are read in chunks of whole files of one arm (at most :data:`CHUNK_ROWS` hands),
-only the columns the report needs, two chunks at a time, each reduced to small tables:
+Each shard (a hands file and the games file of the same name) is read from its footer, or
+else only the columns the report needs, two shards at a time, each reduced to small tables:
 
 * hand blocks: per (arm, shard, block) the sums every hand statistic is made of
   (:func:`~sim.dataset.summaries.hand_sum_names`), which the paired bootstrap resamples;
@@ -18,7 +18,6 @@ hand's scores: the score swing of a hand whatever the scoring (RULES.md §2G.29)
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -159,53 +158,6 @@ def _top_deal(meta: pq.FileMetaData) -> int | None:
     return top
 
 
-@dataclass(frozen=True)
-class _Chunk:
-    """Whole files of one arm read and reduced together: its hands files and the games files
-    of the same shards. ``summarized``: every hands file keeps the report's hand blocks in
-    its footer, so its rows are not read (only its games')."""
-
-    arm: str
-    hands: list[Part]
-    games: list[str]
-    summarized: bool
-
-    @property
-    def files(self) -> list[str]:
-        return [str(part.path) for part in self.hands] + self.games
-
-
-def _file_chunks(
-    hands: dict[str, list[Part]],
-    games_root: Path,
-    max_rows: int,
-    summarized: Callable[[str, Part], bool] = lambda arm, part: False,
-) -> list[_Chunk]:
-    """Every hands file, each with the games file of the same shard where there is one, in
-    chunks of at most ``max_rows`` hands (or one file) of one arm, whose hands files are
-    either all ``summarized`` or none."""
-    chunks = []
-    for arm, parts in hands.items():
-        files: list[Part] = []
-        games: list[str] = []
-        rows = 0
-        kept = False
-        for part in parts:
-            keeps = summarized(arm, part)
-            if files and (rows + part.rows > max_rows or keeps != kept):
-                chunks.append(_Chunk(arm, files, games, kept))
-                files, games, rows = [], [], 0
-            kept = keeps
-            files.append(part)
-            other = games_root / f"arm={arm}" / part.path.name
-            if other.exists():
-                games.append(str(other))
-            rows += part.rows
-        if files:
-            chunks.append(_Chunk(arm, files, games, kept))
-    return chunks
-
-
 def _deals_per_game(ds: Dataset, hands: dict[str, list[Part]]) -> bool:
     """Whether the deals are numbered per game (``game * GAME_DEAL_STRIDE + hand``, as
     mirrored runs do) rather than one after another: read from the footers' statistics."""
@@ -216,94 +168,43 @@ def _deals_per_game(ds: Dataset, hands: dict[str, list[Part]]) -> bool:
     return max(tops, default=-1) >= GAME_DEAL_STRIDE
 
 
-CHUNK_ROWS = 500_000
-"""Hands per chunk (whole files): each chunk's columns are read once into memory (about 60
-bytes a hand) and reduced to block sums and histograms, its games with it."""
+def _has_actions(part: Part) -> bool:
+    """Whether a hands file holds the action counts (schema version 5)."""
+    return set(B.ACTIONS) <= set(part.types or {})
 
 
-def _has_actions(parts: list[Part]) -> bool:
-    """Whether every one of these hands files holds the action counts (schema version 5)."""
-    return all(set(B.ACTIONS) <= set(part.types or {}) for part in parts)
+def _read(path: Path, columns: list[str]) -> pa.Table:
+    """Some columns of one Parquet file, each in one piece (so that numpy reads it in place;
+    pyarrow decodes the score lists in about half the time polars takes)."""
+    return pq.ParquetFile(path).read(columns=columns, use_threads=False).combine_chunks()
 
 
-def _read_hands(parts: list[Part]) -> pa.Table:
-    """A chunk's hands: :data:`~sim.dataset.summaries.HAND_COLUMNS` and the action counts
-    where every file has them, file after file, each column in one piece (so that numpy reads
-    it in place: the copy is made here, in the reading thread)."""
-    columns = list(B.HAND_COLUMNS) + (list(B.ACTIONS) if _has_actions(parts) else [])
-    return pa.concat_tables(
-        pq.ParquetFile(part.path).read(columns=columns, use_threads=False) for part in parts
-    ).combine_chunks()
+def _summarized(part: Part, blocking: B.Blocking, teams: bool) -> bool:
+    """Whether a hands file's footer keeps this report's blocks."""
+    return B.summary_fits(B.summary_header(part.summary), blocking, teams=teams)
 
 
-def _read_games(games_files: list[str]) -> pa.Table | None:
-    """A chunk's games' :data:`~sim.dataset.summaries.GAME_COLUMNS`, each column in one piece
-    (None without games files). pyarrow decodes the score lists in about half the time
-    polars takes."""
-    if not games_files:
-        return None
-    return pa.concat_tables(
-        pq.ParquetFile(path).read(columns=list(B.GAME_COLUMNS), use_threads=False)
-        for path in games_files
-    ).combine_chunks()
-
-
-def _summaries(parts: list[Part]) -> dict[str, B.Rows]:
-    """The block tables kept in these files' footers, file after file (raises
-    :class:`~sim.dataset.summaries.SummaryError` when one cannot be decoded)."""
-    tables = [B.read_summary(part.summary or b"") for part in parts]
-    return {
-        name: B.concat_rows([t[name] for t in tables], tables[0][name].columns.shape[1])
-        for name in B.TABLES
-    }
-
-
-def _reduced(chunk: _Chunk, reduce: _Reduce) -> dict[str, B.Rows]:
-    """A chunk's tables: from its hands files' footers where they fit and decode, else from
-    its rows. A file that cannot be read, or whose values are impossible, raises
-    :class:`DatasetError` naming the chunk's files."""
-    kept = None
+def _shard_tables(part: Part, games: Path, blocking: B.Blocking, teams: bool) -> dict:
+    """One shard's :data:`~sim.dataset.summaries.TABLES`: from its hands file's footer where
+    it keeps this blocking and decodes, else from its rows (and those of ``games``, its games
+    file, where there is one) by the code the runner makes the footers with. A file that
+    cannot be read, or whose values are impossible, raises :class:`DatasetError` naming the
+    shard's files."""
+    if _summarized(part, blocking, teams):
+        with contextlib.suppress(B.SummaryError):
+            return B.read_summary(part.summary or b"")
+    files = [str(part.path)] + ([str(games)] if games.exists() else [])
     try:
-        if chunk.summarized:
-            with contextlib.suppress(B.SummaryError):
-                kept = _summaries(chunk.hands)
-        hands = games = None
-        if kept is None:
-            hands = _read_hands(chunk.hands)
-            games = _read_games(chunk.games)
+        hands = _read(part.path, [*B.HAND_COLUMNS, *(B.ACTIONS if _has_actions(part) else ())])
+        tables = B.hand_tables(hands, blocking, teams=teams)
+        if games.exists():
+            game_rows = _read(games, list(B.GAME_COLUMNS))
+            tables += B.game_tables_of(game_rows, hands, blocking, teams=teams)
     except (OSError, pa.ArrowException) as err:
-        raise unreadable(chunk.files, err) from None
-    try:
-        return reduce(chunk, hands, games, kept)
+        raise unreadable(files, err) from None
     except B.ChunkError as err:
-        raise damaged(chunk.files, str(err)) from None
-
-
-@dataclass(frozen=True)
-class _Reduce:
-    """How a chunk is reduced (the same for every chunk of a dataset)."""
-
-    blocking: B.Blocking
-    teams: frozenset[str]
-
-    def summarized(self, arm: str, part: Part) -> bool:
-        """Whether ``part`` (a hands file of ``arm``) keeps this report's blocks."""
-        header = B.summary_header(part.summary)
-        return B.summary_fits(header, self.blocking, teams=arm in self.teams)
-
-    def __call__(self, chunk: _Chunk, hands, games, kept) -> dict[str, B.Rows]:
-        """The chunk's :data:`~sim.dataset.summaries.TABLES`: ``kept`` (from the footers), or
-        made from the rows read by the code the runner makes the footers with."""
-        if kept is not None:
-            return kept
-        teams = chunk.arm in self.teams
-        tables = B.hand_tables(hands, self.blocking, teams=teams)
-        if games is not None:
-            tables += B.game_tables_of(games, hands, self.blocking, teams=teams)
-        return {
-            name: B.in_key_order(rows, keyed)
-            for name, rows, keyed in zip(B.TABLES, tables, B.KEYED, strict=False)
-        }
+        raise damaged(files, str(err)) from None
+    return {n: B.in_key_order(t, k) for n, t, k in zip(B.TABLES, tables, B.KEYED, strict=False)}
 
 
 def aggregate(ds: Dataset) -> Aggregates:
@@ -334,20 +235,22 @@ def aggregate(ds: Dataset) -> Aggregates:
         block = block_size(min(sum(p.rows for p in parts) for parts in hand_parts.values()))
     known = REASONS + ("other",)
     seconds = model_seconds(time_model(ds.manifest))
-    reduce = _Reduce(
-        blocking=B.Blocking(block, stride, seats, known, by_game, seconds),
-        teams=frozenset(teams),
-    )
+    blocking = B.Blocking(block, stride, seats, known, by_game, seconds)
     names = dict(zip(B.TABLES, B.table_names(seats, known), strict=True))
     pieces: dict[str, list[pl.DataFrame]] = {name: [] for name in B.TABLES}
-    chunks = _file_chunks(hand_parts, ds.root / "games", CHUNK_ROWS, reduce.summarized)
-    # two chunks read and reduced at a time (the readers and kernels leave the GIL)
+    shards = [(arm, part) for arm, parts in hand_parts.items() for part in parts]
+
+    def tables(shard: tuple[str, Part]) -> dict:
+        arm, part = shard
+        games = ds.root / "games" / f"arm={arm}" / part.path.name
+        return _shard_tables(part, games, blocking, arm in teams)
+
+    # two shards read and reduced at a time (the readers and kernels leave the GIL)
     pool = ThreadPoolExecutor(2)
     try:
-        reduced = pool.map(lambda c: _reduced(c, reduce), chunks)
-        for chunk, tables in zip(chunks, reduced, strict=True):
-            for name, rows in tables.items():
-                pieces[name].append(_frame(chunk.arm, rows, names[name]))
+        for (arm, _part), reduced in zip(shards, pool.map(tables, shards), strict=True):
+            for name, rows in reduced.items():
+                pieces[name].append(_frame(arm, rows, names[name]))
     finally:
         pool.shutdown(cancel_futures=True)
     frames = {name: _stack(pieces[name], names[name]) for name in B.TABLES}
@@ -368,5 +271,5 @@ def aggregate(ds: Dataset) -> Aggregates:
         block=block,
         per_game_deals=per_game,
         by_game=by_game,
-        actions=all(_has_actions(parts) for parts in hand_parts.values()),
+        actions=all(_has_actions(p) for parts in hand_parts.values() for p in parts),
     )

@@ -85,12 +85,12 @@ def _aggregate(root: Path, *, footers: bool) -> M.Aggregates:
     ds = open_dataset(root)
     if footers:
         return M.aggregate(ds)
-    real = M._Reduce.summarized
+    real = M._summarized
     try:
-        M._Reduce.summarized = lambda self, arm, part: False
+        M._summarized = lambda part, blocking, teams: False
         return M.aggregate(ds)
     finally:
-        M._Reduce.summarized = real
+        M._summarized = real
 
 
 def _same(a: M.Aggregates, b: M.Aggregates) -> None:
@@ -113,13 +113,12 @@ def test_the_runner_keeps_every_shards_hand_blocks_and_they_are_what_the_rows_gi
     assert footers and all(footers)
     ds = open_dataset(kept)
     reads = []
-    real = M._read_hands, M._read_games
-    M._read_hands = lambda files: reads.append(files) or real[0](files)
-    M._read_games = lambda files: reads.append(files) or real[1](files)
+    real = M._read
+    M._read = lambda path, columns: reads.append(path) or real(path, columns)
     try:
         from_footers = M.aggregate(ds)
     finally:
-        M._read_hands, M._read_games = real
+        M._read = real
     assert reads == []  # no rows were read, of hands or games
     _same(from_footers, _aggregate(kept, footers=False))
 
@@ -191,12 +190,12 @@ def test_a_mirrored_run_counted_in_hands_has_blocks_its_plan_fixed(tmp_path: Pat
     assert planned["block"] == M.block_size(24000 // MIRROR_HANDS_PER_GAME)
     assert all(_footers(root))
     reads = []
-    real = M._read_hands
-    M._read_hands = lambda files, scores: reads.append(files) or real(files, scores)
+    real = M._read
+    M._read = lambda path, columns: reads.append(path) or real(path, columns)
     try:
         agg = M.aggregate(ds)
     finally:
-        M._read_hands = real
+        M._read = real
     assert not reads and agg.block == planned["block"] and agg.per_game_deals
     _same(agg, _aggregate(root, footers=False))
     blocks = dict(agg.hand_blocks.group_by("arm").len().iter_rows())
@@ -242,19 +241,12 @@ def test_a_summary_of_other_blocks_or_a_damaged_one_is_not_used(tmp_path: Path) 
     _record_files(root)
     open_dataset(root)
     parts = M._parts(root / "hands")
-    reduce = M._Reduce(
-        blocking=B.Blocking(
-            header["block"],
-            1,
-            header["seats"],
-            tuple(header["known"]),
-            False,
-            tuple(header["seconds"]),
-        ),  # fmt: skip
-        teams=frozenset(),
-    )
+    blocking = B.Blocking(
+        header["block"], 1, header["seats"], tuple(header["known"]), False,
+        tuple(header["seconds"]),
+    )  # fmt: skip
     arm = path.parent.name.removeprefix("arm=")
-    assert reduce.summarized(arm, next(p for p in parts[arm] if p.path == path))
+    assert M._summarized(next(p for p in parts[arm] if p.path == path), blocking, False)
     with pytest.raises(B.SummaryError):
         B.read_summary(damaged)
     _same(_aggregate(root, footers=True), _aggregate(root, footers=False))
@@ -293,9 +285,12 @@ def test_a_summary_holds_what_the_rows_of_its_shard_give_and_names_its_blocking(
             flags = {"teams": arm.teams}
             assert B.summary_for(hands, games, blocking, **flags) == value
             tables = B.read_summary(value)
-            reduce = M._Reduce(blocking, teams=frozenset([arm.name] if arm.teams else []))
-            chunk = M._Chunk(arm.name, [part], [str(games_path)], False)
-            rows = reduce(chunk, M._read_hands([part]), M._read_games([str(games_path)]), None)
+            real = M._summarized
+            try:  # the shard's tables made from its rows
+                M._summarized = lambda part, blocking, teams: False
+                rows = M._shard_tables(part, games_path, blocking, arm.teams)
+            finally:
+                M._summarized = real
             assert list(rows) == list(B.TABLES)
             for name, got in rows.items():
                 want = tables[name]
