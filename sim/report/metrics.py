@@ -97,13 +97,12 @@ def _stack(frames: list[pl.DataFrame], names: tuple[str, ...]) -> pl.DataFrame:
 
 @dataclass(frozen=True)
 class Part:
-    """One Parquet file of the dataset, from its footer: rows, the largest deal number (None
-    where the footer has no statistics for it), and the hand blocks the runner kept there
-    (:mod:`sim.dataset.summaries`; None in a games file or a file written without them)."""
+    """One Parquet file of the dataset, from its footer: rows, and the hand blocks the runner
+    kept there (:mod:`sim.dataset.summaries`; None in a games file or a file written without
+    them)."""
 
     path: Path
     rows: int
-    top_deal: int | None
     summary: bytes | None = None
     types: dict[str, pa.DataType] | None = None  # the Arrow types of its columns
 
@@ -124,9 +123,7 @@ def _parts(folder: Path) -> dict[str, list[Part]]:
             except (OSError, pa.ArrowException) as err:
                 raise unreadable([str(path)], err) from None
             summary = (meta.metadata or {}).get(B.SUMMARY_KEY)
-            parts.setdefault(arm, []).append(
-                Part(path, meta.num_rows, _top_deal(meta), summary, types)
-            )
+            parts.setdefault(arm, []).append(Part(path, meta.num_rows, summary, types))
     return parts
 
 
@@ -142,30 +139,14 @@ def damaged(files: list[str], what: str) -> DatasetError:
     return DatasetError(f"{where}: {what}; run the experiment again to replay the damaged shard")
 
 
-def _top_deal(meta: pq.FileMetaData) -> int | None:
-    """The largest deal number in a file's statistics: -1 without a deal column (a games
-    file), None where some row group has no statistics."""
-    names = [meta.schema.column(i).name for i in range(meta.num_columns)]
-    if "deal" not in names:
-        return -1
-    col = names.index("deal")
-    top = -1
-    for g in range(meta.num_row_groups):
-        stats = meta.row_group(g).column(col).statistics
-        if stats is None or not stats.has_min_max:
-            return None
-        top = max(top, int(stats.max))
-    return top
-
-
-def _deals_per_game(ds: Dataset, hands: dict[str, list[Part]]) -> bool:
+def _deals_per_game(ds: Dataset, planned: dict) -> bool:
     """Whether the deals are numbered per game (``game * GAME_DEAL_STRIDE + hand``, as
-    mirrored runs do) rather than one after another: read from the footers' statistics."""
-    tops = [p.top_deal for parts in hands.values() for p in parts]
-    if any(t is None for t in tops):
-        value = ds.hands().select(pl.col("deal").max()).collect().item()
-        return value is not None and value >= GAME_DEAL_STRIDE
-    return max(tops, default=-1) >= GAME_DEAL_STRIDE
+    mirrored runs do) rather than one after another: the plan's stride (the manifest's
+    ``report_blocks``), or, without one, the largest deal number."""
+    if isinstance(planned.get("stride"), int):
+        return planned["stride"] == GAME_DEAL_STRIDE
+    value = ds.hands().select(pl.col("deal").max()).collect().item()
+    return value is not None and value >= GAME_DEAL_STRIDE
 
 
 def _has_actions(part: Part) -> bool:
@@ -212,15 +193,15 @@ def aggregate(ds: Dataset) -> Aggregates:
     seats = max(a.players for a in ds.arms)
     teams = {a.name for a in ds.arms if a.teams}
     hand_parts = _parts(ds.root / "hands")
-    per_game = _deals_per_game(ds, hand_parts)
+    planned = ds.manifest.get("report_blocks")
+    planned = planned if isinstance(planned, dict) else {}
+    per_game = _deals_per_game(ds, planned)
     # a run counted in games plays the same games in every arm, not the same hands: hands are
     # blocked by their game's number, so that each arm has about 400 blocks (blocks of deals
     # would follow the arm with the fewest hands, and the others have up to four times as
     # many), and the plan fixes the blocks, so the runner can keep them in its footers
     by_game = not per_game and ds.manifest.get("experiment", {}).get("unit") == "games"
     stride = GAME_DEAL_STRIDE if per_game else 1
-    planned = ds.manifest.get("report_blocks")
-    planned = planned if isinstance(planned, dict) else {}
     size = planned.get("block")
     if per_game and planned.get("stride") == GAME_DEAL_STRIDE and _positive_int(size):
         # mirrored runs number deals per game (game * GAME_DEAL_STRIDE + hand) and are cut
