@@ -17,7 +17,6 @@ from __future__ import annotations
 import base64
 import json
 import zlib
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -223,36 +222,6 @@ SHARD_KEY = 1 << 40
 below 2**40)."""
 
 
-def first_deals(
-    hand_shard: np.ndarray,
-    hand_game: np.ndarray,
-    hand_no: np.ndarray,
-    hand_deal: np.ndarray,
-    game_shard: np.ndarray,
-    game: np.ndarray,
-) -> np.ndarray:
-    """Each game's first deal: the deal of its hand 0 among the hands (of the same shards).
-    A game's block is its first deal's, so that games are cut into the hands' blocks (a
-    mirrored run's rotations repeat a game with the same deals: any of them gives it)."""
-    first = hand_no == 0
-    keys = hand_shard[first].astype(np.int64) * SHARD_KEY + hand_game[first].astype(np.int64)
-    deals = hand_deal[first].astype(np.int64)
-    if len(keys) > 1 and (keys[1:] < keys[:-1]).any():
-        order = np.argsort(keys, kind="stable")
-        keys, deals = keys[order], deals[order]
-    wanted = game_shard.astype(np.int64) * SHARD_KEY + game.astype(np.int64)
-    at = np.searchsorted(keys, wanted)
-    found = at < len(keys)
-    found[found] = keys[at[found]] == wanted[found]
-    if not found.all():
-        missing = int(np.flatnonzero(~found)[0])
-        raise ChunkError(
-            f"game {int(game[missing])} of shard {int(game_shard[missing])} has no first hand "
-            "among the hands"
-        )
-    return deals[at]
-
-
 Column = pa.Array | pa.ChunkedArray
 """A column as pyarrow gives it."""
 
@@ -386,12 +355,12 @@ class Blocking:
             return game // self.block
         return deal // (self.stride * self.block)
 
-    def game_blocks(self, game: np.ndarray, first_deal: Callable[[], np.ndarray]) -> np.ndarray:
+    def game_blocks(self, game: np.ndarray, first_deal: np.ndarray) -> np.ndarray:
         """Each game's block: ``game // block`` in a run counted in games, else the block of
-        its first deal (``first_deal()``, :func:`first_deals`)."""
+        its first deal (the deal of its hand 0)."""
         if self.by_game:
             return game // self.block
-        return first_deal() // (self.stride * self.block)
+        return first_deal // (self.stride * self.block)
 
     def header(self, *, teams: bool, shard: int) -> dict:
         return {
@@ -467,14 +436,14 @@ def sums_per_game(hand_key: np.ndarray, values: np.ndarray, game_key: np.ndarray
 
 
 def game_tables_of(
-    games: pa.Table, hands: pa.Table | None, blocking: Blocking, *, teams: bool
+    games: pa.Table, hands: pa.Table, blocking: Blocking, *, teams: bool
 ) -> tuple[Rows, Rows, Rows, Rows, Rows]:
     """Games as the runner writes them, summed per (shard, block: ``blocking.game_blocks``)
     into every column of ``game_sum_names(seats)``, and the per-block histograms of hands per
     game, final margins, turns per game and seconds per game at the table (the time model
     ``blocking.seconds`` over its hands' action counts, rounded to whole seconds). ``hands``,
-    of the same shards, give each game's turns, seconds and first deal (without them, as may
-    be when blocks are of game numbers, those histograms are empty).
+    of the same shards, give each game's turns, seconds and first deal (the deal of its hand
+    0, a sum over its hands of ``deal * (hand == 0)``); a game without hands is an error.
 
     The final margin is the winner's final score minus the best other side's (two sides for a
     partnership arm; negative in the rare gin game whose loser's box bonuses put him ahead,
@@ -500,31 +469,24 @@ def game_tables_of(
     winner = column(games, "winner")
     margin = final_margins(np.stack(columns, axis=1).astype(np.int64), length, winner)
 
-    def first() -> np.ndarray:
-        return first_deals(
-            column(hands, "shard"), column(hands, "game"), column(hands, "hand"),
-            column(hands, "deal"), shard, game,
-        )  # fmt: skip
-
-    runs = Runs(shard, blocking.game_blocks(game, first))
+    timed = bool(blocking.seconds) and set(ACTIONS) <= set(hands.column_names)
+    charged = [column(hands, c)[:, None] for c in ("turns", *(ACTIONS if timed else ()))]
+    first = (column(hands, "deal") * (column(hands, "hand") == 0))[:, None]
+    per_game = sums_per_game(
+        game_keys(column(hands, "shard"), column(hands, "rotation"), column(hands, "game")),
+        np.concatenate([np.ones_like(first), *charged, first], axis=1),
+        game_keys(shard, column(games, "rotation"), game),
+    )
+    runs = Runs(shard, blocking.game_blocks(game, per_game[:, -1]))
     flags = column(games, "comeback"), winner, column(games, "lead_changes")
     sums = game_run_sums(runs.starts, hands_of, margin, *flags, column(games, "capped"),
                          blocking.seats)  # fmt: skip
+    turns_rows = runs.histogram_rows(per_game[:, 1])
     seconds = np.zeros(len(game), np.int64)
-    turns_rows = seconds_rows = concat_rows([], 2)
-    if hands is not None:
-        timed = bool(blocking.seconds) and set(ACTIONS) <= set(hands.column_names)
-        charged = ["turns", *(ACTIONS if timed else ())]
-        ones = np.ones((hands.num_rows, 1), np.int64)
-        per_game = sums_per_game(
-            game_keys(column(hands, "shard"), column(hands, "rotation"), column(hands, "game")),
-            np.concatenate([ones, *[column(hands, c)[:, None] for c in charged]], axis=1),
-            game_keys(shard, column(games, "rotation"), game),
-        )
-        turns_rows = runs.histogram_rows(per_game[:, 1])
-        if timed:  # the model's seconds in the order hand, turn, meld, layoff, rebuild
-            seconds = np.rint(per_game @ np.asarray(blocking.seconds)).astype(np.int64)
-            seconds_rows = runs.histogram_rows(seconds)
+    seconds_rows = concat_rows([], 2)
+    if timed:  # the model's seconds in the order hand, turn, meld, layoff, rebuild
+        seconds = np.rint(per_game[:, :-1] @ np.asarray(blocking.seconds)).astype(np.int64)
+        seconds_rows = runs.histogram_rows(seconds)
     if len(runs):
         seconds_sums = np.add.reduceat(seconds, runs.starts)[:, None]
     else:

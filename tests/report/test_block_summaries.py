@@ -319,16 +319,21 @@ def test_a_summary_holds_what_the_rows_of_its_shard_give_and_names_its_blocking(
 
 @pytest.mark.nojit
 def test_a_games_first_deal_is_the_deal_of_its_hand_0() -> None:
-    """Hands of two shards, out of order, a mirrored rotation repeating shard 1's games:
-    each game's first deal is that of its hand 0; a game without one is a clear error."""
+    """Hands of two shards, out of order, a mirrored rotation repeating shard 1's games: each
+    game's first deal, the sum over its hands of ``deal * (hand == 0)``, is that of its hand
+    0 (in its own rotation); a game without hands is a clear error."""
     shard = np.array([1, 1, 1, 0, 0, 0, 1, 1, 1])
+    rotation = np.array([0, 0, 0, 0, 0, 0, 1, 1, 1])
     game = np.array([0, 0, 1, 0, 1, 1, 0, 0, 1])
     hand = np.array([0, 1, 0, 0, 0, 1, 0, 1, 0])
     deal = np.array([0, 1, 2, 0, 1, 2, 0, 1, 2])
-    got = B.first_deals(shard, game, hand, deal, np.array([0, 0, 1, 1]), np.array([0, 1, 0, 1]))
-    assert got.tolist() == [0, 1, 0, 2]
-    with pytest.raises(B.ChunkError, match="game 2 of shard 0 has no first hand"):
-        B.first_deals(shard, game, hand, deal, np.array([0]), np.array([2]))
+    keys = B.game_keys(shard, rotation, game)
+    first = (deal * (hand == 0))[:, None]
+    wanted = B.game_keys(np.array([0, 0, 1, 1, 1]), np.array([0, 0, 0, 1, 1]),
+                         np.array([0, 1, 0, 0, 1]))  # fmt: skip
+    assert B.sums_per_game(keys, first, wanted)[:, 0].tolist() == [0, 1, 0, 0, 2]
+    with pytest.raises(B.ChunkError, match="a game has no hands"):
+        B.sums_per_game(keys, first, B.game_keys(np.array([0]), np.array([0]), np.array([2])))
 
 
 @pytest.mark.nojit

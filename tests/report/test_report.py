@@ -86,15 +86,21 @@ def test_final_margin_is_the_winners_lead_over_the_best_other_side() -> None:
             "comeback": [False, False, False],
         }
     )
+    hands = pl.DataFrame(  # one hand a game, of 7 turns
+        {"shard": [0, 0, 0], "rotation": [0, 0, 0], "game": [0, 1, 2], "hand": [0, 0, 0],
+         "deal": [0, 1, 2], "turns": [7, 7, 7]}
+    )  # fmt: skip
+    games = games.with_columns(rotation=pl.lit(0))
     blocking = Blocking(block=1, stride=1, seats=2, known=("other",), by_game=True)
     sums, _hands_hist, margins, turns, seconds = game_tables_of(
-        games.to_arrow(), None, blocking, teams=False
-    )  # a run counted in games: blocks of game numbers, no hands needed
+        games.to_arrow(), hands.to_arrow(), blocking, teams=False
+    )  # a run counted in games: blocks of game numbers
     sums = _frame("a", sums, game_sum_names(2))
     assert sums["margin"].to_list() == [-26, 70, 20]
     assert sums["lead_changes2"].to_list() == [1, 0, 4]
     assert _frame("a", margins, ("margin", "len"))["margin"].to_list() == [-26, 70, 20]
-    assert len(turns) == len(seconds) == 0  # turns and minutes per game come from the hands
+    assert _frame("a", turns, ("turns", "len"))["turns"].to_list() == [7, 7, 7]
+    assert len(seconds) == 0  # no time model: no minutes per game
 
 
 def _comparisons(report, arm: str) -> dict:
