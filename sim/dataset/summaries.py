@@ -3,7 +3,7 @@
 The report cuts each arm's hands into blocks of ``block`` consecutive deals
 (:func:`block_size`), its games into the blocks of their first deals, and needs per (shard,
 block) the sums of every hand and game statistic and the histograms of :data:`TABLES`. This
-module makes them with the kernels of :mod:`sim.dataset.summary_kernels`, for the rows the
+module makes them in numpy (sums and counts per run of a block's rows), for the rows the
 report reads and for each shard the runner writes, which keeps them in the hands file's
 Parquet footer (:func:`summary_for`) for the report to read instead of the rows
 (:func:`read_summary`). A summary of another blocking is not used; the rows are read.
@@ -23,7 +23,6 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from sim.dataset import summary_kernels as kernels
 from sim.rules.model import MAX_PLAYERS
 
 BOOTSTRAP_BLOCKS = 400
@@ -141,6 +140,20 @@ class Runs:
         starts = np.flatnonzero(first)
         return run[starts], v[starts], np.diff(np.append(starts, len(v)))
 
+    def tally(self, values: np.ndarray, width: int) -> np.ndarray:
+        """Per run, its rows whose value is each of 0 to ``width - 1`` (int64[runs, width];
+        other values are not counted)."""
+        run = np.repeat(np.arange(len(self)), self.counts)
+        ok = (values >= 0) & (values < width)
+        flat = np.bincount(run[ok] * width + values[ok], minlength=len(self) * width)
+        return flat.reshape(len(self), width).astype(np.int64)
+
+    def sums(self, columns: list[np.ndarray]) -> np.ndarray:
+        """Per run, the sum of each of ``columns`` (int64[runs, len(columns)])."""
+        if not len(self):
+            return np.zeros((0, len(columns)), np.int64)
+        return np.stack([np.add.reduceat(np.asarray(c, np.int64), self.starts) for c in columns], 1)
+
     def histogram_rows(self, values: np.ndarray) -> Rows:
         """:meth:`histogram` as rows of the report's (shard, block, value, len) table."""
         k, v, c = self.histogram(values)
@@ -157,7 +170,7 @@ for the time model (``sim.dataset.timing``); 0 in a dataset of an older version.
 
 
 def hand_sum_names(seats: int, reasons: tuple[str, ...]) -> tuple[str, ...]:
-    """The columns of a hand block, in order (``kernels.hand_run_sums``' columns, then
+    """The columns of a hand block, in order (:func:`hand_run_sums`' columns, then
     :data:`ACTIONS`)."""
     return (
         ("n", "turns", "turns2", "points", "points2", "decided", "dealer_win", "first_win")
@@ -256,37 +269,29 @@ def uniform_list_columns(column: Column, width: int) -> list[np.ndarray] | None:
     return [values[s::step] if s < step else zero for s in range(width)]
 
 
-def reason_dictionary(column: Column, known: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """The end reason column as ``(codes, reason_of)``: row i's reason is ``known``'s entry
-    ``reason_of[codes[i]]``, whose last entry, ``other``, takes every reason not listed. A
-    dictionary-encoded column (as the runner writes it) keeps its indices as the codes and
-    is looked up once per dictionary entry, not per hand; any other column's codes are the
-    entries of ``known`` themselves."""
-    chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
-    other = len(known) - 1
+def reason_codes(column: Column, known: tuple[str, ...]) -> np.ndarray:
+    """The end reason column as each row's index in ``known``, whose last entry, ``other``,
+    takes every reason not listed. A dictionary-encoded column (as the runner writes it) is
+    looked up once per dictionary entry, not per hand."""
     names = pa.array(known[:-1], pa.string())
 
     def index(values: pa.Array) -> np.ndarray:
         found = pc.index_in(values.cast(pa.string()), value_set=names)
-        return np.asarray(found.fill_null(other)).astype(np.int64)
+        return np.asarray(found.fill_null(len(known) - 1)).astype(np.int64)
 
-    for chunk in chunks:
+    codes = []
+    for chunk in column.chunks if isinstance(column, pa.ChunkedArray) else [column]:
         if chunk.null_count:
             raise ChunkError(f"the end reason of {chunk.null_count} hands is empty")
-    if chunks and all(pa.types.is_dictionary(chunk.type) for chunk in chunks):
-        try:  # 32-bit indices: the files' dictionaries together may outgrow the runner's int8
-            wide = [c.cast(pa.dictionary(pa.int32(), c.type.value_type)) for c in chunks]
-            combined = pa.chunked_array(wide).unify_dictionaries().combine_chunks()
+        if not pa.types.is_dictionary(chunk.type):
+            codes.append(index(chunk))
+            continue
+        try:
+            chunk.validate(full=True)
         except pa.ArrowException as err:
-            raise ChunkError(f"cannot read the end reasons ({err})") from None
-        codes = np.asarray(combined.indices)
-        reason_of = index(combined.dictionary)
-        if len(codes) and not 0 <= codes.min() <= codes.max() < len(reason_of):
-            raise ChunkError("an end reason points outside its column's dictionary")
-        return codes, reason_of
-    codes = [index(chunk) for chunk in chunks]
-    together = np.concatenate(codes) if codes else np.zeros(0, np.int64)
-    return together, np.arange(len(known), dtype=np.int64)
+            raise ChunkError(f"an end reason points outside its dictionary ({err})") from None
+        codes.append(index(chunk.dictionary)[np.asarray(chunk.indices)])
+    return np.concatenate(codes) if codes else np.zeros(0, np.int64)
 
 
 HAND_COLUMNS = (
@@ -381,16 +386,16 @@ class SummaryError(ValueError):
 
 
 def hand_tables(hands: pa.Table, blocking: Blocking, *, teams: bool) -> tuple[Rows, Rows, Rows]:
-    """Hands as the runner writes them (a shard's, or a chunk of whole files the report
-    reads) as their block sums (every column of ``hand_sum_names(seats, known)``) and the
-    per-block histograms of turns and points per hand. ``teams``: a partnership arm, read as
-    two sides (seats 0 and 2 team A, 1 and 3 team B)."""
+    """A shard's hands as the runner writes them, as their block sums (every column of
+    ``hand_sum_names(seats, known)``) and the per-block histograms of turns and points per
+    hand. ``teams``: a partnership arm, read as two sides (seats 0 and 2 team A, 1 and 3
+    team B)."""
 
     def ints(name: str) -> np.ndarray:
         return arrow_ints(hands.column(name), name)
 
     n = hands.num_rows
-    codes, reason_of = reason_dictionary(hands.column("end_reason"), blocking.known)
+    reasons = reason_codes(hands.column("end_reason"), blocking.known)
     winner, dealer, players = ints("winner"), ints("dealer"), ints("players")
     if n and winner.min() < -1:
         raise ChunkError(f"a hand's winner is {int(winner.min())}: seats count from 0, -1 is none")
@@ -401,13 +406,23 @@ def hand_tables(hands: pa.Table, blocking: Blocking, *, teams: bool) -> tuple[Ro
         players = np.full_like(players, 2)
     runs = Runs(ints("shard"), blocking.hand_blocks(ints("deal"), ints("game")))
     turns, points = ints("turns"), ints("points")
-    sums = np.zeros((len(runs), len(hand_sum_names(blocking.seats, blocking.known))), np.int64)
-    kernels.hand_run_sums(runs.starts, winner, dealer, players, turns, points, codes,
-                          reason_of, blocking.seats, sums)  # fmt: skip
-    if n and all(name in hands.column_names for name in ACTIONS):
-        actions = np.stack([ints(a) for a in ACTIONS], axis=1).astype(np.int64)
-        sums[:, -len(ACTIONS) :] = np.add.reduceat(actions, runs.starts, axis=0)
+    actions = ACTIONS if all(name in hands.column_names for name in ACTIONS) else ()
+    sums = hand_run_sums(runs, winner, dealer, players, turns, points, reasons, blocking)
+    sums = np.concatenate([sums, runs.sums([ints(a) for a in actions] or [np.zeros(n)] * 3)], 1)
     return runs.sum_rows(sums), runs.histogram_rows(turns), runs.histogram_rows(points)
+
+
+def hand_run_sums(runs, winner, dealer, players, turns, points, reasons, blocking) -> np.ndarray:
+    """Per run of hands, the columns of ``hand_sum_names(seats, known)`` before
+    :data:`ACTIONS`: hands, Σturns, Σturns², Σpoints, Σpoints², hands someone won, won by the
+    dealer, won by the first player (the dealer's left); then per seat s the hands s won; then
+    per end reason (``reasons``, each hand's index in ``blocking.known``) its hands.
+    ``winner`` is a seat or -1; the dealer is a seat."""
+    w, d, t, p = (np.asarray(x, np.int64) for x in (winner, dealer, turns, points))
+    first = np.where(d + 1 == np.asarray(players, np.int64), 0, d + 1)
+    fixed = runs.sums([np.ones_like(t), t, t * t, p, p * p, w >= 0, w == d, w == first])
+    wins = runs.tally(w, blocking.seats)
+    return np.concatenate([fixed, wins, runs.tally(reasons, len(blocking.known))], axis=1)
 
 
 def game_keys(shard: np.ndarray, rotation: np.ndarray, game: np.ndarray) -> np.ndarray:

@@ -146,8 +146,8 @@ def run_shard(task: ShardTask, progress: Progress | None = None) -> ShardResult:
 
 def warm_shard(task: ShardTask) -> None:
     """Load what a shard runs, on a hand or two and nothing written: the engine's kernels and,
-    where the shard keeps its hand blocks, the report's (each worker would otherwise load
-    them from numba's cache itself)."""
+    where the shard keeps its hand blocks, the summaries' code (each worker would otherwise
+    load them itself)."""
     out = api.play(task.params, task.card_values, task.bot_codes(), hands=1)
     if task.hand_blocks is not None:
         sid = ShardId(task.ruleset, task.variant, len(task.bots), task.bots, task.seed, 0)

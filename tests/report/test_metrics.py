@@ -1,5 +1,5 @@
 """The aggregation against direct per-hand computations: the reductions of a chunk (sums and
-histograms per run of a block, sim.dataset.summary_kernels) give what a group_by over every hand
+histograms per run of a block, sim.dataset.summaries) give what a group_by over every hand
 gives; the runner's derived columns (points, comeback) are what the score lists give."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pyarrow as pa
 import pytest
 
 from sim.dataset import summaries as C
-from sim.dataset.summaries import reason_dictionary
+from sim.dataset.summaries import reason_codes
 from sim.engine.rows import GAME_DEAL_STRIDE
 from sim.report import open_dataset
 from sim.report.metrics import _frame, aggregate
@@ -43,10 +43,9 @@ def test_end_reasons_read_categorical_and_string_columns() -> None:
     known = ("went_out", "block", "stalled", "other")
     names = ["block", "went_out", "surprise", "stalled", "block"]
     for column in (pa.array(names).dictionary_encode(), pa.array(names)):
-        codes, reason_of = reason_dictionary(column, known)
-        assert reason_of[codes].tolist() == [1, 0, 3, 2, 1]
+        assert reason_codes(column, known).tolist() == [1, 0, 3, 2, 1]
     with pytest.raises(C.ChunkError, match="end reason"):
-        reason_dictionary(pa.array(["block", None]).dictionary_encode(), known)
+        reason_codes(pa.array(["block", None]).dictionary_encode(), known)
 
 
 def _played(hand_scores: list[list[int]], games: list[tuple[int, int]], finals: list[list[int]]):
