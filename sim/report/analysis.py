@@ -215,15 +215,10 @@ def analyse(
         hands_n[arm.name] = int(hb["n"].sum())
         games_n[arm.name] = int(gb["n"].sum())
         metrics = metrics_for(arm.players, agg.reasons, arm.teams, seconds)
-        hand_stats = {m.name: m.fn for m in metrics if m.level == "hand"}
-        game_stats = {m.name: m.fn for m in metrics if m.level == "game"}
-        edges_hand, edges_game = seat_edges(arm)
-        hand_stats |= edges_hand
-        game_stats |= edges_game
-        for name, iv in block_bootstrap(hand_stats, hb, resamples=resamples, seed=seed).items():
-            estimates[(arm.name, name)] = iv
-        for name, iv in block_bootstrap(game_stats, gb, resamples=resamples, seed=seed).items():
-            estimates[(arm.name, name)] = iv
+        for level, sums, edges in zip(("hand", "game"), (hb, gb), seat_edges(arm), strict=True):
+            stats = {m.name: m.fn for m in metrics if m.level == level} | edges
+            for name, iv in block_bootstrap(stats, sums, resamples=resamples, seed=seed).items():
+                estimates[(arm.name, name)] = iv
         metric_rows[arm.name] = _metric_rows(arm, agg, hb, gb, metrics, estimates)
     comparisons = _compare(ds, agg, hnames, gnames, estimates, resamples, seed)
     for c, p in zip(comparisons, holm([c.interval.p for c in comparisons]), strict=True):
@@ -265,21 +260,18 @@ def rule_changes_text(arm: Arm) -> str:
     return text + (f"; own seed {arm.seed} (compared unpaired)" if arm.own_seed else "")
 
 
-def distinct_decimals(low: float, estimate: float, high: float, decimals: int = 1) -> int:
-    """The fewest decimals, from ``decimals`` up to 6, at which an estimate and its interval's
-    ends print as differently as they are (``2.4 [2.4, 2.4]`` says nothing)."""
-    differ = len({low, estimate, high})
-    while decimals < 6 and len({f"{x:.{decimals}f}" for x in (low, estimate, high)}) < differ:
+def fmt_ci(value, low, high, decimals: int = 1, sign: str = "") -> str:
+    """``12.3 [11.9, 12.7]`` (``sign="+"``: ``+12.3 [11.9, 12.7]``), with more decimals, up to
+    6, where fewer would print the estimate and an end alike (issue #30: ``2.4 [2.4, 2.4]``
+    says nothing); without an interval the value alone, NaN or None as an en dash."""
+    if value is None or math.isnan(value):
+        return "–"
+    ends = (low, value, high)
+    if any(x is None or math.isnan(x) for x in ends):
+        return f"{value:{sign}.{decimals}f}"
+    while decimals < 6 and len({f"{x:.{decimals}f}" for x in ends}) < len(set(ends)):
         decimals += 1
-    return decimals
-
-
-def distinct_text(estimate: float, low: float, high: float, decimals: int = 1) -> str:
-    """``+2.41 [2.38, 2.44]``, with enough decimals that the ends differ from the estimate."""
-    if math.isnan(low):
-        return f"{estimate:+.{decimals}f}"
-    decimals = distinct_decimals(low, estimate, high, decimals)
-    return f"{estimate:+.{decimals}f} [{low:.{decimals}f}, {high:.{decimals}f}]"
+    return f"{value:{sign}.{decimals}f} [{low:.{decimals}f}, {high:.{decimals}f}]"
 
 
 _S, _I, _F = pl.String, pl.Int64, pl.Float64

@@ -101,16 +101,10 @@ def render_html(report: Report, figures: dict[str, Path], version: str) -> str:
 
 
 def simulate_seconds(manifest: dict) -> float | None:
-    """Seconds the runner spent simulating, from the manifest: the wall-clock time of the
-    runs that made the dataset; a dataset of an earlier version records only its shards'
-    times, whose sum (over every worker) is given instead."""
-    for key in ("seconds", "simulate_seconds"):
-        if isinstance(manifest.get(key), int | float):
-            return float(manifest[key])
-    shards = [s.get("seconds") for s in manifest.get("shards", []) if isinstance(s, dict)]
-    if shards and all(isinstance(s, int | float) for s in shards):
-        return float(sum(shards))
-    return None
+    """Seconds the runner spent simulating: the wall-clock time of the runs that made the
+    dataset (the manifest's ``seconds``; None in a dataset without it)."""
+    seconds = manifest.get("seconds")
+    return float(seconds) if isinstance(seconds, int | float) else None
 
 
 def bench_report(dataset: str | Path, out: str | Path | None = None, **kwargs) -> dict:

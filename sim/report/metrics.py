@@ -59,15 +59,13 @@ class Aggregates:
     @property
     def blocks_text(self) -> str:
         """How hands and games were cut into bootstrap blocks, for the report."""
-        if self.per_game_deals:
-            hands = f"blocks of {self.block} games' hands (deals numbered per game)"
-        elif self.by_game:
-            hands = f"blocks of {self.block} games' hands (a run counted in games)"
-        else:
-            hands = f"blocks of {self.block} consecutive deals"
+        unit = "consecutive deals"
+        if self.per_game_deals or self.by_game:
+            why = "deals numbered per game" if self.per_game_deals else "a run counted in games"
+            unit = f"games' hands ({why})"
         return (
-            f"{hands}; each game in the block of its first deal, neighbouring blocks merged "
-            f"to at most {BOOTSTRAP_BLOCKS} per arm for the games"
+            f"blocks of {self.block} {unit}; each game in the block of its first deal, "
+            f"neighbouring blocks merged to at most {BOOTSTRAP_BLOCKS} per arm"
         )
 
 

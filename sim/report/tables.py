@@ -8,7 +8,7 @@ from functools import cache
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
-from sim.report.analysis import Report, distinct_decimals, rule_changes_text
+from sim.report.analysis import Report, fmt_ci, rule_changes_text
 from sim.report.answer import answer_cards, comparison_cells, report_bands
 
 _NUMBER = re.compile(r"[+\-–]?\d[\d.,]*( \[[+\-\d.,]+, [+\-\d.,]+\])?( ⚠)?|–")
@@ -81,23 +81,6 @@ PAIRING = (
 """What is paired and how, said on the page (and in report.md)."""
 
 
-def fmt(x: float | None, decimals: int = 1) -> str:
-    """A number for a table: NaN and None as an en dash."""
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "–"
-    return f"{x:.{decimals}f}"
-
-
-def fmt_ci(value: float | None, low: float | None, high: float | None, decimals: int = 1) -> str:
-    """``12.3 [11.9, 12.7]``, with more decimals where fewer would print the estimate and an
-    end alike (issue #30: ``2.4 [2.4, 2.4]`` says nothing)."""
-    if low is None or high is None or (isinstance(low, float) and math.isnan(low)):
-        return fmt(value, decimals)
-    if value is not None and not math.isnan(value) and not math.isnan(high):
-        decimals = distinct_decimals(low, value, high, decimals)
-    return f"{fmt(value, decimals)} [{fmt(low, decimals)}, {fmt(high, decimals)}]"
-
-
 def fmt_p(p: float) -> str:
     """A p-value: three decimals, or ``<0.001``."""
     if math.isnan(p):
@@ -154,7 +137,7 @@ def arm_table(report: Report) -> tuple[list[str], list[list[tuple[str, float | s
                 row.append((fmt_ci(v["value"], v["ci_low"], v["ci_high"], d), v["value"]))
         for metric in reasons:
             v = values.get((arm.name, metric))
-            row.append((fmt(v["value"], 2), v["value"]) if v else ("–", None))
+            row.append((fmt_ci(v["value"], None, None, 2), v["value"]) if v else ("–", None))
         rows.append(row)
     return header, rows
 
@@ -178,8 +161,8 @@ def comparison_table(report: Report) -> tuple[list[str], list[list[tuple]]]:
             (c.arm.name, c.arm.name),
             (c.arm.baseline, c.arm.baseline),
             (c.metric.title, c.metric.title),
-            (fmt(c.baseline_value * scale, d), c.baseline_value * scale),
-            (fmt(c.arm_value * scale, d), c.arm_value * scale),
+            (fmt_ci(c.baseline_value * scale, None, None, d), c.baseline_value * scale),
+            (fmt_ci(c.arm_value * scale, None, None, d), c.arm_value * scale),
             (fmt_ci(iv.estimate * scale, iv.low * scale, iv.high * scale, d), iv.estimate * scale),
             (fmt_p(iv.p), iv.p),
             (fmt_p(c.p_holm), c.p_holm),
