@@ -71,6 +71,11 @@ class Rows:
     def __len__(self) -> int:
         return len(self.shard)
 
+    @staticmethod
+    def empty(width: int) -> Rows:
+        """A table of ``width`` columns and no rows."""
+        return Rows(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros((0, width), np.int64))
+
 
 def in_key_order(rows: Rows, keyed: int) -> Rows:
     """``rows`` sorted by (shard, block, the first ``keyed`` columns), the other columns
@@ -87,18 +92,6 @@ def in_key_order(rows: Rows, keyed: int) -> Rows:
     summed = np.add.reduceat(columns, starts, axis=0) if len(starts) else columns
     summed[:, :keyed] = columns[starts, :keyed]
     return Rows(keys[0][starts], keys[1][starts], summed)
-
-
-def concat_rows(parts: list[Rows], width: int) -> Rows:
-    """The rows of ``parts``, one after another."""
-    if not parts:
-        empty = np.zeros(0, np.int64)
-        return Rows(empty, empty, np.zeros((0, width), np.int64))
-    return Rows(
-        np.concatenate([r.shard for r in parts]),
-        np.concatenate([r.block for r in parts]),
-        np.concatenate([r.columns for r in parts]),
-    )
 
 
 class Runs:
@@ -498,7 +491,7 @@ def game_tables_of(
                          blocking.seats)  # fmt: skip
     turns_rows = runs.histogram_rows(per_game[:, 1])
     seconds = np.zeros(len(game), np.int64)
-    seconds_rows = concat_rows([], 2)
+    seconds_rows = Rows.empty(2)
     if timed:  # the model's seconds in the order hand, turn, meld, layoff, rebuild
         seconds = np.rint(per_game[:, :-1] @ np.asarray(blocking.seconds)).astype(np.int64)
         seconds_rows = runs.histogram_rows(seconds)

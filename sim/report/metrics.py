@@ -90,7 +90,7 @@ def _summed(frame: pl.DataFrame, names: tuple[str, ...]) -> pl.DataFrame:
 
 
 def _stack(frames: list[pl.DataFrame], names: tuple[str, ...]) -> pl.DataFrame:
-    return pl.concat(frames) if frames else _frame("", B.concat_rows([], len(names)), names)
+    return pl.concat(frames) if frames else _frame("", B.Rows.empty(len(names)), names)
 
 
 @dataclass(frozen=True)
@@ -105,10 +105,6 @@ class Part:
     types: dict[str, pa.DataType] | None = None  # the Arrow types of its columns
 
 
-def _positive_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value > 0
-
-
 def _parts(folder: Path) -> dict[str, list[Part]]:
     """Every file of a hands or games folder, per arm in name order, each footer read once."""
     parts: dict[str, list[Part]] = {}
@@ -119,20 +115,16 @@ def _parts(folder: Path) -> dict[str, list[Part]]:
                 meta = pq.read_metadata(path)
                 types = {f.name: f.type for f in meta.schema.to_arrow_schema()}
             except (OSError, pa.ArrowException) as err:
-                raise unreadable([str(path)], err) from None
+                raise damaged([str(path)], f"cannot read the Parquet file ({err})") from None
             summary = (meta.metadata or {}).get(B.SUMMARY_KEY)
             parts.setdefault(arm, []).append(Part(path, meta.num_rows, summary, types))
     return parts
 
 
-def unreadable(files: list[str], err: Exception) -> DatasetError:
-    """A damaged Parquet file (cut short by a full disk, say): one line naming it. ``rummysim
-    run`` checks every finished shard's digest and plays a damaged one again."""
-    return damaged(files, f"cannot read the Parquet file ({err})")
-
-
 def damaged(files: list[str], what: str) -> DatasetError:
-    """Files that cannot be reported on, for the reason ``what``: one line naming them."""
+    """Files that cannot be reported on (cut short by a full disk, say), for the reason
+    ``what``: one line naming them. ``rummysim run`` checks every finished shard's digest and
+    plays a damaged one again."""
     where = files[0] if len(files) == 1 else f"one of {', '.join(files)}"
     return DatasetError(f"{where}: {what}; run the experiment again to replay the damaged shard")
 
@@ -180,7 +172,7 @@ def _shard_tables(part: Part, games: Path, blocking: B.Blocking, teams: bool) ->
             game_rows = _read(games, list(B.GAME_COLUMNS))
             tables += B.game_tables_of(game_rows, hands, blocking, teams=teams)
     except (OSError, pa.ArrowException) as err:
-        raise unreadable(files, err) from None
+        raise damaged(files, f"cannot read the Parquet file ({err})") from None
     except B.ChunkError as err:
         raise damaged(files, str(err)) from None
     return {n: B.in_key_order(t, k) for n, t, k in zip(B.TABLES, tables, B.KEYED, strict=False)}
@@ -201,7 +193,7 @@ def aggregate(ds: Dataset) -> Aggregates:
     by_game = not per_game and ds.manifest.get("experiment", {}).get("unit") == "games"
     stride = GAME_DEAL_STRIDE if per_game else 1
     size = planned.get("block")
-    if per_game and planned.get("stride") == GAME_DEAL_STRIDE and _positive_int(size):
+    if per_game and isinstance(size, int) and size > 0:
         # mirrored runs number deals per game (game * GAME_DEAL_STRIDE + hand) and are cut
         # into blocks of game numbers whose size the plan fixed (sim.runner.run.
         # report_blocking: about 400 per arm, whatever its rotations), kept in its footers
