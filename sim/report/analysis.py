@@ -115,10 +115,6 @@ class Comparison:
     interval: Interval
     p_holm: float = math.nan
 
-    @property
-    def significant(self) -> bool:
-        return self.p_holm < ALPHA
-
 
 @dataclass
 class Report:
