@@ -12,24 +12,15 @@ from __future__ import annotations
 import base64
 import time
 from dataclasses import dataclass
-from importlib.metadata import PackageNotFoundError
-from importlib.metadata import version as package_version
 from pathlib import Path
 
+from sim import __version__
 from sim.dataset.files import write_text_atomic
 from sim.report.analysis import Report, analyse
 from sim.report.dataset import open_dataset
 from sim.report.figures import draw_all, figure_list
 from sim.report.metrics import aggregate
 from sim.report.tables import page_context, templates
-
-
-def rummysim_version() -> str:
-    """The installed rummysim version."""
-    try:
-        return package_version("rummysim")
-    except PackageNotFoundError:  # pragma: no cover - running from a source tree
-        return "unknown"
 
 
 @dataclass(frozen=True)
@@ -69,7 +60,7 @@ def write_report(
     figures = draw_all(report, folder / "figures")
     times["figures"] = time.perf_counter() - mark
     mark = time.perf_counter()
-    version = rummysim_version()
+    version = __version__
     report.rows.write_parquet(folder / "summary.parquet")
     report.rows.write_csv(folder / "summary.csv")
     write_text_atomic(render_markdown(report, version), folder / "report.md", folder)

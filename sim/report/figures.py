@@ -206,13 +206,6 @@ def _survival_data(arms: Sequence[Arm], hist: pl.DataFrame) -> dict:
     return {"curves": curves, "limit": limit}
 
 
-def _hue_colors(n: int) -> list:
-    """The colors seaborn gives ``n`` hue levels: the current palette, or husl beyond it."""
-    if n <= len(sns.color_palette()):
-        return sns.color_palette(None, n)
-    return sns.color_palette("husl", n)
-
-
 LEGEND_ROW = 0.19
 """Inches a legend entry takes at font size 8 (the figure grows to hold them all)."""
 
@@ -226,7 +219,9 @@ def _draw_survival(curves: list[tuple[str, str, list, list]], limit: float) -> p
                         top=1 - 0.3 / height)  # fmt: skip
     rulesets = list(dict.fromkeys(c[0] for c in curves))
     lineups = list(dict.fromkeys(c[1] for c in curves))
-    colors = dict(zip(rulesets, _hue_colors(len(rulesets)), strict=True))
+    # seaborn's hue colours: the current palette, or husl beyond its ten
+    palette = sns.color_palette(None if len(rulesets) <= 10 else "husl", len(rulesets))
+    colors = dict(zip(rulesets, palette, strict=True))
     for label, lineup, turns, over in curves:
         ax.plot(turns, over, drawstyle="steps-post", color=colors[label],
                 ls=LINE_STYLES[lineups.index(lineup) % len(LINE_STYLES)],
@@ -365,7 +360,7 @@ def _draw_forest(arms: list[str], panels: list[tuple]) -> plt.Figure:
         ax.set_title(f"{title}: difference", fontsize=10, y=1.0)
     for ax in axes.ravel()[len(panels) :]:
         ax.axis("off")
-    _space_panels(fig, max(arms, key=len, default=""), rows, fontsize=8)
+    _space_panels(fig, _longest(arms), rows, fontsize=8)
     return fig
 
 
