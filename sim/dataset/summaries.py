@@ -17,7 +17,7 @@ from __future__ import annotations
 import base64
 import json
 import zlib
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 import numpy as np
 import pyarrow as pa
@@ -361,17 +361,9 @@ class Blocking:
         return first_deal // (self.stride * self.block)
 
     def header(self, *, teams: bool, shard: int) -> dict:
-        return {
-            "version": SUMMARY_VERSION,
-            "block": self.block,
-            "by_game": self.by_game,
-            "stride": self.stride,
-            "seats": self.seats,
-            "known": list(self.known),
-            "teams": teams,
-            "shard": shard,
-            "seconds": list(self.seconds),
-        }
+        """What a summary's header says of how it was made (JSON: tuples as lists)."""
+        made = {**asdict(self), "known": list(self.known), "seconds": list(self.seconds)}
+        return {**made, "version": SUMMARY_VERSION, "teams": teams, "shard": shard}
 
 
 class SummaryError(ValueError):
