@@ -427,18 +427,13 @@ def _compare(ds, agg, hnames, gnames, estimates, resamples, seed) -> list[Compar
             continue
         base = ds.arm(arm.baseline)
         metrics = metrics_for(arm.players, agg.reasons, arm.teams, seconds)
+        both = (arm.name, base.name)
         paired = not arm.own_seed  # an arm with its own seed played other deals
         if paired:
-            ha, hb = _paired(
-                _blocks(agg.hand_blocks, arm.name, hnames),
-                _blocks(agg.hand_blocks, base.name, hnames),
-                hnames,
-            )
+            ha, hb = _paired(*(_blocks(agg.hand_blocks, a, hnames) for a in both), hnames)
         else:  # an arm with its own seed plays other deals: nothing to pair on
-            ha = _arm_sums(agg.hand_blocks, arm.name, hnames)
-            hb = _arm_sums(agg.hand_blocks, base.name, hnames)
-        ga = _arm_sums(agg.game_blocks, arm.name, gnames)
-        gb = _arm_sums(agg.game_blocks, base.name, gnames)
+            ha, hb = (_arm_sums(agg.hand_blocks, a, hnames) for a in both)
+        ga, gb = (_arm_sums(agg.game_blocks, a, gnames) for a in both)
         hand = {m.name: m.fn for m in metrics if m.level == "hand"}
         game = {m.name: m.fn for m in metrics if m.level == "game"}
         ivs = block_bootstrap(hand, ha, hb, paired=paired, resamples=resamples, seed=seed)
