@@ -40,8 +40,8 @@ from sim.dataset.bands import band_for
 from sim.report.analysis import (
     ALPHA,
     Report,
-    distinct_text,
     edge_title,
+    fmt_ci,
     rule_changes_text,
     seat_edges,
 )
@@ -120,7 +120,7 @@ class Cell:
 
     @property
     def text(self) -> str:
-        return distinct_text(self.estimate, self.low, self.high, self.decimals)
+        return fmt_ci(self.estimate, self.low, self.high, self.decimals, "+")
 
     @property
     def size(self) -> float:

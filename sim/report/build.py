@@ -12,24 +12,15 @@ from __future__ import annotations
 import base64
 import time
 from dataclasses import dataclass
-from importlib.metadata import PackageNotFoundError
-from importlib.metadata import version as package_version
 from pathlib import Path
 
+from sim import __version__
 from sim.dataset.files import write_text_atomic
 from sim.report.analysis import Report, analyse
 from sim.report.dataset import open_dataset
 from sim.report.figures import draw_all, figure_list
 from sim.report.metrics import aggregate
 from sim.report.tables import page_context, templates
-
-
-def rummysim_version() -> str:
-    """The installed rummysim version."""
-    try:
-        return package_version("rummysim")
-    except PackageNotFoundError:  # pragma: no cover - running from a source tree
-        return "unknown"
 
 
 @dataclass(frozen=True)
@@ -69,7 +60,7 @@ def write_report(
     figures = draw_all(report, folder / "figures")
     times["figures"] = time.perf_counter() - mark
     mark = time.perf_counter()
-    version = rummysim_version()
+    version = __version__
     report.rows.write_parquet(folder / "summary.parquet")
     report.rows.write_csv(folder / "summary.csv")
     write_text_atomic(render_markdown(report, version), folder / "report.md", folder)
@@ -101,16 +92,10 @@ def render_html(report: Report, figures: dict[str, Path], version: str) -> str:
 
 
 def simulate_seconds(manifest: dict) -> float | None:
-    """Seconds the runner spent simulating, from the manifest: the wall-clock time of the
-    runs that made the dataset; a dataset of an earlier version records only its shards'
-    times, whose sum (over every worker) is given instead."""
-    for key in ("seconds", "simulate_seconds"):
-        if isinstance(manifest.get(key), int | float):
-            return float(manifest[key])
-    shards = [s.get("seconds") for s in manifest.get("shards", []) if isinstance(s, dict)]
-    if shards and all(isinstance(s, int | float) for s in shards):
-        return float(sum(shards))
-    return None
+    """Seconds the runner spent simulating: the wall-clock time of the runs that made the
+    dataset (the manifest's ``seconds``; None in a dataset without it)."""
+    seconds = manifest.get("seconds")
+    return float(seconds) if isinstance(seconds, int | float) else None
 
 
 def bench_report(dataset: str | Path, out: str | Path | None = None, **kwargs) -> dict:

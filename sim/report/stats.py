@@ -69,10 +69,13 @@ def holm(pvalues: Sequence[float]) -> list[float]:
 
 
 def hist_quantile(values: np.ndarray, counts: np.ndarray, q: float) -> float:
-    """The q-quantile (smallest value whose cumulative share reaches q) of a histogram."""
+    """The q-quantile of a histogram: the smallest value whose cumulative share reaches q
+    (the 1e-12 keeps a share of exactly ``q`` from missing by rounding)."""
     order = np.argsort(values)
-    cdf = np.cumsum(np.asarray(counts, dtype=float)[order])[None, :]
-    return float(quantile_rows(np.asarray(values)[order], cdf, q)[0])
+    cdf = np.cumsum(np.asarray(counts, dtype=float)[order])
+    if not len(cdf) or cdf[-1] <= 0:
+        return math.nan
+    return float(np.asarray(values)[order][np.argmax(cdf >= (q - 1e-12) * cdf[-1])])
 
 
 def hist_summary(values: np.ndarray, counts: np.ndarray) -> dict[str, float]:
@@ -204,60 +207,6 @@ def block_bootstrap(
         n: _interval(float(e), table[:, j], resamples)
         for j, (n, e) in enumerate(zip(names, estimates, strict=True))
     }
-
-
-def quantile_rows(values: np.ndarray, cdf: np.ndarray, q: float) -> np.ndarray:
-    """``hist_quantile`` of every row of ``cdf`` (rows of cumulative counts over the sorted
-    ``values``): the smallest value whose cumulative share reaches ``q`` (the 1e-12 keeps a
-    share of exactly ``q`` from missing by rounding)."""
-    total = cdf[:, -1:]
-    out = values[np.argmax(cdf >= (q - 1e-12) * total, axis=1)].astype(float)
-    out[total[:, 0] <= 0] = math.nan
-    return out
-
-
-HistStatistic = Callable[[np.ndarray, np.ndarray], np.ndarray]
-"""Maps (sorted values, rows of cumulative counts over them) to one value per row."""
-
-
-def quantile_of(q: float) -> HistStatistic:
-    """The q-quantile of each row."""
-    return lambda values, cdf: quantile_rows(values, cdf, q)
-
-
-def quantile_spread(high: float, low: float) -> HistStatistic:
-    """The ``high`` quantile minus the ``low`` one (an IQR: 0.75, 0.25), per row."""
-    return lambda values, cdf: quantile_rows(values, cdf, high) - quantile_rows(values, cdf, low)
-
-
-def hist_bootstrap(
-    stats: Mapping[str, HistStatistic],
-    values: np.ndarray,
-    block_counts: np.ndarray,
-    *,
-    resamples: int = 2000,
-    seed: int = 0,
-) -> dict[str, Interval]:
-    """Percentile intervals of statistics of a distribution kept as one histogram per block
-    (quantiles, an IQR): what ``block_bootstrap`` does for sums, with its weights (the same
-    seed draws the same blocks). ``values`` (V,) are the distinct values, ``block_counts``
-    (blocks, V) how often each occurs in each block; a statistic gets the sorted values and
-    the draws' rows of cumulative counts. It has no null value to test: ``p`` is NaN."""
-    order = np.argsort(values)
-    values = np.asarray(values)[order]
-    cumulative = np.cumsum(np.asarray(block_counts, dtype=float)[:, order], axis=1)
-    total = cumulative.sum(axis=0, keepdims=True)
-    estimates = {n: float(f(values, total)[0]) for n, f in stats.items()}
-    if cumulative.shape[0] < 2:
-        return {n: Interval(e, *[math.nan] * 4) for n, e in estimates.items()}
-    weights, _ = _weight_pair(seed, resamples, cumulative.shape[0])
-    with _blas.limit(limits=1, user_api="blas"):
-        cdf = weights @ cumulative
-    out = {}
-    for n, f in stats.items():
-        iv = _interval(estimates[n], f(values, cdf), resamples)
-        out[n] = Interval(iv.estimate, iv.low, iv.high, iv.se, math.nan)
-    return out
 
 
 def _interval(estimate: float, values: np.ndarray, resamples: int) -> Interval:
