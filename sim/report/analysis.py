@@ -221,7 +221,8 @@ def analyse(
         c.p_holm = p
 
     rows = {arm.name: _distribution_rows(arm, agg) + metric_rows[arm.name] for arm in ds.arms}
-    frame = pl.DataFrame(_with_comparisons(rows, comparisons), schema=SUMMARY_SCHEMA, strict=False)
+    rows_out = _with_comparisons(rows, comparisons) + skill_rows(ds)
+    frame = pl.DataFrame(rows_out, schema=SUMMARY_SCHEMA, strict=False)
     return Report(ds, agg, frame, comparisons, hands_n, games_n, resamples, seed, estimates)
 
 
@@ -410,6 +411,39 @@ def _edge_rows(arm: Arm, estimates, hands: int, games: int) -> list[dict]:
         title = f"{edge_title(arm, metric)}: share of won ones - fair share (pp)"
         n = games if metric in game else hands
         rows.append(_row(arm, metric, title, _iv(iv), "bootstrap", n, 100.0))
+    return rows
+
+
+def skill_rows(ds: Dataset) -> list[dict]:
+    """Skill, for each arm whose line-up mixes bots: each bot's hand win rate per seat (the
+    hands it won over the seat-hands it played, Wilson) and its points per seat-hand (its
+    seat's ``hand_scores`` entry; its team's at a partnership table), in one pass over the
+    hands of those arms (each hand's ``bots`` say who sat where, rotations included)."""
+    mixed = {a.name: a for a in ds.arms if len(set(a.bots)) > 1}
+    if not mixed:
+        return []
+    seat, scores = pl.col("seat"), pl.col("hand_scores")
+    per_bot = (
+        ds.hands()
+        .filter(pl.col("arm").is_in(list(mixed)))
+        .select(
+            "arm", "bots", "winner", scores, pl.int_ranges(pl.col("bots").list.len()).alias("seat")
+        )
+        .explode("bots", "seat")
+        .group_by("arm", "bots")
+        .agg(
+            pl.len().alias("n"),
+            (pl.col("winner") == seat).sum().alias("wins"),
+            scores.list.get(seat % scores.list.len()).cast(pl.Int64).sum().alias("points"),
+        )
+        .sort("arm", "bots")
+        .collect()
+    )
+    rows = []
+    for name, bot, n, wins, points in per_bot.iter_rows():
+        arm, est = mixed[name], (points / n, None, None)
+        rows.append(_wilson_row(arm, f"bot_{bot}_win", f"{bot}: hand win rate per seat", wins, n))
+        rows.append(_row(arm, f"bot_{bot}_points", f"{bot}: points per seat-hand", est, "", n))
     return rows
 
 

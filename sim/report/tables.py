@@ -237,4 +237,10 @@ def page_context(report: Report, version: str) -> dict:
         "exp_text": text,  # fenced in report.md by more backticks than any run in it
         "fence": "`" * max([3, *(len(run) + 1 for run in re.findall("`+", text))]),
         "cards": answer_cards(report, report_bands(report)),
+        # skill: (arm, what, value [95% CI]) of each bot of a mixed line-up (skill_rows)
+        "skill": [
+            (r["arm"], r["title"], fmt_ci(r["value"], r["ci_low"], r["ci_high"], 2))
+            for r in report.rows.iter_rows(named=True)
+            if r["metric"].startswith("bot_")
+        ],
     }

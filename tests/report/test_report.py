@@ -149,6 +149,28 @@ def test_summary_files_have_one_row_per_arm_and_metric(small_report) -> None:
     assert (seats["ci_low"] <= seats["value"]).all() and (seats["value"] <= seats["ci_high"]).all()
 
 
+def test_mixed_line_up_reports_each_bots_win_rate_and_points_per_seat(small_report) -> None:
+    """Skill: each bot of the mixed greedy/careful line-up gets its hand win rate per seat
+    (Wilson interval) and its points per seat-hand, as the hands give them, in the summary,
+    the page and report.md; line-ups of one bot get none."""
+    report, name = small_report.report, "basic-2p-greedy,careful"
+    hands = _hands(report.dataset.root).filter(pl.col("arm") == name)
+    rows = report.rows.filter(pl.col("metric").str.starts_with("bot_"))
+    assert set(rows["arm"]) == {name} and rows.height == 4
+    page = (small_report.folder / "index.html").read_text()
+    md = (small_report.folder / "report.md").read_text()
+    assert "Skill: mixed line-ups" in page and "## Skill: mixed line-ups" in md
+    for seat, bot in enumerate(("greedy", "careful")):  # not mirrored: one seat each
+        win = rows.filter(pl.col("metric") == f"bot_{bot}_win").row(0, named=True)
+        assert win["n"] == hands.height and win["interval"] == "wilson"
+        assert win["value"] == pytest.approx(100 * (hands["winner"] == seat).mean())
+        assert win["ci_low"] < win["value"] < win["ci_high"]
+        points = rows.filter(pl.col("metric") == f"bot_{bot}_points")["value"].item()
+        assert points == pytest.approx(hands["hand_scores"].list.get(seat).mean())
+        assert f"{name}: {bot}: hand win rate per seat {win['value']:.2f} [" in md
+        assert f"{bot}: points per seat-hand {points:.2f}" in page
+
+
 def test_outputs_exist_and_config_strings_are_escaped(small_report) -> None:
     folder = small_report.folder
     for name in ("index.html", "report.md", "summary.csv", "summary.parquet"):
