@@ -60,35 +60,21 @@ def write_report(
     figures = draw_all(report, folder / "figures")
     times["figures"] = time.perf_counter() - mark
     mark = time.perf_counter()
-    version = __version__
     report.rows.write_parquet(folder / "summary.parquet")
     report.rows.write_csv(folder / "summary.csv")
-    write_text_atomic(render_markdown(report, version), folder / "report.md", folder)
-    write_text_atomic(render_html(report, figures, version), folder / "index.html", folder)
+    context, captions = page_context(report, __version__), figure_list(ds.arms)
+    markdown = templates(autoescape=False).get_template("report.md.j2")
+    write_text_atomic(markdown.render(context, figures=captions), folder / "report.md", folder)
+    # index.html: the figures' PNGs embedded (report.md links them from figures/)
+    images = [
+        {"stem": stem, "caption": caption, "data": base64.b64encode(png.read_bytes()).decode()}
+        for (stem, caption), png in zip(captions, figures.values(), strict=True)
+    ]
+    html = templates(autoescape=True).get_template("index.html.j2").render(context, images=images)
+    write_text_atomic(html, folder / "index.html", folder)
     times["write"] = time.perf_counter() - mark
     times["total"] = time.perf_counter() - start
     return Written(folder, report, {k: round(v, 3) for k, v in times.items()})
-
-
-def render_markdown(report: Report, version: str) -> str:
-    """report.md (figures linked from figures/)."""
-    template = templates(autoescape=False).get_template("report.md.j2")
-    return template.render(page_context(report, version), figures=figure_list(report.dataset.arms))
-
-
-def render_html(report: Report, figures: dict[str, Path], version: str) -> str:
-    """index.html, the figures' PNGs embedded."""
-    captions = dict(figure_list(report.dataset.arms))
-    images = [
-        {
-            "stem": path.stem,
-            "caption": captions.get(stem, stem),
-            "data": base64.b64encode(path.read_bytes()).decode("ascii"),
-        }
-        for stem, path in figures.items()
-    ]
-    template = templates(autoescape=True).get_template("index.html.j2")
-    return template.render(page_context(report, version), images=images)
 
 
 def simulate_seconds(manifest: dict) -> float | None:
