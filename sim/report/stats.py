@@ -79,13 +79,10 @@ def hist_quantile(values: np.ndarray, counts: np.ndarray, q: float) -> float:
 
 
 def hist_summary(values: np.ndarray, counts: np.ndarray) -> dict[str, float]:
-    """Mean, sd, p10, p25, median, p75, p90 of a histogram (value -> count)."""
-    v = np.asarray(values, dtype=float)
+    """Count, mean, p10, p25, median, p75, p90 of a histogram (value -> count)."""
     c = np.asarray(counts, dtype=float)
     n = c.sum()
-    mean = float((v * c).sum() / n) if n else math.nan
-    var = float((c * (v - mean) ** 2).sum() / (n - 1)) if n > 1 else math.nan
-    out = {"n": float(n), "mean": mean, "sd": math.sqrt(var) if var == var else math.nan}
+    out = {"n": float(n), "mean": float(np.dot(values, c) / n) if n else math.nan}
     for name, q in (("p10", 0.1), ("p25", 0.25), ("median", 0.5), ("p75", 0.75), ("p90", 0.9)):
         out[name] = hist_quantile(values, counts, q)
     return out
