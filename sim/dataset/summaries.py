@@ -211,16 +211,13 @@ def final_margins(final: np.ndarray, length: np.ndarray, winner: np.ndarray) -> 
                     top[:, -1] - top[:, -2]) if len(final) else np.zeros(0, np.int64)  # fmt: skip
 
 
-def game_run_sums(starts, hands, margin, comeback, winner, lead_changes, capped, seats: int):
-    """Per run of games (``starts``): games, Σhands, Σhands², Σmargin, Σmargin², comebacks,
+def game_run_sums(runs, hands, margin, comeback, winner, lead_changes, capped, seats: int):
+    """Per run of games (:class:`Runs`): games, Σhands, Σhands², Σmargin, Σmargin², comebacks,
     games someone won, Σlead changes, Σ(lead changes)², games the hand cap ended, then per
     seat the games it won (the first columns of :func:`game_sum_names`)."""
     h, m, c, w = (np.asarray(x, np.int64) for x in (hands, margin, lead_changes, winner))
     columns = [np.ones_like(h), h, h * h, m, m * m, comeback != 0, w >= 0, c, c * c, capped != 0]
-    columns += [w == s for s in range(seats)]
-    if len(starts) == 0:
-        return np.zeros((0, len(columns)), np.int64)
-    return np.add.reduceat(np.stack(columns, axis=1).astype(np.int64), starts, axis=0)
+    return runs.sums(columns + [w == s for s in range(seats)])
 
 
 SHARD_KEY = 1 << 40
@@ -479,19 +476,14 @@ def game_tables_of(
     )
     runs = Runs(shard, blocking.game_blocks(game, per_game[:, -1]))
     flags = column(games, "comeback"), winner, column(games, "lead_changes")
-    sums = game_run_sums(runs.starts, hands_of, margin, *flags, column(games, "capped"),
-                         blocking.seats)  # fmt: skip
+    sums = game_run_sums(runs, hands_of, margin, *flags, column(games, "capped"), blocking.seats)
     turns_rows = runs.histogram_rows(per_game[:, 1])
     seconds = np.zeros(len(game), np.int64)
     seconds_rows = Rows.empty(2)
     if timed:  # the model's seconds in the order hand, turn, meld, layoff, rebuild
         seconds = np.rint(per_game[:, :-1] @ np.asarray(blocking.seconds)).astype(np.int64)
         seconds_rows = runs.histogram_rows(seconds)
-    if len(runs):
-        seconds_sums = np.add.reduceat(seconds, runs.starts)[:, None]
-    else:
-        seconds_sums = np.zeros((0, 1), np.int64)
-    sums = np.concatenate([sums, seconds_sums], axis=1)
+    sums = np.concatenate([sums, runs.sums([seconds])], axis=1)
     return (runs.sum_rows(sums), runs.histogram_rows(hands_of), runs.histogram_rows(margin),
             turns_rows, seconds_rows)  # fmt: skip
 

@@ -71,7 +71,8 @@ def test_game_run_sums_are_the_rows_sums(seed: int) -> None:
     lead = rng.integers(0, 9, rows).astype(np.int32)
     capped = rng.random(rows) < 0.05
     starts = _starts(rng, rows)
-    out = C.game_run_sums(starts, hands, margin, comeback, winner, lead, capped, seats)
+    runs = C.Runs(np.zeros(rows), np.repeat(np.arange(len(starts)), np.diff([*starts, rows])))
+    out = C.game_run_sums(runs, hands, margin, comeback, winner, lead, capped, seats)
     for r, run in enumerate(_runs(starts, rows)):
         h, m, c = hands[run].astype(np.int64), margin[run], lead[run].astype(np.int64)
         expected = [len(h), h.sum(), (h * h).sum(), m.sum(), (m * m).sum(), comeback[run].sum()]
