@@ -172,21 +172,10 @@ def _paired(a: pl.DataFrame, b: pl.DataFrame, names: tuple[str, ...]) -> tuple[S
     Neighbouring blocks are then merged, the same in both arms, into at most
     :data:`BOOTSTRAP_BLOCKS` (:func:`_capped`).
     """
-    keys = [_block_keys(frame) for frame in (a, b)]
-    union = np.union1d(*keys)
-    lined = []
-    for frame, key in zip((a, b), keys, strict=True):
-        values = np.zeros((len(union), len(names)))
-        values[np.searchsorted(union, key)] = frame[list(names)].to_numpy().astype(float)
-        lined.append(_capped(Sums(names, values)))
-    return lined[0], lined[1]
-
-
-def _block_keys(frame: pl.DataFrame) -> np.ndarray:
-    """Each row's (shard, block) as one number, in the same order (blocks of a shard stay far
-    below 2**32)."""
-    shard = frame["shard"].to_numpy().astype(np.int64)
-    return (shard << 32) + frame["block"].to_numpy().astype(np.int64)
+    keys = ["shard", "block"]
+    both = a.join(b, on=keys, how="full", coalesce=True, suffix="_b").sort(keys).fill_null(0)
+    in_b = both.select([f"{n}_b" for n in names]).to_numpy().astype(float)
+    return _capped(_sums(both, names)), _capped(Sums(names, in_b))
 
 
 def analyse(
