@@ -177,22 +177,9 @@ def game_sum_names(seats: int) -> tuple[str, ...]:
     """The columns of a game block, in order (:func:`game_run_sums`' columns, then the
     games' seconds at the table under the time model, ``sim.dataset.timing``; 0 where the
     hands lack the action counts it charges)."""
-    return (
-        (
-            "n",
-            "hands",
-            "hands2",
-            "margin",
-            "margin2",
-            "comeback",
-            "decided",
-            "lead_changes",
-            "lead_changes2",
-            "capped",
-        )
-        + tuple(f"gwin{s}" for s in range(seats))
-        + ("seconds",)
-    )
+    fixed = ("n", "hands", "hands2", "margin", "margin2", "comeback", "decided", "lead_changes",
+             "lead_changes2", "capped")  # fmt: skip
+    return fixed + tuple(f"gwin{s}" for s in range(seats)) + ("seconds",)
 
 
 def final_margins(final: np.ndarray, length: np.ndarray, winner: np.ndarray) -> np.ndarray:

@@ -53,17 +53,9 @@ NO_DIFFERENCE = "no practical difference"
 INCONCLUSIVE = "inconclusive: more hands needed"
 
 CARD_METRICS = (
-    "turns_mean",
-    "hands_per_game",
-    "minutes_mean",
-    "minutes_per_game",
-    "points_sd",
-    "margin_mean",
-    "lead_changes",
-    "comeback_share",
-    "dealer_win",
-    "first_win",
-)
+    "turns_mean", "hands_per_game", "minutes_mean", "minutes_per_game", "points_sd",
+    "margin_mean", "lead_changes", "comeback_share", "dealer_win", "first_win",
+)  # fmt: skip
 """The card's columns, before the outcome mix (each end reason's share of hands)."""
 
 NO_RESULT = ("stalled", "exhausted")
