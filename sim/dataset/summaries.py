@@ -298,11 +298,12 @@ SUMMARY_KEY = b"rummysim.blocks"
 """The Parquet footer key (key-value metadata of the hands file, not of its Arrow schema) of
 a shard's block tables."""
 
-SUMMARY_VERSION = 5
+SUMMARY_VERSION = 6
 """2: the hand block sums end with :data:`ACTIONS`. 3: a seventh table, turns per game. 4:
 the game block sums end with seconds at the table, and an eighth table, seconds per game
 (the time model is in the header). 5: the hand block sums without seats at the table and
-points per seat. The report reads the rows of a summary of another."""
+points per seat. 6: every value a 64-bit integer (no per-table storage types). The report
+reads the rows of a summary of another."""
 
 TABLES = (
     "hands", "turns", "points", "games", "hands_hist", "margin", "game_turns", "game_seconds",
@@ -491,31 +492,12 @@ def summary_for(hands: pa.Table, games: pa.Table, blocking: Blocking, *, teams: 
     header = blocking.header(teams=teams, shard=one_shard)
     header["rows"] = [len(t) for t in tables]
     header["widths"] = [t.columns.shape[1] for t in tables]
-    values = [np.concatenate([t.block, t.columns.reshape(-1)]) for t in tables]
-    header["types"] = [_narrowest(v) for v in values]
-    raw = b"".join(
-        v.astype(kind).tobytes() for v, kind in zip(values, header["types"], strict=True)
-    )
+    raw = b"".join(np.concatenate([t.block, t.columns.reshape(-1)]).astype("<i8").tobytes()
+                   for t in tables)  # fmt: skip
     header["bytes"] = len(raw)
     header["crc32"] = zlib.crc32(raw)
     packed = pa.compress(raw, codec="zstd", asbytes=True)
     return json.dumps(header, sort_keys=True).encode() + b"\n" + base64.b64encode(packed)
-
-
-STORAGE_TYPES = ("<i2", "<i4", "<i8")
-"""How a table's values may be stored: little-endian 16-, 32- or 64-bit integers."""
-
-
-def _narrowest(values: np.ndarray) -> str:
-    """How a table's values are stored: the narrowest of :data:`STORAGE_TYPES` that holds
-    them all (16 bits for most histograms: their blocks, values and counts; 64 for sums of
-    squares). Fewer bytes to decompress, check and widen when the report reads them."""
-    low, high = (int(values.min()), int(values.max())) if len(values) else (0, 0)
-    for kind in STORAGE_TYPES:
-        info = np.iinfo(np.dtype(kind))
-        if info.min <= low and high <= info.max:
-            return kind
-    raise ChunkError(f"a block table's values reach {high}: more than 64 bits")
 
 
 def summary_header(value: bytes | None) -> dict | None:
@@ -552,10 +534,8 @@ def read_summary(value: bytes) -> dict[str, Rows]:
             raise ValueError("its values are not those it was written with")
         tables = []
         at = 0
-        for n, width, kind in zip(rows, widths, header["types"], strict=True):
-            if kind not in STORAGE_TYPES:
-                raise ValueError(f"values stored as {kind!r}")
-            values = np.frombuffer(raw, kind, count=n * (width + 1), offset=at)
+        for n, width in zip(rows, widths, strict=True):
+            values = np.frombuffer(raw, "<i8", count=n * (width + 1), offset=at)
             at += values.nbytes
             block = values[:n].astype(np.int64)
             columns = values[n:].astype(np.int64).reshape(n, width)

@@ -368,14 +368,6 @@ def test_rows_are_put_in_key_order_with_equal_keys_summed(keyed: int) -> None:
     )
 
 
-@pytest.mark.nojit
-def test_a_summary_stores_each_table_in_the_narrowest_integers_that_hold_it() -> None:
-    cases = [([0, 32767, -32768], "<i2"), ([32768], "<i4"), ([-(2**31)], "<i4"),
-             ([2**31], "<i8"), ([], "<i2")]  # fmt: skip
-    for values, kind in cases:
-        assert B._narrowest(np.array(values, np.int64)) == kind, values
-
-
 def test_a_mirrored_run_of_an_earlier_version_is_blocked_from_its_games(tmp_path: Path) -> None:
     """A mirrored dataset whose manifest has no planned blocks (written before they were
     planned) is cut as it was then: blocks of games sized from the games each arm played
