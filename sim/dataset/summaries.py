@@ -48,11 +48,6 @@ def block_size(rows: int, target_blocks: int = BOOTSTRAP_BLOCKS) -> int:
     return max(1, rows // target_blocks)
 
 
-DENSE_LIMIT = 1 << 24
-"""Largest (runs × values) table a histogram counts densely; a sparser one is counted by
-sorting."""
-
-
 class ChunkError(ValueError):
     """Rows the report cannot read (a null where every hand has a value, a seat that is no
     seat)."""
@@ -122,16 +117,10 @@ class Runs:
             return empty, empty, empty
         low = int(values.min())
         width = int(values.max()) - low + 1
-        run = np.repeat(np.arange(len(self.starts)), self.counts)  # each row's run
-        if len(self.starts) * width <= DENSE_LIMIT:
-            flat = np.bincount(run * width + (values - low), minlength=len(self.starts) * width)
-            nz = np.flatnonzero(flat)
-            return nz // width, nz % width + low, flat[nz]
-        order = np.lexsort((values, run))
-        run, v = run[order], values[order].astype(np.int64)
-        first = np.concatenate([[True], (run[1:] != run[:-1]) | (v[1:] != v[:-1])])
-        starts = np.flatnonzero(first)
-        return run[starts], v[starts], np.diff(np.append(starts, len(v)))
+        run = np.repeat(np.arange(len(self)), self.counts)  # each row's run
+        # (run, value) as one number, counted by sorting: values may be sparse and wide
+        keys, counts = np.unique(run * width + (values.astype(np.int64) - low), return_counts=True)
+        return keys // width, keys % width + low, counts
 
     def tally(self, values: np.ndarray, width: int) -> np.ndarray:
         """Per run, its rows whose value is each of 0 to ``width - 1`` (int64[runs, width];
