@@ -102,7 +102,7 @@ class Part:
     path: Path
     rows: int
     summary: bytes | None = None
-    types: dict[str, pa.DataType] | None = None  # the Arrow types of its columns
+    actions: bool = False  # it holds the action counts (a hands file of schema version 5)
 
 
 def _parts(folder: Path) -> dict[str, list[Part]]:
@@ -113,11 +113,11 @@ def _parts(folder: Path) -> dict[str, list[Part]]:
         for path in sorted(arm_folder.glob("*.parquet")):
             try:
                 meta = pq.read_metadata(path)
-                types = {f.name: f.type for f in meta.schema.to_arrow_schema()}
+                actions = set(B.ACTIONS) <= set(meta.schema.to_arrow_schema().names)
             except (OSError, pa.ArrowException) as err:
                 raise damaged([str(path)], f"cannot read the Parquet file ({err})") from None
             summary = (meta.metadata or {}).get(B.SUMMARY_KEY)
-            parts.setdefault(arm, []).append(Part(path, meta.num_rows, summary, types))
+            parts.setdefault(arm, []).append(Part(path, meta.num_rows, summary, actions))
     return parts
 
 
@@ -137,11 +137,6 @@ def _deals_per_game(ds: Dataset, planned: dict) -> bool:
         return planned["stride"] == GAME_DEAL_STRIDE
     value = ds.hands().select(pl.col("deal").max()).collect().item()
     return value is not None and value >= GAME_DEAL_STRIDE
-
-
-def _has_actions(part: Part) -> bool:
-    """Whether a hands file holds the action counts (schema version 5)."""
-    return set(B.ACTIONS) <= set(part.types or {})
 
 
 def _read(path: Path, columns: list[str]) -> pa.Table:
@@ -166,7 +161,7 @@ def _shard_tables(part: Part, games: Path, blocking: B.Blocking, teams: bool) ->
             return B.read_summary(part.summary or b"")
     files = [str(part.path)] + ([str(games)] if games.exists() else [])
     try:
-        hands = _read(part.path, [*B.HAND_COLUMNS, *(B.ACTIONS if _has_actions(part) else ())])
+        hands = _read(part.path, [*B.HAND_COLUMNS, *(B.ACTIONS if part.actions else ())])
         tables = B.hand_tables(hands, blocking, teams=teams)
         if games.exists():
             game_rows = _read(games, list(B.GAME_COLUMNS))
@@ -242,5 +237,5 @@ def aggregate(ds: Dataset) -> Aggregates:
         block=block,
         per_game_deals=per_game,
         by_game=by_game,
-        actions=all(_has_actions(p) for parts in hand_parts.values() for p in parts),
+        actions=all(p.actions for parts in hand_parts.values() for p in parts),
     )
