@@ -230,24 +230,19 @@ def _draw_survival(curves: list[tuple[str, str, list, list]], limit: float) -> p
     ax.set_ylim(0, 1.01)
     ax.set_xlabel("turn N")
     ax.set_ylabel("share of hands over by turn N")
-    _legend_right(fig, ax, title="rule set, line-up")
+    # the legend right of the plot, outside the data, the figure widened to hold it
+    legend = ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0,
+                       fontsize=8, title_fontsize=8, title="rule set, line-up")  # fmt: skip
+    extra = legend.get_window_extent(fig.canvas.get_renderer()).width / fig.dpi + 0.3
+    width, box = fig.get_size_inches()[0], ax.get_position()
+    fig.set_size_inches(width + extra, height)
+    scale = width / (width + extra)
+    ax.set_position([box.x0 * scale, box.y0, box.width * scale, box.height])
     return fig
 
 
 LINE_STYLES = ("-", "--", ":", "-.")
 """A survival curve's line style by its line-up (in order of appearance)."""
-
-
-def _legend_right(fig: plt.Figure, ax: plt.Axes, **options) -> None:
-    """A legend right of ``ax``, outside the data, the figure widened to hold it."""
-    legend = ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0,
-                       fontsize=8, title_fontsize=8, **options)  # fmt: skip
-    extra = legend.get_window_extent(fig.canvas.get_renderer()).width / fig.dpi + 0.3
-    width, height = fig.get_size_inches()
-    box = ax.get_position()
-    scale = width / (width + extra)
-    fig.set_size_inches(width + extra, height)
-    ax.set_position([box.x0 * scale, box.y0, box.width * scale, box.height])
 
 
 def _seats_data(report: Report) -> dict:
