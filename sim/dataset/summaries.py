@@ -171,20 +171,19 @@ def game_sum_names(seats: int) -> tuple[str, ...]:
     return fixed + tuple(f"gwin{s}" for s in range(seats)) + ("seconds",)
 
 
-def final_margins(final: np.ndarray, length: np.ndarray, winner: np.ndarray) -> np.ndarray:
+def final_margins(final: np.ndarray, winner: np.ndarray) -> np.ndarray:
     """Each game's final margin: the winner's final score minus the best other side's, or,
-    where nobody won (``winner`` -1, or past the game's ``length`` sides), the best score minus
-    the second best. ``final`` int64[games, width]: the first ``length[g]`` of a row real."""
+    where nobody won (``winner`` -1, or not one of the sides), the best score minus the
+    second best. ``final``: int64[games, sides], at least two sides."""
+    if not len(final):
+        return np.zeros(0, np.int64)
     games = np.arange(len(final))
-    scores = np.where(np.arange(final.shape[1]) < length[:, None], final, np.iinfo(np.int64).min)
-    won = (winner >= 0) & (winner < length)
+    won = (winner >= 0) & (winner < final.shape[1])
     seat = np.where(won, winner, 0).astype(np.int64)
-    mine = scores[games, seat]
-    others = scores.copy()
+    others = final.copy()
     others[games[won], seat[won]] = np.iinfo(np.int64).min
-    top = np.sort(scores, axis=1)
-    return np.where(won, mine - others.max(axis=1, initial=np.iinfo(np.int64).min),
-                    top[:, -1] - top[:, -2]) if len(final) else np.zeros(0, np.int64)  # fmt: skip
+    top = np.sort(final, axis=1)
+    return np.where(won, final[games, seat] - others.max(axis=1), top[:, -1] - top[:, -2])
 
 
 def game_run_sums(runs, hands, margin, comeback, winner, lead_changes, capped, seats: int):
@@ -215,24 +214,6 @@ def arrow_ints(column: Column, name: str) -> np.ndarray:
     if column.null_count:
         raise ChunkError(f"column {name!r} has {column.null_count} empty values")
     return arrow_array(column).to_numpy(zero_copy_only=False)
-
-
-def uniform_list_columns(column: Column, width: int) -> list[np.ndarray] | None:
-    """A list column whose every row is a list of the same length, with no value missing
-    (every hand's scores as the runner writes them), as ``width`` views of its values
-    (column ``s``: element ``s`` of each list, zeros past the lists' end); None otherwise."""
-    arr = arrow_array(column)
-    n = len(arr)
-    offsets = np.asarray(arr.offsets)
-    lengths = np.diff(offsets)
-    if not n or arr.null_count or arr.values.null_count:
-        return None
-    step = int(lengths[0])
-    if not step or not (lengths == step).all():
-        return None
-    values = np.asarray(arr.values)[offsets[0] : offsets[-1]]
-    zero = np.zeros(n, values.dtype)
-    return [values[s::step] if s < step else zero for s in range(width)]
 
 
 def reason_codes(column: Column, known: tuple[str, ...]) -> np.ndarray:
@@ -428,20 +409,20 @@ def game_tables_of(
     def column(table: pa.Table, name: str) -> np.ndarray:
         return arrow_ints(table.column(name), name)
 
-    width = 2 if teams else blocking.seats
-    if games.num_rows:
-        columns = uniform_list_columns(games.column("final_scores"), width)
-        if columns is None:
-            raise ChunkError("the runner's final scores are not one per seat")
-    else:
-        columns = [np.zeros(0, np.int64)] * width
-    length = np.minimum(np.diff(np.asarray(arrow_array(games.column("final_scores")).offsets)),
-                        width).astype(np.int64)  # fmt: skip
-    if len(length) and length.min() < 2:
+    # the final scores, one list per game and as long in every game (one per seat), with no
+    # value missing; of a partnership arm, the first two: the teams'
+    scores = arrow_array(games.column("final_scores"))
+    offsets = np.asarray(scores.offsets)
+    sides = np.diff(offsets)
+    if scores.null_count or scores.values.null_count or (sides != sides[:1]).any():
+        raise ChunkError("the runner's final scores are not one per seat")
+    if len(sides) and sides[0] < 2:
         raise ChunkError("a game has fewer than two final scores")
+    final = np.asarray(scores.values, np.int64)[offsets[0] : offsets[-1]]
+    final = final.reshape(-1, sides[0] if len(sides) else 2)[:, : 2 if teams else None]
     shard, game, hands_of = column(games, "shard"), column(games, "game"), column(games, "hands")
     winner = column(games, "winner")
-    margin = final_margins(np.stack(columns, axis=1).astype(np.int64), length, winner)
+    margin = final_margins(final, winner)
 
     timed = bool(blocking.seconds) and set(ACTIONS) <= set(hands.column_names)
     charged = [column(hands, c)[:, None] for c in ("turns", *(ACTIONS if timed else ()))]

@@ -52,11 +52,11 @@ def test_hand_run_sums_are_the_rows_sums(seed: int) -> None:
 
 @pytest.mark.nojit
 def test_final_margins_are_the_winners_lead_or_the_top_two_gap() -> None:
-    final = np.array([[214, 240, 0], [60, 130, 0], [90, 70, 0], [5, 9, 12], [5, 9, 12]])
-    length = np.array([2, 2, 2, 3, 2])  # the last game's third score is past its sides
-    winner = np.array([0, 1, -1, 0, 2], np.int8)  # a winner past the sides: nobody won
-    margin = C.final_margins(final, length, winner)
-    assert margin.tolist() == [-26, 70, 20, -7, 4]
+    final = np.array([[214, 240, 0], [60, 130, 0], [90, 70, 0], [5, 9, 12]])
+    winner = np.array([0, 1, -1, 0], np.int8)
+    assert C.final_margins(final, winner).tolist() == [-26, 70, 20, -7]
+    # a winner past the sides (a partnership's seat 2 or 3 over two teams' scores): nobody won
+    assert C.final_margins(final[:, :2], np.array([0, 1, -1, 2])).tolist() == [-26, 70, 20, 4]
 
 
 @pytest.mark.nojit
