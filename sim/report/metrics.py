@@ -89,10 +89,6 @@ def _summed(frame: pl.DataFrame, names: tuple[str, ...]) -> pl.DataFrame:
     return frame.group_by(keys).agg(pl.col(names).sum()).sort(keys)
 
 
-def _stack(frames: list[pl.DataFrame], names: tuple[str, ...]) -> pl.DataFrame:
-    return pl.concat(frames) if frames else _frame("", B.Rows.empty(len(names)), names)
-
-
 @dataclass(frozen=True)
 class Part:
     """One Parquet file of the dataset, from its footer: rows, and the hand blocks the runner
@@ -219,7 +215,7 @@ def aggregate(ds: Dataset) -> Aggregates:
                 pieces[name].append(_frame(arm, rows, names[name]))
     finally:
         pool.shutdown(cancel_futures=True)
-    frames = {name: _stack(pieces[name], names[name]) for name in B.TABLES}
+    frames = {name: pl.concat(pieces[name]) for name in B.TABLES}  # a dataset has a shard
     hb = _summed(frames["hands"], names["hands"])
     seen = tuple(r for r in known if hb[f"r_{r}"].sum() > 0)
     hist = {n: _per_arm(frames[n], names[n][0]) for n in B.TABLES if n not in ("hands", "games")}
