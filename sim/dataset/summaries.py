@@ -33,13 +33,6 @@ the analysis merges neighbouring blocks, of hands and of games, down to at most 
 so that the bootstraps of arms with as many blocks draw the same weights (drawn once)."""
 
 
-def merged_blocks(k: int, most: int) -> np.ndarray:
-    """For ``k`` blocks in order, the merged block each falls in: neighbours merged evenly
-    into at most ``most`` (numbered from 0, in order)."""
-    groups = np.arange(k)
-    return groups * most // k if k > most else groups
-
-
 def block_size(rows: int, target_blocks: int = BOOTSTRAP_BLOCKS) -> int:
     """Rows per block so that the smallest arm has about ``target_blocks`` blocks: enough
     for the bootstrap's intervals, and the bigger the blocks the more of the dependence

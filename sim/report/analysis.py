@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
-from sim.dataset.summaries import game_sum_names, hand_sum_names, merged_blocks
+from sim.dataset.summaries import game_sum_names, hand_sum_names
 from sim.dataset.timing import ACTION_SUMS, time_model
 from sim.report.dataset import Arm, Dataset
 from sim.report.metrics import BOOTSTRAP_BLOCKS, Aggregates
@@ -151,7 +151,8 @@ def _capped(sums: Sums) -> Sums:
     k = sums.values.shape[0]
     if k <= BOOTSTRAP_BLOCKS:
         return sums
-    starts = np.flatnonzero(np.diff(merged_blocks(k, BOOTSTRAP_BLOCKS), prepend=-1))
+    # merged block j starts at block ceil(j k / most): block i goes to i * most // k
+    starts = (np.arange(BOOTSTRAP_BLOCKS) * k + BOOTSTRAP_BLOCKS - 1) // BOOTSTRAP_BLOCKS
     return Sums(sums.names, np.add.reduceat(sums.values, starts, axis=0))
 
 
