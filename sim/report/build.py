@@ -75,30 +75,3 @@ def write_report(
     times["write"] = time.perf_counter() - mark
     times["total"] = time.perf_counter() - start
     return Written(folder, report, {k: round(v, 3) for k, v in times.items()})
-
-
-def simulate_seconds(manifest: dict) -> float | None:
-    """Seconds the runner spent simulating: the wall-clock time of the runs that made the
-    dataset (the manifest's ``seconds``; None in a dataset without it)."""
-    seconds = manifest.get("seconds")
-    return float(seconds) if isinstance(seconds, int | float) else None
-
-
-def bench_report(dataset: str | Path, out: str | Path | None = None, **kwargs) -> dict:
-    """One ``make bench`` figure: seconds to report on a dataset, next to the seconds its
-    simulation took (:func:`simulate_seconds`)."""
-    written = write_report(dataset, out, **kwargs)
-    report = written.report
-    sim = simulate_seconds(report.dataset.manifest)
-    total = written.seconds["total"]
-    return {
-        "bench": "report",
-        "dataset": str(dataset),
-        "arms": len(report.dataset.arms),
-        "hands": sum(report.hands.values()),
-        "games": sum(report.games.values()),
-        "seconds": total,
-        "stages": written.seconds,
-        "simulate_seconds": sim,
-        "report_share_of_simulate": round(total / sim, 4) if sim else None,
-    }

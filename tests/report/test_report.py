@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 
@@ -200,18 +199,6 @@ def test_cli_writes_the_report(small_dataset: Path, tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert str(out / "index.html") in result.output
     assert (out / "index.html").exists()
-
-
-def test_cli_bench_prints_a_json_line(small_dataset: Path, tmp_path: Path) -> None:
-    result = CliRunner().invoke(
-        app,
-        ["report", str(small_dataset), "--out", str(tmp_path), "--resamples", "100", "--bench"],
-    )
-    assert result.exit_code == 0, result.output
-    figures = json.loads(result.output.strip().splitlines()[-1])
-    assert figures["bench"] == "report"
-    assert figures["hands"] == 6 * 2 * 4000
-    assert figures["seconds"] > 0
 
 
 @pytest.mark.nojit
