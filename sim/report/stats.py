@@ -130,20 +130,14 @@ def _weights(rng: np.random.Generator, blocks: int, draws: int) -> np.ndarray:
 
 @lru_cache(maxsize=8)
 def _weight_pair(
-    seed: int, resamples: int, ka: int, kb: int | None = None, chunk: int = 100
+    seed: int, resamples: int, ka: int, kb: int | None = None
 ) -> tuple[np.ndarray, np.ndarray | None]:
     """The weights of every draw for ``ka`` blocks of one arm and ``kb`` of the other (None:
     one arm, or paired draws, which give both arms its weights), as floats: drawn from
-    ``default_rng(seed)`` ``chunk`` draws at a time, ``wa`` then ``wb``. A report bootstraps
+    ``default_rng(seed)``, every draw of ``wa`` then every draw of ``wb``. A report bootstraps
     many statistics of arms with as many blocks from one seed, so they are kept (read-only)."""
     rng = np.random.default_rng(seed)
-    pieces: tuple[list, list] = ([], [])
-    for done in range(0, resamples, chunk):
-        n = min(chunk, resamples - done)
-        for k, drawn in zip((ka, kb), pieces, strict=True):
-            if k is not None:
-                drawn.append(_weights(rng, k, n))
-    wa, wb = (np.concatenate(p).astype(float) if p else None for p in pieces)
+    wa, wb = (None if k is None else _weights(rng, k, resamples).astype(float) for k in (ka, kb))
     for w in (wa, wb):
         if w is not None:
             w.flags.writeable = False

@@ -126,20 +126,15 @@ def test_paired_blocks_must_line_up() -> None:
         block_bootstrap(MEAN, a, b, paired=True)
 
 
-def _reference_draws(av, bv, paired, resamples, seed, chunk=100):
-    """Bootstrap sums drawn chunk by chunk from one generator, without any cache."""
+def _reference_draws(av, bv, paired, resamples, seed):
+    """Bootstrap sums drawn from one generator (every draw of one arm, then of the other),
+    without any cache."""
     from sim.report.stats import _weights
 
     rng = np.random.default_rng(seed)
-    out = []
-    done = 0
-    while done < resamples:
-        n = min(chunk, resamples - done)
-        wa = _weights(rng, av.shape[0], n)
-        wb = None if bv is None else (wa if paired else _weights(rng, bv.shape[0], n))
-        out.append((wa @ av, None if bv is None else wb @ bv))
-        done += n
-    return out
+    wa = _weights(rng, av.shape[0], resamples)
+    wb = None if bv is None else (wa if paired else _weights(rng, bv.shape[0], resamples))
+    return [(wa @ av, None if bv is None else wb @ bv)]
 
 
 @pytest.mark.nojit
@@ -156,7 +151,7 @@ def test_cached_weights_draw_what_one_generator_draws(paired) -> None:
     _weight_pair.cache_clear()
     fresh = block_bootstrap(MEAN, a, other, paired=bool(paired), resamples=250, seed=9)
     assert first == again == fresh
-    # and the weights are those of one generator, chunk after chunk
+    # and the weights are those of one generator
     expected = _reference_draws(
         a.values.astype(float),
         None if other is None else other.values.astype(float),
