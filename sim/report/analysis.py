@@ -219,22 +219,13 @@ def analyse(
 def _with_comparisons(rows: dict[str, list[dict]], comparisons: list[Comparison]) -> list[dict]:
     """Every arm's rows in arm order, each metric compared with the baseline carrying its
     difference, interval and p-values."""
-    by_key = {(c.arm.name, c.metric.name): c for c in comparisons}
-    out = []
-    for arm_rows in rows.values():
-        for row in arm_rows:
-            c = by_key.get((row["arm"], row["metric"]))
-            if c is not None:
-                scale = c.metric.scale()
-                row = row | dict(
-                    baseline=c.arm.baseline,
-                    diff=c.interval.estimate * scale,
-                    diff_low=c.interval.low * scale,
-                    diff_high=c.interval.high * scale,
-                    p_value=c.interval.p,
-                    p_holm=c.p_holm,
-                )
-            out.append(row)
+    out = [row for arm_rows in rows.values() for row in arm_rows]
+    at = {(row["arm"], row["metric"]): row for row in out}
+    for c in comparisons:
+        s, iv = c.metric.scale(), c.interval
+        at[(c.arm.name, c.metric.name)].update(baseline=c.arm.baseline, diff=iv.estimate * s,
+                                               diff_low=iv.low * s, diff_high=iv.high * s,
+                                               p_value=iv.p, p_holm=c.p_holm)  # fmt: skip
     return out
 
 
@@ -296,10 +287,6 @@ def _wilson_row(arm: Arm, metric: str, title: str, k: float, n: float, fair=0.0)
     return _row(arm, metric, title, wilson(float(k), float(n)), "wilson", n, 100.0, fair)
 
 
-def _iv(iv: Interval) -> tuple[float, float, float]:
-    return (iv.estimate, iv.low, iv.high)
-
-
 QUANTILES = ("median", "p10", "p25", "p75", "p90")
 
 
@@ -347,7 +334,8 @@ def _metric_rows(arm, agg, hb, gb, metrics, estimates) -> list[dict]:
             num = num or ("comeback" if m.name == "comeback_share" else f"r_{m.name[6:]}")
             rows.append(_wilson_row(arm, m.name, m.title, sums[num].sum(), size))
         else:
-            rows.append(_row(arm, m.name, m.title, _iv(iv), "bootstrap", size, scale))
+            est = (iv.estimate, iv.low, iv.high)
+            rows.append(_row(arm, m.name, m.title, est, "bootstrap", size, scale))
     # first-player advantage: the first player's share of the hands someone won, minus a
     # fair 1/players share (percentage points)
     title = "first-player advantage (share of won hands - fair share)"
@@ -400,7 +388,7 @@ def _edge_rows(arm: Arm, estimates, hands: int, games: int) -> list[dict]:
         iv = estimates[(arm.name, metric)]
         title = f"{edge_title(arm, metric)}: share of won ones - fair share (pp)"
         n = games if metric in game else hands
-        rows.append(_row(arm, metric, title, _iv(iv), "bootstrap", n, 100.0))
+        rows.append(_row(arm, metric, title, (iv.estimate, iv.low, iv.high), "bootstrap", n, 100))
     return rows
 
 
