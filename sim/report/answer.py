@@ -167,24 +167,19 @@ class Card:
     def findings(self) -> list[str]:
         """One sentence per finding, largest practical size first."""
         out = []
-        for row in self.rows:
+        for row in [*self.rows, *self.seat_rows]:
+            arm = row.arm
             for cell in sorted(row.cells.values(), key=lambda c: -c.size):
-                if cell.verdict == FINDING:
-                    out.append(
-                        f"{row.arm.label} changes {cell.title} by {cell.text}{cell.unit} "
-                        f"against {row.against or self.baseline} (Holm-adjusted interval; "
-                        "practical band "
-                        f"±{cell.band:g}{cell.unit})."
-                    )
-        for seat_row in self.seat_rows:
-            arm = seat_row.arm
-            for cell in sorted(seat_row.cells.values(), key=lambda c: -c.size):
-                if cell.verdict == FINDING:
-                    out.append(
-                        f"{arm.label}: {_edge_phrase(arm, cell.metric)} is {cell.text} pp from "
-                        f"its fair share of {100 / arm.seats:.4g}% (Holm-adjusted interval; "
-                        f"practical band ±{cell.band:g} pp)."
-                    )
+                if cell.verdict != FINDING:
+                    continue
+                if isinstance(row, CardRow):  # a rule set's change
+                    what = (f"{arm.label} changes {cell.title} by {cell.text}{cell.unit} "
+                            f"against {row.against or self.baseline}")  # fmt: skip
+                else:  # a seat's (or the dealer's) deviation from its fair share
+                    what = (f"{arm.label}: {_edge_phrase(arm, cell.metric)} is {cell.text} pp "
+                            f"from its fair share of {100 / arm.seats:.4g}%")  # fmt: skip
+                band = f"{cell.band:g}{cell.unit}"
+                out.append(f"{what} (Holm-adjusted interval; practical band ±{band}).")
         return out
 
 
