@@ -74,12 +74,13 @@ def _per_arm(blocks: pl.DataFrame, name: str) -> pl.DataFrame:
     return blocks.group_by("arm", name).agg(pl.col("len").sum()).sort("arm", name)
 
 
-def _frame(arm: str, rows: B.Rows, names: tuple[str, ...]) -> pl.DataFrame:
-    """A chunk's rows of one table as a frame: arm, shard, block, *names (Int64)."""
-    data = np.column_stack([rows.shard, rows.block, rows.columns]).astype(np.int64)
-    frame = pl.from_numpy(data, schema=["shard", "block", *names], orient="row")
-    arms = pl.repeat(arm, len(rows), dtype=pl.String, eager=True).alias("arm")
-    return frame.insert_column(0, arms)
+def _frame(pieces: list[tuple[str, B.Rows]], names: tuple[str, ...]) -> pl.DataFrame:
+    """Every (arm, rows) piece of one table as one frame: arm, shard, block, *names (Int64).
+    One frame for all the shards: a frame per shard cost ~0.7 ms, ~1 s at 10M hands."""
+    data = np.concatenate([np.column_stack([r.shard, r.block, r.columns]) for _, r in pieces])
+    frame = pl.from_numpy(data.astype(np.int64), schema=["shard", "block", *names], orient="row")
+    of_row = np.repeat(np.arange(len(pieces)), [len(rows) for _, rows in pieces])
+    return frame.insert_column(0, pl.Series("arm", [a for a, _ in pieces], pl.String)[of_row])
 
 
 def _summed(frame: pl.DataFrame, names: tuple[str, ...]) -> pl.DataFrame:
@@ -199,7 +200,7 @@ def aggregate(ds: Dataset) -> Aggregates:
     seconds = model_seconds(time_model(ds.manifest))
     blocking = B.Blocking(block, stride, seats, known, by_game, seconds)
     names = dict(zip(B.TABLES, B.table_names(seats, known), strict=True))
-    pieces: dict[str, list[pl.DataFrame]] = {name: [] for name in B.TABLES}
+    pieces: dict[str, list[tuple[str, B.Rows]]] = {name: [] for name in B.TABLES}
     shards = [(arm, part) for arm, parts in hand_parts.items() for part in parts]
 
     def tables(shard: tuple[str, Part]) -> dict:
@@ -212,10 +213,10 @@ def aggregate(ds: Dataset) -> Aggregates:
     try:
         for (arm, _part), reduced in zip(shards, pool.map(tables, shards), strict=True):
             for name, rows in reduced.items():
-                pieces[name].append(_frame(arm, rows, names[name]))
+                pieces[name].append((arm, rows))
     finally:
         pool.shutdown(cancel_futures=True)
-    frames = {name: pl.concat(pieces[name]) for name in B.TABLES}  # a dataset has a shard
+    frames = {name: _frame(pieces[name], names[name]) for name in B.TABLES}
     hb = _summed(frames["hands"], names["hands"])
     seen = tuple(r for r in known if hb[f"r_{r}"].sum() > 0)
     hist = {n: _per_arm(frames[n], names[n][0]) for n in B.TABLES if n not in ("hands", "games")}

@@ -31,7 +31,7 @@ def test_runs_histogram_counts_like_a_group_by(values: list[int]) -> None:
     block = np.array([0, 0, 1, 0, 0, 1, 1, 1, 1, 1])
     runs = C.Runs(shard, block)
     assert len(runs) == 6 and runs.counts.sum() == len(values)
-    got = _frame("a", runs.histogram_rows(np.array(values)), ("v", "len")).drop("arm")
+    got = _frame([("a", runs.histogram_rows(np.array(values)))], ("v", "len")).drop("arm")
     keys = ["shard", "block", "v"]
     summed = got.group_by(keys).agg(pl.col("len").sum()).sort(keys)
     frame = pl.DataFrame({"shard": shard, "block": block, "v": values})
@@ -273,12 +273,13 @@ def test_aggregate_tables_sort_and_sum_like_a_group_by(order: str) -> None:
         pieces[0:1] = [(arm, halves[0]), (arm, halves[1])]
     else:
         rng.shuffle(pieces)
-    frames = [_frame(arm, rows, ("v", "len")) for arm, rows in pieces]
-    got = _summed(pl.concat(frames), ("v", "len"))
+    frame = _frame(pieces, ("v", "len"))  # one frame of every piece, each row its arm's
+    assert frame.equals(pl.concat([_frame([piece], ("v", "len")) for piece in pieces]))
+    got = _summed(frame, ("v", "len"))
     keys = ["arm", "shard", "block"]
-    expected = pl.concat(frames).group_by(keys).agg(pl.col("v", "len").sum()).sort(keys)
+    expected = frame.group_by(keys).agg(pl.col("v", "len").sum()).sort(keys)
     assert got.columns == [*keys, "v", "len"]
     assert got.equals(expected)
-    hist = _per_arm(pl.concat(frames), "v")
+    hist = _per_arm(frame, "v")
     assert hist["arm"].unique().sort().to_list() == ["a-arm", "b-arm"]
     assert hist["len"].sum() == got["len"].sum()

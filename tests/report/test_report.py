@@ -94,11 +94,11 @@ def test_final_margin_is_the_winners_lead_over_the_best_other_side() -> None:
     sums, _hands_hist, margins, turns, seconds = game_tables_of(
         games.to_arrow(), hands.to_arrow(), blocking, teams=False
     )  # a run counted in games: blocks of game numbers
-    sums = _frame("a", sums, game_sum_names(2))
+    sums = _frame([("a", sums)], game_sum_names(2))
     assert sums["margin"].to_list() == [-26, 70, 20]
     assert sums["lead_changes2"].to_list() == [1, 0, 4]
-    assert _frame("a", margins, ("margin", "len"))["margin"].to_list() == [-26, 70, 20]
-    assert _frame("a", turns, ("turns", "len"))["turns"].to_list() == [7, 7, 7]
+    assert _frame([("a", margins)], ("margin", "len"))["margin"].to_list() == [-26, 70, 20]
+    assert _frame([("a", turns)], ("turns", "len"))["turns"].to_list() == [7, 7, 7]
     assert len(seconds) == 0  # no time model: no minutes per game
 
 
