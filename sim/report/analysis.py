@@ -395,30 +395,32 @@ def _edge_rows(arm: Arm, estimates, hands: int, games: int) -> list[dict]:
 def skill_rows(ds: Dataset) -> list[dict]:
     """Skill, for each arm whose line-up mixes bots: each bot's hand win rate per seat (the
     hands it won over the seat-hands it played, Wilson) and its points per seat-hand (its
-    seat's ``hand_scores`` entry; its team's at a partnership table), in one pass over the
-    hands of those arms (each hand's ``bots`` say who sat where, rotations included)."""
+    seats' ``hand_scores`` entries; its team's at a partnership table), from one polars
+    ``group_by`` over those arms' hands by seating (``lineup``: the bots by seat)."""
     mixed = {a.name: a for a in ds.arms if len(set(a.bots)) > 1}
     if not mixed:
         return []
-    seat, scores = pl.col("seat"), pl.col("hand_scores")
-    per_bot = (
+    seats, scores = range(max(a.players for a in mixed.values())), pl.col("hand_scores")
+    points = [scores.list.get(pl.lit(s) % scores.list.len()).cast(pl.Int64) for s in seats]
+    per_seating = (
         ds.hands()
         .filter(pl.col("arm").is_in(list(mixed)))
-        .select(
-            "arm", "bots", "winner", scores, pl.int_ranges(pl.col("bots").list.len()).alias("seat")
-        )
-        .explode("bots", "seat")
-        .group_by("arm", "bots")
+        .group_by("arm", "lineup")
         .agg(
             pl.len().alias("n"),
-            (pl.col("winner") == seat).sum().alias("wins"),
-            scores.list.get(seat % scores.list.len()).cast(pl.Int64).sum().alias("points"),
+            *[(pl.col("winner") == s).sum().alias(f"win{s}") for s in seats],
+            *[p.sum().alias(f"pts{s}") for s, p in zip(seats, points, strict=True)],
         )
-        .sort("arm", "bots")
         .collect()
     )
+    totals: dict[tuple[str, str], list[int]] = {}  # (arm, bot): seat-hands, wins, points
+    for r in per_seating.iter_rows(named=True):
+        for s, bot in enumerate(r["lineup"].split(",")):
+            held = totals.setdefault((r["arm"], bot), [0, 0, 0])
+            for i, value in enumerate((r["n"], r[f"win{s}"], r[f"pts{s}"])):
+                held[i] += value
     rows = []
-    for name, bot, n, wins, points in per_bot.iter_rows():
+    for (name, bot), (n, wins, points) in sorted(totals.items()):
         arm, est = mixed[name], (points / n, None, None)
         rows.append(_wilson_row(arm, f"bot_{bot}_win", f"{bot}: hand win rate per seat", wins, n))
         rows.append(_row(arm, f"bot_{bot}_points", f"{bot}: points per seat-hand", est, "", n))

@@ -49,7 +49,7 @@ def test_report_on_a_mirrored_runner_dataset(tmp_path: Path) -> None:
     rows = report.rows
     adv = rows.filter(pl.col("metric") == "first_advantage")
     assert adv.height == 2 and (adv["ci_low"] <= adv["ci_high"]).all()
-    # skill: the bots swap seats between rotations, and each holds one seat of every hand
+    # skill: each bot holds one seat of every hand, in every rotation of a deal
     bots = rows.filter(pl.col("metric").str.starts_with("bot_"))
     assert bots.height == 2 * 2 * 2 and (bots["n"] == 2 * 1500).all()
     for arm in report.dataset.arms:
