@@ -171,12 +171,8 @@ def _draw_boxes(labels: list[str], panels: list[tuple[str, list[list[float]]]]) 
     axes[0, 0].set_yticks(y, labels)
     axes[0, 0].set_ylim(n + 0.5, 0.5)  # the first arm on top
     fig.supxlabel("box p25-p75, whiskers p10-p90, line median, marker mean", fontsize=9, y=0.0)
-    _space_panels(fig, _longest(labels), 1, _tick_size(axes[0, 0]), bottom=0.9)
+    _space_panels(fig, labels, 1, _tick_size(axes[0, 0]), bottom=0.9)
     return fig
-
-
-def _longest(names) -> str:
-    return max(names, key=len, default="")
 
 
 def _tick_size(ax: plt.Axes) -> float:
@@ -297,7 +293,7 @@ def _draw_seats(rows: list[str], series: list[str], panels: list[list[list[tuple
     axes[0, 0].set_yticks(range(len(rows)), rows)
     axes[0, 0].set_ylim(len(rows) - 0.5, -0.5)
     axes[0, 1].tick_params(axis="y", left=False)
-    _space_panels(fig, _longest(rows), 1, _tick_size(axes[0, 0]), top=0.3 + legend_height)
+    _space_panels(fig, rows, 1, _tick_size(axes[0, 0]), top=0.3 + legend_height)
     fig.legend(
         [handles[k] for k in sorted(handles)], [series[k] for k in sorted(handles)],
         loc="lower left", bbox_to_anchor=(axes[0, 0].get_position().x0, 1 - 0.95 * legend_height
@@ -355,15 +351,15 @@ def _draw_forest(arms: list[str], panels: list[tuple]) -> plt.Figure:
         ax.set_title(f"{title}: difference", fontsize=10, y=1.0)
     for ax in axes.ravel()[len(panels) :]:
         ax.axis("off")
-    _space_panels(fig, _longest(arms), rows, fontsize=8)
+    _space_panels(fig, arms, rows, fontsize=8)
     return fig
 
 
-def _space_panels(fig, longest: str, rows: int, fontsize: float, bottom=0.6, top=0.5) -> None:
-    """Margins for a grid of panels whose left column names the arms (at ``fontsize``): room
-    for the longest name on the left, for a title and x tick labels between rows, ``bottom``
-    inches below the last row and ``top`` above the first."""
-    probe = fig.text(0, 0, longest, fontsize=fontsize)
+def _space_panels(fig, names: list[str], rows: int, fontsize: float, bottom=0.6, top=0.5) -> None:
+    """Margins for a grid of panels whose left column names the arms (``names``, at
+    ``fontsize``): room for the longest name on the left, for a title and x tick labels
+    between rows, ``bottom`` inches below the last row and ``top`` above the first."""
+    probe = fig.text(0, 0, max(names, key=len, default=""), fontsize=fontsize)
     name_width = probe.get_window_extent(fig.canvas.get_renderer()).width / fig.dpi
     probe.remove()
     width, height = fig.get_size_inches()
