@@ -398,19 +398,13 @@ def report(
     baseline: str = typer.Option(None, help="rule set to compare with (default: manifest's)"),
     resamples: int = typer.Option(2000, min=100, help="bootstrap resamples"),
     seed: int = typer.Option(0, help="bootstrap seed"),
-    bench: bool = typer.Option(False, help="also print a JSON line: seconds to report"),
 ) -> None:
-    """Write the balance report of a dataset: index.html, report.md, summary.parquet/csv."""
-    import json
-
+    """Write the balance report of a dataset: index.html, report.md, summary.parquet/csv
+    (its benchmark, seconds to report against seconds to simulate: benchmarks/report.py)."""
     from sim.report import DatasetError
-    from sim.report.build import bench_report, write_report
+    from sim.report.build import write_report
 
     try:
-        if bench:
-            figures = bench_report(dataset, out, baseline=baseline, resamples=resamples, seed=seed)
-            typer.echo(json.dumps(figures))
-            return
         written = write_report(dataset, out, baseline=baseline, resamples=resamples, seed=seed)
     except DatasetError as err:
         typer.echo(f"error: {err}", err=True)

@@ -3,7 +3,7 @@
 The report cuts each arm's hands into blocks of ``block`` consecutive deals
 (:func:`block_size`), its games into the blocks of their first deals, and needs per (shard,
 block) the sums of every hand and game statistic and the histograms of :data:`TABLES`. This
-module makes them with the kernels of :mod:`sim.dataset.summary_kernels`, for the rows the
+module makes them in numpy (sums and counts per run of a block's rows), for the rows the
 report reads and for each shard the runner writes, which keeps them in the hands file's
 Parquet footer (:func:`summary_for`) for the report to read instead of the rows
 (:func:`read_summary`). A summary of another blocking is not used; the rows are read.
@@ -17,14 +17,12 @@ from __future__ import annotations
 import base64
 import json
 import zlib
-from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from sim.dataset import summary_kernels as kernels
 from sim.rules.model import MAX_PLAYERS
 
 BOOTSTRAP_BLOCKS = 400
@@ -35,30 +33,12 @@ the analysis merges neighbouring blocks, of hands and of games, down to at most 
 so that the bootstraps of arms with as many blocks draw the same weights (drawn once)."""
 
 
-QUANTILE_BLOCKS = 100
-"""At most this many blocks per arm for the quantiles' bootstrap: neighbouring blocks of the
-per-block histograms are merged (:func:`merged_blocks`) when the report aggregates them (a
-draw costs blocks x distinct values, and whole-number quantiles need no finer blocks)."""
-
-
-def merged_blocks(k: int, most: int) -> np.ndarray:
-    """For ``k`` blocks in order, the merged block each falls in: neighbours merged evenly
-    into at most ``most`` (numbered from 0, in order)."""
-    groups = np.arange(k)
-    return groups * most // k if k > most else groups
-
-
 def block_size(rows: int, target_blocks: int = BOOTSTRAP_BLOCKS) -> int:
     """Rows per block so that the smallest arm has about ``target_blocks`` blocks: enough
     for the bootstrap's intervals, and the bigger the blocks the more of the dependence
     between neighbouring hands (one game's) stays inside one; the analysis and the
     per-block histograms then cost the same at any size of the dataset."""
     return max(1, rows // target_blocks)
-
-
-DENSE_LIMIT = 1 << 24
-"""Largest (runs × values) table a histogram counts densely; a sparser one is counted by
-sorting."""
 
 
 class ChunkError(ValueError):
@@ -79,6 +59,11 @@ class Rows:
     def __len__(self) -> int:
         return len(self.shard)
 
+    @staticmethod
+    def empty(width: int) -> Rows:
+        """A table of ``width`` columns and no rows."""
+        return Rows(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros((0, width), np.int64))
+
 
 def in_key_order(rows: Rows, keyed: int) -> Rows:
     """``rows`` sorted by (shard, block, the first ``keyed`` columns), the other columns
@@ -95,18 +80,6 @@ def in_key_order(rows: Rows, keyed: int) -> Rows:
     summed = np.add.reduceat(columns, starts, axis=0) if len(starts) else columns
     summed[:, :keyed] = columns[starts, :keyed]
     return Rows(keys[0][starts], keys[1][starts], summed)
-
-
-def concat_rows(parts: list[Rows], width: int) -> Rows:
-    """The rows of ``parts``, one after another."""
-    if not parts:
-        empty = np.zeros(0, np.int64)
-        return Rows(empty, empty, np.zeros((0, width), np.int64))
-    return Rows(
-        np.concatenate([r.shard for r in parts]),
-        np.concatenate([r.block for r in parts]),
-        np.concatenate([r.columns for r in parts]),
-    )
 
 
 class Runs:
@@ -137,16 +110,24 @@ class Runs:
             return empty, empty, empty
         low = int(values.min())
         width = int(values.max()) - low + 1
-        run = np.repeat(np.arange(len(self.starts)), self.counts)  # each row's run
-        if len(self.starts) * width <= DENSE_LIMIT:
-            flat = np.bincount(run * width + (values - low), minlength=len(self.starts) * width)
-            nz = np.flatnonzero(flat)
-            return nz // width, nz % width + low, flat[nz]
-        order = np.lexsort((values, run))
-        run, v = run[order], values[order].astype(np.int64)
-        first = np.concatenate([[True], (run[1:] != run[:-1]) | (v[1:] != v[:-1])])
-        starts = np.flatnonzero(first)
-        return run[starts], v[starts], np.diff(np.append(starts, len(v)))
+        run = np.repeat(np.arange(len(self)), self.counts)  # each row's run
+        # (run, value) as one number, counted by sorting: values may be sparse and wide
+        keys, counts = np.unique(run * width + (values.astype(np.int64) - low), return_counts=True)
+        return keys // width, keys % width + low, counts
+
+    def tally(self, values: np.ndarray, width: int) -> np.ndarray:
+        """Per run, its rows whose value is each of 0 to ``width - 1`` (int64[runs, width];
+        other values are not counted)."""
+        run = np.repeat(np.arange(len(self)), self.counts)
+        ok = (values >= 0) & (values < width)
+        flat = np.bincount(run[ok] * width + values[ok], minlength=len(self) * width)
+        return flat.reshape(len(self), width).astype(np.int64)
+
+    def sums(self, columns: list[np.ndarray]) -> np.ndarray:
+        """Per run, the sum of each of ``columns`` (int64[runs, len(columns)])."""
+        if not len(self):
+            return np.zeros((0, len(columns)), np.int64)
+        return np.stack([np.add.reduceat(np.asarray(c, np.int64), self.starts) for c in columns], 1)
 
     def histogram_rows(self, values: np.ndarray) -> Rows:
         """:meth:`histogram` as rows of the report's (shard, block, value, len) table."""
@@ -164,13 +145,11 @@ for the time model (``sim.dataset.timing``); 0 in a dataset of an older version.
 
 
 def hand_sum_names(seats: int, reasons: tuple[str, ...]) -> tuple[str, ...]:
-    """The columns of a hand block, in order (``kernels.hand_run_sums``' columns, then
+    """The columns of a hand block, in order (:func:`hand_run_sums`' columns, then
     :data:`ACTIONS`)."""
     return (
         ("n", "turns", "turns2", "points", "points2", "decided", "dealer_win", "first_win")
         + tuple(f"win{s}" for s in range(seats))
-        + tuple(f"seats{s}" for s in range(seats))
-        + tuple(f"pts{s}" for s in range(seats))
         + tuple(f"r_{r}" for r in reasons)
         + ACTIONS
     )
@@ -180,85 +159,38 @@ def game_sum_names(seats: int) -> tuple[str, ...]:
     """The columns of a game block, in order (:func:`game_run_sums`' columns, then the
     games' seconds at the table under the time model, ``sim.dataset.timing``; 0 where the
     hands lack the action counts it charges)."""
-    return (
-        (
-            "n",
-            "hands",
-            "hands2",
-            "margin",
-            "margin2",
-            "comeback",
-            "decided",
-            "lead_changes",
-            "lead_changes2",
-            "capped",
-        )
-        + tuple(f"gwin{s}" for s in range(seats))
-        + ("seconds",)
-    )
+    fixed = ("n", "hands", "hands2", "margin", "margin2", "comeback", "decided", "lead_changes",
+             "lead_changes2", "capped")  # fmt: skip
+    return fixed + tuple(f"gwin{s}" for s in range(seats)) + ("seconds",)
 
 
-def final_margins(final: np.ndarray, length: np.ndarray, winner: np.ndarray) -> np.ndarray:
+def final_margins(final: np.ndarray, winner: np.ndarray) -> np.ndarray:
     """Each game's final margin: the winner's final score minus the best other side's, or,
-    where nobody won (``winner`` -1, or past the game's ``length`` sides), the best score minus
-    the second best. ``final`` int64[games, width]: the first ``length[g]`` of a row real."""
+    where nobody won (``winner`` -1, or not one of the sides), the best score minus the
+    second best. ``final``: int64[games, sides], at least two sides."""
+    if not len(final):
+        return np.zeros(0, np.int64)
     games = np.arange(len(final))
-    scores = np.where(np.arange(final.shape[1]) < length[:, None], final, np.iinfo(np.int64).min)
-    won = (winner >= 0) & (winner < length)
+    won = (winner >= 0) & (winner < final.shape[1])
     seat = np.where(won, winner, 0).astype(np.int64)
-    mine = scores[games, seat]
-    others = scores.copy()
+    others = final.copy()
     others[games[won], seat[won]] = np.iinfo(np.int64).min
-    top = np.sort(scores, axis=1)
-    return np.where(won, mine - others.max(axis=1, initial=np.iinfo(np.int64).min),
-                    top[:, -1] - top[:, -2]) if len(final) else np.zeros(0, np.int64)  # fmt: skip
+    top = np.sort(final, axis=1)
+    return np.where(won, final[games, seat] - others.max(axis=1), top[:, -1] - top[:, -2])
 
 
-def game_run_sums(starts, hands, margin, comeback, winner, lead_changes, capped, seats: int):
-    """Per run of games (``starts``): games, Σhands, Σhands², Σmargin, Σmargin², comebacks,
+def game_run_sums(runs, hands, margin, comeback, winner, lead_changes, capped, seats: int):
+    """Per run of games (:class:`Runs`): games, Σhands, Σhands², Σmargin, Σmargin², comebacks,
     games someone won, Σlead changes, Σ(lead changes)², games the hand cap ended, then per
     seat the games it won (the first columns of :func:`game_sum_names`)."""
     h, m, c, w = (np.asarray(x, np.int64) for x in (hands, margin, lead_changes, winner))
     columns = [np.ones_like(h), h, h * h, m, m * m, comeback != 0, w >= 0, c, c * c, capped != 0]
-    columns += [w == s for s in range(seats)]
-    if len(starts) == 0:
-        return np.zeros((0, len(columns)), np.int64)
-    return np.add.reduceat(np.stack(columns, axis=1).astype(np.int64), starts, axis=0)
+    return runs.sums(columns + [w == s for s in range(seats)])
 
 
 SHARD_KEY = 1 << 40
 """(shard, game) as one number: ``shard * SHARD_KEY + game`` (games per shard stay far
 below 2**40)."""
-
-
-def first_deals(
-    hand_shard: np.ndarray,
-    hand_game: np.ndarray,
-    hand_no: np.ndarray,
-    hand_deal: np.ndarray,
-    game_shard: np.ndarray,
-    game: np.ndarray,
-) -> np.ndarray:
-    """Each game's first deal: the deal of its hand 0 among the hands (of the same shards).
-    A game's block is its first deal's, so that games are cut into the hands' blocks (a
-    mirrored run's rotations repeat a game with the same deals: any of them gives it)."""
-    first = hand_no == 0
-    keys = hand_shard[first].astype(np.int64) * SHARD_KEY + hand_game[first].astype(np.int64)
-    deals = hand_deal[first].astype(np.int64)
-    if len(keys) > 1 and (keys[1:] < keys[:-1]).any():
-        order = np.argsort(keys, kind="stable")
-        keys, deals = keys[order], deals[order]
-    wanted = game_shard.astype(np.int64) * SHARD_KEY + game.astype(np.int64)
-    at = np.searchsorted(keys, wanted)
-    found = at < len(keys)
-    found[found] = keys[at[found]] == wanted[found]
-    if not found.all():
-        missing = int(np.flatnonzero(~found)[0])
-        raise ChunkError(
-            f"game {int(game[missing])} of shard {int(game_shard[missing])} has no first hand "
-            "among the hands"
-        )
-    return deals[at]
 
 
 Column = pa.Array | pa.ChunkedArray
@@ -277,55 +209,29 @@ def arrow_ints(column: Column, name: str) -> np.ndarray:
     return arrow_array(column).to_numpy(zero_copy_only=False)
 
 
-def uniform_list_columns(column: Column, width: int) -> list[np.ndarray] | None:
-    """A list column whose every row is a list of the same length, with no value missing
-    (every hand's scores as the runner writes them), as ``width`` views of its values
-    (column ``s``: element ``s`` of each list, zeros past the lists' end); None otherwise."""
-    arr = arrow_array(column)
-    n = len(arr)
-    offsets = np.asarray(arr.offsets)
-    lengths = np.diff(offsets)
-    if not n or arr.null_count or arr.values.null_count:
-        return None
-    step = int(lengths[0])
-    if not step or not (lengths == step).all():
-        return None
-    values = np.asarray(arr.values)[offsets[0] : offsets[-1]]
-    zero = np.zeros(n, values.dtype)
-    return [values[s::step] if s < step else zero for s in range(width)]
-
-
-def reason_dictionary(column: Column, known: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """The end reason column as ``(codes, reason_of)``: row i's reason is ``known``'s entry
-    ``reason_of[codes[i]]``, whose last entry, ``other``, takes every reason not listed. A
-    dictionary-encoded column (as the runner writes it) keeps its indices as the codes and
-    is looked up once per dictionary entry, not per hand; any other column's codes are the
-    entries of ``known`` themselves."""
-    chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
-    other = len(known) - 1
+def reason_codes(column: Column, known: tuple[str, ...]) -> np.ndarray:
+    """The end reason column as each row's index in ``known``, whose last entry, ``other``,
+    takes every reason not listed. A dictionary-encoded column (as the runner writes it) is
+    looked up once per dictionary entry, not per hand."""
     names = pa.array(known[:-1], pa.string())
 
     def index(values: pa.Array) -> np.ndarray:
         found = pc.index_in(values.cast(pa.string()), value_set=names)
-        return np.asarray(found.fill_null(other)).astype(np.int64)
+        return np.asarray(found.fill_null(len(known) - 1)).astype(np.int64)
 
-    for chunk in chunks:
+    codes = []
+    for chunk in column.chunks if isinstance(column, pa.ChunkedArray) else [column]:
         if chunk.null_count:
             raise ChunkError(f"the end reason of {chunk.null_count} hands is empty")
-    if chunks and all(pa.types.is_dictionary(chunk.type) for chunk in chunks):
-        try:  # 32-bit indices: the files' dictionaries together may outgrow the runner's int8
-            wide = [c.cast(pa.dictionary(pa.int32(), c.type.value_type)) for c in chunks]
-            combined = pa.chunked_array(wide).unify_dictionaries().combine_chunks()
+        if not pa.types.is_dictionary(chunk.type):
+            codes.append(index(chunk))
+            continue
+        try:
+            chunk.validate(full=True)
         except pa.ArrowException as err:
-            raise ChunkError(f"cannot read the end reasons ({err})") from None
-        codes = np.asarray(combined.indices)
-        reason_of = index(combined.dictionary)
-        if len(codes) and not 0 <= codes.min() <= codes.max() < len(reason_of):
-            raise ChunkError("an end reason points outside its column's dictionary")
-        return codes, reason_of
-    codes = [index(chunk) for chunk in chunks]
-    together = np.concatenate(codes) if codes else np.zeros(0, np.int64)
-    return together, np.arange(len(known), dtype=np.int64)
+            raise ChunkError(f"an end reason points outside its dictionary ({err})") from None
+        codes.append(index(chunk.dictionary)[np.asarray(chunk.indices)])
+    return np.concatenate(codes) if codes else np.zeros(0, np.int64)
 
 
 HAND_COLUMNS = (
@@ -334,9 +240,6 @@ HAND_COLUMNS = (
 )  # fmt: skip
 """The columns of the hands files the report reads (and :data:`ACTIONS` where they are):
 ``game`` and ``hand`` find each game's first deal, which gives its block."""
-
-SCORE_COLUMN = "hand_scores"
-"""Read only for line-ups that mix bots: each seat's points, for the skill comparison."""
 
 GAME_COLUMNS = (
     "shard", "rotation", "game", "hands", "winner", "final_scores", "lead_changes", "capped",
@@ -358,10 +261,12 @@ SUMMARY_KEY = b"rummysim.blocks"
 """The Parquet footer key (key-value metadata of the hands file, not of its Arrow schema) of
 a shard's block tables."""
 
-SUMMARY_VERSION = 4
+SUMMARY_VERSION = 6
 """2: the hand block sums end with :data:`ACTIONS`. 3: a seventh table, turns per game. 4:
 the game block sums end with seconds at the table, and an eighth table, seconds per game
-(the time model is in the header). The report reads the rows of a summary of another."""
+(the time model is in the header). 5: the hand block sums without seats at the table and
+points per seat. 6: every value a 64-bit integer (no per-table storage types). The report
+reads the rows of a summary of another."""
 
 TABLES = (
     "hands", "turns", "points", "games", "hands_hist", "margin", "game_turns", "game_seconds",
@@ -396,74 +301,61 @@ class Blocking:
             return game // self.block
         return deal // (self.stride * self.block)
 
-    def game_blocks(self, game: np.ndarray, first_deal: Callable[[], np.ndarray]) -> np.ndarray:
+    def game_blocks(self, game: np.ndarray, first_deal: np.ndarray) -> np.ndarray:
         """Each game's block: ``game // block`` in a run counted in games, else the block of
-        its first deal (``first_deal()``, :func:`first_deals`)."""
+        its first deal (the deal of its hand 0)."""
         if self.by_game:
             return game // self.block
-        return first_deal() // (self.stride * self.block)
+        return first_deal // (self.stride * self.block)
 
-    def header(self, *, teams: bool, scores: bool, shard: int) -> dict:
-        return {
-            "version": SUMMARY_VERSION,
-            "block": self.block,
-            "by_game": self.by_game,
-            "stride": self.stride,
-            "seats": self.seats,
-            "known": list(self.known),
-            "teams": teams,
-            "scores": scores,
-            "shard": shard,
-            "seconds": list(self.seconds),
-        }
+    def header(self, *, teams: bool, shard: int) -> dict:
+        """What a summary's header says of how it was made (JSON: tuples as lists)."""
+        made = {**asdict(self), "known": list(self.known), "seconds": list(self.seconds)}
+        return {**made, "version": SUMMARY_VERSION, "teams": teams, "shard": shard}
 
 
 class SummaryError(ValueError):
     """A footer summary that cannot be decoded: the report reads the shard's rows instead."""
 
 
-def hand_tables(
-    hands: pa.Table, blocking: Blocking, *, teams: bool, scores: bool
-) -> tuple[Rows, Rows, Rows]:
-    """Hands as the runner writes them (a shard's, or a chunk of whole files the report
-    reads) as their block sums (every column of ``hand_sum_names(seats, known)``) and the
-    per-block histograms of turns and points per hand. ``scores``: each seat's points are
-    summed, from the ``hand_scores`` lists (one per seat; only mixed line-ups need them).
-    ``teams``: a partnership arm, read as two sides (seats 0 and 2 team A, 1 and 3 team B)."""
+def hand_tables(hands: pa.Table, blocking: Blocking, *, teams: bool) -> tuple[Rows, Rows, Rows]:
+    """A shard's hands as the runner writes them, as their block sums (every column of
+    ``hand_sum_names(seats, known)``) and the per-block histograms of turns and points per
+    hand. ``teams``: a partnership arm, read as two sides (seats 0 and 2 team A, 1 and 3
+    team B)."""
 
     def ints(name: str) -> np.ndarray:
         return arrow_ints(hands.column(name), name)
 
-    seats, n = blocking.seats, hands.num_rows
-    codes, reason_of = reason_dictionary(hands.column("end_reason"), blocking.known)
+    n = hands.num_rows
+    reasons = reason_codes(hands.column("end_reason"), blocking.known)
     winner, dealer, players = ints("winner"), ints("dealer"), ints("players")
     if n and winner.min() < -1:
         raise ChunkError(f"a hand's winner is {int(winner.min())}: seats count from 0, -1 is none")
-    if n and not 1 <= players.min() <= players.max() <= MAX_PLAYERS:
-        low, high = int(players.min()), int(players.max())
-        raise ChunkError(f"hands of {low} to {high} players: 1 to {MAX_PLAYERS} are possible")
     if n and ((dealer < 0) | (dealer >= players)).any():
         raise ChunkError("a hand's dealer is not one of its seats")
     if teams:
         winner, dealer = np.where(winner >= 0, winner % 2, winner), dealer % 2
         players = np.full_like(players, 2)
-    points_of = np.zeros((0, seats), np.int64)
-    if scores and n:
-        columns = uniform_list_columns(hands.column(SCORE_COLUMN), 2 if teams else seats)
-        if columns is None:
-            raise ChunkError("the runner's score lists are not one per seat")
-        points_of = np.zeros((n, seats), np.int64)
-        for s, column in enumerate(columns):
-            points_of[:, s] = column
     runs = Runs(ints("shard"), blocking.hand_blocks(ints("deal"), ints("game")))
     turns, points = ints("turns"), ints("points")
-    sums = np.zeros((len(runs), len(hand_sum_names(seats, blocking.known))), np.int64)
-    kernels.hand_run_sums(runs.starts, winner, dealer, players, turns, points, codes,
-                          reason_of, points_of, sums)  # fmt: skip
-    if n and all(name in hands.column_names for name in ACTIONS):
-        actions = np.stack([ints(a) for a in ACTIONS], axis=1).astype(np.int64)
-        sums[:, -len(ACTIONS) :] = np.add.reduceat(actions, runs.starts, axis=0)
+    actions = ACTIONS if all(name in hands.column_names for name in ACTIONS) else ()
+    sums = hand_run_sums(runs, winner, dealer, players, turns, points, reasons, blocking)
+    sums = np.concatenate([sums, runs.sums([ints(a) for a in actions] or [np.zeros(n)] * 3)], 1)
     return runs.sum_rows(sums), runs.histogram_rows(turns), runs.histogram_rows(points)
+
+
+def hand_run_sums(runs, winner, dealer, players, turns, points, reasons, blocking) -> np.ndarray:
+    """Per run of hands, the columns of ``hand_sum_names(seats, known)`` before
+    :data:`ACTIONS`: hands, Σturns, Σturns², Σpoints, Σpoints², hands someone won, won by the
+    dealer, won by the first player (the dealer's left); then per seat s the hands s won; then
+    per end reason (``reasons``, each hand's index in ``blocking.known``) its hands.
+    ``winner`` is a seat or -1; the dealer is a seat."""
+    w, d, t, p = (np.asarray(x, np.int64) for x in (winner, dealer, turns, points))
+    first = np.where(d + 1 == np.asarray(players, np.int64), 0, d + 1)
+    fixed = runs.sums([np.ones_like(t), t, t * t, p, p * p, w >= 0, w == d, w == first])
+    wins = runs.tally(w, blocking.seats)
+    return np.concatenate([fixed, wins, runs.tally(reasons, len(blocking.known))], axis=1)
 
 
 def game_keys(shard: np.ndarray, rotation: np.ndarray, game: np.ndarray) -> np.ndarray:
@@ -492,14 +384,14 @@ def sums_per_game(hand_key: np.ndarray, values: np.ndarray, game_key: np.ndarray
 
 
 def game_tables_of(
-    games: pa.Table, hands: pa.Table | None, blocking: Blocking, *, teams: bool
+    games: pa.Table, hands: pa.Table, blocking: Blocking, *, teams: bool
 ) -> tuple[Rows, Rows, Rows, Rows, Rows]:
     """Games as the runner writes them, summed per (shard, block: ``blocking.game_blocks``)
     into every column of ``game_sum_names(seats)``, and the per-block histograms of hands per
     game, final margins, turns per game and seconds per game at the table (the time model
     ``blocking.seconds`` over its hands' action counts, rounded to whole seconds). ``hands``,
-    of the same shards, give each game's turns, seconds and first deal (without them, as may
-    be when blocks are of game numbers, those histograms are empty).
+    of the same shards, give each game's turns, seconds and first deal (the deal of its hand
+    0, a sum over its hands of ``deal * (hand == 0)``); a game without hands is an error.
 
     The final margin is the winner's final score minus the best other side's (two sides for a
     partnership arm; negative in the rare gin game whose loser's box bonuses put him ahead,
@@ -510,99 +402,65 @@ def game_tables_of(
     def column(table: pa.Table, name: str) -> np.ndarray:
         return arrow_ints(table.column(name), name)
 
-    width = 2 if teams else blocking.seats
-    if games.num_rows:
-        columns = uniform_list_columns(games.column("final_scores"), width)
-        if columns is None:
-            raise ChunkError("the runner's final scores are not one per seat")
-    else:
-        columns = [np.zeros(0, np.int64)] * width
-    length = np.minimum(np.diff(np.asarray(arrow_array(games.column("final_scores")).offsets)),
-                        width).astype(np.int64)  # fmt: skip
-    if len(length) and length.min() < 2:
+    # the final scores, one list per game and as long in every game (one per seat), with no
+    # value missing; of a partnership arm, the first two: the teams'
+    scores = arrow_array(games.column("final_scores"))
+    offsets = np.asarray(scores.offsets)
+    sides = np.diff(offsets)
+    if scores.null_count or scores.values.null_count or (sides != sides[:1]).any():
+        raise ChunkError("the runner's final scores are not one per seat")
+    if len(sides) and sides[0] < 2:
         raise ChunkError("a game has fewer than two final scores")
+    final = np.asarray(scores.values, np.int64)[offsets[0] : offsets[-1]]
+    final = final.reshape(-1, sides[0] if len(sides) else 2)[:, : 2 if teams else None]
     shard, game, hands_of = column(games, "shard"), column(games, "game"), column(games, "hands")
     winner = column(games, "winner")
-    margin = final_margins(np.stack(columns, axis=1).astype(np.int64), length, winner)
+    margin = final_margins(final, winner)
 
-    def first() -> np.ndarray:
-        return first_deals(
-            column(hands, "shard"), column(hands, "game"), column(hands, "hand"),
-            column(hands, "deal"), shard, game,
-        )  # fmt: skip
-
-    runs = Runs(shard, blocking.game_blocks(game, first))
+    timed = bool(blocking.seconds) and set(ACTIONS) <= set(hands.column_names)
+    charged = [column(hands, c)[:, None] for c in ("turns", *(ACTIONS if timed else ()))]
+    first = (column(hands, "deal") * (column(hands, "hand") == 0))[:, None]
+    per_game = sums_per_game(
+        game_keys(column(hands, "shard"), column(hands, "rotation"), column(hands, "game")),
+        np.concatenate([np.ones_like(first), *charged, first], axis=1),
+        game_keys(shard, column(games, "rotation"), game),
+    )
+    runs = Runs(shard, blocking.game_blocks(game, per_game[:, -1]))
     flags = column(games, "comeback"), winner, column(games, "lead_changes")
-    sums = game_run_sums(runs.starts, hands_of, margin, *flags, column(games, "capped"),
-                         blocking.seats)  # fmt: skip
+    sums = game_run_sums(runs, hands_of, margin, *flags, column(games, "capped"), blocking.seats)
+    turns_rows = runs.histogram_rows(per_game[:, 1])
     seconds = np.zeros(len(game), np.int64)
-    turns_rows = seconds_rows = concat_rows([], 2)
-    if hands is not None:
-        timed = bool(blocking.seconds) and set(ACTIONS) <= set(hands.column_names)
-        charged = ["turns", *(ACTIONS if timed else ())]
-        ones = np.ones((hands.num_rows, 1), np.int64)
-        per_game = sums_per_game(
-            game_keys(column(hands, "shard"), column(hands, "rotation"), column(hands, "game")),
-            np.concatenate([ones, *[column(hands, c)[:, None] for c in charged]], axis=1),
-            game_keys(shard, column(games, "rotation"), game),
-        )
-        turns_rows = runs.histogram_rows(per_game[:, 1])
-        if timed:  # the model's seconds in the order hand, turn, meld, layoff, rebuild
-            seconds = np.rint(per_game @ np.asarray(blocking.seconds)).astype(np.int64)
-            seconds_rows = runs.histogram_rows(seconds)
-    if len(runs):
-        seconds_sums = np.add.reduceat(seconds, runs.starts)[:, None]
-    else:
-        seconds_sums = np.zeros((0, 1), np.int64)
-    sums = np.concatenate([sums, seconds_sums], axis=1)
+    seconds_rows = Rows.empty(2)
+    if timed:  # the model's seconds in the order hand, turn, meld, layoff, rebuild
+        seconds = np.rint(per_game[:, :-1] @ np.asarray(blocking.seconds)).astype(np.int64)
+        seconds_rows = runs.histogram_rows(seconds)
+    sums = np.concatenate([sums, runs.sums([seconds])], axis=1)
     return (runs.sum_rows(sums), runs.histogram_rows(hands_of), runs.histogram_rows(margin),
             turns_rows, seconds_rows)  # fmt: skip
 
 
-def summary_for(
-    hands: pa.Table, games: pa.Table, blocking: Blocking, *, teams: bool, scores: bool
-) -> bytes:
+def summary_for(hands: pa.Table, games: pa.Table, blocking: Blocking, *, teams: bool) -> bytes:
     """The footer value of one shard (its hands and games tables as the runner writes them):
-    its :data:`TABLES` under ``blocking``, with each seat's points summed when ``scores`` (a
-    mixed line-up)."""
+    its :data:`TABLES` under ``blocking``."""
     shard = arrow_ints(hands.column("shard"), "shard")
     one_shard = int(shard[0]) if len(shard) else 0
     if (shard != one_shard).any() or (
         arrow_ints(games.column("shard"), "shard") != one_shard
     ).any():
         raise ChunkError("a summary is made of one shard's hands and games")
-    tables = hand_tables(hands, blocking, teams=teams, scores=scores)
+    tables = hand_tables(hands, blocking, teams=teams)
     tables += game_tables_of(games, hands, blocking, teams=teams)
     # a mirrored shard's rotations each start its blocks again: one row per key, in order
     tables = tuple(in_key_order(rows, keyed) for rows, keyed in zip(tables, KEYED, strict=True))
-    header = blocking.header(teams=teams, scores=scores, shard=one_shard)
+    header = blocking.header(teams=teams, shard=one_shard)
     header["rows"] = [len(t) for t in tables]
     header["widths"] = [t.columns.shape[1] for t in tables]
-    values = [np.concatenate([t.block, t.columns.reshape(-1)]) for t in tables]
-    header["types"] = [_narrowest(v) for v in values]
-    raw = b"".join(
-        v.astype(kind).tobytes() for v, kind in zip(values, header["types"], strict=True)
-    )
+    raw = b"".join(np.concatenate([t.block, t.columns.reshape(-1)]).astype("<i8").tobytes()
+                   for t in tables)  # fmt: skip
     header["bytes"] = len(raw)
     header["crc32"] = zlib.crc32(raw)
     packed = pa.compress(raw, codec="zstd", asbytes=True)
     return json.dumps(header, sort_keys=True).encode() + b"\n" + base64.b64encode(packed)
-
-
-STORAGE_TYPES = ("<i2", "<i4", "<i8")
-"""How a table's values may be stored: little-endian 16-, 32- or 64-bit integers."""
-
-
-def _narrowest(values: np.ndarray) -> str:
-    """How a table's values are stored: the narrowest of :data:`STORAGE_TYPES` that holds
-    them all (16 bits for most histograms: their blocks, values and counts; 64 for sums of
-    squares). Fewer bytes to decompress, check and widen when the report reads them."""
-    low, high = (int(values.min()), int(values.max())) if len(values) else (0, 0)
-    for kind in STORAGE_TYPES:
-        info = np.iinfo(np.dtype(kind))
-        if info.min <= low and high <= info.max:
-            return kind
-    raise ChunkError(f"a block table's values reach {high}: more than 64 bits")
 
 
 def summary_header(value: bytes | None) -> dict | None:
@@ -617,11 +475,11 @@ def summary_header(value: bytes | None) -> dict | None:
     return header if isinstance(header, dict) else None
 
 
-def summary_fits(header: dict | None, blocking: Blocking, *, teams: bool, scores: bool) -> bool:
+def summary_fits(header: dict | None, blocking: Blocking, *, teams: bool) -> bool:
     """Whether a summary with this header holds the report's blocks."""
     if header is None:
         return False
-    expected = blocking.header(teams=teams, scores=scores, shard=header.get("shard"))
+    expected = blocking.header(teams=teams, shard=header.get("shard"))
     return all(header.get(key) == value for key, value in expected.items())
 
 
@@ -639,10 +497,8 @@ def read_summary(value: bytes) -> dict[str, Rows]:
             raise ValueError("its values are not those it was written with")
         tables = []
         at = 0
-        for n, width, kind in zip(rows, widths, header["types"], strict=True):
-            if kind not in STORAGE_TYPES:
-                raise ValueError(f"values stored as {kind!r}")
-            values = np.frombuffer(raw, kind, count=n * (width + 1), offset=at)
+        for n, width in zip(rows, widths, strict=True):
+            values = np.frombuffer(raw, "<i8", count=n * (width + 1), offset=at)
             at += values.nbytes
             block = values[:n].astype(np.int64)
             columns = values[n:].astype(np.int64).reshape(n, width)

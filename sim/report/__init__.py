@@ -9,7 +9,6 @@ import importlib
 from typing import Any
 
 _HOMES = {
-    "bench_report": "sim.report.build",
     "write_report": "sim.report.build",
     "DatasetError": "sim.report.dataset",
     "open_dataset": "sim.report.dataset",

@@ -1,20 +1,17 @@
 """From aggregates to what the report says: per-arm metrics with intervals, comparisons
-with the baseline arm (paired block bootstrap, Holm-adjusted p-values, effect sizes) and one
-plain sentence per finding.
+with the baseline arm (paired block bootstrap, Holm-adjusted p-values).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
 import polars as pl
-from statsmodels.stats.proportion import proportion_effectsize
 
-from sim.dataset.summaries import game_sum_names, hand_sum_names, merged_blocks
+from sim.dataset.summaries import game_sum_names, hand_sum_names
 from sim.dataset.timing import ACTION_SUMS, time_model
 from sim.report.dataset import Arm, Dataset
 from sim.report.metrics import BOOTSTRAP_BLOCKS, Aggregates
@@ -22,10 +19,8 @@ from sim.report.stats import (
     Interval,
     Sums,
     block_bootstrap,
-    hist_bootstrap,
+    hist_summary,
     holm,
-    quantile_of,
-    quantile_spread,
     wilson,
 )
 from sim.rules.diff import diff_text
@@ -38,8 +33,7 @@ SURVIVAL_TURNS = (10, 20, 30, 50)
 @dataclass(frozen=True)
 class Metric:
     """A statistic estimated per arm and compared with the baseline: ``fn`` maps block sums to
-    it; ``kind`` is ``mean`` (effect size: standardised difference, ``sd`` naming the spread
-    metric), ``share`` (Cohen's h; shown in percentage points) or ``other``."""
+    it; ``kind`` is ``share`` (shown in percentage points), ``mean`` or ``other``."""
 
     name: str
     title: str
@@ -47,7 +41,6 @@ class Metric:
     kind: str
     fn: Callable[[Sums], np.ndarray]
     decimals: int = 1
-    sd: str = ""
 
     def scale(self) -> float:
         return 100.0 if self.kind == "share" else 1.0
@@ -88,19 +81,15 @@ def metrics_for(
     first = "first player's team's" if teams else "first player's"
     # fmt: off
     out = [
-        Metric("turns_mean", "turns per hand (mean)", "hand", "mean", _ratio("turns"), 1,
-               "turns_sd"),
+        Metric("turns_mean", "turns per hand (mean)", "hand", "mean", _ratio("turns"), 1),
         Metric("turns_sd", "turns per hand (sd)", "hand", "other", _sd("turns", "turns2"), 2),
-        Metric("hands_per_game", "hands per game (mean)", "game", "mean", _ratio("hands"), 2,
-               "hands_sd"),
-        Metric("points_mean", "points won per hand (mean)", "hand", "mean", _ratio("points"), 1,
-               "points_sd"),
+        Metric("hands_per_game", "hands per game (mean)", "game", "mean", _ratio("hands"), 2),
+        Metric("points_mean", "points won per hand (mean)", "hand", "mean", _ratio("points"), 1),
         Metric("points_sd", "points won per hand (sd)", "hand", "other", _sd("points", "points2")),
-        Metric("margin_mean", "final margin of a game (mean)", "game", "mean", _ratio("margin"),
-               1, "margin_sd"),
+        Metric("margin_mean", "final margin of a game (mean)", "game", "mean", _ratio("margin")),
         Metric("comeback_share", "games won from behind", "game", "share", _ratio("comeback")),
         Metric("lead_changes", "lead changes per game", "game", "mean", _ratio("lead_changes"),
-               2, "lead_changes_sd"),
+               2),
         Metric("dealer_win", f"{dealer} hand win rate", "hand", "share", _ratio("dealer_win")),
         Metric("first_win", f"{first} hand win rate", "hand", "share", _ratio("first_win")),
     ]
@@ -124,27 +113,7 @@ class Comparison:
     baseline_value: float
     arm_value: float
     interval: Interval
-    effect: float
     p_holm: float = math.nan
-
-    @property
-    def significant(self) -> bool:
-        return self.p_holm < ALPHA
-
-
-@dataclass
-class SkillFinding:
-    """In a mixed line-up, the stronger bot against the weaker one, on the same hands."""
-
-    arm: Arm
-    strong: str
-    weak: str
-    strong_rate: float
-    weak_rate: float
-    win_gap: Interval  # difference of hand win rates per seat (share, 0-1)
-    points_gap: Interval  # difference of points per seat-hand
-    p_holm: float = math.nan
-    sentence: str = ""
 
 
 @dataclass
@@ -157,7 +126,6 @@ class Report:
     comparisons: list[Comparison]
     hands: dict[str, int]
     games: dict[str, int]
-    skill: list[SkillFinding] = field(default_factory=list)
     resamples: int = 2000
     seed: int = 0
     estimates: dict[tuple[str, str], Interval] = field(default_factory=dict)
@@ -183,7 +151,8 @@ def _capped(sums: Sums) -> Sums:
     k = sums.values.shape[0]
     if k <= BOOTSTRAP_BLOCKS:
         return sums
-    starts = np.flatnonzero(np.diff(merged_blocks(k, BOOTSTRAP_BLOCKS), prepend=-1))
+    # merged block j starts at block ceil(j k / most): block i goes to i * most // k
+    starts = (np.arange(BOOTSTRAP_BLOCKS) * k + BOOTSTRAP_BLOCKS - 1) // BOOTSTRAP_BLOCKS
     return Sums(sums.names, np.add.reduceat(sums.values, starts, axis=0))
 
 
@@ -204,21 +173,10 @@ def _paired(a: pl.DataFrame, b: pl.DataFrame, names: tuple[str, ...]) -> tuple[S
     Neighbouring blocks are then merged, the same in both arms, into at most
     :data:`BOOTSTRAP_BLOCKS` (:func:`_capped`).
     """
-    keys = [_block_keys(frame) for frame in (a, b)]
-    union = np.union1d(*keys)
-    lined = []
-    for frame, key in zip((a, b), keys, strict=True):
-        values = np.zeros((len(union), len(names)))
-        values[np.searchsorted(union, key)] = frame[list(names)].to_numpy().astype(float)
-        lined.append(_capped(Sums(names, values)))
-    return lined[0], lined[1]
-
-
-def _block_keys(frame: pl.DataFrame) -> np.ndarray:
-    """Each row's (shard, block) as one number, in the same order (blocks of a shard stay far
-    below 2**32)."""
-    shard = frame["shard"].to_numpy().astype(np.int64)
-    return (shard << 32) + frame["block"].to_numpy().astype(np.int64)
+    keys = ["shard", "block"]
+    both = a.join(b, on=keys, how="full", coalesce=True, suffix="_b").sort(keys).fill_null(0)
+    in_b = both.select([f"{n}_b" for n in names]).to_numpy().astype(float)
+    return _capped(_sums(both, names)), _capped(Sums(names, in_b))
 
 
 def analyse(
@@ -243,61 +201,31 @@ def analyse(
         hands_n[arm.name] = int(hb["n"].sum())
         games_n[arm.name] = int(gb["n"].sum())
         metrics = metrics_for(arm.players, agg.reasons, arm.teams, seconds)
-        hand_stats = {m.name: m.fn for m in metrics if m.level == "hand"}
-        game_stats = {m.name: m.fn for m in metrics if m.level == "game"}
-        edges_hand, edges_game = seat_edges(arm)
-        hand_stats |= edges_hand
-        game_stats |= edges_game
-        game_stats |= {
-            "hands_sd": _sd("hands", "hands2"),
-            "margin_sd": _sd("margin", "margin2"),
-            "lead_changes_sd": _sd("lead_changes", "lead_changes2"),
-        }
-        for name, iv in block_bootstrap(hand_stats, hb, resamples=resamples, seed=seed).items():
-            estimates[(arm.name, name)] = iv
-        for name, iv in block_bootstrap(game_stats, gb, resamples=resamples, seed=seed).items():
-            estimates[(arm.name, name)] = iv
+        for level, sums, edges in zip(("hand", "game"), (hb, gb), seat_edges(arm), strict=True):
+            stats = {m.name: m.fn for m in metrics if m.level == level} | edges
+            for name, iv in block_bootstrap(stats, sums, resamples=resamples, seed=seed).items():
+                estimates[(arm.name, name)] = iv
         metric_rows[arm.name] = _metric_rows(arm, agg, hb, gb, metrics, estimates)
     comparisons = _compare(ds, agg, hnames, gnames, estimates, resamples, seed)
-    skill = _skill(ds, agg, hnames, resamples, seed)
-    adjusted = holm([c.interval.p for c in comparisons] + [f.win_gap.p for f in skill])
-    for c, p in zip(comparisons, adjusted, strict=False):
+    for c, p in zip(comparisons, holm([c.interval.p for c in comparisons]), strict=True):
         c.p_holm = p
-    for f, p in zip(skill, adjusted[len(comparisons) :], strict=True):
-        f.p_holm = p
-        f.sentence = skill_sentence(f)
 
-    rows = {
-        arm.name: _distribution_rows(arm, agg, resamples, seed) + metric_rows[arm.name]
-        for arm in ds.arms
-    }
-    frame = pl.DataFrame(_with_comparisons(rows, comparisons), schema=SUMMARY_SCHEMA, strict=False)
-    return Report(
-        ds, agg, frame, comparisons, hands_n, games_n, skill=skill, resamples=resamples,
-        seed=seed, estimates=estimates,
-    )  # fmt: skip
+    rows = {arm.name: _distribution_rows(arm, agg) + metric_rows[arm.name] for arm in ds.arms}
+    rows_out = _with_comparisons(rows, comparisons) + skill_rows(ds)
+    frame = pl.DataFrame(rows_out, schema=SUMMARY_SCHEMA, strict=False)
+    return Report(ds, agg, frame, comparisons, hands_n, games_n, resamples, seed, estimates)
 
 
 def _with_comparisons(rows: dict[str, list[dict]], comparisons: list[Comparison]) -> list[dict]:
     """Every arm's rows in arm order, each metric compared with the baseline carrying its
-    difference, interval, effect size and p-values."""
-    by_key = {(c.arm.name, c.metric.name): c for c in comparisons}
-    out = []
-    for arm_rows in rows.values():
-        for row in arm_rows:
-            c = by_key.get((row["arm"], row["metric"]))
-            if c is not None:
-                scale = c.metric.scale()
-                row = row | dict(
-                    baseline=c.arm.baseline,
-                    diff=c.interval.estimate * scale,
-                    diff_low=c.interval.low * scale,
-                    diff_high=c.interval.high * scale,
-                    effect_size=c.effect,
-                    p_value=c.interval.p,
-                    p_holm=c.p_holm,
-                )
-            out.append(row)
+    difference, interval and p-values."""
+    out = [row for arm_rows in rows.values() for row in arm_rows]
+    at = {(row["arm"], row["metric"]): row for row in out}
+    for c in comparisons:
+        s, iv = c.metric.scale(), c.interval
+        at[(c.arm.name, c.metric.name)].update(baseline=c.arm.baseline, diff=iv.estimate * s,
+                                               diff_low=iv.low * s, diff_high=iv.high * s,
+                                               p_value=iv.p, p_holm=c.p_holm)  # fmt: skip
     return out
 
 
@@ -310,28 +238,25 @@ def rule_changes_text(arm: Arm) -> str:
     return text + (f"; own seed {arm.seed} (compared unpaired)" if arm.own_seed else "")
 
 
-def distinct_decimals(low: float, estimate: float, high: float, decimals: int = 1) -> int:
-    """The fewest decimals, from ``decimals`` up to 6, at which an estimate and its interval's
-    ends print as differently as they are (``2.4 [2.4, 2.4]`` says nothing)."""
-    differ = len({low, estimate, high})
-    while decimals < 6 and len({f"{x:.{decimals}f}" for x in (low, estimate, high)}) < differ:
+def fmt_ci(value, low, high, decimals: int = 1, sign: str = "") -> str:
+    """``12.3 [11.9, 12.7]`` (``sign="+"``: ``+12.3 [11.9, 12.7]``), with more decimals, up to
+    6, where fewer would print the estimate and an end alike (issue #30: ``2.4 [2.4, 2.4]``
+    says nothing); without an interval the value alone, NaN or None as an en dash."""
+    if value is None or math.isnan(value):
+        return "–"
+    ends = (low, value, high)
+    if any(x is None or math.isnan(x) for x in ends):
+        return f"{value:{sign}.{decimals}f}"
+    while decimals < 6 and len({f"{x:.{decimals}f}" for x in ends}) < len(set(ends)):
         decimals += 1
-    return decimals
-
-
-def distinct_text(estimate: float, low: float, high: float, decimals: int = 1) -> str:
-    """``+2.41 [2.38, 2.44]``, with enough decimals that the ends differ from the estimate."""
-    if math.isnan(low):
-        return f"{estimate:+.{decimals}f}"
-    decimals = distinct_decimals(low, estimate, high, decimals)
-    return f"{estimate:+.{decimals}f} [{low:.{decimals}f}, {high:.{decimals}f}]"
+    return f"{value:{sign}.{decimals}f} [{low:.{decimals}f}, {high:.{decimals}f}]"
 
 
 _S, _I, _F = pl.String, pl.Int64, pl.Float64
 SUMMARY_SCHEMA = {
     "arm": _S, "ruleset": _S, "players": _I, "lineup": _S, "rule_changes": _S, "metric": _S,
     "title": _S, "value": _F, "ci_low": _F, "ci_high": _F, "interval": _S, "n": _I,
-    "baseline": _S, "diff": _F, "diff_low": _F, "diff_high": _F, "effect_size": _F,
+    "baseline": _S, "diff": _F, "diff_low": _F, "diff_high": _F,
     "p_value": _F, "p_holm": _F,
 }  # fmt: skip
 """summary.parquet's columns (docs/report.md)."""
@@ -362,47 +287,28 @@ def _wilson_row(arm: Arm, metric: str, title: str, k: float, n: float, fair=0.0)
     return _row(arm, metric, title, wilson(float(k), float(n)), "wilson", n, 100.0, fair)
 
 
-def _iv(iv: Interval) -> tuple[float, float, float]:
-    return (iv.estimate, iv.low, iv.high)
+QUANTILES = ("median", "p10", "p25", "p75", "p90")
 
 
-QUANTILES = {"median": 0.5, "p10": 0.1, "p25": 0.25, "p75": 0.75, "p90": 0.9}
-
-
-def _block_matrix(blocks: pl.DataFrame, col: str) -> tuple[np.ndarray, np.ndarray]:
-    """One arm's per-block histogram (rows of shard, block, ``col``, len, its blocks already
-    merged into at most :data:`~sim.dataset.summaries.QUANTILE_BLOCKS` and numbered from 0 by
-    the aggregation) as the distinct values (V,) and a dense (blocks, V) matrix of counts."""
-    if blocks.height == 0:
-        return np.zeros(0), np.zeros((0, 0))
-    values, vi = np.unique(blocks[col].to_numpy(), return_inverse=True)
-    keys = blocks["block"].to_numpy().astype(np.int64)
-    rows, width = int(keys.max()) + 1, len(values)
-    weights = blocks["len"].to_numpy().astype(float)
-    counts = np.bincount(keys * width + vi, weights=weights, minlength=rows * width)
-    return values, counts.reshape(rows, width)
-
-
-def _distribution_rows(arm: Arm, agg: Aggregates, resamples: int, seed: int) -> list[dict]:
-    """An arm's quantiles (block bootstrap intervals) and survival shares (Wilson)."""
+def _distribution_rows(arm: Arm, agg: Aggregates) -> list[dict]:
+    """An arm's quantiles (from its histograms, without intervals) and survival shares
+    (Wilson)."""
     rows = []
-    # distributions from the per-block histograms, with block bootstrap intervals
-    for key, blocks, noun in (
-        ("turns", agg.turns_blocks, "turns per hand"),
-        ("points", agg.points_blocks, "points won per hand"),
-        ("hands", agg.hands_blocks, "hands per game"),
-        ("margin", agg.margin_blocks, "final margin"),
+    for key, hist, noun in (
+        ("turns", agg.turns_hist, "turns per hand"),
+        ("points", agg.points_hist, "points won per hand"),
+        ("hands", agg.hands_hist, "hands per game"),
+        ("margin", agg.margin_hist, "final margin"),
     ):
-        values, counts = _block_matrix(_of_arm(blocks, arm.name), key)
-        if counts.sum() == 0:
+        h = _of_arm(hist, arm.name)
+        if h.height == 0:
             continue
-        stats = {q: quantile_of(share) for q, share in QUANTILES.items()}
+        stats = hist_summary(h[key].to_numpy(), h["len"].to_numpy())
         if key == "points":
-            stats["iqr"] = quantile_spread(0.75, 0.25)
-        ivs = hist_bootstrap(stats, values, counts, resamples=resamples, seed=seed)
-        for q, iv in ivs.items():
+            stats["iqr"] = stats["p75"] - stats["p25"]
+        for q in (*QUANTILES, "iqr") if key == "points" else QUANTILES:
             title = f"{noun} ({q.upper() if q == 'iqr' else q})"
-            rows.append(_row(arm, f"{key}_{q}", title, _iv(iv), "bootstrap", counts.sum()))
+            rows.append(_row(arm, f"{key}_{q}", title, (stats[q], None, None), "", stats["n"]))
     h = _of_arm(agg.turns_hist, arm.name)
     turns, lengths = h["turns"].to_numpy(), h["len"].to_numpy().astype(np.int64)
     total = float(lengths.sum())
@@ -413,8 +319,8 @@ def _distribution_rows(arm: Arm, agg: Aggregates, resamples: int, seed: int) -> 
 
 
 def _metric_rows(arm, agg, hb, gb, metrics, estimates) -> list[dict]:
-    """An arm's metrics (bootstrap or Wilson intervals), first-player advantage, seats' win
-    rates and, for a mixed line-up, each bot's."""
+    """An arm's metrics (bootstrap or Wilson intervals), first-player advantage and seats'
+    win rates."""
     n = int(hb["n"].sum())
     g = int(gb["n"].sum())
     rows = []
@@ -428,13 +334,13 @@ def _metric_rows(arm, agg, hb, gb, metrics, estimates) -> list[dict]:
             num = num or ("comeback" if m.name == "comeback_share" else f"r_{m.name[6:]}")
             rows.append(_wilson_row(arm, m.name, m.title, sums[num].sum(), size))
         else:
-            rows.append(_row(arm, m.name, m.title, _iv(iv), "bootstrap", size, scale))
+            est = (iv.estimate, iv.low, iv.high)
+            rows.append(_row(arm, m.name, m.title, est, "bootstrap", size, scale))
     # first-player advantage: the first player's share of the hands someone won, minus a
     # fair 1/players share (percentage points)
     title = "first-player advantage (share of won hands - fair share)"
     first, decided, fair = hb["first_win"].sum(), hb["decided"].sum(), 1.0 / arm.seats
     rows.append(_wilson_row(arm, "first_advantage", title, first, decided, fair))
-    rows.append(_balance_row(arm, hb, n))
     for s in range(arm.seats):
         side = f"team {'AB'[s]} (seats {s} and {s + 2})" if arm.teams else f"seat {s}"
         rows.append(
@@ -443,20 +349,7 @@ def _metric_rows(arm, agg, hb, gb, metrics, estimates) -> list[dict]:
         wins = gb[f"gwin{s}"].sum()
         rows.append(_wilson_row(arm, f"seat{s}_game_win", f"{side} game win rate", wins, g))
     rows += _edge_rows(arm, estimates, n, g)
-    rows += _skill_rows(arm, agg)
     return rows
-
-
-def _balance_row(arm: Arm, hb: Sums, n: int) -> dict:
-    """Seat balance, 1 - (largest - smallest seat hand win rate), in percent, without an
-    interval: near a fair table the gap's absolute value folds the noise onto one side, so
-    no bootstrap interval of it (or of a difference of it between arms) has its nominal
-    coverage (the engine-backed A/A check found 0 of 400 A/A intervals excluding 0). The
-    seat advantage (:func:`seat_edges`) asks the same question smoothly, with intervals."""
-    rates = [float(hb[f"win{s}"].sum()) / n if n else math.nan for s in range(arm.seats)]
-    value = 100 * (1 - (max(rates) - min(rates)))
-    title = f"{'team' if arm.teams else 'seat'} balance (1 - largest gap)"
-    return _row(arm, "balance", title, (value, None, None), "", n)
 
 
 def seat_edges(arm: Arm) -> tuple[dict[str, Callable[[Sums], np.ndarray]], ...]:
@@ -495,32 +388,43 @@ def _edge_rows(arm: Arm, estimates, hands: int, games: int) -> list[dict]:
         iv = estimates[(arm.name, metric)]
         title = f"{edge_title(arm, metric)}: share of won ones - fair share (pp)"
         n = games if metric in game else hands
-        rows.append(_row(arm, metric, title, _iv(iv), "bootstrap", n, 100.0))
+        rows.append(_row(arm, metric, title, (iv.estimate, iv.low, iv.high), "bootstrap", n, 100))
     return rows
 
 
-def _skill_rows(arm: Arm, agg: Aggregates) -> list[dict]:
-    """Win rate and points per hand of each bot, when the line-up mixes bots."""
-    if not arm.mixed:
+def skill_rows(ds: Dataset) -> list[dict]:
+    """Skill, for each arm whose line-up mixes bots: each bot's hand win rate per seat (the
+    hands it won over the seat-hands it played, Wilson) and its points per seat-hand (its
+    seats' ``hand_scores`` entries; its team's at a partnership table), from one polars
+    ``group_by`` over those arms' hands by seating (``lineup``: the bots by seat)."""
+    mixed = {a.name: a for a in ds.arms if len(set(a.bots)) > 1}
+    if not mixed:
         return []
-    table = _of_arm(agg.skill, arm.name)
-    wins: dict[str, float] = {}
-    seats: dict[str, float] = {}
-    points: dict[str, float] = {}
-    for row in table.iter_rows(named=True):
-        for s, bot in enumerate(row["seating"].split(",")):
-            wins[bot] = wins.get(bot, 0) + row[f"win{s}"]
-            seats[bot] = seats.get(bot, 0) + row["n"]
-            points[bot] = points.get(bot, 0) + row[f"pts{s}"]
-    out = []
-    for bot in sorted(wins):
-        title = f"{bot}: hand win rate per seat"
-        out.append(_wilson_row(arm, f"bot_{bot}_win", title, wins[bot], seats[bot]))
-        est = (points[bot] / seats[bot], None, None)
-        out.append(
-            _row(arm, f"bot_{bot}_points", f"{bot}: points per seat-hand", est, "", seats[bot])
+    seats, scores = range(max(a.players for a in mixed.values())), pl.col("hand_scores")
+    points = [scores.list.get(pl.lit(s) % scores.list.len()).cast(pl.Int64) for s in seats]
+    per_seating = (
+        ds.hands()
+        .filter(pl.col("arm").is_in(list(mixed)))
+        .group_by("arm", "lineup")
+        .agg(
+            pl.len().alias("n"),
+            *[(pl.col("winner") == s).sum().alias(f"win{s}") for s in seats],
+            *[p.sum().alias(f"pts{s}") for s, p in zip(seats, points, strict=True)],
         )
-    return out
+        .collect()
+    )
+    totals: dict[tuple[str, str], list[int]] = {}  # (arm, bot): seat-hands, wins, points
+    for r in per_seating.iter_rows(named=True):
+        for s, bot in enumerate(r["lineup"].split(",")):
+            held = totals.setdefault((r["arm"], bot), [0, 0, 0])
+            for i, value in enumerate((r["n"], r[f"win{s}"], r[f"pts{s}"])):
+                held[i] += value
+    rows = []
+    for (name, bot), (n, wins, points) in sorted(totals.items()):
+        arm, est = mixed[name], (points / n, None, None)
+        rows.append(_wilson_row(arm, f"bot_{bot}_win", f"{bot}: hand win rate per seat", wins, n))
+        rows.append(_row(arm, f"bot_{bot}_points", f"{bot}: points per seat-hand", est, "", n))
+    return rows
 
 
 def seconds_of(ds: Dataset, agg: Aggregates) -> dict[str, float] | None:
@@ -537,18 +441,13 @@ def _compare(ds, agg, hnames, gnames, estimates, resamples, seed) -> list[Compar
             continue
         base = ds.arm(arm.baseline)
         metrics = metrics_for(arm.players, agg.reasons, arm.teams, seconds)
+        both = (arm.name, base.name)
         paired = not arm.own_seed  # an arm with its own seed played other deals
         if paired:
-            ha, hb = _paired(
-                _blocks(agg.hand_blocks, arm.name, hnames),
-                _blocks(agg.hand_blocks, base.name, hnames),
-                hnames,
-            )
+            ha, hb = _paired(*(_blocks(agg.hand_blocks, a, hnames) for a in both), hnames)
         else:  # an arm with its own seed plays other deals: nothing to pair on
-            ha = _arm_sums(agg.hand_blocks, arm.name, hnames)
-            hb = _arm_sums(agg.hand_blocks, base.name, hnames)
-        ga = _arm_sums(agg.game_blocks, arm.name, gnames)
-        gb = _arm_sums(agg.game_blocks, base.name, gnames)
+            ha, hb = (_arm_sums(agg.hand_blocks, a, hnames) for a in both)
+        ga, gb = (_arm_sums(agg.game_blocks, a, gnames) for a in both)
         hand = {m.name: m.fn for m in metrics if m.level == "hand"}
         game = {m.name: m.fn for m in metrics if m.level == "game"}
         ivs = block_bootstrap(hand, ha, hb, paired=paired, resamples=resamples, seed=seed)
@@ -558,71 +457,5 @@ def _compare(ds, agg, hnames, gnames, estimates, resamples, seed) -> list[Compar
             b_val = estimates[(base.name, m.name)].estimate
             if m.name.startswith("share_") and a_val == 0 and b_val == 0:
                 continue  # an ending neither rule set produces
-            out.append(
-                Comparison(arm, m, b_val, a_val, ivs[m.name], _effect(m, arm, base, estimates))
-            )
+            out.append(Comparison(arm, m, b_val, a_val, ivs[m.name]))
     return out
-
-
-def _effect(m: Metric, arm: Arm, base: Arm, estimates) -> float:
-    a = estimates[(arm.name, m.name)].estimate
-    b = estimates[(base.name, m.name)].estimate
-    if m.kind == "share":
-        if not (0 <= a <= 1 and 0 <= b <= 1):
-            return math.nan
-        return float(proportion_effectsize(a, b))  # Cohen's h
-    if m.kind == "mean" and m.sd:
-        sa = estimates[(arm.name, m.sd)].estimate
-        sb = estimates[(base.name, m.sd)].estimate
-        pooled = math.sqrt((sa * sa + sb * sb) / 2)
-        return (a - b) / pooled if pooled > 0 else (0.0 if a == b else math.nan)
-    return math.nan
-
-
-def _skill(ds, agg, hnames, resamples, seed) -> list[SkillFinding]:
-    """The strongest bot against the weakest of every mixed line-up whose seats keep their
-    bots (no mirrored rotations), bootstrapped over the arm's hand blocks."""
-    out = []
-    for arm in ds.arms:
-        seatings = _of_arm(agg.skill, arm.name)["seating"].to_list()
-        if not arm.mixed or len(seatings) != 1:
-            continue
-        arm = dataclasses.replace(arm, bots=tuple(seatings[0].split(",")))
-        groups: dict[str, list[int]] = {}
-        for seat, bot in enumerate(arm.bots):
-            groups.setdefault(bot, []).append(seat)
-        sums = _arm_sums(agg.hand_blocks, arm.name, hnames)
-
-        def per_seat(bot: str, column: str, groups=groups):  # per seat-hand of ``bot``
-            seats = groups[bot]
-            return lambda s: sum(s[f"{column}{k}"] for k in seats) / (s["n"] * len(seats))
-
-        total = sums.total()
-        rates = {b: float(per_seat(b, "win")(total)[0]) for b in groups}
-        strong = max(rates, key=lambda b: (rates[b], b))
-        weak = min(rates, key=lambda b: (rates[b], b))
-        pairs = {key: (per_seat(strong, col), per_seat(weak, col))
-                 for key, col in (("win", "win"), ("points", "pts"))}  # fmt: skip
-        gaps = {key: (lambda s, a=a, b=b: a(s) - b(s)) for key, (a, b) in pairs.items()}
-        ivs = block_bootstrap(gaps, sums, resamples=resamples, seed=seed)
-        out.append(
-            SkillFinding(arm, strong, weak, rates[strong], rates[weak], ivs["win"], ivs["points"])
-        )
-    return out
-
-
-def skill_sentence(f: SkillFinding) -> str:
-    """A finding's sentence ('careful is the stronger bot ...'); empty when the difference is
-    not clear (Holm p >= 0.05): it is then only in the tables."""
-    w, p = f.win_gap, f.points_gap
-    if math.isnan(w.low) or not f.p_holm < ALPHA:
-        return ""
-    ptext = "p < 0.001" if f.p_holm < 0.001 else f"p = {f.p_holm:.3f}"
-    return (
-        f"{f.strong[:1].upper() + f.strong[1:]} is the stronger bot at {f.arm.players} players "
-        f"({f.arm.label}, line-up {', '.join(f.arm.bots)}): it wins {100 * f.strong_rate:.1f}% "
-        f"of its hands against {100 * f.weak_rate:.1f}% for {f.weak} "
-        f"({distinct_text(100 * w.estimate, 100 * w.low, 100 * w.high)} percentage points, "
-        f"Holm {ptext}) and scores {distinct_text(p.estimate, p.low, p.high, 2)} points per "
-        "hand against it (95% CIs)."
-    )

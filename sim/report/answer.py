@@ -40,8 +40,8 @@ from sim.dataset.bands import band_for
 from sim.report.analysis import (
     ALPHA,
     Report,
-    distinct_text,
     edge_title,
+    fmt_ci,
     rule_changes_text,
     seat_edges,
 )
@@ -53,17 +53,9 @@ NO_DIFFERENCE = "no practical difference"
 INCONCLUSIVE = "inconclusive: more hands needed"
 
 CARD_METRICS = (
-    "turns_mean",
-    "hands_per_game",
-    "minutes_mean",
-    "minutes_per_game",
-    "points_sd",
-    "margin_mean",
-    "lead_changes",
-    "comeback_share",
-    "dealer_win",
-    "first_win",
-)
+    "turns_mean", "hands_per_game", "minutes_mean", "minutes_per_game", "points_sd",
+    "margin_mean", "lead_changes", "comeback_share", "dealer_win", "first_win",
+)  # fmt: skip
 """The card's columns, before the outcome mix (each end reason's share of hands)."""
 
 NO_RESULT = ("stalled", "exhausted")
@@ -120,7 +112,7 @@ class Cell:
 
     @property
     def text(self) -> str:
-        return distinct_text(self.estimate, self.low, self.high, self.decimals)
+        return fmt_ci(self.estimate, self.low, self.high, self.decimals, "+")
 
     @property
     def size(self) -> float:
@@ -175,24 +167,19 @@ class Card:
     def findings(self) -> list[str]:
         """One sentence per finding, largest practical size first."""
         out = []
-        for row in self.rows:
+        for row in [*self.rows, *self.seat_rows]:
+            arm = row.arm
             for cell in sorted(row.cells.values(), key=lambda c: -c.size):
-                if cell.verdict == FINDING:
-                    out.append(
-                        f"{row.arm.label} changes {cell.title} by {cell.text}{cell.unit} "
-                        f"against {row.against or self.baseline} (Holm-adjusted interval; "
-                        "practical band "
-                        f"±{cell.band:g}{cell.unit})."
-                    )
-        for seat_row in self.seat_rows:
-            arm = seat_row.arm
-            for cell in sorted(seat_row.cells.values(), key=lambda c: -c.size):
-                if cell.verdict == FINDING:
-                    out.append(
-                        f"{arm.label}: {_edge_phrase(arm, cell.metric)} is {cell.text} pp from "
-                        f"its fair share of {100 / arm.seats:.4g}% (Holm-adjusted interval; "
-                        f"practical band ±{cell.band:g} pp)."
-                    )
+                if cell.verdict != FINDING:
+                    continue
+                if isinstance(row, CardRow):  # a rule set's change
+                    what = (f"{arm.label} changes {cell.title} by {cell.text}{cell.unit} "
+                            f"against {row.against or self.baseline}")  # fmt: skip
+                else:  # a seat's (or the dealer's) deviation from its fair share
+                    what = (f"{arm.label}: {_edge_phrase(arm, cell.metric)} is {cell.text} pp "
+                            f"from its fair share of {100 / arm.seats:.4g}%")  # fmt: skip
+                band = f"{cell.band:g}{cell.unit}"
+                out.append(f"{what} (Holm-adjusted interval; practical band ±{band}).")
         return out
 
 

@@ -12,24 +12,15 @@ from __future__ import annotations
 import base64
 import time
 from dataclasses import dataclass
-from importlib.metadata import PackageNotFoundError
-from importlib.metadata import version as package_version
 from pathlib import Path
 
+from sim import __version__
 from sim.dataset.files import write_text_atomic
 from sim.report.analysis import Report, analyse
 from sim.report.dataset import open_dataset
 from sim.report.figures import draw_all, figure_list
 from sim.report.metrics import aggregate
 from sim.report.tables import page_context, templates
-
-
-def rummysim_version() -> str:
-    """The installed rummysim version."""
-    try:
-        return package_version("rummysim")
-    except PackageNotFoundError:  # pragma: no cover - running from a source tree
-        return "unknown"
 
 
 @dataclass(frozen=True)
@@ -69,65 +60,18 @@ def write_report(
     figures = draw_all(report, folder / "figures")
     times["figures"] = time.perf_counter() - mark
     mark = time.perf_counter()
-    version = rummysim_version()
     report.rows.write_parquet(folder / "summary.parquet")
     report.rows.write_csv(folder / "summary.csv")
-    write_text_atomic(render_markdown(report, version), folder / "report.md", folder)
-    write_text_atomic(render_html(report, figures, version), folder / "index.html", folder)
+    context, captions = page_context(report, __version__), figure_list(ds.arms)
+    markdown = templates(autoescape=False).get_template("report.md.j2")
+    write_text_atomic(markdown.render(context, figures=captions), folder / "report.md", folder)
+    # index.html: the figures' PNGs embedded (report.md links them from figures/)
+    images = [
+        {"stem": stem, "caption": caption, "data": base64.b64encode(png.read_bytes()).decode()}
+        for (stem, caption), png in zip(captions, figures.values(), strict=True)
+    ]
+    html = templates(autoescape=True).get_template("index.html.j2").render(context, images=images)
+    write_text_atomic(html, folder / "index.html", folder)
     times["write"] = time.perf_counter() - mark
     times["total"] = time.perf_counter() - start
     return Written(folder, report, {k: round(v, 3) for k, v in times.items()})
-
-
-def render_markdown(report: Report, version: str) -> str:
-    """report.md (figures linked from figures/)."""
-    template = templates(autoescape=False).get_template("report.md.j2")
-    return template.render(page_context(report, version), figures=figure_list(report.dataset.arms))
-
-
-def render_html(report: Report, figures: dict[str, Path], version: str) -> str:
-    """index.html, the figures' PNGs embedded."""
-    captions = dict(figure_list(report.dataset.arms))
-    images = [
-        {
-            "stem": path.stem,
-            "caption": captions.get(stem, stem),
-            "data": base64.b64encode(path.read_bytes()).decode("ascii"),
-        }
-        for stem, path in figures.items()
-    ]
-    template = templates(autoescape=True).get_template("index.html.j2")
-    return template.render(page_context(report, version), images=images)
-
-
-def simulate_seconds(manifest: dict) -> float | None:
-    """Seconds the runner spent simulating, from the manifest: the wall-clock time of the
-    runs that made the dataset; a dataset of an earlier version records only its shards'
-    times, whose sum (over every worker) is given instead."""
-    for key in ("seconds", "simulate_seconds"):
-        if isinstance(manifest.get(key), int | float):
-            return float(manifest[key])
-    shards = [s.get("seconds") for s in manifest.get("shards", []) if isinstance(s, dict)]
-    if shards and all(isinstance(s, int | float) for s in shards):
-        return float(sum(shards))
-    return None
-
-
-def bench_report(dataset: str | Path, out: str | Path | None = None, **kwargs) -> dict:
-    """One ``make bench`` figure: seconds to report on a dataset, next to the seconds its
-    simulation took (:func:`simulate_seconds`)."""
-    written = write_report(dataset, out, **kwargs)
-    report = written.report
-    sim = simulate_seconds(report.dataset.manifest)
-    total = written.seconds["total"]
-    return {
-        "bench": "report",
-        "dataset": str(dataset),
-        "arms": len(report.dataset.arms),
-        "hands": sum(report.hands.values()),
-        "games": sum(report.games.values()),
-        "seconds": total,
-        "stages": written.seconds,
-        "simulate_seconds": sim,
-        "report_share_of_simulate": round(total / sim, 4) if sim else None,
-    }

@@ -61,11 +61,6 @@ class Arm:
     def is_baseline(self) -> bool:
         return self.baseline == self.name
 
-    @property
-    def mixed(self) -> bool:
-        """The line-up mixes different bots."""
-        return len(set(self.bots)) > 1
-
 
 @dataclass(frozen=True)
 class Dataset:
@@ -304,7 +299,6 @@ def _arms(root: Path, manifest: dict, present: list[str], baseline: str | None) 
                 rules_toml=rules_toml,
                 changes=dict(meta.get("changes") or {}),
                 seed=int(row["seed"]) if row.get("seed") is not None else None,
-                teams=_partnerships(rules_toml, str(row["variant"]), players),
             )
         )
     return _with_rule_changes(arms)
@@ -319,16 +313,10 @@ def _arm_rules(rules_toml: str, variant: str) -> Rules | None:
         return None
 
 
-def _partnerships(rules_toml: str, variant: str, players: int) -> bool:
-    """Whether the arm's table plays in partnerships (a variant's family is not a toggle, so
-    overrides cannot change it)."""
-    rules = _arm_rules(rules_toml, variant)
-    return rules is not None and rules.in_partnerships(players)
-
-
 def _with_rule_changes(arms: list[Arm]) -> list[Arm]:
-    """``arms`` with each one's :attr:`Arm.rule_changes` against its baseline arm, and
-    whether it has its own seed (:attr:`Arm.own_seed`)."""
+    """``arms`` with each one's :attr:`Arm.rule_changes` against its baseline arm, whether it
+    has its own seed (:attr:`Arm.own_seed`) and whether its table plays in partnerships
+    (:attr:`Arm.teams`: a variant's family is not a toggle, so overrides cannot change it)."""
     rules = {arm.name: _arm_rules(arm.rules_toml, arm.variant) for arm in arms}
     out = []
     seeds = {arm.name: arm.seed for arm in arms}
@@ -336,7 +324,8 @@ def _with_rule_changes(arms: list[Arm]) -> list[Arm]:
         mine, base = rules[arm.name], rules.get(arm.baseline)
         changes = () if mine is None or base is None else rules_diff(base, mine, arm.players)
         own_seed = seeds.get(arm.baseline, arm.seed) != arm.seed
-        out.append(replace(arm, rule_changes=changes, own_seed=own_seed))
+        teams = mine is not None and mine.in_partnerships(arm.players)
+        out.append(replace(arm, rule_changes=changes, own_seed=own_seed, teams=teams))
     return out
 
 

@@ -35,12 +35,12 @@ from sim.report.analysis import Report  # noqa: E402
 from sim.report.dataset import Arm  # noqa: E402
 from sim.report.stats import hist_summary  # noqa: E402
 
-FOREST_CAPTION = (
+FOREST = (
     "Effect of each rule set against its baseline: the change with its Holm-adjusted interval, "
     "coloured by its verdict as on the answer card (orange: a finding; green: no practical "
     "difference; grey: inconclusive, more hands needed); shaded: the practical band"
 )
-SEATS_CAPTION = (
+SEATS = (
     "Seat and dealer advantage: each seat's share of the hands (left) and games (right) "
     "someone won, minus its fair share 1/players, and the dealer's edge, in percentage "
     "points (95% block bootstrap intervals; 0 is a fair table)"
@@ -50,23 +50,16 @@ SEATS_CAPTION = (
 def figure_list(arms: Sequence[Arm]) -> list[tuple[str, str]]:
     """(file stem, caption) of every figure of a dataset with these arms, in the order the
     report shows them: a survival plot per table size."""
-    out = [
-        (
-            "length",
-            "Game length by rule set: turns per hand, hands per game, turns per game "
-            "and minutes per game at the table (the time model over each game's actions)",
-        )
-    ]
-    out += [
+    length = (
+        "Game length by rule set: turns per hand, hands per game, turns per game and minutes "
+        "per game at the table (the time model over each game's actions)"
+    )
+    survival = [
         (f"survival-{p}p", f"{p} players: chance that a hand is over by turn N")
         for p in sorted({a.players for a in arms})
     ]
-    out += [
-        ("spread", "Points won per hand by rule set"),
-        ("seats", SEATS_CAPTION),
-        ("forest", FOREST_CAPTION),
-    ]
-    return out
+    spread = ("spread", "Points won per hand by rule set")
+    return [("length", length), *survival, spread, ("seats", SEATS), ("forest", FOREST)]
 
 
 DPI = 100
@@ -77,38 +70,39 @@ PNG_OPTIONS = {"compress_level": 1}
 def draw_all(report: Report, folder: Path) -> dict[str, Path]:
     """Draw every figure of an analysed report into ``folder`` (``<stem>.png`` and
     ``<stem>.svg``, :func:`figure_list`), one after another, from the aggregates and the
-    analysis; return the PNGs in the report's order."""
+    analysis; return the PNGs in the report's order. The SVGs have no date and fixed ids,
+    and their text as text, so the same report gives the same files."""
     folder.mkdir(parents=True, exist_ok=True)
-    arms = report.dataset.arms
+    arms, agg = report.dataset.arms, report.agg
     names, labels = _arm_names(arms), arm_labels(arms)
-    agg = report.agg
     per_game = agg.game_seconds_hist.with_columns(pl.col("seconds") / 60)
     minutes = [(per_game, "seconds", "minutes per game (time model)")] if per_game.height else []
-    data: dict[str, tuple[str, dict]] = {
-        "length": (
-            "boxes",
-            _boxes_data(
-                names,
-                labels,
-                [
-                    (agg.turns_hist, "turns", "turns per hand"),
-                    (agg.hands_hist, "hands", "hands per game"),
-                    (agg.game_turns_hist, "turns", "turns per game"),
-                    *minutes,
-                ],
-            ),
-        ),  # fmt: skip
-        "spread": (
-            "boxes",
-            _boxes_data(names, labels, [(agg.points_hist, "points", "points won per hand")]),
+    length = [(agg.turns_hist, "turns", "turns per hand"),
+              (agg.hands_hist, "hands", "hands per game"),
+              (agg.game_turns_hist, "turns", "turns per game"), *minutes]  # fmt: skip
+    draw = {
+        "length": lambda: _draw_boxes(**_boxes_data(names, labels, length)),
+        "spread": lambda: _draw_boxes(
+            **_boxes_data(names, labels, [(agg.points_hist, "points", "points won per hand")])
         ),
-        "seats": ("seats", _seats_data(report)),
-        "forest": ("forest", _forest_data(report)),
+        "seats": lambda: _draw_seats(**_seats_data(report)),
+        "forest": lambda: _draw_forest(**_forest_data(report)),
     }
-    for players in {a.players for a in arms}:
-        table = [a for a in arms if a.players == players]
-        data[f"survival-{players}p"] = ("survival", _survival_data(table, agg.turns_hist))
-    return {stem: draw_one(stem, *data[stem], folder) for stem, _caption in figure_list(arms)}
+    for p in {a.players for a in arms}:
+        table = [a for a in arms if a.players == p]
+        draw[f"survival-{p}p"] = lambda t=table: _draw_survival(**_survival_data(t, agg.turns_hist))
+    rc = {"svg.hashsalt": "rummysim", "svg.fonttype": "none"}
+    out = {}
+    for stem, _caption in figure_list(arms):
+        sns.set_theme(style="whitegrid", context="notebook", rc=rc)
+        fig = draw[stem]()
+        try:
+            out[stem] = folder / f"{stem}.png"
+            fig.savefig(out[stem], dpi=DPI, bbox_inches="tight", pil_kwargs=PNG_OPTIONS)
+            fig.savefig(folder / f"{stem}.svg", bbox_inches="tight", metadata={"Date": None})
+        finally:
+            plt.close(fig)
+    return out
 
 
 def arm_labels(arms: Sequence[Arm]) -> dict[str, str]:
@@ -117,22 +111,6 @@ def arm_labels(arms: Sequence[Arm]) -> dict[str, str]:
     text = {a.name: f"{a.label} ({a.players}p, {a.lineup})" for a in arms}
     seen = Counter(text.values())
     return {name: t if seen[t] == 1 else f"{t} [{name}]" for name, t in text.items()}
-
-
-def draw_one(stem: str, kind: str, data: dict, folder: Path) -> Path:
-    """Draw one figure from its plain data and save it as ``<stem>.png`` and ``<stem>.svg``
-    (the SVG with no date and fixed ids, and its text as text, so the same report gives the
-    same files)."""
-    rc = {"svg.hashsalt": "rummysim", "svg.fonttype": "none"}
-    sns.set_theme(style="whitegrid", context="notebook", rc=rc)
-    fig = DRAW[kind](**data)
-    try:
-        png = folder / f"{stem}.png"
-        fig.savefig(png, dpi=DPI, bbox_inches="tight", pil_kwargs=PNG_OPTIONS)
-        fig.savefig(folder / f"{stem}.svg", bbox_inches="tight", metadata={"Date": None})
-    finally:
-        plt.close(fig)
-    return png
 
 
 def _arm_names(arms: Sequence[Arm]) -> list[str]:
@@ -193,12 +171,8 @@ def _draw_boxes(labels: list[str], panels: list[tuple[str, list[list[float]]]]) 
     axes[0, 0].set_yticks(y, labels)
     axes[0, 0].set_ylim(n + 0.5, 0.5)  # the first arm on top
     fig.supxlabel("box p25-p75, whiskers p10-p90, line median, marker mean", fontsize=9, y=0.0)
-    _space_panels(fig, _longest(labels), 1, _tick_size(axes[0, 0]), bottom=0.9)
+    _space_panels(fig, labels, 1, _tick_size(axes[0, 0]), bottom=0.9)
     return fig
-
-
-def _longest(names) -> str:
-    return max(names, key=len, default="")
 
 
 def _tick_size(ax: plt.Axes) -> float:
@@ -228,13 +202,6 @@ def _survival_data(arms: Sequence[Arm], hist: pl.DataFrame) -> dict:
     return {"curves": curves, "limit": limit}
 
 
-def _hue_colors(n: int) -> list:
-    """The colors seaborn gives ``n`` hue levels: the current palette, or husl beyond it."""
-    if n <= len(sns.color_palette()):
-        return sns.color_palette(None, n)
-    return sns.color_palette("husl", n)
-
-
 LEGEND_ROW = 0.19
 """Inches a legend entry takes at font size 8 (the figure grows to hold them all)."""
 
@@ -248,7 +215,9 @@ def _draw_survival(curves: list[tuple[str, str, list, list]], limit: float) -> p
                         top=1 - 0.3 / height)  # fmt: skip
     rulesets = list(dict.fromkeys(c[0] for c in curves))
     lineups = list(dict.fromkeys(c[1] for c in curves))
-    colors = dict(zip(rulesets, _hue_colors(len(rulesets)), strict=True))
+    # seaborn's hue colours: the current palette, or husl beyond its ten
+    palette = sns.color_palette(None if len(rulesets) <= 10 else "husl", len(rulesets))
+    colors = dict(zip(rulesets, palette, strict=True))
     for label, lineup, turns, over in curves:
         ax.plot(turns, over, drawstyle="steps-post", color=colors[label],
                 ls=LINE_STYLES[lineups.index(lineup) % len(LINE_STYLES)],
@@ -257,24 +226,19 @@ def _draw_survival(curves: list[tuple[str, str, list, list]], limit: float) -> p
     ax.set_ylim(0, 1.01)
     ax.set_xlabel("turn N")
     ax.set_ylabel("share of hands over by turn N")
-    _legend_right(fig, ax, title="rule set, line-up")
+    # the legend right of the plot, outside the data, the figure widened to hold it
+    legend = ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0,
+                       fontsize=8, title_fontsize=8, title="rule set, line-up")  # fmt: skip
+    extra = legend.get_window_extent(fig.canvas.get_renderer()).width / fig.dpi + 0.3
+    width, box = fig.get_size_inches()[0], ax.get_position()
+    fig.set_size_inches(width + extra, height)
+    scale = width / (width + extra)
+    ax.set_position([box.x0 * scale, box.y0, box.width * scale, box.height])
     return fig
 
 
 LINE_STYLES = ("-", "--", ":", "-.")
 """A survival curve's line style by its line-up (in order of appearance)."""
-
-
-def _legend_right(fig: plt.Figure, ax: plt.Axes, **options) -> None:
-    """A legend right of ``ax``, outside the data, the figure widened to hold it."""
-    legend = ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0,
-                       fontsize=8, title_fontsize=8, **options)  # fmt: skip
-    extra = legend.get_window_extent(fig.canvas.get_renderer()).width / fig.dpi + 0.3
-    width, height = fig.get_size_inches()
-    box = ax.get_position()
-    scale = width / (width + extra)
-    fig.set_size_inches(width + extra, height)
-    ax.set_position([box.x0 * scale, box.y0, box.width * scale, box.height])
 
 
 def _seats_data(report: Report) -> dict:
@@ -329,7 +293,7 @@ def _draw_seats(rows: list[str], series: list[str], panels: list[list[list[tuple
     axes[0, 0].set_yticks(range(len(rows)), rows)
     axes[0, 0].set_ylim(len(rows) - 0.5, -0.5)
     axes[0, 1].tick_params(axis="y", left=False)
-    _space_panels(fig, _longest(rows), 1, _tick_size(axes[0, 0]), top=0.3 + legend_height)
+    _space_panels(fig, rows, 1, _tick_size(axes[0, 0]), top=0.3 + legend_height)
     fig.legend(
         [handles[k] for k in sorted(handles)], [series[k] for k in sorted(handles)],
         loc="lower left", bbox_to_anchor=(axes[0, 0].get_position().x0, 1 - 0.95 * legend_height
@@ -387,15 +351,15 @@ def _draw_forest(arms: list[str], panels: list[tuple]) -> plt.Figure:
         ax.set_title(f"{title}: difference", fontsize=10, y=1.0)
     for ax in axes.ravel()[len(panels) :]:
         ax.axis("off")
-    _space_panels(fig, max(arms, key=len, default=""), rows, fontsize=8)
+    _space_panels(fig, arms, rows, fontsize=8)
     return fig
 
 
-def _space_panels(fig, longest: str, rows: int, fontsize: float, bottom=0.6, top=0.5) -> None:
-    """Margins for a grid of panels whose left column names the arms (at ``fontsize``): room
-    for the longest name on the left, for a title and x tick labels between rows, ``bottom``
-    inches below the last row and ``top`` above the first."""
-    probe = fig.text(0, 0, longest, fontsize=fontsize)
+def _space_panels(fig, names: list[str], rows: int, fontsize: float, bottom=0.6, top=0.5) -> None:
+    """Margins for a grid of panels whose left column names the arms (``names``, at
+    ``fontsize``): room for the longest name on the left, for a title and x tick labels
+    between rows, ``bottom`` inches below the last row and ``top`` above the first."""
+    probe = fig.text(0, 0, max(names, key=len, default=""), fontsize=fontsize)
     name_width = probe.get_window_extent(fig.canvas.get_renderer()).width / fig.dpi
     probe.remove()
     width, height = fig.get_size_inches()
@@ -409,12 +373,3 @@ def _space_panels(fig, longest: str, rows: int, fontsize: float, bottom=0.6, top
         wspace=0.06,
         hspace=row_gap / panel_height,
     )
-
-
-DRAW = {
-    "boxes": _draw_boxes,
-    "survival": _draw_survival,
-    "seats": _draw_seats,
-    "forest": _draw_forest,
-}
-"""The drawing function of every kind of figure (matplotlib and seaborn only)."""

@@ -69,20 +69,20 @@ def holm(pvalues: Sequence[float]) -> list[float]:
 
 
 def hist_quantile(values: np.ndarray, counts: np.ndarray, q: float) -> float:
-    """The q-quantile (smallest value whose cumulative share reaches q) of a histogram."""
+    """The q-quantile of a histogram: the smallest value whose cumulative share reaches q
+    (the 1e-12 keeps a share of exactly ``q`` from missing by rounding)."""
     order = np.argsort(values)
-    cdf = np.cumsum(np.asarray(counts, dtype=float)[order])[None, :]
-    return float(quantile_rows(np.asarray(values)[order], cdf, q)[0])
+    cdf = np.cumsum(np.asarray(counts, dtype=float)[order])
+    if not len(cdf) or cdf[-1] <= 0:
+        return math.nan
+    return float(np.asarray(values)[order][np.argmax(cdf >= (q - 1e-12) * cdf[-1])])
 
 
 def hist_summary(values: np.ndarray, counts: np.ndarray) -> dict[str, float]:
-    """Mean, sd, p10, p25, median, p75, p90 of a histogram (value -> count)."""
-    v = np.asarray(values, dtype=float)
+    """Count, mean, p10, p25, median, p75, p90 of a histogram (value -> count)."""
     c = np.asarray(counts, dtype=float)
     n = c.sum()
-    mean = float((v * c).sum() / n) if n else math.nan
-    var = float((c * (v - mean) ** 2).sum() / (n - 1)) if n > 1 else math.nan
-    out = {"n": float(n), "mean": mean, "sd": math.sqrt(var) if var == var else math.nan}
+    out = {"n": float(n), "mean": float(np.dot(values, c) / n) if n else math.nan}
     for name, q in (("p10", 0.1), ("p25", 0.25), ("median", 0.5), ("p75", 0.75), ("p90", 0.9)):
         out[name] = hist_quantile(values, counts, q)
     return out
@@ -130,20 +130,14 @@ def _weights(rng: np.random.Generator, blocks: int, draws: int) -> np.ndarray:
 
 @lru_cache(maxsize=8)
 def _weight_pair(
-    seed: int, resamples: int, ka: int, kb: int | None = None, chunk: int = 100
+    seed: int, resamples: int, ka: int, kb: int | None = None
 ) -> tuple[np.ndarray, np.ndarray | None]:
     """The weights of every draw for ``ka`` blocks of one arm and ``kb`` of the other (None:
     one arm, or paired draws, which give both arms its weights), as floats: drawn from
-    ``default_rng(seed)`` ``chunk`` draws at a time, ``wa`` then ``wb``. A report bootstraps
+    ``default_rng(seed)``, every draw of ``wa`` then every draw of ``wb``. A report bootstraps
     many statistics of arms with as many blocks from one seed, so they are kept (read-only)."""
     rng = np.random.default_rng(seed)
-    pieces: tuple[list, list] = ([], [])
-    for done in range(0, resamples, chunk):
-        n = min(chunk, resamples - done)
-        for k, drawn in zip((ka, kb), pieces, strict=True):
-            if k is not None:
-                drawn.append(_weights(rng, k, n))
-    wa, wb = (np.concatenate(p).astype(float) if p else None for p in pieces)
+    wa, wb = (None if k is None else _weights(rng, k, resamples).astype(float) for k in (ka, kb))
     for w in (wa, wb):
         if w is not None:
             w.flags.writeable = False
@@ -204,60 +198,6 @@ def block_bootstrap(
         n: _interval(float(e), table[:, j], resamples)
         for j, (n, e) in enumerate(zip(names, estimates, strict=True))
     }
-
-
-def quantile_rows(values: np.ndarray, cdf: np.ndarray, q: float) -> np.ndarray:
-    """``hist_quantile`` of every row of ``cdf`` (rows of cumulative counts over the sorted
-    ``values``): the smallest value whose cumulative share reaches ``q`` (the 1e-12 keeps a
-    share of exactly ``q`` from missing by rounding)."""
-    total = cdf[:, -1:]
-    out = values[np.argmax(cdf >= (q - 1e-12) * total, axis=1)].astype(float)
-    out[total[:, 0] <= 0] = math.nan
-    return out
-
-
-HistStatistic = Callable[[np.ndarray, np.ndarray], np.ndarray]
-"""Maps (sorted values, rows of cumulative counts over them) to one value per row."""
-
-
-def quantile_of(q: float) -> HistStatistic:
-    """The q-quantile of each row."""
-    return lambda values, cdf: quantile_rows(values, cdf, q)
-
-
-def quantile_spread(high: float, low: float) -> HistStatistic:
-    """The ``high`` quantile minus the ``low`` one (an IQR: 0.75, 0.25), per row."""
-    return lambda values, cdf: quantile_rows(values, cdf, high) - quantile_rows(values, cdf, low)
-
-
-def hist_bootstrap(
-    stats: Mapping[str, HistStatistic],
-    values: np.ndarray,
-    block_counts: np.ndarray,
-    *,
-    resamples: int = 2000,
-    seed: int = 0,
-) -> dict[str, Interval]:
-    """Percentile intervals of statistics of a distribution kept as one histogram per block
-    (quantiles, an IQR): what ``block_bootstrap`` does for sums, with its weights (the same
-    seed draws the same blocks). ``values`` (V,) are the distinct values, ``block_counts``
-    (blocks, V) how often each occurs in each block; a statistic gets the sorted values and
-    the draws' rows of cumulative counts. It has no null value to test: ``p`` is NaN."""
-    order = np.argsort(values)
-    values = np.asarray(values)[order]
-    cumulative = np.cumsum(np.asarray(block_counts, dtype=float)[:, order], axis=1)
-    total = cumulative.sum(axis=0, keepdims=True)
-    estimates = {n: float(f(values, total)[0]) for n, f in stats.items()}
-    if cumulative.shape[0] < 2:
-        return {n: Interval(e, *[math.nan] * 4) for n, e in estimates.items()}
-    weights, _ = _weight_pair(seed, resamples, cumulative.shape[0])
-    with _blas.limit(limits=1, user_api="blas"):
-        cdf = weights @ cumulative
-    out = {}
-    for n, f in stats.items():
-        iv = _interval(estimates[n], f(values, cdf), resamples)
-        out[n] = Interval(iv.estimate, iv.low, iv.high, iv.se, math.nan)
-    return out
 
 
 def _interval(estimate: float, values: np.ndarray, resamples: int) -> Interval:

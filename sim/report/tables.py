@@ -6,10 +6,9 @@ import math
 import re
 from functools import cache
 
-import polars as pl
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
-from sim.report.analysis import Report, distinct_decimals, rule_changes_text
+from sim.report.analysis import Report, fmt_ci, rule_changes_text
 from sim.report.answer import answer_cards, comparison_cells, report_bands
 
 _NUMBER = re.compile(r"[+\-–]?\d[\d.,]*( \[[+\-\d.,]+, [+\-\d.,]+\])?( ⚠)?|–")
@@ -66,8 +65,6 @@ def templates(autoescape: bool) -> Environment:
         seat_table=seat_table,
         arm_table=arm_table,
         comparison_table=comparison_table,
-        skill_rows=skill_rows,
-        fmt_ci=fmt_ci,
         rule_changes_text=rule_changes_text,
         overrides=lambda arm: ", ".join(f"{k} = {v}" for k, v in arm.changes.items()) or "none",
     )
@@ -84,23 +81,6 @@ PAIRING = (
 """What is paired and how, said on the page (and in report.md)."""
 
 
-def fmt(x: float | None, decimals: int = 1) -> str:
-    """A number for a table: NaN and None as an en dash."""
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "–"
-    return f"{x:.{decimals}f}"
-
-
-def fmt_ci(value: float | None, low: float | None, high: float | None, decimals: int = 1) -> str:
-    """``12.3 [11.9, 12.7]``, with more decimals where fewer would print the estimate and an
-    end alike (issue #30: ``2.4 [2.4, 2.4]`` says nothing)."""
-    if low is None or high is None or (isinstance(low, float) and math.isnan(low)):
-        return fmt(value, decimals)
-    if value is not None and not math.isnan(value) and not math.isnan(high):
-        decimals = distinct_decimals(low, value, high, decimals)
-    return f"{fmt(value, decimals)} [{fmt(low, decimals)}, {fmt(high, decimals)}]"
-
-
 def fmt_p(p: float) -> str:
     """A p-value: three decimals, or ``<0.001``."""
     if math.isnan(p):
@@ -111,9 +91,9 @@ def fmt_p(p: float) -> str:
 # (metric, column title, decimals)
 ARM_COLUMNS = (
     ("turns_mean", "turns/hand mean [95% CI]", 1),
-    ("turns_median", "turns median [95% CI]", 0),
-    ("turns_p10", "p10 [95% CI]", 0),
-    ("turns_p90", "p90 [95% CI]", 0),
+    ("turns_median", "turns median", 0),
+    ("turns_p10", "p10", 0),
+    ("turns_p90", "p90", 0),
     ("over_by_20", "over by turn 20 %", 1),
     ("over_by_50", "over by turn 50 %", 1),
     ("hands_per_game", "hands/game [95% CI]", 2),
@@ -121,12 +101,11 @@ ARM_COLUMNS = (
     ("minutes_per_game", "minutes/game [95% CI]", 1),
     ("points_mean", "points/hand mean [95% CI]", 1),
     ("points_sd", "points/hand sd", 1),
-    ("points_iqr", "points IQR [95% CI]", 0),
-    ("points_p90", "points p90 [95% CI]", 0),
+    ("points_iqr", "points IQR", 0),
+    ("points_p90", "points p90", 0),
     ("margin_mean", "final margin [95% CI]", 1),
     ("comeback_share", "won from behind % [95% CI]", 1),
     ("lead_changes", "lead changes/game", 2),
-    ("balance", "seat balance %", 1),
     ("dealer_win", "dealer wins % [95% CI]", 1),
     ("first_win", "first player wins % [95% CI]", 1),
     ("first_advantage", "first-player advantage, pp [95% CI]", 1),
@@ -158,17 +137,17 @@ def arm_table(report: Report) -> tuple[list[str], list[list[tuple[str, float | s
                 row.append((fmt_ci(v["value"], v["ci_low"], v["ci_high"], d), v["value"]))
         for metric in reasons:
             v = values.get((arm.name, metric))
-            row.append((fmt(v["value"], 2), v["value"]) if v else ("–", None))
+            row.append((fmt_ci(v["value"], None, None, 2), v["value"]) if v else ("–", None))
         rows.append(row)
     return header, rows
 
 
 def comparison_table(report: Report) -> tuple[list[str], list[list[tuple]]]:
     """Header and rows of the table of every comparison with the baseline: the difference with
-    its 95% interval, effect size, p-values, and the verdict of its Holm-adjusted interval
+    its 95% interval, p-values, and the verdict of its Holm-adjusted interval
     against the metric's band (``sim.report.answer``), marked as on the card."""
     header = ["arm", "baseline", "metric", "baseline value", "arm value",
-              "difference [95% CI]", "effect size", "p", "Holm p",
+              "difference [95% CI]", "p", "Holm p",
               "Holm-adjusted interval", "band", "verdict"]  # fmt: skip
     cells = comparison_cells(report, report_bands(report))
     rows = []
@@ -182,10 +161,9 @@ def comparison_table(report: Report) -> tuple[list[str], list[list[tuple]]]:
             (c.arm.name, c.arm.name),
             (c.arm.baseline, c.arm.baseline),
             (c.metric.title, c.metric.title),
-            (fmt(c.baseline_value * scale, d), c.baseline_value * scale),
-            (fmt(c.arm_value * scale, d), c.arm_value * scale),
+            (fmt_ci(c.baseline_value * scale, None, None, d), c.baseline_value * scale),
+            (fmt_ci(c.arm_value * scale, None, None, d), c.arm_value * scale),
             (fmt_ci(iv.estimate * scale, iv.low * scale, iv.high * scale, d), iv.estimate * scale),
-            (fmt(c.effect, 2), c.effect),
             (fmt_p(iv.p), iv.p),
             (fmt_p(c.p_holm), c.p_holm),
             (cell.text, cell.estimate, mark),
@@ -193,12 +171,6 @@ def comparison_table(report: Report) -> tuple[list[str], list[list[tuple]]]:
             (cell.verdict, cell.verdict, mark),
         ])  # fmt: skip
     return header, rows
-
-
-def skill_rows(report: Report) -> list[dict]:
-    """Per-bot rows of mixed line-ups (empty when no line-up mixes bots)."""
-    rows = report.rows.filter(pl.col("metric").str.starts_with("bot_"))
-    return list(rows.iter_rows(named=True))
 
 
 VERDICT_MARK = {"finding": "finding", "no practical difference": "same"}
@@ -265,4 +237,10 @@ def page_context(report: Report, version: str) -> dict:
         "exp_text": text,  # fenced in report.md by more backticks than any run in it
         "fence": "`" * max([3, *(len(run) + 1 for run in re.findall("`+", text))]),
         "cards": answer_cards(report, report_bands(report)),
+        # skill: (arm, what, value [95% CI]) of each bot of a mixed line-up (skill_rows)
+        "skill": [
+            (r["arm"], r["title"], fmt_ci(r["value"], r["ci_low"], r["ci_high"], 2))
+            for r in report.rows.iter_rows(named=True)
+            if r["metric"].startswith("bot_")
+        ],
     }

@@ -61,11 +61,6 @@ class ShardTask:
     hand_blocks: Blocking | None = None  # the report's blocking: keep the shard's blocks in
     # its hands file's footer (sim.dataset.summaries); None where the plan cannot know it
 
-    @property
-    def mixed(self) -> bool:
-        """The line-up mixes bots (the report sums each seat's points: ``hand_blocks``)."""
-        return len(set(self.bots)) > 1
-
     def bot_codes(self) -> np.ndarray:
         """The ``BOT_*`` code of each seat, as the kernels take them."""
         return bot_codes(self.bots)
@@ -134,9 +129,7 @@ def run_shard(task: ShardTask, progress: Progress | None = None) -> ShardResult:
     _check_plan(task, root)
     footer = {}
     if task.hand_blocks is not None:
-        footer[SUMMARY_KEY] = summary_for(
-            hands, games, task.hand_blocks, teams=task.teams, scores=task.mixed
-        )
+        footer[SUMMARY_KEY] = summary_for(hands, games, task.hand_blocks, teams=task.teams)
     games_sha = write_parquet_atomic(games, games_path, root)
     hands_sha = write_parquet_atomic(hands, hands_path, root, footer=footer)
     return ShardResult(
@@ -153,14 +146,14 @@ def run_shard(task: ShardTask, progress: Progress | None = None) -> ShardResult:
 
 def warm_shard(task: ShardTask) -> None:
     """Load what a shard runs, on a hand or two and nothing written: the engine's kernels and,
-    where the shard keeps its hand blocks, the report's (each worker would otherwise load
-    them from numba's cache itself)."""
+    where the shard keeps its hand blocks, the summaries' code (each worker would otherwise
+    load them itself)."""
     out = api.play(task.params, task.card_values, task.bot_codes(), hands=1)
     if task.hand_blocks is not None:
         sid = ShardId(task.ruleset, task.variant, len(task.bots), task.bots, task.seed, 0)
         hands = hands_table(out, sid, teams=task.teams)
         games = games_table(out, sid, teams=task.teams)
-        summary_for(hands, games, task.hand_blocks, teams=task.teams, scores=task.mixed)
+        summary_for(hands, games, task.hand_blocks, teams=task.teams)
 
 
 def _peak_rss_mb() -> float:

@@ -43,8 +43,8 @@ bootstrap, Holm), each arm's baseline set to its replicate's ``base<i>``. Checks
 
 Exit code 0 when every check passes, 1 otherwise; the table printed says which.
 
-**Not checked: seat balance.** The report no longer compares seat balance (1 - the largest
-gap between seats' win rates) between arms, nor gives it an interval: near a fair table the
+**Not checked: seat balance.** The report no longer shows seat balance (1 - the largest
+gap between seats' win rates), nor compares it between arms: near a fair table the
 absolute gap folds the noise onto one side, so its bootstrap intervals are far too wide (this
 check found 0 of 200 A/A intervals excluding 0 and 99.5% coverage; 0 of 400 more A/A pairs
 on other seeds). The seat advantage (each seat's share of the won hands minus its fair share)

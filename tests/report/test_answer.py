@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 
 from sim.dataset.bands import band_for, known_metric
+from sim.report.analysis import fmt_ci
 from sim.report.answer import (
     FINDING,
     INCONCLUSIVE,
     NO_DIFFERENCE,
     adjusted_interval,
     answer_cards,
-    distinct_text,
     holm_levels,
     verdict,
 )
@@ -73,20 +73,19 @@ def test_a_finding_is_significant_at_its_adjusted_level() -> None:
 
 @pytest.mark.nojit
 def test_intervals_print_with_digits_that_differ_from_their_ends() -> None:
-    assert distinct_text(2.4012, 2.3991, 2.4033) == "+2.401 [2.399, 2.403]"
-    assert distinct_text(-1.5, -2.0, -1.0) == "-1.5 [-2.0, -1.0]"
+    assert fmt_ci(2.4012, 2.3991, 2.4033, sign="+") == "+2.401 [2.399, 2.403]"
+    assert fmt_ci(-1.5, -2.0, -1.0, sign="+") == "-1.5 [-2.0, -1.0]"
     # an estimate on an end (a share of 0) needs no more decimals than the other end does
-    assert distinct_text(0.0, 0.0, 0.31) == "+0.0 [0.0, 0.3]"
+    assert fmt_ci(0.0, 0.0, 0.31, sign="+") == "+0.0 [0.0, 0.3]"
 
 
 @pytest.mark.nojit
 def test_table_intervals_print_with_enough_digits_to_differ_from_their_ends() -> None:
-    from sim.report.tables import fmt_ci
-
     assert fmt_ci(2.4012, 2.3991, 2.4033) == "2.401 [2.399, 2.403]"
     assert fmt_ci(12.34, 11.9, 12.7) == "12.3 [11.9, 12.7]"
     assert fmt_ci(10.0, 10.0, 10.0, 0) == "10 [10, 10]"  # one point: as given
     assert fmt_ci(5.0, None, None) == "5.0"
+    assert fmt_ci(None, None, None) == fmt_ci(float("nan"), 1.0, 2.0) == "–"
 
 
 @pytest.mark.nojit

@@ -85,12 +85,12 @@ def _aggregate(root: Path, *, footers: bool) -> M.Aggregates:
     ds = open_dataset(root)
     if footers:
         return M.aggregate(ds)
-    real = M._Reduce.summarized
+    real = M._summarized
     try:
-        M._Reduce.summarized = lambda self, arm, part: False
+        M._summarized = lambda part, blocking, teams: False
         return M.aggregate(ds)
     finally:
-        M._Reduce.summarized = real
+        M._summarized = real
 
 
 def _same(a: M.Aggregates, b: M.Aggregates) -> None:
@@ -107,19 +107,18 @@ def test_the_runner_keeps_every_shards_hand_blocks_and_they_are_what_the_rows_gi
 ) -> None:
     """Every hands file of a run counted in hands carries its shard's blocks, the report uses
     them (no rows read), and every table is the one reading the rows gives: sums, end
-    reasons, seats, each bot's points in mixed line-ups, partnerships read as two teams,
+    reasons, seats, partnerships read as two teams,
     games and their histograms."""
     footers = _footers(kept)
     assert footers and all(footers)
     ds = open_dataset(kept)
     reads = []
-    real = M._read_hands, M._read_games
-    M._read_hands = lambda files, scores: reads.append(files) or real[0](files, scores)
-    M._read_games = lambda files: reads.append(files) or real[1](files)
+    real = M._read
+    M._read = lambda path, columns: reads.append(path) or real(path, columns)
     try:
         from_footers = M.aggregate(ds)
     finally:
-        M._read_hands, M._read_games = real
+        M._read = real
     assert reads == []  # no rows were read, of hands or games
     _same(from_footers, _aggregate(kept, footers=False))
 
@@ -191,12 +190,12 @@ def test_a_mirrored_run_counted_in_hands_has_blocks_its_plan_fixed(tmp_path: Pat
     assert planned["block"] == M.block_size(24000 // MIRROR_HANDS_PER_GAME)
     assert all(_footers(root))
     reads = []
-    real = M._read_hands
-    M._read_hands = lambda files, scores: reads.append(files) or real(files, scores)
+    real = M._read
+    M._read = lambda path, columns: reads.append(path) or real(path, columns)
     try:
         agg = M.aggregate(ds)
     finally:
-        M._read_hands = real
+        M._read = real
     assert not reads and agg.block == planned["block"] and agg.per_game_deals
     _same(agg, _aggregate(root, footers=False))
     blocks = dict(agg.hand_blocks.group_by("arm").len().iter_rows())
@@ -240,22 +239,14 @@ def test_a_summary_of_other_blocks_or_a_damaged_one_is_not_used(tmp_path: Path) 
         writer.write_table(table)
         writer.add_key_value_metadata({B.SUMMARY_KEY: damaged})
     _record_files(root)
-    ds = open_dataset(root)
+    open_dataset(root)
     parts = M._parts(root / "hands")
-    reduce = M._Reduce(
-        blocking=B.Blocking(
-            header["block"],
-            1,
-            header["seats"],
-            tuple(header["known"]),
-            False,
-            tuple(header["seconds"]),
-        ),  # fmt: skip
-        teams=frozenset(),
-        mixed=frozenset(a.name for a in ds.arms if a.mixed),
-    )
+    blocking = B.Blocking(
+        header["block"], 1, header["seats"], tuple(header["known"]), False,
+        tuple(header["seconds"]),
+    )  # fmt: skip
     arm = path.parent.name.removeprefix("arm=")
-    assert reduce.summarized(arm, next(p for p in parts[arm] if p.path == path))
+    assert M._summarized(next(p for p in parts[arm] if p.path == path), blocking, False)
     with pytest.raises(B.SummaryError):
         B.read_summary(damaged)
     _same(_aggregate(root, footers=True), _aggregate(root, footers=False))
@@ -291,17 +282,15 @@ def test_a_summary_holds_what_the_rows_of_its_shard_give_and_names_its_blocking(
             )
             games_path = kept / "games" / part.path.parent.name / part.path.name
             hands, games = pq.read_table(part.path), pq.read_table(games_path)
-            flags = {"teams": arm.teams, "scores": arm.mixed}
+            flags = {"teams": arm.teams}
             assert B.summary_for(hands, games, blocking, **flags) == value
             tables = B.read_summary(value)
-            reduce = M._Reduce(
-                blocking, teams=frozenset([arm.name] if arm.teams else []),
-                mixed=frozenset([arm.name] if arm.mixed else []),
-            )  # fmt: skip
-            chunk = M._Chunk(arm.name, [part], [str(games_path)], False)
-            rows = reduce(
-                chunk, M._read_hands([part], arm.mixed), M._read_games([str(games_path)]), None
-            )
+            real = M._summarized
+            try:  # the shard's tables made from its rows
+                M._summarized = lambda part, blocking, teams: False
+                rows = M._shard_tables(part, games_path, blocking, arm.teams)
+            finally:
+                M._summarized = real
             assert list(rows) == list(B.TABLES)
             for name, got in rows.items():
                 want = tables[name]
@@ -320,8 +309,7 @@ def test_a_summary_holds_what_the_rows_of_its_shard_give_and_names_its_blocking(
                 replace(blocking, seconds=(1.0,) * 5),  # another time model
             ):
                 assert not B.summary_fits(header, other, **flags)
-            assert not B.summary_fits(header, blocking, teams=not arm.teams, scores=arm.mixed)
-            assert not B.summary_fits(header, blocking, teams=arm.teams, scores=not arm.mixed)
+            assert not B.summary_fits(header, blocking, teams=not arm.teams)
     assert B.summary_header(b"not json\n") is None and B.summary_header(None) is None
     head, _, body = value.partition(b"\n")
     wrong = head.replace(f'"crc32": {header["crc32"]}'.encode(), b'"crc32": 7')
@@ -331,16 +319,21 @@ def test_a_summary_holds_what_the_rows_of_its_shard_give_and_names_its_blocking(
 
 @pytest.mark.nojit
 def test_a_games_first_deal_is_the_deal_of_its_hand_0() -> None:
-    """Hands of two shards, out of order, a mirrored rotation repeating shard 1's games:
-    each game's first deal is that of its hand 0; a game without one is a clear error."""
+    """Hands of two shards, out of order, a mirrored rotation repeating shard 1's games: each
+    game's first deal, the sum over its hands of ``deal * (hand == 0)``, is that of its hand
+    0 (in its own rotation); a game without hands is a clear error."""
     shard = np.array([1, 1, 1, 0, 0, 0, 1, 1, 1])
+    rotation = np.array([0, 0, 0, 0, 0, 0, 1, 1, 1])
     game = np.array([0, 0, 1, 0, 1, 1, 0, 0, 1])
     hand = np.array([0, 1, 0, 0, 0, 1, 0, 1, 0])
     deal = np.array([0, 1, 2, 0, 1, 2, 0, 1, 2])
-    got = B.first_deals(shard, game, hand, deal, np.array([0, 0, 1, 1]), np.array([0, 1, 0, 1]))
-    assert got.tolist() == [0, 1, 0, 2]
-    with pytest.raises(B.ChunkError, match="game 2 of shard 0 has no first hand"):
-        B.first_deals(shard, game, hand, deal, np.array([0]), np.array([2]))
+    keys = B.game_keys(shard, rotation, game)
+    first = (deal * (hand == 0))[:, None]
+    wanted = B.game_keys(np.array([0, 0, 1, 1, 1]), np.array([0, 0, 0, 1, 1]),
+                         np.array([0, 1, 0, 0, 1]))  # fmt: skip
+    assert B.sums_per_game(keys, first, wanted)[:, 0].tolist() == [0, 1, 0, 0, 2]
+    with pytest.raises(B.ChunkError, match="a game has no hands"):
+        B.sums_per_game(keys, first, B.game_keys(np.array([0]), np.array([0]), np.array([2])))
 
 
 @pytest.mark.nojit
@@ -373,14 +366,6 @@ def test_rows_are_put_in_key_order_with_equal_keys_summed(keyed: int) -> None:
         again.shard.tolist() == got.shard.tolist()
         and again.columns.tolist() == got.columns.tolist()
     )
-
-
-@pytest.mark.nojit
-def test_a_summary_stores_each_table_in_the_narrowest_integers_that_hold_it() -> None:
-    cases = [([0, 32767, -32768], "<i2"), ([32768], "<i4"), ([-(2**31)], "<i4"),
-             ([2**31], "<i8"), ([], "<i2")]  # fmt: skip
-    for values, kind in cases:
-        assert B._narrowest(np.array(values, np.int64)) == kind, values
 
 
 def test_a_mirrored_run_of_an_earlier_version_is_blocked_from_its_games(tmp_path: Path) -> None:

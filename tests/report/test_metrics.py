@@ -1,5 +1,5 @@
 """The aggregation against direct per-hand computations: the reductions of a chunk (sums and
-histograms per run of a block, sim.dataset.summary_kernels) give what a group_by over every hand
+histograms per run of a block, sim.dataset.summaries) give what a group_by over every hand
 gives; the runner's derived columns (points, comeback) are what the score lists give."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pyarrow as pa
 import pytest
 
 from sim.dataset import summaries as C
-from sim.dataset.summaries import QUANTILE_BLOCKS, reason_dictionary
+from sim.dataset.summaries import reason_codes
 from sim.engine.rows import GAME_DEAL_STRIDE
 from sim.report import open_dataset
 from sim.report.metrics import _frame, aggregate
@@ -31,7 +31,7 @@ def test_runs_histogram_counts_like_a_group_by(values: list[int]) -> None:
     block = np.array([0, 0, 1, 0, 0, 1, 1, 1, 1, 1])
     runs = C.Runs(shard, block)
     assert len(runs) == 6 and runs.counts.sum() == len(values)
-    got = _frame("a", runs.histogram_rows(np.array(values)), ("v", "len")).drop("arm")
+    got = _frame([("a", runs.histogram_rows(np.array(values)))], ("v", "len")).drop("arm")
     keys = ["shard", "block", "v"]
     summed = got.group_by(keys).agg(pl.col("len").sum()).sort(keys)
     frame = pl.DataFrame({"shard": shard, "block": block, "v": values})
@@ -43,10 +43,9 @@ def test_end_reasons_read_categorical_and_string_columns() -> None:
     known = ("went_out", "block", "stalled", "other")
     names = ["block", "went_out", "surprise", "stalled", "block"]
     for column in (pa.array(names).dictionary_encode(), pa.array(names)):
-        codes, reason_of = reason_dictionary(column, known)
-        assert reason_of[codes].tolist() == [1, 0, 3, 2, 1]
+        assert reason_codes(column, known).tolist() == [1, 0, 3, 2, 1]
     with pytest.raises(C.ChunkError, match="end reason"):
-        reason_dictionary(pa.array(["block", None]).dictionary_encode(), known)
+        reason_codes(pa.array(["block", None]).dictionary_encode(), known)
 
 
 def _played(hand_scores: list[list[int]], games: list[tuple[int, int]], finals: list[list[int]]):
@@ -171,10 +170,6 @@ def test_hand_blocks_and_histograms_match_a_group_by_over_every_hand(
         pl.col("hand_scores").list.get(s, null_on_oob=True).fill_null(0) for s in range(agg.seats)
     ]
     points = pl.sum_horizontal(s.abs() for s in scores).cast(pl.Int64)
-    # each seat's points are read (and summed) only where the line-up mixes bots
-    mixed = [a.name for a in ds.arms if a.mixed]
-    assert mixed and len(mixed) < len(ds.arms)
-    pts1 = pl.when(pl.col("arm").is_in(mixed)).then(scores[1]).otherwise(0)
     winner, dealer, players = pl.col("winner"), pl.col("dealer"), pl.col("players")
     stored = ds.hands().select((pl.col("points").cast(pl.Int64) == points).all()).collect()
     assert stored.item(), "the runner's points column is the sum of the absolute hand scores"
@@ -188,8 +183,6 @@ def test_hand_blocks_and_histograms_match_a_group_by_over_every_hand(
             (winner == dealer).sum().alias("dealer_win"),
             (winner == (dealer + 1) % players).sum().alias("first_win"),
             (winner == 1).sum().alias("win1"),
-            (players > 2).sum().alias("seats2"),
-            pts1.sum().alias("pts1"),
             (pl.col("end_reason") == "stalled").sum().alias("r_stalled"),
         )
         .collect()
@@ -202,41 +195,12 @@ def test_hand_blocks_and_histograms_match_a_group_by_over_every_hand(
     for hist, column in ((agg.turns_hist, "turns"), (agg.points_hist, "points")):
         expected = hands.group_by("arm", column).len().sort("arm", column).collect()
         assert hist.equals(expected.cast(hist.schema))
-    # per block: the same counts, in the hand blocks' blocks, each arm's merged into at most
-    # QUANTILE_BLOCKS neighbours
-    for blocks, column in ((agg.turns_blocks, "turns"), (agg.points_blocks, "points")):
-        expected = _merged_per_block(hands, column).collect()
-        assert blocks.equals(expected.cast(blocks.schema))
-        assert blocks.group_by("arm").agg(pl.col("block").max())["block"].max() == 99
     # each game in the block of its first deal
     first = hands.filter(pl.col("hand") == 0).select("arm", "shard", "game", "block")
     games = ds.games().join(first, on=["arm", "shard", "game"], how="left")
     assert games.filter(pl.col("block").is_null()).select(pl.len()).collect().item() == 0
     expected = games.group_by("arm", "hands").len().sort("arm", "hands").collect()
     assert agg.hands_hist.equals(expected.cast(agg.hands_hist.schema))
-    expected = _merged_per_block(games, "hands").collect()
-    assert agg.hands_blocks.equals(expected.cast(agg.hands_blocks.schema))
-
-
-def _merged_per_block(rows: pl.LazyFrame, column: str) -> pl.LazyFrame:
-    """The histogram of ``column`` per (arm, shard, block), each arm's blocks numbered in
-    order and merged, neighbours together, into at most QUANTILE_BLOCKS (shard 0)."""
-    most = QUANTILE_BLOCKS
-    rank = pl.struct("shard", "block").rank("dense").over("arm").cast(pl.Int64) - 1
-    k = pl.struct("shard", "block").n_unique().over("arm").cast(pl.Int64)
-    return (
-        rows.with_columns(rank.alias("rank"), k.alias("k"))
-        .with_columns(
-            pl.when(pl.col("k") > most)
-            .then(pl.col("rank") * most // pl.col("k"))
-            .otherwise(pl.col("rank"))
-            .alias("block"),
-            pl.lit(0).alias("shard"),
-        )
-        .group_by("arm", "shard", "block", column)
-        .len()
-        .sort("arm", "shard", "block", column)
-    )
 
 
 def test_a_shard_with_impossible_values_is_named_in_a_clear_error(
@@ -278,12 +242,11 @@ def test_a_shard_with_impossible_values_is_named_in_a_clear_error(
 
 @pytest.mark.parametrize("order", ["in order", "a block in two chunks", "out of order"])
 def test_aggregate_tables_sort_and_sum_like_a_group_by(order: str) -> None:
-    """metrics._summed: each chunk's rows made one frame, sorted by (arm, shard, block,
-    value) with the counts of equal keys summed, whether the chunks come in key order, split
-    a block between them, or come in any order; and each arm's blocks merged into at most
-    QUANTILE_BLOCKS neighbours for the quantiles (metrics._merged)."""
+    """metrics._summed: the chunks' rows of block sums, one row per (arm, shard, block) in
+    order, the columns summed over equal keys, whether the chunks come in key order, split a
+    block between them, or come in any order; metrics._per_arm sums a histogram per arm."""
     from sim.dataset.summaries import Rows
-    from sim.report.metrics import _merged, _summed
+    from sim.report.metrics import _per_arm, _summed
 
     rng = np.random.default_rng(7)
     pieces = []
@@ -310,12 +273,13 @@ def test_aggregate_tables_sort_and_sum_like_a_group_by(order: str) -> None:
         pieces[0:1] = [(arm, halves[0]), (arm, halves[1])]
     else:
         rng.shuffle(pieces)
-    frames = [_frame(arm, rows, ("v", "len")) for arm, rows in pieces]
-    got = _summed(frames, ("v", "len"), keyed=1)
-    keys = ["arm", "shard", "block", "v"]
-    expected = pl.concat(frames).group_by(keys).agg(pl.col("len").sum()).sort(keys)
-    assert got.columns == ["arm", "shard", "block", "v", "len"]
+    frame = _frame(pieces, ("v", "len"))  # one frame of every piece, each row its arm's
+    assert frame.equals(pl.concat([_frame([piece], ("v", "len")) for piece in pieces]))
+    got = _summed(frame, ("v", "len"))
+    keys = ["arm", "shard", "block"]
+    expected = frame.group_by(keys).agg(pl.col("v", "len").sum()).sort(keys)
+    assert got.columns == [*keys, "v", "len"]
     assert got.equals(expected)
-    merged = _merged(got, "v", most=3)
-    assert merged["len"].sum() == got["len"].sum()
-    assert merged.group_by("arm").agg(pl.col("block").max())["block"].to_list() == [2, 2]
+    hist = _per_arm(frame, "v")
+    assert hist["arm"].unique().sort().to_list() == ["a-arm", "b-arm"]
+    assert hist["len"].sum() == got["len"].sum()

@@ -1,11 +1,12 @@
 """The report on a dataset written by the real runner (``rummysim run``), with mirrored
-deals and a mixed line-up: the manifest, the rotations and the skill finding."""
+deals and a mixed line-up: the manifest, the rotations and each bot's skill rows."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import polars as pl
+import pytest
 
 from sim.report import write_report
 from sim.runner.experiment import load_experiment
@@ -45,9 +46,19 @@ def test_report_on_a_mirrored_runner_dataset(tmp_path: Path) -> None:
     assert arm.label == "around the corner" and arm.baseline.startswith("basic-2p-")
     turns = next(c for c in report.comparisons if c.metric.name == "turns_mean")
     assert turns.interval.low <= turns.interval.estimate <= turns.interval.high
-    assert len(report.skill) == 2
     rows = report.rows
     adv = rows.filter(pl.col("metric") == "first_advantage")
     assert adv.height == 2 and (adv["ci_low"] <= adv["ci_high"]).all()
+    # skill: each bot holds one seat of every hand, in every rotation of a deal
+    bots = rows.filter(pl.col("metric").str.starts_with("bot_"))
+    assert bots.height == 2 * 2 * 2 and (bots["n"] == 2 * 1500).all()
+    for arm in report.dataset.arms:
+        hands = report.dataset.hands().filter(pl.col("arm") == arm.name).collect()
+        assert hands["rotation"].n_unique() == 2
+        won_by = hands.filter(pl.col("winner") >= 0).select(pl.col("bots").list.get("winner"))
+        for bot in ("careful", "greedy"):
+            metric = (pl.col("arm") == arm.name) & (pl.col("metric") == f"bot_{bot}_win")
+            rate = 100 * (won_by["bots"] == bot).sum() / hands.height
+            assert bots.filter(metric)["value"].item() == pytest.approx(rate)
     page = written.index.read_text()
     assert "&lt;b&gt;escaped&lt;/b&gt;" in page and "<b>escaped</b>" not in page

@@ -11,12 +11,9 @@ from sim.report.stats import (
     Sums,
     _weight_pair,
     block_bootstrap,
-    hist_bootstrap,
     hist_quantile,
     hist_summary,
     holm,
-    quantile_of,
-    quantile_rows,
     two_sided_p,
     wilson,
 )
@@ -70,7 +67,7 @@ def test_histogram_quantiles_match_expanded_data() -> None:
         assert hist_quantile(values, counts, q) == np.quantile(data, q, method="inverted_cdf")
     s = hist_summary(values, counts)
     assert s["mean"] == pytest.approx(data.mean())
-    assert s["sd"] == pytest.approx(data.std(ddof=1))
+    assert s["n"] == len(data)
 
 
 def _blocks(rng: np.random.Generator, x: np.ndarray, size: int) -> Sums:
@@ -129,20 +126,15 @@ def test_paired_blocks_must_line_up() -> None:
         block_bootstrap(MEAN, a, b, paired=True)
 
 
-def _reference_draws(av, bv, paired, resamples, seed, chunk=100):
-    """Bootstrap sums drawn chunk by chunk from one generator, without any cache."""
+def _reference_draws(av, bv, paired, resamples, seed):
+    """Bootstrap sums drawn from one generator (every draw of one arm, then of the other),
+    without any cache."""
     from sim.report.stats import _weights
 
     rng = np.random.default_rng(seed)
-    out = []
-    done = 0
-    while done < resamples:
-        n = min(chunk, resamples - done)
-        wa = _weights(rng, av.shape[0], n)
-        wb = None if bv is None else (wa if paired else _weights(rng, bv.shape[0], n))
-        out.append((wa @ av, None if bv is None else wb @ bv))
-        done += n
-    return out
+    wa = _weights(rng, av.shape[0], resamples)
+    wb = None if bv is None else (wa if paired else _weights(rng, bv.shape[0], resamples))
+    return [(wa @ av, None if bv is None else wb @ bv)]
 
 
 @pytest.mark.nojit
@@ -159,7 +151,7 @@ def test_cached_weights_draw_what_one_generator_draws(paired) -> None:
     _weight_pair.cache_clear()
     fresh = block_bootstrap(MEAN, a, other, paired=bool(paired), resamples=250, seed=9)
     assert first == again == fresh
-    # and the weights are those of one generator, chunk after chunk
+    # and the weights are those of one generator
     expected = _reference_draws(
         a.values.astype(float),
         None if other is None else other.values.astype(float),
@@ -177,66 +169,11 @@ def test_cached_weights_draw_what_one_generator_draws(paired) -> None:
         assert np.array_equal(wb @ other.values.astype(float), want)
 
 
-def _block_hists(rng: np.random.Generator, blocks: int, values: np.ndarray) -> np.ndarray:
-    """Per-block histograms whose blocks differ (each block its own mean)."""
-    counts = np.zeros((blocks, len(values)))
-    for b in range(blocks):
-        draws = rng.poisson(5 + b % 7, size=200).clip(0, len(values) - 1)
-        counts[b] = np.bincount(draws, minlength=len(values))
-    return counts
-
-
-def test_hist_bootstrap_estimates_are_the_quantiles_of_the_whole_histogram():
-    rng = np.random.default_rng(1)
-    values = np.arange(30)
-    counts = _block_hists(rng, 40, values)
-    stats = {f"q{q}": quantile_of(q) for q in (0.1, 0.25, 0.5, 0.75, 0.9)}
-    got = hist_bootstrap(stats, values, counts, resamples=300, seed=2)
-    total = counts.sum(axis=0)
-    for q in (0.1, 0.25, 0.5, 0.75, 0.9):
-        iv = got[f"q{q}"]
-        assert iv.estimate == hist_quantile(values, total, q)
-        assert iv.low <= iv.estimate <= iv.high and iv.low < iv.high
-        assert math.isnan(iv.p)
-    # rows of histograms over shuffled values give the same quantiles
-    order = rng.permutation(len(values))
-    shuffled = hist_bootstrap(stats, values[order], counts[:, order], resamples=300, seed=2)
-    assert shuffled == got
-
-
-def test_hist_bootstrap_draws_the_blocks_block_bootstrap_draws():
-    # the mean from histogram draws equals block_bootstrap's mean from summed columns
-    rng = np.random.default_rng(3)
-    values = np.arange(25)
-    counts = _block_hists(rng, 30, values)
-
-    def mean(v, cdf):
-        counts = np.diff(cdf, axis=1, prepend=0)
-        return (counts * v).sum(axis=1) / counts.sum(axis=1)
-
-    mean = {"mean": mean}
-    got = hist_bootstrap(mean, values, counts, resamples=400, seed=9)["mean"]
-    sums = Sums(("n", "x"), np.stack([counts.sum(axis=1), counts @ values], axis=1))
-    ratio = {"mean": lambda s: s["x"] / s["n"]}
-    want = block_bootstrap(ratio, sums, resamples=400, seed=9)["mean"]
-    assert got.estimate == pytest.approx(want.estimate)
-    assert (got.low, got.high, got.se) == pytest.approx((want.low, want.high, want.se))
-
-
-def test_hist_bootstrap_of_identical_blocks_has_no_width():
-    values = np.array([3, 5, 8])
-    counts = np.tile([2.0, 5.0, 1.0], (12, 1))
-    iv = hist_bootstrap({"median": quantile_of(0.5)}, values, counts, resamples=200)["median"]
-    assert (iv.estimate, iv.low, iv.high) == (5, 5, 5)
-
-
-def test_quantile_rows_match_hist_quantile_and_empty_rows_are_nan():
+def test_hist_quantile_is_the_smallest_value_reaching_the_share_and_nan_when_empty():
     values = np.array([1, 2, 4, 9])
-    rows = np.array([[1.0, 0, 0, 3], [0, 0, 0, 0], [2, 2, 2, 2]])
-    got = quantile_rows(values, np.cumsum(rows, axis=1), 0.5)
-    assert got[0] == hist_quantile(values, rows[0], 0.5) == 9
-    assert math.isnan(got[1])
-    assert got[2] == hist_quantile(values, rows[2], 0.5) == 2
+    assert hist_quantile(values, np.array([1.0, 0, 0, 3]), 0.5) == 9
+    assert hist_quantile(values, np.array([2.0, 2, 2, 2]), 0.5) == 2
+    assert math.isnan(hist_quantile(values, np.zeros(4), 0.5))
 
 
 @pytest.mark.nojit

@@ -167,7 +167,7 @@ def test_the_manifest_keeps_the_wall_clock_time_of_the_runs_that_made_the_datase
     """The report's benchmark sets its own time against the simulation's: the manifest keeps
     the wall-clock seconds of the run, plan included, added up over the runs that completed
     it; a run with nothing left to do adds nothing."""
-    from sim.report.build import simulate_seconds
+    from benchmarks.report import simulate_seconds
 
     exp = load_experiment(write_experiment(tmp_path, SMALL))
     manifest = tmp_path / "out" / "small" / "manifest.json"
