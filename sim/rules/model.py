@@ -70,6 +70,14 @@ TONK_ONLY = tuple(name for name in BY_NAME if name.startswith("tonk_"))
 """§2L toggles: Tonk's only (RULES.md §4D)."""
 PHOM_ONLY = tuple(name for name in BY_NAME if name.startswith("phom_"))
 """§2K toggles but ``play_direction``: Phỏm's only (RULES.md §4D)."""
+FAMILY_VALUES = (
+    ("meld_timing", "phom_final", ("phom",), "RULES.md §2D.18, §3.13"),
+    ("meld_timing", "knock", KNOCK_FAMILIES, "RULES.md §2D.18, §3.10, §3.17"),
+    ("stock_exhaustion", "void_at_two", ("gin",), "RULES.md §3.17"),
+    ("stock_exhaustion", "drawn_hand_carry", ("conquian",), "RULES.md §3.21"),
+)
+"""Values exactly some families have, each with where RULES.md says so: refused elsewhere,
+and those families refuse any other value of the setting."""
 CONQUIAN_ONLY = ("run_max", "rearrange")
 """Settings the engine plays only in Conquian (§3.21): its run cap and rearranging its own
 melds (``rearrange = "table"`` is the carousel's, not played yet)."""
@@ -475,20 +483,16 @@ def _check_family(rules: Rules) -> None:
     values = rules.values
     knock = family in KNOCK_FAMILIES
     timing = values["meld_timing"]
-    if (family == "phom") != (timing == "phom_final"):
-        raise ConfigError(
-            f"meld_timing {show(timing)} does not fit family {show(family)}",
-            key="meld_timing",
-            value=timing,
-            allowed="'phom_final' exactly in the phom family (RULES.md §2D.18, §3.13)",
-        )
-    if knock != (timing == "knock"):
-        raise ConfigError(
-            f"meld_timing {show(timing)} does not fit family {show(family)}",
-            key="meld_timing",
-            value=timing,
-            allowed="'knock' exactly in the knock_rummy and gin families",
-        )
+    for name, value, owners, where in FAMILY_VALUES:
+        if (family in owners) != (values[name] == value):
+            names = " and ".join(owners)
+            raise ConfigError(
+                f"{name} {show(values[name])} does not fit family {show(family)}",
+                key=name,
+                value=values[name],
+                allowed=f"{show(value)} exactly in the {names} famil"
+                f"{'ies' if len(owners) > 1 else 'y'} ({where})",
+            )
     for name, owners in FAMILY_ONLY.items():
         if values[name] != DEFAULTS[name] and family not in owners:
             names = " and ".join(owners)
@@ -544,20 +548,6 @@ def _check_family(rules: Rules) -> None:
             value=stock,
             allowed="family 'tonk' with tonk_stock_out = 'lowest_collects' or 'redeal' "
             "(RULES.md §2L.55)",
-        )
-    if (stock == "void_at_two") != (family == "gin"):
-        raise ConfigError(
-            f"stock_exhaustion {show(stock)} does not fit family {show(family)}",
-            key="stock_exhaustion",
-            value=stock,
-            allowed="'void_at_two' exactly in the gin family (RULES.md §3.17)",
-        )
-    if (stock == "drawn_hand_carry") != (family == "conquian"):
-        raise ConfigError(
-            f"stock_exhaustion {show(stock)} does not fit family {show(family)}",
-            key="stock_exhaustion",
-            value=stock,
-            allowed="'drawn_hand_carry' exactly in the conquian family (RULES.md §3.21)",
         )
     scoring = values["scoring"]
     if scoring in ALL_AT_ONCE_SCORINGS and timing != "all_at_once":
