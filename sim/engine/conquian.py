@@ -89,7 +89,7 @@ from sim.engine.state import (
     log_event,
     take,
 )
-from sim.engine.table import lay_down, refresh_fits
+from sim.engine.table import lay_down
 
 TURN_ON = 0  # the turn ended and the hand goes on
 TURN_OUT = 1  # the player went out (11 cards melded)
@@ -143,13 +143,19 @@ def _own_melds(st, seat):
 @kernel
 def _search_use(fx, params, values, st, work, seat, card, touch, limit):
     """The re-partition search of a use touching ``touch`` (``own_cards``) with at most
-    ``limit`` melds; returns how many cards its melds hold, 0 when none holds them all."""
+    ``limit`` melds; returns how many cards its melds hold, 0 when none holds them all.
+    When every own meld is touched and the card fits one of them, laying it off there
+    melds one card more than the table holds: the search need look only above that
+    (``floor``; the same answer, found sooner)."""
     table = own_cards(st, seat, touch)
     pool = work[W_TMP, 0:MAX_LAYERS]
     pool[:] = 0
     pool[0] = st[R_SEAT + seat, S_HAND] | table | (np.int64(1) << card)
     keep = table | (np.int64(1) << card)
-    return arrange_keeping(fx, params, values, work, pool, np.int64(0), limit, keep)
+    floor = np.int64(-1)
+    if touch == TOUCH_ALL and (st[R_SEAT + seat, S_FITS_OWN] >> card) & 1:
+        floor = np.int64(popcount(table))  # the lay-off's count less one
+    return arrange_keeping(fx, params, values, work, pool, np.int64(0), limit, keep, floor)
 
 
 @kernel
@@ -231,8 +237,7 @@ def apply_use(fx, params, st, work, events, seat, card, where):
         if (placed >> i) & 1 == 0:
             lay_down(fx, params, st, events, seat, work, W_BEST + i)
     st[R_SC, C_MELDS] -= touched  # melds formed again are not laid down anew
-    st[R_SC, C_MELDS_TURN] -= touched
-    refresh_fits(fx, params, st)
+    st[R_SC, C_MELDS_TURN] -= touched  # (lay_down refreshed the fits: the card is new)
 
 
 @kernel

@@ -866,14 +866,16 @@ def best_arrangement(fx, params, values, work, layers, jokers, limit, minimum, m
 
 
 @kernel
-def arrange_keeping(fx, params, values, work, layers, jokers, limit, keep):
+def arrange_keeping(fx, params, values, work, layers, jokers, limit, keep, floor):
     """The best arrangement (as ``best_arrangement`` writes it) of the set ``layers`` plus
     ``jokers`` with at most ``limit`` melds (0: any) among those that meld every card of the
-    mask ``keep``; returns its melded value, 0 when none does. Conquian's re-partition of
-    its own melds with the exposed card and hand cards (§3.21, ``conquian.py``)."""
+    mask ``keep`` and meld more than ``floor`` (-1: any; a caller that knows an arrangement
+    worth ``floor + 1`` gets the same answer sooner); returns its melded value, 0 when none
+    does. Conquian's re-partition of its own melds with the exposed card and hand cards
+    (§3.21, ``conquian.py``)."""
     return _search(
         fx, params, values, work, layers, jokers, limit, np.int64(0), np.int64(-1), np.int64(0),
-        np.bool_(True), np.bool_(False), np.int64(-1), keep,
+        np.bool_(True), np.bool_(False), floor, keep,
     )  # fmt: skip
 
 

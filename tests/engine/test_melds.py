@@ -264,7 +264,7 @@ def test_2A_7_the_cards_to_keep_melded_match_the_oracle():
         layers, _ = layers_of(hand)
         got = M.arrange_keeping(
             GENERIC, params, M.value_table(ones), WORK, layers, np.int64(0), np.int64(limit),
-            np.int64(sum(1 << k for k in keep)),
+            np.int64(sum(1 << k for k in keep)), np.int64(-1),
         )  # fmt: skip
         want = oracle.best_arrangement(hand, rules, [1] * N_KINDS, limit, keep=keep)
         assert int(got) == want[0] if want[1] else int(got) == 0, (hand, keep, limit)
