@@ -1,4 +1,5 @@
-"""Slow, plain reference hand of progressive rummy with the ``greedy`` bot.
+"""Slow, plain reference hand of progressive rummy with the ``greedy`` bot (and of
+Conquian with ``greedy``, ``careful`` and ``random``).
 
 The oracle of ``sim.engine`` (docs/engine-plan.md, "The play, exactly"): it plays one hand
 from the same random streams and writes the same event log, so a disagreement points at
@@ -82,6 +83,33 @@ then by turn order from the first player; each other player pays the first his p
 2, 3), a móm player 4; ``phom_discard_taken_penalty``: 1 chip per discard taken, from the
 player before the taker, in either ending.
 
+Conquian (RULES.md §3.21, family ``conquian``; docs/variants.md "Conquian", the bots as
+docs/bots.md "Conquian: uses, forcing and discards" states them): 10 cards each, no upcard,
+every card worth 1. A drawn card never enters a hand; the one card on offer is the last
+discard or a stock card passed. A turn: with a card on offer, if it fits one of the
+player's melds (``fits``, runs at most ``run_max`` long) the other player may first force
+him (``E_FORCE``: careful always, greedy never, random on a coin); he then uses it when it
+has a use and he is forced or wants to (greedy and careful always, random on a coin),
+else turns it down (``E_REJECT``, out of play). After a rejection, or with nothing on
+offer, the stock's top card is turned up (``E_EXPOSE``; with the stock empty the hand is
+drawn, ``exhausted``) and used (the same test, without forcing) or passed (``E_PASS``: it is
+on offer to the next player, no discard). A use (``E_USE``, b = 1 for the card on offer) is
+the best arrangement (``tests.oracles.arrangement`` with ``keep``, so the most cards
+melded, then the declared order) of the hand, the exposed card and, under ``rearrange =
+own``, all his melds, melding every card of those melds and the exposed card in at most one
+meld more than he has; under ``none`` one new meld holding the card, or, in table order,
+one of his melds formed again as one meld with the card and hand cards (a lay-off), the one
+adding the most cards to the table (the new meld first). The melds taken up that the use
+leaves as they were stay; the others go back to his hand (``E_REFORM``, a = how many, their
+cards) and leave the table from the last, each place taken by the table's last meld; the
+use's other melds go down in its order (``E_MELD``). An empty hand then has 11 cards melded:
+he goes out (``went_out``, no discard); else he discards (greedy: the card with the fewest
+ties, the others of its rank and those of its suit one or two run positions away, 2 more
+when it fits one of his melds; ties: the higher kind; careful the same among the cards
+that fit none of the other player's melds, when there are any; random a uniform card), and
+that card is on offer. The winner scores the hand's stake (``stake``: 1, one more after
+each drawn hand in a row, ``drawn_hand_carry``; the caller carries it between hands).
+
 ``play_direction`` (§2K.46) in every family the oracle plays: counterclockwise the next
 seat is ``seat - 1`` (the deal, the turns, Call Rummy's callers, Phỏm's first player, the
 player before); the engine's hands table gives the dealer.
@@ -137,6 +165,9 @@ An event is a tuple ``(type, seat, a, b, cards)`` in the terms of the engine's e
 - ``E_BLOCK``: a = the discard top declined with the stock empty;
 - ``E_CALL``: seat = the caller, a = the called card, b = its discarder (then the caller's
   ``E_LAYOFF`` and ``E_DISCARD``);
+- Conquian's ``E_EXPOSE``, ``E_REJECT``, ``E_PASS``: a = the card; ``E_FORCE``: seat = the
+  forcer, a = the card, b = the forced player; ``E_USE``: a = the card, b = 1 when it was on
+  offer; ``E_REFORM``: a = how many melds were taken up, their cards in kind order;
 - ``E_END``: seat = the winner (-1: none; a Phỏm showdown's: its first), a = the end
   reason.
 
@@ -212,6 +243,7 @@ E_MELD, E_LAYOFF, E_DISCARD, E_END, E_SCORE = 5, 6, 7, 8, 9
 E_BLOCK = 15
 E_DECLARE, E_STEAL, E_CALL, E_SLIDE, E_BORROW = 16, 17, 18, 19, 20
 E_TONK, E_DROP = 21, 22
+E_EXPOSE, E_REJECT, E_PASS, E_FORCE, E_REFORM, E_USE = 23, 24, 25, 26, 27, 28
 EVENT_NAMES = dict(
     enumerate(
         (
@@ -236,6 +268,8 @@ EVENT_NAMES[E_SLIDE] = "slide"
 EVENT_NAMES[E_BORROW] = "borrow"
 EVENT_NAMES[E_TONK] = "tonk"
 EVENT_NAMES[E_DROP] = "drop"
+EVENT_NAMES.update({E_EXPOSE: "expose", E_REJECT: "reject", E_PASS: "pass", E_FORCE: "force"})
+EVENT_NAMES.update({E_REFORM: "reform", E_USE: "use"})
 WENT_OUT, WENT_RUMMY, BLOCK, STALLED, EXHAUSTED = 0, 1, 2, 3, 4
 TONK, DROP, CAUGHT, STOCK_OUT, REDEAL = 9, 10, 11, 12, 13
 WENT_U, SHOWDOWN = 14, 15
@@ -247,9 +281,10 @@ REASONS[BLOCK] = "block"
 REASONS[WENT_U] = "went_u"
 REASONS[SHOWDOWN] = "showdown"
 BLOCK_RULES = ("block_difference", "block_totals")
-STOCK_RULES = ("turn_over", "shuffle_except_top", "shuffle_all", *BLOCK_RULES)
+STOCK_RULES = ("turn_over", "shuffle_except_top", "shuffle_all", *BLOCK_RULES, "drawn_hand_carry")
 DRAW_RULES = ("top", "any_card", "top_plus_one")
 REPLACE_RULES = ("none", "steal_by_replacement", "to_hand", "reuse_same_turn")
+BOTS = ("greedy", "careful", "random")
 SCORINGS = ("pip_to_winner", "per_card", "penalty", "unmelded_to_winner", "own_melds_from_each")
 
 Event = tuple[int, int, int, int, tuple[int, ...]]
@@ -304,6 +339,9 @@ class Table:
     layoff_others: bool = True
     taken_penalty: bool = False
     three_taken: bool = False
+    # Conquian (§3.21): its turn flow; rearrange = own (else none)
+    conquian: bool = False
+    rearrange_own: bool = False
 
     @classmethod
     def of(cls, rules: Rules, players: int) -> Table:
@@ -316,13 +354,16 @@ class Table:
             "joker_replace": rules.values["joker_replace"] not in REPLACE_RULES,
             "deuces_wild": bool(rules.values["deuces_wild"]),
             "melds_per_turn": rules.melds_per_turn not in ("unlimited", "one"),
-            "layoff_target": rules.layoff_target != "any" and rules.meld_timing == "progressive",
+            "layoff_target": rules.layoff_target != "any"
+            and rules.meld_timing == "progressive"
+            and rules.family != "conquian",
             "group_duplicates": rules.group_duplicates != "forbidden"
             and rules.meld_timing != "progressive",
             "discard_draw": rules.discard_draw not in DRAW_RULES,
             "stock_exhaustion": rules.stock_exhaustion not in STOCK_RULES,
             "scoring": rules.scoring not in SCORINGS,
-            "family": rules.family not in ("rummy", "tonk", "phom"),
+            "family": rules.family not in ("rummy", "tonk", "phom", "conquian"),
+            "rearrange": rules.values["rearrange"] not in ("none", "own"),
             "tonk_wait": rules.family == "tonk" and rules.values["tonk_wait"] != "off",
         }
         refused = [name for name, bad in unsupported.items() if bad]
@@ -339,6 +380,7 @@ class Table:
                 group_duplicates=rules.group_duplicates == "allowed",
                 joker_limit=rules.values["joker_limit"] == "not_more_than_naturals",
                 strip=rules.strip_8_9_10,
+                run_max=int(rules.values["run_max"]),
             ),
             upcard=bool(rules.upcard),
             meld_limit=0 if rules.melds_per_turn == "unlimited" else 1,
@@ -376,6 +418,8 @@ class Table:
             layoff_others=bool(rules.values["phom_layoff_others"]),
             taken_penalty=bool(rules.values["phom_discard_taken_penalty"]),
             three_taken=bool(rules.values["phom_three_taken_liability"]),
+            conquian=rules.family == "conquian",
+            rearrange_own=rules.values["rearrange"] == "own",
         )
 
 
@@ -499,7 +543,8 @@ def run_ends(t: TableMeld, ace_rank: str) -> list[tuple[int, int]]:
 def fits(table: Table, t: TableMeld, kind: int) -> bool:
     """Could natural ``kind`` be laid off on ``t`` (RULES.md §1.6)? A group takes any card
     of its rank under group_duplicates allowed, else a missing suit while it has fewer
-    than 4 cards, but not a card one of its jokers was declared as (§2B.11)."""
+    than 4 cards, but not a card one of its jokers was declared as (§2B.11); a run shorter
+    than ``run_max`` a card of its suit just below or above it."""
     if t.kind == "group":
         if rank_of(kind) != t.rank:
             return False
@@ -509,6 +554,8 @@ def fits(table: Table, t: TableMeld, kind: int) -> bool:
             return False
         return t.length < N_SUITS and t.counts[suit_of(kind)] == 0 and kind not in t.declared
     if t.suit >= 0 and suit_of(kind) != t.suit:
+        return False
+    if t.length >= table.meld_rules.run_max:  # run_max (§1.3; Conquian 8, §3.21)
         return False
     if kind in slide_ends(table, t):
         return True
@@ -666,11 +713,28 @@ def replace_joker(t: TableMeld, kind: int, ace_rank: str) -> None:
 class Hand:
     """One hand: ``play()`` returns (end reason, winner, events)."""
 
-    def __init__(self, table: Table, seed: int, deal: int, dealer: int, shard: int = 0):
+    def __init__(
+        self,
+        table: Table,
+        seed: int,
+        deal: int,
+        dealer: int,
+        shard: int = 0,
+        bots: tuple[str, ...] = (),
+        stake: int = 1,
+    ):
         self.t = table
         self.dealer = dealer
         self.deal_rng = Stream(stream_seed(seed, shard, deal, STREAM_DEAL))
-        self.bots_rng = Stream(stream_seed(seed, shard, deal, STREAM_BOTS))  # greedy: unused
+        self.bots_rng = Stream(stream_seed(seed, shard, deal, STREAM_BOTS))  # random's coins
+        # each seat's bot: greedy everywhere; careful and random only in Conquian
+        self.bots = tuple(bots) or ("greedy",) * table.players
+        if len(self.bots) != table.players or any(b not in BOTS for b in self.bots):
+            raise ValueError(f"one bot a seat, of {BOTS}: {self.bots}")
+        if not table.conquian and set(self.bots) != {"greedy"}:
+            raise NotImplementedError("the oracle hand plays careful and random in Conquian only")
+        self.stake = stake  # Conquian: the tentos this hand is worth (drawn_hand_carry)
+        self.offer = -1  # Conquian: the card on offer on the discard pile (-1: none)
         ranks = arr.positions(table.meld_rules.layout)  # the pack's ranks (§2A.7)
         kinds = [k for k in range(N_NATURAL) if rank_of(k) in ranks]
         shoe = [k for _ in range(table.packs) for k in kinds] + [JOKER] * table.jokers
@@ -1388,6 +1452,8 @@ class Hand:
         t = self.t
         if t.phom:
             return self.play_phom()
+        if t.conquian:
+            return self.play_conquian()
         seat = self.step(self.dealer)
         reason, winner = STALLED, -1
         if t.tonk:
@@ -1462,7 +1528,9 @@ class Hand:
         elif self.t.tonk:
             reason, winner, self.scores = self.settle(reason, winner)
         self.log(E_END, winner, reason, 0)
-        if not self.t.tonk and not self.t.phom:
+        if self.t.conquian:  # the winner earns the hand's stake in tentos
+            self.scores = [self.stake if p == winner else 0 for p in range(self.t.players)]
+        elif not self.t.tonk and not self.t.phom:
             self.scores = self.score(reason, winner)
         return reason, winner, self.events
 
@@ -1787,6 +1855,172 @@ class Hand:
                 if self.picked[p]:
                     pay(self.previous(p), p, len(self.picked[p]))
         return reason, winner, chips
+
+    # ---- Conquian (RULES.md §3.21; docs/variants.md "Conquian", docs/bots.md "Conquian")
+    def play_conquian(self) -> tuple[int, int, list[Event]]:
+        """Conquian's hand (module docstring): turns until a player has 11 cards melded
+        (``went_out``) or a card is turned down with the stock empty (a drawn hand,
+        ``exhausted``)."""
+        seat = self.step(self.dealer)
+        while self.turns < self.t.turn_cap:
+            outcome = self.conquian_turn(seat)
+            if outcome == "drawn":
+                return self.end(EXHAUSTED, -1)
+            self.turns += 1
+            if outcome == "out":
+                return self.end(WENT_OUT, seat)
+            seat = self.step(seat)
+        return self.end(STALLED, -1)
+
+    def conquian_turn(self, seat: int) -> str:
+        """``seat``'s turn: the card on offer forced, used or turned down; then (with none
+        on offer, or after turning it down) the stock's top card turned up and used or
+        passed. Returns "on", "out" (his 11th card melded) or "drawn" (the stock empty when
+        a card must be turned up)."""
+        card = self.offer
+        if card >= 0:
+            self.offer = -1
+            other = self.step(seat)
+            forced = self.fits_own(seat, card) and self.forces(other)  # open point 5: first
+            if forced:
+                self.log(E_FORCE, other, card, seat)
+            use = self.best_use(seat, card)
+            if use is not None and (forced or self.uses(seat)):
+                return self.use(seat, card, use, offered=True)
+            self.log(E_REJECT, seat, card)  # face down, out of play
+        if not self.stock:
+            return "drawn"
+        card = self.pop_stock()
+        self.log(E_EXPOSE, seat, card)
+        use = self.best_use(seat, card)
+        if use is not None and self.uses(seat):
+            return self.use(seat, card, use, offered=False)
+        self.offer = card  # passed face up onto the discard pile: on offer to the next
+        self.log(E_PASS, seat, card)
+        return "on"
+
+    def fits_own(self, seat: int, kind: int) -> bool:
+        """Could ``kind`` be laid off on one of ``seat``'s melds (RULES.md §1.6)?"""
+        return any(m.owner == seat and fits(self.t, m, kind) for m in self.melds)
+
+    def coin(self) -> bool:
+        """The random bot's fair coin (its stream)."""
+        return self.bots_rng.below(2) == 1
+
+    def forces(self, forcer: int) -> bool:
+        """Does ``forcer`` force the other player to use the card on offer, which fits one
+        of that player's melds? careful always, greedy never, random on a coin."""
+        bot = self.bots[forcer]
+        return self.coin() if bot == "random" else bot == "careful"
+
+    def uses(self, seat: int) -> bool:
+        """Does ``seat`` use the exposed card, which has a use? greedy and careful always,
+        random on a coin."""
+        return self.coin() if self.bots[seat] == "random" else True
+
+    def keeping(
+        self, seat: int, card: int, touched: list[int], limit: int
+    ) -> tuple[int, tuple[arr.Meld, ...]]:
+        """The best arrangement (brute force, every card worth 1, so the most cards
+        melded) of ``seat``'s hand, the cards of his table melds ``touched`` and ``card``
+        that melds all of those melds' cards and ``card``, in at most ``limit`` melds:
+        (cards melded, melds in decision order); (0, ()) when none does."""
+        kept = [k for m in touched for k in self.melds[m].naturals()] + [card]
+        pool = sorted(self.cards_of(seat) + kept)
+        return arr.best_arrangement(pool, self.t.meld_rules, self.t.values, limit, keep=kept)
+
+    def best_use(self, seat: int, card: int) -> tuple[list[int], tuple[arr.Meld, ...]] | None:
+        """The use of ``card`` that melds the most cards: (the table indices of the melds
+        of his it takes up, its melds), None when the card melds nowhere. ``rearrange =
+        own``: all his melds, his hand and the card formed again into at most one meld
+        more than he has. ``none``: one new meld holding the card, or one of his melds, in
+        table order, with the card and hand cards formed again as one meld (a lay-off):
+        the one adding the most cards to the table, the new meld first."""
+        own = [m for m, meld in enumerate(self.melds) if meld.owner == seat]
+        if self.t.rearrange_own:
+            count, melds = self.keeping(seat, card, own, len(own) + 1)
+            return (own, melds) if count else None
+        count, melds = self.keeping(seat, card, [], 1)
+        best, gain = (count, [], melds), count
+        for m in own:
+            count, melds = self.keeping(seat, card, [m], 1)
+            if count and count - self.melds[m].length > gain:
+                best, gain = (count, [m], melds), count - self.melds[m].length
+        return (best[1], best[2]) if best[0] else None
+
+    def free_meld(self, m: int) -> None:
+        """Table meld ``m`` leaves the table: the last meld takes its place."""
+        last = self.melds.pop()
+        if m < len(self.melds):
+            self.melds[m] = last
+
+    def use(
+        self, seat: int, card: int, use: tuple[list[int], tuple[arr.Meld, ...]], offered: bool
+    ) -> str:
+        """``seat`` uses ``card`` (``best_use``'s): the melds it takes up that the use
+        leaves as they were stay; the others go back to his hand (``E_REFORM``, freed from
+        the last), and the use's other melds go down in its order; then he discards,
+        unless his hand is empty: "out" (11 melded) or "on"."""
+        touched, melds = use
+        self.log(E_USE, seat, card, 1 if offered else 0)
+        stays: list[int] = []  # the use's melds that are a touched meld as it was
+        reformed = []
+        for m in touched:
+            cards = tuple(sorted(self.melds[m].naturals()))
+            same = [i for i, meld in enumerate(melds) if i not in stays and meld.naturals == cards]
+            if same:
+                stays.append(same[0])
+            else:
+                reformed.append(m)
+        if reformed:
+            back = sorted(k for m in reformed for k in self.melds[m].naturals())
+            self.log(E_REFORM, seat, len(reformed), 0, back)
+            for m in sorted(reformed, reverse=True):
+                self.free_meld(m)
+            for k in back:
+                self.give(seat, k)
+        self.give(seat, card)
+        for i, meld in enumerate(melds):
+            if i not in stays:
+                self.lay_down(seat, meld, [])
+        if not self.hands[seat]:
+            return "out"
+        kind = self.conquian_discard(seat)
+        self.take(seat, kind)
+        self.offer = kind
+        self.log(E_DISCARD, seat, kind)
+        return "on"
+
+    def ties(self, hand: list[int], kind: int) -> int:
+        """How many cards of ``hand`` could meld with ``kind``: the others of its rank, and
+        those of its suit one or two run positions away."""
+        layout = self.t.meld_rules.layout
+        return sum(
+            1
+            for k in hand
+            if k != kind
+            and (
+                rank_of(k) == rank_of(kind)
+                or (
+                    suit_of(k) == suit_of(kind)
+                    and run_distance(layout, rank_of(k), rank_of(kind)) <= 2
+                )
+            )
+        )
+
+    def conquian_discard(self, seat: int) -> int:
+        """The discard after a use (docs/bots.md): random a uniform card of the hand (kind
+        order); greedy the card with the fewest ties (``ties``, and 2 more when it fits one
+        of his melds; ties: the higher kind); careful the same among the cards that fit
+        none of the other player's melds, when there are any."""
+        hand = sorted(self.hands[seat])
+        bot = self.bots[seat]
+        if bot == "random":
+            return hand[self.bots_rng.below(len(hand))]
+        among = hand
+        if bot == "careful":
+            among = [k for k in hand if not self.fits_own(self.step(seat), k)] or hand
+        return min(among, key=lambda k: (self.ties(hand, k) + 2 * self.fits_own(seat, k), -k))
 
     def left(self) -> list[int]:
         """The value of each seat's cards."""
