@@ -21,7 +21,7 @@ from sim.cards import N_SUITS
 from sim.engine.bitops import lowest_bit, popcount
 from sim.engine.deal import next_seat
 from sim.engine.jit import kernel
-from sim.engine.layout import BOT_CAREFUL, BOT_RANDOM
+from sim.engine.layout import ACE_AROUND_CORNER, BOT_CAREFUL, BOT_RANDOM
 from sim.engine.melds import n_positions, position_of, rank_at, run_layout
 from sim.engine.random_bot import random_wants, uniform_kind
 from sim.engine.state import R_SEAT, S_FITS_OWN, S_HAND
@@ -50,17 +50,25 @@ def forces(bots, st, rng, forcer, seat):
 @kernel
 def ties(fx, params, hand, k):
     """How many cards of ``hand`` could meld with card ``k``: the others of its rank, and
-    those of its suit one or two run positions away."""
+    those of its suit one or two run positions away (from each of its positions: an ace high
+    or low has two; around the corner K and A are neighbours)."""
     rank = k // N_SUITS
     suit = k % N_SUITS
     n = popcount(hand & (np.int64(0xF) << (rank * N_SUITS))) - 1
     layout = run_layout(fx, params)
-    pos = position_of(rank, layout, np.int64(0))
-    for d in range(-NEAR, NEAR + 1):
-        q = pos + d
-        if d != 0 and 0 <= q < n_positions(layout):
-            n += (hand >> (rank_at(q, layout) * N_SUITS + suit)) & 1
-    return n
+    count = n_positions(layout)
+    near = np.int64(0)
+    for which in range(2):
+        pos = position_of(rank, layout, np.int64(which))
+        if pos < 0:
+            continue
+        for d in range(-NEAR, NEAR + 1):
+            q = pos + d
+            if layout == ACE_AROUND_CORNER:
+                q = (q + count) % count
+            if d != 0 and 0 <= q < count:
+                near |= np.int64(1) << (rank_at(q, layout) * N_SUITS + suit)
+    return n + popcount(hand & near & ~(np.int64(1) << k))
 
 
 @kernel

@@ -436,19 +436,14 @@ def test_engine_hands_equal_the_oracle_hands_in_conquian(extra, bots):
         assert (ended["ev:force"] > 0) == (set(bots) != {"greedy"})
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine: conquian_policy.ties counts a card's run neighbours only from the ace's "
-    "low position and without wrapping (K-A not one position apart), docs/bots.md says "
-    "'of its suit one or two run positions away'",
-)
 @pytest.mark.parametrize("ace_rank", ["high_or_low", "around_corner"])
 def test_conquian_discard_ties_next_to_the_ace(ace_rank):
     """Greedy's discard counts the cards of its suit one or two run positions away: with
     the ace high or low (positions 0 and 13) or around the corner, K and A are one position
     apart. Seed 29, greedy: high_or_low deal 9 (seat 0 holding A♣ 7♠ 7♥ Q♣, each with one
-    tie, discards Q♣; the engine A♣), around_corner deal 8 (seat 1 holding A♥ 2♠ 2♥ 2♦ 6♦
-    6♣ 9♣ K♥ discards 9♣, K♥ having 2 ties; the engine K♥)."""
+    tie, discards Q♣), around_corner deal 8 (seat 1 holding A♥ 2♠ 2♥ 2♦ 6♦ 6♣ 9♣ K♥
+    discards 9♣, K♥ having 2 ties). The engine once counted from the ace's low position
+    only, without wrapping, and discarded A♣ and K♥ there."""
     rules = load_variant("conquian", {"strip_8_9_10": False, "ace_rank": ace_rank})
     _, difference = compare(f"conquian with ace_rank {ace_rank}", 2, 30, SEED, rules)
     assert difference is None, difference
