@@ -146,19 +146,23 @@ PHOM_TURNS = 4
 """Turns each player plays in a Phỏm hand without an Ù (§3.13)."""
 TONK_STOCK_OUTS = ("lowest_collects", "redeal")
 """``stock_exhaustion`` values that are Tonk's, declared once as ``tonk_stock_out``."""
+KNOCK_WHY = "the knock families play one pack without jokers and score by deadwood (§3.10, §3.17)"
 KNOCK_FIXED = {
-    "decks": 1,
-    "jokers": 0,
-    "scoring": "pip_to_winner",
-    "going_rummy": "off",
-    "melds_per_turn": "unlimited",
-    "layoff_requires_meld": "off",
-    "must_discard_to_go_out": False,
-    "joker_replace": "none",
-    "joker_declare": "inferred",
+    name: KNOCK_WHY
+    for name in (
+        "decks",
+        "jokers",
+        "scoring",
+        "going_rummy",
+        "melds_per_turn",
+        "layoff_requires_meld",
+        "must_discard_to_go_out",
+        "joker_replace",
+        "joker_declare",
+    )
 }
 """Settings the knock families do not use (one pack, no jokers, their own scoring): they must
-stay at these values so that a file cannot look as if it changed something it does not."""
+stay at their defaults so that a file cannot look as if it changed something it does not."""
 
 ALL_AT_ONCE_FIXED = {
     "decks": "the go-out test and the bots' arrangement (sim/engine/layoffs.py) play one pack",
@@ -575,9 +579,7 @@ def _check_family(rules: Rules) -> None:
 def _check_tonk(rules: Rules) -> None:
     """What the tonk family does not use (:data:`TONK_FIXED`), and how its games end."""
     values = rules.values
-    _keep_defaults(values, TONK_FIXED, "the tonk family", "in the tonk family")
-    if rules.decks_by_players:
-        raise ConfigError("Tonk plays one pack", key="decks_by_players", allowed="nothing")
+    _keep_defaults(rules, TONK_FIXED, "the tonk family", "in the tonk family")
     if values["meld_timing"] != "progressive":
         raise ConfigError(
             f"Tonk melds during play, not {show(values['meld_timing'])}",
@@ -600,9 +602,7 @@ def _check_phom(rules: Rules) -> None:
     """What the phom family does not use (:data:`PHOM_FIXED`), its deal and how its games
     end (RULES.md §3.13)."""
     values = rules.values
-    _keep_defaults(values, PHOM_FIXED, "the phom family", "in the phom family")
-    if rules.decks_by_players:
-        raise ConfigError("Phỏm plays one pack", key="decks_by_players", allowed="nothing")
+    _keep_defaults(rules, PHOM_FIXED, "the phom family", "in the phom family")
     for players, size in rules.deal.items():
         stock = rules.pack_size - size * players - 1  # one player gets a 10th card
         draws = PHOM_TURNS * players - 1  # the first player's opening turn draws nothing
@@ -630,9 +630,7 @@ def _check_conquian(rules: Rules) -> None:
     """What the conquian family does not use (:data:`CONQUIAN_FIXED`), its table and how
     its games end (RULES.md §3.21)."""
     values = rules.values
-    _keep_defaults(values, CONQUIAN_FIXED, "the conquian family", "in the conquian family")
-    if rules.decks_by_players:
-        raise ConfigError("Conquian plays one pack", key="decks_by_players", allowed="nothing")
+    _keep_defaults(rules, CONQUIAN_FIXED, "the conquian family", "in the conquian family")
     if rules.players != (2, 2):
         raise ConfigError(
             f"Conquian is a game for exactly 2 players, not {_range_text(rules.players)}",
@@ -690,9 +688,18 @@ def _check_discard_draw(rules: Rules) -> None:
         )
 
 
-def _keep_defaults(values: Mapping, fixed: Mapping[str, str], who: str, where: str) -> None:
+def _keep_defaults(rules: Rules, fixed: Mapping[str, str], who: str, where: str) -> None:
     """Every setting of ``fixed`` (name -> why) at its default, else ConfigError saying that
-    ``who`` cannot use it, and why."""
+    ``who`` cannot use it, and why. Where ``fixed`` holds ``decks`` (one pack), so does
+    ``decks_by_players``: 1 at every table size or nothing."""
+    values = rules.values
+    if "decks" in fixed and any(n != 1 for n in rules.decks_by_players.values()):
+        raise ConfigError(
+            f"{who} plays one pack: {fixed['decks']}",
+            key="decks_by_players",
+            value=dict(rules.decks_by_players),
+            allowed=f"1 or nothing {where}",
+        )
     for name, why in fixed.items():
         if values[name] != DEFAULTS[name]:
             raise ConfigError(
@@ -708,15 +715,8 @@ def _check_all_at_once(rules: Rules) -> None:
     (:data:`ALL_AT_ONCE_FIXED`)."""
     values = rules.values
     _keep_defaults(
-        values, ALL_AT_ONCE_FIXED, "meld_timing 'all_at_once'", "with meld_timing 'all_at_once'"
+        rules, ALL_AT_ONCE_FIXED, "meld_timing 'all_at_once'", "with meld_timing 'all_at_once'"
     )
-    if any(n != 1 for n in rules.decks_by_players.values()):
-        raise ConfigError(
-            "meld_timing 'all_at_once' plays one pack (the go-out test and the bots' "
-            "arrangement, sim/engine/layoffs.py)",
-            key="decks_by_players",
-            allowed="1 or nothing",
-        )
     if values["layoff_target"] not in ("any", "none"):
         raise ConfigError(
             f"layoff_target {show(values['layoff_target'])} means nothing under meld_timing "
@@ -729,15 +729,7 @@ def _check_all_at_once(rules: Rules) -> None:
 
 def _check_knock_family(rules: Rules) -> None:
     values = rules.values
-    for name, fixed in KNOCK_FIXED.items():
-        if values[name] != fixed:
-            raise ConfigError(
-                f"the {rules.family} family does not use {name}",
-                key=name,
-                value=values[name],
-                allowed=f"{show(fixed)} (the knock families play one pack without jokers "
-                "and score by deadwood, RULES.md §3.10, §3.17)",
-            )
+    _keep_defaults(rules, KNOCK_FIXED, f"the {rules.family} family", "in the knock families")
     if any(n != 1 for n in rules.decks_by_players.values()):
         raise ConfigError(
             "the knock families play one pack", key="decks_by_players", allowed="1 or nothing"

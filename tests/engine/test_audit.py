@@ -258,11 +258,12 @@ ALL_AT_ONCE_CHOICES = {
 rest)."""
 
 
-def random_all_at_once_rules(rng: random.Random):
-    """One random all_at_once rule set on ``full_rummy`` or ``queen_city_rum``, audited, with
-    random seats: (overrides, compiled rules, seats), or None when it is not valid."""
-    variant = rng.choice(["full_rummy", "queen_city_rum"])
-    overrides = {k: rng.choice(v) for k, v in ALL_AT_ONCE_CHOICES.items()}
+def random_family_rules(rng: random.Random, variants: list[str], choices: dict):
+    """One random rule set on one of ``variants`` (drawn when there are several) with one of
+    ``choices``' values per setting, audited, at a random table size with random seats:
+    (overrides, compiled rules, seats), or None when the rules model refuses it."""
+    variant = rng.choice(variants) if len(variants) > 1 else variants[0]
+    overrides = {k: rng.choice(v) for k, v in choices.items()}
     try:
         rules = load_variant(variant, overrides)
     except ConfigError:
@@ -271,6 +272,12 @@ def random_all_at_once_rules(rng: random.Random):
     compiled = compile_rules(rules, players, audit=True)
     seats = [rng.choice([L.BOT_RANDOM, L.BOT_GREEDY, L.BOT_CAREFUL]) for _ in range(players)]
     return {"variant": variant, **overrides}, compiled, seats
+
+
+def random_all_at_once_rules(rng: random.Random):
+    """One random all_at_once rule set on ``full_rummy`` or ``queen_city_rum``
+    (``random_family_rules``)."""
+    return random_family_rules(rng, ["full_rummy", "queen_city_rum"], ALL_AT_ONCE_CHOICES)
 
 
 @pytest.mark.parametrize("batch", range(3))
@@ -294,17 +301,8 @@ model refuses the rest)."""
 
 
 def random_phom_rules(rng: random.Random):
-    """One random Phỏm rule set, audited, with random seats: (overrides, compiled rules,
-    seats), or None when it is not valid."""
-    overrides = {k: rng.choice(v) for k, v in PHOM_CHOICES.items()}
-    try:
-        rules = load_variant("phom", overrides)
-    except ConfigError:
-        return None
-    players = rng.choice(rules.player_counts)
-    compiled = compile_rules(rules, players, audit=True)
-    seats = [rng.choice([L.BOT_RANDOM, L.BOT_GREEDY, L.BOT_CAREFUL]) for _ in range(players)]
-    return {"variant": "phom", **overrides}, compiled, seats
+    """One random Phỏm rule set (``random_family_rules``)."""
+    return random_family_rules(rng, ["phom"], PHOM_CHOICES)
 
 
 @pytest.mark.parametrize("batch", range(2))
@@ -326,16 +324,8 @@ refuses the rest)."""
 
 
 def random_conquian_rules(rng: random.Random):
-    """One random Conquian rule set, audited, with random seats: (overrides, compiled rules,
-    seats), or None when it is not valid."""
-    overrides = {k: rng.choice(v) for k, v in CONQUIAN_CHOICES.items()}
-    try:
-        rules = load_variant("conquian", overrides)
-    except ConfigError:
-        return None
-    compiled = compile_rules(rules, 2, audit=True)
-    seats = [rng.choice([L.BOT_RANDOM, L.BOT_GREEDY, L.BOT_CAREFUL]) for _ in range(2)]
-    return {"variant": "conquian", **overrides}, compiled, seats
+    """One random Conquian rule set (``random_family_rules``)."""
+    return random_family_rules(rng, ["conquian"], CONQUIAN_CHOICES)
 
 
 @pytest.mark.parametrize("batch", range(2))

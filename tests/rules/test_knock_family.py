@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from sim.rules import ConfigError, load_variant, rules_from_toml, rules_to_toml
@@ -145,3 +147,18 @@ def test_any_suit_around_the_corner_is_refused_in_the_knock_families_with_the_re
     with pytest.raises(ConfigError, match="around_corner") as err:
         load_variant("knock_rummy", {"run_suit": "any_suit", "ace_rank": "around_corner"})
     assert "key 'run_suit'" in str(err.value)
+
+
+@pytest.mark.parametrize(
+    "variant", ["knock_rummy", "tonk", "phom", "conquian", "full_rummy", "boat_house_rum"]
+)
+def test_one_pack_families_refuse_more_packs_per_table_size(variant):
+    """The knock families, the chip games, Conquian and all_at_once play one pack (RULES.md
+    §3.10, §3.13, §3.21, §3.22; the all-at-once go-out test): ``decks_by_players`` may only
+    say 1, like ``decks``."""
+    rules = load_variant(variant)
+    players = rules.players[0]
+    with pytest.raises(ConfigError) as err:
+        dataclasses.replace(rules, decks_by_players={players: 2})
+    assert err.value.key == "decks_by_players" and "one pack" in str(err.value)
+    assert dataclasses.replace(rules, decks_by_players={players: 1}).decks_for(players) == 1
