@@ -37,12 +37,15 @@ _HERE = Path(__file__).parent
 
 
 def _source_digest() -> str:
-    """SHA-256 of this package's sources, sim/cards.py and the numba version."""
+    """SHA-256 of this package's sources, sim/cards.py, the toggle table the params layout is
+    made from (sim/rules/toggles.py: a new toggle moves the slots the kernels freeze) and the
+    numba version."""
     digest = hashlib.sha256()
     for path in sorted(_HERE.glob("*.py")):
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     digest.update((_HERE.parent / "cards.py").read_bytes())
+    digest.update((_HERE.parent / "rules" / "toggles.py").read_bytes())
     digest.update(numba.__version__.encode())
     return digest.hexdigest()
 

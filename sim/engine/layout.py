@@ -72,7 +72,7 @@ def code(name: str, value: int | str | bool) -> int:
         forms = [split_param(str(c))[0] for c in toggle.choices]
         return forms.index(split_param(str(value))[0])
     if isinstance(value, int) and not isinstance(value, bool):
-        if value not in toggle.choices:
+        if value not in toggle.choices and not toggle.extension_int(value):
             raise KeyError(f"{value!r} is not a declared value of {name}")
         return value
     index = toggle.choices.index(value)

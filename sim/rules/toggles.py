@@ -8,7 +8,9 @@ naming the RULES.md section; later engine work only widens ``supported``.
 Value kinds, as written in TOML:
 
 - ``int``: an integer in ``low..high`` (``decks = 2``).
-- ``choice``: one of ``choices`` (``ace_rank = "high_or_low"``; ``joker_points = 25``).
+- ``choice``: one of ``choices`` (``ace_rank = "high_or_low"``; ``joker_points = 25``); a
+  choice with ``low``/``high`` also takes any integer in that range, a simulator extension
+  listed in docs/variants.md (``knock_limit = 7``: what ``rummysim tune`` turns).
 - ``switch``: on/off, written ``true``/``false`` or ``"on"``/``"off"``; stored as ``bool``.
 - ``param``: a choice whose options may carry an integer, ``"form:N"``
   (``game_end = "target:150"``, ``going_rummy = "bonus:10"``). A bare form that has a default
@@ -86,7 +88,23 @@ class Toggle:
             return _range_text(self.low, self.high)
         if self.kind is Kind.SWITCH:
             return "on, off (or true, false)"
-        return ", ".join(str(c) for c in self.choices)
+        return ", ".join(str(c) for c in self.choices) + self._extension_text()
+
+    def _extension_text(self) -> str:
+        """A choice's integer range (simulator extension), for messages."""
+        if self.kind is not Kind.CHOICE or self.low is None:
+            return ""
+        return f"; simulator extension: {_range_text(self.low, self.high)}"
+
+    def extension_int(self, value: object) -> bool:
+        """Is ``value`` an integer a choice takes beyond its RULES.md values (``low..high``)?"""
+        return (
+            self.kind is Kind.CHOICE
+            and self.low is not None
+            and _is_int(value)
+            and value not in self.choices
+            and self.low <= value <= (MAX_INT if self.high is None else self.high)
+        )
 
     def supported_text(self) -> str:
         """What the engine plays today, for messages."""
@@ -94,7 +112,7 @@ class Toggle:
             return _range_text(self.low, self.supported_high)
         if self.kind is Kind.SWITCH:
             return ", ".join("on" if v else "off" for v in self.supported_values())
-        return ", ".join(str(c) for c in self.supported_values())
+        return ", ".join(str(c) for c in self.supported_values()) + self._extension_text()
 
     def supported_values(self) -> tuple[Value, ...]:
         """Supported choices (``param``: supported form names without arguments)."""
@@ -148,6 +166,8 @@ class Toggle:
                 value,
                 self.allowed_text(),
             )
+        if self.extension_int(value):
+            return value
         if value not in self.choices:
             raise self._error(f"{show(value)} is not allowed", value, self.allowed_text())
         if value not in self.supported_values():
@@ -360,14 +380,18 @@ TOGGLES: tuple[Toggle, ...] = (
             choices=("left", "winner_deals", "loser_sits_out")),
     # ---- 2I. Knock / Gin family -----------------------------------------------------------
     _choice(32, "knock_limit", 10, "2I.32",
-            "most deadwood a knocker may keep after his discard (upcard: the upcard's value)",
-            choices=("unlimited", 10, 5, "upcard")),
+            "most deadwood a knocker may keep after his discard (upcard: the upcard's value; "
+            "any other integer 0..10 is a simulator extension)",
+            choices=("unlimited", 10, 5, "upcard"), low=0, high=10),
     _choice(33, "gin_opening", "upcard_offer", "2I.33",
             "gin's first turn: the upcard is offered to each player, or 11/10 cards and no upcard",
             choices=("upcard_offer", "deal_11_10")),
-    _choice(34, "gin_bonus", 20, "2I.34", "gin: bonus for going gin", choices=(20, 25)),
-    _choice(35, "undercut_bonus", 10, "2I.35", "gin: bonus for undercutting the knocker",
-            choices=(10, 25)),
+    _choice(34, "gin_bonus", 20, "2I.34",
+            "gin: bonus for going gin (any other integer 0..200 is a simulator extension)",
+            choices=(20, 25), low=0, high=200),
+    _choice(35, "undercut_bonus", 10, "2I.35",
+            "gin: bonus for undercutting the knocker (any other integer 0..200 is a simulator "
+            "extension)", choices=(10, 25), low=0, high=200),
     _choice(36, "box_bonus", 20, "2I.36",
             "gin: bonus per hand won, added at game end (not toward the target)",
             choices=(20, 25)),

@@ -132,10 +132,10 @@ def test_audit_random_toggle_combinations(batch):
 
 
 KNOCK_CHOICES = {
-    "knock_limit": ["unlimited", 10, 5, "upcard"],
+    "knock_limit": ["unlimited", 10, 5, "upcard", 0, 7],  # 0, 7: the extension (issue #35)
     "gin_opening": ["upcard_offer", "deal_11_10"],
-    "gin_bonus": [20, 25],
-    "undercut_bonus": [10, 25],
+    "gin_bonus": [20, 25, 0, 40],
+    "undercut_bonus": [10, 25, 0],
     "box_bonus": [20, 25],
     "shutout": ["game_bonus_200", "double_all"],
     "spade_double": [False, True],

@@ -8,9 +8,10 @@ import numpy as np
 import pytest
 
 from sim.engine import rows as R
+from sim.engine import state as S
 from sim.engine.api import play
 
-from .helpers import CAREFUL, GREEDY, SIMPLE, compiled, no_violations
+from .helpers import CAREFUL, GREEDY, SIMPLE, compiled, events_of, no_violations
 
 
 def _gin(**overrides):
@@ -87,6 +88,26 @@ def test_2I_35_undercut_bonus_25_adds_15_to_every_undercut():
 def test_2I_32_a_lower_knock_limit_makes_longer_hands():
     a, b = _pair("gin_rummy", {"knock_limit": 5})
     assert b.hand_rows[:, R.H_TURNS].mean() > a.hand_rows[:, R.H_TURNS].mean() + 1
+
+
+@pytest.mark.parametrize("limit", [0, 3, 7])
+def test_2I_32_an_extension_knock_limit_bounds_every_knock(limit):
+    """knock_limit N (0..10, the simulator extension ``rummysim tune`` turns): no knock of
+    any hand keeps more than N, and the game differs from the default limit of 10."""
+    a, b = _pair("gin_rummy", {"knock_limit": limit}, hands=300, events=200_000)
+    knocks = events_of(b, S.E_KNOCK)
+    assert knocks and all(deadwood <= limit for _, deadwood, _, _ in knocks)
+    assert max(deadwood for _, deadwood, _, _ in events_of(a, S.E_KNOCK)) > limit
+    assert b.hand_rows[:, R.H_TURNS].mean() > a.hand_rows[:, R.H_TURNS].mean()
+    if limit == 0:  # out with no deadwood is gin, never a knock
+        assert not (b.hand_rows[:, R.H_END_REASON] == R.REASON_KNOCK).any()
+
+
+def test_2I_34_an_extension_gin_bonus_of_40_adds_20_to_every_gin_hand():
+    a, b = _pair("gin_rummy", {"gin_bonus": 40})
+    gin = a.hand_rows[:, R.H_END_REASON] == R.REASON_GIN
+    assert gin.any() and (_hand_points(b)[gin] - _hand_points(a)[gin] == 20).all()
+    assert (_hand_points(b)[~gin] == _hand_points(a)[~gin]).all()
 
 
 def test_2I_36_box_bonus_25_adds_5_per_hand_won_to_final_scores():

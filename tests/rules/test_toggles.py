@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from sim.engine import layout
 from sim.rules import ConfigError
 from sim.rules.toggles import BY_NAME, DEFAULTS, TOGGLES, Kind, markdown_table, toggle
 
@@ -148,6 +149,32 @@ def test_values_rules_md_lacks_are_not_allowed(name, value):
     with pytest.raises(ConfigError) as info:
         toggle(name).check(value)
     assert "not supported by the engine yet" not in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "high"),
+    [("knock_limit", 7, 10), ("knock_limit", 0, 10), ("gin_bonus", 0, 200),
+     ("gin_bonus", 40, 200), ("undercut_bonus", 15, 200)],
+)  # fmt: skip
+def test_2I_32_to_35_integers_beyond_rules_md_are_a_declared_extension(name, value, high):
+    """What ``rummysim tune`` turns (issue #35): knock_limit 0..10, gin_bonus and
+    undercut_bonus 0..200 besides RULES.md's values, which stay as they were."""
+    t = toggle(name)
+    assert t.check(value) == value and t.extension_int(value)
+    assert not any(t.extension_int(c) for c in t.choices)
+    assert f"simulator extension: integer 0..{high}" in t.allowed_text()
+    with pytest.raises(ConfigError, match=f"integer 0..{high}"):
+        t.check(high + 1)
+    with pytest.raises(ConfigError):
+        t.check(-1)
+    assert layout.code(name, value) == value
+
+
+def test_an_extension_integer_never_collides_with_a_word():
+    """knock_limit's words code as -1 - index, so no integer 0..10 reads as unlimited."""
+    t = toggle("knock_limit")
+    words = {layout.code("knock_limit", w) for w in ("unlimited", "upcard")}
+    assert words.isdisjoint({layout.code("knock_limit", v) for v in range(t.low, t.high + 1)})
 
 
 def test_unknown_toggle_name_suggests():
