@@ -37,6 +37,7 @@ DEFAULT_BANDS: dict[str, float] = {
     "seat_edge": 1.0,  # pp of won hands from a seat's fair share (every seat<s>_edge)
     "seat_game_edge": 2.0,  # pp of won games from a seat's fair share (seat<s>_game_edge)
     "dealer_edge": 1.0,  # pp of won hands from the dealer's fair share
+    "dealer_points_edge": 1.0,  # points per hand the dealer's side wins over a side's mean
 }
 """Band per metric; ``share`` covers every ``share_<reason>`` not named on its own, and
 ``seat_edge`` / ``seat_game_edge`` every seat's ``seat<s>_edge`` / ``seat<s>_game_edge``.

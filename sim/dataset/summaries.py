@@ -148,7 +148,18 @@ def hand_sum_names(seats: int, reasons: tuple[str, ...]) -> tuple[str, ...]:
     """The columns of a hand block, in order (:func:`hand_run_sums`' columns, then
     :data:`ACTIONS`)."""
     return (
-        ("n", "turns", "turns2", "points", "points2", "decided", "dealer_win", "first_win")
+        (
+            "n",
+            "turns",
+            "turns2",
+            "points",
+            "points2",
+            "decided",
+            "dealer_win",
+            "first_win",
+            "dealer_points",
+            "side_points",
+        )
         + tuple(f"win{s}" for s in range(seats))
         + tuple(f"r_{r}" for r in reasons)
         + ACTIONS
@@ -236,7 +247,7 @@ def reason_codes(column: Column, known: tuple[str, ...]) -> np.ndarray:
 
 HAND_COLUMNS = (
     "shard", "deal", "winner", "dealer", "players", "turns", "points", "game", "hand",
-    "end_reason", "rotation",
+    "end_reason", "rotation", "hand_scores",
 )  # fmt: skip
 """The columns of the hands files the report reads (and :data:`ACTIONS` where they are):
 ``game`` and ``hand`` find each game's first deal, which gives its block."""
@@ -261,12 +272,13 @@ SUMMARY_KEY = b"rummysim.blocks"
 """The Parquet footer key (key-value metadata of the hands file, not of its Arrow schema) of
 a shard's block tables."""
 
-SUMMARY_VERSION = 6
+SUMMARY_VERSION = 7
 """2: the hand block sums end with :data:`ACTIONS`. 3: a seventh table, turns per game. 4:
 the game block sums end with seconds at the table, and an eighth table, seconds per game
 (the time model is in the header). 5: the hand block sums without seats at the table and
-points per seat. 6: every value a 64-bit integer (no per-table storage types). The report
-reads the rows of a summary of another."""
+points per seat. 6: every value a 64-bit integer (no per-table storage types). 7: the hand
+block sums hold the dealer's side's points and every side's (``dealer_points``,
+``side_points``). The report reads the rows of a summary of another."""
 
 TABLES = (
     "hands", "turns", "points", "games", "hands_hist", "margin", "game_turns", "game_seconds",
@@ -339,21 +351,45 @@ def hand_tables(hands: pa.Table, blocking: Blocking, *, teams: bool) -> tuple[Ro
         players = np.full_like(players, 2)
     runs = Runs(ints("shard"), blocking.hand_blocks(ints("deal"), ints("game")))
     turns, points = ints("turns"), ints("points")
+    scored = side_points(hands.column("hand_scores"), dealer, players)
     actions = ACTIONS if all(name in hands.column_names for name in ACTIONS) else ()
-    sums = hand_run_sums(runs, winner, dealer, players, turns, points, reasons, blocking)
+    sums = hand_run_sums(runs, winner, dealer, players, turns, points, reasons, blocking, scored)
     sums = np.concatenate([sums, runs.sums([ints(a) for a in actions] or [np.zeros(n)] * 3)], 1)
     return runs.sum_rows(sums), runs.histogram_rows(turns), runs.histogram_rows(points)
 
 
-def hand_run_sums(runs, winner, dealer, players, turns, points, reasons, blocking) -> np.ndarray:
+def side_points(column: Column, dealer: np.ndarray, sides: np.ndarray) -> np.ndarray:
+    """Each hand's dealer's side's score and the sum of every side's (int64[hands, 2]), from
+    the ``hand_scores`` lists (one entry per seat; a partnership arm's first two are the
+    teams', and ``dealer`` and ``sides`` are then already its team and 2)."""
+    scores = arrow_array(column)
+    if scores.null_count or scores.values.null_count:
+        raise ChunkError("a hand's scores are empty")
+    offsets = np.asarray(scores.offsets, np.int64)[:-1]
+    values = np.asarray(scores.values, np.int64)
+    if len(offsets) and (np.diff(np.asarray(scores.offsets)) < sides).any():
+        raise ChunkError("a hand has fewer scores than sides")
+    d = np.asarray(dealer, np.int64)
+    total = np.zeros(len(offsets), np.int64)
+    for s in range(int(np.max(sides, initial=0))):
+        total += np.where(s < sides, values[np.minimum(offsets + s, len(values) - 1)], 0)
+    dealer_score = values[offsets + d] if len(offsets) else total
+    return np.stack([dealer_score, total], axis=1)
+
+
+def hand_run_sums(
+    runs, winner, dealer, players, turns, points, reasons, blocking, scored
+) -> np.ndarray:
     """Per run of hands, the columns of ``hand_sum_names(seats, known)`` before
     :data:`ACTIONS`: hands, Σturns, Σturns², Σpoints, Σpoints², hands someone won, won by the
-    dealer, won by the first player (the dealer's left); then per seat s the hands s won; then
-    per end reason (``reasons``, each hand's index in ``blocking.known``) its hands.
-    ``winner`` is a seat or -1; the dealer is a seat."""
+    dealer, won by the first player (the dealer's left), Σ the dealer's side's score, Σ every
+    side's score (``scored``: :func:`side_points`); then per seat s the hands s won; then per
+    end reason (``reasons``, each hand's index in ``blocking.known``) its hands. ``winner``
+    is a seat or -1; the dealer is a seat."""
     w, d, t, p = (np.asarray(x, np.int64) for x in (winner, dealer, turns, points))
     first = np.where(d + 1 == np.asarray(players, np.int64), 0, d + 1)
-    fixed = runs.sums([np.ones_like(t), t, t * t, p, p * p, w >= 0, w == d, w == first])
+    dp, sp = scored[:, 0], scored[:, 1]
+    fixed = runs.sums([np.ones_like(t), t, t * t, p, p * p, w >= 0, w == d, w == first, dp, sp])
     wins = runs.tally(w, blocking.seats)
     return np.concatenate([fixed, wins, runs.tally(reasons, len(blocking.known))], axis=1)
 

@@ -69,6 +69,12 @@ def _minutes(seconds: Mapping[str, float]) -> Callable[[Sums], np.ndarray]:
     return fn
 
 
+def _dealer_points(sides: int) -> Callable[[Sums], np.ndarray]:
+    """The dealer's side's score per hand minus the mean side's: his edge in points (0 on a
+    fair table; in a zero-sum scoring, his own score per hand)."""
+    return lambda s: (s["dealer_points"] - s["side_points"] / sides) / s["n"]
+
+
 def metrics_for(
     players: int,
     reasons: tuple[str, ...],
@@ -92,6 +98,8 @@ def metrics_for(
                2),
         Metric("dealer_win", f"{dealer} hand win rate", "hand", "share", _ratio("dealer_win")),
         Metric("first_win", f"{first} hand win rate", "hand", "share", _ratio("first_win")),
+        Metric("dealer_points_edge", f"{dealer} points per hand - a side's mean", "hand",
+               "mean", _dealer_points(2 if teams else players), 2),
     ]
     if seconds is not None:
         out.append(Metric("minutes_mean", "minutes per hand (time model)", "hand", "other",
@@ -357,15 +365,19 @@ def seat_edges(arm: Arm) -> tuple[dict[str, Callable[[Sums], np.ndarray]], ...]:
     hands someone won minus its fair share ``1 / sides`` (``seat<s>_edge``), the dealer's
     side's (``dealer_edge``), and each side's share of the games someone won minus the fair
     share (``seat<s>_game_edge``); shares, not yet in percentage points."""
-    fair = 1.0 / arm.seats
+    return side_edges(arm.seats)
+
+
+def side_edges(sides: int) -> tuple[dict[str, Callable[[Sums], np.ndarray]], ...]:
+    """:func:`seat_edges` of a table of ``sides`` sides (players, or two teams)."""
+    fair = 1.0 / sides
     hand: dict[str, Callable[[Sums], np.ndarray]] = {
-        f"seat{s}_edge": (lambda t, s=s: t[f"win{s}"] / t["decided"] - fair)
-        for s in range(arm.seats)
+        f"seat{s}_edge": (lambda t, s=s: t[f"win{s}"] / t["decided"] - fair) for s in range(sides)
     }
     hand["dealer_edge"] = lambda t: t["dealer_win"] / t["decided"] - fair
     game: dict[str, Callable[[Sums], np.ndarray]] = {
         f"seat{s}_game_edge": (lambda t, s=s: t[f"gwin{s}"] / t["decided"] - fair)
-        for s in range(arm.seats)
+        for s in range(sides)
     }
     return hand, game
 
@@ -425,6 +437,44 @@ def skill_rows(ds: Dataset) -> list[dict]:
         rows.append(_wilson_row(arm, f"bot_{bot}_win", f"{bot}: hand win rate per seat", wins, n))
         rows.append(_row(arm, f"bot_{bot}_points", f"{bot}: points per seat-hand", est, "", n))
     return rows
+
+
+def statistics(
+    players: int,
+    reasons: tuple[str, ...],
+    teams: bool = False,
+    seconds: Mapping[str, float] | None = None,
+) -> dict[str, tuple[str, float, Callable[[Sums], np.ndarray]]]:
+    """Every per-arm statistic of the report by name, as (level, scale, function of block
+    sums): the metrics of :func:`metrics_for` and the seat edges of :func:`seat_edges`
+    (``scale``: 100 for shares and edges, which the report shows in percent or percentage
+    points). What ``rummysim tune`` aims at (``sim.tuning``), computed by the report's code."""
+    metrics = metrics_for(players, reasons, teams, seconds)
+    out = {m.name: (m.level, m.scale(), m.fn) for m in metrics}
+    hand, game = side_edges(2 if teams else players)
+    out |= {name: ("hand", 100.0, fn) for name, fn in hand.items()}
+    out |= {name: ("game", 100.0, fn) for name, fn in game.items()}
+    return out
+
+
+def arm_interval(
+    agg: Aggregates,
+    arm: str,
+    level: str,
+    fn: Callable[[Sums], np.ndarray],
+    *,
+    resamples: int = 2000,
+    seed: int = 0,
+) -> Interval:
+    """One arm's statistic ``fn`` of its hand or game block sums (``level``) with its 95%
+    block bootstrap interval, as the report estimates every statistic."""
+    if level == "hand":
+        names = hand_sum_names(agg.seats, agg.reasons)
+        sums = _arm_sums(agg.hand_blocks, arm, names)
+    else:
+        names = game_sum_names(agg.seats)
+        sums = _arm_sums(agg.game_blocks, arm, names)
+    return block_bootstrap({"x": fn}, sums, resamples=resamples, seed=seed)["x"]
 
 
 def seconds_of(ds: Dataset, agg: Aggregates) -> dict[str, float] | None:

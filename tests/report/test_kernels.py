@@ -39,12 +39,18 @@ def test_hand_run_sums_are_the_rows_sums(seed: int) -> None:
         np.zeros(rows, np.int64), np.repeat(np.arange(len(starts)), np.diff([*starts, rows]))
     )
     blocking = Blocking(block=1, stride=1, seats=seats, known=tuple("abcd") + ("other",))
-    out = C.hand_run_sums(runs, winner, dealer, players, turns, points, codes, blocking)
+    # ragged score lists, one entry per seat (a longer list's extra entries are not sides)
+    lists = [rng.integers(-50, 150, int(n) + int(rng.integers(0, 2))).tolist() for n in players]
+    scored = C.side_points(pa.array(lists, pa.list_(pa.int32())), dealer, players)
+    out = C.hand_run_sums(runs, winner, dealer, players, turns, points, codes, blocking, scored)
     for r, run in enumerate(_runs(starts, rows)):
         w, d, n = winner[run].astype(int), dealer[run].astype(int), players[run].astype(int)
         t, p = turns[run].astype(np.int64), points[run].astype(np.int64)
+        mine = lists[run]
         expected = [len(t), t.sum(), (t * t).sum(), p.sum(), (p * p).sum(), (w >= 0).sum()]
         expected += [(w == d).sum(), (w == (d + 1) % n).sum()]
+        expected += [sum(x[k] for x, k in zip(mine, d, strict=True))]
+        expected += [sum(sum(x[:k]) for x, k in zip(mine, n, strict=True))]
         expected += [(w == s).sum() for s in range(seats)]
         expected += [(codes[run] == i).sum() for i in range(reasons)]
         assert out[r].tolist() == [int(x) for x in expected]
