@@ -292,7 +292,14 @@ def check_knock_scores(fx, params, st, knocker, reason, scores):
                 scorers += 1
             if scores[p] < 0:
                 bad += 1
-        if scorers != 1:
+        # one scorer, or none where the winner's points come to 0 (a bonus of 0, a
+        # simulator extension: an undercut on equal deadwood, a gin against no deadwood)
+        owed = -1
+        if reason == REASON_GIN:
+            owed = rule(fx, params, P_GIN_BONUS) + d
+        elif reason == REASON_UNDERCUT:
+            owed = k - d + rule(fx, params, P_UNDERCUT_BONUS)
+        if scorers != (0 if owed == 0 else 1):
             bad += 1
         if reason == REASON_GIN and (k != 0 or scores[knocker] < rule(fx, params, P_GIN_BONUS) + d):
             bad += 1

@@ -103,6 +103,7 @@ TONK_FIXED = {
     "borrowing": "Tonk does not rearrange the table (§3.22: no rearranging)",
     "initial_meld_min": "Tonk has no initial meld (§3.22)",
     "must_discard_to_go_out": "Tonk pays 2 chips for going out without a discard (§3.22)",
+    "deal_size": "Tonk's deal is tonk_deal (§2L.47)",
 }
 """Settings the tonk family does not use, each with the reason given when a file changes it."""
 PHOM_FIXED = {
@@ -120,6 +121,7 @@ PHOM_FIXED = {
     "layoff_target": "Phỏm's lay-offs are phom_layoff_others (§2K.43)",
     "layoff_requires_meld": "Phỏm's lay-offs are phom_layoff_others (§2K.43)",
     "discard_before_initial_meld": "Phỏm has no initial meld (§3.13)",
+    "deal_size": "Phỏm's four turns are counted on its deal of 9 and a 10th (§3.13)",
 }
 """Settings the phom family does not use, each with the reason given when a file changes it."""
 CONQUIAN_FIXED = {
@@ -138,6 +140,7 @@ CONQUIAN_FIXED = {
     "layoff_requires_meld": "Conquian lays off only its own melds (§3.21)",
     "meld_timing": "Conquian melds during play, only with the exposed card (§3.21)",
     "dealer_rotation": "Conquian's deal alternates (§3.21)",
+    "deal_size": "Conquian goes out with 11 cards melded from its deal of 10 (§3.21)",
 }
 """Settings the conquian family does not use, each with the reason given when a file
 changes it (``upcard``, ``layoff_target`` and ``stock_exhaustion`` are checked apart: its
@@ -262,7 +265,12 @@ class Rules:
                 value=players,
                 allowed=_range_text(self.players),
             )
-        return self.deal[players], self.decks_for(players)
+        return self.hand_size(players), self.decks_for(players)
+
+    def hand_size(self, players: int) -> int:
+        """Cards dealt to each seat at ``players`` seats: ``deal_size`` where set (a
+        simulator extension), else the variant's ``[deal]`` table (§1.4)."""
+        return self.values["deal_size"] or self.deal[players]
 
     def in_partnerships(self, players: int) -> bool:
         """Whether ``players`` seats play as two teams of partners, seats 0 and 2 against 1
@@ -816,7 +824,7 @@ def _check_knock_family(rules: Rules) -> None:
 
 def _check_shoe(rules: Rules, players: int) -> None:
     """The deal, the upcard and at least one stock card must fit in the shoe (§1.4)."""
-    hand, decks = rules.deal[players], rules.decks_for(players)
+    hand, decks = rules.hand_size(players), rules.decks_for(players)
     jokers = rules.values["jokers"]
     upcard = 1 if rules.values["upcard"] else 0
     needed = players * hand + upcard + 1
@@ -826,7 +834,7 @@ def _check_shoe(rules: Rules, players: int) -> None:
         raise ConfigError(
             f"{players} players x {hand} cards + {upcard} upcard + 1 stock card = {needed} cards, "
             f"but the shoe holds {shoe} ({decks} x {rules.pack_size} + {jokers} jokers)",
-            key=f"deal.{players}",
+            key="deal_size" if rules.values["deal_size"] else f"deal.{players}",
             value=hand,
             allowed=f"at most {most} cards each with {players} players and {decks} pack(s)",
         )

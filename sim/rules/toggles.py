@@ -470,6 +470,11 @@ TOGGLES: tuple[Toggle, ...] = (
          "simulator extension: the most cards a run may hold (Conquian: 8, §3.21; RULES.md "
          "states the cap but has no toggle for it)",
          low=3, high=13),
+    _int(105, "deal_size", 0, "1.4",
+         "simulator extension: cards dealt to each player at every table size (0: the "
+         "variant's [deal] table); an uneven deal keeps its extra card (what rummysim tune "
+         "turns, docs/tune.md)",
+         low=0, high=30),
     # ---- engine policy (not rules) --------------------------------------------------------
     _int(None, "turn_cap", 500, "1.8",
          "engine policy: turns per hand before the hand is recorded as stalled", low=1),

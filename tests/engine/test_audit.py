@@ -100,6 +100,7 @@ SUPPORTED_CHOICES = {
     "initial_meld_min": [0, 0, 25, 40, 51],
     "discard_before_initial_meld": ["free", "only_for_initial_meld"],
     "opening_ace_low": ["ace_points", 1],
+    "deal_size": [0, 0, 0, 3, 7, 13],  # §1.4 simulator extension (issue #35)
 }
 
 
@@ -144,6 +145,7 @@ KNOCK_CHOICES = {
     "ace_rank": ["low", "high", "around_corner"],
     "dealer_rotation": ["left", "winner_deals"],
     "game_end": ["target:50", "target:100", "target:150"],
+    "deal_size": [0, 0, 7, 12],  # §1.4 simulator extension (issue #35)
 }
 """§2I and the other settings the knock families take (RULES.md §4D)."""
 KNOCK_BOTS = [L.BOT_RANDOM, L.BOT_GREEDY, L.BOT_CAREFUL, L.BOT_SIMPLE]
@@ -154,7 +156,7 @@ def random_knock_rules(rng: random.Random, run_suit: str | None):
     settings; ``run_suit`` forced when given), audited, with random seats: (overrides,
     compiled rules, seats), or None when the draw is not a valid configuration."""
     variant = rng.choice(["gin_rummy", "knock_rummy"])
-    knock_rummy_keys = ("layoff_target", "ace_rank", "game_end")
+    knock_rummy_keys = ("layoff_target", "ace_rank", "game_end", "deal_size")
     if run_suit is None:
         knock_rummy_keys = ("knock_limit", *knock_rummy_keys)
     names = (
@@ -253,6 +255,7 @@ ALL_AT_ONCE_CHOICES = {
     ],
     "game_end": ["target:200", "fixed_hands:5", "single_hand", "penalty_limit:100"],
     "dealer_rotation": ["left", "winner_deals"],
+    "deal_size": [0, 0, 6, 9],  # §1.4 simulator extension (issue #35)
 }
 """What ``meld_timing = "all_at_once"`` takes (RULES.md §2D.18; ``sim.rules.model`` refuses the
 rest)."""

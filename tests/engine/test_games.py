@@ -242,3 +242,17 @@ def test_3_19_partnership_games_to_125_with_team_bonuses():
         expected = last[:2] + scored.sum(axis=1) * 20
         expected[team] += 200 if last[1 - team] == 0 else 100
         assert out.game_scores[g].tolist() == [*expected, *expected]
+
+
+@pytest.mark.parametrize(("variant", "size"), [("rummy_basic", 7), ("gin_rummy", 7),
+                                               ("full_rummy", 8)])  # fmt: skip
+def test_1_4_deal_size_deals_that_many_and_changes_the_game(variant, size):
+    """``deal_size`` (a simulator extension for rummysim tune): every seat is dealt ``size``
+    cards (the first event of each hand's deal), the game differs from the variant's deal,
+    and the audit finds nothing."""
+    seats = (SIMPLE, SIMPLE) if variant == "gin_rummy" else (GREEDY, GREEDY)
+    a, b = _pair(variant, {"deal_size": size}, seats=seats, hands=200, events=100_000)
+    dealt = events_of(b, S.E_DEAL)
+    assert dealt and all(len(cards) == size for _, _, _, cards in dealt[:2])
+    assert all(len(cards) != size for _, _, _, cards in events_of(a, S.E_DEAL)[:2])
+    assert (a.hand_rows[:, R.H_TURNS] != b.hand_rows[:, R.H_TURNS]).any()
