@@ -161,7 +161,7 @@ def _print_summary(rules: Rules) -> None:
     out.print(f"[bold]{rules.name}[/bold] (RULES.md §{rules.section}): ", end="")
     out.print(rules.description, markup=False, highlight=False)
     deal = ", ".join(
-        f"{p}p: {rules.deal[p]} cards x {rules.decks_for(p)} pack(s)" for p in rules.player_counts
+        f"{p}p: {rules.hand_size(p)} cards x {rules.decks_for(p)} pack(s)" for p in rules.player_counts
     )
     out.print(f"players {players_text(rules)}; deal {deal}; ace worth {rules.ace_value}")
     changed = rules.changed()
@@ -412,6 +412,63 @@ def report(
     typer.echo(f"report: {written.index} ({written.seconds['total']:.1f} s)")
     if written.report.dataset.incomplete:
         typer.echo(f"warning: {written.report.dataset.incomplete}", err=True)
+
+
+# ---- rummysim tune ----------------------------------------------------------------------
+@app.command()
+def tune(
+    spec: str = typer.Argument(..., help="tuning file, or the name of a shipped one"),
+    workers: int = typer.Option(0, min=0, help="worker processes (0: one per core)"),
+    out: str = typer.Option("data/tune", help="folder; the search writes OUT/<name>"),
+    page: str = typer.Option(None, help="page folder (default reports/tune/<name>)"),
+    scheduler: str = typer.Option(None, help="Dask scheduler address: run on that cluster"),
+    fresh: bool = typer.Option(False, help="start again instead of resuming"),
+) -> None:
+    """Find the knob value that puts an objective on its target (configs/tune/*.toml):
+    a coarse scan, a narrowing search on common deals, a re-confirmation on fresh ones."""
+    from pathlib import Path
+
+    from sim.bench import cpu_count
+    from sim.runner.progress import RichReporter
+    from sim.runner.run import RunError
+    from sim.tuning.page import write_page
+    from sim.tuning.run import TuneError, run_tuning, sentence
+    from sim.tuning.spec import load_spec
+
+    with config_errors():
+        tuning_spec = load_spec(spec)
+    out_console = console()
+    n_workers = workers if workers > 0 else cpu_count()
+    o = tuning_spec.objective
+    out_console.print(
+        f"[bold]{tuning_spec.name}[/bold]: {tuning_spec.setting} from {tuning_spec.knob.low} to "
+        f"{tuning_spec.knob.high} (step {tuning_spec.knob.step}) so that {o.text} = {o.target:g}; "
+        f"{tuning_spec.per_value:,} {tuning_spec.unit} per value and round, "
+        + (f"Dask scheduler {scheduler}" if scheduler else f"{n_workers} workers"),
+        highlight=False,
+    )
+
+    def on_round(index: int, r) -> None:
+        cells = ", ".join(f"{p.value}: {p.estimate:.3g} [{p.low:.3g}, {p.high:.3g}]"
+                          for p in r.points)  # fmt: skip
+        out_console.print(f"round {index} ({r.kind}): {cells}", highlight=False)
+
+    try:
+        result = run_tuning(
+            tuning_spec, Path(out), workers=n_workers, scheduler=scheduler, fresh=fresh,
+            reporter_for=lambda _: RichReporter(out_console), on_round=on_round,
+        )  # fmt: skip
+    except (RunError, TuneError) as err:
+        typer.echo(f"error: {err}", err=True)
+        raise typer.Exit(code=EXIT_RUN_FAILED) from None
+    except KeyboardInterrupt:
+        typer.echo("interrupted: finished rounds and shards are kept; run the same command "
+                   "again to resume", err=True)  # fmt: skip
+        raise typer.Exit(code=EXIT_INTERRUPTED) from None
+    folder = Path(page) if page else Path("reports") / "tune" / tuning_spec.name
+    index = write_page(result, folder)
+    out_console.print(sentence(tuning_spec, result.answer), highlight=False)
+    out_console.print(f"search: {result.root}\npage: {index}", highlight=False)
 
 
 def main() -> None:
