@@ -161,7 +161,8 @@ def _print_summary(rules: Rules) -> None:
     out.print(f"[bold]{rules.name}[/bold] (RULES.md §{rules.section}): ", end="")
     out.print(rules.description, markup=False, highlight=False)
     deal = ", ".join(
-        f"{p}p: {rules.hand_size(p)} cards x {rules.decks_for(p)} pack(s)" for p in rules.player_counts
+        f"{p}p: {rules.hand_size(p)} cards x {rules.decks_for(p)} pack(s)"
+        for p in rules.player_counts
     )
     out.print(f"players {players_text(rules)}; deal {deal}; ace worth {rules.ace_value}")
     changed = rules.changed()
