@@ -497,11 +497,17 @@ def _compare(ds, agg, hnames, gnames, estimates, resamples, seed) -> list[Compar
             ha, hb = _paired(*(_blocks(agg.hand_blocks, a, hnames) for a in both), hnames)
         else:  # an arm with its own seed plays other deals: nothing to pair on
             ha, hb = (_arm_sums(agg.hand_blocks, a, hnames) for a in both)
-        ga, gb = (_arm_sums(agg.game_blocks, a, gnames) for a in both)
+        # games pair where deals are numbered per game (mirrored deals): game g of both arms
+        # deals the same cards hand by hand, and their blocks are the same game numbers
+        games_paired = paired and agg.per_game_deals
+        if games_paired:
+            ga, gb = _paired(*(_blocks(agg.game_blocks, a, gnames) for a in both), gnames)
+        else:
+            ga, gb = (_arm_sums(agg.game_blocks, a, gnames) for a in both)
         hand = {m.name: m.fn for m in metrics if m.level == "hand"}
         game = {m.name: m.fn for m in metrics if m.level == "game"}
         ivs = block_bootstrap(hand, ha, hb, paired=paired, resamples=resamples, seed=seed)
-        ivs |= block_bootstrap(game, ga, gb, paired=False, resamples=resamples, seed=seed)
+        ivs |= block_bootstrap(game, ga, gb, paired=games_paired, resamples=resamples, seed=seed)
         for m in metrics:
             a_val = estimates[(arm.name, m.name)].estimate
             b_val = estimates[(base.name, m.name)].estimate

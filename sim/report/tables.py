@@ -60,7 +60,6 @@ def templates(autoescape: bool) -> Environment:
     )
     env.filters["md"] = md_escape
     env.globals.update(
-        pairing=PAIRING,
         answer_table=answer_table,
         seat_table=seat_table,
         arm_table=arm_table,
@@ -71,14 +70,26 @@ def templates(autoescape: bool) -> Environment:
     return env
 
 
-PAIRING = (
-    "Per-hand metrics are paired on the deals both arms played (common random numbers: their "
-    "blocks are resampled together); per-game metrics (hands per game, final margin, lead "
-    "changes, comebacks) are compared unpaired, because a rule that changes hand lengths "
-    "changes which deals start which game; an arm with its own seed (marked 'own seed') "
-    "shares no deals and is compared unpaired throughout. "
-)
-"""What is paired and how, said on the page (and in report.md)."""
+def pairing_text(games_paired: bool) -> str:
+    """What is paired and how, said on the page (and in report.md): per-game metrics are
+    paired where deals are numbered per game (mirrored deals: game g of every arm deals the
+    same cards hand by hand), else compared unpaired."""
+    games = (
+        "per-game metrics (hands per game, final margin, lead changes, comebacks, minutes "
+        "per game) are paired too: deals are numbered per game (mirrored deals), so game g of "
+        "every arm deals the same cards, hand by hand, and blocks of games are resampled "
+        "together; "
+        if games_paired
+        else "per-game metrics (hands per game, final margin, lead changes, comebacks, minutes "
+        "per game) are compared unpaired, because without mirrored deals a rule that changes "
+        "hand lengths changes which deals start which game (run with mirror = true to pair "
+        "them); "
+    )
+    return (
+        "Per-hand metrics are paired on the deals both arms played (common random numbers: "
+        "their blocks are resampled together); " + games + "an arm with its own seed (marked "
+        "'own seed') shares no deals and is compared unpaired throughout. "
+    )
 
 
 def fmt_p(p: float) -> str:
@@ -232,6 +243,7 @@ def page_context(report: Report, version: str) -> dict:
     return {
         "report": report,
         "ds": ds,
+        "pairing": pairing_text(report.agg.per_game_deals),
         "report_version": version,
         "exp": exp or None,
         "exp_text": text,  # fenced in report.md by more backticks than any run in it

@@ -62,3 +62,42 @@ def test_report_on_a_mirrored_runner_dataset(tmp_path: Path) -> None:
             assert bots.filter(metric)["value"].item() == pytest.approx(rate)
     page = written.index.read_text()
     assert "&lt;b&gt;escaped&lt;/b&gt;" in page and "<b>escaped</b>" not in page
+
+
+A_A = """\
+name = "aa"
+seed = 5
+hands = 1500
+players = [2]
+lineups = ["greedy"]
+mirror = true
+baseline = "basic"
+
+[[arms]]
+name = "basic"
+variant = "rummy_basic"
+
+[[arms]]
+name = "again"
+variant = "rummy_basic"
+"""
+
+
+@pytest.mark.parametrize("mirror", [True, False])
+def test_game_metrics_pair_on_common_deals_where_deals_are_numbered_per_game(tmp_path, mirror):
+    """Issue #30 point 3: two arms with the same rules play the same games. With mirrored
+    deals (deals numbered per game) their game blocks are resampled together, so every
+    game metric's difference is exactly 0 with a zero-width interval; without, games are
+    compared unpaired (a wide interval around 0), and the page says which."""
+    path = tmp_path / "aa.toml"
+    path.write_text(A_A if mirror else A_A.replace("mirror = true\n", ""), encoding="utf-8")
+    summary = run_experiment(load_experiment(path), tmp_path / "data", workers=1, fresh=True)
+    written = write_report(summary.root, tmp_path / "report", resamples=200)
+    games = [c for c in written.report.comparisons if c.metric.level == "game"]
+    assert {c.metric.name for c in games} >= {"hands_per_game", "margin_mean", "minutes_per_game"}
+    for c in games:
+        width = c.interval.high - c.interval.low
+        assert c.interval.estimate == 0
+        assert (width == 0) if mirror else (width > 0), (c.metric.name, c.interval)
+    page = (written.index.parent / "report.md").read_text()
+    assert ("per-game metrics (hands per game" in page) and (("are paired too" in page) == mirror)
