@@ -483,6 +483,17 @@ def seconds_of(ds: Dataset, agg: Aggregates) -> dict[str, float] | None:
     return time_model(ds.manifest) if agg.actions else None
 
 
+def games_share_deals(agg: Aggregates) -> bool:
+    """Whether the game blocks of two arms on one seed cover the same deals, so that they are
+    compared paired: with deals numbered per game (mirrored), game g of every arm deals the
+    same cards hand by hand and blocks are game numbers; with deals numbered one after
+    another (a run counted in hands), a game is in the block of its first deal and both
+    arms' block b holds the games begun on the same deals. Not in a run counted in games
+    without mirrored deals: its blocks are game numbers, and a rule that changes hand
+    lengths moves which deals game g is dealt."""
+    return not agg.by_game
+
+
 def _compare(ds, agg, hnames, gnames, estimates, resamples, seed) -> list[Comparison]:
     seconds = seconds_of(ds, agg)
     out: list[Comparison] = []
@@ -497,9 +508,8 @@ def _compare(ds, agg, hnames, gnames, estimates, resamples, seed) -> list[Compar
             ha, hb = _paired(*(_blocks(agg.hand_blocks, a, hnames) for a in both), hnames)
         else:  # an arm with its own seed plays other deals: nothing to pair on
             ha, hb = (_arm_sums(agg.hand_blocks, a, hnames) for a in both)
-        # games pair where deals are numbered per game (mirrored deals): game g of both arms
-        # deals the same cards hand by hand, and their blocks are the same game numbers
-        games_paired = paired and agg.per_game_deals
+        # games pair on the deals their blocks share (games_paired)
+        games_paired = paired and games_share_deals(agg)
         if games_paired:
             ga, gb = _paired(*(_blocks(agg.game_blocks, a, gnames) for a in both), gnames)
         else:

@@ -8,7 +8,7 @@ from functools import cache
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
-from sim.report.analysis import Report, fmt_ci, rule_changes_text
+from sim.report.analysis import Report, fmt_ci, games_share_deals, rule_changes_text
 from sim.report.answer import answer_cards, comparison_cells, report_bands
 
 _NUMBER = re.compile(r"[+\-–]?\d[\d.,]*( \[[+\-\d.,]+, [+\-\d.,]+\])?( ⚠)?|–")
@@ -70,21 +70,28 @@ def templates(autoescape: bool) -> Environment:
     return env
 
 
-def pairing_text(games_paired: bool) -> str:
-    """What is paired and how, said on the page (and in report.md): per-game metrics are
-    paired where deals are numbered per game (mirrored deals: game g of every arm deals the
-    same cards hand by hand), else compared unpaired."""
-    games = (
-        "per-game metrics (hands per game, final margin, lead changes, comebacks, minutes "
-        "per game) are paired too: deals are numbered per game (mirrored deals), so game g of "
-        "every arm deals the same cards, hand by hand, and blocks of games are resampled "
-        "together; "
-        if games_paired
-        else "per-game metrics (hands per game, final margin, lead changes, comebacks, minutes "
-        "per game) are compared unpaired, because without mirrored deals a rule that changes "
-        "hand lengths changes which deals start which game (run with mirror = true to pair "
-        "them); "
-    )
+def pairing_text(agg) -> str:
+    """What is paired and how, said on the page (and in report.md)
+    (``sim.report.analysis.games_share_deals``)."""
+    metrics = "per-game metrics (hands per game, final margin, lead changes, comebacks, minutes "
+    if agg.per_game_deals:
+        games = (
+            metrics + "per game) are paired too: deals are numbered per game (mirrored deals), "
+            "so game g of every arm deals the same cards, hand by hand, and blocks of games are "
+            "resampled together; "
+        )
+    elif games_share_deals(agg):
+        games = (
+            metrics + "per game) are paired on the blocks of deals their games began on: both "
+            "arms' block holds the games begun on the same deals (a rule that changes hand "
+            "lengths cuts them into other games, so this pairing is looser than the hands'); "
+        )
+    else:
+        games = (
+            metrics + "per game) are compared unpaired: in a run counted in games, game g of "
+            "two arms is dealt other cards once hand lengths differ (mirrored deals pair "
+            "them); "
+        )
     return (
         "Per-hand metrics are paired on the deals both arms played (common random numbers: "
         "their blocks are resampled together); " + games + "an arm with its own seed (marked "
@@ -243,7 +250,7 @@ def page_context(report: Report, version: str) -> dict:
     return {
         "report": report,
         "ds": ds,
-        "pairing": pairing_text(report.agg.per_game_deals),
+        "pairing": pairing_text(report.agg),
         "report_version": version,
         "exp": exp or None,
         "exp_text": text,  # fenced in report.md by more backticks than any run in it
