@@ -149,3 +149,26 @@ def report(dataset: str | Path, *, out: str | Path | None = None, **options: obj
     from sim.report import write_report
 
     return write_report(dataset, out, **options).index
+
+
+def tune(
+    spec: str | Path,
+    *,
+    out: str | Path = "data/tune",
+    page: str | Path | None = None,
+    workers: int = 0,
+    fresh: bool = False,
+) -> dict:
+    """Run (or resume) a tuning file (or a shipped one by name, docs/tune.md) into
+    ``out/<name>``, write its page to ``page`` (default ``reports/tune/<name>``) and return
+    its answer as ``answer.json`` holds it (``value``, ``point``, ``agreed``, ``sentence``)."""
+    from sim.bench import cpu_count
+    from sim.tuning.page import write_page
+    from sim.tuning.run import answer_json, run_tuning
+    from sim.tuning.spec import load_spec
+
+    loaded = load_spec(spec)
+    n = workers if workers > 0 else cpu_count()
+    result = run_tuning(loaded, Path(out), workers=n, fresh=fresh)
+    write_page(result, Path(page) if page is not None else Path("reports/tune") / loaded.name)
+    return answer_json(loaded, result.answer)

@@ -163,3 +163,14 @@ def test_the_dask_backend_takes_the_same_path_with_the_same_rows(tmp_path, clust
             assert dataset_rows(on_dask.root / entry["dataset"], table) == dataset_rows(
                 local.root / entry["dataset"], table
             )
+
+
+def test_the_python_api_returns_the_answer(tmp_path):
+    from sim import api
+
+    path = tmp_path / "small-tune.toml"
+    path.write_text(SPEC)
+    answer = api.tune(path, out=tmp_path / "out", page=tmp_path / "page", workers=1)
+    assert answer["status"] == "found" and answer["setting"] == "knock_limit"
+    assert answer["sentence"].startswith(f"knock_limit = {answer['value']} puts")
+    assert (tmp_path / "page" / "index.html").is_file()
