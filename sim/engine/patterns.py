@@ -112,7 +112,7 @@ def fit_pattern(values, work, hand, ace_rank, lengths, write):
     e = _to_positions(hand, ace_rank)
     n_pos = n_positions(ace_rank)
     segs = np.int64(0)
-    k = 0
+    k = np.int64(0)
     for s in range(N_SUITS):
         col = suit_column(e, s, n_pos)
         while col != 0:
@@ -212,17 +212,18 @@ W_SUITS = W_DP_MASK + 16  # the suits merged so far: best cover per state, and i
 W_SUITS_MASK = W_SUITS + 1
 W_MERGE = W_SUITS + 2  # scratch of the merge
 W_MERGE_MASK = W_SUITS + 3
-W_FITS = W_SUITS + 4  # per state t: the states u whose runs are a part of t's, as bits
-W_DIG = W_SUITS + 5  # rows W_DIG + j: per state, its count of runs of distinct length j
-# (W_DIG + MAX_DISTINCT: W_MEMO_NEXT, below)
 # The last rows of the search's candidate area (depth 39, never reached by a one-pack
-# hand): each suit's covers kept between calls in two ways (two players' hands alternate),
-# keyed by its column (``_memo_key``); way w of suit s is memo row ``MEMO_ROWS * w + s``.
+# hand), kept between calls: each suit's covers in two ways (two players' hands alternate),
+# keyed by its column (``_memo_key``; way w of suit s is memo row ``MEMO_ROWS * w + s``),
+# and the pattern's state tables below them.
 MEMO_WAYS = 2
 MEMO_ROWS = 2 * N_SUITS
 W_MEMO = W_FRAME - MEMO_WAYS * MEMO_ROWS  # row W_MEMO + r: key, then the cover per state
 W_MEMO_MASK = W_MEMO + N_SUITS  # row W_MEMO_MASK + r: the kinds of each, from column 1
-W_MEMO_NEXT = W_SUITS + 5 + MAX_DISTINCT  # per suit: the way to replace next
+W_FITS = W_MEMO - MAX_DISTINCT - 2  # per state t: the states u part of t's, as bits
+W_DIG = W_FITS + 1  # rows W_DIG + j: per state, its count of runs of distinct length j
+W_MEMO_NEXT = W_DIG + MAX_DISTINCT  # per suit: the way to replace next; then the pattern
+# whose state tables W_DIG and W_FITS hold (a tagged key), and their number of states
 MEMO_TAG = np.int64(0x5A) << 56  # no candidate row holds this in its first column
 NONE = -1
 
@@ -338,7 +339,12 @@ def cover(work, hand, lengths, ace_rank):
     reused while its cards stay the same, so a call after a draw or a discard searches
     one suit."""
     lens, counts, m = _distinct(lengths)
-    n_states = _states(work, counts, m)
+    if work[W_MEMO_NEXT, N_SUITS] == MEMO_TAG | lengths:  # the state tables are there
+        n_states = work[W_MEMO_NEXT, N_SUITS + 1]
+    else:
+        n_states = _states(work, counts, m)
+        work[W_MEMO_NEXT, N_SUITS] = MEMO_TAG | lengths
+        work[W_MEMO_NEXT, N_SUITS + 1] = n_states
     full = n_states - 1
     e = _to_positions(hand, ace_rank)
     n_pos = n_positions(ace_rank)
