@@ -215,6 +215,26 @@ def test_3_15_stock_exhaustion_turns_the_discard_pile_over():
     no_violations(out)
 
 
+@pytest.mark.nojit
+def test_2C_15_flip_an_upcard_deals_10_each_and_the_first_player_draws():
+    params, values = compiled("nowrang", upcard=True)
+    out = play(params, values, np.array([GREEDY, GREEDY]), seed=3, hands=5, events=5000)
+    dealt = events_of(out, S.E_DEAL)
+    assert {len(cards) for _, _, _, cards in dealt} == {10}
+    assert len(events_of(out, S.E_UPCARD)) == 5
+    first = _order(out)[0]
+    assert first[0] in (S.E_DRAW_STOCK, S.E_DRAW_DISCARD)
+    no_violations(out)
+
+
+def test_2C_15_the_11_10_opening_under_any_all_at_once_file():
+    # upcard off is the rummy family's 11/10 opening under all_at_once, pattern or not
+    params, values = compiled("full_rummy", 4, upcard=False)
+    out = play(params, values, np.array([GREEDY, CAREFUL, RANDOM, GREEDY]), seed=4, hands=300)
+    no_violations(out)
+    assert (out.hand_rows[:300, R.H_END_REASON] == R.REASON_WENT_OUT).mean() > 0.9
+
+
 def test_3_15_rules_model_refusals():
     with pytest.raises(ConfigError, match="go_out_pattern"):
         load_variant("rummy_basic", {"go_out_pattern": "runs_4_3_3"})
@@ -225,6 +245,10 @@ def test_3_15_rules_model_refusals():
     with pytest.raises(ConfigError, match="upcard"):
         load_variant("rummy_basic", {"upcard": False})
     load_variant("full_rummy", {"upcard": False})  # the 11/10 opening under all_at_once
+    with pytest.raises(ConfigError, match="dealt"):  # the pattern holds 10 cards
+        load_variant("full_rummy", {"go_out_pattern": "runs_4_3_3"})
+    with pytest.raises(ConfigError, match="go_out_pattern"):
+        load_variant("nowrang", {"meld_timing": "progressive", "upcard": True})
 
 
 @pytest.mark.parametrize("line_up", [(GREEDY, GREEDY), (CAREFUL, CAREFUL), (RANDOM, RANDOM),
