@@ -31,7 +31,9 @@ only then; the bots keep the cover's cards (``pattern_policy.py``). The search i
 dynamic programme per suit over the run positions and the runs placed so far (counted per
 length), then a merge of the suits; a later placement replaces the kept one only when
 strictly better. A suit's result depends only on its cards, so it is kept in the
-workspace (two per suit: two players' hands alternate) and reused until they change.
+workspace (two per suit: two players' hands alternate) and reused until they change; the
+last two whole hands' answers are kept too (the take asks about the hand with the card,
+the go-out test and the discard about the same hand after it).
 """
 
 from __future__ import annotations
@@ -223,7 +225,11 @@ W_MEMO_MASK = W_MEMO + N_SUITS  # row W_MEMO_MASK + r: the kinds of each, from c
 W_FITS = W_MEMO - MAX_DISTINCT - 2  # per state t: the states u part of t's, as bits
 W_DIG = W_FITS + 1  # rows W_DIG + j: per state, its count of runs of distinct length j
 W_MEMO_NEXT = W_DIG + MAX_DISTINCT  # per suit: the way to replace next; then the pattern
-# whose state tables W_DIG and W_FITS hold (a tagged key), and their number of states
+# whose state tables W_DIG and W_FITS hold (a tagged key), their number of states, and the
+# whole-hand answer to replace next
+W_RESULT = W_FITS - MEMO_WAYS  # row W_RESULT + w: a whole hand's answer (tagged hand, its
+# pattern and layout, size, kinds), the last two hands asked about
+RESULT_NEXT = N_SUITS + 2  # W_MEMO_NEXT's column: the whole-hand answer to replace next
 MEMO_TAG = np.int64(0x5A) << 56  # no candidate row holds this in its first column
 NONE = -1
 
@@ -338,6 +344,11 @@ def cover(work, hand, lengths, ace_rank):
     first best placement found. Each suit's covers are kept (``W_MEMO``, two per suit) and
     reused while its cards stay the same, so a call after a draw or a discard searches
     one suit."""
+    hand_key = MEMO_TAG | hand
+    rules_key = (ace_rank << 32) | lengths
+    for w in range(MEMO_WAYS):  # asked about this hand just before (a take, then a discard)
+        if work[W_RESULT + w, 0] == hand_key and work[W_RESULT + w, 1] == rules_key:
+            return work[W_RESULT + w, 2], work[W_RESULT + w, 3]
     lens, counts, m = _distinct(lengths)
     if work[W_MEMO_NEXT, N_SUITS] == MEMO_TAG | lengths:  # the state tables are there
         n_states = work[W_MEMO_NEXT, N_SUITS + 1]
@@ -381,4 +392,10 @@ def cover(work, hand, lengths, ace_rank):
         for t in range(n_states):
             work[W_SUITS, t] = work[W_MERGE, t]
             work[W_SUITS_MASK, t] = work[W_MERGE_MASK, t]
+    w = work[W_MEMO_NEXT, RESULT_NEXT] & 1
+    work[W_MEMO_NEXT, RESULT_NEXT] += 1
+    work[W_RESULT + w, 0] = hand_key
+    work[W_RESULT + w, 1] = rules_key
+    work[W_RESULT + w, 2] = work[W_SUITS, full]
+    work[W_RESULT + w, 3] = work[W_SUITS_MASK, full]
     return work[W_SUITS, full], work[W_SUITS_MASK, full]
