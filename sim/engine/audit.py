@@ -22,14 +22,17 @@ after a knock's showdown (knock-family turns are not checked one by one).
   play goes on with the player after him, rule 5);
 - after each turn of progressive rummy, the cards drawn that turn (RULES.md §1.5,
   §2C.16): exactly one, or under ``discard_draw = "top_plus_one"`` (§3.7) one from the
-  stock or two (the discard top and a second card);
+  stock or two (the discard top and a second card); none in the first turn of the 11/10
+  opening (``deal.extra_card``: Nowrang, §3.15);
 - a block's scores (``check_block_scores``, §2F.28): the players tied for the lowest total
   share the pot equally and it adds up (what they are paid is the pot less a remainder
   smaller than their number), every other player scores 0 (under penalty scoring: minus
   his own total), and the winner is the lowest player when he is alone.
 - under ``meld_timing = "all_at_once"`` (§2D.18): every table meld belongs to a player
   whose hand is empty (nothing is laid down before a player goes out with his whole
-  hand, nothing is laid off), and the scores of a hand someone went out of
+  hand, nothing is laid off); under a fixed pattern (``go_out_pattern``, §3.15) the table,
+  once someone went out, holds exactly the pattern's runs (``patterns.table_fits_pattern``);
+  and the scores of a hand someone went out of
   (``check_out_scores``): only the winner scores; under ``pip_to_winner`` / ``per_card``
   the value of every card the others hold (``penalty``: each other loses his own),
   under ``own_melds_from_each`` (§3.12) the
@@ -43,6 +46,7 @@ import numpy as np
 
 from sim.cards import JOKER, N_NATURAL, N_SUITS
 from sim.engine.bitops import popcount
+from sim.engine.deal import extra_card
 from sim.engine.greedy import greedy_arrangement
 from sim.engine.jit import kernel
 from sim.engine.layout import (
@@ -97,6 +101,7 @@ from sim.engine.melds import (
     run_cap,
     run_layout,
 )
+from sim.engine.patterns import pattern_lengths, patterned, table_fits_pattern
 from sim.engine.specs import gated, rule
 from sim.engine.state import (
     C_BORROWS_TURN,
@@ -278,6 +283,9 @@ def check_state(fx, params, st, piles, work):
             bad += 1
         if concealed and st[R_SEAT + st[R_MELD + m, M_OWNER], S_N] != 0:
             bad += 1  # all_at_once: melds reach the table only with a whole hand (§2D.18)
+    if concealed and st[R_SC, C_N_MELDS] > 0 and patterned(fx, params):
+        if not table_fits_pattern(st, pattern_lengths(fx, params)):
+            bad += 1  # a fixed pattern: exactly its runs went down (§3.15)
     borrows = st[R_SC, C_BORROWS_TURN]
     if borrows > 1 or (borrows > 0 and rule(fx, params, P_BORROWING) == BORROW_OFF):
         bad += 1  # one card a turn, and only where the rules lend (§2D.22)
@@ -386,6 +394,8 @@ def _draw_ok(fx, params, st):
     if rule(fx, params, P_FAMILY) != FAMILY_RUMMY or st[R_SC, C_TURN] == 0:
         return True
     drawn = st[R_SC, C_DRAWN_TURN]
+    if st[R_SC, C_TURN] == 1 and extra_card(fx, params):
+        return drawn == 0  # the 11/10 opening (Nowrang, §3.15): the first turn only discards
     if rule(fx, params, P_DISCARD_DRAW) == XD_TOP_PLUS_ONE:
         return drawn == 1 or drawn == 2
     return drawn == 1

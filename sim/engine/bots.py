@@ -32,6 +32,8 @@ Every bot answers the same questions, each asked by the phase that owns it:
 - ``concealed_discard`` (``meld_timing = "all_at_once"``): go out, and which card to
   discard? (``knock_policy.py`` too, which answers ``wants_discard`` there as well, but
   for greedy, who takes as in progressive rummy).
+- under a fixed go-out pattern (``go_out_pattern``, Nowrang §3.15): ``wants_discard``
+  and the discard of ``concealed_discard`` are ``pattern_policy.py``'s.
 - Phỏm (``meld_timing = "phom_final"``, §3.13; ``phom_policy.py``): ``wants_discard`` when
   the rules allow the take, ``phom_discard`` (which card, among the allowed) and
   ``phom_layoffs`` (what to lay off in the fourth turn).
@@ -65,6 +67,8 @@ from sim.engine.layout import (
     XD_ANY_CARD,
     XD_TOP_PLUS_ONE,
 )
+from sim.engine.pattern_policy import pattern_wants
+from sim.engine.patterns import patterned
 from sim.engine.phom import phom_timing
 from sim.engine.phom_policy import phom_discard, phom_layoffs, phom_wants  # noqa: F401
 from sim.engine.random_bot import (
@@ -84,6 +88,8 @@ def wants_discard(fx, params, values, bots, st, piles, rng, work, seat, top):
     """Does ``seat`` take ``top`` from the discard pile?"""
     if phom_timing(fx, params):  # asked only when the rules allow the take (§3.13)
         return phom_wants(bots, rng, seat)
+    if patterned(fx, params):  # a fixed go-out pattern (§3.15): pattern_policy.py
+        return pattern_wants(fx, params, values, bots, st, rng, work, seat, top)
     # all_at_once: greedy takes as in progressive rummy (its knock-family rule, "whenever
     # it lowers the deadwood", passed cards back and forth between two greedy players)
     if knocking(fx, params) or (concealed(fx, params) and bots[seat] != BOT_GREEDY):

@@ -14,7 +14,8 @@ the next dealer (``game.py``: the deal passes in the direction of play) all foll
 
 Gin's ``deal_11_10`` opening (§3.17): the non-dealer gets an eleventh card and no upcard is
 turned (he opens by discarding, ``draw.py``). Phỏm's first player gets a 10th card the same
-way (§3.13).
+way (§3.13), and so does the rummy family's first player with ``upcard`` off (Nowrang,
+§3.15, §2C.15: "the first player only discards; that player was dealt one extra card").
 
 The deal stream is seeded from (seed, shard, deal) only, so two arms with other rules deal
 the same cards (common random numbers).
@@ -31,6 +32,7 @@ from sim.engine.layout import (
     DEALER_LOSER_SITS_OUT,
     FAMILY_GIN,
     FAMILY_PHOM,
+    FAMILY_RUMMY,
     GIN_OPENING_DEAL_11_10,
     P_DEALER_ROTATION,
     P_FAMILY,
@@ -117,10 +119,13 @@ def next_seat(fx, params, st, seat):
 def extra_card(fx, params):
     """Does the first player get one card more than the others, and no upcard is turned, so
     that he opens by discarding? Gin's ``deal_11_10`` (§3.17: 11 to the non-dealer, 10 to
-    the dealer) and Phỏm's 10th card (§3.13)."""
+    the dealer), Phỏm's 10th card (§3.13) and, in the rummy family, ``upcard`` off (Nowrang,
+    §3.15: the same 11/10 deal; the rules model allows it only under all_at_once)."""
     family = rule(fx, params, P_FAMILY)
     if family == FAMILY_PHOM:
         return True
+    if family == FAMILY_RUMMY:  # Nowrang (§3.15, §2C.15): no upcard, 11 to the non-dealer
+        return rule(fx, params, P_UPCARD) == 0
     return family == FAMILY_GIN and rule(fx, params, P_GIN_OPENING) == GIN_OPENING_DEAL_11_10
 
 

@@ -1,8 +1,9 @@
 """Going out by knocking (mechanic KN of RULES.md §4C; §2I.32, §3.10, §3.17, §3.20) or all
 at once (mechanic CG; §2D.18, §3.4, §3.7, §3.12): may this player end the hand now?
 
-Rule slots read here: ``meld_timing``, ``knock_limit``, ``must_discard_to_go_out`` (and
-through ``layoffs.py``, ``legal.py`` and ``table.py`` the card and table rules they read).
+Rule slots read here: ``meld_timing``, ``knock_limit``, ``must_discard_to_go_out``,
+``go_out_pattern`` (and through ``layoffs.py``, ``legal.py``, ``patterns.py`` and
+``table.py`` the card and table rules they read).
 
 Under ``meld_timing = "knock"`` no meld reaches the table during play; after his draw a
 player discards and may knock when the deadwood he keeps after the discard (the best
@@ -19,6 +20,11 @@ from the discard pile this turn, §1.5). ``out_discard`` says whether and how he
 through ``table.lay_down`` (each meld an ``E_MELD``), after which the loop's discard and its
 ``went_out`` ending follow. There are no lay-offs. The knock limit the bots' knock-family
 answers read (``knock_limit``) is 0 there: the go-out condition is no deadwood.
+
+Under a fixed pattern (``go_out_pattern``, mechanic PT; Nowrang §3.15: exactly a run of 4
+and two runs of 3, each of one suit, groups not counting) "melds wholly" means "is exactly
+the pattern" (``patterns.fit_pattern``): ``pattern_out`` answers as ``whole_hand_out`` does,
+and ``go_out`` lays down the pattern's runs.
 """
 
 from __future__ import annotations
@@ -39,7 +45,8 @@ from sim.engine.layout import (
     TIMING_KNOCK,
 )
 from sim.engine.legal import allowed_naturals, discard_allowed
-from sim.engine.melds import S_BEST_N, W_BEST, W_SCAL
+from sim.engine.melds import S_BEST_N, W_BEST, W_SCAL, run_layout
+from sim.engine.patterns import cover, fit_pattern, pattern_lengths, pattern_size, patterned
 from sim.engine.specs import gated, rule
 from sim.engine.state import C_UPCARD, R_SC, R_SEAT, S_HAND
 from sim.engine.table import lay_down
@@ -118,9 +125,38 @@ def out_discard(fx, params, values, st, work, seat):
     ``whole_hand_out`` with the cards he may discard, going out without a discard allowed
     unless ``must_discard_to_go_out``."""
     whole = rule(fx, params, P_MUST_DISCARD_TO_GO_OUT) == 0
+    if patterned(fx, params):
+        return pattern_out(fx, params, values, st, work, seat, allowed_naturals(st, seat), whole)
     return whole_hand_out(
         fx, params, values, st, work, seat, allowed_naturals(st, seat), np.int64(0), whole
     )
+
+
+@kernel
+def pattern_out(fx, params, values, st, work, seat, allowed, whole):
+    """How ``seat``'s hand goes out under a fixed pattern (``go_out_pattern``, §3.15): as
+    ``whole_hand_out``, with "melds wholly" read as "is exactly the pattern"
+    (``patterns.fit_pattern``): ``OUT_WHOLE``, else the lowest-valued card of ``allowed``
+    whose removal leaves the pattern (ties: the higher kind), else ``OUT_NONE``."""
+    hand = st[R_SEAT + seat, S_HAND]
+    lengths = pattern_lengths(fx, params)
+    layout = run_layout(fx, params)
+    size, _ = cover(work, hand, lengths, layout)
+    if size < pattern_size(lengths)[1]:  # no card's discard leaves the pattern
+        return OUT_NONE
+    if whole and fit_pattern(values, work, hand, layout, lengths, np.bool_(False)) > 0:
+        return OUT_WHOLE
+    best = OUT_NONE
+    m = allowed & hand
+    while m != 0:  # lowest kind first: "<=" lets the higher kind win a tie
+        k = lowest_bit(m)
+        m &= m - 1
+        if best >= 0 and values[k] > values[best]:
+            continue
+        rest = hand & ~(np.int64(1) << k)
+        if fit_pattern(values, work, rest, layout, lengths, np.bool_(False)) > 0:
+            best = k
+    return best
 
 
 @kernel
@@ -172,6 +208,12 @@ def go_out(fx, params, values, st, work, events, seat, card):
         rest = hand & ~(np.int64(1) << card)
     elif rule(fx, params, P_MUST_DISCARD_TO_GO_OUT) == 1:
         return False
+    if patterned(fx, params):  # §3.15: exactly the pattern's runs go down
+        lengths = pattern_lengths(fx, params)
+        if fit_pattern(values, work, rest, run_layout(fx, params), lengths, np.bool_(True)) == 0:
+            return False
+        lay_arrangement(fx, params, st, work, events, seat)
+        return True
     return lay_whole(fx, params, values, st, work, events, seat, rest, np.int64(0))
 
 

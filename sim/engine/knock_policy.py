@@ -37,7 +37,9 @@ allowed cards when none is outside): ``random`` a uniform one; ``greedy`` and ``
 never the card that came round while another may go (``greedy.discard_candidates``), and
 among those a card in no partial meld when there is one; of these greedy the
 highest-valued (ties: the higher kind), careful, with two or more to choose from, the one
-that leaves the best outlook (``draw_outlook``; ties: the higher value, then kind).
+that leaves the best outlook (``draw_outlook``; ties: the higher value, then kind). Under
+a fixed go-out pattern (``go_out_pattern``, Nowrang §3.15) the discard is
+``pattern_policy.pattern_discard``'s instead.
 """
 
 from __future__ import annotations
@@ -61,6 +63,8 @@ from sim.engine.layout import (
 )
 from sim.engine.legal import allowed_naturals
 from sim.engine.melds import MAX_LAYERS
+from sim.engine.pattern_policy import pattern_discard
+from sim.engine.patterns import patterned
 from sim.engine.random_bot import random_discard, random_wants, uniform_kind
 from sim.engine.rng import RNG_BOTS, below
 from sim.engine.specs import gated, rule
@@ -300,6 +304,8 @@ def concealed_turn(fx, params, values, bots, st, piles, rng, work, seat):
         bots[seat] != BOT_RANDOM or below(rng, np.int64(RNG_BOTS), np.int64(2)) == 1
     ):
         return out, True
+    if patterned(fx, params):  # a fixed pattern (§3.15): pattern_policy.py
+        return pattern_discard(fx, params, values, bots, st, rng, work, seat), False
     return _concealed_card(fx, params, values, bots, st, piles, rng, work, seat), False
 
 

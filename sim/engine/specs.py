@@ -204,6 +204,7 @@ STANDARD = fixed(
         "joker_slide": False,
         "borrowing": "off",
         "upcard": True,
+        "go_out_pattern": "none",
         "tonk_no_fourth_in_group": False,
         "tonk_meld_immediately": False,
         "tonk_stock_card_must_play": False,

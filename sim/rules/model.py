@@ -521,14 +521,19 @@ def _check_family(rules: Rules) -> None:
             value=True,
             allowed="off in the phom family (RULES.md §3.13)",
         )
-    if not values["upcard"] and family not in ("tonk", "phom", "conquian"):
+    nowrang_opening = family == "rummy" and timing == "all_at_once"
+    if not values["upcard"] and family not in ("tonk", "phom", "conquian") and not nowrang_opening:
         raise ConfigError(
-            f"upcard off is not supported by the engine yet in family {show(family)}",
+            f"upcard off is not supported by the engine yet in family {show(family)} with "
+            f"meld_timing {show(timing)}",
             key="upcard",
             value=False,
             allowed="on (off: Tonk's option, RULES.md §3.22: the first player draws from the "
-            "stock)",
+            "stock; the rummy family under meld_timing 'all_at_once': Nowrang's 11/10 "
+            "opening, §3.15)",
         )
+    if values["go_out_pattern"] != "none":
+        _check_pattern(rules)
     if values["face_values"] != "ten" and knock:
         raise ConfigError(
             f"face_values {show(values['face_values'])} is not supported by the engine yet in "
@@ -582,6 +587,56 @@ def _check_family(rules: Rules) -> None:
     if not knock:
         return
     _check_knock_family(rules)
+
+
+PATTERN_CARDS = {"runs_4_3_3": 10}
+"""Cards in each ``go_out_pattern`` (§3.15: Nowrang's 4 + 3 + 3)."""
+PATTERN_ACE_RANKS = ("low", "high")
+"""Ace ranks the pattern test plays: each card on one run position (``sim/engine/patterns.py``)."""
+
+
+def _check_pattern(rules: Rules) -> None:
+    """A fixed go-out pattern (``go_out_pattern``, extension 105; Nowrang §3.15) is a way to
+    go out all at once: the rummy family under ``meld_timing = "all_at_once"``, runs of one
+    suit, an ace with one place in a run, and a deal of as many cards as the pattern holds
+    (the player goes out holding one card more: the pattern and his discard)."""
+    values = rules.values
+    pattern = values["go_out_pattern"]
+    if rules.family != "rummy" or values["meld_timing"] != "all_at_once":
+        raise ConfigError(
+            f"go_out_pattern {show(pattern)} is a way to go out all at once, not in family "
+            f"{show(rules.family)} with meld_timing {show(values['meld_timing'])}",
+            key="go_out_pattern",
+            value=pattern,
+            allowed="none, or a pattern in the rummy family with meld_timing 'all_at_once' "
+            "(RULES.md §3.15)",
+        )
+    if values["run_suit"] != "same_suit":
+        raise ConfigError(
+            f"go_out_pattern {show(pattern)} is made of runs of one suit (RULES.md §3.15)",
+            key="run_suit",
+            value=values["run_suit"],
+            allowed="same_suit with a go-out pattern",
+        )
+    if values["ace_rank"] not in PATTERN_ACE_RANKS and not values["strip_8_9_10"]:
+        raise ConfigError(
+            f"ace_rank {show(values['ace_rank'])} is not supported by the engine yet with "
+            "go_out_pattern: the pattern test places each card on one run position",
+            key="ace_rank",
+            value=values["ace_rank"],
+            allowed=", ".join(PATTERN_ACE_RANKS) + " with a go-out pattern",
+        )
+    cards = PATTERN_CARDS[pattern]
+    for players in rules.player_counts:
+        hand, _ = rules.deal_for(players)
+        if hand != cards:
+            raise ConfigError(
+                f"go_out_pattern {show(pattern)} holds {cards} cards, and {players} players are "
+                f"dealt {hand}: the player going out holds the pattern and one card to discard",
+                key="deal_size" if values["deal_size"] else "deal",
+                value=hand,
+                allowed=f"{cards} cards a player with go_out_pattern {show(pattern)}",
+            )
 
 
 def _check_tonk(rules: Rules) -> None:

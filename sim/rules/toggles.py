@@ -316,8 +316,8 @@ TOGGLES: tuple[Toggle, ...] = (
     # ---- 2C. Drawing and discarding -------------------------------------------------------
     _switch(15, "upcard", True, "2C.15",
             "turn one card face up after the deal to start the discard pile (off: Tonk, where "
-            "the first player draws from the stock, and Phỏm, where he is dealt one card "
-            "more and opens by discarding)"),
+            "the first player draws from the stock, and Phỏm and Nowrang (the rummy family "
+            "under all_at_once), where he is dealt one card more and opens by discarding)"),
     _choice(16, "discard_draw", "top", "2C.16", "which discard-pile cards a player may draw",
             choices=("top", "any_card", "top_plus_one")),
     _switch(17, "call_rummy", False, "2C.17",
@@ -470,7 +470,12 @@ TOGGLES: tuple[Toggle, ...] = (
          "simulator extension: the most cards a run may hold (Conquian: 8, §3.21; RULES.md "
          "states the cap but has no toggle for it)",
          low=3, high=13),
-    _int(105, "deal_size", 0, "1.4",
+    _choice(105, "go_out_pattern", "none", "2D.18",
+            "simulator extension: under all_at_once, going out needs the hand (less its "
+            "discard) to be exactly these same-suit runs, groups not counting (runs_4_3_3: "
+            "Nowrang, §3.15: one run of 4 and two of 3); none: any melds",
+            choices=("none", "runs_4_3_3")),
+    _int(106, "deal_size", 0, "1.4",
          "simulator extension: cards dealt to each player at every table size (0: the "
          "variant's [deal] table); an uneven deal keeps its extra card (what rummysim tune "
          "turns, docs/tune.md)",

@@ -288,6 +288,31 @@ def test_audit_random_all_at_once_toggle_combinations(batch):
     _random_sweep(random_all_at_once_rules, 3000 + batch, batch, 60, 25)
 
 
+NOWRANG_CHOICES = {
+    "ace_rank": ["low", "high", "high_or_low"],
+    "ace_points": ["auto", 1, 11],
+    "run_suit": ["same_suit", "any_suit"],
+    "upcard": [False, True],  # the 11/10 opening, or an upcard (§2C.15)
+    "go_out_pattern": ["runs_4_3_3", "none"],
+    "discard_draw": ["top", "top_plus_one"],
+    "must_discard_to_go_out": [True, False],
+    "stock_exhaustion": ["turn_over", "shuffle_except_top", "block_difference"],
+    "scoring": ["pip_to_winner", "per_card", "penalty", "unmelded_to_winner"],
+    "game_end": ["single_hand", "fixed_hands:3", "target:100"],
+    "dealer_rotation": ["left", "winner_deals"],
+}
+"""What Nowrang's file takes around its fixed pattern (RULES.md §3.15, §2D.18; the rules
+model refuses the rest, such as a pattern with ``high_or_low`` or ``any_suit``)."""
+
+
+@pytest.mark.parametrize("batch", range(2))
+def test_audit_random_nowrang_toggle_combinations(batch):
+    _random_sweep(
+        lambda rng: random_family_rules(rng, ["nowrang"], NOWRANG_CHOICES), 3500 + batch, batch,
+        40, 25,
+    )  # fmt: skip
+
+
 PHOM_CHOICES = {
     "ace_rank": ["low", "high", "high_or_low", "around_corner"],
     "run_suit": ["same_suit", "any_suit"],

@@ -45,6 +45,7 @@ PLAYED_FILES = [
     ("queen_city_rum", 6),
     ("boat_house_rum", 2),  # all_at_once with top_plus_one (§3.7)
     ("boat_house_rum", 5),
+    ("nowrang", 2),  # all_at_once with the 11/10 opening and a fixed pattern (§3.15)
     ("caloochi", 2),  # 2 packs + 4 jokers, initial meld 51, jokers to hand (§3.8)
     ("caloochi", 4),
     ("german_rummy", 2),  # initial meld 40, joker limit, joker swap reused (§3.14)

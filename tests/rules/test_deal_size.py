@@ -29,3 +29,11 @@ def test_1_4_deal_size_is_refused_where_the_deal_is_the_game(variant):
     with pytest.raises(ConfigError) as err:
         load_variant(variant, {"deal_size": 7})
     assert err.value.key == "deal_size"
+
+
+def test_1_4_deal_size_cannot_break_nowrangs_pattern():
+    """Nowrang's pattern holds 10 cards (§3.15): another deal_size is refused by name."""
+    assert load_variant("nowrang", {"deal_size": 10}).deal_for(2)[0] == 10
+    with pytest.raises(ConfigError) as err:
+        load_variant("nowrang", {"deal_size": 9})
+    assert err.value.key == "deal_size" and "holds 10 cards" in str(err.value)
