@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from sim.rules.errors import ConfigError, show
+
 DEFAULT_SECONDS: dict[str, float] = {
     "hand": 60.0,
     "turn": 6.0,
@@ -46,3 +48,33 @@ def model_seconds(model: Mapping[str, float]) -> tuple[float, ...]:
     """A time model's seconds in the order of :data:`DEFAULT_SECONDS` (hand, turn, meld,
     layoff, rebuild): how the block summaries weigh a game's hands and action counts."""
     return tuple(float(model[action]) for action in DEFAULT_SECONDS)
+
+
+MAX_SECONDS = 3600
+"""The most seconds an action of the time model may take (``[time]``)."""
+
+
+def check_time_table(value: object) -> dict[str, float]:
+    """A ``[time]`` table of an experiment or tuning file: action = seconds it takes at the
+    table, each an action of :data:`DEFAULT_SECONDS` and 0 to :data:`MAX_SECONDS`;
+    ConfigError naming the key otherwise."""
+    if not isinstance(value, dict):
+        raise ConfigError(f"{show(value)} is not a table", key="time")
+    out = {}
+    for action, seconds in value.items():
+        if action not in DEFAULT_SECONDS:
+            raise ConfigError(
+                f"{show(action)} is not an action of the time model", key=f"time.{action}",
+                allowed=", ".join(DEFAULT_SECONDS),
+            )  # fmt: skip
+        if (
+            isinstance(seconds, bool)
+            or not isinstance(seconds, int | float)
+            or not (0 <= seconds <= MAX_SECONDS)
+        ):
+            raise ConfigError(
+                f"{show(seconds)} is not a time", key=f"time.{action}", value=seconds,
+                allowed=f"seconds from 0 to {MAX_SECONDS:,}",
+            )  # fmt: skip
+        out[action] = float(seconds)
+    return out

@@ -14,19 +14,20 @@ import hashlib
 import itertools
 import math
 import re
-import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from sim.dataset.bands import DEFAULT_BANDS, known_metric
-from sim.dataset.timing import DEFAULT_SECONDS
+from sim.dataset.timing import check_time_table
 from sim.engine.api import compile_rules
 from sim.engine.rows import BOT_NAMES
 from sim.rules import ConfigError, Rules, load_variant
+from sim.rules import fields as F
 from sim.rules.errors import show, unknown_key
-from sim.rules.loader import MAX_NAME, MAX_TEXT, check_file, check_length, read_config
+from sim.rules.fields import config_path
+from sim.rules.loader import MAX_NAME, check_length
 from sim.rules.model import KNOCK_FAMILIES
 from sim.rules.toggles import BY_NAME
 
@@ -38,7 +39,6 @@ DEFAULT_SHARD_HANDS = 50_000
 DEFAULT_SHARD_GAMES = 2_000
 MAX_ARMS = 10_000
 MAX_ARM_NAME = 200  # arm=<name> is a folder; its temporary files add ~31 characters (< 255)
-MAX_SECONDS = 3600  # seconds an action of the time model may take (``[time]``)
 MAX_SHARDS = 100_000  # shards of the whole run (each is a task, a manifest entry, two files)
 MAX_SHARD_SIZE = {"hands": 1_000_000, "games": 100_000}  # a worker holds one shard's tables
 
@@ -153,12 +153,7 @@ class Experiment:
 def load_experiment(name_or_path: str | Path) -> Experiment:
     """The experiment at a path, or a shipped one by name; ConfigError on any problem."""
     path = _experiment_path(name_or_path)
-    text = read_config(path)  # a directory, non-UTF-8 or binary file: ConfigError naming it
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        line = getattr(err, "lineno", None)
-        raise ConfigError(f"not valid TOML: {err}", file=path, line=line) from None
+    raw, text = F.read_toml(path)
     try:
         return _build(raw, path, text)
     except ConfigError as err:
@@ -174,32 +169,24 @@ def list_experiments() -> list[tuple[str, str]]:
 
 # ---- building -------------------------------------------------------------------------------
 def _experiment_path(name_or_path: str | Path) -> Path:
-    text = str(name_or_path)
-    if text.endswith(".toml") or "/" in text:
-        return check_file(Path(text), "experiment file not found")
-    check_length(text, "experiment")
-    path = experiments_dir() / f"{text}.toml"
-    if "\0" in text or not path.is_file():
-        known = ", ".join(p.stem for p in sorted(experiments_dir().glob("*.toml")))
-        raise ConfigError(f"unknown experiment {show(text)}", allowed=known or "(none)")
-    return path
+    return config_path(name_or_path, experiments_dir(), "experiment")
 
 
 def _build(raw: dict[str, Any], path: Path, text: str) -> Experiment:
-    _check_keys(raw, TOP_KEYS, "")
+    F.check_keys(raw, TOP_KEYS, "")
     name = raw.get("name", path.stem)
     check_length(name, "name")
     if not isinstance(name, str) or not EXPERIMENT_PATTERN.match(name):
         raise ConfigError(
             f"{show(name)} is not a usable name", key="name", allowed=EXPERIMENT_ALLOWED
         )
-    description = _string(raw.get("description", ""), "description")
-    seed = _int(_require(raw, "seed"), "seed", low=0, high=2**63 - 1)
+    description = F.string(raw.get("description", ""), "description")
+    seed = F.integer(F.require(raw, "seed"), "seed", low=0, high=2**63 - 1)
     unit, per_arm = _unit(raw)
-    shard_size = _int(raw.get("shard_size", _default_shard(unit)), "shard_size", low=1)
-    mirror = _bool(raw.get("mirror", False), "mirror")
-    audit = _bool(raw.get("audit", False), "audit")
-    players = _players(_require(raw, "players"), "players")
+    shard_size = F.integer(raw.get("shard_size", _default_shard(unit)), "shard_size", low=1)
+    mirror = F.boolean(raw.get("mirror", False), "mirror")
+    audit = F.boolean(raw.get("audit", False), "audit")
+    players = _players(F.require(raw, "players"), "players")
     lineups = _lineups(raw.get("lineups", ["greedy"]))
     rulesets = _rulesets(raw, players, path)
     if mirror:
@@ -211,7 +198,7 @@ def _build(raw: dict[str, Any], path: Path, text: str) -> Experiment:
                     key="mirror",
                     allowed="false, or arms whose dealer_rotation is 'left'",
                 )
-    baseline = _string(_require(raw, "baseline"), "baseline")
+    baseline = F.string(F.require(raw, "baseline"), "baseline")
     names = [r.name for r in rulesets]
     if baseline not in names:
         raise ConfigError(
@@ -225,7 +212,7 @@ def _build(raw: dict[str, Any], path: Path, text: str) -> Experiment:
         baseline, tuple(rulesets),
     )  # fmt: skip
     bands = _bands(raw.get("bands", {}))
-    time = _time(raw.get("time", {}))
+    time = check_time_table(raw.get("time", {}))
     experiment = _replace(experiment, arms=_expand(experiment, lineups), bands=bands, time=time)
     _check_size(experiment, key="shard_size")
     return experiment
@@ -331,22 +318,22 @@ def _rulesets(raw: dict[str, Any], players: tuple[int, ...], path: Path) -> list
     rulesets: list[RuleSet] = []
     for i, arm in enumerate(arms):
         where = f"arms[{i}]"
-        _check_keys(arm, ARM_KEYS, where)
-        name = _name(_require(arm, "name", where), f"{where}.name")
-        changes = _table(arm.get("rules", {}), f"{where}.rules")
+        F.check_keys(arm, ARM_KEYS, where)
+        name = _name(F.require(arm, "name", where), f"{where}.name")
+        changes = F.table(arm.get("rules", {}), f"{where}.rules")
         ruleset = _ruleset(name, arm, changes, players, path, where)
         if "seed" in arm:
-            seed = _int(arm["seed"], f"{where}.seed", low=0, high=2**63 - 1)
+            seed = F.integer(arm["seed"], f"{where}.seed", low=0, high=2**63 - 1)
             ruleset = dataclasses.replace(ruleset, seed=seed)
         if "baseline" in arm:
-            base = _string(arm["baseline"], f"{where}.baseline")
+            base = F.string(arm["baseline"], f"{where}.baseline")
             ruleset = dataclasses.replace(ruleset, baseline=base)
         rulesets.append(ruleset)
     for i, grid in enumerate(grids):
         where = f"grids[{i}]"
-        _check_keys(grid, GRID_KEYS, where)
-        prefix = _name(_require(grid, "name", where), f"{where}.name")
-        toggles = _table(_require(grid, "toggles", where), f"{where}.toggles")
+        F.check_keys(grid, GRID_KEYS, where)
+        prefix = _name(F.require(grid, "name", where), f"{where}.name")
+        toggles = F.table(F.require(grid, "toggles", where), f"{where}.toggles")
         if not toggles:
             raise ConfigError("names no toggles", key=f"{where}.toggles")
         for name, values in toggles.items():
@@ -361,7 +348,7 @@ def _rulesets(raw: dict[str, Any], players: tuple[int, ...], path: Path) -> list
                 f"makes {size} combinations, too many", key=f"{where}.toggles",
                 allowed=f"at most {MAX_ARMS} rule sets in an experiment",
             )  # fmt: skip
-        label = _string(grid.get("label", prefix), f"{where}.label")
+        label = F.string(grid.get("label", prefix), f"{where}.label")
         for combo in itertools.product(*(toggles[k] for k in keys)):
             changes = dict(zip(keys, combo, strict=True))
             name = ".".join([prefix, *(_slug(v) for v in combo)])
@@ -369,7 +356,7 @@ def _rulesets(raw: dict[str, Any], players: tuple[int, ...], path: Path) -> list
             table = {**grid, "label": f"{label} ({text})"}
             ruleset = _ruleset(name, table, changes, players, path, where, "toggles", text)
             if "baseline" in grid:
-                base = _string(grid["baseline"], f"{where}.baseline")
+                base = F.string(grid["baseline"], f"{where}.baseline")
                 ruleset = dataclasses.replace(ruleset, baseline=base)
             rulesets.append(ruleset)
     seen = set()
@@ -391,8 +378,8 @@ def _ruleset(
     combination: str = "",
 ) -> RuleSet:
     """One rule set; errors name ``where.rules_key.<toggle>`` and, in a grid, the combination."""
-    variant = _string(_require(table, "variant", where), f"{where}.variant")
-    label = _string(table.get("label", name), f"{where}.label")
+    variant = F.string(F.require(table, "variant", where), f"{where}.variant")
+    label = F.string(table.get("label", name), f"{where}.label")
     for key in changes:
         if key not in BY_NAME:
             err = unknown_key(key, BY_NAME, what="toggle")
@@ -429,21 +416,6 @@ def _ruleset(
 
 
 # ---- small checks ------------------------------------------------------------------------------
-def _check_keys(table: dict[str, Any], known: Sequence[str], where: str) -> None:
-    for key in table:
-        if key not in known:
-            err = unknown_key(key, known)
-            full = f"{where}.{key}" if where else key
-            raise ConfigError(err.problem, key=full, allowed=err.allowed)
-
-
-def _require(table: dict[str, Any], key: str, where: str = "") -> Any:
-    if key not in table:
-        full = f"{where}.{key}" if where else key
-        raise ConfigError("is missing", key=full)
-    return table[key]
-
-
 def _name(value: Any, key: str) -> str:
     check_length(value, key, MAX_NAME)
     if not isinstance(value, str) or not NAME_PATTERN.match(value):
@@ -451,38 +423,9 @@ def _name(value: Any, key: str) -> str:
     return value
 
 
-def _string(value: Any, key: str) -> str:
-    if not isinstance(value, str):
-        raise ConfigError(f"{show(value)} is not a string", key=key)
-    check_length(value, key, MAX_TEXT)
-    return value
-
-
-def _bool(value: Any, key: str) -> bool:
-    if not isinstance(value, bool):
-        raise ConfigError(f"{show(value)} is not allowed", key=key, allowed="true, false")
-    return value
-
-
-def _int(value: Any, key: str, *, low: int, high: int | None = None) -> int:
-    ok = isinstance(value, int) and not isinstance(value, bool) and value >= low
-    if ok and high is not None:
-        ok = value <= high
-    if not ok:
-        allowed = f"an integer >= {low}" + ("" if high is None else f" and <= {high}")
-        raise ConfigError(f"{show(value)} is not allowed", key=key, allowed=allowed)
-    return value
-
-
-def _table(value: Any, key: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise ConfigError(f"{show(value)} is not a table", key=key)
-    return value
-
-
 def _bands(value: Any) -> dict[str, float]:
     """``[bands]``: metric = practical band (its units; shares in percentage points)."""
-    table = _table(value, "bands")
+    table = F.table(value, "bands")
     out = {}
     for metric, band in table.items():
         if not known_metric(metric):
@@ -500,35 +443,12 @@ def _bands(value: Any) -> dict[str, float]:
     return out
 
 
-def _time(value: Any) -> dict[str, float]:
-    """``[time]``: action = seconds it takes at the table (``sim.dataset.timing``)."""
-    table = _table(value, "time")
-    out = {}
-    for action, seconds in table.items():
-        if action not in DEFAULT_SECONDS:
-            raise ConfigError(
-                f"{show(action)} is not an action of the time model", key=f"time.{action}",
-                allowed=", ".join(DEFAULT_SECONDS),
-            )  # fmt: skip
-        if (
-            isinstance(seconds, bool)
-            or not isinstance(seconds, int | float)
-            or not (0 <= seconds <= MAX_SECONDS)
-        ):
-            raise ConfigError(
-                f"{show(seconds)} is not a time", key=f"time.{action}", value=seconds,
-                allowed=f"seconds from 0 to {MAX_SECONDS:,}",
-            )  # fmt: skip
-        out[action] = float(seconds)
-    return out
-
-
 def _unit(raw: dict[str, Any]) -> tuple[str, int]:
     if "hands" in raw and "games" in raw:
         raise ConfigError("give hands or games per arm, not both", key="games")
     if "games" in raw:
-        return "games", _int(raw["games"], "games", low=1)
-    return "hands", _int(_require(raw, "hands"), "hands", low=1)
+        return "games", F.integer(raw["games"], "games", low=1)
+    return "hands", F.integer(F.require(raw, "hands"), "hands", low=1)
 
 
 def _default_shard(unit: str) -> int:
@@ -540,7 +460,7 @@ def _players(value: Any, key: str) -> tuple[int, ...]:
     if not values:
         raise ConfigError("is empty", key=key, allowed="player counts from 2 to 12")
     for count in values:
-        _int(count, key, low=2, high=12)
+        F.integer(count, key, low=2, high=12)
     if len(set(values)) != len(values):
         raise ConfigError("lists a player count twice", key=key)
     return tuple(values)

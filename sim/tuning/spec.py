@@ -15,18 +15,19 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sim.dataset.timing import DEFAULT_SECONDS
+from sim.dataset.timing import DEFAULT_SECONDS, check_time_table
 from sim.engine.rows import REASON_NAMES
 from sim.report.analysis import statistics
 from sim.rules import ConfigError, load_variant
+from sim.rules import fields as F
 from sim.rules.errors import show, unknown_key
-from sim.rules.loader import check_file, check_length, read_config
+from sim.rules.fields import config_path
+from sim.rules.loader import check_length
 from sim.rules.toggles import BY_NAME, Kind, Toggle, split_param
 from sim.tuning.search import Knob, Settings
 
@@ -104,12 +105,7 @@ class TuneSpec:
 def load_spec(name_or_path: str | Path) -> TuneSpec:
     """The tuning file at a path, or a shipped one by name; ConfigError on any problem."""
     path = _spec_path(name_or_path)
-    text = read_config(path)
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        line = getattr(err, "lineno", None)
-        raise ConfigError(f"not valid TOML: {err}", file=path, line=line) from None
+    raw, text = F.read_toml(path)
     try:
         return _build(raw, path, text)
     except ConfigError as err:
@@ -122,55 +118,47 @@ def list_specs() -> list[tuple[str, str]]:
 
 
 def _spec_path(name_or_path: str | Path) -> Path:
-    text = str(name_or_path)
-    if text.endswith(".toml") or "/" in text:
-        return check_file(Path(text), "tuning file not found")
-    check_length(text, "tuning file")
-    path = tune_dir() / f"{text}.toml"
-    if "\0" in text or not path.is_file():
-        known = ", ".join(p.stem for p in sorted(tune_dir().glob("*.toml")))
-        raise ConfigError(f"unknown tuning file {show(text)}", allowed=known or "(none)")
-    return path
+    return config_path(name_or_path, tune_dir(), "tuning file")
 
 
 def _build(raw: dict[str, Any], path: Path, text: str) -> TuneSpec:
-    _keys(raw, TOP_KEYS, "")
+    F.check_keys(raw, TOP_KEYS, "")
     name = raw.get("name", path.stem)
     check_length(name, "name")
     if not isinstance(name, str) or not NAME_PATTERN.match(name):
         raise ConfigError(f"{show(name)} is not a usable name", key="name", allowed=NAME_ALLOWED)
-    description = _string(raw.get("description", ""), "description")
-    seed = _int(_require(raw, "seed"), "seed", 0, 2**62)
-    confirm_seed = _int(raw.get("confirm_seed", seed + CONFIRM_SEED_OFFSET), "confirm_seed",
-                        0, 2**63 - 1)  # fmt: skip
+    description = F.string(raw.get("description", ""), "description")
+    seed = F.integer(F.require(raw, "seed"), "seed", low=0, high=2**62)
+    confirm_seed = F.integer(raw.get("confirm_seed", seed + CONFIRM_SEED_OFFSET),
+                             "confirm_seed", low=0, high=2**63 - 1)  # fmt: skip
     if confirm_seed == seed:
         raise ConfigError("must differ from seed (the re-confirmation plays fresh deals)",
                           key="confirm_seed", value=confirm_seed)  # fmt: skip
-    variant = _string(_require(raw, "variant"), "variant")
-    rules = _table(raw.get("rules", {}), "rules")
+    variant = F.string(F.require(raw, "variant"), "variant")
+    rules = F.table(raw.get("rules", {}), "rules")
     for key in rules:
         if key not in BY_NAME:
             err = unknown_key(key, BY_NAME, what="setting")
             raise ConfigError(err.problem, key=f"rules.{key}", allowed=err.allowed)
-    players = _int(_require(raw, "players"), "players", 2, 12)
+    players = F.integer(F.require(raw, "players"), "players", low=2, high=12)
     lineup = _lineup(raw.get("lineup", "greedy"))
     unit, per_value = _unit(raw)
     shard_size = raw.get("shard_size")
     if shard_size is not None:
-        shard_size = _int(shard_size, "shard_size", 1)
-    setting, form, knob = _knob(_table(_require(raw, "knob"), "knob"), rules)
+        shard_size = F.integer(shard_size, "shard_size", low=1)
+    setting, form, knob = _knob(F.table(F.require(raw, "knob"), "knob"), rules)
     base = _variant(variant, rules, path)
     _check_knob_values(variant, rules, setting, form, knob, path)
-    objective = _objective(_table(_require(raw, "objective"), "objective"), players,
+    objective = _objective(F.table(F.require(raw, "objective"), "objective"), players,
                            base.in_partnerships(players))  # fmt: skip
-    search = _table(raw.get("search", {}), "search")
-    _keys(search, SEARCH_KEYS, "search")
+    search = F.table(raw.get("search", {}), "search")
+    F.check_keys(search, SEARCH_KEYS, "search")
     settings = Settings(
-        scan=_int(search.get("scan", Settings.scan), "search.scan", 3, 50),
-        rounds=_int(search.get("rounds", Settings.rounds), "search.rounds", 0, 50),
+        scan=F.integer(search.get("scan", Settings.scan), "search.scan", low=3, high=50),
+        rounds=F.integer(search.get("rounds", Settings.rounds), "search.rounds", low=0, high=50),
     )
-    resamples = _int(search.get("resamples", 2000), "search.resamples", 100, 100_000)
-    time = _time(raw.get("time", {}))
+    resamples = F.integer(search.get("resamples", 2000), "search.resamples", low=100, high=100_000)
+    time = check_time_table(raw.get("time", {}))
     return TuneSpec(
         name, description, str(path), text, seed, confirm_seed, variant, dict(rules), players,
         lineup, unit, per_value, shard_size, setting, form, knob, objective, settings,
@@ -212,8 +200,8 @@ def _number_forms(t: Toggle) -> list[str]:
 
 
 def _knob(table: dict[str, Any], rules: Mapping[str, Any]) -> tuple[str, str | None, Knob]:
-    _keys(table, KNOB_KEYS, "knob")
-    setting = _string(_require(table, "setting", "knob"), "knob.setting")
+    F.check_keys(table, KNOB_KEYS, "knob")
+    setting = F.string(F.require(table, "setting", "knob"), "knob.setting")
     toggle = BY_NAME.get(setting)
     if toggle is None or toggle not in _knob_toggles():
         raise ConfigError(f"{show(setting)} is not a setting with integer values",
@@ -230,9 +218,9 @@ def _knob(table: dict[str, Any], rules: Mapping[str, Any]) -> tuple[str, str | N
                               key="knob.form", allowed=", ".join(forms))  # fmt: skip
     elif "form" in table:
         raise ConfigError(f"{setting} has no forms", key="knob.form")
-    low = _int(_require(table, "low", "knob"), "knob.low", 0)
-    high = _int(_require(table, "high", "knob"), "knob.high", low + 1)
-    step = _int(table.get("step", 1), "knob.step", 1)
+    low = F.integer(F.require(table, "low", "knob"), "knob.low", low=0)
+    high = F.integer(F.require(table, "high", "knob"), "knob.high", low=low + 1)
+    step = F.integer(table.get("step", 1), "knob.step", low=1)
     if (high - low) % step:
         raise ConfigError(f"{high} - {low} is not a whole number of steps of {step}",
                           key="knob.step", allowed="a step that divides high - low")  # fmt: skip
@@ -263,16 +251,16 @@ def _check_knob_values(variant, rules, setting, form, knob: Knob, path: Path) ->
 
 
 def _objective(table: dict[str, Any], players: int, teams: bool) -> Objective:
-    _keys(table, OBJECTIVE_KEYS, "objective")
+    F.check_keys(table, OBJECTIVE_KEYS, "objective")
     known = statistics(players, REASON_NAMES, teams, DEFAULT_SECONDS)
     allowed = ", ".join(known)
-    metric = _string(_require(table, "metric", "objective"), "objective.metric")
+    metric = F.string(F.require(table, "metric", "objective"), "objective.metric")
     if metric not in known:
         raise ConfigError(f"{show(metric)} is not a statistic of the report at {players} players",
                           key="objective.metric", allowed=allowed)  # fmt: skip
     minus = table.get("minus")
     if minus is not None:
-        minus = _string(minus, "objective.minus")
+        minus = F.string(minus, "objective.minus")
         if minus not in known:
             raise ConfigError(f"{show(minus)} is not a statistic of the report",
                               key="objective.minus", allowed=allowed)  # fmt: skip
@@ -281,7 +269,7 @@ def _objective(table: dict[str, Any], players: int, teams: bool) -> Objective:
                 f"{minus} is not of the same level and units as {metric}", key="objective.minus",
                 allowed=", ".join(n for n, v in known.items() if v[:2] == known[metric][:2]),
             )  # fmt: skip
-    target = _require(table, "target", "objective")
+    target = F.require(table, "target", "objective")
     if isinstance(target, bool) or not isinstance(target, int | float) or target != target:
         raise ConfigError(f"{show(target)} is not a number", key="objective.target",
                           allowed="a number in the metric's units (shares in percent)")  # fmt: skip
@@ -306,57 +294,8 @@ def _unit(raw: dict[str, Any]) -> tuple[str, int]:
     if "hands" in raw and "games" in raw:
         raise ConfigError("give hands or games per knob value, not both", key="games")
     if "games" in raw:
-        return "games", _int(raw["games"], "games", 1)
-    return "hands", _int(_require(raw, "hands"), "hands", 1)
-
-
-def _time(value: Any) -> dict[str, float]:
-    table = _table(value, "time")
-    for action, seconds in table.items():
-        if action not in DEFAULT_SECONDS:
-            raise ConfigError(f"{show(action)} is not an action of the time model",
-                              key=f"time.{action}", allowed=", ".join(DEFAULT_SECONDS))  # fmt: skip
-        if isinstance(seconds, bool) or not isinstance(seconds, int | float) or seconds < 0:
-            raise ConfigError(f"{show(seconds)} is not a time", key=f"time.{action}",
-                              allowed="seconds >= 0")  # fmt: skip
-    return {a: float(s) for a, s in table.items()}
-
-
-def _keys(table: dict[str, Any], known: tuple[str, ...], where: str) -> None:
-    for key in table:
-        if key not in known:
-            err = unknown_key(key, known)
-            raise ConfigError(err.problem, key=f"{where}.{key}" if where else key,
-                              allowed=err.allowed)  # fmt: skip
-
-
-def _require(table: dict[str, Any], key: str, where: str = "") -> Any:
-    if key not in table:
-        raise ConfigError("is missing", key=f"{where}.{key}" if where else key)
-    return table[key]
-
-
-def _string(value: Any, key: str) -> str:
-    if not isinstance(value, str):
-        raise ConfigError(f"{show(value)} is not a string", key=key)
-    check_length(value, key, 10_000)
-    return value
-
-
-def _table(value: Any, key: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise ConfigError(f"{show(value)} is not a table", key=key)
-    return value
-
-
-def _int(value: Any, key: str, low: int, high: int | None = None) -> int:
-    ok = isinstance(value, int) and not isinstance(value, bool) and value >= low
-    if ok and high is not None:
-        ok = value <= high
-    if not ok:
-        allowed = f"an integer >= {low}" + ("" if high is None else f" and <= {high}")
-        raise ConfigError(f"{show(value)} is not allowed", key=key, allowed=allowed)
-    return value
+        return "games", F.integer(raw["games"], "games", low=1)
+    return "hands", F.integer(F.require(raw, "hands"), "hands", low=1)
 
 
 def toml_value(value: Any) -> str:
