@@ -261,8 +261,8 @@ def _expand(experiment: Experiment, lineups: list[list[str]]) -> tuple[Arm, ...]
             base = ruleset
         for players in ruleset.players:
             for key, lineup in enumerate(lineups):
-                bots = _seat_bots(lineup, players, f"lineups[{key}]")
-                _check_bots_fit(bots, ruleset, f"lineups[{key}]")
+                bots = seat_bots(lineup, players, f"lineups[{key}]")
+                check_bots_fit(bots, ruleset.rules, ruleset.name, f"lineups[{key}]")
                 arm = Arm("", ruleset, players, bots, "")
                 name = f"{ruleset.name}-{players}p-{arm.lineup}"
                 if len(name) > MAX_ARM_NAME:  # arm=<name> is a folder of the dataset
@@ -285,18 +285,20 @@ def _expand(experiment: Experiment, lineups: list[list[str]]) -> tuple[Arm, ...]
     return tuple(arms)
 
 
-def _check_bots_fit(bots: tuple[str, ...], ruleset: RuleSet, key: str) -> None:
+def check_bots_fit(bots: tuple[str, ...], rules: Rules, name: str, key: str) -> None:
     """``simple`` is the reference gin bot: it has no policy for progressive melding."""
-    if "simple" in bots and ruleset.rules.family not in KNOCK_FAMILIES:
+    if "simple" in bots and rules.family not in KNOCK_FAMILIES:
         raise ConfigError(
-            f"bot 'simple' plays only the knock families, not rule set {show(ruleset.name)} "
-            f"(family {show(ruleset.rules.family)})",
+            f"bot 'simple' plays only the knock families, not rule set {show(name)} "
+            f"(family {show(rules.family)})",
             key=key,
             allowed="random, greedy, careful for this rule set",
         )
 
 
-def _seat_bots(lineup: list[str], players: int, key: str) -> tuple[str, ...]:
+def seat_bots(lineup: list[str], players: int, key: str) -> tuple[str, ...]:
+    """The bot at each seat: ``lineup`` repeated round the table (its length must divide
+    ``players``)."""
     if players % len(lineup):
         raise ConfigError(
             f"a line-up of {len(lineup)} bots does not fit {players} players",
@@ -471,18 +473,18 @@ def _lineups(value: Any) -> list[list[str]]:
         raise ConfigError(
             "must be a non-empty list of line-ups", key="lineups", allowed='e.g. ["greedy"]'
         )
-    lineups = []
-    for i, lineup in enumerate(value):
-        bots = lineup if isinstance(lineup, list) else [lineup]
-        if not bots:
-            raise ConfigError("is empty", key=f"lineups[{i}]")
-        for bot in bots:
-            if bot not in BOT_NAMES:
-                raise ConfigError(
-                    f"unknown bot {show(bot)}", key=f"lineups[{i}]", allowed=", ".join(BOT_NAMES)
-                )
-        lineups.append(list(bots))
-    return lineups
+    return [lineup_bots(lineup, f"lineups[{i}]") for i, lineup in enumerate(value)]
+
+
+def lineup_bots(value: Any, key: str) -> list[str]:
+    """A line-up: one bot name, or a non-empty list of them, each a bot the engine has."""
+    bots = value if isinstance(value, list) else [value]
+    if not bots:
+        raise ConfigError("is empty", key=key)
+    for bot in bots:
+        if bot not in BOT_NAMES:
+            raise ConfigError(f"unknown bot {show(bot)}", key=key, allowed=", ".join(BOT_NAMES))
+    return list(bots)
 
 
 def _slug(value: Any) -> str:

@@ -216,7 +216,8 @@ def _narrow(knob, target, points, search, settings, monotone) -> Round:
     low, high = max(knob.low, top.value - h), min(knob.high, top.value + h)
     values = tuple(v for v in knob.grid(low, high, settings.scan) if v not in points)
     if not values:  # the neighbourhood is evaluated: step between its values
-        values = (knob.snap(top.value + knob.step if top.value < knob.high else top.value - 1),)
+        step = knob.step if top.value < knob.high else -knob.step
+        values = (top.value + step,)
     return Round("grid", SEARCH_SEED, values)
 
 

@@ -29,6 +29,7 @@ from sim.rules.errors import show, unknown_key
 from sim.rules.fields import config_path
 from sim.rules.loader import check_length
 from sim.rules.toggles import BY_NAME, Kind, Toggle, split_param
+from sim.runner.experiment import check_bots_fit, lineup_bots, seat_bots
 from sim.tuning.search import Knob, Settings
 
 NAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_.@+-]*$")
@@ -141,13 +142,13 @@ def _build(raw: dict[str, Any], path: Path, text: str) -> TuneSpec:
             err = unknown_key(key, BY_NAME, what="setting")
             raise ConfigError(err.problem, key=f"rules.{key}", allowed=err.allowed)
     players = F.integer(F.require(raw, "players"), "players", low=2, high=12)
-    lineup = _lineup(raw.get("lineup", "greedy"))
     unit, per_value = _unit(raw)
     shard_size = raw.get("shard_size")
     if shard_size is not None:
         shard_size = F.integer(shard_size, "shard_size", low=1)
     setting, form, knob = _knob(F.table(F.require(raw, "knob"), "knob"), rules)
     base = _variant(variant, rules, path)
+    lineup = _lineup(raw.get("lineup", "greedy"), players, base, variant)
     _check_knob_values(variant, rules, setting, form, knob, path)
     objective = _objective(F.table(F.require(raw, "objective"), "objective"), players,
                            base.in_partnerships(players))  # fmt: skip
@@ -277,16 +278,11 @@ def _objective(table: dict[str, Any], players: int, teams: bool) -> Objective:
     return Objective(metric, minus, float(target), level, scale)
 
 
-def _lineup(value: Any) -> tuple[str, ...]:
-    from sim.engine.rows import BOT_NAMES
-
-    bots = value if isinstance(value, list) else [value]
-    if not bots:
-        raise ConfigError("is empty", key="lineup", allowed=", ".join(BOT_NAMES))
-    for bot in bots:
-        if bot not in BOT_NAMES:
-            raise ConfigError(f"unknown bot {show(bot)}", key="lineup",
-                              allowed=", ".join(BOT_NAMES))  # fmt: skip
+def _lineup(value: Any, players: int, rules, variant: str) -> tuple[str, ...]:
+    """The line-up as written (the runner repeats it round the table), checked as an
+    experiment's: known bots, a length that divides the player count, bots the family has."""
+    bots = lineup_bots(value, "lineup")
+    check_bots_fit(seat_bots(bots, players, "lineup"), rules, variant, "lineup")
     return tuple(bots)
 
 

@@ -110,6 +110,14 @@ def test_2I_34_an_extension_gin_bonus_of_40_adds_20_to_every_gin_hand():
     assert (_hand_points(b)[~gin] == _hand_points(a)[~gin]).all()
 
 
+def test_2I_35_an_extension_undercut_bonus_of_0_takes_10_from_every_undercut():
+    a, b = _pair("gin_rummy", {"undercut_bonus": 0})
+    under = a.hand_rows[:, R.H_END_REASON] == R.REASON_UNDERCUT
+    assert under.any()
+    assert (_hand_points(a)[under] - _hand_points(b)[under] == 10).all()
+    assert (_hand_points(b)[~under] == _hand_points(a)[~under]).all()
+
+
 def test_2I_36_box_bonus_25_adds_5_per_hand_won_to_final_scores():
     a, b = _pair("gin_rummy", {"box_bonus": 25}, hands=None, games=300)
     assert (a.hand_scores == b.hand_scores).all()

@@ -111,3 +111,21 @@ def test_game_metrics_pair_on_the_deals_their_blocks_share(tmp_path, how):
     said = {"mirrored": "are paired too", "in hands": "are paired on the blocks of deals",
             "in games": "are compared unpaired"}  # fmt: skip
     assert "per-game metrics (hands per game" in page and said[how] in page
+
+
+def test_the_dealers_points_edge_is_his_score_per_hand_minus_a_sides_mean(tmp_path):
+    """``dealer_points_edge`` (the report's, from the footers' block sums) against the rows:
+    the dealer's ``hand_scores`` entry minus the mean of the seats', per hand."""
+    path = tmp_path / "aa.toml"
+    path.write_text(A_A.replace("mirror = true\n", ""), encoding="utf-8")
+    summary = run_experiment(load_experiment(path), tmp_path / "data", workers=1, fresh=True)
+    written = write_report(summary.root, tmp_path / "report", resamples=200)
+    rows = written.report.rows.filter(pl.col("metric") == "dealer_points_edge")
+    hands = written.report.dataset.hands().collect()
+    for arm in written.report.dataset.arms:
+        mine = hands.filter(pl.col("arm") == arm.name)
+        scores = mine["hand_scores"].to_list()
+        edges = [s[d] - sum(s) / len(s) for s, d in zip(scores, mine["dealer"], strict=True)]
+        value = rows.filter(pl.col("arm") == arm.name)["value"].item()
+        assert value == pytest.approx(sum(edges) / len(edges))
+        assert value != 0  # the dealer moves second: his edge in points is not 0
