@@ -146,7 +146,7 @@ def load(dataset: str | Path) -> Data:
 def report(dataset: str | Path, *, out: str | Path | None = None, **options: object) -> Path:
     """Write a dataset's balance report (``rummysim report``); return its index.html.
     ``options``: ``baseline``, ``resamples``, ``seed`` as on the command line."""
-    from sim.report import write_report
+    from sim.report.build import write_report
 
     return write_report(dataset, out, **options).index
 

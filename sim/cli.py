@@ -402,8 +402,8 @@ def report(
 ) -> None:
     """Write the balance report of a dataset: index.html, report.md, summary.parquet/csv
     (its benchmark, seconds to report against seconds to simulate: benchmarks/report.py)."""
-    from sim.report import DatasetError
     from sim.report.build import write_report
+    from sim.report.dataset import DatasetError
 
     try:
         written = write_report(dataset, out, baseline=baseline, resamples=resamples, seed=seed)

@@ -36,15 +36,13 @@ RULES.md §3.22), whose ``scores`` are chips won and paid; the columns are as in
 ``end_reason`` gains Phỏm's endings (``went_u``, ``showdown``; RULES.md §3.13), scored in
 chips as well; the columns are as in 6."""
 
-READABLE_VERSIONS = frozenset({3, 4, 5, 6, SCHEMA_VERSION})
-"""Schema versions the report reads. Version 3 differs from 4 only in lacking
-``rules.parquet``, which the report does not need (it reads the rules from the manifest);
-version 4 differs from 5 only in lacking the action counts (its report has no minutes at the
-table, ``sim.dataset.timing``); versions 5 and 6 differ from 7 only in the end reasons they can
-hold.
-Version 1 lacks ``points`` and ``comeback``; version 2's ``comeback`` is wrong for gin (read
-from the final scores, which carry the bonuses), so it is known-bad; a higher version was
-written by a newer rummysim."""
+READABLE_VERSIONS = frozenset({5, 6, SCHEMA_VERSION})
+"""Schema versions the report reads: versions 5 and 6 differ from 7 only in the end reasons
+they can hold. Versions 3 and 4 lack the action counts every report's minutes at the table
+are made of (``sim.dataset.timing``), so they are refused as older (run the experiment
+again); version 1 lacks ``points`` and ``comeback``; version 2's ``comeback`` is wrong for gin
+(read from the final scores, which carry the bonuses), so it is known-bad; a higher version
+was written by a newer rummysim."""
 
 KNOWN_BAD_VERSIONS = {2: "its comeback column is wrong for gin (fixed in version 3)"}
 """Versions that exist but must not be reported on, with why."""

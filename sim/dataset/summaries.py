@@ -102,18 +102,19 @@ class Runs:
     def __len__(self) -> int:
         return len(self.starts)
 
-    def histogram(self, values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(run, value, count) of every pair that occurs, sorted by run then value: a
-        ``group_by(shard, block, value).len()`` within each run."""
+    def histogram_rows(self, values: np.ndarray) -> Rows:
+        """Rows of the report's (shard, block, value, len) table: every (run, value) pair that
+        occurs with its count, sorted by run then value (a ``group_by(shard, block,
+        value).len()`` within each run)."""
         if len(values) == 0:
-            empty = np.zeros(0, np.int64)
-            return empty, empty, empty
+            return Rows.empty(2)
         low = int(values.min())
         width = int(values.max()) - low + 1
         run = np.repeat(np.arange(len(self)), self.counts)  # each row's run
         # (run, value) as one number, counted by sorting: values may be sparse and wide
         keys, counts = np.unique(run * width + (values.astype(np.int64) - low), return_counts=True)
-        return keys // width, keys % width + low, counts
+        k, v = keys // width, keys % width + low
+        return Rows(self.shard[k], self.block[k], np.stack([v, counts], axis=1).astype(np.int64))
 
     def tally(self, values: np.ndarray, width: int) -> np.ndarray:
         """Per run, its rows whose value is each of 0 to ``width - 1`` (int64[runs, width];
@@ -129,19 +130,10 @@ class Runs:
             return np.zeros((0, len(columns)), np.int64)
         return np.stack([np.add.reduceat(np.asarray(c, np.int64), self.starts) for c in columns], 1)
 
-    def histogram_rows(self, values: np.ndarray) -> Rows:
-        """:meth:`histogram` as rows of the report's (shard, block, value, len) table."""
-        k, v, c = self.histogram(values)
-        return Rows(self.shard[k], self.block[k], np.stack([v, c], axis=1).astype(np.int64))
-
-    def sum_rows(self, sums: np.ndarray) -> Rows:
-        """The runs' ``sums`` (int64[runs, columns]) as rows, each with its shard and block."""
-        return Rows(self.shard, self.block, sums)
-
 
 ACTIONS = ("melds", "layoffs", "rebuilds")
 """The hands' action counts (schema version 5) summed per block after the kernel's columns,
-for the time model (``sim.dataset.timing``); 0 in a dataset of an older version."""
+for the time model (``sim.dataset.timing``)."""
 
 
 def hand_sum_names(seats: int, reasons: tuple[str, ...]) -> tuple[str, ...]:
@@ -247,10 +239,10 @@ def reason_codes(column: Column, known: tuple[str, ...]) -> np.ndarray:
 
 HAND_COLUMNS = (
     "shard", "deal", "winner", "dealer", "players", "turns", "points", "game", "hand",
-    "end_reason", "rotation", "hand_scores",
+    "end_reason", "rotation", "hand_scores", *ACTIONS,
 )  # fmt: skip
-"""The columns of the hands files the report reads (and :data:`ACTIONS` where they are):
-``game`` and ``hand`` find each game's first deal, which gives its block."""
+"""The columns of the hands files the report reads: ``game`` and ``hand`` find each game's
+first deal, which gives its block."""
 
 GAME_COLUMNS = (
     "shard", "rotation", "game", "hands", "winner", "final_scores", "lead_changes", "capped",
@@ -273,12 +265,8 @@ SUMMARY_KEY = b"rummysim.blocks"
 a shard's block tables."""
 
 SUMMARY_VERSION = 7
-"""2: the hand block sums end with :data:`ACTIONS`. 3: a seventh table, turns per game. 4:
-the game block sums end with seconds at the table, and an eighth table, seconds per game
-(the time model is in the header). 5: the hand block sums without seats at the table and
-points per seat. 6: every value a 64-bit integer (no per-table storage types). 7: the hand
-block sums hold the dealer's side's points and every side's (``dealer_points``,
-``side_points``). The report reads the rows of a summary of another."""
+"""The footer summaries' version (what each changed: docs/schema.md, "File metadata"); the
+report reads the rows of a shard whose summary is of another."""
 
 TABLES = (
     "hands", "turns", "points", "games", "hands_hist", "margin", "game_turns", "game_seconds",
@@ -305,20 +293,11 @@ class Blocking:
     by_game: bool = False  # blocks of ``block`` game numbers (a run counted in games)
     seconds: tuple[float, ...] = ()  # the time model (``sim.dataset.timing.model_seconds``)
 
-    def hand_blocks(self, deal: np.ndarray, game: np.ndarray) -> np.ndarray:
-        """Each hand's block: its game's (``game // block``) in a run counted in games, else
-        its deal's (``deal // (stride * block)``; deals numbered per game make it the game's
-        too)."""
-        if self.by_game:
-            return game // self.block
-        return deal // (self.stride * self.block)
-
-    def game_blocks(self, game: np.ndarray, first_deal: np.ndarray) -> np.ndarray:
-        """Each game's block: ``game // block`` in a run counted in games, else the block of
-        its first deal (the deal of its hand 0)."""
-        if self.by_game:
-            return game // self.block
-        return first_deal // (self.stride * self.block)
+    def blocks(self, deal: np.ndarray, game: np.ndarray) -> np.ndarray:
+        """Each hand's block, or each game's from its first deal (the deal of its hand 0): its
+        game's (``game // block``) in a run counted in games, else its deal's (``deal //
+        (stride * block)``; deals numbered per game make it the game's too)."""
+        return game // self.block if self.by_game else deal // (self.stride * self.block)
 
     def header(self, *, teams: bool, shard: int) -> dict:
         """What a summary's header says of how it was made (JSON: tuples as lists)."""
@@ -349,13 +328,16 @@ def hand_tables(hands: pa.Table, blocking: Blocking, *, teams: bool) -> tuple[Ro
     if teams:
         winner, dealer = np.where(winner >= 0, winner % 2, winner), dealer % 2
         players = np.full_like(players, 2)
-    runs = Runs(ints("shard"), blocking.hand_blocks(ints("deal"), ints("game")))
+    runs = Runs(ints("shard"), blocking.blocks(ints("deal"), ints("game")))
     turns, points = ints("turns"), ints("points")
     scored = side_points(hands.column("hand_scores"), dealer, players)
-    actions = ACTIONS if all(name in hands.column_names for name in ACTIONS) else ()
     sums = hand_run_sums(runs, winner, dealer, players, turns, points, reasons, blocking, scored)
-    sums = np.concatenate([sums, runs.sums([ints(a) for a in actions] or [np.zeros(n)] * 3)], 1)
-    return runs.sum_rows(sums), runs.histogram_rows(turns), runs.histogram_rows(points)
+    sums = np.concatenate([sums, runs.sums([ints(a) for a in ACTIONS])], 1)
+    return (
+        Rows(runs.shard, runs.block, sums),
+        runs.histogram_rows(turns),
+        runs.histogram_rows(points),
+    )
 
 
 def side_points(column: Column, dealer: np.ndarray, sides: np.ndarray) -> np.ndarray:
@@ -453,7 +435,7 @@ def game_tables_of(
     winner = column(games, "winner")
     margin = final_margins(final, winner)
 
-    timed = bool(blocking.seconds) and set(ACTIONS) <= set(hands.column_names)
+    timed = bool(blocking.seconds)
     charged = [column(hands, c)[:, None] for c in ("turns", *(ACTIONS if timed else ()))]
     first = (column(hands, "deal") * (column(hands, "hand") == 0))[:, None]
     per_game = sums_per_game(
@@ -461,7 +443,7 @@ def game_tables_of(
         np.concatenate([np.ones_like(first), *charged, first], axis=1),
         game_keys(shard, column(games, "rotation"), game),
     )
-    runs = Runs(shard, blocking.game_blocks(game, per_game[:, -1]))
+    runs = Runs(shard, blocking.blocks(per_game[:, -1], game))
     flags = column(games, "comeback"), winner, column(games, "lead_changes")
     sums = game_run_sums(runs, hands_of, margin, *flags, column(games, "capped"), blocking.seats)
     turns_rows = runs.histogram_rows(per_game[:, 1])
@@ -471,8 +453,8 @@ def game_tables_of(
         seconds = np.rint(per_game[:, :-1] @ np.asarray(blocking.seconds)).astype(np.int64)
         seconds_rows = runs.histogram_rows(seconds)
     sums = np.concatenate([sums, runs.sums([seconds])], axis=1)
-    return (runs.sum_rows(sums), runs.histogram_rows(hands_of), runs.histogram_rows(margin),
-            turns_rows, seconds_rows)  # fmt: skip
+    hists = [runs.histogram_rows(x) for x in (hands_of, margin)]
+    return Rows(runs.shard, runs.block, sums), *hists, turns_rows, seconds_rows
 
 
 def summary_for(hands: pa.Table, games: pa.Table, blocking: Blocking, *, teams: bool) -> bytes:

@@ -16,6 +16,7 @@ from sim.dataset.timing import ACTION_SUMS, time_model
 from sim.report.dataset import Arm, Dataset
 from sim.report.metrics import BOOTSTRAP_BLOCKS, Aggregates
 from sim.report.stats import (
+    QUANTILES,
     Interval,
     Sums,
     block_bootstrap,
@@ -78,11 +79,11 @@ def _dealer_points(sides: int) -> Callable[[Sums], np.ndarray]:
 def metrics_for(
     players: int,
     reasons: tuple[str, ...],
-    teams: bool = False,
-    seconds: Mapping[str, float] | None = None,
+    teams: bool,
+    seconds: Mapping[str, float],
 ) -> list[Metric]:
     """The metrics compared between arms of one table size (``teams``: a partnership table;
-    ``seconds``: the time model, None where the hands lack the action counts it charges)."""
+    ``seconds``: the time model, ``sim.dataset.timing``)."""
     dealer = "dealer's team's" if teams else "dealer's"
     first = "first player's team's" if teams else "first player's"
     # fmt: off
@@ -100,12 +101,11 @@ def metrics_for(
         Metric("first_win", f"{first} hand win rate", "hand", "share", _ratio("first_win")),
         Metric("dealer_points_edge", f"{dealer} points per hand - a side's mean", "hand",
                "mean", _dealer_points(2 if teams else players), 2),
+        Metric("minutes_mean", "minutes per hand (time model)", "hand", "other",
+               _minutes(seconds), 2),
+        Metric("minutes_per_game", "minutes per game (time model)", "game", "other",
+               lambda s: s["seconds"] / (60.0 * s["n"]), 1),
     ]
-    if seconds is not None:
-        out.append(Metric("minutes_mean", "minutes per hand (time model)", "hand", "other",
-                          _minutes(seconds), 2))
-        out.append(Metric("minutes_per_game", "minutes per game (time model)", "game", "other",
-                          lambda s: s["seconds"] / (60.0 * s["n"]), 1))
     out += [Metric(f"share_{r}", f"hands: {r}", "hand", "share", _ratio(f"r_{r}"))
             for r in reasons]
     # fmt: on
@@ -164,7 +164,7 @@ def _capped(sums: Sums) -> Sums:
     return Sums(sums.names, np.add.reduceat(sums.values, starts, axis=0))
 
 
-def _arm_sums(frame: pl.DataFrame, arm: str, names: tuple[str, ...]) -> Sums:
+def arm_sums(frame: pl.DataFrame, arm: str, names: tuple[str, ...]) -> Sums:
     """One arm's hand or game blocks as sums, neighbours merged into at most
     :data:`BOOTSTRAP_BLOCKS` (:func:`_capped`)."""
     return _capped(_sums(_blocks(frame, arm, names), names))
@@ -187,6 +187,14 @@ def _paired(a: pl.DataFrame, b: pl.DataFrame, names: tuple[str, ...]) -> tuple[S
     return _capped(_sums(both, names)), _capped(Sums(names, in_b))
 
 
+def _both_arms(frame, arms: tuple[str, str], names, paired: bool) -> tuple[Sums, Sums]:
+    """Two arms' blocks as sums: lined up on (shard, block) (:func:`_paired`) when ``paired``,
+    else each arm's own (:func:`arm_sums`)."""
+    if paired:
+        return _paired(*(_blocks(frame, a, names) for a in arms), names)
+    return arm_sums(frame, arms[0], names), arm_sums(frame, arms[1], names)
+
+
 def analyse(
     ds: Dataset,
     agg: Aggregates,
@@ -198,18 +206,19 @@ def analyse(
     from ``seed``)."""
     hnames = hand_sum_names(agg.seats, agg.reasons)
     gnames = game_sum_names(agg.seats)
-    seconds = seconds_of(ds, agg)
+    seconds = time_model(ds.manifest)
     metric_rows: dict[str, list[dict]] = {}
     estimates: dict[tuple[str, str], Interval] = {}
     hands_n: dict[str, int] = {}
     games_n: dict[str, int] = {}
     for arm in ds.arms:
-        hb = _arm_sums(agg.hand_blocks, arm.name, hnames)
-        gb = _arm_sums(agg.game_blocks, arm.name, gnames)
+        hb = arm_sums(agg.hand_blocks, arm.name, hnames)
+        gb = arm_sums(agg.game_blocks, arm.name, gnames)
         hands_n[arm.name] = int(hb["n"].sum())
         games_n[arm.name] = int(gb["n"].sum())
         metrics = metrics_for(arm.players, agg.reasons, arm.teams, seconds)
-        for level, sums, edges in zip(("hand", "game"), (hb, gb), seat_edges(arm), strict=True):
+        hand_edges, game_edges = seat_edges(arm.seats)
+        for level, sums, edges in (("hand", hb, hand_edges), ("game", gb, game_edges)):
             stats = {m.name: m.fn for m in metrics if m.level == level} | edges
             for name, iv in block_bootstrap(stats, sums, resamples=resamples, seed=seed).items():
                 estimates[(arm.name, name)] = iv
@@ -295,18 +304,15 @@ def _wilson_row(arm: Arm, metric: str, title: str, k: float, n: float, fair=0.0)
     return _row(arm, metric, title, wilson(float(k), float(n)), "wilson", n, 100.0, fair)
 
 
-QUANTILES = ("median", "p10", "p25", "p75", "p90")
-
-
 def _distribution_rows(arm: Arm, agg: Aggregates) -> list[dict]:
     """An arm's quantiles (from its histograms, without intervals) and survival shares
     (Wilson)."""
     rows = []
     for key, hist, noun in (
-        ("turns", agg.turns_hist, "turns per hand"),
-        ("points", agg.points_hist, "points won per hand"),
-        ("hands", agg.hands_hist, "hands per game"),
-        ("margin", agg.margin_hist, "final margin"),
+        ("turns", agg.hist["turns"], "turns per hand"),
+        ("points", agg.hist["points"], "points won per hand"),
+        ("hands", agg.hist["hands_hist"], "hands per game"),
+        ("margin", agg.hist["margin"], "final margin"),
     ):
         h = _of_arm(hist, arm.name)
         if h.height == 0:
@@ -317,7 +323,7 @@ def _distribution_rows(arm: Arm, agg: Aggregates) -> list[dict]:
         for q in (*QUANTILES, "iqr") if key == "points" else QUANTILES:
             title = f"{noun} ({q.upper() if q == 'iqr' else q})"
             rows.append(_row(arm, f"{key}_{q}", title, (stats[q], None, None), "", stats["n"]))
-    h = _of_arm(agg.turns_hist, arm.name)
+    h = _of_arm(agg.hist["turns"], arm.name)
     turns, lengths = h["turns"].to_numpy(), h["len"].to_numpy().astype(np.int64)
     total = float(lengths.sum())
     for turn in SURVIVAL_TURNS:
@@ -333,17 +339,13 @@ def _metric_rows(arm, agg, hb, gb, metrics, estimates) -> list[dict]:
     g = int(gb["n"].sum())
     rows = []
     for m in metrics:
-        iv = estimates[(arm.name, m.name)]
-        scale = m.scale()
-        size = n if m.level == "hand" else g
-        if m.kind == "share":
-            sums = hb if m.level == "hand" else gb
-            num = {"dealer_win": "dealer_win", "first_win": "first_win"}.get(m.name)
-            num = num or ("comeback" if m.name == "comeback_share" else f"r_{m.name[6:]}")
-            rows.append(_wilson_row(arm, m.name, m.title, sums[num].sum(), size))
+        iv, size = estimates[(arm.name, m.name)], n if m.level == "hand" else g
+        if m.kind == "share":  # a count of the hands or games: the share times their number
+            count = round(iv.estimate * size) if size else 0
+            rows.append(_wilson_row(arm, m.name, m.title, count, size))
         else:
             est = (iv.estimate, iv.low, iv.high)
-            rows.append(_row(arm, m.name, m.title, est, "bootstrap", size, scale))
+            rows.append(_row(arm, m.name, m.title, est, "bootstrap", size, m.scale()))
     # first-player advantage: the first player's share of the hands someone won, minus a
     # fair 1/players share (percentage points)
     title = "first-player advantage (share of won hands - fair share)"
@@ -360,16 +362,12 @@ def _metric_rows(arm, agg, hb, gb, metrics, estimates) -> list[dict]:
     return rows
 
 
-def seat_edges(arm: Arm) -> tuple[dict[str, Callable[[Sums], np.ndarray]], ...]:
-    """Seat advantage as statistics of block sums, (hand, game): each side's share of the
-    hands someone won minus its fair share ``1 / sides`` (``seat<s>_edge``), the dealer's
-    side's (``dealer_edge``), and each side's share of the games someone won minus the fair
-    share (``seat<s>_game_edge``); shares, not yet in percentage points."""
-    return side_edges(arm.seats)
-
-
-def side_edges(sides: int) -> tuple[dict[str, Callable[[Sums], np.ndarray]], ...]:
-    """:func:`seat_edges` of a table of ``sides`` sides (players, or two teams)."""
+def seat_edges(sides: int) -> tuple[dict[str, Callable[[Sums], np.ndarray]], ...]:
+    """Seat advantage at a table of ``sides`` sides (players, or two teams; ``Arm.seats``) as
+    statistics of block sums, (hand, game): each side's share of the hands someone won minus
+    its fair share ``1 / sides`` (``seat<s>_edge``), the dealer's side's (``dealer_edge``),
+    and each side's share of the games someone won minus the fair share
+    (``seat<s>_game_edge``); shares, not yet in percentage points."""
     fair = 1.0 / sides
     hand: dict[str, Callable[[Sums], np.ndarray]] = {
         f"seat{s}_edge": (lambda t, s=s: t[f"win{s}"] / t["decided"] - fair) for s in range(sides)
@@ -382,19 +380,23 @@ def side_edges(sides: int) -> tuple[dict[str, Callable[[Sums], np.ndarray]], ...
     return hand, game
 
 
-def edge_title(arm: Arm, metric: str) -> str:
-    """What an edge metric of :func:`seat_edges` is, in words."""
-    if metric == "dealer_edge":
-        return "dealer's team's edge" if arm.teams else "dealer's edge"
-    seat = int(metric[4 : metric.index("_")])
-    side = f"team {'AB'[seat]}" if arm.teams else f"seat {seat}"
-    return f"{side}, {'games' if 'game' in metric else 'hands'}"
+def edge_title(arm: Arm, metric: str, phrase: bool = False) -> str:
+    """What an edge metric of :func:`seat_edges` is, in words: a title (``seat 0, hands``,
+    ``dealer's edge``), or a ``phrase`` (``seat 0's share of the won hands``)."""
+    side = "dealer's team" if arm.teams else "dealer"
+    what = "hands"
+    if metric != "dealer_edge":
+        seat, what = int(metric[4 : metric.index("_")]), "games" if "game" in metric else "hands"
+        side = f"team {'AB'[seat]}" if arm.teams else f"seat {seat}"
+    if phrase:
+        return f"{'the ' * (metric == 'dealer_edge')}{side}'s share of the won {what}"
+    return f"{side}'s edge" if metric == "dealer_edge" else f"{side}, {what}"
 
 
 def _edge_rows(arm: Arm, estimates, hands: int, games: int) -> list[dict]:
     """The arm's seat advantage (:func:`seat_edges`) in percentage points, with 95% block
     bootstrap intervals."""
-    hand, game = seat_edges(arm)
+    hand, game = seat_edges(arm.seats)
     rows = []
     for metric in [*hand, *game]:
         iv = estimates[(arm.name, metric)]
@@ -439,50 +441,6 @@ def skill_rows(ds: Dataset) -> list[dict]:
     return rows
 
 
-def statistics(
-    players: int,
-    reasons: tuple[str, ...],
-    teams: bool = False,
-    seconds: Mapping[str, float] | None = None,
-) -> dict[str, tuple[str, float, Callable[[Sums], np.ndarray]]]:
-    """Every per-arm statistic of the report by name, as (level, scale, function of block
-    sums): the metrics of :func:`metrics_for` and the seat edges of :func:`seat_edges`
-    (``scale``: 100 for shares and edges, which the report shows in percent or percentage
-    points). What ``rummysim tune`` aims at (``sim.tuning``), computed by the report's code."""
-    metrics = metrics_for(players, reasons, teams, seconds)
-    out = {m.name: (m.level, m.scale(), m.fn) for m in metrics}
-    hand, game = side_edges(2 if teams else players)
-    out |= {name: ("hand", 100.0, fn) for name, fn in hand.items()}
-    out |= {name: ("game", 100.0, fn) for name, fn in game.items()}
-    return out
-
-
-def arm_interval(
-    agg: Aggregates,
-    arm: str,
-    level: str,
-    fn: Callable[[Sums], np.ndarray],
-    *,
-    resamples: int = 2000,
-    seed: int = 0,
-) -> Interval:
-    """One arm's statistic ``fn`` of its hand or game block sums (``level``) with its 95%
-    block bootstrap interval, as the report estimates every statistic."""
-    if level == "hand":
-        names = hand_sum_names(agg.seats, agg.reasons)
-        sums = _arm_sums(agg.hand_blocks, arm, names)
-    else:
-        names = game_sum_names(agg.seats)
-        sums = _arm_sums(agg.game_blocks, arm, names)
-    return block_bootstrap({"x": fn}, sums, resamples=resamples, seed=seed)["x"]
-
-
-def seconds_of(ds: Dataset, agg: Aggregates) -> dict[str, float] | None:
-    """The dataset's time model (``sim.dataset.timing``), or None where its hands lack the
-    action counts the model charges (a dataset of schema version 3 or 4)."""
-    return time_model(ds.manifest) if agg.actions else None
-
-
 def games_share_deals(agg: Aggregates) -> bool:
     """Whether the game blocks of two arms on one seed cover the same deals, so that they are
     compared paired: with deals numbered per game (mirrored), game g of every arm deals the
@@ -495,7 +453,7 @@ def games_share_deals(agg: Aggregates) -> bool:
 
 
 def _compare(ds, agg, hnames, gnames, estimates, resamples, seed) -> list[Comparison]:
-    seconds = seconds_of(ds, agg)
+    seconds = time_model(ds.manifest)
     out: list[Comparison] = []
     for arm in ds.arms:
         if arm.is_baseline or arm.baseline not in {a.name for a in ds.arms}:
@@ -504,16 +462,9 @@ def _compare(ds, agg, hnames, gnames, estimates, resamples, seed) -> list[Compar
         metrics = metrics_for(arm.players, agg.reasons, arm.teams, seconds)
         both = (arm.name, base.name)
         paired = not arm.own_seed  # an arm with its own seed played other deals
-        if paired:
-            ha, hb = _paired(*(_blocks(agg.hand_blocks, a, hnames) for a in both), hnames)
-        else:  # an arm with its own seed plays other deals: nothing to pair on
-            ha, hb = (_arm_sums(agg.hand_blocks, a, hnames) for a in both)
-        # games pair on the deals their blocks share (games_paired)
-        games_paired = paired and games_share_deals(agg)
-        if games_paired:
-            ga, gb = _paired(*(_blocks(agg.game_blocks, a, gnames) for a in both), gnames)
-        else:
-            ga, gb = (_arm_sums(agg.game_blocks, a, gnames) for a in both)
+        games_paired = paired and games_share_deals(agg)  # games pair on the deals they share
+        ha, hb = _both_arms(agg.hand_blocks, both, hnames, paired)
+        ga, gb = _both_arms(agg.game_blocks, both, gnames, games_paired)
         hand = {m.name: m.fn for m in metrics if m.level == "hand"}
         game = {m.name: m.fn for m in metrics if m.level == "game"}
         ivs = block_bootstrap(hand, ha, hb, paired=paired, resamples=resamples, seed=seed)

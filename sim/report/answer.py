@@ -176,20 +176,11 @@ class Card:
                     what = (f"{arm.label} changes {cell.title} by {cell.text}{cell.unit} "
                             f"against {row.against or self.baseline}")  # fmt: skip
                 else:  # a seat's (or the dealer's) deviation from its fair share
-                    what = (f"{arm.label}: {_edge_phrase(arm, cell.metric)} is {cell.text} pp "
+                    what = (f"{arm.label}: {edge_title(arm, cell.metric, True)} is {cell.text} pp "
                             f"from its fair share of {100 / arm.seats:.4g}%")  # fmt: skip
                 band = f"{cell.band:g}{cell.unit}"
                 out.append(f"{what} (Holm-adjusted interval; practical band ±{band}).")
         return out
-
-
-def _edge_phrase(arm: Arm, metric: str) -> str:
-    """``seat 0's share of the won hands``, ``the dealer's share of the won hands``."""
-    if metric == "dealer_edge":
-        who = "the dealer's team" if arm.teams else "the dealer"
-        return f"{who}'s share of the won hands"
-    side, what = edge_title(arm, metric).split(", ")
-    return f"{side}'s share of the won {what}"
 
 
 def _cell(metric, title, estimate, se, level, scale, bands, decimals=1, unit=" pp") -> Cell:
@@ -264,7 +255,7 @@ def seat_cells(report: Report, bands: dict[str, float] | None = None) -> dict:
     cell of the report, from each arm's own block bootstrap (``Report.estimates``)."""
     items = []
     for arm in report.dataset.arms:
-        hand, game = seat_edges(arm)
+        hand, game = seat_edges(arm.seats)
         for metric in [*hand, *game]:
             iv = report.estimates.get((arm.name, metric))
             if iv is not None:

@@ -75,22 +75,22 @@ def draw_all(report: Report, folder: Path) -> dict[str, Path]:
     folder.mkdir(parents=True, exist_ok=True)
     arms, agg = report.dataset.arms, report.agg
     names, labels = _arm_names(arms), arm_labels(arms)
-    per_game = agg.game_seconds_hist.with_columns(pl.col("seconds") / 60)
+    per_game = agg.hist["game_seconds"].with_columns(pl.col("seconds") / 60)
     minutes = [(per_game, "seconds", "minutes per game (time model)")] if per_game.height else []
-    length = [(agg.turns_hist, "turns", "turns per hand"),
-              (agg.hands_hist, "hands", "hands per game"),
-              (agg.game_turns_hist, "turns", "turns per game"), *minutes]  # fmt: skip
+    length = [(agg.hist["turns"], "turns", "turns per hand"),
+              (agg.hist["hands_hist"], "hands", "hands per game"),
+              (agg.hist["game_turns"], "turns", "turns per game"), *minutes]  # fmt: skip
     draw = {
         "length": lambda: _draw_boxes(**_boxes_data(names, labels, length)),
         "spread": lambda: _draw_boxes(
-            **_boxes_data(names, labels, [(agg.points_hist, "points", "points won per hand")])
+            **_boxes_data(names, labels, [(agg.hist["points"], "points", "points won per hand")])
         ),
         "seats": lambda: _draw_seats(**_seats_data(report)),
         "forest": lambda: _draw_forest(**_forest_data(report)),
     }
     for p in {a.players for a in arms}:
         table = [a for a in arms if a.players == p]
-        draw[f"survival-{p}p"] = lambda t=table: _draw_survival(**_survival_data(t, agg.turns_hist))
+        draw[f"survival-{p}p"] = lambda t=table: _draw_survival(**_survival_data(t, agg.hist))
     rc = {"svg.hashsalt": "rummysim", "svg.fonttype": "none"}
     out = {}
     for stem, _caption in figure_list(arms):
@@ -185,11 +185,11 @@ BOX_WIDTH = 0.6
 """Height of a box (rows are 1 apart)."""
 
 
-def _survival_data(arms: Sequence[Arm], hist: pl.DataFrame) -> dict:
+def _survival_data(arms: Sequence[Arm], hists: dict[str, pl.DataFrame]) -> dict:
     """The survival curves of one table's arms: per arm its label and line-up, the turns and
     the share of hands over by each; the x axis ends where every curve passes 98% (at most
     150 turns)."""
-    curves, ends = [], []
+    curves, ends, hist = [], [], hists["turns"]
     for arm in sorted(arms, key=lambda a: (a.lineup, not a.is_baseline, a.name)):
         h = hist.filter(pl.col("arm") == arm.name).sort("turns")
         if h.height == 0:

@@ -33,9 +33,6 @@ from sim.dataset.timing import model_seconds, time_model
 from sim.engine.rows import GAME_DEAL_STRIDE, REASON_NAMES
 from sim.report.dataset import Dataset, DatasetError
 
-REASONS = REASON_NAMES
-"""Every end reason a variant may produce; the report shows those that occur."""
-
 
 @dataclass(frozen=True)
 class Aggregates:
@@ -43,18 +40,15 @@ class Aggregates:
 
     hand_blocks: pl.DataFrame
     game_blocks: pl.DataFrame
-    turns_hist: pl.DataFrame
-    points_hist: pl.DataFrame
-    hands_hist: pl.DataFrame
-    margin_hist: pl.DataFrame
-    game_turns_hist: pl.DataFrame  # (arm, turns, len): turns per game, per arm
-    game_seconds_hist: pl.DataFrame  # (arm, seconds, len): time model's seconds per game
+    hist: dict[str, pl.DataFrame]
+    """Per histogram of :data:`~sim.dataset.summaries.TABLES` (``turns``, ``points`` per hand,
+    ``hands_hist``: hands per game, ``margin``, ``game_turns``, ``game_seconds``: the time
+    model's per game), the (arm, value, len) counts summed over each arm's blocks."""
     seats: int
     reasons: tuple[str, ...]
     block: int
     per_game_deals: bool = False
     by_game: bool = False  # a run counted in games: hands blocked by their game's number
-    actions: bool = True  # the hands hold the action counts (melds, lay-offs, rebuilds)
 
     @property
     def blocks_text(self) -> str:
@@ -99,7 +93,6 @@ class Part:
     path: Path
     rows: int
     summary: bytes | None = None
-    actions: bool = False  # it holds the action counts (a hands file of schema version 5)
 
 
 def _parts(folder: Path) -> dict[str, list[Part]]:
@@ -110,11 +103,10 @@ def _parts(folder: Path) -> dict[str, list[Part]]:
         for path in sorted(arm_folder.glob("*.parquet")):
             try:
                 meta = pq.read_metadata(path)
-                actions = set(B.ACTIONS) <= set(meta.schema.to_arrow_schema().names)
             except (OSError, pa.ArrowException) as err:
                 raise damaged([str(path)], f"cannot read the Parquet file ({err})") from None
             summary = (meta.metadata or {}).get(B.SUMMARY_KEY)
-            parts.setdefault(arm, []).append(Part(path, meta.num_rows, summary, actions))
+            parts.setdefault(arm, []).append(Part(path, meta.num_rows, summary))
     return parts
 
 
@@ -158,7 +150,7 @@ def _shard_tables(part: Part, games: Path, blocking: B.Blocking, teams: bool) ->
             return B.read_summary(part.summary or b"")
     files = [str(part.path)] + ([str(games)] if games.exists() else [])
     try:
-        hands = _read(part.path, [*B.HAND_COLUMNS, *(B.ACTIONS if part.actions else ())])
+        hands = _read(part.path, list(B.HAND_COLUMNS))
         tables = B.hand_tables(hands, blocking, teams=teams)
         if games.exists():
             game_rows = _read(games, list(B.GAME_COLUMNS))
@@ -196,7 +188,7 @@ def aggregate(ds: Dataset) -> Aggregates:
         block = block_size(min(games_of, default=0))
     else:
         block = block_size(min(sum(p.rows for p in parts) for parts in hand_parts.values()))
-    known = REASONS + ("other",)
+    known = REASON_NAMES + ("other",)  # every end reason; the report shows those that occur
     seconds = model_seconds(time_model(ds.manifest))
     blocking = B.Blocking(block, stride, seats, known, by_game, seconds)
     names = dict(zip(B.TABLES, B.table_names(seats, known), strict=True))
@@ -223,16 +215,10 @@ def aggregate(ds: Dataset) -> Aggregates:
     return Aggregates(
         hand_blocks=hb.drop([f"r_{r}" for r in known if r not in seen]),
         game_blocks=_summed(frames["games"], names["games"]),
-        turns_hist=hist["turns"],
-        points_hist=hist["points"],
-        hands_hist=hist["hands_hist"],
-        margin_hist=hist["margin"],
-        game_turns_hist=hist["game_turns"],
-        game_seconds_hist=hist["game_seconds"],
+        hist=hist,
         seats=seats,
         reasons=seen,
         block=block,
         per_game_deals=per_game,
         by_game=by_game,
-        actions=all(p.actions for parts in hand_parts.values() for p in parts),
     )

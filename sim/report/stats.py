@@ -68,24 +68,21 @@ def holm(pvalues: Sequence[float]) -> list[float]:
 # ---- distributions from histograms ---------------------------------------------------
 
 
-def hist_quantile(values: np.ndarray, counts: np.ndarray, q: float) -> float:
-    """The q-quantile of a histogram: the smallest value whose cumulative share reaches q
-    (the 1e-12 keeps a share of exactly ``q`` from missing by rounding)."""
-    order = np.argsort(values)
-    cdf = np.cumsum(np.asarray(counts, dtype=float)[order])
-    if not len(cdf) or cdf[-1] <= 0:
-        return math.nan
-    return float(np.asarray(values)[order][np.argmax(cdf >= (q - 1e-12) * cdf[-1])])
+QUANTILES = {"p10": 0.1, "p25": 0.25, "median": 0.5, "p75": 0.75, "p90": 0.9}
 
 
 def hist_summary(values: np.ndarray, counts: np.ndarray) -> dict[str, float]:
-    """Count, mean, p10, p25, median, p75, p90 of a histogram (value -> count)."""
+    """Count, mean and :data:`QUANTILES` of a histogram (value -> count), NaN when it is empty;
+    each quantile is the smallest value whose cumulative share reaches it (numpy's weighted
+    ``inverted_cdf``, as of the hands themselves)."""
     c = np.asarray(counts, dtype=float)
-    n = c.sum()
-    out = {"n": float(n), "mean": float(np.dot(values, c) / n) if n else math.nan}
-    for name, q in (("p10", 0.1), ("p25", 0.25), ("median", 0.5), ("p75", 0.75), ("p90", 0.9)):
-        out[name] = hist_quantile(values, counts, q)
-    return out
+    n = float(c.sum())
+    if n <= 0:
+        return {"n": n, "mean": math.nan} | dict.fromkeys(QUANTILES, math.nan)
+    qs = np.quantile(values, list(QUANTILES.values()), weights=c, method="inverted_cdf")
+    return {"n": n, "mean": float(np.dot(values, c) / n)} | dict(
+        zip(QUANTILES, map(float, qs), strict=True)
+    )
 
 
 # ---- the block bootstrap -------------------------------------------------------------

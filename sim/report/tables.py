@@ -73,29 +73,27 @@ def templates(autoescape: bool) -> Environment:
 def pairing_text(agg) -> str:
     """What is paired and how, said on the page (and in report.md)
     (``sim.report.analysis.games_share_deals``)."""
-    metrics = "per-game metrics (hands per game, final margin, lead changes, comebacks, minutes "
     if agg.per_game_deals:
-        games = (
-            metrics + "per game) are paired too: deals are numbered per game (mirrored deals), "
-            "so game g of every arm deals the same cards, hand by hand, and blocks of games are "
-            "resampled together; "
+        how = (
+            "are paired too: deals are numbered per game (mirrored deals), so game g of every "
+            "arm deals the same cards, hand by hand, and blocks of games are resampled together"
         )
     elif games_share_deals(agg):
-        games = (
-            metrics + "per game) are paired on the blocks of deals their games began on: both "
-            "arms' block holds the games begun on the same deals (a rule that changes hand "
-            "lengths cuts them into other games, so this pairing is looser than the hands'); "
+        how = (
+            "are paired on the blocks of deals their games began on: both arms' block holds "
+            "the games begun on the same deals (a rule that changes hand lengths cuts them "
+            "into other games, so this pairing is looser than the hands')"
         )
     else:
-        games = (
-            metrics + "per game) are compared unpaired: in a run counted in games, game g of "
-            "two arms is dealt other cards once hand lengths differ (mirrored deals pair "
-            "them); "
+        how = (
+            "are compared unpaired: in a run counted in games, game g of two arms is dealt "
+            "other cards once hand lengths differ (mirrored deals pair them)"
         )
     return (
         "Per-hand metrics are paired on the deals both arms played (common random numbers: "
-        "their blocks are resampled together); " + games + "an arm with its own seed (marked "
-        "'own seed') shares no deals and is compared unpaired throughout. "
+        "their blocks are resampled together); per-game metrics (hands per game, final "
+        f"margin, lead changes, comebacks, minutes per game) {how}; an arm with its own "
+        "seed (marked 'own seed') shares no deals and is compared unpaired throughout. "
     )
 
 
@@ -139,14 +137,9 @@ def arm_table(report: Report) -> tuple[list[str], list[list[tuple[str, float | s
     values = {(r["arm"], r["metric"]): r for r in report.rows.iter_rows(named=True)}
     rows = []
     for arm in sorted(report.dataset.arms, key=lambda a: (a.players, a.lineup, a.name)):
-        row: list[tuple[str, float | str | None]] = [
-            (arm.name, arm.name),
-            (str(arm.players), arm.players),
-            (arm.lineup, arm.lineup),
-            (arm.label, arm.label),
-            (str(report.hands[arm.name]), report.hands[arm.name]),
-            (str(report.games[arm.name]), report.games[arm.name]),
-        ]
+        given = (arm.name, arm.players, arm.lineup, arm.label,
+                 report.hands[arm.name], report.games[arm.name])  # fmt: skip
+        row: list[tuple[str, float | str | None]] = [(str(v), v) for v in given]
         for metric, _title, d in ARM_COLUMNS:
             v = values.get((arm.name, metric))
             if v is None:

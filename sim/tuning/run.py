@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.report.analysis import arm_interval, seconds_of, statistics
+from sim.dataset.timing import time_model
 from sim.report.dataset import open_dataset
 from sim.report.metrics import aggregate
 from sim.runner.experiment import (
@@ -40,6 +40,7 @@ from sim.runner.experiment import (
     load_experiment,
 )
 from sim.runner.run import Reporter, RunError, run_experiment
+from sim.tuning.objective import arm_interval, statistics
 from sim.tuning.search import CONFIRM_SEED, Answer, Point, Round, next_round
 from sim.tuning.spec import TuneSpec, toml_value
 
@@ -177,7 +178,7 @@ def evaluate(spec: TuneSpec, dataset: Path, r: Round) -> tuple[Point, ...]:
     points = []
     for x in r.values:
         arm = next(a for a in ds.arms if a.ruleset == arm_name(x))
-        stats = statistics(arm.players, agg.reasons, arm.teams, seconds_of(ds, agg))
+        stats = statistics(arm.players, agg.reasons, arm.teams, time_model(ds.manifest))
         fn = _objective_fn(spec, stats)
         iv = arm_interval(agg, arm.name, spec.objective.level, fn, resamples=spec.resamples)
         scale = spec.objective.scale

@@ -5,7 +5,7 @@ Every problem raises :class:`ConfigError` naming the file and the key. A knob is
 setting (``initial_meld_min``, ``chip_stack``), the number of a parametrised one
 (``game_end = "target:N"``, ``going_rummy = "bonus:N"``) or a choice that also takes
 integers as a simulator extension (``knock_limit``, ``gin_bonus``, ``undercut_bonus``).
-The objective is one of the report's per-arm statistics (``sim.report.analysis.statistics``),
+The objective is one of the report's per-arm statistics (``sim.tuning.objective.statistics``),
 or the difference of two of the same level, in the report's units (shares and seat edges
 in percent or percentage points).
 """
@@ -22,7 +22,6 @@ from typing import Any
 
 from sim.dataset.timing import DEFAULT_SECONDS, check_time_table
 from sim.engine.rows import REASON_NAMES
-from sim.report.analysis import statistics
 from sim.rules import ConfigError, load_variant
 from sim.rules import fields as F
 from sim.rules.errors import show, unknown_key
@@ -30,6 +29,7 @@ from sim.rules.fields import config_path
 from sim.rules.loader import check_length
 from sim.rules.toggles import BY_NAME, Kind, Toggle, split_param
 from sim.runner.experiment import check_bots_fit, lineup_bots, seat_bots
+from sim.tuning.objective import statistics
 from sim.tuning.search import Knob, Settings
 
 NAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_.@+-]*$")

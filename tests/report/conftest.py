@@ -50,7 +50,7 @@ def small_dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def small_report(small_dataset: Path, tmp_path_factory: pytest.TempPathFactory):
     """The report of the small dataset, written once (500 resamples to keep tests quick)."""
-    from sim.report import write_report
+    from sim.report.build import write_report
 
     out = tmp_path_factory.mktemp("report") / "small"
     return write_report(small_dataset, out, resamples=500, seed=3)

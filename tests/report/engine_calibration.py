@@ -207,7 +207,7 @@ def pooled_truth(report, pairs: dict[str, list[Comparison]]) -> dict[str, float]
     """Each metric's effect over every replicate pooled: the statistic of all ``corner<i>``
     arms' block sums together minus that of all ``base<i>`` arms'."""
     from sim.dataset.summaries import game_sum_names, hand_sum_names
-    from sim.report.analysis import _arm_sums
+    from sim.report.analysis import arm_sums
 
     agg = report.agg
     names = {"hand": hand_sum_names(agg.seats, agg.reasons), "game": game_sum_names(agg.seats)}
@@ -217,7 +217,7 @@ def pooled_truth(report, pairs: dict[str, list[Comparison]]) -> dict[str, float]
         for side in ("corner", "base"):
             arms = [c.arm.name if side == "corner" else c.arm.baseline
                     for comps in pairs.values() for c in comps[:1]]  # fmt: skip
-            total = sum(_arm_sums(tables[level], arm, names[level]).total().values for arm in arms)
+            total = sum(arm_sums(tables[level], arm, names[level]).total().values for arm in arms)
             totals[(level, side)] = total
     truth = {}
     for comps in pairs.values():
@@ -241,17 +241,17 @@ def edge_checks(report, arms: list) -> list[Check]:
     ``arms``' own 95% intervals (``report.estimates``) that cover the statistic of all their
     block sums pooled (Bonferroni over the statistics, as the other checks)."""
     from sim.dataset.summaries import game_sum_names, hand_sum_names
-    from sim.report.analysis import _arm_sums, seat_edges
+    from sim.report.analysis import arm_sums, seat_edges
 
     agg = report.agg
-    hand, game = seat_edges(arms[0])
+    hand, game = seat_edges(arms[0].seats)
     level = ALPHA / len(EDGES)
     out = []
     for metric in EDGES:
         in_game = metric in game
         names = game_sum_names(agg.seats) if in_game else hand_sum_names(agg.seats, agg.reasons)
         table = agg.game_blocks if in_game else agg.hand_blocks
-        total = sum(_arm_sums(table, a.name, names).total().values for a in arms)
+        total = sum(arm_sums(table, a.name, names).total().values for a in arms)
         truth = float((game if in_game else hand)[metric](Sums(names, total))[0])
         ivs = [report.estimates[(a.name, metric)] for a in arms]
         hits = sum(iv.low <= truth <= iv.high for iv in ivs)

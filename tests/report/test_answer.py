@@ -133,7 +133,7 @@ def test_an_experiments_bands_change_the_verdicts(small_report) -> None:
 def test_an_aa_arm_with_its_own_seed_is_compared_unpaired(tmp_path) -> None:
     """An A/A check in the tool: the baseline's very rules with their own seed play other
     deals, so the comparison is unpaired (not exactly zero), says so, and finds nothing."""
-    from sim.report import write_report
+    from sim.report.build import write_report
     from sim.runner.experiment import load_experiment
     from sim.runner.run import run_experiment
     from tests.runner.helpers import SMALL, write_experiment
@@ -229,7 +229,7 @@ def test_the_seat_advantage_is_on_the_card_in_both_pages(small_report) -> None:
 def test_a_card_with_two_games_names_each_rows_own_baseline(tmp_path) -> None:
     """One experiment, two games (an arm's ``baseline``, docs/experiments.md): each row of
     the card and each finding sentence names the baseline it is compared with."""
-    from sim.report import write_report
+    from sim.report.build import write_report
     from sim.runner.experiment import load_experiment
     from sim.runner.run import run_experiment
     from tests.runner.helpers import SMALL, write_experiment

@@ -159,7 +159,7 @@ def test_length_figure_draws_the_turns_per_game_of_every_rule_set(small_report) 
     ds = report.dataset
     names = figures._arm_names(ds.arms)
     data = figures._boxes_data(
-        names, figures.arm_labels(ds.arms), [(report.agg.game_turns_hist, "turns", "x")]
+        names, figures.arm_labels(ds.arms), [(report.agg.hist["game_turns"], "turns", "x")]
     )
     keys = ["shard", "rotation", "game"]
     for name, row in zip(names, data["panels"][0][1], strict=True):
@@ -188,7 +188,7 @@ def test_length_figure_draws_the_minutes_per_game_of_every_rule_set(small_report
     report = small_report.report
     ds = report.dataset
     names = figures._arm_names(ds.arms)
-    minutes = report.agg.game_seconds_hist.with_columns(pl.col("seconds") / 60)
+    minutes = report.agg.hist["game_seconds"].with_columns(pl.col("seconds") / 60)
     data = figures._boxes_data(names, figures.arm_labels(ds.arms), [(minutes, "seconds", "x")])
     model = time_model(ds.manifest)
     keys = ["shard", "rotation", "game"]

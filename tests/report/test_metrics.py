@@ -14,7 +14,7 @@ import pytest
 from sim.dataset import summaries as C
 from sim.dataset.summaries import reason_codes
 from sim.engine.rows import GAME_DEAL_STRIDE
-from sim.report import open_dataset
+from sim.report.dataset import open_dataset
 from sim.report.metrics import _frame, aggregate
 
 
@@ -192,7 +192,7 @@ def test_hand_blocks_and_histograms_match_a_group_by_over_every_hand(
     assert blocks.sort("arm", "shard", "block").equals(
         direct.sort("arm", "shard", "block").cast(blocks.schema)
     )
-    for hist, column in ((agg.turns_hist, "turns"), (agg.points_hist, "points")):
+    for hist, column in ((agg.hist["turns"], "turns"), (agg.hist["points"], "points")):
         expected = hands.group_by("arm", column).len().sort("arm", column).collect()
         assert hist.equals(expected.cast(hist.schema))
     # each game in the block of its first deal
@@ -200,7 +200,7 @@ def test_hand_blocks_and_histograms_match_a_group_by_over_every_hand(
     games = ds.games().join(first, on=["arm", "shard", "game"], how="left")
     assert games.filter(pl.col("block").is_null()).select(pl.len()).collect().item() == 0
     expected = games.group_by("arm", "hands").len().sort("arm", "hands").collect()
-    assert agg.hands_hist.equals(expected.cast(agg.hands_hist.schema))
+    assert agg.hist["hands_hist"].equals(expected.cast(agg.hist["hands_hist"].schema))
 
 
 def test_a_shard_with_impossible_values_is_named_in_a_clear_error(

@@ -11,8 +11,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from sim.report import open_dataset
 from sim.report.analysis import analyse
+from sim.report.dataset import open_dataset
 from sim.report.metrics import aggregate
 from tests.report.builder import ArmSpec, build_dataset
 

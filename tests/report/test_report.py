@@ -12,8 +12,8 @@ import pytest
 from typer.testing import CliRunner
 
 from sim.cli import app
-from sim.report import DatasetError, open_dataset
 from sim.report.answer import answer_cards
+from sim.report.dataset import DatasetError, open_dataset
 from sim.report.metrics import aggregate
 
 
@@ -234,7 +234,7 @@ def test_bad_manifest_and_bad_baseline_are_clear_errors(
 def test_blocks_are_merged_to_the_same_count_in_every_arm() -> None:
     """Each arm's hand or game blocks are merged, neighbours together, into exactly
     BOOTSTRAP_BLOCKS (so every arm's bootstrap draws the same weights); the sums are kept."""
-    from sim.report.analysis import _arm_sums
+    from sim.report.analysis import arm_sums
     from sim.report.metrics import BOOTSTRAP_BLOCKS
 
     names = ("n", "hands")
@@ -249,7 +249,7 @@ def test_blocks_are_merged_to_the_same_count_in_every_arm() -> None:
                 "hands": [float(i) for i in range(blocks)],
             }
         )
-        sums = _arm_sums(frame, "a", names)
+        sums = arm_sums(frame, "a", names)
         assert sums.values.shape[0] == min(blocks, BOOTSTRAP_BLOCKS)
         assert sums["n"].sum() == blocks
         assert sums["hands"].sum() == blocks * (blocks - 1) / 2
@@ -345,12 +345,11 @@ def test_minutes_per_hand_charge_every_action_of_the_time_model(small_report) ->
     """Issue #30 point 1: minutes at the table per hand are the time model's seconds
     (``sim.dataset.timing``: the hand, its turns, melds, lay-offs and stock rebuilds) over 60,
     per arm, compared with the baseline and on the answer card; an experiment's ``[time]``
-    (the manifest's) changes them; hands without the action counts (a dataset of schema
-    version 3 or 4) get no minutes at all rather than wrong ones."""
+    (the manifest's) changes them."""
     import dataclasses
 
-    from sim.dataset.timing import DEFAULT_SECONDS
-    from sim.report.analysis import analyse, seconds_of
+    from sim.dataset.timing import DEFAULT_SECONDS, time_model
+    from sim.report.analysis import analyse
     from sim.report.answer import answer_cards
 
     report = small_report.report
@@ -363,7 +362,7 @@ def test_minutes_per_hand_charge_every_action_of_the_time_model(small_report) ->
         )  # fmt: skip
         return float(charged.mean()) / 60
 
-    assert seconds_of(ds, report.agg) == DEFAULT_SECONDS
+    assert time_model(ds.manifest) == DEFAULT_SECONDS
     for arm in ds.arms:
         hands = ds.hands().filter(pl.col("arm") == arm.name).collect()
         assert hands["melds"].sum() > 0 and hands["layoffs"].sum() > 0
@@ -382,21 +381,19 @@ def test_minutes_per_hand_charge_every_action_of_the_time_model(small_report) ->
     hands = ds.hands().filter(pl.col("arm") == arm.name).collect()
     row = other.rows.filter((pl.col("arm") == arm.name) & (pl.col("metric") == "minutes_mean"))
     assert row["value"].item() == pytest.approx(minutes(hands, DEFAULT_SECONDS | slow))
-    # no action counts: no minutes
-    older = analyse(ds, dataclasses.replace(report.agg, actions=False), resamples=50)
-    assert "minutes_mean" not in set(older.rows["metric"])
-    assert not [c for c in older.comparisons if c.metric.name == "minutes_mean"]
 
 
-def test_hands_without_action_counts_report_without_minutes(small_dataset, tmp_path) -> None:
+def test_hands_without_action_counts_are_refused_naming_the_file(small_dataset, tmp_path) -> None:
     """A dataset written before schema version 5 (its hands lack melds, lay-offs and rebuilds,
-    and its footers are of an older summary, so its rows are read) reports everything else
-    and no minutes at the table."""
+    which every report's minutes at the table are made of) is refused, naming the file and
+    the columns, rather than reported without them; so is a manifest of schema version 3
+    or 4."""
+    import json
     import shutil
 
     import pyarrow.parquet as pq
 
-    from sim.report import write_report
+    from sim.report.dataset import DatasetError, open_dataset
 
     old = tmp_path / "old"
     shutil.copytree(small_dataset, old)
@@ -404,7 +401,12 @@ def test_hands_without_action_counts_report_without_minutes(small_dataset, tmp_p
     for path in (old / "hands").glob("arm=*/*.parquet"):
         table = pq.read_table(path).drop_columns(["melds", "layoffs", "rebuilds"])
         pq.write_table(table, path)
-    written = write_report(old, tmp_path / "report", resamples=50)
-    assert not written.report.agg.actions
-    metrics = set(written.report.rows["metric"])
-    assert "minutes_mean" not in metrics and {"turns_mean", "hands_per_game"} <= metrics
+    with pytest.raises(DatasetError, match=r"hands/arm=.*parquet: no column 'melds'"):
+        open_dataset(old)
+    for version in (3, 4):
+        manifest = json.loads((small_dataset / "manifest.json").read_text())
+        dated = tmp_path / f"v{version}"
+        shutil.copytree(small_dataset, dated)
+        (dated / "manifest.json").write_text(json.dumps(manifest | {"schema_version": version}))
+        with pytest.raises(DatasetError, match=f"schema version {version} is older"):
+            open_dataset(dated)

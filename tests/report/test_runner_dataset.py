@@ -8,7 +8,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from sim.report import write_report
+from sim.report.build import write_report
 from sim.runner.experiment import load_experiment
 from sim.runner.run import run_experiment
 

@@ -11,7 +11,6 @@ from sim.report.stats import (
     Sums,
     _weight_pair,
     block_bootstrap,
-    hist_quantile,
     hist_summary,
     holm,
     two_sided_p,
@@ -63,9 +62,9 @@ def test_histogram_quantiles_match_expanded_data() -> None:
     rng = np.random.default_rng(1)
     data = rng.poisson(17, size=5001)
     values, counts = np.unique(data, return_counts=True)
-    for q in (0.1, 0.25, 0.5, 0.75, 0.9):
-        assert hist_quantile(values, counts, q) == np.quantile(data, q, method="inverted_cdf")
     s = hist_summary(values, counts)
+    for name, q in {"p10": 0.1, "p25": 0.25, "median": 0.5, "p75": 0.75, "p90": 0.9}.items():
+        assert s[name] == np.quantile(data, q, method="inverted_cdf")
     assert s["mean"] == pytest.approx(data.mean())
     assert s["n"] == len(data)
 
@@ -171,9 +170,11 @@ def test_cached_weights_draw_what_one_generator_draws(paired) -> None:
 
 def test_hist_quantile_is_the_smallest_value_reaching_the_share_and_nan_when_empty():
     values = np.array([1, 2, 4, 9])
-    assert hist_quantile(values, np.array([1.0, 0, 0, 3]), 0.5) == 9
-    assert hist_quantile(values, np.array([2.0, 2, 2, 2]), 0.5) == 2
-    assert math.isnan(hist_quantile(values, np.zeros(4), 0.5))
+    assert hist_summary(values, np.array([1.0, 0, 0, 3]))["median"] == 9
+    assert hist_summary(values, np.array([2.0, 2, 2, 2]))["median"] == 2
+    assert hist_summary(values, np.array([10.0, 10, 10, 70]))["p10"] == 1
+    assert hist_summary(values, np.array([10.0, 10, 10, 70]))["p25"] == 4
+    assert math.isnan(hist_summary(values, np.zeros(4))["median"])
 
 
 @pytest.mark.nojit

@@ -51,7 +51,7 @@ def test_escaped_text_renders_literally_in_a_line_a_list_and_a_table() -> None:
 
 
 def test_user_text_shows_literally_in_report_md_and_index_html(tmp_path: Path) -> None:
-    from sim.report import write_report
+    from sim.report.build import write_report
 
     g2 = ("greedy", "greedy")
     root = build_dataset(
