@@ -172,3 +172,31 @@ def tune(
     result = run_tuning(loaded, Path(out), workers=n, fresh=fresh)
     write_page(result, Path(page) if page is not None else Path("reports/tune") / loaded.name)
     return answer_json(loaded, result.answer)
+
+
+def ladder(
+    target: str,
+    *,
+    players: int | None = None,
+    bots: str | list[str] | None = None,
+    games: int | None = None,
+    out: str | Path = "data/ladder",
+    page: str | Path | None = None,
+    workers: int = 0,
+    fresh: bool = False,
+) -> dict:
+    """Rank bots (``rummysim ladder``, docs/ladder.md): a variant's ladder at ``players``
+    seats (or an experiment file's two-bot line-ups) into ``out/<name>``; write
+    ``ladder.json`` and ``ladder.md`` to ``page`` (default ``reports/ladder/<name>``) and
+    return what ``ladder.json`` holds (per table: ratings, pairs, luck against skill)."""
+    import json
+
+    from sim.bench import cpu_count
+    from sim.ladder.run import ladder_experiment, run_ladder, write_outputs
+
+    chosen = bots.split(",") if isinstance(bots, str) else bots
+    exp = ladder_experiment(target, Path(out), players=players, bots=chosen, games=games)
+    n = workers if workers > 0 else cpu_count()
+    result = run_ladder(exp, Path(out), workers=n, fresh=fresh)
+    folder = Path(page) if page is not None else Path("reports/ladder") / exp.name
+    return json.loads(write_outputs(result, folder).with_name("ladder.json").read_text())

@@ -472,6 +472,75 @@ def tune(
     out_console.print(f"search: {result.root}\npage: {index}", highlight=False)
 
 
+# ---- rummysim ladder --------------------------------------------------------------------
+@app.command()
+def ladder(
+    target: str = typer.Argument(
+        ..., help="a variant, or an experiment file with two-bot line-ups"
+    ),
+    players: int = typer.Option(None, help="seats at the table (a variant's ladder; default 2)"),
+    bots: str = typer.Option(None, help="bots to rank, a,b,c (default: every bot that fits)"),
+    games: int = typer.Option(None, help="games per pair (default 2,000; scales an experiment)"),
+    seed: int = typer.Option(None, help="the deals' seed (a variant's ladder)"),
+    workers: int = typer.Option(0, min=0, help="worker processes (0: one per core)"),
+    out: str = typer.Option(
+        "data/ladder", help="datasets folder; the ladder plays into OUT/<name>"
+    ),
+    page: str = typer.Option(None, help="ladder.md/json folder (default reports/ladder/<name>)"),
+    scheduler: str = typer.Option(None, help="Dask scheduler address: run on that cluster"),
+    fresh: bool = typer.Option(False, help="replace an existing dataset instead of resuming"),
+) -> None:
+    """Rank bots: every pair on mirrored common deals, win rates with intervals,
+    Bradley-Terry (Elo) ratings and how often the weaker bot still wins (docs/ladder.md)."""
+    from pathlib import Path
+
+    from rich.table import Table as RichTable
+
+    from sim.bench import cpu_count
+    from sim.ladder.run import ladder_experiment, luck_text, run_ladder, write_outputs
+    from sim.runner.progress import RichReporter
+    from sim.runner.run import RunError
+
+    chosen = None if bots is None else [b.strip() for b in bots.split(",")]
+    with config_errors():
+        exp = ladder_experiment(target, Path(out), players=players, bots=chosen, games=games,
+                                seed=seed)  # fmt: skip
+    out_console = console()
+    n_workers = workers if workers > 0 else cpu_count()
+    out_console.print(
+        f"[bold]{exp.name}[/bold]: {len(exp.arms)} line-ups x {exp.per_arm:,} {exp.unit}, "
+        + ("on mirrored deals, " if exp.mirror else "")
+        + (f"Dask scheduler {scheduler}" if scheduler else f"{n_workers} workers"),
+        highlight=False,
+    )
+    try:
+        result = run_ladder(exp, Path(out), workers=n_workers, scheduler=scheduler, fresh=fresh,
+                            reporter=RichReporter(out_console))  # fmt: skip
+    except RunError as err:
+        typer.echo(f"error: {err}", err=True)
+        raise typer.Exit(code=EXIT_RUN_FAILED) from None
+    except KeyboardInterrupt:
+        typer.echo("interrupted: completed shards are kept; run the same command again to "
+                   "finish", err=True)  # fmt: skip
+        raise typer.Exit(code=EXIT_INTERRUPTED) from None
+    for t in result.tables:
+        shown = RichTable(title=f"{t.ruleset}, {t.players} players", title_justify="left")
+        for column in ("bot", "Elo [95% CI]", *(f"vs {b} %" for b in t.bots)):
+            shown.add_column(column, justify="left" if column == "bot" else "right")
+        share = {(p.a, p.b): (p.share, p.low, p.high) for p in t.pairs}
+        share |= {(p.b, p.a): (1 - p.share, 1 - p.high, 1 - p.low) for p in t.pairs}
+        for r in t.ratings:
+            cells = [f"{100 * share[r.bot, b][0]:.1f} [{100 * share[r.bot, b][1]:.1f}, "
+                     f"{100 * share[r.bot, b][2]:.1f}]" if (r.bot, b) in share else "–"
+                     for b in t.bots]  # fmt: skip
+            shown.add_row(r.bot, f"{r.elo:.0f} [{r.low:.0f}, {r.high:.0f}]", *cells)
+        out_console.print(shown)
+        out_console.print(luck_text(t), highlight=False)
+    folder = Path(page) if page else Path("reports") / "ladder" / exp.name
+    out_console.print(f"dataset: {result.dataset}\nladder: {write_outputs(result, folder)}",
+                      highlight=False)  # fmt: skip
+
+
 def main() -> None:
     """The console script: run the command, then end the process at once. The interpreter's
     teardown of numba and LLVM takes ~0.4 s; every command has flushed its output and closed

@@ -174,11 +174,11 @@ def rules_to_toml(rules: Rules) -> str:
     """
     lines = [
         f"# Resolved rules of variant '{rules.name}': every setting, RULES.md section in comments",
-        f"name = {_toml(rules.name)}",
-        f"description = {_toml(rules.description)}",
-        f"section = {_toml(rules.section)}",
+        f"name = {toml_value(rules.name)}",
+        f"description = {toml_value(rules.description)}",
+        f"section = {toml_value(rules.section)}",
         f"players = [{rules.players[0]}, {rules.players[1]}]",
-        f"family = {_toml(rules.family)}",
+        f"family = {toml_value(rules.family)}",
         "",
         "[deal]",
         *(f"{p} = {n}" for p, n in rules.deal.items()),
@@ -191,7 +191,7 @@ def rules_to_toml(rules: Rules) -> str:
     for table, names in (("rules", RULE_NAMES), ("policy", POLICY_NAMES)):
         lines += ["", f"[{table}]"]
         for name in names:
-            lines.append(f"{name} = {_toml(rules[name])}  # {BY_NAME[name].section}")
+            lines.append(f"{name} = {toml_value(rules[name])}  # {BY_NAME[name].section}")
     return "\n".join(lines) + "\n"
 
 
@@ -368,9 +368,15 @@ def _build(merged: dict[str, Any], default_name: str | None, file: str | Path) -
         raise err.in_file(file) from None
 
 
-def _toml(value: object) -> str:
+def toml_value(value: object) -> str:
+    """``value`` as TOML: a boolean, a number, a list, an inline table, else a string (a JSON
+    string is a TOML basic string); what rummysim writes its generated files with."""
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    return json.dumps(str(value), ensure_ascii=False)  # a JSON string is a TOML basic string
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(toml_value(x) for x in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {toml_value(x)}" for k, x in value.items()) + " }"
+    return json.dumps(str(value), ensure_ascii=False)

@@ -59,7 +59,7 @@ TOP_KEYS = (
     "bands",
     "time",
 )
-ARM_KEYS = ("name", "variant", "label", "rules", "players", "seed", "baseline")
+ARM_KEYS = ("name", "variant", "label", "rules", "players", "seed", "baseline", "lineups")
 GRID_KEYS = ("name", "variant", "label", "toggles", "players", "baseline")
 
 
@@ -86,6 +86,9 @@ class RuleSet:
     """The rule set it is compared with (``baseline = "..."`` in its ``[[arms]]`` or
     ``[[grids]]``): one experiment may hold several games, each with its own baseline.
     None: the experiment's baseline."""
+    lineups: tuple[tuple[str, ...], ...] | None = None
+    """Its own line-ups (``lineups = [...]`` in its ``[[arms]]``; ``rummysim ladder``'s
+    pairs of bots that fit its family). None: the experiment's."""
 
 
 @dataclass(frozen=True)
@@ -259,10 +262,12 @@ def _expand(experiment: Experiment, lineups: list[list[str]]) -> tuple[Arm, ...]
         base = by_name[ruleset.baseline or experiment.baseline]
         if ruleset.name == experiment.baseline or ruleset.baseline == ruleset.name:
             base = ruleset
+        own = ruleset.lineups is not None  # its own line-ups (keys name its [[arms]] entry)
+        where = f"arms[{experiment.rulesets.index(ruleset)}].lineups" if own else "lineups"
         for players in ruleset.players:
-            for key, lineup in enumerate(lineups):
-                bots = seat_bots(lineup, players, f"lineups[{key}]")
-                check_bots_fit(bots, ruleset.rules, ruleset.name, f"lineups[{key}]")
+            for key, lineup in enumerate(ruleset.lineups or lineups):
+                bots = seat_bots(list(lineup), players, f"{where}[{key}]")
+                check_bots_fit(bots, ruleset.rules, ruleset.name, f"{where}[{key}]")
                 arm = Arm("", ruleset, players, bots, "")
                 name = f"{ruleset.name}-{players}p-{arm.lineup}"
                 if len(name) > MAX_ARM_NAME:  # arm=<name> is a folder of the dataset
@@ -271,8 +276,8 @@ def _expand(experiment: Experiment, lineups: list[list[str]]) -> tuple[Arm, ...]
                         allowed=f"arm names of at most {MAX_ARM_NAME} characters",
                     )  # fmt: skip
                 base_name = f"{base.name}-{players}p-{arm.lineup}"
-                if players not in base.players:
-                    base_name = name  # nothing to compare with at this player count
+                if players not in base.players or tuple(lineup) not in _lineups_of(base, lineups):
+                    base_name = name  # nothing to compare with at this table and line-up
                 seed = experiment.seed if ruleset.seed is None else ruleset.seed
                 arms.append(Arm(name, ruleset, players, bots, base_name, seed))
     if len(arms) > MAX_ARMS:
@@ -283,6 +288,11 @@ def _expand(experiment: Experiment, lineups: list[list[str]]) -> tuple[Arm, ...]
             raise ConfigError(f"two arms are both named {show(arm.name)}", key="lineups")
         seen[arm.name] = arm
     return tuple(arms)
+
+
+def _lineups_of(ruleset: RuleSet, lineups: list[list[str]]) -> set[tuple[str, ...]]:
+    """The line-ups a rule set is played with: its own, or the experiment's."""
+    return set(ruleset.lineups) if ruleset.lineups is not None else {tuple(x) for x in lineups}
 
 
 def check_bots_fit(bots: tuple[str, ...], rules: Rules, name: str, key: str) -> None:
@@ -330,6 +340,9 @@ def _rulesets(raw: dict[str, Any], players: tuple[int, ...], path: Path) -> list
         if "baseline" in arm:
             base = F.string(arm["baseline"], f"{where}.baseline")
             ruleset = dataclasses.replace(ruleset, baseline=base)
+        if "lineups" in arm:
+            own = _lineups(arm["lineups"], f"{where}.lineups")
+            ruleset = dataclasses.replace(ruleset, lineups=tuple(map(tuple, own)))
         rulesets.append(ruleset)
     for i, grid in enumerate(grids):
         where = f"grids[{i}]"
@@ -468,12 +481,12 @@ def _players(value: Any, key: str) -> tuple[int, ...]:
     return tuple(values)
 
 
-def _lineups(value: Any) -> list[list[str]]:
+def _lineups(value: Any, key: str = "lineups") -> list[list[str]]:
     if not isinstance(value, list) or not value:
         raise ConfigError(
-            "must be a non-empty list of line-ups", key="lineups", allowed='e.g. ["greedy"]'
+            "must be a non-empty list of line-ups", key=key, allowed='e.g. ["greedy"]'
         )
-    return [lineup_bots(lineup, f"lineups[{i}]") for i, lineup in enumerate(value)]
+    return [lineup_bots(lineup, f"{key}[{i}]") for i, lineup in enumerate(value)]
 
 
 def lineup_bots(value: Any, key: str) -> list[str]:

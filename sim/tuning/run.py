@@ -33,6 +33,7 @@ import numpy as np
 from sim.dataset.timing import time_model
 from sim.report.dataset import open_dataset
 from sim.report.metrics import aggregate
+from sim.rules.loader import toml_value
 from sim.runner.experiment import (
     DEFAULT_SHARD_GAMES,
     DEFAULT_SHARD_HANDS,
@@ -42,7 +43,7 @@ from sim.runner.experiment import (
 from sim.runner.run import Reporter, RunError, run_experiment
 from sim.tuning.objective import arm_interval, statistics
 from sim.tuning.search import CONFIRM_SEED, Answer, Point, Round, next_round
-from sim.tuning.spec import TuneSpec, toml_value
+from sim.tuning.spec import TuneSpec
 
 TRAIL = "trail.json"
 ANSWER = "answer.json"

@@ -13,7 +13,6 @@ in percent or percentage points).
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -292,12 +291,3 @@ def _unit(raw: dict[str, Any]) -> tuple[str, int]:
     if "games" in raw:
         return "games", F.integer(raw["games"], "games", low=1)
     return "hands", F.integer(F.require(raw, "hands"), "hands", low=1)
-
-
-def toml_value(value: Any) -> str:
-    """A setting's value as TOML (an integer, a boolean or a string)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    return json.dumps(str(value))

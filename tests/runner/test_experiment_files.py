@@ -61,7 +61,7 @@ def test_the_gin_experiment_compares_gin_house_rules_with_the_reference_bot():
 
 def test_every_shipped_experiment_is_valid():
     names = [name for name, _ in list_experiments()]
-    assert names == ["chip-games", "fast", "gin-rules", "house-rules", "wild-cards"]
+    assert names == ["chip-games", "fast", "gin-rules", "house-rules", "ladder", "wild-cards"]
     for name in names:
         assert load_experiment(name).arms
 
@@ -284,6 +284,34 @@ def test_an_arm_may_have_its_own_seed(tmp_path):
     with pytest.raises(ConfigError) as err:
         load_experiment(write_experiment(tmp_path, text.replace("99", "-1"), name="b.toml"))
     assert err.value.key == "arms[2].seed"
+
+
+def test_an_arm_may_have_its_own_lineups(tmp_path):
+    """``lineups`` in an ``[[arms]]`` entry replaces the experiment's for that rule set (a
+    ladder's pairs of the bots that fit each game); an arm whose line-up its baseline does not
+    play is compared with nothing; a line-up that does not fit is refused at its own key."""
+    text = SMALL + (
+        '\n[[arms]]\nname = "gin"\nvariant = "gin_rummy"\nbaseline = "gin"\n'
+        'lineups = [["careful", "simple"], "greedy"]\n'
+    )
+    exp = load_experiment(write_experiment(tmp_path, text))
+    assert {a.name: a.baseline for a in exp.arms} == {
+        "basic-2p-greedy": "basic-2p-greedy",
+        "ace_high-2p-greedy": "basic-2p-greedy",
+        "gin-2p-careful+simple": "gin-2p-careful+simple",
+        "gin-2p-greedy": "gin-2p-greedy",
+    }
+    mine = text + '\n[[arms]]\nname = "own"\nvariant = "rummy_basic"\nlineups = [["careful"]]\n'
+    arms = {a.name: a.baseline for a in load_experiment(write_experiment(tmp_path, mine)).arms}
+    assert arms["own-2p-careful"] == "own-2p-careful"  # the baseline plays greedy only
+    bad = text.replace('["careful", "simple"]', '["careful", "simple", "greedy"]')
+    with pytest.raises(ConfigError, match="does not fit 2 players") as err:
+        load_experiment(write_experiment(tmp_path, bad, name="b.toml"))
+    assert err.value.key == "arms[2].lineups[0]"
+    unfit = text.replace('variant = "gin_rummy"', 'variant = "rummy_basic"')
+    with pytest.raises(ConfigError, match="knock families") as err:
+        load_experiment(write_experiment(tmp_path, unfit, name="c.toml"))
+    assert err.value.key == "arms[2].lineups[0]"
 
 
 def test_a_rule_set_may_be_compared_with_a_baseline_of_its_own_game(tmp_path):
