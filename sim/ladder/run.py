@@ -137,7 +137,8 @@ def markdown(ladder: Ladder) -> str:
     e = ladder.experiment
     lines = [f"# Bot ladder: {e.name}", "", e.description, "",
              f"Seed {e.seed}; {e.per_arm:,} {e.unit} per line-up, each once per seat rotation "
-             "(mirrored deals). Method: docs/ladder.md.", ""]  # fmt: skip
+             "(mirrored deals). Method: docs/ladder.md.", "",
+             "![ratings and luck against skill per table](ladder.png)", ""]  # fmt: skip
     for t in ladder.tables:
         lines += [f"## {t.ruleset}, {t.players} players", "", luck_text(t), "",
                   "| bot | Elo [95% CI] |", "|---|---|"]  # fmt: skip
@@ -151,8 +152,10 @@ def markdown(ladder: Ladder) -> str:
 
 
 def write_outputs(ladder: Ladder, folder: Path) -> Path:
-    """Write ``ladder.json`` and ``ladder.md`` into ``folder`` (each atomically); return the
-    Markdown's path."""
+    """Write ``ladder.json``, ``ladder.md`` (each atomically) and the figure
+    (``sim.ladder.figure``) into ``folder``; return the Markdown's path."""
+    from sim.ladder.figure import draw
+
     e = ladder.experiment
     data = {"experiment": e.name, "file": e.file, "seed": e.seed, "unit": e.unit,
             "per_lineup": e.per_arm, "dataset": str(ladder.dataset),
@@ -160,6 +163,8 @@ def write_outputs(ladder: Ladder, folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     tmp = folder / ".tmp"
     write_text_atomic(json.dumps(data, indent=1) + "\n", folder / "ladder.json", tmp)
+    if ladder.tables:
+        draw(ladder.tables, folder)
     write_text_atomic(markdown(ladder), folder / "ladder.md", tmp)
     with contextlib.suppress(OSError):
         tmp.rmdir()

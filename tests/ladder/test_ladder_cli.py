@@ -31,6 +31,7 @@ def test_a_variants_ladder_ranks_its_bots_and_writes_json_and_markdown(tmp_path)
     rating = {r["bot"]: r for r in table["ratings"]}
     assert rating["careful"]["low"] > rating["random"]["high"]
     assert "Elo" in (page / "ladder.md").read_text() and "careful" in result.output
+    assert (page / "ladder.png").stat().st_size > 0 and (page / "ladder.svg").is_file()
     # the same command again resumes: nothing is played twice, the same ladder comes out
     again = runner.invoke(app, args)
     assert again.exit_code == 0, again.output
