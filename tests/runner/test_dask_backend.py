@@ -220,3 +220,16 @@ def test_the_dask_progress_moves_inside_a_shard_and_counts_every_hand(tmp_path, 
     run_experiment(exp, tmp_path / "out", workers=2, scheduler=address, reporter=steps)
     assert steps.totals() == {"basic-2p-greedy": 100000, "ace_high-2p-greedy": 100000}
     assert any(0 < amount < 50000 for _, amount in steps.steps), steps.steps
+
+
+def test_a_ladder_on_the_dask_backend_ranks_as_the_local_one(tmp_path, cluster):
+    """``rummysim ladder --scheduler``: the same ladder as on local workers (issue #34)."""
+    address, _ = cluster
+    ladders = []
+    for where, extra in (("local", ["--workers", "1"]), ("dask", ["--scheduler", address])):
+        done = cli("ladder", "gin_rummy", "--bots", "careful,simple", "--games", "40",
+                   "--out", str(tmp_path / where), "--page", str(tmp_path / f"{where}-page"),
+                   *extra)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        ladders.append(json.loads((tmp_path / f"{where}-page" / "ladder.json").read_text()))
+    assert ladders[0]["tables"] == ladders[1]["tables"]
