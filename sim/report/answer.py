@@ -219,7 +219,7 @@ class Across:
 def across_lineups(cards: list[Card]) -> dict[int, list[Across]]:
     """Per table size with cards (of rule sets) for several line-ups, every (rule set, card
     metric) that is a finding under at least one line-up (module docstring), those that hold
-    first; table sizes of one line-up are left out."""
+    first; table sizes of one line-up, or without a finding, are left out."""
     out: dict[int, list[Across]] = {}
     for players in sorted({c.players for c in cards}):
         mine = [c for c in cards if c.players == players and c.rows]
@@ -232,7 +232,8 @@ def across_lineups(cards: list[Card]) -> dict[int, list[Across]]:
         for (ruleset, metric), (label, cell) in found.items():
             cells = {lineup: of.get(ruleset, {}).get(metric) for lineup, of in cells_of.items()}
             group.append(Across(ruleset, label, metric, cell.title, cell.band, cells))
-        out[players] = sorted(group, key=lambda a: (a.verdict != HOLDS, a.label, a.title))
+        if group:
+            out[players] = sorted(group, key=lambda a: (a.verdict != HOLDS, a.label, a.title))
     return out
 
 

@@ -278,32 +278,42 @@ def _draw_seats(rows: list[str], series: list[str], panels: list[list[list[tuple
     fig, axes = plt.subplots(1, 2, figsize=(11, _height(len(rows)) + legend_height),
                              sharey=True, squeeze=False)  # fmt: skip
     palette = sns.color_palette("deep", n_colors=len(series))
-    offsets = np.linspace(-0.25, 0.25, len(series)) if len(series) > 1 else np.zeros(1)
-    handles = {}
+    offsets, handles = _offsets(len(series)), {}
     for ax, panel, what in zip(axes[0], panels, ("hands", "games"), strict=True):
         for k, points in enumerate(panel):
-            if not points:
-                continue
-            y, estimate, low, high = np.array(points, float).T
-            known = ~np.isnan(low)
-            handles[k] = ax.errorbar(
-                estimate, y + offsets[k],
-                xerr=[np.where(known, estimate - low, 0), np.where(known, high - estimate, 0)],
-                fmt="o", ms=4, capsize=2, color=palette[k], label=series[k],
-            )  # fmt: skip
+            if points:
+                handles[k] = _dots(ax, points, offsets[k], fmt="o", ms=4, color=palette[k])
         ax.axvline(0, color="grey", lw=1, ls="--")
         ax.set_xlabel(f"share of {what} won\nminus the fair share (pp)")
     axes[0, 0].set_yticks(range(len(rows)), rows)
     axes[0, 0].set_ylim(len(rows) - 0.5, -0.5)
     axes[0, 1].tick_params(axis="y", left=False)
     _space_panels(fig, rows, 1, _tick_size(axes[0, 0]), top=0.3 + legend_height)
-    fig.legend(
-        [handles[k] for k in sorted(handles)], [series[k] for k in sorted(handles)],
-        loc="lower left", bbox_to_anchor=(axes[0, 0].get_position().x0, 1 - 0.95 * legend_height
-                                          / fig.get_size_inches()[1]),
-        ncol=len(handles), fontsize=8, frameon=False, borderaxespad=0.0,
-    )  # fmt: skip
+    shown = sorted(handles)
+    _legend_above(fig, axes[0, 0], [handles[k] for k in shown], [series[k] for k in shown],
+                  legend_height)  # fmt: skip
     return fig
+
+
+def _offsets(series: int) -> np.ndarray:
+    """Each series' offset within a row of a dot plot (rows are 1 apart)."""
+    return np.linspace(-0.25, 0.25, series) if series > 1 else np.zeros(1)
+
+
+def _dots(ax: plt.Axes, points: list[tuple], offset: float, **style):
+    """Points ``(row, estimate, low, high)`` as dots at ``row + offset`` with their intervals
+    (none where unknown); ``style``: errorbar's."""
+    y, estimate, low, high = np.array(points, float).T
+    xerr = np.nan_to_num([estimate - low, high - estimate])
+    return ax.errorbar(estimate, y + offset, xerr=xerr, capsize=2, **style)
+
+
+def _legend_above(fig, ax: plt.Axes, handles: list, labels: list[str], height: float, **kw):
+    """One row of legend above the panels, from ``ax``'s left edge, in the ``height`` inches
+    the layout left free at the top."""
+    anchor = (ax.get_position().x0, 1 - 0.95 * height / fig.get_size_inches()[1])
+    fig.legend(handles, labels, loc="lower left", bbox_to_anchor=anchor, ncol=len(handles),
+               fontsize=8, frameon=False, borderaxespad=0.0, **kw)  # fmt: skip
 
 
 FOREST_METRICS = ("turns_mean", "hands_per_game", "points_mean", "margin_mean")
@@ -352,16 +362,13 @@ def _draw_forest(arms: list[str], lineups: list[str], panels: list[tuple]) -> pl
     rows, legend = math.ceil(len(panels) / cols), 0.45
     fig, axes = plt.subplots(rows, cols, figsize=(6 * cols, rows * _height(max(len(arms), 1))
                                                   + legend), squeeze=False)  # fmt: skip
-    offsets = np.linspace(-0.25, 0.25, len(lineups)) if len(lineups) > 1 else np.zeros(1)
+    offsets, marker = _offsets(len(lineups)), (MARKERS * len(lineups))[: len(lineups)]
     for ax, (title, band, points) in zip(axes.ravel(), panels, strict=False):
         ax.axvspan(-band, band, color="C2", alpha=0.12, lw=0)
         for (verdict, color), k in itertools.product(VERDICT_COLORS.items(), range(len(lineups))):
             mine = [p[:4] for p in points if p[4] == verdict and p[5] == k]
             if mine:
-                y, estimate, low, high = np.array(mine, float).T
-                xerr = np.nan_to_num([estimate - low, high - estimate])
-                ax.errorbar(estimate, y + offsets[k], xerr=xerr, fmt=MARKERS[k % len(MARKERS)],
-                            ms=5, capsize=2, color=color)  # fmt: skip
+                _dots(ax, mine, offsets[k], fmt=marker[k], ms=5, color=color)
         ax.axvline(0, color="grey", lw=1, ls="--")
         ax.set_yticks(range(len(arms)), arms if ax.get_subplotspec().is_first_col() else [])
         ax.tick_params(axis="y", labelsize=8)
@@ -370,12 +377,9 @@ def _draw_forest(arms: list[str], lineups: list[str], panels: list[tuple]) -> pl
     for ax in axes.ravel()[len(panels) :]:
         ax.axis("off")
     _space_panels(fig, arms, rows, fontsize=8, top=0.5 + legend)
-    handles = [Line2D([], [], ls="none", marker=MARKERS[k % len(MARKERS)], color="black")
-               for k in range(len(lineups))]  # fmt: skip
-    fig.legend(handles, lineups, title="line-up", loc="lower left", ncol=len(lineups),
-               bbox_to_anchor=(axes[0, 0].get_position().x0, 1 - 0.95 * legend
-                               / fig.get_size_inches()[1]), fontsize=8, title_fontsize=8,
-               frameon=False, borderaxespad=0.0, alignment="left")  # fmt: skip
+    handles = [Line2D([], [], ls="none", marker=m, color="black") for m in marker]
+    _legend_above(fig, axes[0, 0], handles, lineups, legend, title="line-up",
+                  title_fontsize=8, alignment="left")  # fmt: skip
     return fig
 
 

@@ -80,14 +80,16 @@ def test_a_rule_set_not_played_under_a_line_up_is_style_dependent_and_others_are
 
 
 @pytest.mark.nojit
-def test_one_line_up_says_nothing_new_and_several_without_a_finding_say_so():
-    """A table size with one line-up has no across-line-ups entry (no noise); one with two
-    and no finding under either has an empty list (the page says "no finding")."""
+def test_one_line_up_says_nothing_new_nor_do_several_without_a_finding():
+    """A table size with one line-up has no across-line-ups entry (no noise), nor has one
+    with two and no finding under either (its cards say "No finding")."""
     quiet = _cell(-0.1, 0.1)
     one = [_card("greedy", {"ace_high": [FOUND_UP]}), _card("greedy", {"x": [FOUND_UP]}, 4)]
     assert across_lineups(one) == {}
     two = [_card("greedy", {"x": [quiet]}, 4), _card("careful", {"x": [quiet]}, 4)]
-    assert across_lineups([one[0], *two]) == {4: []}
+    assert across_lineups(two) == {}
+    both = [_card("greedy", {"x": [FOUND_UP]}), _card("careful", {"x": [FOUND_UP]}), *two]
+    assert list(across_lineups(both)) == [2]
 
 
 @pytest.mark.nojit
@@ -108,8 +110,9 @@ def test_findings_that_hold_are_listed_first_and_metrics_are_kept_apart():
 @pytest.fixture(scope="module")
 def two_lineups(tmp_path_factory: pytest.TempPathFactory):
     """An engine-backed experiment at 2 players under greedy and careful bots: ace high
-    shortens games under both; going rummy doubles changes careful play only (greedy bots
-    meld as soon as they can and never go rummy), its label full of markup."""
+    shortens games under both; going rummy doubles changes careful play only (careful bots
+    hold their melds back when going rummy pays, greedy ones meld at once), its label full
+    of markup."""
     from sim.report.build import write_report
     from sim.runner.experiment import load_experiment
     from sim.runner.run import run_experiment
