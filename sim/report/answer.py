@@ -26,6 +26,12 @@ seat cells of the report, adjusted the same way.
 Rule sets are ranked by practical size: the largest ``|change| / band`` among their findings.
 An arm with more than 2% of hands without a result (stalled at the turn cap, or exhausted)
 is flagged. Sentences are written only for findings; the rest is the table.
+
+**Across line-ups** (:func:`across_lineups`, issue #34): where a table size has cards for
+several line-ups, each (rule set, card metric) that is a finding under at least one of them
+**holds across line-ups** when under every line-up of that table size it is a finding in the
+same direction, and is **style-dependent** otherwise (another line-up's change is inside the
+band, inconclusive, of the opposite sign, or not measured): a verdict about one bot's play.
 """
 
 from __future__ import annotations
@@ -51,6 +57,8 @@ from sim.report.stats import holm
 FINDING = "finding"
 NO_DIFFERENCE = "no practical difference"
 INCONCLUSIVE = "inconclusive: more hands needed"
+HOLDS = "holds across line-ups"
+STYLE_DEPENDENT = "style-dependent"
 
 CARD_METRICS = (
     "turns_mean", "hands_per_game", "minutes_mean", "minutes_per_game", "points_sd",
@@ -163,6 +171,8 @@ class Card:
     rows: list[CardRow] = field(default_factory=list)
     seat_columns: list[tuple[str, str, float]] = field(default_factory=list)
     seat_rows: list[SeatRow] = field(default_factory=list)
+    across: dict[tuple[str, str], str] = field(default_factory=dict)
+    """(rule set, metric) of each finding: HOLDS or STYLE_DEPENDENT (several line-ups only)."""
 
     def findings(self) -> list[str]:
         """One sentence per finding, largest practical size first."""
@@ -172,6 +182,7 @@ class Card:
             for cell in sorted(row.cells.values(), key=lambda c: -c.size):
                 if cell.verdict != FINDING:
                     continue
+                across = self.across.get((arm.ruleset, cell.metric))
                 if isinstance(row, CardRow):  # a rule set's change
                     what = (f"{arm.label} changes {cell.title} by {cell.text}{cell.unit} "
                             f"against {row.against or self.baseline}")  # fmt: skip
@@ -179,8 +190,51 @@ class Card:
                     what = (f"{arm.label}: {edge_title(arm, cell.metric, True)} is {cell.text} pp "
                             f"from its fair share of {100 / arm.seats:.4g}%")  # fmt: skip
                 band = f"{cell.band:g}{cell.unit}"
-                out.append(f"{what} (Holm-adjusted interval; practical band ±{band}).")
+                tail = f"; {across}" if across and isinstance(row, CardRow) else ""
+                out.append(f"{what} (Holm-adjusted interval; practical band ±{band}){tail}.")
         return out
+
+
+@dataclass(frozen=True)
+class Across:
+    """One rule set's change on one card metric at one table size under each of the table's
+    line-ups (None where a line-up has no such comparison)."""
+
+    ruleset: str
+    label: str
+    metric: str
+    title: str
+    band: float
+    cells: dict[str, Cell | None]
+
+    @property
+    def verdict(self) -> str:
+        """HOLDS when every line-up's change is a finding of one sign, else STYLE_DEPENDENT."""
+        cells = list(self.cells.values())
+        found = all(c is not None and c.verdict == FINDING for c in cells)
+        signs = {c.estimate > 0 for c in cells if c is not None}
+        return HOLDS if found and len(signs) == 1 else STYLE_DEPENDENT
+
+
+def across_lineups(cards: list[Card]) -> dict[int, list[Across]]:
+    """Per table size with cards (of rule sets) for several line-ups, every (rule set, card
+    metric) that is a finding under at least one line-up (module docstring), those that hold
+    first; table sizes of one line-up, or without a finding, are left out."""
+    out: dict[int, list[Across]] = {}
+    for players in sorted({c.players for c in cards}):
+        mine = [c for c in cards if c.players == players and c.rows]
+        if len(mine) < 2:
+            continue
+        cells_of = {c.lineup: {r.arm.ruleset: r.cells for r in c.rows} for c in mine}
+        found = {(r.arm.ruleset, m): (r.arm.label, cell) for c in mine for r in c.rows
+                 for m, cell in r.cells.items() if cell.verdict == FINDING}  # fmt: skip
+        group = []
+        for (ruleset, metric), (label, cell) in found.items():
+            cells = {lineup: of.get(ruleset, {}).get(metric) for lineup, of in cells_of.items()}
+            group.append(Across(ruleset, label, metric, cell.title, cell.band, cells))
+        if group:
+            out[players] = sorted(group, key=lambda a: (a.verdict != HOLDS, a.label, a.title))
+    return out
 
 
 def _cell(metric, title, estimate, se, level, scale, bands, decimals=1, unit=" pp") -> Cell:
@@ -246,6 +300,9 @@ def answer_cards(report: Report, bands: dict[str, float] | None = None) -> list[
         cards.append(
             Card(key[0], key[1], " / ".join(bases), columns, rows, seat_columns, seat_rows)
         )
+    for players, group in across_lineups(cards).items():
+        for card in (c for c in cards if c.players == players):
+            card.across.update({(a.ruleset, a.metric): a.verdict for a in group})
     return cards
 
 

@@ -15,6 +15,7 @@ longest label instead of by ``tight_layout`` and draw their rows as collections.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 from collections.abc import Sequence
@@ -29,6 +30,7 @@ import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 import seaborn as sns  # noqa: E402
 from matplotlib.collections import LineCollection  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
 
 from sim.report import answer  # noqa: E402
 from sim.report.analysis import Report  # noqa: E402
@@ -36,9 +38,10 @@ from sim.report.dataset import Arm  # noqa: E402
 from sim.report.stats import hist_summary  # noqa: E402
 
 FOREST = (
-    "Effect of each rule set against its baseline: the change with its Holm-adjusted interval, "
-    "coloured by its verdict as on the answer card (orange: a finding; green: no practical "
-    "difference; grey: inconclusive, more hands needed); shaded: the practical band"
+    "Effect of each rule set against its baseline on the card's metrics with a finding: the "
+    "change with its Holm-adjusted interval, a marker per line-up, coloured by its verdict as "
+    "on the answer card (orange: a finding; green: no practical difference; grey: "
+    "inconclusive, more hands needed); shaded: the practical band"
 )
 SEATS = (
     "Seat and dealer advantage: each seat's share of the hands (left) and games (right) "
@@ -275,75 +278,97 @@ def _draw_seats(rows: list[str], series: list[str], panels: list[list[list[tuple
     fig, axes = plt.subplots(1, 2, figsize=(11, _height(len(rows)) + legend_height),
                              sharey=True, squeeze=False)  # fmt: skip
     palette = sns.color_palette("deep", n_colors=len(series))
-    offsets = np.linspace(-0.25, 0.25, len(series)) if len(series) > 1 else np.zeros(1)
-    handles = {}
+    offsets, handles = _offsets(len(series)), {}
     for ax, panel, what in zip(axes[0], panels, ("hands", "games"), strict=True):
         for k, points in enumerate(panel):
-            if not points:
-                continue
-            y, estimate, low, high = np.array(points, float).T
-            known = ~np.isnan(low)
-            handles[k] = ax.errorbar(
-                estimate, y + offsets[k],
-                xerr=[np.where(known, estimate - low, 0), np.where(known, high - estimate, 0)],
-                fmt="o", ms=4, capsize=2, color=palette[k], label=series[k],
-            )  # fmt: skip
+            if points:
+                handles[k] = _dots(ax, points, offsets[k], fmt="o", ms=4, color=palette[k])
         ax.axvline(0, color="grey", lw=1, ls="--")
         ax.set_xlabel(f"share of {what} won\nminus the fair share (pp)")
     axes[0, 0].set_yticks(range(len(rows)), rows)
     axes[0, 0].set_ylim(len(rows) - 0.5, -0.5)
     axes[0, 1].tick_params(axis="y", left=False)
     _space_panels(fig, rows, 1, _tick_size(axes[0, 0]), top=0.3 + legend_height)
-    fig.legend(
-        [handles[k] for k in sorted(handles)], [series[k] for k in sorted(handles)],
-        loc="lower left", bbox_to_anchor=(axes[0, 0].get_position().x0, 1 - 0.95 * legend_height
-                                          / fig.get_size_inches()[1]),
-        ncol=len(handles), fontsize=8, frameon=False, borderaxespad=0.0,
-    )  # fmt: skip
+    shown = sorted(handles)
+    _legend_above(fig, axes[0, 0], [handles[k] for k in shown], [series[k] for k in shown],
+                  legend_height)  # fmt: skip
     return fig
 
 
+def _offsets(series: int) -> np.ndarray:
+    """Each series' offset within a row of a dot plot (rows are 1 apart)."""
+    return np.linspace(-0.25, 0.25, series) if series > 1 else np.zeros(1)
+
+
+def _dots(ax: plt.Axes, points: list[tuple], offset: float, **style):
+    """Points ``(row, estimate, low, high)`` as dots at ``row + offset`` with their intervals
+    (none where unknown); ``style``: errorbar's."""
+    y, estimate, low, high = np.array(points, float).T
+    xerr = np.nan_to_num([estimate - low, high - estimate])
+    return ax.errorbar(estimate, y + offset, xerr=xerr, capsize=2, **style)
+
+
+def _legend_above(fig, ax: plt.Axes, handles: list, labels: list[str], height: float, **kw):
+    """One row of legend above the panels, from ``ax``'s left edge, in the ``height`` inches
+    the layout left free at the top."""
+    anchor = (ax.get_position().x0, 1 - 0.95 * height / fig.get_size_inches()[1])
+    fig.legend(handles, labels, loc="lower left", bbox_to_anchor=anchor, ncol=len(handles),
+               fontsize=8, frameon=False, borderaxespad=0.0, **kw)  # fmt: skip
+
+
 FOREST_METRICS = ("turns_mean", "hands_per_game", "points_mean", "margin_mean")
+"""The forest plot's panels where no card metric has a finding."""
 
 
 def _forest_data(report: Report) -> dict:
-    """Per forest metric its title, band and every arm's (row, estimate, low, high, verdict):
-    the answer card's cells (``sim.report.answer.comparison_cells``), Holm-adjusted."""
+    """The answer card's cells (``sim.report.answer.comparison_cells``, Holm-adjusted) on every
+    card metric with a finding under some line-up (else :data:`FOREST_METRICS`): per metric
+    its title, band and each comparison's (row, estimate, low, high, verdict, line-up), a row
+    per rule set and table size ("ace high (4p)", in the experiment's order), the line-ups by
+    their index in ``lineups`` (single bots first)."""
     cells = answer.comparison_cells(report, answer.report_bands(report))
-    comps = [key for key in cells if key[1] in FOREST_METRICS]
-    metrics = [m for m in FOREST_METRICS if any(key[1] == m for key in comps)]
-    order = _arm_names(report.dataset.arms)
-    arms = sorted({arm for arm, _ in comps}, key=order.index)
+    found = {m for (_, m), c in cells.items() if c.verdict == answer.FINDING}
+    shares = sorted(m for m in found if m.startswith("share_"))
+    metrics = [m for m in answer.CARD_METRICS if m in found] + shares
+    metrics = metrics or [m for m in FOREST_METRICS if any(key[1] == m for key in cells)]
+    arms = {a.name: a for a in report.dataset.arms}
+    names = {name for name, m in cells if m in metrics}  # the experiment's order in a table
+    drawn = sorted((a for a in report.dataset.arms if a.name in names), key=lambda a: a.players)
+    rows = list(dict.fromkeys((a.players, a.ruleset) for a in drawn))
+    lineups = sorted({a.lineup for a in drawn}, key=lambda u: (u.count("+"), len(u), u))
     panels = []
     for metric in metrics:
-        mine = [(arms.index(arm), cells[arm, m]) for arm, m in comps if m == metric]
-        points = [(row, c.estimate, c.low, c.high, c.verdict) for row, c in mine]
+        mine = [(arms[name], c) for (name, m), c in cells.items() if m == metric]
+        points = [(rows.index((a.players, a.ruleset)), c.estimate, c.low, c.high, c.verdict,
+                   lineups.index(a.lineup)) for a, c in mine]  # fmt: skip
         panels.append((mine[0][1].title, mine[0][1].band, points))
-    labels = arm_labels(report.dataset.arms)
-    return {"arms": [labels[a] for a in arms], "panels": panels or [("none", 0.0, [])]}
+    labels = {(a.players, a.ruleset): f"{a.label} ({a.players}p)" for a in drawn}
+    return {"arms": [labels[r] for r in rows], "lineups": lineups,
+            "panels": panels or [("none", 0.0, [])]}  # fmt: skip
 
 
 VERDICT_COLORS = {answer.FINDING: "C1", answer.NO_DIFFERENCE: "C2", answer.INCONCLUSIVE: "grey"}
 """The forest plot's colour of each verdict of the answer card."""
+MARKERS = "osD^vP"
+"""The forest plot's marker of each line-up (in the order of ``_forest_data``'s lineups)."""
 
 
-def _draw_forest(arms: list[str], panels: list[tuple]) -> plt.Figure:
-    """A panel per metric, a row per arm: the change with its Holm-adjusted interval, one
-    errorbar per verdict in its colour (:data:`VERDICT_COLORS`), the band shaded; the arms
-    named on the left column only."""
-    cols = 2
-    rows = math.ceil(len(panels) / cols)
-    fig, axes = plt.subplots(
-        rows, cols, figsize=(12, rows * _height(max(len(arms), 1))), squeeze=False
-    )
+def _draw_forest(arms: list[str], lineups: list[str], panels: list[tuple]) -> plt.Figure:
+    """A panel per metric, a row per rule set and table size: each line-up's change with its
+    Holm-adjusted interval, a marker per line-up (offset within the row, :data:`MARKERS`,
+    named in a legend above) coloured by its verdict (:data:`VERDICT_COLORS`), the band
+    shaded; the rule sets named on the left column only."""
+    cols = 2 if len(panels) <= 4 else 3
+    rows, legend = math.ceil(len(panels) / cols), 0.45
+    fig, axes = plt.subplots(rows, cols, figsize=(6 * cols, rows * _height(max(len(arms), 1))
+                                                  + legend), squeeze=False)  # fmt: skip
+    offsets, marker = _offsets(len(lineups)), (MARKERS * len(lineups))[: len(lineups)]
     for ax, (title, band, points) in zip(axes.ravel(), panels, strict=False):
         ax.axvspan(-band, band, color="C2", alpha=0.12, lw=0)
-        for verdict, color in VERDICT_COLORS.items():
-            mine = [p[:4] for p in points if p[4] == verdict]
+        for (verdict, color), k in itertools.product(VERDICT_COLORS.items(), range(len(lineups))):
+            mine = [p[:4] for p in points if p[4] == verdict and p[5] == k]
             if mine:
-                y, estimate, low, high = np.array(mine, float).T
-                xerr = np.nan_to_num([estimate - low, high - estimate])
-                ax.errorbar(estimate, y, xerr=xerr, fmt="o", capsize=3, color=color)
+                _dots(ax, mine, offsets[k], fmt=marker[k], ms=5, color=color)
         ax.axvline(0, color="grey", lw=1, ls="--")
         ax.set_yticks(range(len(arms)), arms if ax.get_subplotspec().is_first_col() else [])
         ax.tick_params(axis="y", labelsize=8)
@@ -351,7 +376,10 @@ def _draw_forest(arms: list[str], panels: list[tuple]) -> plt.Figure:
         ax.set_title(f"{title}: difference", fontsize=10, y=1.0)
     for ax in axes.ravel()[len(panels) :]:
         ax.axis("off")
-    _space_panels(fig, arms, rows, fontsize=8)
+    _space_panels(fig, arms, rows, fontsize=8, top=0.5 + legend)
+    handles = [Line2D([], [], ls="none", marker=m, color="black") for m in marker]
+    _legend_above(fig, axes[0, 0], handles, lineups, legend, title="line-up",
+                  title_fontsize=8, alignment="left")  # fmt: skip
     return fig
 
 

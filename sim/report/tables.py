@@ -9,7 +9,7 @@ from functools import cache
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from sim.report.analysis import Report, fmt_ci, games_share_deals, rule_changes_text
-from sim.report.answer import answer_cards, comparison_cells, report_bands
+from sim.report.answer import HOLDS, across_lineups, answer_cards, comparison_cells, report_bands
 
 _NUMBER = re.compile(r"[+\-–]?\d[\d.,]*( \[[+\-\d.,]+, [+\-\d.,]+\])?( ⚠)?|–")
 """A number the report formatted (``+2.41 [2.38, 2.44]``, ``0.4 ⚠``, ``–``): no markup."""
@@ -62,6 +62,7 @@ def templates(autoescape: bool) -> Environment:
     env.globals.update(
         answer_table=answer_table,
         seat_table=seat_table,
+        across_table=across_table,
         arm_table=arm_table,
         comparison_table=comparison_table,
         rule_changes_text=rule_changes_text,
@@ -217,6 +218,20 @@ def seat_table(card) -> tuple[list[str], list[list[tuple]]]:
     return ["rule set", *_band_titles(card.seat_columns)], rows
 
 
+def across_table(group: list) -> tuple[list[str], list[list[tuple]]]:
+    """Header and rows of one table size's findings across line-ups
+    (``sim.report.answer.across_lineups``): each line-up's change with its Holm-adjusted
+    interval, marked by its verdict as on the card, then the overall label (bold: holds)."""
+    header = ["rule set", "metric (band)", *group[0].cells, "across line-ups"]
+    rows = [
+        [(a.label, a.label, "", ""), (f"{a.title} (±{a.band:g})", a.title, "", ""),
+         *_verdict_cells(a.cells, [(lineup, "", 0.0) for lineup in a.cells]),
+         (a.verdict, a.verdict, "finding" if a.verdict == HOLDS else "", "")]
+        for a in group
+    ]  # fmt: skip
+    return header, rows
+
+
 def _band_titles(columns: list[tuple[str, str, float]]) -> list[str]:
     return [f"{title} (band ±{band:g})" for _, title, band in columns]
 
@@ -248,7 +263,8 @@ def page_context(report: Report, version: str) -> dict:
         "exp": exp or None,
         "exp_text": text,  # fenced in report.md by more backticks than any run in it
         "fence": "`" * max([3, *(len(run) + 1 for run in re.findall("`+", text))]),
-        "cards": answer_cards(report, report_bands(report)),
+        "cards": (cards := answer_cards(report, report_bands(report))),
+        "across": across_lineups(cards),
         # skill: (arm, what, value [95% CI]) of each bot of a mixed line-up (skill_rows)
         "skill": [
             (r["arm"], r["title"], fmt_ci(r["value"], r["ci_low"], r["ci_high"], 2))

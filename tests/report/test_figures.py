@@ -28,7 +28,7 @@ def test_figures_name_rule_sets_by_label_table_and_line_up_not_by_arm_id(small_r
     ids = [a.name for a in small_report.report.dataset.arms]
     for stem in ("length", "spread", "seats", "forest"):
         svg = (folder / f"{stem}.svg").read_text(encoding="utf-8")
-        assert "around the corner (2p, greedy)" in svg, stem
+        assert f"around the corner (2p{', greedy' * (stem != 'forest')})" in svg, stem
         assert "standard rummy (4p, greedy)" in svg or stem == "forest", stem
         assert not [i for i in ids if i in svg], stem
     survival = (folder / "survival-2p.svg").read_text(encoding="utf-8")
@@ -208,37 +208,42 @@ def test_length_figure_draws_the_minutes_per_game_of_every_rule_set(small_report
 def test_forest_plot_colours_each_comparison_by_its_answer_card_verdict(small_report) -> None:
     """Issue #30: the forest plot shows every comparison as on the answer card: its
     Holm-adjusted interval, coloured by its verdict (finding, no practical difference,
-    inconclusive), not by its raw p-value."""
+    inconclusive), not by its raw p-value; issue #34: a marker per line-up."""
     import matplotlib.pyplot as plt
     from matplotlib.colors import to_rgba
 
     from sim.report.answer import FINDING, NO_DIFFERENCE, comparison_cells, report_bands
-    from sim.report.figures import VERDICT_COLORS, _draw_forest, _forest_data, arm_labels
+    from sim.report.figures import MARKERS, VERDICT_COLORS, _draw_forest, _forest_data
 
     report = small_report.report
     cells = comparison_cells(report, report_bands(report))
-    name_of = {label: name for name, label in arm_labels(report.dataset.arms).items()}
+    name_of = {f"{a.label} ({a.players}p)": a for a in report.dataset.arms}
     metric_of = {c.title: metric for (_arm, metric), c in cells.items()}
     data = _forest_data(report)
     seen = set()
     for title, band, points in data["panels"]:
-        for row, *drawn in points:
-            cell = cells[name_of[data["arms"][row]], metric_of[title]]
+        for row, *drawn, lineup in points:
+            arm = name_of[data["arms"][row]]
+            name = f"{arm.ruleset}-{arm.players}p-{data['lineups'][lineup]}"
+            cell = cells[name, metric_of[title]]
             assert [*drawn, band] == [cell.estimate, cell.low, cell.high, cell.verdict, cell.band]
             seen.add(cell.verdict)
-    assert NO_DIFFERENCE in seen  # the very same rules under another name
-    # each verdict is drawn in its own colour, whatever its p-value
-    panels = [("turns", 1.0, [(0, 2.0, 1.5, 2.5, FINDING), (1, 0.1, -0.2, 0.3, NO_DIFFERENCE),
-                              (2, 0.5, -0.5, 1.5, "inconclusive: more hands needed")])]  # fmt: skip
-    fig = _draw_forest(["a", "b", "c"], panels)
+    assert NO_DIFFERENCE in seen and FINDING in seen  # the same rules; around the corner
+    # each verdict is drawn in its own colour, whatever its p-value, each line-up its marker
+    panels = [("turns", 1.0, [(0, 2.0, 1.5, 2.5, FINDING, 0), (1, 0.1, -0.2, 0.3, NO_DIFFERENCE, 0),
+                              (2, 0.5, -0.5, 1.5, "inconclusive: more hands needed", 0),
+                              (2, 2.0, 1.5, 2.5, FINDING, 1)])]  # fmt: skip
+    fig = _draw_forest(["a", "b", "c"], ["greedy", "careful"], panels)
     try:
         (ax, *_) = fig.axes
         drawn = {
-            int(line.get_ydata()[0]): to_rgba(line.get_color())
+            (round(float(line.get_ydata()[0]), 2), line.get_marker()): to_rgba(line.get_color())
             for line in ax.get_lines()
-            if line.get_marker() == "o"
+            if line.get_marker() in MARKERS
         }
         expected = [FINDING, NO_DIFFERENCE, "inconclusive: more hands needed"]
-        assert drawn == {k: to_rgba(VERDICT_COLORS[v]) for k, v in enumerate(expected)}
+        want = {(k - 0.25, "o"): to_rgba(VERDICT_COLORS[v]) for k, v in enumerate(expected)}
+        assert drawn == want | {(2.25, "s"): to_rgba(VERDICT_COLORS[FINDING])}
+        assert [t.get_text() for t in fig.legends[0].get_texts()] == ["greedy", "careful"]
     finally:
         plt.close(fig)

@@ -12,7 +12,7 @@ from tests.runner.helpers import SMALL, cli, write_experiment
 
 def test_the_default_experiment_compares_every_house_rule_at_2_and_4_players():
     exp = load_experiment("house-rules")
-    assert exp.per_arm == 1_000_000 and exp.unit == "hands"
+    assert exp.per_arm == 500_000 and exp.unit == "hands"
     names = {r.name for r in exp.rulesets}
     assert names == {
         "basic",
@@ -28,8 +28,14 @@ def test_the_default_experiment_compares_every_house_rule_at_2_and_4_players():
         "rummy_bonus10",
     }
     assert {a.players for a in exp.arms} == {2, 4}
-    assert {a.lineup for a in exp.arms} == {"greedy", "careful"}
-    assert len(exp.arms) == 11 * 2 * 2
+    # three styles of play (issue #34): the mixed line-up goes round the table
+    assert {a.lineup for a in exp.arms} == {
+        "greedy",
+        "careful",
+        "careful+greedy",
+        "careful+greedy+careful+greedy",
+    }
+    assert len(exp.arms) == 11 * 2 * 3
     for arm in exp.arms:
         assert arm.baseline == f"basic-{arm.players}p-{arm.lineup}"
     rules = {r.name: r.rules for r in exp.rulesets}
@@ -101,7 +107,7 @@ def test_mixed_lineups_repeat_round_the_table(tmp_path):
 
 def test_scaling_changes_only_the_amount():
     exp = load_experiment("house-rules").scaled(hands=5000)
-    assert exp.per_arm == 5000 and exp.unit == "hands" and len(exp.arms) == 44
+    assert exp.per_arm == 5000 and exp.unit == "hands" and len(exp.arms) == 66
     games = exp.scaled(games=10)
     assert games.unit == "games" and games.per_arm == 10
 
@@ -161,7 +167,7 @@ def test_an_unknown_experiment_name_lists_the_shipped_ones(tmp_path):
 def test_validate_lists_the_arms_of_an_experiment():
     done = cli("validate", "house-rules")
     assert done.returncode == 0 and done.stdout.rstrip().endswith("valid")
-    assert "44 arms" in done.stdout and "rummy_bonus10-4p-careful" in done.stdout
+    assert "66 arms" in done.stdout and "rummy_bonus10-4p-careful" in done.stdout
 
 
 def test_validate_rejects_a_bad_experiment_with_exit_2(tmp_path):
@@ -227,7 +233,7 @@ def test_the_experiments_command_lists_every_shipped_file_with_its_description()
     text = " ".join(done.stdout.split())
     for name, _ in list_experiments():
         assert name in text
-    assert "44" in text and "1,000,000 hands" in text  # house-rules: arms and amount
+    assert "66" in text and "500,000 hands" in text  # house-rules: arms and amount
     assert "A one-minute first look" in text
 
 
