@@ -32,9 +32,10 @@ only then; the bots keep the cover's cards (``pattern_policy.py``). The search i
 dynamic programme per suit over the run positions and the runs placed so far (counted per
 length), then a merge of the suits; a later placement replaces the kept one only when
 strictly better. A suit's result depends only on its cards, so it is kept in the
-workspace (two per suit: two players' hands alternate) and reused until they change; the
-last two whole hands' answers are kept too (the take asks about the hand with the card,
-the go-out test and the discard about the same hand after it).
+workspace (six per suit: two players' hands alternate, and Continental's three patterns)
+and reused until they change; the last six whole hands' answers are kept too (the take
+asks about the hand with the card, the go-out test and the discard about the same hand
+after it).
 
 **Wild cards** (``wild_fit``; Continental §3.11, §2B.14). A *pattern set* holds up to three
 alternatives of packed lengths, 20 bits each (``alternative``; Continental's
@@ -84,6 +85,7 @@ from sim.engine.melds import (
     W_SCAL,
     _compress_nibbles,
     _emit,
+    _from_positions,
     _to_positions,
     mask_value,
     n_positions,
@@ -260,10 +262,11 @@ W_SUITS_MASK = W_SUITS + 1
 W_MERGE = W_SUITS + 2  # scratch of the merge
 W_MERGE_MASK = W_SUITS + 3
 # The last rows of the search's candidate area (depth 39, never reached by a one-pack
-# hand), kept between calls: each suit's covers in two ways (two players' hands alternate),
-# keyed by its column (``_memo_key``; way w of suit s is memo row ``MEMO_ROWS * w + s``),
-# and the pattern's state tables below them.
-MEMO_WAYS = 2
+# hand), kept between calls: each suit's covers in six ways (two players' hands alternate,
+# and Continental asks about three patterns in turn), keyed by its column and pattern
+# (``_memo_key``; way w of suit s is memo row ``MEMO_ROWS * w + s``), and the pattern's
+# state tables below them.
+MEMO_WAYS = 6
 MEMO_ROWS = 2 * N_SUITS
 W_MEMO = W_FRAME - MEMO_WAYS * MEMO_ROWS  # row W_MEMO + r: key, then the cover per state
 W_MEMO_MASK = W_MEMO + N_SUITS  # row W_MEMO_MASK + r: the kinds of each, from column 1
@@ -273,7 +276,7 @@ W_MEMO_NEXT = W_DIG + MAX_DISTINCT  # per suit: the way to replace next; then th
 # whose state tables W_DIG and W_FITS hold (a tagged key), their number of states, and the
 # whole-hand answer to replace next
 W_RESULT = W_FITS - MEMO_WAYS  # row W_RESULT + w: a whole hand's answer (tagged hand, its
-# pattern and layout, size, kinds), the last two hands asked about
+# pattern and layout, size, kinds), the last six hands asked about
 RESULT_NEXT = N_SUITS + 2  # W_MEMO_NEXT's column: the whole-hand answer to replace next
 MEMO_TAG = np.int64(0x5A) << 56  # no candidate row holds this in its first column
 NONE = -1
@@ -410,14 +413,16 @@ def cover(work, hand, lengths, ace_rank):
     for s in range(N_SUITS):
         col = suit_column(e, s, n_pos)
         key = _memo_key(col, lengths, ace_rank)
-        r = s
-        if work[W_MEMO + r, 0] != key:
-            r = MEMO_ROWS + s
-            if work[W_MEMO + r, 0] != key:  # in neither way: search it into the older
-                r = s + MEMO_ROWS * (work[W_MEMO_NEXT, s] & 1)
-                work[W_MEMO_NEXT, s] += 1
-                _suit_covers(work, col, s, r, lens, counts, m, n_states, n_pos, ace_rank)
-                work[W_MEMO + r, 0] = key
+        r = np.int64(NONE)
+        for w in range(MEMO_WAYS):
+            if work[W_MEMO + MEMO_ROWS * w + s, 0] == key:
+                r = MEMO_ROWS * w + s
+                break
+        if r < 0:  # in no way: search it into the oldest
+            r = s + MEMO_ROWS * (work[W_MEMO_NEXT, s] % MEMO_WAYS)
+            work[W_MEMO_NEXT, s] += 1
+            _suit_covers(work, col, s, r, lens, counts, m, n_states, n_pos, ace_rank)
+            work[W_MEMO + r, 0] = key
         for t in range(n_states):  # merge: t's runs split between the suits so far and s
             best = NONE
             best_mask = np.int64(0)
@@ -437,7 +442,7 @@ def cover(work, hand, lengths, ace_rank):
         for t in range(n_states):
             work[W_SUITS, t] = work[W_MERGE, t]
             work[W_SUITS_MASK, t] = work[W_MERGE_MASK, t]
-    w = work[W_MEMO_NEXT, RESULT_NEXT] & 1
+    w = work[W_MEMO_NEXT, RESULT_NEXT] % MEMO_WAYS
     work[W_MEMO_NEXT, RESULT_NEXT] += 1
     work[W_RESULT + w, 0] = hand_key
     work[W_RESULT + w, 1] = rules_key
@@ -451,6 +456,8 @@ def cover(work, hand, lengths, ace_rank):
 FIT_NONE = -2  # wild_fit: the hand does not fit
 FIT_WHOLE = -1  # wild_fit: the whole hand fits (no discard)
 DEUCE_RANK = 1
+DEUCES = np.int64(0xF) << (DEUCE_RANK * N_SUITS)  # the four 2s as kinds
+POSITIONS = (np.int64(1) << (4 * (N_RANKS + 1))) - 1  # every run position of every suit
 # workspace rows (the candidate area, after the cover's rows; scratch within one call)
 W_NAT = W_CAND + 40  # rows W_NAT + s: natural cards of suit s per rank (deuces apart when wild)
 W_DEUCE = W_NAT + N_SUITS  # column s: the deuces of suit s, when they are wild
@@ -459,6 +466,8 @@ W_LEFT = W_COV + N_SUITS  # column j: runs of the j-th distinct length still to 
 W_HALL = W_LEFT + 1  # rows W_HALL + s: scratch of the natural-card check
 W_WF = W_HALL + N_SUITS  # rows W_WF + d: the search's frames (``WF_*``)
 MAX_FRAMES = MAX_PIECES  # a run placed a frame
+W_WILD_MEMO = W_WF + MAX_FRAMES + 1  # rows + w: ``wild_cover``'s last two answers (kept
+# between calls: the tagged hand, its jokers, pattern set and layout, size, kinds)
 WF_TRIGGER = 0  # the (suit, rank) that must be covered, suit * 16 + rank; -1: none left
 WF_NEXT = 1  # the next option to try
 WF_SUIT = 2  # the run placed here: its suit, first position, distinct-length index (-1: none)
@@ -485,7 +494,7 @@ def alternative(patterns, i):
 @kernel
 def set_size(patterns):
     """Cards in a pattern set (every alternative holds as many)."""
-    return pattern_size(alternative(patterns, 0))[1]
+    return pattern_size(alternative(patterns, np.int64(0)))[1]
 
 
 @kernel
@@ -691,7 +700,7 @@ def _search(work, jokers, ace_rank, n_pos, m, deuces):
     """The depth-first search of one alternative (``wild_fit``; ``W_LEFT`` holds its runs);
     returns whether the hand fits; then frames ``0..`` hold the runs (``WF_SUIT`` >= 0) and
     ``W_SCAL``'s ``S_WILD_DEPTH`` their number."""
-    d = 0
+    d = np.int64(0)
     _open_frame(work, np.int64(0), np.int64(0))
     while True:
         uncovered, need, free = _tally(work, deuces)
@@ -723,10 +732,16 @@ def wild_fit(values, work, layers, n_layers, jokers, ace_rank, patterns, deuces,
     of exactly one alternative of ``patterns``, jokers (and with ``deuces`` the 2s, each
     natural on its own place) standing for missing cards? A hand one card longer than the
     pattern must set one natural card of ``spare_ok`` aside as its discard (the lowest kind
-    that leaves a fit). Returns that discard, ``FIT_WHOLE`` (no discard) or ``FIT_NONE``;
-    with ``write`` the runs are the best arrangement (module docstring, "Wild cards")."""
+    that leaves a fit). With fewer than two wild cards, a natural card with no other of its
+    suit near enough to share a run (``_alone``) must be that discard. Returns that discard,
+    ``FIT_WHOLE`` (no discard) or ``FIT_NONE``; with ``write`` the runs are the best
+    arrangement (module docstring, "Wild cards")."""
     n = _load_hand(work, layers, n_layers, deuces)
     total = set_size(patterns)
+    wilds = jokers + (_deuces_held(work) if deuces else 0)
+    alone = _alone(layers, ace_rank, deuces, wilds)
+    if n + jokers == total and alone != 0:
+        return FIT_NONE
     if n + jokers == total:
         return FIT_WHOLE if _fits(values, work, jokers, ace_rank, patterns, deuces, write) else (
             FIT_NONE
@@ -734,6 +749,10 @@ def wild_fit(values, work, layers, n_layers, jokers, ace_rank, patterns, deuces,
     if n + jokers != total + 1:
         return FIT_NONE
     spares = spare_ok & layers[0]
+    if alone != 0:  # the one natural card no run could hold (one copy) must be the discard
+        if alone & (alone - 1) != 0 or alone & layers[1] != 0:
+            return FIT_NONE
+        spares &= alone
     while spares != 0:  # each kind the discard may be, lowest first
         k = lowest_bit(spares)
         spares &= spares - 1
@@ -743,6 +762,32 @@ def wild_fit(values, work, layers, n_layers, jokers, ace_rank, patterns, deuces,
         if found:
             return k
     return FIT_NONE
+
+
+@kernel
+def _deuces_held(work):
+    """The 2s counted apart as wild cards (``W_DEUCE``)."""
+    n = 0
+    for s in range(N_SUITS):
+        n += work[W_DEUCE, s]
+    return n
+
+
+@kernel
+def _alone(layers, ace_rank, deuces, wilds):
+    """The kinds of natural cards (wild 2s apart) that no run could hold, with fewer than
+    two wild cards in the hand (else 0): a run of one wild card or none puts another natural
+    card of its suit within one place of each natural card (two places with one wild card)."""
+    if wilds >= 2:
+        return np.int64(0)
+    hand = layers[0]
+    if deuces:
+        hand &= ~DEUCES
+    e = _to_positions(hand, ace_rank)
+    near = (e << 4) | (e >> 4)
+    if wilds == 1:
+        near |= (e << 8) | (e >> 8)
+    return hand & ~_from_positions(near & POSITIONS, ace_rank)
 
 
 @kernel
@@ -846,7 +891,13 @@ def _write_runs(values, work, ace_rank, deuces):
 def wild_cover(work, hand, jokers, patterns, ace_rank):
     """``(size, kinds)`` for the bots under wild cards: the best ``cover`` of the hand's
     kinds (``hand``: one copy each) over the set's alternatives, plus its ``jokers``, at
-    most the pattern's cards; and the kinds of that cover."""
+    most the pattern's cards; and the kinds of that cover. The last two answers are kept
+    (the take asks about the hand with the card, the discard about it again)."""
+    key = MEMO_TAG | hand
+    rules_key = jokers | (ace_rank << 8) | (patterns << 12)
+    for w in range(2):  # asked about this hand just before (a take, then a discard)
+        if work[W_WILD_MEMO + w, 0] == key and work[W_WILD_MEMO + w, 1] == rules_key:
+            return work[W_WILD_MEMO + w, 2], work[W_WILD_MEMO + w, 3]
     best = NONE
     kept = np.int64(0)
     for a in range(MAX_ALTS):
@@ -857,4 +908,11 @@ def wild_cover(work, hand, jokers, patterns, ace_rank):
         if size > best:
             best = size
             kept = kinds
-    return min(set_size(patterns), best + jokers), kept
+    size = min(set_size(patterns), best + jokers)
+    w = work[W_WILD_MEMO + 1, 4] & 1  # the way to replace next
+    work[W_WILD_MEMO + 1, 4] += 1
+    work[W_WILD_MEMO + w, 0] = key
+    work[W_WILD_MEMO + w, 1] = rules_key
+    work[W_WILD_MEMO + w, 2] = size
+    work[W_WILD_MEMO + w, 3] = kept
+    return size, kept

@@ -355,7 +355,7 @@ def test_3_11_out_discards_agree_with_the_brute_force_on_16_card_hands():
     _, values = compiled("continental")
     work = new_work()
     outs = 0
-    for hand, jokers, ace, deuces in _random_hands(rng, 600, 1):
+    for hand, jokers, ace, deuces in _random_hands(rng, 300, 1):
         want = oracle.wild_out_cards(hand, jokers, ALTERNATIVES, ace, deuces)
         got = {
             c
@@ -367,7 +367,7 @@ def test_3_11_out_discards_agree_with_the_brute_force_on_16_card_hands():
         }  # fmt: skip
         assert got == want, (sorted(hand.elements()), jokers, ace, deuces)
         outs += bool(got)
-    assert outs > 150
+    assert outs > 75
 
 
 def test_3_11_pattern_test_cost_per_call():
