@@ -653,6 +653,15 @@ def _check_pattern(rules: Rules) -> None:
             value=values["ace_rank"],
             allowed=", ".join(ranks) + f" with go_out_pattern {show(pattern)}",
         )
+    if values["discard_draw"] == "top_plus_one" and pattern in WILD_PATTERNS:
+        raise ConfigError(
+            f"go_out_pattern {show(pattern)} goes out holding the pattern and one discard, and "
+            "discard_draw 'top_plus_one' takes two cards for one discard: the hand would grow "
+            "past it and never go out",
+            key="discard_draw",
+            value="top_plus_one",
+            allowed=f"top, any_card with go_out_pattern {show(pattern)}",
+        )
     if values["strip_8_9_10"] and pattern in WILD_PATTERNS:
         raise ConfigError(
             f"go_out_pattern {show(pattern)} is played with full packs (RULES.md §3.11)",

@@ -276,6 +276,8 @@ def test_3_11_rules_model_refusals():
         load_variant("continental", {"run_suit": "any_suit"})
     with pytest.raises(ConfigError, match="ace_rank"):
         load_variant("continental", {"ace_rank": "around_corner"})
+    with pytest.raises(ConfigError, match="top_plus_one"):
+        load_variant("continental", {"discard_draw": "top_plus_one"})
     load_variant("continental", {"scoring": "pip_to_winner"})  # another scoring may be played
 
 
