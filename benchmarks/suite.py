@@ -7,9 +7,9 @@ as many hands as the one worker; their ratio, against one-core runs just before 
 is a line of its own), 4 players, careful bots; gin_rummy simple against simple on one core
 (issue #4's bar: 250,000 hands/s); tonk at 2 players, phom at 4 and conquian at 2, greedy
 (issue #32's bar: 100,000 hands/s); nowrang at 2, greedy (issue #33's bar: 100,000
-hands/s); german_rummy at 4 players, greedy, with its initial
-meld of 40 and without it (issue #31's bar: 15,000 hands/s with it); and the warm-cache
-start-up time of ``rummysim bench --hands 1``.
+hands/s); continental at 4, greedy (issue #33 point 1); german_rummy at 4 players,
+greedy, with its initial meld of 40 and without it (issue #31's bar: 15,000 hands/s with
+it); and the warm-cache start-up time of ``rummysim bench --hands 1``.
 Hand analysis: `rummysim deadwood --file` on a million random hands.
 Pipeline (benchmarks.pipeline): ``rummysim run`` end to end against the engine alone, worker
 scaling, the Dask backend, and a worker's peak memory at 1x and 10x the hands.
@@ -131,6 +131,10 @@ def main() -> None:
     # issue #33's bar: Nowrang at 2 players, greedy (one pack), 100,000 hands/s; a tenth of
     # the hands, since it plays far below that (docs/perf-log.md)
     figure = bench("nowrang", players=2, bots="greedy", hands=HANDS // 10, workers=1)
+    print(json.dumps(figure), flush=True)
+    # issue #33 point 1: Continental at 4 players, greedy (two packs and two jokers); a
+    # hundredth of the hands, since its wild pattern test is slower still (docs/engine.md)
+    figure = bench("continental", players=4, bots="greedy", hands=HANDS // 100, workers=1)
     print(json.dumps(figure), flush=True)
     print(
         json.dumps(

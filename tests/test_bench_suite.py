@@ -12,7 +12,7 @@ import benchmarks.suite as suite
 
 def test_all_cores_run_gives_every_worker_the_one_core_hands_and_is_bracketed(monkeypatch, capsys):
     calls = []
-    speeds = iter([500_000.0, 1_800_000.0, 700_000.0] + [1.0] * 9)
+    speeds = iter([500_000.0, 1_800_000.0, 700_000.0] + [1.0] * 10)
 
     def fake_bench(
         variant="rummy_basic", players=2, bots="greedy", hands=0, workers=1, overrides=None
@@ -44,6 +44,7 @@ def test_all_cores_run_gives_every_worker_the_one_core_hands_and_is_bracketed(mo
     for chips in (("tonk", 2), ("phom", 4), ("conquian", 2)):  # issue #32's lines
         assert (*chips, "greedy", suite.HANDS, 1) in calls
     assert ("nowrang", 2, "greedy", suite.HANDS // 10, 1) in calls  # issue #33's line
+    assert ("continental", 4, "greedy", suite.HANDS // 100, 1) in calls  # issue #33 point 1
     scaling = next(line for line in lines if line["bench"] == "engine_scaling")
     assert scaling["one_core_hands_per_s"] == [500_000.0, 700_000.0]
     assert scaling["ratio"] == 3.0  # 1.8M against the mean of 500k and 700k

@@ -103,6 +103,7 @@ def compile_rules(
     params[L.P_PLAYERS] = players
     params[L.P_HAND_SIZE] = hand_size
     params[L.P_PACKS] = packs
+    params[L.P_JOKERS] = rules.jokers_for(players)
     params[L.P_AUDIT] = int(audit)
     params[L.P_FAMILY] = FAMILY_CODES[rules.family]
     return params, value_table(card_values(rules))

@@ -23,7 +23,8 @@ after a knock's showdown (knock-family turns are not checked one by one).
 - after each turn of progressive rummy, the cards drawn that turn (RULES.md §1.5,
   §2C.16): exactly one, or under ``discard_draw = "top_plus_one"`` (§3.7) one from the
   stock or two (the discard top and a second card); none in the first turn of the 11/10
-  opening (``deal.extra_card``: Nowrang, §3.15);
+  opening (``deal.extra_card``: Nowrang, §3.15), nor in Continental's going out with the
+  dealt cards (§3.11);
 - a block's scores (``check_block_scores``, §2F.28): the players tied for the lowest total
   share the pot equally and it adds up (what they are paid is the pot less a remainder
   smaller than their number), every other player scores 0 (under penalty scoring: minus
@@ -37,7 +38,9 @@ after a knock's showdown (knock-family turns are not checked one by one).
   the value of every card the others hold (``penalty``: each other loses his own),
   under ``own_melds_from_each`` (§3.12) the
   table's value times the other players, under ``unmelded_to_winner`` (§3.7) the
-  others' recorded deadwood, each between 0 and the value of his hand.
+  others' recorded deadwood, each between 0 and the value of his hand; under
+  ``continental`` (§3.11) the scores add up to 0 and every other player pays the winner
+  the same, between 1 + 2 per table joker and that plus the §2J bonuses.
 """
 
 from __future__ import annotations
@@ -82,6 +85,7 @@ from sim.engine.layout import (
     P_TONK_STOCK_CARD,
     P_TONK_WAIT,
     RUN_ANY_SUIT,
+    SCORE_CONTINENTAL,
     SCORE_OWN_MELDS,
     SCORE_PENALTY,
     SCORE_UNMELDED,
@@ -101,7 +105,7 @@ from sim.engine.melds import (
     run_cap,
     run_layout,
 )
-from sim.engine.patterns import pattern_lengths, patterned, table_fits_pattern
+from sim.engine.patterns import pattern_lengths, patterned, table_fits_pattern, wild_pattern
 from sim.engine.specs import gated, rule
 from sim.engine.state import (
     C_BORROWS_TURN,
@@ -138,6 +142,7 @@ from sim.engine.state import (
     R_SC,
     R_SEAT,
     S_DEADWOOD,
+    S_DRAWS,
     S_HAND,
     S_JOKERS,
     S_N,
@@ -146,6 +151,7 @@ from sim.engine.state import (
 from sim.engine.table import may_lay_off_on, may_meld_now, meld_fits, takes_joker
 
 COUNTER_BITS = 4  # bit-sliced counters count copies up to 15
+CONTINENTAL_MOST_BONUS = 30  # §2J.40-41: quick (10) + no wild (10) + one suit (10)
 
 
 @kernel
@@ -284,8 +290,8 @@ def check_state(fx, params, st, piles, work):
         if concealed and st[R_SEAT + st[R_MELD + m, M_OWNER], S_N] != 0:
             bad += 1  # all_at_once: melds reach the table only with a whole hand (§2D.18)
     if concealed and st[R_SC, C_N_MELDS] > 0 and patterned(fx, params):
-        if not table_fits_pattern(st, pattern_lengths(fx, params)):
-            bad += 1  # a fixed pattern: exactly its runs went down (§3.15)
+        if not table_fits_pattern(st, pattern_lengths(fx, params), wild_pattern(fx, params)):
+            bad += 1  # a fixed pattern: exactly its runs went down (§3.11, §3.15)
     borrows = st[R_SC, C_BORROWS_TURN]
     if borrows > 1 or (borrows > 0 and rule(fx, params, P_BORROWING) == BORROW_OFF):
         bad += 1  # one card a turn, and only where the rules lend (§2D.22)
@@ -394,6 +400,9 @@ def _draw_ok(fx, params, st):
     if rule(fx, params, P_FAMILY) != FAMILY_RUMMY or st[R_SC, C_TURN] == 0:
         return True
     drawn = st[R_SC, C_DRAWN_TURN]
+    seat = R_SEAT + st[R_SC, C_CURRENT]
+    if drawn == 0 and wild_pattern(fx, params) and st[seat, S_DRAWS] == 0 and st[seat, S_N] == 0:
+        return True  # Continental: out with the dealt cards, before drawing (§3.11)
     if st[R_SC, C_TURN] == 1 and extra_card(fx, params):
         return drawn == 0  # the 11/10 opening (Nowrang, §3.15): the first turn only discards
     if rule(fx, params, P_DISCARD_DRAW) == XD_TOP_PLUS_ONE:
@@ -461,6 +470,8 @@ def check_out_scores(fx, params, values, st, winner, scores):
     scoring = rule(fx, params, P_SCORING)
     bad = 0
     want = 0
+    if scoring == SCORE_CONTINENTAL:
+        return _check_continental_scores(st, players, winner, scores)
     if scoring == SCORE_OWN_MELDS:
         for m in range(st[R_SC, C_N_MELDS]):
             want += st[R_MELD + m, M_JOKERS] * values[JOKER]
@@ -483,5 +494,26 @@ def check_out_scores(fx, params, values, st, winner, scores):
         elif scoring != SCORE_OWN_MELDS and scoring != SCORE_PENALTY:
             want += total
     if scores[winner] != want:
+        bad += 1
+    return bad
+
+
+@kernel
+def _check_continental_scores(st, players, winner, scores):
+    """§3.11: zero-sum; every other player pays the winner the same amount, at least 1 and 2
+    per joker on the table and at most that plus the §2J bonuses (10 + 10 + 10)."""
+    bad = 0
+    jokers = 0
+    for m in range(st[R_SC, C_N_MELDS]):
+        jokers += st[R_MELD + m, M_JOKERS]
+    pay = -scores[(winner + 1) % players]
+    if pay < 1 + 2 * jokers or pay > 1 + 2 * jokers + CONTINENTAL_MOST_BONUS:
+        bad += 1
+    total = 0
+    for p in range(players):
+        total += scores[p]
+        if p != winner and scores[p] != -pay:
+            bad += 1
+    if total != 0:
         bad += 1
     return bad

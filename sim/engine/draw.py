@@ -80,6 +80,7 @@ from sim.engine.state import (
     PILE_DISCARD,
     R_SC,
     R_SEAT,
+    S_DRAWS,
     S_PICKED,
     S_STOCK_SEEN,
     give,
@@ -105,6 +106,7 @@ def _take_at(fx, params, st, piles, events, seat, i, second):
         st[R_SEAT + seat, S_PICKED] |= 1 << card
     st[R_SC, C_DRAWS_DISCARD] += 1
     st[R_SC, C_DRAWN_TURN] += 1
+    st[R_SEAT + seat, S_DRAWS] += 1
     log_event(st, events, np.int64(E_DRAW_DISCARD), seat, card, second)
 
 
@@ -149,6 +151,7 @@ def _draw_stock(fx, params, st, piles, rng, events, seat, second):
         st[R_SEAT + seat, S_STOCK_SEEN] |= bit
     st[R_SC, C_DRAWS_STOCK] += 1
     st[R_SC, C_DRAWN_TURN] += 1
+    st[R_SEAT + seat, S_DRAWS] += 1
     log_event(st, events, np.int64(E_DRAW_STOCK), seat, card, second)
 
 

@@ -82,6 +82,7 @@ from sim.engine.rows import (
     H_VIOLATIONS,
     H_WINNER,
 )
+from sim.engine.scoring import start_total
 from sim.engine.specs import rule
 from sim.engine.state import (
     C_LOG,
@@ -245,7 +246,7 @@ def play_games(
             dealer = first_dealer
         if single and next_dealer >= 0:
             dealer = next_dealer  # one-hand games: the deal still rotates (§2H.30-31)
-        totals[:] = 0
+        totals[:] = start_total(fx, params)  # Continental: start_points (§2J.42)
         game_side[:] = 0
         won[:] = 0
         leader = -1

@@ -24,7 +24,10 @@ answers read (``knock_limit``) is 0 there: the go-out condition is no deadwood.
 Under a fixed pattern (``go_out_pattern``, mechanic PT; Nowrang §3.15: exactly a run of 4
 and two runs of 3, each of one suit, groups not counting) "melds wholly" means "is exactly
 the pattern" (``patterns.fit_pattern``): ``pattern_out`` answers as ``whole_hand_out`` does,
-and ``go_out`` lays down the pattern's runs.
+and ``go_out`` lays down the pattern's runs. Under Continental's pattern set (§3.11: 15
+cards as runs of 5+4+3+3, 4+4+4+3 or 3+3+3+3+3, jokers wild, several packs) the test is
+``patterns.wild_fit``, which also chooses the discard (``wild_out``); a player whose dealt
+cards fit goes out at the start of his first turn, before drawing (``quick_out``).
 """
 
 from __future__ import annotations
@@ -38,17 +41,31 @@ from sim.engine.layoffs import arrange_apart, meldable_mask, seat_arrangement
 from sim.engine.layout import (
     KNOCK_UNLIMITED,
     KNOCK_UPCARD,
+    P_DEUCES_WILD,
+    P_GO_OUT_PATTERN,
     P_KNOCK_LIMIT,
     P_MELD_TIMING,
     P_MUST_DISCARD_TO_GO_OUT,
+    P_PACKS,
+    PATTERN_CONTINENTAL,
     TIMING_ALL_AT_ONCE,
     TIMING_KNOCK,
 )
 from sim.engine.legal import allowed_naturals, discard_allowed
-from sim.engine.melds import S_BEST_N, W_BEST, W_SCAL, run_layout
-from sim.engine.patterns import cover, fit_pattern, pattern_lengths, pattern_size, patterned
+from sim.engine.melds import MAX_LAYERS, S_BEST_N, W_BEST, W_SCAL, run_layout
+from sim.engine.patterns import (
+    FIT_NONE,
+    FIT_WHOLE,
+    cover,
+    fit_pattern,
+    pattern_lengths,
+    pattern_size,
+    patterned,
+    wild_fit,
+    wild_pattern,
+)
 from sim.engine.specs import gated, rule
-from sim.engine.state import C_UPCARD, R_SC, R_SEAT, S_HAND
+from sim.engine.state import C_UPCARD, R_SC, R_SEAT, S_DRAWS, S_HAND, S_JOKERS
 from sim.engine.table import lay_down
 
 NO_LIMIT = -1  # knock_limit = unlimited: any deadwood may knock
@@ -125,6 +142,8 @@ def out_discard(fx, params, values, st, work, seat):
     ``whole_hand_out`` with the cards he may discard, going out without a discard allowed
     unless ``must_discard_to_go_out``."""
     whole = rule(fx, params, P_MUST_DISCARD_TO_GO_OUT) == 0
+    if wild_pattern(fx, params):
+        return wild_out(fx, params, values, st, work, seat, allowed_naturals(st, seat))
     if patterned(fx, params):
         return pattern_out(fx, params, values, st, work, seat, allowed_naturals(st, seat), whole)
     return whole_hand_out(
@@ -157,6 +176,44 @@ def pattern_out(fx, params, values, st, work, seat, allowed, whole):
         if fit_pattern(values, work, rest, layout, lengths, np.bool_(False)) > 0:
             best = k
     return best
+
+
+@kernel
+def wild_out(fx, params, values, st, work, seat, allowed):
+    """How ``seat``'s hand goes out under a pattern with wild cards (Continental §3.11,
+    ``patterns.wild_fit``): the discard the search sets aside (a card of ``allowed``),
+    ``OUT_WHOLE`` when the hand fits as it is, else ``OUT_NONE``."""
+    out = fit_hand(fx, params, values, st, work, seat, allowed, np.bool_(False))
+    if out == FIT_NONE:
+        return OUT_NONE
+    if out == FIT_WHOLE:
+        return OUT_WHOLE
+    return out
+
+
+@kernel
+def fit_hand(fx, params, values, st, work, seat, allowed, write):
+    """``patterns.wild_fit`` of ``seat``'s hand under the rules' pattern set."""
+    hand = R_SEAT + seat
+    return wild_fit(
+        values, work, st[hand, S_HAND : S_HAND + MAX_LAYERS], rule(fx, params, P_PACKS),
+        st[hand, S_JOKERS], run_layout(fx, params), pattern_lengths(fx, params),
+        rule(fx, params, P_DEUCES_WILD) == 1, allowed, write,
+    )  # fmt: skip
+
+
+@gated(P_GO_OUT_PATTERN, lambda v: v == PATTERN_CONTINENTAL, np.bool_(False))
+@kernel
+def quick_out(fx, params, values, st, work, events, seat):
+    """Continental (§3.11): ``seat``, before drawing in his first turn, goes out when his
+    dealt cards already fit the pattern (every bot does; allowed with or without the quick
+    bonus, §2J.40); lays the runs down and returns True, else False."""
+    if not wild_pattern(fx, params) or st[R_SEAT + seat, S_DRAWS] != 0:
+        return False
+    if fit_hand(fx, params, values, st, work, seat, np.int64(0), np.bool_(True)) != FIT_WHOLE:
+        return False
+    lay_arrangement(fx, params, st, work, events, seat)
+    return True
 
 
 @kernel
@@ -208,6 +265,14 @@ def go_out(fx, params, values, st, work, events, seat, card):
         rest = hand & ~(np.int64(1) << card)
     elif rule(fx, params, P_MUST_DISCARD_TO_GO_OUT) == 1:
         return False
+    if wild_pattern(fx, params):  # §3.11: runs of one of the pattern's alternatives
+        allowed = np.int64(1) << card if card >= 0 else np.int64(0)
+        if fit_hand(fx, params, values, st, work, seat, allowed, np.bool_(True)) != (
+            card if card >= 0 else FIT_WHOLE
+        ):
+            return False
+        lay_arrangement(fx, params, st, work, events, seat)
+        return True
     if patterned(fx, params):  # §3.15: exactly the pattern's runs go down
         lengths = pattern_lengths(fx, params)
         if fit_pattern(values, work, rest, run_layout(fx, params), lengths, np.bool_(True)) == 0:

@@ -29,7 +29,8 @@ Under ``meld_timing = "all_at_once"`` (``go_out.concealed``, §2D.18) the table 
 bot's answer "go out, and discard which card?" (``bots.concealed_discard``): going out lays
 the whole hand but the discard down (``go_out.go_out``; an illegal go-out is an audit
 violation, nothing is laid down and play goes on), then the discard, and the empty hand
-ends the hand as ``went_out`` like any other.
+ends the hand as ``went_out`` like any other. Under Continental's pattern (§3.11) a player
+whose dealt cards fit goes out before his first draw (``go_out.quick_out``: ``went_out``).
 
 Tonk (``family = "tonk"``, §3.22) is this loop with chip settlement: after the deal an
 instant tonk ends the hand (``tonk``) or tied ones have it redealt (``redeal``;
@@ -88,7 +89,7 @@ from sim.engine.conquian import (
 from sim.engine.deal import deal_cards, next_seat, reset_hand
 from sim.engine.deal_events import TIED_TONKS, instant_tonk
 from sim.engine.draw import DRAW_BLOCK, DRAW_EXHAUSTED, DRAW_STOCK_OUT, draw_phase
-from sim.engine.go_out import OUT_NONE, concealed, go_out, knocking, may_knock
+from sim.engine.go_out import OUT_NONE, concealed, go_out, knocking, may_knock, quick_out
 from sim.engine.jit import kernel
 from sim.engine.layout import (
     FAMILY_CONQUIAN,
@@ -375,6 +376,10 @@ def play_turns(fx, params, values, bots, st, piles, rng, work, events):
         played_before = st[R_SEAT + seat, S_PLAYED]
         if tonk and _drops(fx, params, values, bots, st, piles, rng, work, events, seat):
             return REASON_DROP, seat
+        if quick_out(fx, params, values, st, work, events, seat):  # Continental (§3.11)
+            st[R_SC, C_TURN] += 1
+            _audit(fx, params, st, piles, work)
+            return REASON_WENT_OUT, seat
         drawn = draw_phase(fx, params, values, bots, st, piles, rng, work, events, seat)
         if drawn == DRAW_EXHAUSTED:
             return REASON_EXHAUSTED, -1

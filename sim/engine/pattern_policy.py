@@ -23,6 +23,11 @@ placement the search finds, are the ones worth keeping.
   keep a card the other waits for never let it go otherwise (0.8% of greedy hands and
   2.0% of careful hands reached the turn cap without it, 10,000 hands each).
 
+Under Continental's pattern set (§3.11: three alternatives, jokers wild, several packs) the
+cover is ``patterns.wild_cover``: the best cover of the hand's kinds over the alternatives
+plus its jokers (at most 15); greedy and careful take a joker always, and a second copy of
+a card counts as outside the cover (it is discarded before the cover's cards).
+
 Going out is ``go_out.out_discard``'s answer, as under all_at_once (random: on a fair coin).
 """
 
@@ -30,18 +35,25 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.cards import N_SUITS
+from sim.cards import JOKER, N_SUITS
 from sim.engine.bitops import lowest_bit
 from sim.engine.deal import next_seat
 from sim.engine.jit import kernel
 from sim.engine.layout import BOT_CAREFUL, BOT_RANDOM, P_GO_OUT_PATTERN, PATTERN_NONE
 from sim.engine.legal import allowed_naturals
 from sim.engine.melds import _to_positions, n_positions, run_layout
-from sim.engine.patterns import cover, kinds_of_column, pattern_lengths, suit_column
+from sim.engine.patterns import (
+    cover,
+    kinds_of_column,
+    pattern_lengths,
+    suit_column,
+    wild_cover,
+    wild_pattern,
+)
 from sim.engine.random_bot import random_wants, uniform_kind
 from sim.engine.rng import RNG_BOTS, below
 from sim.engine.specs import gated
-from sim.engine.state import C_REBUILDS, R_SC, R_SEAT, S_HAND, S_PICKED
+from sim.engine.state import C_REBUILDS, R_SC, R_SEAT, S_HAND, S_JOKERS, S_PICKED
 
 BREAK_ODDS = 8  # greedy and careful: after a rebuild, 1 turn in 8 breaks a deadlock
 NONE = -1
@@ -105,6 +117,13 @@ def pattern_wants(fx, params, values, bots, st, rng, work, seat, card):
     hand = st[R_SEAT + seat, S_HAND]
     lengths = pattern_lengths(fx, params)
     layout = run_layout(fx, params)
+    if wild_pattern(fx, params):  # Continental (§3.11): a joker always, else a larger cover
+        if card == JOKER:
+            return True
+        jokers = st[R_SEAT + seat, S_JOKERS]
+        now, _ = wild_cover(work, hand, jokers, lengths, layout)
+        then, _ = wild_cover(work, hand | (np.int64(1) << card), jokers, lengths, layout)
+        return then > now
     now, _ = cover(work, hand, lengths, layout)
     then, _ = cover(work, hand | (np.int64(1) << card), lengths, layout)
     return then > now
@@ -116,8 +135,13 @@ def pattern_discard(fx, params, values, bots, st, rng, work, seat):
     """The card ``seat`` discards when he does not go out (module docstring)."""
     hand = st[R_SEAT + seat, S_HAND]
     layout = run_layout(fx, params)
-    _, kept = cover(work, hand, pattern_lengths(fx, params), layout)
+    lengths = pattern_lengths(fx, params)
     allowed = allowed_naturals(st, seat) & hand
+    if wild_pattern(fx, params):  # Continental: a second copy is outside the cover too
+        _, kept = wild_cover(work, hand, st[R_SEAT + seat, S_JOKERS], lengths, layout)
+        kept &= ~st[R_SEAT + seat, S_HAND + 1]
+    else:
+        _, kept = cover(work, hand, lengths, layout)
     pool = allowed & ~kept
     if pool == 0:
         pool = allowed

@@ -1,6 +1,7 @@
 """Fixed go-out patterns (mechanic PT of RULES.md §4C): the meld library's test "is this
 hand exactly these same-suit runs?" (Nowrang §3.15: one run of 4 and two of 3, groups not
-counting; Continental §3.11 will need runs of several lengths too).
+counting; Continental §3.11: 15 cards as runs of 5+4+3+3, 4+4+4+3 or 3+3+3+3+3, with
+jokers wild and several packs).
 
 Rule slots read here: ``go_out_pattern`` (and ``ace_rank`` through ``melds.run_layout``).
 
@@ -31,49 +32,90 @@ only then; the bots keep the cover's cards (``pattern_policy.py``). The search i
 dynamic programme per suit over the run positions and the runs placed so far (counted per
 length), then a merge of the suits; a later placement replaces the kept one only when
 strictly better. A suit's result depends only on its cards, so it is kept in the
-workspace (two per suit: two players' hands alternate) and reused until they change; the
-last two whole hands' answers are kept too (the take asks about the hand with the card,
-the go-out test and the discard about the same hand after it).
+workspace (six per suit: two players' hands alternate, and Continental's three patterns)
+and reused until they change; the last six whole hands' answers are kept too (the take
+asks about the hand with the card, the go-out test and the discard about the same hand
+after it).
+
+**Wild cards** (``wild_fit``; Continental §3.11, §2B.14). A *pattern set* holds up to three
+alternatives of packed lengths, 20 bits each (``alternative``; Continental's
+``CONTINENTAL``; Nowrang's set is its one pattern). The hand is layers (several packs) and
+jokers; under ``high_or_low`` an ace stands on either end. The test counts, per suit and
+rank, the natural cards and the runs placed over that rank: a natural card no run covers
+yet is *uncovered*, a run place with no natural card left for it needs a wild card. When
+the hand holds one card more than the pattern, each natural card of ``spare_ok`` is set
+aside as the discard in turn (lowest kind first) and the rest searched. A depth-first
+search places the runs: each step takes the lowest uncovered (suit, rank) and tries every
+run of a remaining length through it (an ace at either end). Once nothing is uncovered
+the remaining runs go on windows holding some natural card, in a fixed order (no run set
+is tried twice). A path is cut when the wild places needed exceed the wild cards (jokers,
+and with ``deuces`` the 2s whose own place no run covers), or when the runs left cannot
+cover what is uncovered. A complete placement fits when every natural card is covered,
+the wild places are exactly the wild cards left (a 2 on its own place is natural, never
+wild) and every run holds a natural card (Hall's condition over every set of runs, at
+most 32). With ``write`` the runs are laid out as the best arrangement: each run gets the
+first natural card the shares allow, then natural cards on its places while they last,
+jokers on the rest. ``tests/oracles/patterns.py`` checks it against a brute force that
+fills every place of every run with a natural or a wild card. The bots' ``wild_cover`` is
+the best ``cover`` of the hand's kinds over the alternatives plus its jokers.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from sim.cards import N_SUITS
+from sim.cards import JOKER, N_RANKS, N_SUITS
 from sim.engine.bitops import lowest_bit, popcount
 from sim.engine.jit import kernel
-from sim.engine.layout import P_GO_OUT_PATTERN, PATTERN_NONE, PATTERN_RUNS_4_3_3
+from sim.engine.layout import (
+    P_GO_OUT_PATTERN,
+    PATTERN_CONTINENTAL,
+    PATTERN_NONE,
+    PATTERN_RUNS_4_3_3,
+)
 from sim.engine.melds import (
     CA_TAKE,
+    JOKER_DIGIT,
     MELD_RUN,
     S_BEST_N,
+    S_NODES,
     W_BEST,
     W_CAND,
     W_FRAME,
     W_SCAL,
     _compress_nibbles,
     _emit,
+    _from_positions,
     _to_positions,
     mask_value,
     n_positions,
+    position_of,
     rank_at,
 )
 from sim.engine.specs import rule
 from sim.engine.state import C_N_MELDS, M_JOKERS, M_LEN, M_SUIT, M_TYPE, R_MELD, R_SC
 
 NIBBLE = 4
+ALT_BITS = 20  # a pattern set: alternatives of packed lengths, 20 bits each, first lowest
+ALT_MASK = (1 << ALT_BITS) - 1
+MAX_ALTS = 3
+CONTINENTAL = 0x3345 | (0x3444 << ALT_BITS) | (0x33333 << (2 * ALT_BITS))  # §3.11
 RUNS_4_3_3 = 0x334  # Nowrang (§3.15): a run of 4 (the garwanj) and two of 3
+N_RANKS_PATTERN = N_RANKS  # the wild test counts cards per (suit, rank)
+S_WILD_DEPTH = S_NODES + 1  # W_SCAL: frames of the wild test's last fit
 SEG_BITS = 10  # a segment packed: its first position (4 bits), length (4 bits), suit (2)
 MAX_PIECES = 6  # runs in a pattern (the assignment's digits are packed 4 bits each)
 
 
 @kernel
 def pattern_lengths(fx, params):
-    """The packed run lengths of ``go_out_pattern`` (0: none; module docstring)."""
+    """The pattern set of ``go_out_pattern`` (0: none; module docstring): Nowrang's one
+    alternative is its packed run lengths; Continental's three are ``alternative``'s."""
     code = rule(fx, params, P_GO_OUT_PATTERN)
     if code == PATTERN_RUNS_4_3_3:
         return np.int64(RUNS_4_3_3)
+    if code == PATTERN_CONTINENTAL:
+        return np.int64(CONTINENTAL)
     return np.int64(0)
 
 
@@ -182,26 +224,31 @@ def _write_split(values, work, lengths, n, segs, k, digits, ace_rank):
 
 
 @kernel
-def table_fits_pattern(st, lengths):
-    """Are the table's melds exactly the pattern's runs: one run of one suit, without
-    jokers, per length of ``lengths``? (The audit, once someone went out; each run's own
-    legality is checked with every table meld.)"""
-    n, _ = pattern_size(lengths)
+def table_fits_pattern(st, patterns, wild):
+    """Are the table's melds exactly the runs of one alternative of the pattern set: one
+    run of one suit per length, without jokers unless ``wild`` (Continental)? (The audit,
+    once someone went out; each run's own legality is checked with every table meld.)"""
     n_melds = st[R_SC, C_N_MELDS]
-    if n_melds != n:
-        return False
-    want = np.int64(0)  # per length, a count in its nibble
-    x = lengths
-    while x != 0:
-        want += np.int64(1) << (NIBBLE * (x & 0xF))
-        x >>= NIBBLE
-    got = np.int64(0)
+    got = np.int64(0)  # per length, a count in its nibble
     for m in range(n_melds):
         row = R_MELD + m
-        if st[row, M_TYPE] != MELD_RUN or st[row, M_SUIT] < 0 or st[row, M_JOKERS] != 0:
+        if st[row, M_TYPE] != MELD_RUN or st[row, M_SUIT] < 0:
+            return False
+        if st[row, M_JOKERS] != 0 and not wild:
             return False
         got += np.int64(1) << (NIBBLE * st[row, M_LEN])
-    return got == want
+    for a in range(MAX_ALTS):
+        lengths = alternative(patterns, a)
+        if lengths == 0:
+            break
+        want = np.int64(0)
+        x = lengths
+        while x != 0:
+            want += np.int64(1) << (NIBBLE * (x & 0xF))
+            x >>= NIBBLE
+        if got == want:
+            return True
+    return False
 
 
 # ---- the cover: how close a hand is to the pattern (the bots', docs/bots.md) -----------
@@ -215,10 +262,11 @@ W_SUITS_MASK = W_SUITS + 1
 W_MERGE = W_SUITS + 2  # scratch of the merge
 W_MERGE_MASK = W_SUITS + 3
 # The last rows of the search's candidate area (depth 39, never reached by a one-pack
-# hand), kept between calls: each suit's covers in two ways (two players' hands alternate),
-# keyed by its column (``_memo_key``; way w of suit s is memo row ``MEMO_ROWS * w + s``),
-# and the pattern's state tables below them.
-MEMO_WAYS = 2
+# hand), kept between calls: each suit's covers in six ways (two players' hands alternate,
+# and Continental asks about three patterns in turn), keyed by its column and pattern
+# (``_memo_key``; way w of suit s is memo row ``MEMO_ROWS * w + s``), and the pattern's
+# state tables below them.
+MEMO_WAYS = 6
 MEMO_ROWS = 2 * N_SUITS
 W_MEMO = W_FRAME - MEMO_WAYS * MEMO_ROWS  # row W_MEMO + r: key, then the cover per state
 W_MEMO_MASK = W_MEMO + N_SUITS  # row W_MEMO_MASK + r: the kinds of each, from column 1
@@ -228,7 +276,7 @@ W_MEMO_NEXT = W_DIG + MAX_DISTINCT  # per suit: the way to replace next; then th
 # whose state tables W_DIG and W_FITS hold (a tagged key), their number of states, and the
 # whole-hand answer to replace next
 W_RESULT = W_FITS - MEMO_WAYS  # row W_RESULT + w: a whole hand's answer (tagged hand, its
-# pattern and layout, size, kinds), the last two hands asked about
+# pattern and layout, size, kinds), the last six hands asked about
 RESULT_NEXT = N_SUITS + 2  # W_MEMO_NEXT's column: the whole-hand answer to replace next
 MEMO_TAG = np.int64(0x5A) << 56  # no candidate row holds this in its first column
 NONE = -1
@@ -365,14 +413,16 @@ def cover(work, hand, lengths, ace_rank):
     for s in range(N_SUITS):
         col = suit_column(e, s, n_pos)
         key = _memo_key(col, lengths, ace_rank)
-        r = s
-        if work[W_MEMO + r, 0] != key:
-            r = MEMO_ROWS + s
-            if work[W_MEMO + r, 0] != key:  # in neither way: search it into the older
-                r = s + MEMO_ROWS * (work[W_MEMO_NEXT, s] & 1)
-                work[W_MEMO_NEXT, s] += 1
-                _suit_covers(work, col, s, r, lens, counts, m, n_states, n_pos, ace_rank)
-                work[W_MEMO + r, 0] = key
+        r = np.int64(NONE)
+        for w in range(MEMO_WAYS):
+            if work[W_MEMO + MEMO_ROWS * w + s, 0] == key:
+                r = MEMO_ROWS * w + s
+                break
+        if r < 0:  # in no way: search it into the oldest
+            r = s + MEMO_ROWS * (work[W_MEMO_NEXT, s] % MEMO_WAYS)
+            work[W_MEMO_NEXT, s] += 1
+            _suit_covers(work, col, s, r, lens, counts, m, n_states, n_pos, ace_rank)
+            work[W_MEMO + r, 0] = key
         for t in range(n_states):  # merge: t's runs split between the suits so far and s
             best = NONE
             best_mask = np.int64(0)
@@ -392,10 +442,477 @@ def cover(work, hand, lengths, ace_rank):
         for t in range(n_states):
             work[W_SUITS, t] = work[W_MERGE, t]
             work[W_SUITS_MASK, t] = work[W_MERGE_MASK, t]
-    w = work[W_MEMO_NEXT, RESULT_NEXT] & 1
+    w = work[W_MEMO_NEXT, RESULT_NEXT] % MEMO_WAYS
     work[W_MEMO_NEXT, RESULT_NEXT] += 1
     work[W_RESULT + w, 0] = hand_key
     work[W_RESULT + w, 1] = rules_key
     work[W_RESULT + w, 2] = work[W_SUITS, full]
     work[W_RESULT + w, 3] = work[W_SUITS_MASK, full]
     return work[W_SUITS, full], work[W_SUITS_MASK, full]
+
+
+# ---- patterns with wild cards (Continental §3.11, §2B.14; ``wild_fit``) --------------------
+
+FIT_NONE = -2  # wild_fit: the hand does not fit
+FIT_WHOLE = -1  # wild_fit: the whole hand fits (no discard)
+DEUCE_RANK = 1
+DEUCES = np.int64(0xF) << (DEUCE_RANK * N_SUITS)  # the four 2s as kinds
+POSITIONS = (np.int64(1) << (4 * (N_RANKS + 1))) - 1  # every run position of every suit
+# workspace rows (the candidate area, after the cover's rows; scratch within one call)
+W_NAT = W_CAND + 40  # rows W_NAT + s: natural cards of suit s per rank (deuces apart when wild)
+W_DEUCE = W_NAT + N_SUITS  # column s: the deuces of suit s, when they are wild
+W_COV = W_DEUCE + 1  # rows W_COV + s: runs placed on each rank of suit s
+W_LEFT = W_COV + N_SUITS  # column j: runs of the j-th distinct length still to place
+W_HALL = W_LEFT + 1  # rows W_HALL + s: scratch of the natural-card check
+W_WF = W_HALL + N_SUITS  # rows W_WF + d: the search's frames (``WF_*``)
+MAX_FRAMES = MAX_PIECES  # a run placed a frame
+W_WILD_MEMO = W_WF + MAX_FRAMES + 1  # rows + w: ``wild_cover``'s last two answers (kept
+# between calls: the tagged hand, its jokers, pattern set and layout, size, kinds)
+WF_TRIGGER = 0  # the (suit, rank) that must be covered, suit * 16 + rank; -1: none left
+WF_NEXT = 1  # the next option to try
+WF_SUIT = 2  # the run placed here: its suit, first position, distinct-length index (-1: none)
+WF_LO = 3
+WF_J = 4
+WF_CODE = 5  # extra runs (nothing left to cover): the window code tried, so later ones follow
+TRIGGER_OPTIONS = 2 * MAX_DISTINCT * 8  # (position, length, offset)
+N_WINDOW_CODES = N_SUITS * 16 * MAX_DISTINCT  # extra runs: (suit, first position, length)
+
+
+@kernel
+def wild_pattern(fx, params):
+    """Are wild cards, several packs and an ace high or low part of the pattern test
+    (``go_out_pattern = "continental"``, §3.11)?"""
+    return rule(fx, params, P_GO_OUT_PATTERN) == PATTERN_CONTINENTAL
+
+
+@kernel
+def alternative(patterns, i):
+    """The packed lengths of alternative ``i`` of a pattern set (0: none)."""
+    return (patterns >> (ALT_BITS * i)) & np.int64(ALT_MASK)
+
+
+@kernel
+def set_size(patterns):
+    """Cards in a pattern set (every alternative holds as many)."""
+    return pattern_size(alternative(patterns, np.int64(0)))[1]
+
+
+@kernel
+def _load_hand(work, layers, n_layers, deuces):
+    """Fill ``W_NAT`` (and ``W_DEUCE`` when ``deuces`` are wild) from the hand's layers;
+    clear ``W_COV``. Returns the natural cards counted."""
+    n = 0
+    for s in range(N_SUITS):
+        work[W_DEUCE, s] = 0
+        for r in range(N_RANKS_PATTERN):
+            work[W_NAT + s, r] = 0
+            work[W_COV + s, r] = 0
+    for l in range(n_layers):
+        m = layers[l]
+        while m != 0:
+            k = lowest_bit(m)
+            m &= m - 1
+            s = k % N_SUITS
+            r = k // N_SUITS
+            n += 1
+            if deuces and r == DEUCE_RANK:
+                work[W_DEUCE, s] += 1
+            else:
+                work[W_NAT + s, r] += 1
+    return n
+
+
+@kernel
+def _tally(work, deuces):
+    """``(uncovered, wilds needed, wilds free)``: natural cards no run covers yet, run
+    places no natural card fills, and the cards free to fill them (jokers not counted:
+    the caller adds them): wild deuces whose own place no run covers."""
+    uncovered = 0
+    need = 0
+    free = 0
+    for s in range(N_SUITS):
+        for r in range(N_RANKS_PATTERN):
+            d = work[W_NAT + s, r] - work[W_COV + s, r]
+            if deuces and r == DEUCE_RANK:
+                d += work[W_DEUCE, s]
+                if d > 0:
+                    free += d
+            elif d > 0:
+                uncovered += d
+            if d < 0:
+                need -= d
+    return uncovered, need, free
+
+
+@kernel
+def _trigger(work):
+    """The lowest (suit, rank) with natural cards no run covers, ``suit * 16 + rank``; -1."""
+    for s in range(N_SUITS):
+        for r in range(N_RANKS_PATTERN):
+            if work[W_NAT + s, r] > work[W_COV + s, r]:
+                return s * 16 + r
+    return NONE
+
+
+@kernel
+def _place(work, suit, lo, length, ace_rank, step):
+    """Add ``step`` (1 or -1) runs on each rank of the window (``suit``, ``lo``, ``length``)."""
+    for q in range(lo, lo + length):
+        work[W_COV + suit, rank_at(q, ace_rank)] += step
+
+
+@kernel
+def _window_has_natural(work, suit, lo, length, ace_rank, deuces):
+    """Does the window hold a rank where ``suit`` has a natural card (a deuce counts)?"""
+    for q in range(lo, lo + length):
+        r = rank_at(q, ace_rank)
+        if work[W_NAT + suit, r] > 0 or (deuces and r == DEUCE_RANK and work[W_DEUCE, suit] > 0):
+            return True
+    return False
+
+
+@kernel
+def _naturals_placed(work, s, r, deuces):
+    """Natural cards that stand on (``s``, ``r``) in the runs placed."""
+    have = work[W_NAT + s, r]
+    if deuces and r == DEUCE_RANK:
+        have += work[W_DEUCE, s]
+    return min(have, work[W_COV + s, r])
+
+
+@kernel
+def _every_run_has_a_natural(work, depth, ace_rank, deuces):
+    """Can the natural cards be shared out so that every run placed holds one (Hall's
+    condition over every set of runs)?"""
+    runs = np.int64(0)  # the frames that placed a run, as bits
+    for d in range(depth):
+        if work[W_WF + d, WF_SUIT] >= 0:
+            runs |= np.int64(1) << d
+    subset = runs
+    while subset != 0:
+        for s in range(N_SUITS):
+            for r in range(N_RANKS_PATTERN):
+                work[W_HALL + s, r] = 0
+        size = 0
+        x = subset
+        while x != 0:
+            d = lowest_bit(x)
+            x &= x - 1
+            size += 1
+            suit = work[W_WF + d, WF_SUIT]
+            lo = work[W_WF + d, WF_LO]
+            length = _length_of(work, d)
+            for q in range(lo, lo + length):
+                work[W_HALL + suit, rank_at(q, ace_rank)] += 1
+        have = 0
+        for s in range(N_SUITS):
+            for r in range(N_RANKS_PATTERN):
+                if work[W_HALL + s, r] > 0:
+                    have += min(work[W_HALL + s, r], _naturals_placed(work, s, r, deuces))
+        if have < size:
+            return False
+        subset = (subset - 1) & runs
+    return True
+
+
+@kernel
+def _length_of(work, d):
+    """The length of the run frame ``d`` placed (its distinct-length index ``WF_J``)."""
+    return (work[W_LEFT, MAX_DISTINCT] >> (NIBBLE * work[W_WF + d, WF_J])) & 0xF
+
+
+@kernel
+def _runs_left(work, m):
+    """Runs still to place, and their cards."""
+    n = 0
+    cards = 0
+    for j in range(m):
+        n += work[W_LEFT, j]
+        cards += work[W_LEFT, j] * ((work[W_LEFT, MAX_DISTINCT] >> (NIBBLE * j)) & 0xF)
+    return n, cards
+
+
+@kernel
+def _frame_option(work, d, ace_rank, n_pos, m, deuces):
+    """Try the next option of frame ``d`` (its trigger's windows, or an extra run) from
+    ``WF_NEXT`` on; place it and return True, or return False when none is left."""
+    trigger = work[W_WF + d, WF_TRIGGER]
+    while True:
+        o = work[W_WF + d, WF_NEXT]
+        work[W_WF + d, WF_NEXT] = o + 1
+        if trigger >= 0:
+            if o >= TRIGGER_OPTIONS:
+                return False
+            k = o % 8
+            j = (o // 8) % MAX_DISTINCT
+            which = o // (8 * MAX_DISTINCT)
+            suit = trigger // 16
+            pos = position_of(trigger % 16, ace_rank, which)
+            if j >= m or work[W_LEFT, j] == 0 or pos < 0:
+                continue
+            length = (work[W_LEFT, MAX_DISTINCT] >> (NIBBLE * j)) & 0xF
+            lo = pos - k
+            if k >= length or lo < 0 or lo + length > n_pos:
+                continue
+        else:
+            if o >= N_WINDOW_CODES:
+                return False
+            j = o % MAX_DISTINCT
+            lo = (o // MAX_DISTINCT) % 16
+            suit = o // (16 * MAX_DISTINCT)
+            if j >= m or work[W_LEFT, j] == 0:
+                continue
+            length = (work[W_LEFT, MAX_DISTINCT] >> (NIBBLE * j)) & 0xF
+            if lo + length > n_pos or not _window_has_natural(work, suit, lo, length, ace_rank,
+                                                               deuces):  # fmt: skip
+                continue
+            work[W_WF + d, WF_CODE] = o
+        work[W_WF + d, WF_SUIT] = suit
+        work[W_WF + d, WF_LO] = lo
+        work[W_WF + d, WF_J] = j
+        work[W_LEFT, j] -= 1
+        _place(work, suit, lo, length, ace_rank, np.int64(1))
+        return True
+
+
+@kernel
+def _undo(work, d, ace_rank):
+    """Take back the run frame ``d`` placed."""
+    suit = work[W_WF + d, WF_SUIT]
+    if suit >= 0:
+        j = work[W_WF + d, WF_J]
+        _place(work, suit, work[W_WF + d, WF_LO], _length_of(work, d), ace_rank, np.int64(-1))
+        work[W_LEFT, j] += 1
+        work[W_WF + d, WF_SUIT] = NONE
+
+
+@kernel
+def _open_frame(work, d, prev_code):
+    """Start frame ``d`` on the lowest natural card left uncovered (or extra runs)."""
+    work[W_WF + d, WF_TRIGGER] = _trigger(work)
+    work[W_WF + d, WF_NEXT] = 0 if work[W_WF + d, WF_TRIGGER] >= 0 else prev_code
+    work[W_WF + d, WF_SUIT] = NONE
+    work[W_WF + d, WF_CODE] = prev_code
+
+
+@kernel
+def _search(work, jokers, ace_rank, n_pos, m, deuces):
+    """The depth-first search of one alternative (``wild_fit``; ``W_LEFT`` holds its runs);
+    returns whether the hand fits; then frames ``0..`` hold the runs (``WF_SUIT`` >= 0) and
+    ``W_SCAL``'s ``S_WILD_DEPTH`` their number."""
+    d = np.int64(0)
+    _open_frame(work, np.int64(0), np.int64(0))
+    while True:
+        uncovered, need, free = _tally(work, deuces)
+        runs, cards = _runs_left(work, m)
+        ok = need <= jokers + free and cards >= uncovered
+        if ok and runs == 0:
+            if (
+                uncovered == 0
+                and need == jokers + free
+                and _every_run_has_a_natural(work, d, ace_rank, deuces)
+            ):
+                work[W_SCAL, S_WILD_DEPTH] = d
+                return True
+            ok = False
+        if ok and d < MAX_FRAMES and _frame_option(work, d, ace_rank, n_pos, m, deuces):
+            d += 1
+            _open_frame(work, d, work[W_WF + d - 1, WF_CODE])
+            continue
+        d -= 1  # frame d has no option left: back to the frame below, undoing its run
+        if d < 0:
+            return False
+        _undo(work, d, ace_rank)
+
+
+@kernel
+def wild_fit(values, work, layers, n_layers, jokers, ace_rank, patterns, deuces, spare_ok,
+             write):  # fmt: skip
+    """Does the hand (``layers``, several packs, and ``jokers``) split into runs of one suit
+    of exactly one alternative of ``patterns``, jokers (and with ``deuces`` the 2s, each
+    natural on its own place) standing for missing cards? A hand one card longer than the
+    pattern must set one natural card of ``spare_ok`` aside as its discard (the lowest kind
+    that leaves a fit). With fewer than two wild cards, a natural card with no other of its
+    suit near enough to share a run (``_alone``) must be that discard. Returns that discard,
+    ``FIT_WHOLE`` (no discard) or ``FIT_NONE``; with ``write`` the runs are the best
+    arrangement (module docstring, "Wild cards")."""
+    n = _load_hand(work, layers, n_layers, deuces)
+    total = set_size(patterns)
+    wilds = jokers + (_deuces_held(work) if deuces else 0)
+    alone = _alone(layers, ace_rank, deuces, wilds)
+    if n + jokers == total and alone != 0:
+        return FIT_NONE
+    if n + jokers == total:
+        return FIT_WHOLE if _fits(values, work, jokers, ace_rank, patterns, deuces, write) else (
+            FIT_NONE
+        )  # fmt: skip
+    if n + jokers != total + 1:
+        return FIT_NONE
+    spares = spare_ok & layers[0]
+    if alone != 0:  # the one natural card no run could hold (one copy) must be the discard
+        if alone & (alone - 1) != 0 or alone & layers[1] != 0:
+            return FIT_NONE
+        spares &= alone
+    while spares != 0:  # each kind the discard may be, lowest first
+        k = lowest_bit(spares)
+        spares &= spares - 1
+        _count_card(work, k, deuces, np.int64(-1))
+        found = _fits(values, work, jokers, ace_rank, patterns, deuces, write)
+        _count_card(work, k, deuces, np.int64(1))
+        if found:
+            return k
+    return FIT_NONE
+
+
+@kernel
+def _deuces_held(work):
+    """The 2s counted apart as wild cards (``W_DEUCE``)."""
+    n = 0
+    for s in range(N_SUITS):
+        n += work[W_DEUCE, s]
+    return n
+
+
+@kernel
+def _alone(layers, ace_rank, deuces, wilds):
+    """The kinds of natural cards (wild 2s apart) that no run could hold, with fewer than
+    two wild cards in the hand (else 0): a run of one wild card or none puts another natural
+    card of its suit within one place of each natural card (two places with one wild card)."""
+    if wilds >= 2:
+        return np.int64(0)
+    hand = layers[0]
+    if deuces:
+        hand &= ~DEUCES
+    e = _to_positions(hand, ace_rank)
+    near = (e << 4) | (e >> 4)
+    if wilds == 1:
+        near |= (e << 8) | (e >> 8)
+    return hand & ~_from_positions(near & POSITIONS, ace_rank)
+
+
+@kernel
+def _count_card(work, k, deuces, step):
+    """Add ``step`` copies of natural ``k`` to the counts (``W_NAT``, ``W_DEUCE``)."""
+    s = k % N_SUITS
+    r = k // N_SUITS
+    if deuces and r == DEUCE_RANK:
+        work[W_DEUCE, s] += step
+    else:
+        work[W_NAT + s, r] += step
+
+
+@kernel
+def _fits(values, work, jokers, ace_rank, patterns, deuces, write):
+    """Do the counted cards fit one alternative of ``patterns`` (searched in turn)?"""
+    n_pos = n_positions(ace_rank)
+    for a in range(MAX_ALTS):
+        lengths = alternative(patterns, a)
+        if lengths == 0:
+            break
+        lens, counts, m = _distinct(lengths)
+        work[W_LEFT, MAX_DISTINCT] = lens
+        for j in range(m):
+            work[W_LEFT, j] = (counts >> (NIBBLE * j)) & 0xF
+        if _search(work, jokers, ace_rank, n_pos, m, deuces):
+            if write:
+                _write_runs(values, work, ace_rank, deuces)
+            return True
+    return False
+
+
+@kernel
+def _write_runs(values, work, ace_rank, deuces):
+    """The runs the search found as the best arrangement (``W_BEST``): each holds one
+    natural card first (the first choice of one per run that the cards allow), then the
+    natural cards on its places while they last, jokers on the rest."""
+    depth = work[W_SCAL, S_WILD_DEPTH]
+    for s in range(N_SUITS):  # W_HALL: natural cards still to hand out on each rank
+        for r in range(N_RANKS_PATTERN):
+            work[W_HALL + s, r] = _naturals_placed(work, s, r, deuces)
+    anchors = np.int64(0)  # per frame, the offset of its first natural (4 bits each)
+    while True:  # the first choice of one natural place per run the cards allow
+        ok = True
+        for d in range(depth):
+            if work[W_WF + d, WF_SUIT] < 0:
+                continue
+            k = (anchors >> (NIBBLE * d)) & 0xF
+            r = rank_at(work[W_WF + d, WF_LO] + k, ace_rank)
+            work[W_HALL + work[W_WF + d, WF_SUIT], r] -= 1
+            if work[W_HALL + work[W_WF + d, WF_SUIT], r] < 0:
+                ok = False
+        if ok:
+            break
+        for d in range(depth):  # undo, then the next choice
+            if work[W_WF + d, WF_SUIT] >= 0:
+                k = (anchors >> (NIBBLE * d)) & 0xF
+                r = rank_at(work[W_WF + d, WF_LO] + k, ace_rank)
+                work[W_HALL + work[W_WF + d, WF_SUIT], r] += 1
+        for d in range(depth):
+            if work[W_WF + d, WF_SUIT] < 0:
+                continue
+            k = (anchors >> (NIBBLE * d)) & 0xF
+            anchors &= ~(np.int64(0xF) << (NIBBLE * d))
+            if k + 1 < _length_of(work, d):
+                anchors |= (k + 1) << (NIBBLE * d)
+                break
+    m = 0
+    for d in range(depth):
+        suit = work[W_WF + d, WF_SUIT]
+        if suit < 0:
+            continue
+        lo = work[W_WF + d, WF_LO]
+        length = _length_of(work, d)
+        anchor = (anchors >> (NIBBLE * d)) & 0xF
+        take = np.int64(0)
+        shape = np.int64(0)
+        wild = 0
+        for q in range(length):
+            r = rank_at(lo + q, ace_rank)
+            natural = q == anchor
+            if not natural and work[W_HALL + suit, r] > 0:
+                work[W_HALL + suit, r] -= 1
+                natural = True
+            if natural:
+                take |= np.int64(1) << (r * N_SUITS + suit)
+                shape |= suit << (3 * q)
+            else:
+                wild += 1
+                shape |= np.int64(JOKER_DIGIT) << (3 * q)
+        value = mask_value(values, take) + wild * values[JOKER]
+        row = W_BEST + m
+        _emit(work, row, np.int64(MELD_RUN), lo, length, suit, np.int64(wild), value, shape,
+              value)  # fmt: skip
+        work[row, CA_TAKE] = take
+        m += 1
+    work[W_SCAL, S_BEST_N] = m
+
+
+@kernel
+def wild_cover(work, hand, jokers, patterns, ace_rank):
+    """``(size, kinds)`` for the bots under wild cards: the best ``cover`` of the hand's
+    kinds (``hand``: one copy each) over the set's alternatives, plus its ``jokers``, at
+    most the pattern's cards; and the kinds of that cover. The last two answers are kept
+    (the take asks about the hand with the card, the discard about it again)."""
+    key = MEMO_TAG | hand
+    rules_key = jokers | (ace_rank << 8) | (patterns << 12)
+    for w in range(2):  # asked about this hand just before (a take, then a discard)
+        if work[W_WILD_MEMO + w, 0] == key and work[W_WILD_MEMO + w, 1] == rules_key:
+            return work[W_WILD_MEMO + w, 2], work[W_WILD_MEMO + w, 3]
+    best = NONE
+    kept = np.int64(0)
+    for a in range(MAX_ALTS):
+        lengths = alternative(patterns, a)
+        if lengths == 0:
+            break
+        size, kinds = cover(work, hand, lengths, ace_rank)
+        if size > best:
+            best = size
+            kept = kinds
+    size = min(set_size(patterns), best + jokers)
+    w = work[W_WILD_MEMO + 1, 4] & 1  # the way to replace next
+    work[W_WILD_MEMO + 1, 4] += 1
+    work[W_WILD_MEMO + w, 0] = key
+    work[W_WILD_MEMO + w, 1] = rules_key
+    work[W_WILD_MEMO + w, 2] = size
+    work[W_WILD_MEMO + w, 3] = kept
+    return size, kept

@@ -1,6 +1,7 @@
 """Hand scoring (mechanic of RULES.md §1.10, §2E.27, §2F.28, §2G.29).
 
 Rule slots read here: ``scoring``, ``going_rummy``, ``packs``, ``players``,
+``continental_quick_bonus``, ``continental_special_bonus``, ``start_points``,
 ``stock_exhaustion`` (a block's scores); in the knock family ``family``, ``gin_bonus``,
 ``undercut_bonus``, ``spade_double``, ``oklahoma_extra_bonus``; through ``layoffs.py``
 ``ace_rank`` and ``run_suit`` (Boat House's deadwood).
@@ -16,7 +17,9 @@ minimum deadwood (open point 4; ``layoffs.arrange_mask``, one pack, no jokers) a
 winner scores the deadwood of them all (``S_DEADWOOD``); ``own_melds_from_each`` (Queen
 City, §3.12): the winner collects the value of the melds he laid down (the table, all his;
 the discard does not count, open point 2) from each other player, that value times
-``players - 1`` (open point 1).
+``players - 1`` (open point 1); ``continental`` (§3.11, zero-sum): each other player pays
+the winner ``continental_pay`` (1, 2 per joker in his runs, the §2J bonuses), and every
+total starts the game at ``start_points`` (``start_total``).
 
 A hand ended by a block (``block_difference`` / ``block_totals``, §2F.28, §3.5): every
 player totals all the cards in his hand (``hand_value``); the lowest total wins the
@@ -44,8 +47,11 @@ from sim.engine.layout import (
     P_OKLAHOMA_EXTRA,
     P_PACKS,
     P_PLAYERS,
+    P_QUICK_BONUS,
     P_SCORING,
     P_SPADE_DOUBLE,
+    P_SPECIAL_BONUS,
+    P_START_POINTS,
     P_STOCK_EXHAUSTION,
     P_UNDERCUT_BONUS,
     REASON_GIN,
@@ -54,6 +60,7 @@ from sim.engine.layout import (
     RUM_BONUS,
     RUMMY_BONUS,
     RUMMY_DOUBLE,
+    SCORE_CONTINENTAL,
     SCORE_OWN_MELDS,
     SCORE_PENALTY,
     SCORE_UNMELDED,
@@ -67,16 +74,24 @@ from sim.engine.state import (
     C_UPCARD,
     M_CARDS,
     M_JOKERS,
+    M_SUIT,
     R_MELD,
     R_SC,
     R_SEAT,
     S_DEADWOOD,
+    S_DRAWS,
     S_HAND,
     S_JOKERS,
     S_SIDE,
 )
 
 SPADES = 0  # suit index of spades (sim.cards: suits s h d c)
+CONTINENTAL_BASE = 1  # §3.11: each opponent pays 1 ...
+CONTINENTAL_JOKER = 2  # ... and 2 per joker in the winner's runs
+QUICK_BEFORE_DRAW = 10  # §2J.40: out before drawing any card
+QUICK_ONE_DRAW = 7  # §2J.40: out after drawing exactly one card
+SPECIAL_NO_WILD = 10  # §2J.41: no wild card used
+SPECIAL_ONE_SUIT = 10  # §2J.41: all 15 cards of one suit
 OKLAHOMA_UNDERCUT_SIDE = 20  # §3.20: side bonus for an undercut (doubled on a spade upcard)
 OKLAHOMA_GIN_SIDE = 40  # §3.20: side bonus for gin (doubled on a spade upcard)
 
@@ -152,8 +167,49 @@ def score_out(fx, params, values, st, work, winner, rummy, scores):
                 st[R_SEAT + p, S_DEADWOOD] = dw
                 total += dw
         scores[winner] = total
+    elif scoring == SCORE_CONTINENTAL:
+        pay = continental_pay(fx, params, st, winner)
+        players = rule(fx, params, P_PLAYERS)
+        for p in range(players):
+            scores[p] = -pay
+        scores[winner] = pay * (players - 1)
     else:
         score_went_out(fx, params, values, st, winner, rummy, scores)
+
+
+@kernel
+def continental_pay(fx, params, st, winner):
+    """What each opponent pays the winner of a Continental hand (§3.11, §2J): 1, 2 for
+    each joker in his runs (the table: all his), and with ``continental_quick_bonus`` 10
+    when he went out before drawing, 7 after one draw; with ``continental_special_bonus``
+    10 for runs without a joker and 10 for runs all of one suit."""
+    jokers = 0
+    suits = 0  # the suits of the runs, as bits
+    for m in range(st[R_SC, C_N_MELDS]):
+        jokers += st[R_MELD + m, M_JOKERS]
+        suits |= 1 << st[R_MELD + m, M_SUIT]
+    pay = CONTINENTAL_BASE + CONTINENTAL_JOKER * jokers
+    if rule(fx, params, P_QUICK_BONUS) == 1:
+        draws = st[R_SEAT + winner, S_DRAWS]
+        if draws == 0:
+            pay += QUICK_BEFORE_DRAW
+        elif draws == 1:
+            pay += QUICK_ONE_DRAW
+    if rule(fx, params, P_SPECIAL_BONUS) == 1:
+        if jokers == 0:
+            pay += SPECIAL_NO_WILD
+        if suits & (suits - 1) == 0:
+            pay += SPECIAL_ONE_SUIT
+    return pay
+
+
+@kernel
+def start_total(fx, params):
+    """What every player's total starts a game at: ``start_points`` under Continental's
+    zero-sum scoring (§2J.42), else 0."""
+    if rule(fx, params, P_SCORING) == SCORE_CONTINENTAL:
+        return rule(fx, params, P_START_POINTS)
+    return np.int64(0)
 
 
 @kernel

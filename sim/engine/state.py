@@ -58,7 +58,8 @@ S_ARR_DW = MAX_LAYERS + 11  # ... its deadwood
 S_ARR_MELDED = MAX_LAYERS + 12  # ... the cards its best arrangement melds
 S_OPENED = MAX_LAYERS + 13  # initial_meld_min: has made his initial meld this hand (§2D.24)
 S_WAIT = MAX_LAYERS + 14  # tonk_wait: his turns still to wait before he may meld (§3.22)
-N_S = MAX_LAYERS + 15
+S_DRAWS = MAX_LAYERS + 15  # cards he drew this hand (Continental's quick bonus, §2J.40)
+N_S = MAX_LAYERS + 16
 
 # ---- scalar columns -------------------------------------------------------------------------
 C_STOCK_N = 0

@@ -20,7 +20,8 @@ from sim.rules.toggles import BY_NAME, RULE_NAMES
 
 TABLE_SETTINGS = (("family", "4A"), ("hand_size", "1.4"), ("packs", "2A.1"))
 """Settings of a table that are not toggles: the family, the cards dealt and the packs in
-play at that player count (a variant's ``[deal]`` and ``[decks_by_players]``)."""
+play at that player count (a variant's ``[deal]`` and ``[decks_by_players]``; its
+``[jokers_by_players]`` is the ``jokers`` setting's value at that count)."""
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,8 @@ def resolved_settings(rules: Rules, players: int) -> dict[str, tuple[str, str]]:
     settings = {name: (section, _text(table[name])) for name, section in TABLE_SETTINGS}
     for name in RULE_NAMES:
         value = rules.ace_value if name == "ace_points" else rules[name]
+        if name == "jokers":  # a variant's [jokers_by_players] at this table
+            value = rules.jokers_for(players)
         settings[name] = (BY_NAME[name].section, _text(value))
     return settings
 

@@ -12,13 +12,14 @@ The format is documented in ``docs/variants.md``. In short::
     [deal]                          # players -> cards dealt to each player
     2 = 10
     [decks_by_players]              # optional: players -> packs, overriding rules.decks
+    [jokers_by_players]             # optional: players -> jokers, overriding rules.jokers
     [ace_points_auto]               # optional: ace_rank -> what ace_points = "auto" means
     [rules]                         # toggle overrides (sim.rules.toggles)
     [policy]                        # engine-policy overrides: turn_cap, hand_cap
 
-With ``extends``, the child's scalars replace the parent's, ``[deal]`` and
-``[decks_by_players]`` replace the parent's tables whole, and ``[rules]``, ``[policy]`` and
-``[ace_points_auto]`` are merged key by key.
+With ``extends``, the child's scalars replace the parent's, ``[deal]``,
+``[decks_by_players]`` and ``[jokers_by_players]`` replace the parent's tables whole, and
+``[rules]``, ``[policy]`` and ``[ace_points_auto]`` are merged key by key.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ TOP_KEYS = (
     "extends",
     "deal",
     "decks_by_players",
+    "jokers_by_players",
     "ace_points_auto",
     "family",
     "rules",
@@ -57,7 +59,11 @@ MAX_FILE_BYTES = 1_000_000
 """Largest variant or experiment file; the shipped ones are under 10 kB."""
 TEXT_KEYS = {"name": MAX_NAME, "extends": MAX_NAME + 5, "description": MAX_TEXT,
              "section": MAX_TEXT, "family": MAX_NAME}  # fmt: skip
-REPLACED_TABLES = ("deal", "decks_by_players")  # a child's table replaces the parent's
+REPLACED_TABLES = (
+    "deal",
+    "decks_by_players",
+    "jokers_by_players",
+)  # a child's table replaces the parent's
 MERGED_TABLES = ("ace_points_auto", "rules", "policy")  # merged key by key
 OVERRIDES_SOURCE = "<overrides>"
 
@@ -186,6 +192,9 @@ def rules_to_toml(rules: Rules) -> str:
     if rules.decks_by_players:
         lines += ["", "[decks_by_players]"]
         lines += [f"{p} = {n}" for p, n in rules.decks_by_players.items()]
+    if rules.jokers_by_players:
+        lines += ["", "[jokers_by_players]"]
+        lines += [f"{p} = {n}" for p, n in rules.jokers_by_players.items()]
     lines += ["", "[ace_points_auto]"]
     lines += [f"{rank} = {points}" for rank, points in rules.ace_points_auto.items()]
     for table, names in (("rules", RULE_NAMES), ("policy", POLICY_NAMES)):
@@ -361,6 +370,7 @@ def _build(merged: dict[str, Any], default_name: str | None, file: str | Path) -
             deal=merged.get("deal", {}),
             values={**merged.get("rules", {}), **merged.get("policy", {})},
             decks_by_players=merged.get("decks_by_players", {}),
+            jokers_by_players=merged.get("jokers_by_players", {}),
             ace_points_auto=merged.get("ace_points_auto", {}),
             family=merged.get("family", "rummy"),
         )

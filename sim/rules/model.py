@@ -180,7 +180,7 @@ ALL_AT_ONCE_FIXED = {
 }
 """Settings ``meld_timing = "all_at_once"`` does not use or cannot play yet, each with the
 reason given when a file changes it from its default (RULES.md §2D.18, §3.4, §3.7, §3.12)."""
-ALL_AT_ONCE_SCORINGS = ("unmelded_to_winner", "own_melds_from_each")
+ALL_AT_ONCE_SCORINGS = ("unmelded_to_winner", "own_melds_from_each", "continental")
 """Scorings that only mean something when a player goes out with his whole hand melded
 (Boat House §3.7, Queen City §3.12)."""
 
@@ -191,9 +191,10 @@ class Rules:
 
     ``values`` maps every toggle and engine-policy name to its normalised value; pass only
     the ones that differ from the defaults. ``deal`` maps each allowed player count to the
-    cards dealt per player; ``decks_by_players`` overrides the ``decks`` toggle for some
-    player counts. ``ace_points_auto`` overrides what ``ace_points = "auto"`` means for some
-    ace ranks (the @003 preset makes high_or_low worth 11, RULES.md §3.1 open point 7).
+    cards dealt per player; ``decks_by_players`` and ``jokers_by_players`` override the
+    ``decks`` and ``jokers`` toggles for some player counts. ``ace_points_auto`` overrides
+    what ``ace_points = "auto"`` means for some ace ranks (the @003 preset makes high_or_low
+    worth 11, RULES.md §3.1 open point 7).
     ``family`` says which game the toggles apply to (:data:`FAMILIES`).
     Toggles read as attributes too: ``rules.ace_rank``.
     """
@@ -205,6 +206,7 @@ class Rules:
     deal: Mapping[int, int]
     values: Mapping[str, Value] = field(default_factory=dict)
     decks_by_players: Mapping[int, int] = field(default_factory=dict)
+    jokers_by_players: Mapping[int, int] = field(default_factory=dict)
     ace_points_auto: Mapping[str, int] = field(default_factory=dict)
     family: str = "rummy"
 
@@ -215,11 +217,13 @@ class Rules:
         deal = _tonk_deal(self, players, values) if self.family == "tonk" else None
         deal = deal or _check_deal(self.deal, players)
         decks_by_players = _check_decks_by_players(self.decks_by_players, players)
+        jokers_by_players = _check_jokers_by_players(self.jokers_by_players, players)
         auto = _check_ace_points_auto(self.ace_points_auto)
         _set(self, "players", players)
         _set(self, "deal", MappingProxyType(deal))
         _set(self, "values", MappingProxyType(values))
         _set(self, "decks_by_players", MappingProxyType(decks_by_players))
+        _set(self, "jokers_by_players", MappingProxyType(jokers_by_players))
         _set(self, "ace_points_auto", MappingProxyType(auto))
         _check_contradictions(self)
 
@@ -247,6 +251,7 @@ class Rules:
             tuple(self.deal.items()),
             tuple(self.values.items()),
             tuple(self.decks_by_players.items()),
+            tuple(self.jokers_by_players.items()),
             tuple(self.ace_points_auto.items()),
             self.family,
         )
@@ -280,6 +285,11 @@ class Rules:
     def decks_for(self, players: int) -> int:
         """Packs in the shoe for ``players`` seats (``decks_by_players`` or the decks toggle)."""
         return self.decks_by_players.get(players, self.values["decks"])
+
+    def jokers_for(self, players: int) -> int:
+        """Jokers in the shoe for ``players`` seats (``jokers_by_players`` or the jokers
+        toggle; Continental: one a pack, §3.11)."""
+        return self.jokers_by_players.get(players, self.values["jokers"])
 
     @property
     def ace_value(self) -> int:
@@ -445,6 +455,18 @@ def _check_decks_by_players(table: object, players: tuple[int, int]) -> dict[int
     return checked
 
 
+def _check_jokers_by_players(table: object, players: tuple[int, int]) -> dict[int, int]:
+    checked = _check_per_player_table(table, players, "jokers_by_players", "jokers")
+    for count, jokers in checked.items():
+        try:
+            BY_NAME["jokers"].check(jokers)
+        except ConfigError as err:
+            raise ConfigError(
+                err.problem, key=f"jokers_by_players.{count}", value=jokers, allowed=err.allowed
+            ) from None
+    return checked
+
+
 def _check_ace_points_auto(table: object) -> dict[str, int]:
     if not isinstance(table, Mapping):
         raise ConfigError("expected a table of ace_rank -> points", key="ace_points_auto")
@@ -576,6 +598,7 @@ def _check_family(rules: Rules) -> None:
             allowed="pip_to_winner, per_card, penalty (unmelded_to_winner: Boat House §3.7, "
             "own_melds_from_each: Queen City §3.12, both with meld_timing 'all_at_once')",
         )
+    _check_continental_scoring(rules)
     if timing == "all_at_once":
         _check_all_at_once(rules)
     if family == "tonk":
@@ -589,10 +612,13 @@ def _check_family(rules: Rules) -> None:
     _check_knock_family(rules)
 
 
-PATTERN_CARDS = {"runs_4_3_3": 10}
-"""Cards in each ``go_out_pattern`` (§3.15: Nowrang's 4 + 3 + 3)."""
-PATTERN_ACE_RANKS = ("low", "high")
-"""Ace ranks the pattern test plays: each card on one run position (``sim/engine/patterns.py``)."""
+PATTERN_CARDS = {"runs_4_3_3": 10, "continental": 15}
+"""Cards in each ``go_out_pattern`` (§3.15: Nowrang's 4 + 3 + 3; §3.11: Continental's 15)."""
+PATTERN_ACE_RANKS = {"runs_4_3_3": ("low", "high"), "continental": ("low", "high", "high_or_low")}
+"""Ace ranks each pattern test plays (``sim/engine/patterns.py``): Nowrang's places each card on
+one run position; Continental's (``wild_fit``) counts an ace on either end."""
+WILD_PATTERNS = ("continental",)
+"""Patterns whose test plays several packs and jokers (``patterns.wild_fit``, §3.11)."""
 
 
 def _check_pattern(rules: Rules) -> None:
@@ -618,13 +644,30 @@ def _check_pattern(rules: Rules) -> None:
             value=values["run_suit"],
             allowed="same_suit with a go-out pattern",
         )
-    if values["ace_rank"] not in PATTERN_ACE_RANKS and not values["strip_8_9_10"]:
+    ranks = PATTERN_ACE_RANKS[pattern]
+    if values["ace_rank"] not in ranks and not values["strip_8_9_10"]:
         raise ConfigError(
             f"ace_rank {show(values['ace_rank'])} is not supported by the engine yet with "
-            "go_out_pattern: the pattern test places each card on one run position",
+            f"go_out_pattern {show(pattern)}",
             key="ace_rank",
             value=values["ace_rank"],
-            allowed=", ".join(PATTERN_ACE_RANKS) + " with a go-out pattern",
+            allowed=", ".join(ranks) + f" with go_out_pattern {show(pattern)}",
+        )
+    if values["discard_draw"] == "top_plus_one" and pattern in WILD_PATTERNS:
+        raise ConfigError(
+            f"go_out_pattern {show(pattern)} goes out holding the pattern and one discard, and "
+            "discard_draw 'top_plus_one' takes two cards for one discard: the hand would grow "
+            "past it and never go out",
+            key="discard_draw",
+            value="top_plus_one",
+            allowed=f"top, any_card with go_out_pattern {show(pattern)}",
+        )
+    if values["strip_8_9_10"] and pattern in WILD_PATTERNS:
+        raise ConfigError(
+            f"go_out_pattern {show(pattern)} is played with full packs (RULES.md §3.11)",
+            key="strip_8_9_10",
+            value=True,
+            allowed=f"off with go_out_pattern {show(pattern)}",
         )
     cards = PATTERN_CARDS[pattern]
     for players in rules.player_counts:
@@ -637,6 +680,47 @@ def _check_pattern(rules: Rules) -> None:
                 value=hand,
                 allowed=f"{cards} cards a player with go_out_pattern {show(pattern)}",
             )
+
+
+CONTINENTAL_ONLY = ("start_points",)
+"""Settings only Continental's zero-sum scoring reads (RULES.md §2J.42)."""
+CONTINENTAL_ENDS = ("fixed_hands", "single_hand")
+"""How a game scored in Continental's zero-sum payments may end: every total starts at
+``start_points``, so a target would be met at once (§3.11: an agreed number of hands)."""
+
+
+def _check_continental_scoring(rules: Rules) -> None:
+    """``scoring = "continental"`` (§3.11) pays for Continental's runs and wild cards: it
+    needs ``go_out_pattern = "continental"``, ends after a number of hands, and is the only
+    scoring that reads ``start_points``; the §2J bonuses need it too."""
+    values = rules.values
+    continental = values["scoring"] == "continental"
+    if continental and values["go_out_pattern"] != "continental":
+        raise ConfigError(
+            "scoring 'continental' pays for Continental's runs and jokers, which only "
+            "go_out_pattern 'continental' lays down",
+            key="scoring",
+            value="continental",
+            allowed="continental with go_out_pattern 'continental' (RULES.md §3.11)",
+        )
+    for name in (*CONTINENTAL_ONLY, "continental_quick_bonus", "continental_special_bonus"):
+        if not continental and values[name] != DEFAULTS[name]:
+            raise ConfigError(
+                f"{name} is part of Continental's scoring, not {show(values['scoring'])}",
+                key=name,
+                value=values[name],
+                allowed=f"the default {show(DEFAULTS[name])} without scoring 'continental' "
+                "(RULES.md §2J)",
+            )
+    end, _ = rules.option("game_end")
+    if continental and end not in CONTINENTAL_ENDS:
+        raise ConfigError(
+            f"scoring 'continental' starts every total at start_points, so game_end "
+            f"{show(values['game_end'])} does not fit",
+            key="game_end",
+            value=values["game_end"],
+            allowed="fixed_hands:N, single_hand (RULES.md §3.11)",
+        )
 
 
 def _check_tonk(rules: Rules) -> None:
@@ -775,11 +859,21 @@ def _keep_defaults(rules: Rules, fixed: Mapping[str, str], who: str, where: str)
 
 def _check_all_at_once(rules: Rules) -> None:
     """What ``meld_timing = "all_at_once"`` does not use or cannot play yet
-    (:data:`ALL_AT_ONCE_FIXED`)."""
+    (:data:`ALL_AT_ONCE_FIXED`; a pattern with wild cards, Continental's, plays several
+    packs and jokers)."""
     values = rules.values
-    _keep_defaults(
-        rules, ALL_AT_ONCE_FIXED, "meld_timing 'all_at_once'", "with meld_timing 'all_at_once'"
-    )
+    fixed = ALL_AT_ONCE_FIXED
+    if values["go_out_pattern"] in WILD_PATTERNS:
+        fixed = {k: v for k, v in fixed.items() if k not in ("decks", "jokers")}
+    _keep_defaults(rules, fixed, "meld_timing 'all_at_once'", "with meld_timing 'all_at_once'")
+    if rules.jokers_by_players and values["go_out_pattern"] not in WILD_PATTERNS:
+        raise ConfigError(
+            "meld_timing 'all_at_once' cannot use jokers: the go-out test and the bots' "
+            "arrangement (sim/engine/layoffs.py) play no jokers",
+            key="jokers_by_players",
+            value=dict(rules.jokers_by_players),
+            allowed="nothing, or go_out_pattern 'continental' (RULES.md §3.11)",
+        )
     if values["layoff_target"] not in ("any", "none"):
         raise ConfigError(
             f"layoff_target {show(values['layoff_target'])} means nothing under meld_timing "
@@ -880,7 +974,7 @@ def _check_knock_family(rules: Rules) -> None:
 def _check_shoe(rules: Rules, players: int) -> None:
     """The deal, the upcard and at least one stock card must fit in the shoe (§1.4)."""
     hand, decks = rules.hand_size(players), rules.decks_for(players)
-    jokers = rules.values["jokers"]
+    jokers = rules.jokers_for(players)
     upcard = 1 if rules.values["upcard"] else 0
     needed = players * hand + upcard + 1
     shoe = rules.pack_size * decks + jokers

@@ -364,10 +364,11 @@ TOGGLES: tuple[Toggle, ...] = (
     # ---- 2G. Scoring ----------------------------------------------------------------------
     _choice(29, "scoring", "pip_to_winner", "2G.29",
             "winner takes opponents' pips, 1 per card, or each player loses his own pips; "
-            "all_at_once only: the opponents' unmelded pips (Boat House, §3.7), or his own "
-            "melds' pips from each opponent (Queen City, §3.12)",
+            "all_at_once only: the opponents' unmelded pips (Boat House, §3.7), his own "
+            "melds' pips from each opponent (Queen City, §3.12), or Continental's zero-sum "
+            "payment from each opponent: 1, 2 per joker melded, and the §2J bonuses (§3.11)",
             choices=("pip_to_winner", "per_card", "penalty", "unmelded_to_winner",
-                     "own_melds_from_each")),
+                     "own_melds_from_each", "continental")),
     # ---- 2H. Game end and dealing ---------------------------------------------------------
     _param(30, "game_end", "target:100", "2H.30",
            "first to T points, most after N hands, every hand a game, first to lose L, or "
@@ -404,13 +405,11 @@ TOGGLES: tuple[Toggle, ...] = (
             "gin: side bonuses (undercut +20/+40, gin +40/+80), not counted toward the target"),
     # ---- 2J. Continental ------------------------------------------------------------------
     _switch(40, "continental_quick_bonus", False, "2J.40",
-            "going out before drawing: +10 from each opponent; after one draw: +7",
-            supported=(False,)),
+            "going out before drawing: +10 from each opponent; after one draw: +7"),
     _switch(41, "continental_special_bonus", False, "2J.41",
-            "+10 from each opponent for going out with no wild card, +10 for all 15 in one suit",
-            supported=(False,)),
-    _int(42, "start_points", 100, "2J.42", "points every player starts the game with",
-         low=0, supported=(100,)),
+            "+10 from each opponent for going out with no wild card, +10 for all 15 in one suit"),
+    _int(42, "start_points", 100, "2J.42",
+         "points every player starts the game with (scoring 'continental' only)", low=0),
     # ---- 2K. Phỏm -------------------------------------------------------------------------
     _switch(43, "phom_layoff_others", True, "2K.43",
             "in the final turn a player may lay off on other players' melds"),
@@ -473,8 +472,10 @@ TOGGLES: tuple[Toggle, ...] = (
     _choice(105, "go_out_pattern", "none", "2D.18",
             "simulator extension: under all_at_once, going out needs the hand (less its "
             "discard) to be exactly these same-suit runs, groups not counting (runs_4_3_3: "
-            "Nowrang, §3.15: one run of 4 and two of 3); none: any melds",
-            choices=("none", "runs_4_3_3")),
+            "Nowrang, §3.15: one run of 4 and two of 3; continental: §3.11, 15 cards as runs "
+            "of 5+4+3+3, 4+4+4+3 or 3+3+3+3+3, jokers wild, and a dealt hand that fits may go "
+            "out before drawing); none: any melds",
+            choices=("none", "runs_4_3_3", "continental")),
     _int(106, "deal_size", 0, "1.4",
          "simulator extension: cards dealt to each player at every table size (0: the "
          "variant's [deal] table); an uneven deal keeps its extra card (what rummysim tune "

@@ -2,7 +2,7 @@
 
 Audit mode (docs/engine.md) over many random rule sets of standard rummy, every variant
 file x player count x line-up, random knock-family rule sets, random all_at_once rule sets
-and random Phỏm rule sets, each with its own seeds.
+random Phỏm rule sets and random Continental rule sets, each with its own seeds.
 Every hand with a violation or beyond the turn cap is printed with its rules, seats and
 seed, so it can be replayed; the exit code is 1 when there was any. The test suite's sweep
 (tests/engine/test_audit.py) plays ~25,000 hands of random rules; rare defects need more
@@ -34,6 +34,7 @@ from tests.engine.test_audit import (
     _random_rules,
     compile_rules,
     random_all_at_once_rules,
+    random_continental_rules,
     random_knock_rules,
     random_phom_rules,
 )
@@ -181,6 +182,10 @@ def main(argv: list[str] | None = None) -> int:
     found += sweep_all_at_once(
         max(1, args.rule_sets // 10), args.hands, args.seed, random_phom_rules, "phom"
     )
+    found += sweep_all_at_once(
+        max(1, args.rule_sets // 10), args.hands, args.seed, random_continental_rules,
+        "continental",
+    )  # fmt: skip
     if args.draw_hands:
         found += sweep_draws(args.draw_hands, args.seed)
     print(

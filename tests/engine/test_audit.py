@@ -36,10 +36,23 @@ def _lineups(rules):
     return KNOCK_LINEUPS if rules.family in KNOCK_FAMILIES else LINEUPS
 
 
+def _table_sizes(rules):
+    """The player counts audited: every one, or for a range wider than 2-7 (Continental's
+    2-12) the ends of each stretch with the same packs (2, 5, 6, 8, 9, 12)."""
+    counts = list(rules.player_counts)
+    if len(counts) <= 6:
+        return counts
+    edges = {counts[0], counts[-1]}
+    for low, high in zip(counts, counts[1:], strict=False):
+        if rules.decks_for(low) != rules.decks_for(high):
+            edges |= {low, high}
+    return sorted(edges)
+
+
 def _cases():
     for name, _ in list_variants():
         rules = load_variant(name)
-        for players in rules.player_counts:
+        for players in _table_sizes(rules):
             for lineup in _lineups(rules):
                 yield name, players, lineup
 
@@ -311,6 +324,32 @@ def test_audit_random_nowrang_toggle_combinations(batch):
         lambda rng: random_family_rules(rng, ["nowrang"], NOWRANG_CHOICES), 3500 + batch, batch,
         40, 25,
     )  # fmt: skip
+
+
+CONTINENTAL_CHOICES = {
+    "ace_rank": ["high_or_low", "low", "high"],
+    "continental_quick_bonus": [False, True],
+    "continental_special_bonus": [False, True],
+    "start_points": [100, 0, 250],
+    "scoring": ["continental", "pip_to_winner", "per_card"],
+    "must_discard_to_go_out": [True, False],
+    "stock_exhaustion": ["turn_over", "shuffle_except_top"],
+    "game_end": ["fixed_hands:10", "fixed_hands:3", "single_hand"],
+    "dealer_rotation": ["winner_deals", "left"],
+}
+"""What Continental's file takes around its pattern and payment (RULES.md §3.11, §2J; the
+rules model refuses the rest, such as the §2J settings under another scoring)."""
+
+
+def random_continental_rules(rng: random.Random):
+    """One random Continental rule set at a random table size, 2-12 players
+    (``random_family_rules``)."""
+    return random_family_rules(rng, ["continental"], CONTINENTAL_CHOICES)
+
+
+@pytest.mark.parametrize("batch", range(2))
+def test_audit_random_continental_toggle_combinations(batch):
+    _random_sweep(random_continental_rules, 3600 + batch, batch, 30, 12)
 
 
 PHOM_CHOICES = {

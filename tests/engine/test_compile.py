@@ -21,6 +21,8 @@ def test_every_variant_compiles_at_every_allowed_player_count(name, players):
     assert params.dtype == np.int64 and params.shape == (L.N_PARAMS,)
     for toggle in TOGGLES:
         value = rules[toggle.name]
+        if toggle.name == "jokers":  # a variant's [jokers_by_players] at this table
+            value = rules.jokers_for(players)
         assert params[L.slot(toggle.name)] == L.code(toggle.name, value), toggle.name
         if toggle.kind is Kind.PARAM:
             assert params[L.arg_slot(toggle.name)] == (split_param(str(value))[1] or 0)
@@ -41,6 +43,14 @@ def test_1_4_the_deal_and_the_packs_follow_the_player_count():
         for n in range(2, 8)
     }
     assert by_players == {2: (10, 1), 3: (7, 1), 4: (7, 1), 5: (7, 1), 6: (10, 2), 7: (10, 2)}
+
+
+def test_3_11_the_jokers_follow_the_player_count():
+    """Continental (§3.11): one joker a pack, 2, 3 or 4 packs by table size."""
+    rules = load_variant("continental")
+    jokers = {n: int(compile_rules(rules, n)[0][L.P_JOKERS]) for n in rules.player_counts}
+    packs = {n: int(compile_rules(rules, n)[0][L.P_PACKS]) for n in rules.player_counts}
+    assert jokers == packs == {n: 2 if n <= 5 else 3 if n <= 8 else 4 for n in range(2, 13)}
 
 
 def test_the_audit_switch():

@@ -109,6 +109,30 @@ def test_chip_games_audit_clean_and_zero_sum(variant, players, bot, hands):
     assert (out.hand_scores.sum(axis=1) == 0).all()
 
 
+ZERO_SUM_FILES = [  # Continental's payments (§3.11): the winner collects from each opponent
+    ("continental", 2),
+    ("continental", 6),  # three packs, three jokers
+    ("continental", 9),  # four packs, four jokers
+    ("continental@bonuses", 4),
+    ("continental@shuffle", 3),
+]
+
+
+@pytest.mark.parametrize(
+    ("bot", "hands"), [(L.BOT_GREEDY, 400), (L.BOT_CAREFUL, 300), (L.BOT_RANDOM, 100)]
+)
+@pytest.mark.parametrize(("variant", "players"), ZERO_SUM_FILES)
+def test_zero_sum_games_audit_clean_and_the_winner_collects(variant, players, bot, hands):
+    out = _play(variant, players, hands, audit=True, bot=bot)
+    assert out.counters[OUT.C_VIOLATIONS] == 0
+    ended = out.hand_rows[:, OUT.H_END_REASON]
+    assert np.isin(ended, [L.REASON_WENT_OUT, L.REASON_STALLED]).all()
+    assert (out.hand_scores.sum(axis=1) == 0).all()
+    won = ended == L.REASON_WENT_OUT
+    winners = out.hand_rows[won, OUT.H_WINNER]
+    assert (out.hand_scores[won, winners] >= players - 1).all()  # at least 1 from each
+
+
 TENTO_FILES = [("conquian", 2)]  # tentos: the stake to the winner (§3.21)
 
 
@@ -129,7 +153,7 @@ def test_tento_games_audit_clean_and_only_the_winner_scores(variant, players, bo
 @pytest.mark.nojit
 def test_every_variant_file_the_engine_plays_is_in_the_whole_hand_tests():
     named = {v for v, _ in PLAYED_FILES} | {v for v, _ in KNOCK_FILES} | {v for v, _ in CHIP_FILES}
-    named |= {v for v, _ in TENTO_FILES}
+    named |= {v for v, _ in TENTO_FILES} | {v for v, _ in ZERO_SUM_FILES}
     played = {name for name, _ in list_variants()}
     assert played == named
 

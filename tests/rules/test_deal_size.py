@@ -37,3 +37,11 @@ def test_1_4_deal_size_cannot_break_nowrangs_pattern():
     with pytest.raises(ConfigError) as err:
         load_variant("nowrang", {"deal_size": 9})
     assert err.value.key == "deal_size" and "holds 10 cards" in str(err.value)
+
+
+def test_1_4_deal_size_cannot_break_continentals_pattern():
+    """Continental's patterns hold 15 cards (§3.11): another deal_size is refused by name."""
+    assert load_variant("continental", {"deal_size": 15}).deal_for(12)[0] == 15
+    with pytest.raises(ConfigError) as err:
+        load_variant("continental", {"deal_size": 14})
+    assert err.value.key == "deal_size" and "holds 15 cards" in str(err.value)
