@@ -25,7 +25,7 @@ install: $(STAMP)  ## create .venv and install rummysim with its dev tools
 
 RUN_HANDS ?=
 
-run: $(STAMP)  ## run the default experiment (1M hands per arm, or RUN_HANDS) into data/, then report it
+run: $(STAMP)  ## run the default experiment (500,000 hands per arm, or RUN_HANDS) into data/, then report it
 	$(BIN)/rummysim run house-rules $(if $(RUN_HANDS),--hands $(RUN_HANDS)) --out data --fresh
 	$(BIN)/rummysim report data/house-rules --out reports/house-rules
 
