@@ -187,7 +187,7 @@ def _value_text(value: object) -> str:
 def _bots_or_exit(bots: str, players: int, family: str) -> list[int]:
     from sim.bench import parse_bots
     from sim.engine.rows import BOT_SIMPLE
-    from sim.rules.model import KNOCK_FAMILIES
+    from sim.rules.model import KNOCK_FAMILIES, bots_for
 
     try:
         codes = parse_bots(bots, players)
@@ -197,7 +197,7 @@ def _bots_or_exit(bots: str, players: int, family: str) -> list[int]:
     if BOT_SIMPLE in codes and family not in KNOCK_FAMILIES:
         typer.echo(
             "error: --bots: 'simple' (the reference gin bot) plays only the knock families "
-            "(knock_rummy, gin); allowed here: random, greedy, careful",
+            f"(knock_rummy, gin); allowed here: {', '.join(bots_for(family))}",
             err=True,
         )
         raise typer.Exit(code=EXIT_CONFIG_ERROR)

@@ -201,3 +201,22 @@ def test_replay_shows_a_run_in_the_order_of_its_positions(logged, shown):
     from sim.replay import meld_order
 
     assert cards_text(meld_order(parse_cards(logged))) == shown
+
+
+@pytest.mark.parametrize(
+    ("variant", "bots"),
+    [
+        ("gin_rummy", "camper,careful-outfirst"),
+        ("rummy_basic", "careful-nodiscardtake,careful-nolayoff"),
+    ],
+)
+def test_replay_plays_the_restricted_bots_and_camper_by_name(variant, bots):
+    result = runner.invoke(app, ["replay", variant, "--seed", "2", "--bots", bots])
+    assert result.exit_code == 0, result.output
+    assert "audit: 0 violation(s)" in result.output
+
+
+def test_the_simple_refusal_lists_the_bots_that_play_there():
+    result = runner.invoke(app, ["bench", "--bots", "simple", "--hands", "10"])
+    assert result.exit_code == 2
+    assert "camper" in result.output and "careful-outfirst" in result.output

@@ -19,9 +19,20 @@ from sim.rules.model import Rules
 from sim.rules.toggles import TOGGLES, Kind, split_param
 from sim.rules.values import card_values
 
-BOTS_PLAYED = (L.BOT_RANDOM, L.BOT_GREEDY, L.BOT_CAREFUL, L.BOT_SIMPLE)
-"""The bots this engine plays; ``simple`` only in the knock families (it has no melding
-policy: ``play`` refuses it in progressive rummy, as ``rummysim`` does)."""
+BOTS_PLAYED = tuple(sorted(L.BOT_PLAYS))
+"""The bots this engine plays (every code of ``rows.BOT_NAMES``); ``simple`` only in the
+knock families (it has no melding policy: ``play`` refuses it in progressive rummy, as
+``rummysim`` does)."""
+
+
+def kernel_bots(bots: np.ndarray) -> np.ndarray:
+    """The kernels' ``bots`` array for the bot codes ``bots`` (one per seat): each seat's
+    base policy, then each seat's restriction flags (``layout.BOT_PLAYS``,
+    ``sim.engine.restrict``)."""
+    plays = [L.BOT_PLAYS[int(b)] for b in bots]
+    return np.array([p for p, _ in plays] + [f for _, f in plays], np.int64)
+
+
 FAMILY_CODES = {
     "rummy": L.FAMILY_RUMMY,
     "knock_rummy": L.FAMILY_KNOCK_RUMMY,
@@ -156,7 +167,7 @@ def play(
         spec,
         params,
         values,
-        np.asarray(bots, np.int64),
+        kernel_bots(np.asarray(bots, np.int64)),
         seed,
         shard,
         first_game,

@@ -37,13 +37,22 @@ Every bot answers the same questions, each asked by the phase that owns it:
 - Phỏm (``meld_timing = "phom_final"``, §3.13; ``phom_policy.py``): ``wants_discard`` when
   the rules allow the take, ``phom_discard`` (which card, among the allowed) and
   ``phom_layoffs`` (what to lay off in the fourth turn).
+
+Restricted play (docs/bots.md, "Restricted play"): a bot is a base policy plus restriction
+flags (``layout.BOT_PLAYS``, ``restrict.bot_flags``); ``bots[seat]`` is the base policy.
+``RESTRICT_NO_DISCARD_TAKE`` is read here (``wants_discard``, ``wants_top_plus_one``,
+``wants_call``: no discard is taken by choice; a take the rules force, ``draw.py``, is
+never asked), ``RESTRICT_NO_LAYOFF`` by ``wants_call`` (a call is a lay-off) and where
+careful lays off (``greedy.greedy_table``, ``greedy.greedy_stock_card``,
+``phom_policy.phom_layoffs``), ``RESTRICT_OUT_FIRST`` and ``RESTRICT_CAMPER`` where careful
+holds for a rummy (``careful.holds``) and knocks (``knock_policy.knocks``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from sim.engine.careful import careful_discard, careful_table, careful_wants, holds_for_rummy
+from sim.engine.careful import careful_discard, careful_table, careful_wants, holds
 from sim.engine.drop_policy import wants_drop  # noqa: F401 (the loop's question, Tonk)
 from sim.engine.go_out import concealed, knocking
 from sim.engine.greedy import (
@@ -64,6 +73,8 @@ from sim.engine.layout import (
     DBI_ONLY_FOR_INITIAL,
     P_DISCARD_BEFORE_INITIAL,
     P_DISCARD_DRAW,
+    RESTRICT_NO_DISCARD_TAKE,
+    RESTRICT_NO_LAYOFF,
     XD_ANY_CARD,
     XD_TOP_PLUS_ONE,
 )
@@ -78,6 +89,7 @@ from sim.engine.random_bot import (
     random_table,
     random_wants,
 )
+from sim.engine.restrict import bot_flags, camper_took
 from sim.engine.specs import gated, rule
 from sim.engine.state import C_DISCARD_N, PILE_DISCARD, R_SC
 from sim.engine.table import has_opened
@@ -86,6 +98,10 @@ from sim.engine.table import has_opened
 @kernel
 def wants_discard(fx, params, values, bots, st, piles, rng, work, seat, top):
     """Does ``seat`` take ``top`` from the discard pile?"""
+    if bot_flags(fx, params, bots, seat) & RESTRICT_NO_DISCARD_TAKE != 0:
+        return False  # asked only when he has the choice (a forced take is not asked)
+    if camper_took(fx, params, bots, st, seat, top):
+        return False
     if phom_timing(fx, params):  # asked only when the rules allow the take (§3.13)
         return phom_wants(bots, rng, seat)
     if patterned(fx, params):  # a fixed go-out pattern (§3.15): pattern_policy.py
@@ -103,8 +119,9 @@ def wants_discard(fx, params, values, bots, st, piles, rng, work, seat, top):
     if bots[seat] == BOT_RANDOM:
         return random_wants(rng)
     if bots[seat] == BOT_CAREFUL:
-        return careful_wants(fx, params, values, st, piles, work, seat, top)
-    return greedy_wants(fx, params, values, st, work, seat, top)
+        flags = bot_flags(fx, params, bots, seat)
+        return careful_wants(fx, params, values, st, piles, work, seat, top, flags)
+    return greedy_wants(fx, params, values, st, work, seat, top, np.int64(0))
 
 
 @gated(P_DISCARD_DRAW, lambda v: v == XD_ANY_CARD, np.int64(-1))
@@ -132,6 +149,8 @@ def area_card(fx, params, values, bots, st, piles, rng, work, seat):
 def wants_top_plus_one(fx, params, values, bots, st, piles, rng, work, seat, top):
     """``top_plus_one``: does ``seat`` take ``top``, and then a second card (module
     docstring)?"""
+    if bot_flags(fx, params, bots, seat) & RESTRICT_NO_DISCARD_TAKE != 0:
+        return False
     if not leaves_a_draw(st):
         return False
     if bots[seat] == BOT_RANDOM:
@@ -154,9 +173,13 @@ def play_table(fx, params, values, bots, st, piles, rng, events, work, seat):
     if bots[seat] == BOT_RANDOM:
         random_table(fx, params, values, st, piles, rng, events, work, seat)
     elif bots[seat] == BOT_CAREFUL:
-        careful_table(fx, params, values, st, piles, rng, events, work, seat)
+        flags = bot_flags(fx, params, bots, seat)
+        careful_table(fx, params, values, st, piles, rng, events, work, seat, flags)
     else:
-        greedy_table(fx, params, values, st, piles, rng, events, work, seat, np.int64(BOT_GREEDY))
+        greedy_table(
+            fx, params, values, st, piles, rng, events, work, seat, np.int64(BOT_GREEDY),
+            np.int64(0),
+        )  # fmt: skip
 
 
 @kernel
@@ -165,7 +188,8 @@ def choose_discard(fx, params, values, bots, st, piles, rng, seat):
     if bots[seat] == BOT_RANDOM:
         return random_discard(fx, params, st, rng, seat)
     if bots[seat] == BOT_CAREFUL:
-        return careful_discard(fx, params, values, st, piles, seat)
+        flags = bot_flags(fx, params, bots, seat)
+        return careful_discard(fx, params, values, st, piles, seat, flags)
     return greedy_discard(fx, params, values, st, seat)
 
 
@@ -175,7 +199,8 @@ def play_stock_card(fx, params, values, bots, st, rng, events, work, seat, card)
     the stock, to the table (and does, by his bot's policy), rather than discard it?"""
     if bots[seat] == BOT_RANDOM:
         return random_stock_card(fx, params, values, st, rng, events, work, seat, card)
-    return greedy_stock_card(fx, params, values, st, events, work, seat, card)
+    flags = bot_flags(fx, params, bots, seat)
+    return greedy_stock_card(fx, params, values, st, events, work, seat, card, flags)
 
 
 knock_discard = knock_turn
@@ -188,11 +213,15 @@ def wants_call(fx, params, values, bots, st, piles, rng, work, seat, card):
     """Does ``seat`` call ``card``, another player's discard that he may lay off (RULES.md
     §3.2, docs/bots.md)? ``greedy`` always (a call sheds a card); ``careful`` unless it holds
     its melds for a rummy (a call plays a card, §2E.27); ``random`` on a fair coin (the
-    bots' stream, drawn only for a card it may call)."""
+    bots' stream, drawn only for a card it may call). A bot that takes no discard or lays
+    nothing off never calls (a call is both)."""
+    flags = bot_flags(fx, params, bots, seat)
+    if flags & (RESTRICT_NO_DISCARD_TAKE | RESTRICT_NO_LAYOFF) != 0:
+        return False
     if bots[seat] == BOT_RANDOM:
         return random_wants(rng)  # the same fair coin as its draw
     if bots[seat] == BOT_CAREFUL:
-        return not holds_for_rummy(fx, params, st, seat)
+        return not holds(fx, params, st, seat, flags)
     return True
 
 

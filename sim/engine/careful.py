@@ -43,6 +43,18 @@ the unseen copies of its completers. Every unseen card is taken as equally likel
 
 The weights were chosen by measuring careful against greedy on the previous engine
 (docs/bots.md has the tables); they are points, the unit of ``values``.
+
+**Restricted play** (docs/bots.md, "Restricted play"; the seat's ``flags``,
+``sim.engine.restrict``): ``holds`` is careful's holding rule with the bot's restriction:
+``careful-outfirst`` (``RESTRICT_OUT_FIRST``) never holds (it lays down all it can at
+once, as greedy); ``camper`` (``RESTRICT_CAMPER``) in progressive rummy (``FAMILY_RUMMY``)
+holds, whatever ``going_rummy`` says, while it has played no card this hand, every
+opponent holds more than ``CAMPER_SAFE_CARDS`` cards, the stock has not been rebuilt this
+hand and holds more than ``CAMPER_STOCK_PER_PLAYER`` cards per player: no turn limit.
+``careful-nolayoff`` (``RESTRICT_NO_LAYOFF``) counts no lay-off when it tests whether its
+whole hand can go, lays nothing off (``greedy.greedy_table``), takes no discard to lay it
+off (``greedy.greedy_wants``) and does not hold back as wanted a card that fits a table
+meld (``careful_discard``): a card it may only lay off is a card it cannot use.
 """
 
 from __future__ import annotations
@@ -71,6 +83,9 @@ from sim.engine.layout import (
     P_PACKS,
     P_PLAYERS,
     P_RUN_SUIT,
+    RESTRICT_CAMPER,
+    RESTRICT_NO_LAYOFF,
+    RESTRICT_OUT_FIRST,
     RUMMY_OFF,
     RUN_ANY_SUIT,
 )
@@ -93,12 +108,14 @@ from sim.engine.melds import (
     remove_one_each,
     run_layout,
 )
+from sim.engine.restrict import camper_style
 from sim.engine.specs import rule
 from sim.engine.state import (
     C_DISCARD_N,
     C_FITS,
     C_N_MELDS,
     C_PLAN,
+    C_REBUILDS,
     C_STOCK_N,
     C_TAKEN,
     C_TAKEN2,
@@ -136,6 +153,10 @@ TAKE_MIN_OUTS = 2
 HOLD_TURNS = 6
 """Careful holds its melds for a rummy during each player's first 6 turns at most (without
 a limit two holding bots would never meld)."""
+CAMPER_SAFE_CARDS = 2
+"""Camper stops holding for a rummy once an opponent holds this many cards or fewer ..."""
+CAMPER_STOCK_PER_PLAYER = 2
+"""... or the stock holds this many cards per player or fewer, or has been rebuilt."""
 
 
 @kernel
@@ -243,8 +264,10 @@ def out_points(fx, params):
 
 
 @kernel
-def careful_discard(fx, params, values, st, piles, seat):
-    """Careful's discard (module docstring)."""
+def careful_discard(fx, params, values, st, piles, seat, flags):
+    """Careful's discard (module docstring); under ``RESTRICT_NO_LAYOFF`` in ``flags`` a
+    card that fits a table meld is not held back as wanted (careful lays such a card off
+    before it discards; kept, it would never leave the hand)."""
     plan = st[R_SC, C_PLAN]
     if plan >= 0 and discard_allowed(fx, params, st, seat, plan):
         return plan
@@ -256,7 +279,7 @@ def careful_discard(fx, params, values, st, piles, seat):
     now = _count(completers(fx, params, h0, h1), u0, u1, u2, u3)
     picked = st[R_SEAT + next_seat(fx, params, st, seat), S_PICKED]
     wanted = completers(fx, params, picked, np.int64(0))
-    if rule(fx, params, P_LAYOFF_TARGET) != LAYOFF_NONE:
+    if rule(fx, params, P_LAYOFF_TARGET) != LAYOFF_NONE and flags & RESTRICT_NO_LAYOFF == 0:
         wanted |= st[R_SC, C_FITS]
     melded = meldable(
         fx,
@@ -289,9 +312,10 @@ def careful_discard(fx, params, values, st, piles, seat):
 
 
 @kernel
-def careful_wants(fx, params, values, st, piles, work, seat, top):
-    """Does careful take ``top`` from the discard pile (module docstring)?"""
-    if greedy_wants(fx, params, values, st, work, seat, top):
+def careful_wants(fx, params, values, st, piles, work, seat, top, flags):
+    """Does careful take ``top`` from the discard pile (module docstring; ``flags``: the
+    take-test's restriction, ``greedy.greedy_wants``)?"""
+    if greedy_wants(fx, params, values, st, work, seat, top, flags):
         return True
     if st[R_SC, C_STOCK_N] == 0 or rule(fx, params, P_RUN_SUIT) == RUN_ANY_SUIT:
         return False
@@ -320,9 +344,35 @@ def holds_for_rummy(fx, params, st, seat):
 
 
 @kernel
-def _whole_hand_goes(fx, params, st, work, seat):
+def holds(fx, params, st, seat, flags):
+    """Does a careful bot with restriction ``flags`` hold its melds for a rummy this turn
+    (module docstring, "Restricted play")?"""
+    if flags & RESTRICT_OUT_FIRST != 0:
+        return False
+    if flags & RESTRICT_CAMPER != 0 and camper_style(fx, params):
+        return _camper_holds(fx, params, st, seat)
+    return holds_for_rummy(fx, params, st, seat)
+
+
+@kernel
+def _camper_holds(fx, params, st, seat):
+    """Camper's hold in progressive rummy (module docstring, "Restricted play")."""
+    if st[R_SEAT + seat, S_PLAYED] == 1:
+        return False
+    players = rule(fx, params, P_PLAYERS)
+    if st[R_SC, C_REBUILDS] > 0 or st[R_SC, C_STOCK_N] <= CAMPER_STOCK_PER_PLAYER * players:
+        return False
+    for q in range(players):
+        if q != seat and st[R_SEAT + q, S_N] <= CAMPER_SAFE_CARDS:
+            return False
+    return True
+
+
+@kernel
+def _whole_hand_goes(fx, params, st, work, seat, flags):
     """After greedy's arrangement (``work`` rows ``W_BEST``..): would the whole hand go
-    this turn (module docstring, the count of the cards left)?"""
+    this turn (module docstring, the count of the cards left; no lay-off under
+    ``RESTRICT_NO_LAYOFF``)?"""
     n_layers = rule(fx, params, P_PACKS)
     n_best = work[W_SCAL, S_BEST_N]
     left = work[W_TMP, 0:MAX_LAYERS]
@@ -342,7 +392,9 @@ def _whole_hand_goes(fx, params, st, work, seat):
     elif plan >= 0:
         remove_one_each(left, n_layers, np.int64(1) << plan)
     targets = np.int64(0)
-    if not (rule(fx, params, P_MELDS_PER_TURN) == MELDS_ONE_OR_LAYOFF and n_best > 0):
+    if flags & RESTRICT_NO_LAYOFF == 0 and not (
+        rule(fx, params, P_MELDS_PER_TURN) == MELDS_ONE_OR_LAYOFF and n_best > 0
+    ):
         targets = layoff_targets(fx, params, st, seat)
     count = jokers - popcount(left[0] & targets)
     for l in range(n_layers):
@@ -363,16 +415,17 @@ def _whole_hand_goes(fx, params, st, work, seat):
 
 
 @kernel
-def careful_table(fx, params, values, st, piles, rng, events, work, seat):
-    """Careful's lay-downs and lay-offs (module docstring)."""
+def careful_table(fx, params, values, st, piles, rng, events, work, seat, flags):
+    """Careful's lay-downs and lay-offs (module docstring), under restriction ``flags``."""
+    bot = np.int64(BOT_CAREFUL)
     # a discard taken for the initial meld is melded this turn (§2D.25): nothing is held
-    if not holds_for_rummy(fx, params, st, seat) or st[R_SC, C_TOOK_UNOPENED] == 1:
-        greedy_table(fx, params, values, st, piles, rng, events, work, seat, np.int64(BOT_CAREFUL))
+    if not holds(fx, params, st, seat, flags) or st[R_SC, C_TOOK_UNOPENED] == 1:
+        greedy_table(fx, params, values, st, piles, rng, events, work, seat, bot, flags)
         return
     if not may_meld_now(fx, params, st):
         return
     greedy_arrangement(fx, params, values, st, work, seat)
-    if _whole_hand_goes(fx, params, st, work, seat):
-        greedy_table(fx, params, values, st, piles, rng, events, work, seat, np.int64(BOT_CAREFUL))
+    if _whole_hand_goes(fx, params, st, work, seat, flags):
+        greedy_table(fx, params, values, st, piles, rng, events, work, seat, bot, flags)
     else:
         st[R_SC, C_PLAN] = -1  # nothing is played: no card is kept back

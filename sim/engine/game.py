@@ -221,7 +221,7 @@ def play_games(
     ranked = TEAMS if partnership else players  # who the game is between
     params2 = params.copy()
     params2[P_PLAYERS] = 2
-    bots2 = np.zeros(2, np.int64)
+    bots2 = np.zeros(2 * (bots.shape[0] // players), np.int64)  # with the flags if given
     scores2 = np.zeros(2, np.int64)
     side2 = np.zeros(2, np.int64)
     tally = np.zeros(N_TALLY, np.int64)

@@ -65,6 +65,7 @@ from sim.engine.layout import (
     P_PACKS,
     P_PLAYERS,
     P_RUN_SUIT,
+    RESTRICT_NO_LAYOFF,
     RUN_ANY_SUIT,
 )
 from sim.engine.legal import (
@@ -213,9 +214,13 @@ def _steal_all(fx, params, st, piles, rng, events, seat, bot):
 
 
 @kernel
-def greedy_table(fx, params, values, st, piles, rng, events, work, seat, bot):
+def greedy_table(fx, params, values, st, piles, rng, events, work, seat, bot, flags):
     """Greedy's lay-downs, replacements and lay-offs (module docstring); its joker
-    declarations are ``bot``'s (``joker_choice``: careful plays its table as greedy)."""
+    declarations are ``bot``'s (``joker_choice``: careful plays its table as greedy). Under
+    ``flags`` holding ``RESTRICT_NO_LAYOFF`` (careful-nolayoff, docs/bots.md) nothing is
+    laid off, and no table joker is replaced under ``reuse_same_turn`` (the joker would go
+    back at once as a lay-off)."""
+    lays_off = flags & RESTRICT_NO_LAYOFF == 0
     if rule(fx, params, P_JOKER_REPLACE) == JREPLACE_TO_HAND:
         _steal_all(fx, params, st, piles, rng, events, seat, bot)  # only before melding
     hand = st[R_SEAT + seat, S_HAND : S_HAND + MAX_LAYERS]
@@ -227,22 +232,30 @@ def greedy_table(fx, params, values, st, piles, rng, events, work, seat, bot):
             t = lay_down(fx, params, st, events, seat, work, W_BEST + m)
             if work[W_BEST + m, CA_JOKERS] > 0:
                 declare_jokers(fx, params, st, piles, rng, events, seat, t, bot)
-    _steal_all(fx, params, st, piles, rng, events, seat, bot)
-    _lay_off_all(fx, params, st, piles, rng, events, seat, bot)
-    if rule(fx, params, P_BORROWING) != BORROW_OFF and greedy_borrow(
-        fx, params, values, st, piles, rng, events, work, seat, bot
+    if lays_off or rule(fx, params, P_JOKER_REPLACE) != JREPLACE_REUSE:
+        _steal_all(fx, params, st, piles, rng, events, seat, bot)
+    if lays_off:
+        _lay_off_all(fx, params, st, piles, rng, events, seat, bot)
+    if (
+        rule(fx, params, P_BORROWING) != BORROW_OFF
+        and greedy_borrow(fx, params, values, st, piles, rng, events, work, seat, bot)
+        and lays_off
     ):
         _lay_off_all(fx, params, st, piles, rng, events, seat, bot)
 
 
 @kernel
-def greedy_stock_card(fx, params, values, st, events, work, seat, card):
+def greedy_stock_card(fx, params, values, st, events, work, seat, card, flags):
     """``tonk_stock_card_must_play`` (§2L.48): greedy plays ``card``, just drawn from the
-    stock, to the table if it can: laid off on the first meld that takes it, else in its
-    best arrangement that melds it (within the turn's meld limit); returns whether it
-    did (if not, the card is discarded and the turn ends)."""
-    if (layoff_targets(fx, params, st, seat) >> card) & 1 == 1 and stays_finishable(
-        fx, params, st, seat, card
+    stock, to the table if it can: laid off on the first meld that takes it (not under
+    ``RESTRICT_NO_LAYOFF`` in ``flags``), else in its best arrangement that melds it
+    (within the turn's meld limit); returns whether it did (if not, the card is discarded
+    and the turn ends)."""
+    lays_off = flags & RESTRICT_NO_LAYOFF == 0
+    if (
+        lays_off
+        and (layoff_targets(fx, params, st, seat) >> card) & 1 == 1
+        and stays_finishable(fx, params, st, seat, card)
     ):
         lay_off(fx, params, st, events, seat, first_meld_taking(fx, params, st, seat, card), card)
         return True
@@ -460,13 +473,14 @@ def greedy_discard(fx, params, values, st, seat):
 
 
 @kernel
-def greedy_wants(fx, params, values, st, work, seat, top):
+def greedy_wants(fx, params, values, st, work, seat, top, flags):
     """Does greedy take ``top`` from the discard pile: it melds with its hand, or fits a
-    table meld it may lay off on?"""
+    table meld it may lay off on (not under ``RESTRICT_NO_LAYOFF`` in ``flags``: a bot that
+    lays nothing off takes no card to lay off)?"""
     if top == JOKER:
         return True
     bit = np.int64(1) << top
-    if layoff_targets(fx, params, st, seat) & bit != 0:
+    if flags & RESTRICT_NO_LAYOFF == 0 and layoff_targets(fx, params, st, seat) & bit != 0:
         return True
     hand = st[R_SEAT + seat, S_HAND : S_HAND + MAX_LAYERS]
     give_natural(fx, params, hand, top)

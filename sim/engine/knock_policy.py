@@ -25,6 +25,13 @@ discarded (``C_TAKEN``). Where the rules set no knock limit the simple and greed
   taken 2 or more discards; otherwise it waits.
 - ``random``: takes with probability 1/2; discards a uniform allowed card (kind order); when
   the deadwood after it is within the limit, knocks with probability 1/2.
+- restricted careful (docs/bots.md, "Restricted play"; ``knocks`` reads the seat's flags):
+  ``careful-outfirst`` knocks as soon as its deadwood after the discard is within its
+  limit (``bot_limit``); ``camper`` knocks within its limit only during the hand's first
+  ``CAMPER_KNOCK_TURNS * players`` turns (``C_TURN``, as the engine counts them: a
+  declined upcard is a turn), and afterwards only with gin (no deadwood); its take is
+  careful's but for ``restrict.camper_took`` (``bots.wants_discard``). Otherwise both play
+  as careful (their discard is careful's for the knock they decide).
 
 Under ``meld_timing = "all_at_once"`` (RULES.md §2D.18; docs/bots.md, "All at once") the
 take is ``knock_wants`` with a limit of 0 (``go_out.knock_limit``: out with no deadwood),
@@ -58,6 +65,8 @@ from sim.engine.layout import (
     BOT_RANDOM,
     P_MELD_TIMING,
     P_PLAYERS,
+    RESTRICT_CAMPER,
+    RESTRICT_OUT_FIRST,
     TIMING_ALL_AT_ONCE,
     TIMING_KNOCK,
 )
@@ -66,12 +75,14 @@ from sim.engine.melds import MAX_LAYERS
 from sim.engine.pattern_policy import pattern_discard
 from sim.engine.patterns import patterned
 from sim.engine.random_bot import random_discard, random_wants, uniform_kind
+from sim.engine.restrict import bot_flags
 from sim.engine.rng import RNG_BOTS, below
 from sim.engine.specs import gated, rule
 from sim.engine.state import (
     C_DISCARD_N,
     C_STOCK_N,
     C_TAKEN,
+    C_TURN,
     PILE_DISCARD,
     R_SC,
     R_SEAT,
@@ -84,6 +95,7 @@ HUGE = 1 << 40
 CAREFUL_SAFE_KNOCK = 3  # careful always knocks with this much deadwood or less
 CAREFUL_LATE_STOCK = 10  # ... and with more, only while more stock cards than this are left
 CAREFUL_OPPONENT_PICKS = 2  # ... or once the next player has picked up this many discards
+CAMPER_KNOCK_TURNS = 3  # camper knocks (within its limit) only in its first 3 turns
 VALUE_SCALE = 64  # above any card value: a sort key of (outlook, -value) in one integer
 FULL52 = (np.int64(1) << 52) - 1
 
@@ -223,8 +235,20 @@ def _careful_knocks(fx, params, st, seat, left):
 
 
 @kernel
-def _careful_turn(fx, params, values, st, piles, work, seat):
-    """careful's ``(discard, knock)`` (module docstring)."""
+def knocks(fx, params, st, seat, left, flags):
+    """Does a careful bot with restriction ``flags`` knock with ``left`` deadwood after its
+    discard (module docstring)?"""
+    if flags & RESTRICT_OUT_FIRST != 0:
+        return left <= bot_limit(fx, params, st)
+    if flags & RESTRICT_CAMPER != 0:
+        early = st[R_SC, C_TURN] < CAMPER_KNOCK_TURNS * rule(fx, params, P_PLAYERS)
+        return left == 0 or (early and left <= bot_limit(fx, params, st))
+    return _careful_knocks(fx, params, st, seat, left)
+
+
+@kernel
+def _careful_turn(fx, params, values, st, piles, work, seat, flags):
+    """careful's ``(discard, knock)`` (module docstring), under restriction ``flags``."""
     hand = st[R_SEAT + seat, S_HAND]
     taken = st[R_SC, C_TAKEN]
     dw, melded = seat_arrangement(
@@ -233,13 +257,13 @@ def _careful_turn(fx, params, values, st, piles, work, seat):
     card, left = discard_from(
         fx, params, values, st, work, seat, hand, taken, np.int64(0), dw, melded
     )
-    knock = _careful_knocks(fx, params, st, seat, left)
+    knock = knocks(fx, params, st, seat, left, flags)
     taken_bit = np.int64(1) << taken if taken >= 0 else np.int64(0)
     outside = hand & ~melded & ~taken_bit
     if knock or popcount(outside) < 2:
         return card, knock
     best = _outlook_discard(fx, params, values, st, piles, work, seat, hand, outside)
-    return best, _careful_knocks(fx, params, st, seat, dw - values[best])
+    return best, knocks(fx, params, st, seat, dw - values[best], flags)
 
 
 @kernel
@@ -267,7 +291,8 @@ def knock_turn(fx, params, values, bots, st, piles, rng, work, seat):
     """``seat`` holds one card more than the deal: ``(discard, knock)``."""
     bot = bots[seat]
     if bot == BOT_CAREFUL:
-        return _careful_turn(fx, params, values, st, piles, work, seat)
+        flags = bot_flags(fx, params, bots, seat)
+        return _careful_turn(fx, params, values, st, piles, work, seat, flags)
     hand = st[R_SEAT + seat, S_HAND]
     if bot == BOT_RANDOM:
         card = random_discard(fx, params, st, rng, seat)

@@ -256,7 +256,11 @@ KNOCK_PENALTY = 10  # §3.10 rule 4: an undercut knocker pays 10
 
 # ---- how a hand ended and the bots: the dataset's codes (``sim.engine.rows``) ------------------
 from sim.engine.rows import (  # noqa: E402, F401 (re-exported for the kernels)
+    BOT_CAMPER,
     BOT_CAREFUL,
+    BOT_CAREFUL_NODISCARDTAKE,
+    BOT_CAREFUL_NOLAYOFF,
+    BOT_CAREFUL_OUTFIRST,
     BOT_GREEDY,
     BOT_NAMES,
     BOT_RANDOM,
@@ -279,3 +283,24 @@ from sim.engine.rows import (  # noqa: E402, F401 (re-exported for the kernels)
     REASON_WENT_RUMMY,
     REASON_WENT_U,
 )
+
+# ---- what each bot plays: a base policy and restriction flags (docs/bots.md) ---------------
+RESTRICT_NO_DISCARD_TAKE = 1  # never takes a discard when it has the choice
+RESTRICT_NO_LAYOFF = 2  # never lays off on a table meld
+RESTRICT_OUT_FIRST = 4  # knocks / goes out at the first legal chance, never holds for rummy
+RESTRICT_CAMPER = 8  # knocks only early, then plays for gin; holds for rummy (``careful.py``)
+BOT_PLAYS = {
+    BOT_RANDOM: (BOT_RANDOM, 0),
+    BOT_GREEDY: (BOT_GREEDY, 0),
+    BOT_CAREFUL: (BOT_CAREFUL, 0),
+    BOT_SIMPLE: (BOT_SIMPLE, 0),
+    BOT_CAREFUL_NODISCARDTAKE: (BOT_CAREFUL, RESTRICT_NO_DISCARD_TAKE),
+    BOT_CAREFUL_NOLAYOFF: (BOT_CAREFUL, RESTRICT_NO_LAYOFF),
+    BOT_CAREFUL_OUTFIRST: (BOT_CAREFUL, RESTRICT_OUT_FIRST),
+    BOT_CAMPER: (BOT_CAREFUL, RESTRICT_CAMPER),
+}
+"""Each bot code (``BOT_NAMES``) as the kernels play it: ``(policy, flags)``. The kernels'
+``bots`` array holds every seat's policy, then every seat's flags (``api.kernel_bots``);
+the policy code is the one every dispatch compares, so a restricted bot is its base policy
+everywhere a flag is not read (``restrict.bot_flags``)."""
+assert sorted(BOT_PLAYS) == list(range(len(BOT_NAMES)))

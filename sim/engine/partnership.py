@@ -89,11 +89,16 @@ def check_team_scores(points_a, points_b, scores):
 @kernel
 def seat_table(bots, bots2, st, events, hand_index, table, dealer, deal):
     """Seat ``table`` of the ``hand_index``-th hand of a game (module docstring): its bots
-    into ``bots2`` (int64[2]: team A's seat, then team B's); logs the table. Returns (its
-    deal number, its dealer: 0 or 1, the first event row of its hand)."""
+    into ``bots2`` (int64[2]: team A's seat, then team B's; then their restriction flags,
+    int64[4], when ``bots`` holds the four seats' flags, ``sim.engine.restrict``); logs the
+    table. Returns (its deal number, its dealer: 0 or 1, the first event row of its
+    hand)."""
     a, b = table_seats(hand_index, table)
     bots2[0] = bots[a]
     bots2[1] = bots[b]
+    if bots2.shape[0] == 4:
+        bots2[2] = bots[4 + a]
+        bots2[3] = bots[4 + b]
     table_dealer = 0 if dealer == a or dealer == (a + 2) % 4 else 1
     log_event(st, events, np.int64(E_TABLE), a, table, b)
     return 2 * deal + table, table_dealer, st[R_SC, C_N_EVENTS]

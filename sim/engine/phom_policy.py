@@ -13,7 +13,8 @@
   ties as greedy. Random: a uniform allowed card.
 - **Lay-offs** in the fourth turn (``phom_layoffs``): greedy and careful lay off every card
   that fits a meld another player showed, again until none fits; random offers each such
-  card on a fair coin. The card kept for the discard is never laid off.
+  card on a fair coin. The card kept for the discard is never laid off. A bot under
+  ``RESTRICT_NO_LAYOFF`` (careful-nolayoff, ``sim.engine.restrict``) lays nothing off.
 
 Exactness with few searches: a card in no meld of the hand leaves the hand's deadwood less
 its value when discarded, so only the cards in some meld that could beat the best such
@@ -31,10 +32,11 @@ from sim.engine.bitops import lowest_bit
 from sim.engine.careful import unseen_layers
 from sim.engine.jit import kernel
 from sim.engine.layoffs import arrange_apart, keep_arrangement, meldable_mask, seat_arrangement
-from sim.engine.layout import BOT_CAREFUL, BOT_RANDOM, P_PLAYERS
+from sim.engine.layout import BOT_CAREFUL, BOT_RANDOM, P_PLAYERS, RESTRICT_NO_LAYOFF
 from sim.engine.melds import S_BEST_N, W_SCAL
 from sim.engine.phom import layoff_meld, taken_held
 from sim.engine.random_bot import random_wants, uniform_kind
+from sim.engine.restrict import bot_flags
 from sim.engine.specs import rule
 from sim.engine.state import R_SEAT, S_HAND, S_PICKED
 from sim.engine.table import lay_off
@@ -164,6 +166,8 @@ def phom_layoffs(fx, params, bots, st, rng, events, seat, keep):
     """``seat``'s lay-offs in his fourth turn (module docstring); ``keep`` is his discard to
     come. Returns the cards laid off."""
     laid = 0
+    if bot_flags(fx, params, bots, seat) & RESTRICT_NO_LAYOFF != 0:
+        return laid
     changed = True
     while changed:
         changed = False

@@ -13,7 +13,23 @@ BOT_RANDOM = 0
 BOT_GREEDY = 1
 BOT_CAREFUL = 2
 BOT_SIMPLE = 3  # the reference gin bot (knock families only, docs/bots.md)
-BOT_NAMES = ("random", "greedy", "careful", "simple")
+# careful with one restriction each (docs/bots.md, "Restricted play"; ``layout.BOT_PLAYS``)
+BOT_CAREFUL_NODISCARDTAKE = 4
+BOT_CAREFUL_NOLAYOFF = 5
+BOT_CAREFUL_OUTFIRST = 6
+BOT_CAMPER = 7
+BOT_NAMES = (
+    "random",
+    "greedy",
+    "careful",
+    "simple",
+    "careful-nodiscardtake",
+    "careful-nolayoff",
+    "careful-outfirst",
+    "camper",
+)
+"""Every bot's name, by code: the one list the runner, the CLI and the docs read. A name
+is made of ``[a-z0-9_.+-]`` only (it goes into arm folder names)."""
 
 # ---- how a hand ended (hands.end_reason) -------------------------------------------------
 REASON_WENT_OUT = 0

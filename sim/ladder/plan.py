@@ -24,10 +24,10 @@ import itertools
 from collections.abc import Sequence
 from pathlib import Path
 
-from sim.engine.rows import BOT_NAMES
 from sim.rules import ConfigError, Rules, load_variant
 from sim.rules.errors import show
 from sim.rules.loader import toml_value, variants_dir
+from sim.rules.model import bots_for
 from sim.runner.experiment import check_bots_fit, experiments_dir, lineup_bots
 
 DEFAULT_GAMES = 2_000
@@ -37,16 +37,9 @@ DEFAULT_SEED = 20261206
 
 def fitting_bots(rules: Rules, bots: Sequence[str] | None, name: str) -> list[str]:
     """The ladder's bots: ``bots`` checked (known, each fitting the rule set, no repeats, at
-    least two), or, when None, every bot that plays the rule set (``check_bots_fit``)."""
+    least two), or, when None, every bot that plays the rule set (``bots_for``)."""
     if bots is None:
-        out = []
-        for bot in BOT_NAMES:
-            try:
-                check_bots_fit((bot,), rules, name, "bots")
-            except ConfigError:
-                continue
-            out.append(bot)
-        return out
+        return list(bots_for(rules.family))
     out = lineup_bots(list(bots), "bots")
     if len(set(out)) != len(out):
         raise ConfigError(f"{show(','.join(out))} names a bot twice", key="bots")
@@ -106,10 +99,13 @@ def toml_text(table: dict) -> str:
     return "".join(f"{key} = {toml_value(value)}\n" for key, value in table.items())
 
 
-LADDER_BOTS = ("random", "greedy", "careful", "simple")
+LADDER_BOTS = ("random", "greedy", "careful", "camper", "simple")
 """The bots of the shipped ladder of every variant (configs/experiments/ladder.toml), each
-where it fits (``simple`` in the knock families only)."""
-LADDER_GAMES = 2_000
+where it fits (``simple`` in the knock families only): the styles of play, not the
+restricted-play bots (docs/bots.md), which measure a decision rather than a style. Where
+camper's style does not apply (docs/bots.md: all at once, Tonk, Phỏm, Conquian, Nowrang)
+it plays as careful, and their pair is an A/A check."""
+LADDER_GAMES = 1_000
 """Games per pair and table in the shipped ladder: within its time budget (below)."""
 LADDER_HEADER = """\
 # Every variant's bot ladder at 2 players and at 4 where the variant allows 4: every pair

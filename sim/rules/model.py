@@ -50,6 +50,17 @@ FAMILIES: Mapping[str, str] = MappingProxyType(
 """What the ``family`` key of a variant file may say: which game the toggles apply to."""
 
 KNOCK_FAMILIES = ("knock_rummy", "gin")
+
+
+def bots_for(family: str) -> tuple[str, ...]:
+    """The bots (``sim.engine.rows.BOT_NAMES``, the one list) that play rule sets of
+    ``family``: all of them in the knock families, all but ``simple`` (it has no melding
+    policy) elsewhere."""
+    from sim.engine.rows import BOT_NAMES  # constants only: no numba
+
+    return BOT_NAMES if family in KNOCK_FAMILIES else tuple(b for b in BOT_NAMES if b != "simple")
+
+
 GIN_ONLY = (
     "gin_opening",
     "gin_bonus",

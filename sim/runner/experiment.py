@@ -28,7 +28,7 @@ from sim.rules import fields as F
 from sim.rules.errors import show, unknown_key
 from sim.rules.fields import config_path
 from sim.rules.loader import MAX_NAME, check_length
-from sim.rules.model import KNOCK_FAMILIES
+from sim.rules.model import KNOCK_FAMILIES, bots_for
 from sim.rules.toggles import BY_NAME
 
 NAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_.@+]*$")
@@ -302,7 +302,7 @@ def check_bots_fit(bots: tuple[str, ...], rules: Rules, name: str, key: str) -> 
             f"bot 'simple' plays only the knock families, not rule set {show(name)} "
             f"(family {show(rules.family)})",
             key=key,
-            allowed="random, greedy, careful for this rule set",
+            allowed=f"{', '.join(bots_for(rules.family))} for this rule set",
         )
 
 

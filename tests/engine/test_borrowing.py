@@ -166,7 +166,7 @@ def test_2D_22_greedy_borrows_a_card_that_melds_its_own(borrowing):
     S.clear_turn_facts(st)
     _log_on(st)
     _hold(params, st, 1, "7s 7d Kc 2s")
-    greedy_table(GENERIC, params, values, st, piles, rng, events, work, 1, L.BOT_GREEDY)
+    greedy_table(GENERIC, params, values, st, piles, rng, events, work, 1, L.BOT_GREEDY, 0)
     if borrowing == "off":
         assert st[S.R_SEAT + 1, S.S_N] == 4 and st[S.R_SC, S.C_N_MELDS] == 1
         return
@@ -185,7 +185,7 @@ def test_2D_22_greedy_borrows_nothing_that_melds_none_of_its_own():
     S.clear_turn_facts(st)
     _log_on(st)
     _hold(params, st, 1, "9s 9d Kc 2s")
-    greedy_table(GENERIC, params, values, st, piles, rng, events, work, 1, L.BOT_GREEDY)
+    greedy_table(GENERIC, params, values, st, piles, rng, events, work, 1, L.BOT_GREEDY, 0)
     assert _events(st, events, S.E_BORROW) == []
 
 

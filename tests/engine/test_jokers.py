@@ -148,7 +148,7 @@ def test_2B11_three_card_group_greedy_declares_a_three_card_groups_joker_lowest_
     work, events, rng = _tools()
     _log_on(st)
     _hold(params, st, 0, "7s 7h Kd", jokers=1)
-    greedy_table(GENERIC, params, values, st, piles, rng, events, work, 0, L.BOT_GREEDY)
+    greedy_table(GENERIC, params, values, st, piles, rng, events, work, 0, L.BOT_GREEDY, 0)
     assert st[S.R_SC, S.C_N_MELDS] == 1
     assert st[S.R_MELD, S.M_DECLARED] == _mask("7d")  # of 7d and 7c, the lowest kind
     assert _events(st, events, S.E_DECLARE) == [(0, 0, _k("7d"))]
@@ -257,7 +257,7 @@ def test_1_6_greedy_lays_off_a_joker_when_no_natural_card_goes():
     work, events, rng = _tools()
     _meld(params, values, st, 1, "5h 6h 7h", 0, work, events)
     _hold(params, st, 0, "Kd", jokers=1)
-    greedy_table(GENERIC, params, values, st, piles, rng, events, work, 0, L.BOT_GREEDY)
+    greedy_table(GENERIC, params, values, st, piles, rng, events, work, 0, L.BOT_GREEDY, 0)
     assert st[S.R_SEAT, S.S_JOKERS] == 0 and st[S.R_MELD, S.M_JOKERS] == 1
     assert st[S.R_SEAT, S.S_N] == 1  # Kd is left to discard
 
@@ -306,7 +306,7 @@ def test_2B12_greedy_replaces_a_joker_after_laying_down_and_lays_the_joker_off()
     _log_on(st)
     _meld(params, values, st, 1, "5h 7h", 1, work, events)
     _hold(params, st, 0, "6h 9c 9d Ks")
-    greedy_table(GENERIC, params, values, st, piles, rng, events, work, 0, L.BOT_GREEDY)
+    greedy_table(GENERIC, params, values, st, piles, rng, events, work, 0, L.BOT_GREEDY, 0)
     assert _events(st, events, S.E_STEAL) == [(0, 0, _k("6h"))]
     assert _events(st, events, S.E_LAYOFF) == [(0, 0, JOKER)]
     assert st[S.R_SC, S.C_N_MELDS] == 1
@@ -323,7 +323,7 @@ def test_2B12_greedy_melds_with_a_joker_it_took_on_a_later_turn():
     _hold(params, st, 0, "6h 9c 9d Ks")
     steal(GENERIC, params, st, events, 0, 0, _k("6h"))  # a turn that ended with the joker
     st[S.R_SC, S.C_STEALS_TURN] = 0
-    greedy_table(GENERIC, params, values, st, piles, rng, events, work, 0, L.BOT_GREEDY)
+    greedy_table(GENERIC, params, values, st, piles, rng, events, work, 0, L.BOT_GREEDY, 0)
     assert st[S.R_SC, S.C_N_MELDS] == 2
     assert st[S.R_MELD + 1, S.M_CARDS] == _mask("9c 9d") and st[S.R_MELD + 1, S.M_JOKERS] == 1
     assert st[S.R_SEAT, S.S_N] == 1 and st[S.R_SEAT, S.S_HAND] == _mask("Ks")
@@ -336,7 +336,7 @@ def test_2B12_none_keeps_table_jokers_where_they_are():
     _meld(params, values, st, 1, "5h 7h", 1, work, events)
     _hold(params, st, 0, "6h 9c Ks")
     assert not may_steal(GENERIC, params, st)
-    greedy_table(GENERIC, params, values, st, piles, rng, events, work, 0, L.BOT_GREEDY)
+    greedy_table(GENERIC, params, values, st, piles, rng, events, work, 0, L.BOT_GREEDY, 0)
     random_table(GENERIC, params, values, st, piles, rng, events, work, 0)
     assert st[S.R_MELD, S.M_JOKERS] == 1 and st[S.R_SEAT, S.S_HAND] & _mask("6h") != 0
 

@@ -437,11 +437,11 @@ def test_careful_keeps_a_connector_with_live_outs_and_throws_it_once_they_are_de
     st[S.R_SC, S.C_PLAN] = -1
     st[S.R_SC, S.C_COME_ROUND] = -1
     _discard_pile(st, piles, "9s")
-    assert careful_discard(GENERIC, params, values, st, piles, 0) == parse_cards("4c")[0]
+    assert careful_discard(GENERIC, params, values, st, piles, 0, 0) == parse_cards("4c")[0]
     _discard_pile(st, piles, "9s Jh")
-    assert careful_discard(GENERIC, params, values, st, piles, 0) == parse_cards("Kh")[0]
+    assert careful_discard(GENERIC, params, values, st, piles, 0, 0) == parse_cards("Kh")[0]
     st[S.R_SC, S.C_COME_ROUND] = parse_cards("Kh")[0]  # the king came round: the queen
-    assert careful_discard(GENERIC, params, values, st, piles, 0) == parse_cards("Qh")[0]
+    assert careful_discard(GENERIC, params, values, st, piles, 0, 0) == parse_cards("Qh")[0]
 
 
 @pytest.mark.nojit
@@ -454,15 +454,15 @@ def test_careful_takes_a_cheap_discard_that_adds_two_live_outs():
     st[S.R_SC, S.C_STOCK_N] = 20
     top = parse_cards("4h")[0]
     _discard_pile(st, piles, "4h")
-    assert careful_wants(GENERIC, params, values, st, piles, work, 0, top)  # 2h and 5h
+    assert careful_wants(GENERIC, params, values, st, piles, work, 0, top, 0)  # 2h and 5h
     _discard_pile(st, piles, "5h 4h")
-    assert not careful_wants(GENERIC, params, values, st, piles, work, 0, top)  # 2h only
+    assert not careful_wants(GENERIC, params, values, st, piles, work, 0, top, 0)  # 2h only
     _discard_pile(st, piles, "4h")
     st[S.R_SEAT, S.S_PICKED] = np.int64(1) << top  # taken before this hand: not again
-    assert not careful_wants(GENERIC, params, values, st, piles, work, 0, top)
+    assert not careful_wants(GENERIC, params, values, st, piles, work, 0, top, 0)
     st[S.R_SEAT, S.S_PICKED] = 0
     st[S.R_SC, S.C_STOCK_N] = 0  # an empty stock: greedy's rule only
-    assert not careful_wants(GENERIC, params, values, st, piles, work, 0, top)
+    assert not careful_wants(GENERIC, params, values, st, piles, work, 0, top, 0)
 
 
 @pytest.mark.nojit
@@ -476,10 +476,10 @@ def test_s2e_27_careful_holds_its_melds_for_a_rummy_until_the_whole_hand_can_go(
     st[S.R_SC, S.C_PLAN] = -1
     _hold(params, st, 1, "2c 3d 7s 8d Jc")
     _hold(params, st, 0, "4h 5h 6h 9c Kd")  # two cards would be left: it holds
-    careful_table(GENERIC, params, values, st, piles, rng, events, work, 0)
+    careful_table(GENERIC, params, values, st, piles, rng, events, work, 0, 0)
     assert st[S.R_SC, S.C_N_MELDS] == 0 and st[S.R_SEAT, S.S_N] == 5
     st[S.R_SC, S.C_TURN] = 6 * 2  # past its first 6 turns per player: it plays as greedy
-    careful_table(GENERIC, params, values, st, piles, rng, events, work, 0)
+    careful_table(GENERIC, params, values, st, piles, rng, events, work, 0, 0)
     assert st[S.R_SC, S.C_N_MELDS] == 1 and st[S.R_SEAT, S.S_N] == 2
 
 
@@ -494,5 +494,5 @@ def test_s2e_27_careful_lays_down_while_holding_when_one_card_is_left_to_discard
     st[S.R_SC, S.C_PLAN] = -1
     _hold(params, st, 1, "2c 3d 7s 8d Jc")
     _hold(params, st, 0, "4h 5h 6h Kd")
-    careful_table(GENERIC, params, values, st, piles, rng, events, work, 0)
+    careful_table(GENERIC, params, values, st, piles, rng, events, work, 0, 0)
     assert st[S.R_SC, S.C_N_MELDS] == 1 and st[S.R_SEAT, S.S_N] == 1

@@ -67,7 +67,15 @@ def test_the_gin_experiment_compares_gin_house_rules_with_the_reference_bot():
 
 def test_every_shipped_experiment_is_valid():
     names = [name for name, _ in list_experiments()]
-    assert names == ["chip-games", "fast", "gin-rules", "house-rules", "ladder", "wild-cards"]
+    assert names == [
+        "chip-games",
+        "fast",
+        "gin-rules",
+        "house-rules",
+        "ladder",
+        "restricted-bots",
+        "wild-cards",
+    ]
     for name in names:
         assert load_experiment(name).arms
 
@@ -358,3 +366,39 @@ def test_the_wild_cards_experiment_compares_each_game_with_its_own_rules():
         game = arm.ruleset.name.split(".")[0]
         assert arm.baseline.startswith(game + "-"), arm.name
     assert {a.players for a in exp.arms} == {2, 3, 4}
+
+
+NEW_BOTS = ("careful-nodiscardtake", "careful-nolayoff", "careful-outfirst", "camper")
+
+
+def test_the_restricted_bots_and_camper_make_arms_and_folders(tmp_path):
+    # docs/bots.md, "Restricted play": the names come from rows.BOT_NAMES; their "-" is
+    # safe in arm names and the dataset's arm=<name> folders
+    lineups = ", ".join(f'["{b}", "simple"]' for b in NEW_BOTS)
+    text = (
+        SMALL.replace('variant = "rummy_basic"', 'variant = "gin_rummy"')
+        .replace('rules = { ace_rank = "high" }', "rules = { gin_bonus = 20 }")
+        .replace('lineups = ["greedy"]', f'lineups = [{lineups}, "camper"]')
+        .replace("hands = 3000\nshard_size = 1000", "games = 4\nshard_size = 4")
+    )
+    path = write_experiment(tmp_path, text)
+    exp = load_experiment(path)
+    names = {a.name for a in exp.arms}
+    for bot in NEW_BOTS:
+        assert f"basic-2p-{bot}+simple" in names
+    assert "basic-2p-camper" in names
+    done = cli("run", str(path), "--out", str(tmp_path / "out"), "--workers", "1")
+    assert done.returncode == 0, done.stderr
+    games = tmp_path / "out" / "small" / "games"
+    assert (games / "arm=basic-2p-careful-nolayoff+simple").is_dir()
+    assert (games / "arm=ace_high-2p-camper").is_dir()
+
+
+def test_a_rummy_experiment_accepts_the_new_bots_and_names_them_when_refusing_simple(tmp_path):
+    text = SMALL.replace('lineups = ["greedy"]', 'lineups = [["camper", "careful-outfirst"]]')
+    exp = load_experiment(write_experiment(tmp_path, text))
+    assert {a.bots for a in exp.arms} == {("camper", "careful-outfirst")}
+    bad = SMALL.replace('lineups = ["greedy"]', 'lineups = [["simple", "camper"]]')
+    with pytest.raises(ConfigError) as caught:
+        load_experiment(write_experiment(tmp_path, bad))
+    assert "careful-nodiscardtake" in str(caught.value) and "simple," not in str(caught.value)
