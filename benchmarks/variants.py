@@ -16,7 +16,7 @@ from sim.rules import load_variant
 from sim.rules.loader import variants_dir
 
 HANDS = int(os.environ.get("RUMMYSIM_BENCH_VARIANT_HANDS", "100000"))
-SLOW = {"nowrang": 10}
+SLOW = {"nowrang": 10, "continental": 100}
 """Variants that play a fraction (1/n) of the hands, so the table takes minutes, not hours."""
 
 
