@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 
 from sim.bench import bench
+from sim.engine.rows import BOT_NAMES
 from sim.ladder.plan import fitting_bots
 from sim.rules import load_variant
 from sim.rules.loader import variants_dir
@@ -34,13 +35,15 @@ def rows() -> list[tuple[str, str, str, str, int]]:
         speed = bench(path.stem, players=players, bots="greedy", hands=hands, workers=1)
         counts = rules.player_counts
         shown = f"{counts[0]}–{counts[-1]}" if len(counts) > 1 else str(counts[0])
-        out.append((path.stem, rules.section, shown, ", ".join(bots),
-                    int(speed["hands_per_s"])))  # fmt: skip
+        left_out = [b for b in BOT_NAMES if b not in bots]
+        shown_bots = "all" if not left_out else f"all but {', '.join(left_out)}"
+        out.append((path.stem, rules.section, shown, shown_bots, int(speed["hands_per_s"])))
     return out
 
 
 def main() -> None:
-    print("| variant | RULES.md | players | bots | hands/s (one core, greedy, fewest players) |")
+    print(f"| variant | RULES.md | players | bots (of {', '.join(BOT_NAMES)}) | "
+          "hands/s (one core, greedy, fewest players) |")  # fmt: skip
     print("|---|---|---|---|---|")
     for variant, section, players, bots, speed in rows():
         print(f"| {variant} | §{section} | {players} | {bots} | {speed:,} |", flush=True)
