@@ -227,8 +227,12 @@ class Rules:
         values = check_values(self.values)
         deal = _tonk_deal(self, players, values) if self.family == "tonk" else None
         deal = deal or _check_deal(self.deal, players)
-        decks_by_players = _check_decks_by_players(self.decks_by_players, players)
-        jokers_by_players = _check_jokers_by_players(self.jokers_by_players, players)
+        decks_by_players = _check_counts_by_players(
+            self.decks_by_players, players, "decks", "packs"
+        )
+        jokers_by_players = _check_counts_by_players(
+            self.jokers_by_players, players, "jokers", "jokers"
+        )
         auto = _check_ace_points_auto(self.ace_points_auto)
         _set(self, "players", players)
         _set(self, "deal", MappingProxyType(deal))
@@ -454,26 +458,19 @@ def _check_deal(deal: object, players: tuple[int, int]) -> dict[int, int]:
     return checked
 
 
-def _check_decks_by_players(table: object, players: tuple[int, int]) -> dict[int, int]:
-    checked = _check_per_player_table(table, players, "decks_by_players", "packs")
-    for count, decks in checked.items():
+def _check_counts_by_players(
+    table: object, players: tuple[int, int], setting: str, what: str
+) -> dict[int, int]:
+    """A ``<setting>_by_players`` table (``decks``: packs, ``jokers``: jokers per player
+    count), each value checked as the toggle ``setting`` checks its own."""
+    key = f"{setting}_by_players"
+    checked = _check_per_player_table(table, players, key, what)
+    for count, value in checked.items():
         try:
-            BY_NAME["decks"].check(decks)
+            BY_NAME[setting].check(value)
         except ConfigError as err:
             raise ConfigError(
-                err.problem, key=f"decks_by_players.{count}", value=decks, allowed=err.allowed
-            ) from None
-    return checked
-
-
-def _check_jokers_by_players(table: object, players: tuple[int, int]) -> dict[int, int]:
-    checked = _check_per_player_table(table, players, "jokers_by_players", "jokers")
-    for count, jokers in checked.items():
-        try:
-            BY_NAME["jokers"].check(jokers)
-        except ConfigError as err:
-            raise ConfigError(
-                err.problem, key=f"jokers_by_players.{count}", value=jokers, allowed=err.allowed
+                err.problem, key=f"{key}.{count}", value=value, allowed=err.allowed
             ) from None
     return checked
 
