@@ -14,14 +14,15 @@ from __future__ import annotations
 import contextlib
 import json
 import math
+import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from sim.dataset.files import write_text_atomic
 from sim.ladder.fit import Table, ladder_tables, read_games
-from sim.ladder.plan import DEFAULT_GAMES, DEFAULT_SEED, ladder_name, ladder_text
-from sim.rules import ConfigError, load_variant
+from sim.ladder.plan import DEFAULT_GAMES, DEFAULT_SEED, ladder_text
+from sim.rules import ConfigError
 from sim.rules.fields import read_toml
 from sim.runner.experiment import Experiment, experiments_dir, load_experiment
 from sim.runner.run import Reporter, run_experiment
@@ -75,7 +76,7 @@ def ladder_experiment(
         return experiment
     text = ladder_text(target, players or 2, bots, games=games or DEFAULT_GAMES,
                        seed=DEFAULT_SEED if seed is None else seed)  # fmt: skip
-    path = Path(out) / f"{ladder_name(load_variant(target).name, players or 2)}.toml"
+    path = Path(out) / f"{tomllib.loads(text)['name']}.toml"  # the name ladder_text gave it
     path.parent.mkdir(parents=True, exist_ok=True)
     if not path.is_file() or path.read_text() != text:
         write_text_atomic(text, path, path.parent / ".tmp")
