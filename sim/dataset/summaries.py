@@ -139,23 +139,10 @@ for the time model (``sim.dataset.timing``)."""
 def hand_sum_names(seats: int, reasons: tuple[str, ...]) -> tuple[str, ...]:
     """The columns of a hand block, in order (:func:`hand_run_sums`' columns, then
     :data:`ACTIONS`)."""
-    return (
-        (
-            "n",
-            "turns",
-            "turns2",
-            "points",
-            "points2",
-            "decided",
-            "dealer_win",
-            "first_win",
-            "dealer_points",
-            "side_points",
-        )
-        + tuple(f"win{s}" for s in range(seats))
-        + tuple(f"r_{r}" for r in reasons)
-        + ACTIONS
-    )
+    fixed = ("n", "turns", "turns2", "points", "points2", "decided", "dealer_win", "first_win",
+             "dealer_points", "side_points")  # fmt: skip
+    wins, ends = tuple(f"win{s}" for s in range(seats)), tuple(f"r_{r}" for r in reasons)
+    return fixed + wins + ends + ACTIONS
 
 
 def game_sum_names(seats: int) -> tuple[str, ...]:

@@ -33,8 +33,9 @@ SURVIVAL_TURNS = (10, 20, 30, 50)
 
 @dataclass(frozen=True)
 class Metric:
-    """A statistic estimated per arm and compared with the baseline: ``fn`` maps block sums to
-    it; ``kind`` is ``share`` (shown in percentage points), ``mean`` or ``other``."""
+    """A statistic estimated per arm (and, but for an ``edge``, compared with the baseline):
+    ``fn`` maps block sums to it; ``kind`` is ``share`` (shown in percent), ``edge`` (a seat
+    advantage, :func:`seat_edges`, in percentage points), ``mean`` or ``other``."""
 
     name: str
     title: str
@@ -44,7 +45,7 @@ class Metric:
     decimals: int = 1
 
     def scale(self) -> float:
-        return 100.0 if self.kind == "share" else 1.0
+        return 100.0 if self.kind in ("share", "edge") else 1.0
 
 
 def _sd(total: str, squares: str) -> Callable[[Sums], np.ndarray]:
@@ -145,12 +146,8 @@ def _of_arm(frame: pl.DataFrame, arm: str) -> pl.DataFrame:
     return frame.filter(pl.col("arm") == arm)
 
 
-def _blocks(frame: pl.DataFrame, arm: str, names: tuple[str, ...]) -> pl.DataFrame:
-    return _of_arm(frame, arm).select("shard", "block", *names)
-
-
-def _sums(frame: pl.DataFrame, names: tuple[str, ...]) -> Sums:
-    return Sums(names, frame.select(names).to_numpy().astype(float))
+def _sums(frame: pl.DataFrame, names: tuple[str, ...], suffix: str = "") -> Sums:
+    return Sums(names, frame.select([n + suffix for n in names]).to_numpy().astype(float))
 
 
 def _capped(sums: Sums) -> Sums:
@@ -167,7 +164,7 @@ def _capped(sums: Sums) -> Sums:
 def arm_sums(frame: pl.DataFrame, arm: str, names: tuple[str, ...]) -> Sums:
     """One arm's hand or game blocks as sums, neighbours merged into at most
     :data:`BOOTSTRAP_BLOCKS` (:func:`_capped`)."""
-    return _capped(_sums(_blocks(frame, arm, names), names))
+    return _capped(_sums(_of_arm(frame, arm), names))
 
 
 def _paired(a: pl.DataFrame, b: pl.DataFrame, names: tuple[str, ...]) -> tuple[Sums, Sums]:
@@ -183,15 +180,15 @@ def _paired(a: pl.DataFrame, b: pl.DataFrame, names: tuple[str, ...]) -> tuple[S
     """
     keys = ["shard", "block"]
     both = a.join(b, on=keys, how="full", coalesce=True, suffix="_b").sort(keys).fill_null(0)
-    in_b = both.select([f"{n}_b" for n in names]).to_numpy().astype(float)
-    return _capped(_sums(both, names)), _capped(Sums(names, in_b))
+    return _capped(_sums(both, names)), _capped(_sums(both, names, "_b"))
 
 
 def _both_arms(frame, arms: tuple[str, str], names, paired: bool) -> tuple[Sums, Sums]:
     """Two arms' blocks as sums: lined up on (shard, block) (:func:`_paired`) when ``paired``,
     else each arm's own (:func:`arm_sums`)."""
     if paired:
-        return _paired(*(_blocks(frame, a, names) for a in arms), names)
+        blocks = (_of_arm(frame, a).select("shard", "block", *names) for a in arms)
+        return _paired(*blocks, names)
     return arm_sums(frame, arms[0], names), arm_sums(frame, arms[1], names)
 
 
@@ -217,13 +214,13 @@ def analyse(
         hands_n[arm.name] = int(hb["n"].sum())
         games_n[arm.name] = int(gb["n"].sum())
         metrics = metrics_for(arm.players, agg.reasons, arm.teams, seconds)
-        hand_edges, game_edges = seat_edges(arm.seats)
-        for level, sums, edges in (("hand", hb, hand_edges), ("game", gb, game_edges)):
-            stats = {m.name: m.fn for m in metrics if m.level == level} | edges
+        metrics += seat_edges(arm.seats, arm.teams)
+        for level, sums in (("hand", hb), ("game", gb)):
+            stats = {m.name: m.fn for m in metrics if m.level == level}
             for name, iv in block_bootstrap(stats, sums, resamples=resamples, seed=seed).items():
                 estimates[(arm.name, name)] = iv
         metric_rows[arm.name] = _metric_rows(arm, agg, hb, gb, metrics, estimates)
-    comparisons = _compare(ds, agg, hnames, gnames, estimates, resamples, seed)
+    comparisons = _compare(ds, agg, (hnames, gnames, seconds), estimates, resamples, seed)
     for c, p in zip(comparisons, holm([c.interval.p for c in comparisons]), strict=True):
         c.p_holm = p
 
@@ -280,23 +277,13 @@ SUMMARY_SCHEMA = {
 
 
 def _row(arm: Arm, metric: str, title: str, est, how: str, n: int, scale=1.0, fair=0.0) -> dict:
-    """A row of the summary: ``est`` is (value, low, high), None where there is none, shown
-    as ``(x - fair) * scale``; ``how`` names the interval."""
+    """A row of the summary (:data:`SUMMARY_SCHEMA`'s columns up to ``n``; the comparison's
+    are added by :func:`_with_comparisons`): ``est`` is (value, low, high), None where there
+    is none, shown as ``(x - fair) * scale``; ``how`` names the interval."""
     value, low, high = (None if x is None else (x - fair) * scale for x in est)
-    return {
-        "arm": arm.name,
-        "ruleset": arm.ruleset,
-        "players": arm.players,
-        "lineup": arm.lineup,
-        "rule_changes": rule_changes_text(arm),
-        "metric": metric,
-        "title": title,
-        "value": value,
-        "ci_low": low,
-        "ci_high": high,
-        "interval": how,
-        "n": int(n),
-    }
+    cells = (arm.name, arm.ruleset, arm.players, arm.lineup, rule_changes_text(arm), metric,
+             title, value, low, high, how, int(n))  # fmt: skip
+    return dict(zip(SUMMARY_SCHEMA, cells, strict=False))
 
 
 def _wilson_row(arm: Arm, metric: str, title: str, k: float, n: float, fair=0.0) -> dict:
@@ -333,8 +320,8 @@ def _distribution_rows(arm: Arm, agg: Aggregates) -> list[dict]:
 
 
 def _metric_rows(arm, agg, hb, gb, metrics, estimates) -> list[dict]:
-    """An arm's metrics (bootstrap or Wilson intervals), first-player advantage and seats'
-    win rates."""
+    """An arm's metrics and seat edges (bootstrap or Wilson intervals), first-player
+    advantage and seats' win rates."""
     n = int(hb["n"].sum())
     g = int(gb["n"].sum())
     rows = []
@@ -358,52 +345,39 @@ def _metric_rows(arm, agg, hb, gb, metrics, estimates) -> list[dict]:
         )
         wins = gb[f"gwin{s}"].sum()
         rows.append(_wilson_row(arm, f"seat{s}_game_win", f"{side} game win rate", wins, g))
-    rows += _edge_rows(arm, estimates, n, g)
     return rows
 
 
-def seat_edges(sides: int) -> tuple[dict[str, Callable[[Sums], np.ndarray]], ...]:
-    """Seat advantage at a table of ``sides`` sides (players, or two teams; ``Arm.seats``) as
-    statistics of block sums, (hand, game): each side's share of the hands someone won minus
-    its fair share ``1 / sides`` (``seat<s>_edge``), the dealer's side's (``dealer_edge``),
-    and each side's share of the games someone won minus the fair share
-    (``seat<s>_game_edge``); shares, not yet in percentage points."""
+def seat_edges(sides: int, teams: bool = False) -> list[Metric]:
+    """Seat advantage at a table of ``sides`` sides (players, or two ``teams``;
+    ``Arm.seats``) as metrics of kind ``edge``: each side's share of the hands someone won
+    minus its fair share ``1 / sides`` (``seat<s>_edge``), the dealer's side's
+    (``dealer_edge``), and each side's share of the games someone won minus the fair share
+    (``seat<s>_game_edge``)."""
     fair = 1.0 / sides
-    hand: dict[str, Callable[[Sums], np.ndarray]] = {
-        f"seat{s}_edge": (lambda t, s=s: t[f"win{s}"] / t["decided"] - fair) for s in range(sides)
-    }
-    hand["dealer_edge"] = lambda t: t["dealer_win"] / t["decided"] - fair
-    game: dict[str, Callable[[Sums], np.ndarray]] = {
-        f"seat{s}_game_edge": (lambda t, s=s: t[f"gwin{s}"] / t["decided"] - fair)
-        for s in range(sides)
-    }
-    return hand, game
+
+    def edge(name: str, level: str, wins: str) -> Metric:
+        title = f"{edge_title(name, teams)}: share of won ones - fair share (pp)"
+        return Metric(name, title, level, "edge", lambda t: t[wins] / t["decided"] - fair)
+
+    return [
+        *(edge(f"seat{s}_edge", "hand", f"win{s}") for s in range(sides)),
+        edge("dealer_edge", "hand", "dealer_win"),
+        *(edge(f"seat{s}_game_edge", "game", f"gwin{s}") for s in range(sides)),
+    ]
 
 
-def edge_title(arm: Arm, metric: str, phrase: bool = False) -> str:
+def edge_title(metric: str, teams: bool, phrase: bool = False) -> str:
     """What an edge metric of :func:`seat_edges` is, in words: a title (``seat 0, hands``,
     ``dealer's edge``), or a ``phrase`` (``seat 0's share of the won hands``)."""
-    side = "dealer's team" if arm.teams else "dealer"
+    side = "dealer's team" if teams else "dealer"
     what = "hands"
     if metric != "dealer_edge":
         seat, what = int(metric[4 : metric.index("_")]), "games" if "game" in metric else "hands"
-        side = f"team {'AB'[seat]}" if arm.teams else f"seat {seat}"
+        side = f"team {'AB'[seat]}" if teams else f"seat {seat}"
     if phrase:
         return f"{'the ' * (metric == 'dealer_edge')}{side}'s share of the won {what}"
     return f"{side}'s edge" if metric == "dealer_edge" else f"{side}, {what}"
-
-
-def _edge_rows(arm: Arm, estimates, hands: int, games: int) -> list[dict]:
-    """The arm's seat advantage (:func:`seat_edges`) in percentage points, with 95% block
-    bootstrap intervals."""
-    hand, game = seat_edges(arm.seats)
-    rows = []
-    for metric in [*hand, *game]:
-        iv = estimates[(arm.name, metric)]
-        title = f"{edge_title(arm, metric)}: share of won ones - fair share (pp)"
-        n = games if metric in game else hands
-        rows.append(_row(arm, metric, title, (iv.estimate, iv.low, iv.high), "bootstrap", n, 100))
-    return rows
 
 
 def skill_rows(ds: Dataset) -> list[dict]:
@@ -452,8 +426,10 @@ def games_share_deals(agg: Aggregates) -> bool:
     return not agg.by_game
 
 
-def _compare(ds, agg, hnames, gnames, estimates, resamples, seed) -> list[Comparison]:
-    seconds = time_model(ds.manifest)
+def _compare(ds, agg, names, estimates, resamples, seed) -> list[Comparison]:
+    """Every arm's metrics against its baseline arm's (``names``: the hand and game block
+    columns and the time model)."""
+    hnames, gnames, seconds = names
     out: list[Comparison] = []
     for arm in ds.arms:
         if arm.is_baseline or arm.baseline not in {a.name for a in ds.arms}:

@@ -187,8 +187,9 @@ class Card:
                     what = (f"{arm.label} changes {cell.title} by {cell.text}{cell.unit} "
                             f"against {row.against or self.baseline}")  # fmt: skip
                 else:  # a seat's (or the dealer's) deviation from its fair share
-                    what = (f"{arm.label}: {edge_title(arm, cell.metric, True)} is {cell.text} pp "
-                            f"from its fair share of {100 / arm.seats:.4g}%")  # fmt: skip
+                    whose = edge_title(cell.metric, arm.teams, True)
+                    what = (f"{arm.label}: {whose} is {cell.text} pp from its fair share of "
+                            f"{100 / arm.seats:.4g}%")  # fmt: skip
                 band = f"{cell.band:g}{cell.unit}"
                 tail = f"; {across}" if across and isinstance(row, CardRow) else ""
                 out.append(f"{what} (Holm-adjusted interval; practical band ±{band}){tail}.")
@@ -279,18 +280,13 @@ def answer_cards(report: Report, bands: dict[str, float] | None = None) -> list[
             for name, cells in by_table.get(key, {}).items()
         ]
         rows.sort(key=lambda r: (-r.size, r.arm.name))
-        titles = {c.metric: c.title for r in rows for c in r.cells.values()}
         shares = [f"share_{r}" for r in report.agg.reasons]
-        columns = [(m, titles[m], band_for(m, bands)) for m in (*CARD_METRICS, *shares)
-                   if m in titles]  # fmt: skip
+        columns = _columns(rows, (*CARD_METRICS, *shares), bands)
         # the baseline first, then by practical size
         order = lambda r: (not r.arm.is_baseline, -r.size, r.arm.name)  # noqa: E731
         seat_rows = sorted(seats.get(key, []), key=order)
-        seat_titles: dict[str, str] = {}
-        for seat_row in sorted(seat_rows, key=lambda r: -len(r.cells)):
-            for cell in seat_row.cells.values():
-                seat_titles.setdefault(cell.metric, cell.title)
-        seat_columns = [(m, t, band_for(m, bands)) for m, t in seat_titles.items()]
+        edges = seat_edges(max((r.arm.seats for r in seat_rows), default=0))
+        seat_columns = _columns(seat_rows, [m.name for m in edges], bands)
         # one experiment may hold several games, each with its own baseline (an arm's
         # ``baseline``, docs/experiments.md): each row says which it is compared with
         bases = sorted({labels.get(r.arm.baseline, r.arm.baseline) for r in rows or seat_rows})
@@ -306,21 +302,26 @@ def answer_cards(report: Report, bands: dict[str, float] | None = None) -> list[
     return cards
 
 
+def _columns(rows: list[SeatRow], order, bands) -> list[tuple[str, str, float]]:
+    """A card's columns: (metric, title, band) of the metrics of ``order`` some row has."""
+    titles = {c.metric: c.title for r in rows for c in r.cells.values()}
+    return [(m, titles[m], band_for(m, bands)) for m in order if m in titles]
+
+
 def seat_cells(report: Report, bands: dict[str, float] | None = None) -> dict:
     """Every arm's seat advantage (module docstring) as cells with Holm-adjusted intervals
     and verdicts, by (players, line-up): ``{key: [SeatRow, ...]}``. The family is every seat
     cell of the report, from each arm's own block bootstrap (``Report.estimates``)."""
     items = []
     for arm in report.dataset.arms:
-        hand, game = seat_edges(arm.seats)
-        for metric in [*hand, *game]:
-            iv = report.estimates.get((arm.name, metric))
+        for metric in seat_edges(arm.seats, arm.teams):
+            iv = report.estimates.get((arm.name, metric.name))
             if iv is not None:
-                items.append((arm, metric, iv))
+                items.append((arm, metric.name, iv))
     levels = holm_levels([iv.p for _, _, iv in items])
     out: dict[tuple[int, str], dict[str, SeatRow]] = {}
     for (arm, metric, iv), level in zip(items, levels, strict=True):
-        cell = _cell(metric, edge_title(arm, metric), iv.estimate, iv.se, level, 100.0, bands)
+        cell = _cell(metric, edge_title(metric, arm.teams), iv.estimate, iv.se, level, 100.0, bands)
         table = out.setdefault((arm.players, arm.lineup), {})
         table.setdefault(arm.name, SeatRow(arm, {})).cells[metric] = cell
     return {key: list(rows.values()) for key, rows in out.items()}

@@ -125,8 +125,7 @@ def _parts(folder: Path) -> list[Path]:
 
 
 READS = {"hands": summaries.HAND_COLUMNS, "games": summaries.GAME_COLUMNS}
-"""Columns the report reads from every file of each table (``points`` and ``comeback`` came
-with schema version 2)."""
+"""Columns the report reads from every file of each table."""
 
 
 def _check_columns(root: Path, manifest: dict) -> None:

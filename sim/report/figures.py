@@ -8,14 +8,12 @@ grown to hold them.
 
 Every figure is drawn from the small aggregated tables (histograms, per-arm rows), never
 from the hands themselves: ``_*_data`` turns the report into the few plain numbers a figure
-shows, and ``_draw_*`` draws them with matplotlib alone. Text layout is what costs (ticks
-and labels, for the PNG and again for the SVG), so the figures are laid out from the
-longest label instead of by ``tight_layout`` and draw their rows as collections.
+shows, and ``_draw_*`` draws them with matplotlib (``bxp`` for boxes, ``errorbar`` for dot
+plots), laid out by its constrained layout, legends outside the axes.
 """
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections import Counter
 from collections.abc import Sequence
@@ -29,7 +27,6 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 import seaborn as sns  # noqa: E402
-from matplotlib.collections import LineCollection  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 
 from sim.report import answer  # noqa: E402
@@ -99,6 +96,8 @@ def draw_all(report: Report, folder: Path) -> dict[str, Path]:
     for stem, _caption in figure_list(arms):
         sns.set_theme(style="whitegrid", context="notebook", rc=rc)
         fig = draw[stem]()
+        fig.get_layout_engine().execute(fig)  # laid out once, not at each of four draws
+        fig.set_layout_engine("none")
         try:
             out[stem] = folder / f"{stem}.png"
             fig.savefig(out[stem], dpi=DPI, bbox_inches="tight", pil_kwargs=PNG_OPTIONS)
@@ -126,6 +125,8 @@ def _height(rows: int) -> float:
 
 
 BOX_STATS = ("p10", "p25", "median", "p75", "p90", "mean")
+BOX_WIDTH = 0.6
+"""Height of a box (rows are 1 apart)."""
 
 
 def _boxes_data(
@@ -146,46 +147,26 @@ def _boxes_data(
 
 
 def _draw_boxes(labels: list[str], panels: list[tuple[str, list[list[float]]]]) -> plt.Figure:
-    """Horizontal boxes, a row per arm and a panel per quantity, the rows named on the left
-    panel only: box p25-p75, whiskers p10-p90 with caps, a line at the median, a marker at
-    the mean. Each panel is one bar call, two line collections and one marker line (``bxp``
-    makes seven artists per box and lays out each: a third of a second for 32 arms)."""
+    """Horizontal boxes (matplotlib's ``bxp`` on the histograms' statistics), a row per arm
+    and a panel per quantity, the rows named on the left panel only: box p25-p75, whiskers
+    p10-p90, a line at the median, a marker at the mean."""
     n = len(labels)
     fig, axes = plt.subplots(1, len(panels), figsize=(5 + 3.5 * len(panels), _height(n)),
-                             sharey=True, squeeze=False)  # fmt: skip
-    y = np.arange(1, n + 1, dtype=float)
+                             sharey=True, squeeze=False, layout="constrained")  # fmt: skip
     colors = sns.color_palette("crest", n_colors=max(n, 1))
-    cap, half = BOX_WIDTH / 4, BOX_WIDTH / 2
     for ax, (xlabel, rows) in zip(axes[0], panels, strict=True):
-        low, q1, med, q3, high, mean = np.array(rows, dtype=float).reshape(n, 6).T
-        ax.barh(y, q3 - q1, left=q1, height=BOX_WIDTH, color=colors[:n], alpha=0.7,
-                edgecolor="black", linewidth=1.0)  # fmt: skip
-        whiskers = [[(low[i], y[i]), (q1[i], y[i])] for i in range(n)]
-        whiskers += [[(q3[i], y[i]), (high[i], y[i])] for i in range(n)]
-        whiskers += [
-            [(x[i], y[i] - cap), (x[i], y[i] + cap)] for x in (low, high) for i in range(n)
-        ]
-        medians = [[(med[i], y[i] - half), (med[i], y[i] + half)] for i in range(n)]
-        ax.add_collection(LineCollection(whiskers, colors="black", linewidths=1.0))
-        ax.add_collection(LineCollection(medians, colors="C1", linewidths=1.5))
-        ax.plot(mean, y, linestyle="none", marker="^", color="C2", markeredgecolor="C2")
+        keys = ("whislo", "q1", "med", "q3", "whishi", "mean")
+        drawn = [i for i, row in enumerate(rows) if not math.isnan(row[2])]
+        stats = [dict(zip(keys, rows[i], strict=True), fliers=[]) for i in drawn]
+        boxes = ax.bxp(stats, positions=drawn, widths=BOX_WIDTH, orientation="horizontal",
+                       showmeans=True, patch_artist=True, manage_ticks=False)  # fmt: skip
+        for box, i in zip(boxes["boxes"], drawn, strict=True):
+            box.set(facecolor=colors[i], alpha=0.7)
         ax.set_xlabel(xlabel)
-        ax.tick_params(axis="y", left=False)
-    axes[0, 0].set_yticks(y, labels)
-    axes[0, 0].set_ylim(n + 0.5, 0.5)  # the first arm on top
-    fig.supxlabel("box p25-p75, whiskers p10-p90, line median, marker mean", fontsize=9, y=0.0)
-    _space_panels(fig, labels, 1, _tick_size(axes[0, 0]), bottom=0.9)
+    axes[0, 0].set_yticks(range(n), labels)
+    axes[0, 0].set_ylim(n - 0.5, -0.5)  # the first arm on top
+    fig.supxlabel("box p25-p75, whiskers p10-p90, line median, marker mean", fontsize=9)
     return fig
-
-
-def _tick_size(ax: plt.Axes) -> float:
-    """The font size of the axes' y tick labels."""
-    labels = ax.get_yticklabels()
-    return labels[0].get_fontsize() if labels else plt.rcParams["font.size"]
-
-
-BOX_WIDTH = 0.6
-"""Height of a box (rows are 1 apart)."""
 
 
 def _survival_data(arms: Sequence[Arm], hists: dict[str, pl.DataFrame]) -> dict:
@@ -205,48 +186,35 @@ def _survival_data(arms: Sequence[Arm], hists: dict[str, pl.DataFrame]) -> dict:
     return {"curves": curves, "limit": limit}
 
 
-LEGEND_ROW = 0.19
-"""Inches a legend entry takes at font size 8 (the figure grows to hold them all)."""
+LINE_STYLES = ("-", "--", ":", "-.")
+"""A survival curve's line style by its line-up (in order of appearance)."""
 
 
 def _draw_survival(curves: list[tuple[str, str, list, list]], limit: float) -> plt.Figure:
     """One table's survival curves, a colour per rule set and a line style per line-up,
-    named in a legend right of the plot (a curve may reach any corner of the plot)."""
-    height = max(4.0, LEGEND_ROW * len(curves) + 1.5)
-    fig, ax = plt.subplots(figsize=(6.0, height))
-    fig.subplots_adjust(left=0.8 / 6.0, right=1 - 0.2 / 6.0, bottom=0.7 / height,
-                        top=1 - 0.3 / height)  # fmt: skip
+    named in a legend right of the plot (a curve may reach any corner of the plot); the
+    figure is as tall as the legend's entries and as wide as its longest."""
+    names = [f"{label}, {lineup}" for label, lineup, _, _ in curves]
+    width = 6.0 + 0.07 * max(map(len, names), default=0)  # inches at font size 8
+    fig, ax = plt.subplots(figsize=(width, max(4.0, 0.19 * len(curves) + 1.5)),
+                           layout="constrained")  # fmt: skip
     rulesets = list(dict.fromkeys(c[0] for c in curves))
     lineups = list(dict.fromkeys(c[1] for c in curves))
     # seaborn's hue colours: the current palette, or husl beyond its ten
     palette = sns.color_palette(None if len(rulesets) <= 10 else "husl", len(rulesets))
     colors = dict(zip(rulesets, palette, strict=True))
-    for label, lineup, turns, over in curves:
-        ax.plot(turns, over, drawstyle="steps-post", color=colors[label],
-                ls=LINE_STYLES[lineups.index(lineup) % len(LINE_STYLES)],
-                label=f"{label}, {lineup}")  # fmt: skip
-    ax.set_xlim(0, limit)
-    ax.set_ylim(0, 1.01)
-    ax.set_xlabel("turn N")
-    ax.set_ylabel("share of hands over by turn N")
-    # the legend right of the plot, outside the data, the figure widened to hold it
-    legend = ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0,
-                       fontsize=8, title_fontsize=8, title="rule set, line-up")  # fmt: skip
-    extra = legend.get_window_extent(fig.canvas.get_renderer()).width / fig.dpi + 0.3
-    width, box = fig.get_size_inches()[0], ax.get_position()
-    fig.set_size_inches(width + extra, height)
-    scale = width / (width + extra)
-    ax.set_position([box.x0 * scale, box.y0, box.width * scale, box.height])
+    for name, (label, lineup, turns, over) in zip(names, curves, strict=True):
+        style = LINE_STYLES[lineups.index(lineup) % len(LINE_STYLES)]
+        ax.plot(turns, over, drawstyle="steps-post", color=colors[label], ls=style, label=name)
+    ax.set(xlim=(0, limit), ylim=(0, 1.01), xlabel="turn N", ylabel="share of hands over by turn N")
+    fig.legend(loc="outside right upper", fontsize=8, title_fontsize=8, title="rule set, line-up")
     return fig
 
 
-LINE_STYLES = ("-", "--", ":", "-.")
-"""A survival curve's line style by its line-up (in order of appearance)."""
-
-
 def _seats_data(report: Report) -> dict:
-    """Per panel (hands, games) and series (each seat, the dealer), the rows' (row, estimate,
-    low, high) of the seat advantage (``analysis.seat_edges``), in percentage points."""
+    """Per panel (hands, games) the points (row, estimate, low, high, series) of the seat
+    advantage (``analysis.seat_edges``) in percentage points, a series per seat and the
+    dealer's."""
     arms = sorted(report.dataset.arms, key=lambda a: (a.players, a.lineup, a.name))
     labels = arm_labels(arms)
     values = {
@@ -259,61 +227,26 @@ def _seats_data(report: Report) -> dict:
     names = [f"seat {s}" + (f" / team {'AB'[s]}" if teams and s < 2 else "") for s in range(seats)]
     series.append(("dealer_edge", ""))
     names.append("dealer" + (" / dealer's team" if teams else ""))
-    panels: list[list[list[tuple]]] = [[], []]
-    for hand_metric, game_metric in series:
-        for panel, metric in zip(panels, (hand_metric, game_metric), strict=True):
-            points = []
+    panels: list[list[tuple]] = [[], []]
+    for k, metrics in enumerate(series):
+        for panel, metric in zip(panels, metrics, strict=True):
             for i, arm in enumerate(arms):
                 r = values.get((arm.name, metric))
                 if r is not None and r["value"] is not None:
-                    points.append((i, r["value"], r["ci_low"], r["ci_high"]))
-            panel.append(points)
+                    panel.append((i, r["value"], r["ci_low"], r["ci_high"], k))
     return {"rows": [labels[a.name] for a in arms], "series": names, "panels": panels}
 
 
-def _draw_seats(rows: list[str], series: list[str], panels: list[list[list[tuple]]]) -> plt.Figure:
-    """A dot plot per panel (hands, games): a row per arm, a dot per series (offset within the
-    row) with its 95% interval, a dashed line at 0 (the fair share); one legend above."""
-    legend_height = 0.45
-    fig, axes = plt.subplots(1, 2, figsize=(11, _height(len(rows)) + legend_height),
-                             sharey=True, squeeze=False)  # fmt: skip
+def _draw_seats(rows: list[str], series: list[str], panels: list[list[tuple]]) -> plt.Figure:
+    """A dot plot per panel (hands, games): a row per arm, a dot per series in its colour
+    (offset within the row) with its 95% interval, a dashed line at 0 (the fair share)."""
     palette = sns.color_palette("deep", n_colors=len(series))
-    offsets, handles = _offsets(len(series)), {}
-    for ax, panel, what in zip(axes[0], panels, ("hands", "games"), strict=True):
-        for k, points in enumerate(panel):
-            if points:
-                handles[k] = _dots(ax, points, offsets[k], fmt="o", ms=4, color=palette[k])
-        ax.axvline(0, color="grey", lw=1, ls="--")
-        ax.set_xlabel(f"share of {what} won\nminus the fair share (pp)")
-    axes[0, 0].set_yticks(range(len(rows)), rows)
-    axes[0, 0].set_ylim(len(rows) - 0.5, -0.5)
-    axes[0, 1].tick_params(axis="y", left=False)
-    _space_panels(fig, rows, 1, _tick_size(axes[0, 0]), top=0.3 + legend_height)
-    shown = sorted(handles)
-    _legend_above(fig, axes[0, 0], [handles[k] for k in shown], [series[k] for k in shown],
-                  legend_height)  # fmt: skip
-    return fig
-
-
-def _offsets(series: int) -> np.ndarray:
-    """Each series' offset within a row of a dot plot (rows are 1 apart)."""
-    return np.linspace(-0.25, 0.25, series) if series > 1 else np.zeros(1)
-
-
-def _dots(ax: plt.Axes, points: list[tuple], offset: float, **style):
-    """Points ``(row, estimate, low, high)`` as dots at ``row + offset`` with their intervals
-    (none where unknown); ``style``: errorbar's."""
-    y, estimate, low, high = np.array(points, float).T
-    xerr = np.nan_to_num([estimate - low, high - estimate])
-    return ax.errorbar(estimate, y + offset, xerr=xerr, capsize=2, **style)
-
-
-def _legend_above(fig, ax: plt.Axes, handles: list, labels: list[str], height: float, **kw):
-    """One row of legend above the panels, from ``ax``'s left edge, in the ``height`` inches
-    the layout left free at the top."""
-    anchor = (ax.get_position().x0, 1 - 0.95 * height / fig.get_size_inches()[1])
-    fig.legend(handles, labels, loc="lower left", bbox_to_anchor=anchor, ncol=len(handles),
-               fontsize=8, frameon=False, borderaxespad=0.0, **kw)  # fmt: skip
+    drawn = [("", f"share of {what} won\nminus the fair share (pp)", 0.0,
+              [(*p, palette[p[4]]) for p in points])
+             for points, what in zip(panels, ("hands", "games"), strict=True)]  # fmt: skip
+    shown = {p[4] for points in panels for p in points}
+    legend = [(name, "o", palette[k]) if k in shown else None for k, name in enumerate(series)]
+    return _draw_dots(rows, drawn, legend, cols=2, width=5.5)
 
 
 FOREST_METRICS = ("turns_mean", "hands_per_game", "points_mean", "margin_mean")
@@ -355,49 +288,48 @@ MARKERS = "osD^vP"
 
 def _draw_forest(arms: list[str], lineups: list[str], panels: list[tuple]) -> plt.Figure:
     """A panel per metric, a row per rule set and table size: each line-up's change with its
-    Holm-adjusted interval, a marker per line-up (offset within the row, :data:`MARKERS`,
-    named in a legend above) coloured by its verdict (:data:`VERDICT_COLORS`), the band
-    shaded; the rule sets named on the left column only."""
-    cols = 2 if len(panels) <= 4 else 3
-    rows, legend = math.ceil(len(panels) / cols), 0.45
-    fig, axes = plt.subplots(rows, cols, figsize=(6 * cols, rows * _height(max(len(arms), 1))
-                                                  + legend), squeeze=False)  # fmt: skip
-    offsets, marker = _offsets(len(lineups)), (MARKERS * len(lineups))[: len(lineups)]
-    for ax, (title, band, points) in zip(axes.ravel(), panels, strict=False):
-        ax.axvspan(-band, band, color="C2", alpha=0.12, lw=0)
-        for (verdict, color), k in itertools.product(VERDICT_COLORS.items(), range(len(lineups))):
-            mine = [p[:4] for p in points if p[4] == verdict and p[5] == k]
-            if mine:
-                _dots(ax, mine, offsets[k], fmt=marker[k], ms=5, color=color)
+    Holm-adjusted interval, a marker per line-up (offset within the row, :data:`MARKERS`)
+    coloured by its verdict (:data:`VERDICT_COLORS`), the band shaded."""
+    drawn = [
+        (f"{title}: difference", "", band,
+         [(*p[:4], p[5], VERDICT_COLORS[p[4]]) for p in points])
+        for title, band, points in panels
+    ]  # fmt: skip
+    legend = [(lineup, MARKERS[k % len(MARKERS)], "black") for k, lineup in enumerate(lineups)]
+    return _draw_dots(arms, drawn, legend, cols=2 if len(panels) <= 4 else 3, title="line-up")
+
+
+def _draw_dots(rows: list[str], panels: list[tuple], legend: list, cols: int, width: float = 6.0,
+               title: str | None = None) -> plt.Figure:  # fmt: skip
+    """Dot plots in a grid of ``cols`` columns, a row per name of ``rows`` (named on the left
+    column): per panel ``(title, x label, band, points)``, each point ``(row, estimate, low,
+    high, series, colour)`` drawn at ``row`` plus its series' offset with its interval, in
+    the series' marker (``legend[series]``: (name, marker, colour) or None when not shown);
+    the band shaded around a dashed line at 0; one legend above the panels."""
+    grid = math.ceil(len(panels) / cols)
+    fig, axes = plt.subplots(grid, cols, figsize=(width * cols, grid * _height(len(rows)) + 0.5),
+                             sharey=True, squeeze=False, layout="constrained")  # fmt: skip
+    offsets = np.linspace(-0.25, 0.25, len(legend)) if len(legend) > 1 else np.zeros(1)
+    for ax, (name, xlabel, band, points) in zip(axes.ravel(), panels, strict=False):
+        if band:
+            ax.axvspan(-band, band, color="C2", alpha=0.12, lw=0)
+        for k, color in dict.fromkeys((p[4], p[5]) for p in points):
+            mine = np.array([p[:4] for p in points if p[4] == k and p[5] == color], float)
+            y, estimate, low, high = mine.T
+            xerr = np.nan_to_num([estimate - low, high - estimate])
+            ax.errorbar(estimate, y + offsets[k], xerr=xerr, capsize=2, fmt=legend[k][1], ms=5,
+                        color=color)  # fmt: skip
         ax.axvline(0, color="grey", lw=1, ls="--")
-        ax.set_yticks(range(len(arms)), arms if ax.get_subplotspec().is_first_col() else [])
+        ax.set_title(name, fontsize=10)
+        ax.set_xlabel(xlabel)
         ax.tick_params(axis="y", labelsize=8)
-        ax.set_ylim(len(arms) - 0.5, -0.5)
-        ax.set_title(f"{title}: difference", fontsize=10, y=1.0)
+    axes[0, 0].set_yticks(range(len(rows)), rows)
+    axes[0, 0].set_ylim(len(rows) - 0.5, -0.5)
     for ax in axes.ravel()[len(panels) :]:
         ax.axis("off")
-    _space_panels(fig, arms, rows, fontsize=8, top=0.5 + legend)
-    handles = [Line2D([], [], ls="none", marker=m, color="black") for m in marker]
-    _legend_above(fig, axes[0, 0], handles, lineups, legend, title="line-up",
-                  title_fontsize=8, alignment="left")  # fmt: skip
+    shown = [entry for entry in legend if entry is not None]
+    handles = [Line2D([], [], ls="none", marker=m, color=c) for _, m, c in shown]
+    fig.legend(handles, [name for name, _, _ in shown], loc="outside upper left",
+               ncol=len(shown), fontsize=8, frameon=False, title=title, title_fontsize=8,
+               alignment="left")  # fmt: skip
     return fig
-
-
-def _space_panels(fig, names: list[str], rows: int, fontsize: float, bottom=0.6, top=0.5) -> None:
-    """Margins for a grid of panels whose left column names the arms (``names``, at
-    ``fontsize``): room for the longest name on the left, for a title and x tick labels
-    between rows, ``bottom`` inches below the last row and ``top`` above the first."""
-    probe = fig.text(0, 0, max(names, key=len, default=""), fontsize=fontsize)
-    name_width = probe.get_window_extent(fig.canvas.get_renderer()).width / fig.dpi
-    probe.remove()
-    width, height = fig.get_size_inches()
-    row_gap = 0.75  # inches: x tick labels of one row, the title of the next
-    panel_height = (height - top - bottom - (rows - 1) * row_gap) / rows
-    fig.subplots_adjust(
-        left=min(0.6, (name_width + 0.35) / width),
-        right=1 - 0.35 / width,
-        bottom=bottom / height,
-        top=1 - top / height,
-        wspace=0.06,
-        hspace=row_gap / panel_height,
-    )

@@ -118,14 +118,20 @@ def damaged(files: list[str], what: str) -> DatasetError:
     return DatasetError(f"{where}: {what}; run the experiment again to replay the damaged shard")
 
 
-def _deals_per_game(ds: Dataset, planned: dict) -> bool:
-    """Whether the deals are numbered per game (``game * GAME_DEAL_STRIDE + hand``, as
-    mirrored runs do) rather than one after another: the plan's stride (the manifest's
-    ``report_blocks``), or, without one, the largest deal number."""
-    if isinstance(planned.get("stride"), int):
-        return planned["stride"] == GAME_DEAL_STRIDE
-    value = ds.hands().select(pl.col("deal").max()).collect().item()
-    return value is not None and value >= GAME_DEAL_STRIDE
+def _blocking_of(ds: Dataset, hand_parts: dict[str, list[Part]]) -> tuple[int, int, bool]:
+    """(block, stride, by_game) of the report's blocks (``summaries.Blocking``): those the
+    run's plan fixed (the manifest's ``report_blocks``, ``sim.runner.run.report_blocking``,
+    which the runner's footers keep); without one, deals numbered per game (a mirrored run:
+    the largest deal number tells) are cut into blocks of game numbers, other deals into
+    blocks of consecutive deals, sized so that the smallest arm has about 400."""
+    plan = ds.manifest.get("report_blocks")
+    if isinstance(plan, dict) and isinstance(plan.get("block"), int) and plan["block"] > 0:
+        return plan["block"], int(plan.get("stride", 1)), bool(plan.get("by_game"))
+    deal = ds.hands().select(pl.col("deal").max()).collect().item()
+    if deal is not None and deal >= GAME_DEAL_STRIDE:
+        games = [sum(p.rows for p in parts) for parts in _parts(ds.root / "games").values()]
+        return block_size(min(games, default=0)), GAME_DEAL_STRIDE, False
+    return block_size(min(sum(p.rows for p in parts) for parts in hand_parts.values())), 1, False
 
 
 def _read(path: Path, columns: list[str]) -> pa.Table:
@@ -167,27 +173,8 @@ def aggregate(ds: Dataset) -> Aggregates:
     seats = max(a.players for a in ds.arms)
     teams = {a.name for a in ds.arms if a.teams}
     hand_parts = _parts(ds.root / "hands")
-    planned = ds.manifest.get("report_blocks")
-    planned = planned if isinstance(planned, dict) else {}
-    per_game = _deals_per_game(ds, planned)
-    # a run counted in games plays the same games in every arm, not the same hands: hands are
-    # blocked by their game's number, so that each arm has about 400 blocks (blocks of deals
-    # would follow the arm with the fewest hands, and the others have up to four times as
-    # many), and the plan fixes the blocks, so the runner can keep them in its footers
-    by_game = not per_game and ds.manifest.get("experiment", {}).get("unit") == "games"
-    stride = GAME_DEAL_STRIDE if per_game else 1
-    size = planned.get("block")
-    if per_game and isinstance(size, int) and size > 0:
-        # mirrored runs number deals per game (game * GAME_DEAL_STRIDE + hand) and are cut
-        # into blocks of game numbers whose size the plan fixed (sim.runner.run.
-        # report_blocking: about 400 per arm, whatever its rotations), kept in its footers
-        block = size
-    elif per_game or by_game:
-        # (a mirrored run of an earlier version: blocks of games sized from its games)
-        games_of = [sum(p.rows for p in parts) for parts in _parts(ds.root / "games").values()]
-        block = block_size(min(games_of, default=0))
-    else:
-        block = block_size(min(sum(p.rows for p in parts) for parts in hand_parts.values()))
+    block, stride, by_game = _blocking_of(ds, hand_parts)
+    per_game = stride == GAME_DEAL_STRIDE
     known = REASON_NAMES + ("other",)  # every end reason; the report shows those that occur
     seconds = model_seconds(time_model(ds.manifest))
     blocking = B.Blocking(block, stride, seats, known, by_game, seconds)

@@ -22,11 +22,9 @@ def statistics(
     """Every per-arm statistic of the report by name, as (level, scale, function of block
     sums): the metrics of ``metrics_for`` and the seat edges of ``seat_edges`` (``scale``:
     100 for shares and edges, which the report shows in percent or percentage points)."""
-    metrics = metrics_for(players, reasons, teams, seconds)
-    out = {m.name: (m.level, m.scale(), m.fn) for m in metrics}
-    hand, game = seat_edges(2 if teams else players)
-    out |= {name: ("hand", 100.0, fn) for name, fn in hand.items()}
-    return out | {name: ("game", 100.0, fn) for name, fn in game.items()}
+    edges = seat_edges(2 if teams else players, teams)
+    metrics = metrics_for(players, reasons, teams, seconds) + edges
+    return {m.name: (m.level, m.scale(), m.fn) for m in metrics}
 
 
 def arm_interval(

@@ -244,15 +244,15 @@ def edge_checks(report, arms: list) -> list[Check]:
     from sim.report.analysis import arm_sums, seat_edges
 
     agg = report.agg
-    hand, game = seat_edges(arms[0].seats)
+    edges = {m.name: m for m in seat_edges(arms[0].seats)}
     level = ALPHA / len(EDGES)
     out = []
     for metric in EDGES:
-        in_game = metric in game
+        in_game = edges[metric].level == "game"
         names = game_sum_names(agg.seats) if in_game else hand_sum_names(agg.seats, agg.reasons)
         table = agg.game_blocks if in_game else agg.hand_blocks
         total = sum(arm_sums(table, a.name, names).total().values for a in arms)
-        truth = float((game if in_game else hand)[metric](Sums(names, total))[0])
+        truth = float(edges[metric].fn(Sums(names, total))[0])
         ivs = [report.estimates[(a.name, metric)] for a in arms]
         hits = sum(iv.low <= truth <= iv.high for iv in ivs)
         ok, low, high = binomial_ok(hits, len(ivs), 1 - ALPHA, level)

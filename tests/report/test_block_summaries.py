@@ -5,6 +5,7 @@ used."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import fields, replace
 from pathlib import Path
 
@@ -214,7 +215,6 @@ def _record_files(root: Path) -> None:
     """Make the manifest agree with the files as this test left them (the report refuses a
     file whose SHA-256 differs): a rewritten file's digest recorded, a removed shard
     pending, as if the run had not reached it."""
-    import json
 
     from sim.dataset.files import file_digest, shard_path
 
@@ -230,9 +230,10 @@ def _record_files(root: Path) -> None:
 
 
 def test_a_summary_of_other_blocks_or_a_damaged_one_is_not_used(tmp_path: Path) -> None:
-    """The report's blocks follow the smallest arm: with one shard of one arm gone, they
-    are smaller than the runner's, so no summary fits and every row is read. A summary that
-    does not decode is read around too. Either way the tables are those of the rows."""
+    """The report's blocks are the plan's (the manifest's ``report_blocks``): with another
+    block size there, no summary fits and every row is read; with one shard of one arm gone,
+    the plan's blocks stay and the footers are used. A summary that does not decode is read
+    around too. Either way the tables are those of the rows."""
     root = _run(tmp_path, RUMMY)
     path = sorted((root / "hands").glob("arm=*/*.parquet"))[0]
     table = pq.read_table(path)
@@ -254,13 +255,20 @@ def test_a_summary_of_other_blocks_or_a_damaged_one_is_not_used(tmp_path: Path) 
     with pytest.raises(B.SummaryError):
         B.read_summary(damaged)
     _same(_aggregate(root, footers=True), _aggregate(root, footers=False))
-    # the last shard of one arm gone: smaller blocks than the runner's
+    # the last shard of one arm gone: the plan's blocks, read from the footers
     last = sorted((root / "hands").glob("arm=*/*.parquet"))[-1]
     last.unlink()
     (root / "games" / last.parent.name / last.name).unlink()
     _record_files(root)
     agg = _aggregate(root, footers=True)
-    assert agg.block < header["block"]
+    assert agg.block == header["block"]
+    _same(agg, _aggregate(root, footers=False))
+    # a plan of smaller blocks than the footers': every row is read
+    manifest = json.loads((root / "manifest.json").read_text())
+    manifest["report_blocks"]["block"] = header["block"] // 2
+    (root / "manifest.json").write_text(json.dumps(manifest))
+    agg = _aggregate(root, footers=True)
+    assert agg.block == header["block"] // 2
     _same(agg, _aggregate(root, footers=False))
 
 
@@ -376,7 +384,6 @@ def test_a_mirrored_run_of_an_earlier_version_is_blocked_from_its_games(tmp_path
     """A mirrored dataset whose manifest has no planned blocks (written before they were
     planned) is cut as it was then: blocks of games sized from the games each arm played
     in all its rotations, read from its rows (its footers, if any, do not fit)."""
-    import json
 
     root = _run(tmp_path, PLANNED)
     manifest = json.loads((root / "manifest.json").read_text())

@@ -134,14 +134,14 @@ def test_seat_plot_shows_the_reports_seat_advantage_with_its_intervals(small_rep
     ends = zip(rows["value"], rows["ci_low"], rows["ci_high"], strict=True)
     value = dict(zip(rows["metric"], ends, strict=True))
     for k, metric in enumerate(["seat0_edge", "seat1_edge", "seat2_edge", "seat3_edge"]):
-        (point,) = [p for p in hands[k] if p[0] == row]
-        assert point[1:] == value[metric]
-        (point,) = [p for p in games[k] if p[0] == row]
-        assert point[1:] == value[metric.replace("_edge", "_game_edge")]
-    (dealer,) = [p for p in hands[4] if p[0] == row]
-    assert dealer[1:] == value["dealer_edge"] and games[4] == []
+        (point,) = [p[1:4] for p in hands if p[0] == row and p[4] == k]
+        assert point == value[metric]
+        (point,) = [p[1:4] for p in games if p[0] == row and p[4] == k]
+        assert point == value[metric.replace("_edge", "_game_edge")]
+    (dealer,) = [p[1:4] for p in hands if p[0] == row and p[4] == 4]
+    assert dealer == value["dealer_edge"] and not [p for p in games if p[4] == 4]
     two = data["rows"].index("around the corner (2p, greedy)")
-    assert not [p for p in hands[2] + hands[3] if p[0] == two]
+    assert not [p for p in hands if p[0] == two and p[4] in (2, 3)]
 
 
 def test_length_figure_draws_the_turns_per_game_of_every_rule_set(small_report) -> None:
