@@ -278,6 +278,9 @@ def layers_of(cards):
     return layers, jokers
 
 
+PLAY_CAP = 20_000
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--positions", type=int, default=20000)
@@ -285,22 +288,40 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--node-cap", type=int, default=0, help="the engine's frames per call (0: no cap)"
     )
+    parser.add_argument(
+        "--max-table", type=int, default=20, help="the most table cards of a position checked"
+    )
+    parser.add_argument(
+        "--reference",
+        choices=("oracle", "engine"),
+        default="oracle",
+        help="what --node-cap is measured against: this oracle, or the uncapped engine "
+        "(for tables too large for the oracle; the engine agrees with it up to 20)",
+    )
     args = parser.parse_args(argv)
-    play = engine_search()  # the self-play melds with the full search: the same positions
-    search = engine_search(args.node_cap) if args.node_cap else play
+    full = engine_search()
+    # the self-play's own moves stop at PLAY_CAP frames (whole-table searches on tables of
+    # 40+ cards take seconds uncapped); the positions checked have at most 20 table cards
+    play = engine_search(PLAY_CAP)
+    search = engine_search(args.node_cap)
     agree = worse = missed = exists = capped = 0
     times = []
     frames = []
     sizes = Counter()
     slow = (0.0, 0, 0)
-    for hand, table, declared in positions_from_selfplay(play, args.positions, args.seed):
+    for hand, table, declared in positions_from_selfplay(
+        play, args.positions, args.seed, args.max_table
+    ):
         start = time.perf_counter()
         got, _, _ = search(hand, table, declared)
         times.append(time.perf_counter() - start)
         frames.append(int(search.rp[-1][3]))
         capped += int(search.rp[-1][4])
         start = time.perf_counter()
-        want = best_gain(hand, table, declared)
+        if args.reference == "oracle":
+            want = best_gain(hand, table, declared)
+        else:
+            want = full(hand, table, declared)[0]
         slow = max(slow, (time.perf_counter() - start, len(hand), len(table) + len(declared)))
         if len(times) % 1000 == 0:
             print(f"{len(times)} positions; slowest oracle call {slow}", file=sys.stderr,
