@@ -1,0 +1,357 @@
+"""Slow, plain reference for Carousel's table re-partition (RULES.md §3.16, §2D.23
+``rearrange = table``; the engine's ``sim.engine.repartition.best_table_meld``), and a
+plain-Python Carousel self-play that yields the positions it is checked on.
+
+The oracle imports nothing from the engines. It lists every meld of the pool (table and
+hand cards) with ``arrangement.all_melds`` and tries, exhaustively (memoised on what is left,
+no bound), every way to decide the pool's cards from the lowest natural kind up: each copy
+goes into a meld or, only when it is a hand copy, stays in hand. Every table card must be
+melded again, and at least one hand card played. Declared table jokers are read as
+``repartition.py``'s docstring states (seed 001's ``reuse_same_turn``): each is kept (one
+more copy of its declared card that must be melded) or freed (a wild joker that must be
+melded, with as many natural copies of its card melded as jokers declared as it were freed,
+beyond the kept ones). The answer is the most hand value one action can play (0: none).
+
+``python -m tests.oracles.repartition --positions 20000`` checks the engine on that many
+positions from self-play (at most 20 table cards) and prints the agreement counts and the
+engine's cost per call.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import random
+import sys
+import time
+from collections import Counter
+from functools import cache
+
+from sim.cards import JOKER, N_NATURAL, N_RANKS, N_SUITS
+from tests.oracles.arrangement import Rules, all_melds, positions
+
+CAROUSEL = Rules(ace_rank="high_or_low")  # §3.16: runs of one suit, ace high or low, no K-A-2
+
+
+def carousel_values() -> list[int]:
+    """§3.16 card values: joker 25, J/Q/K 10, 2-10 their pips, ace 1."""
+    values = [0] * (N_NATURAL + 1)
+    for k in range(N_NATURAL):
+        rank = k // N_SUITS
+        values[k] = 1 if rank == 0 else min(rank + 1, 10)
+    values[JOKER] = 25
+    return values
+
+
+def _solve(
+    pool: Counter, need: Counter, jokers: int, need_jokers: int, values, rules
+) -> int | None:
+    """The most value a set of melds of the pool can hold while melding every card of
+    ``need`` and ``need_jokers`` jokers; None when none does."""
+    melds = all_melds(sorted(pool.elements()) + [JOKER] * jokers, rules)
+    by_card: dict[int, list] = {}
+    for m in melds:
+        by_card.setdefault(m.naturals[0], []).append(m)  # its lowest card decides it
+
+    @cache
+    def best(pool_t, need_t, jokers, need_jokers):
+        left = dict(pool_t)
+        if not left:
+            return 0 if need_jokers == 0 else None
+        c = min(left)
+        needed = dict(need_t)
+        answers = []
+        if left[c] > needed.get(c, 0):  # a hand copy of c stays in hand
+            rest = dict(left)
+            rest[c] -= 1
+            if rest[c] == 0:
+                del rest[c]
+            answers.append((0, rest, needed, jokers, need_jokers))
+        for m in by_card.get(c, ()):
+            if m.jokers > jokers:
+                continue
+            take = Counter(m.naturals)
+            if any(left.get(k, 0) < n for k, n in take.items()):
+                continue
+            rest = dict(left)
+            still = dict(needed)
+            for k, n in take.items():
+                rest[k] -= n
+                if rest[k] == 0:
+                    del rest[k]
+                if k in still:
+                    still[k] = max(0, still[k] - n)
+                    if still[k] == 0:
+                        del still[k]
+            value = sum(values[k] for k in m.naturals) + m.jokers * values[JOKER]
+            answers.append((value, rest, still, jokers - m.jokers, max(0, need_jokers - m.jokers)))
+        top = None
+        for value, rest, still, j, nj in answers:
+            below = best(tuple(sorted(rest.items())), tuple(sorted(still.items())), j, nj)
+            if below is not None and (top is None or value + below > top):
+                top = value + below
+        return top
+
+    return best(
+        tuple(sorted(pool.items())),
+        tuple(sorted((k, n) for k, n in need.items() if n > 0)),
+        jokers,
+        need_jokers,
+    )
+
+
+def best_gain(hand, table, declared, values=None, rules: Rules = CAROUSEL) -> int:
+    """The most hand value one meld action can play (0: no legal action): ``hand`` and
+    ``table`` are lists of kinds (``JOKER`` in the hand for a joker; the table's natural
+    cards only), ``declared`` the cards the table's jokers were declared as."""
+    values = values or carousel_values()
+    table_n = Counter(table)
+    hand_n = Counter(k for k in hand if k != JOKER)
+    hand_j = sum(1 for k in hand if k == JOKER)
+    best = 0
+    for freed in itertools.product((False, True), repeat=len(declared)):
+        kept = Counter(d for d, f in zip(declared, freed, strict=True) if not f)
+        out = Counter(d for d, f in zip(declared, freed, strict=True) if f)
+        need = table_n + kept
+        for d, n in out.items():
+            need[d] = kept[d] + max(table_n[d], n)
+        pool = table_n + kept + hand_n
+        if any(need[k] > pool[k] for k in need):
+            continue
+        n_out = sum(out.values())
+        floor = sum(values[k] * n for k, n in (table_n + kept).items()) + n_out * values[JOKER]
+        got = _solve(pool, need, hand_j + n_out, n_out, values, rules)
+        if got is not None and got - floor > best:
+            best = got - floor
+    return best
+
+
+# ---- a plain Carousel self-play (the positions the oracle is checked on) ---------------
+
+
+def _run_rank(lo: int, q: int) -> int:
+    return positions("high_or_low")[lo + q]
+
+
+def declared_jokers(row_type, lo, length, suit, jokers, shape) -> list[int]:
+    """The cards the wild jokers of one meld (a ``melds.py`` candidate's columns) stand for:
+    in a group the missing suits from spades up, in a run the empty positions."""
+    if jokers == 0:
+        return []
+    if row_type == 0:  # group of rank lo
+        missing = [t for t in range(N_SUITS) if (shape >> (4 * t)) & 0xF == 0]
+        return [lo * N_SUITS + t for t in missing[:jokers]]
+    out = []
+    for q in range(length):
+        if (shape >> (3 * q)) & 7 == 4:
+            out.append(_run_rank(lo, q) * N_SUITS + suit)
+    return out
+
+
+def positions_from_selfplay(search, count: int, seed: int, max_table: int = 20):
+    """Yield ``count`` positions ``(hand, table, declared)`` met by a Carousel self-play of
+    3-5 players (two packs, two jokers; §3.16's turn: up to three draws, the first meld
+    action found ends the turn, a knock at 5 or less) whose players meld whatever
+    ``search(hand, table, declared)`` returns; only positions with at most ``max_table``
+    table cards. ``search`` returns ``(gain, melds)`` with melds as
+    ``(naturals, wild_joker_cards)`` pairs over the whole new table and the freed mask."""
+    rng = random.Random(seed)
+    values = carousel_values()
+    made = 0
+    while made < count:
+        players = rng.choice((3, 4, 5))
+        deck = [k for k in range(N_NATURAL)] * 2 + [JOKER, JOKER]
+        rng.shuffle(deck)
+        hands = [[deck.pop() for _ in range(10)] for _ in range(players)]
+        table: list[int] = []
+        declared: list[int] = []
+        seat = 0
+        over = False
+        while not over and deck:
+            hand = hands[seat]
+            for _draw in range(3):
+                if not deck:
+                    break
+                hand.append(deck.pop())
+                if len(table) + len(declared) <= max_table:
+                    yield list(hand), list(table), list(declared)
+                    made += 1
+                    if made >= count:
+                        return
+                gain, melds, freed = search(hand, table, declared)
+                if gain <= 0:
+                    continue
+                old = Counter(table) + Counter(
+                    d for j, d in enumerate(declared) if not (freed >> j) & 1
+                )
+                kept = [d for j, d in enumerate(declared) if not (freed >> j) & 1]
+                melded = Counter()
+                wild = []
+                for naturals, jokers in melds:
+                    melded.update(naturals)
+                    wild.extend(jokers)
+                played = melded - old
+                assert not (old - melded), "a table card left the table"
+                for k in played.elements():
+                    hand.remove(k)
+                for _ in range(len(wild) - (len(declared) - len(kept))):
+                    hand.remove(JOKER)
+                table = sorted((melded - Counter(kept)).elements())
+                declared = kept + wild
+                break
+            if not hand or sum(values[k] for k in hand) <= 5:
+                over = True
+            seat = (seat + 1) % players
+
+
+def engine_search(node_cap: int = 0):
+    """``best_table_meld`` of the engine as ``positions_from_selfplay``'s ``search``."""
+    import numpy as np
+
+    from sim.engine import melds as M
+    from sim.engine import repartition as R
+    from sim.engine.specs import GENERIC
+
+    params = carousel_params()
+    values = M.value_table(np.array(carousel_values(), np.int64))
+    work = M.new_work()
+    rp = R.new_rp()
+    declared_arr = np.zeros(R.MAX_TABLE_JOKERS, np.int64)
+
+    def search(hand, table, declared):
+        h, hj = layers_of(hand)
+        t, _ = layers_of(table)
+        for j, d in enumerate(declared):
+            declared_arr[j] = d
+        gain = R.best_table_meld(
+            GENERIC, params, values, work, rp, h, np.int64(hj), t, declared_arr,
+            np.int64(len(declared)), np.int64(node_cap),
+        )  # fmt: skip
+        melds = []
+        for m in range(int(rp[R.RW_SCAL, R.RP_BEST_N])):
+            row = rp[R.RW_BEST + m]
+            naturals = []
+            for l in range(M.MAX_LAYERS):
+                x = int(row[M.CA_TAKE + l])
+                naturals += [k for k in range(N_NATURAL) if (x >> k) & 1]
+            wild = declared_jokers(
+                int(row[M.CA_TYPE]), int(row[M.CA_LO]), int(row[M.CA_LEN]),
+                int(row[M.CA_SUIT]), int(row[M.CA_JOKERS]), int(row[M.CA_SHAPE]),
+            )  # fmt: skip
+            melds.append((naturals, wild))
+        return int(gain), melds, int(rp[R.RW_SCAL, R.RP_FREED])
+
+    search.rp = rp
+    return search
+
+
+def carousel_params():
+    import numpy as np
+
+    from sim.engine import layout as L
+
+    params = np.zeros(L.N_PARAMS, np.int64)
+    params[L.P_PACKS] = 2
+    params[L.P_ACE_RANK] = L.code("ace_rank", "high_or_low")
+    params[L.P_RUN_MAX] = N_RANKS
+    params[L.P_RUN_SUIT] = L.code("run_suit", "same_suit")
+    params[L.P_GROUP_DUPLICATES] = L.code("group_duplicates", "forbidden")
+    params[L.P_JOKER_LIMIT] = L.code("joker_limit", "none")
+    return params
+
+
+def layers_of(cards):
+    import numpy as np
+
+    from sim.engine.melds import MAX_LAYERS
+
+    layers = np.zeros(MAX_LAYERS, np.int64)
+    jokers = 0
+    for k in cards:
+        if k == JOKER:
+            jokers += 1
+            continue
+        level = 0
+        while (layers[level] >> k) & 1:
+            level += 1
+        layers[level] |= np.int64(1) << k
+    return layers, jokers
+
+
+PLAY_CAP = 20_000
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--positions", type=int, default=20000)
+    parser.add_argument("--seed", type=int, default=0x316)
+    parser.add_argument(
+        "--node-cap", type=int, default=0, help="the engine's frames per call (0: no cap)"
+    )
+    parser.add_argument(
+        "--max-table", type=int, default=20, help="the most table cards of a position checked"
+    )
+    parser.add_argument(
+        "--reference",
+        choices=("oracle", "engine"),
+        default="oracle",
+        help="what --node-cap is measured against: this oracle, or the uncapped engine "
+        "(for tables too large for the oracle; the engine agrees with it up to 20)",
+    )
+    args = parser.parse_args(argv)
+    full = engine_search()
+    # the self-play's own moves stop at PLAY_CAP frames (whole-table searches on tables of
+    # 40+ cards take seconds uncapped); the positions checked have at most 20 table cards
+    play = engine_search(PLAY_CAP)
+    search = engine_search(args.node_cap)
+    agree = worse = missed = exists = capped = 0
+    times = []
+    frames = []
+    sizes = Counter()
+    slow = (0.0, 0, 0)
+    for hand, table, declared in positions_from_selfplay(
+        play, args.positions, args.seed, args.max_table
+    ):
+        start = time.perf_counter()
+        got, _, _ = search(hand, table, declared)
+        times.append(time.perf_counter() - start)
+        frames.append(int(search.rp[-1][3]))
+        capped += int(search.rp[-1][4])
+        start = time.perf_counter()
+        if args.reference == "oracle":
+            want = best_gain(hand, table, declared)
+        else:
+            want = full(hand, table, declared)[0]
+        slow = max(slow, (time.perf_counter() - start, len(hand), len(table) + len(declared)))
+        if len(times) % 1000 == 0:
+            print(f"{len(times)} positions; slowest oracle call {slow}", file=sys.stderr,
+                  flush=True)  # fmt: skip
+        sizes[(len(table) + len(declared)) // 5 * 5] += 1
+        exists += want > 0
+        if got == want:
+            agree += 1
+        elif got == 0:
+            missed += 1
+        else:
+            worse += 1
+        if got != want and not args.node_cap:
+            print("differ:", hand, table, declared, "engine", got, "oracle", want, flush=True)
+    n = len(times)
+    times.sort()
+    frames.sort()
+    print(
+        f"positions {n}: agree {agree}, differ {n - agree} (engine found none: {missed}, "
+        f"found a worse one: {worse}); a legal action existed in {exists}; capped {capped}"
+    )
+    print(
+        f"engine per call: mean {sum(times) / n * 1e6:.1f} us, median "
+        f"{times[n // 2] * 1e6:.1f} us, 99th percentile {times[n * 99 // 100] * 1e6:.1f} us, "
+        f"max {times[-1] * 1e3:.2f} ms; frames mean {sum(frames) / n:.1f}, "
+        f"99th percentile {frames[n * 99 // 100]}, max {frames[-1]}"
+    )
+    print("positions by table cards (0-4, 5-9, ...):", dict(sorted(sizes.items())))
+    return 0 if agree == n or args.node_cap else 1  # fmt: skip
+
+
+if __name__ == "__main__":
+    sys.exit(main())
