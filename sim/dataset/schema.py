@@ -24,7 +24,7 @@ from sim.rules.model import Rules
 if TYPE_CHECKING:  # the report reads datasets without loading the engine's kernels
     from sim.engine.api import Played
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 """2: ``hands.points`` and ``games.comeback`` added (derived from the scores, for readers that
 need not decode the score lists). 3: ``comeback`` read from the running totals, not the final
 scores (which in gin carry the bonuses added after the last hand). 4: ``rules.parquet``, each
@@ -34,15 +34,18 @@ time-at-the-table model needs; the other columns are as in 4. 6: ``end_reason`` 
 chip games' endings (``tonk``, ``drop``, ``caught``, ``stock_out``, ``redeal``; Tonk,
 RULES.md §3.22), whose ``scores`` are chips won and paid; the columns are as in 5. 7:
 ``end_reason`` gains Phỏm's endings (``went_u``, ``showdown``; RULES.md §3.13), scored in
-chips as well; the columns are as in 6."""
+chips as well; the columns are as in 6. 8: ``hands.mom_seats``, the seats that were móm at
+Phỏm's showdown (RULES.md §3.13), so that the settlement kinds are all in the table; the other
+columns are as in 7."""
 
-READABLE_VERSIONS = frozenset({5, 6, SCHEMA_VERSION})
-"""Schema versions the report reads: versions 5 and 6 differ from 7 only in the end reasons
-they can hold. Versions 3 and 4 lack the action counts every report's minutes at the table
-are made of (``sim.dataset.timing``), so they are refused as older (run the experiment
-again); version 1 lacks ``points`` and ``comeback``; version 2's ``comeback`` is wrong for gin
-(read from the final scores, which carry the bonuses), so it is known-bad; a higher version
-was written by a newer rummysim."""
+READABLE_VERSIONS = frozenset({5, 6, 7, SCHEMA_VERSION})
+"""Schema versions the report reads: versions 5 to 7 differ from 8 only in the end reasons
+they can hold and in lacking ``mom_seats``, which the report does not read. Versions 3 and
+4 lack the action counts every report's minutes at the table are made of
+(``sim.dataset.timing``), so they are refused as older (run the experiment again); version
+1 lacks ``points`` and ``comeback``; version 2's ``comeback`` is wrong for gin (read from
+the final scores, which carry the bonuses), so it is known-bad; a higher version was
+written by a newer rummysim."""
 
 KNOWN_BAD_VERSIONS = {2: "its comeback column is wrong for gin (fixed in version 3)"}
 """Versions that exist but must not be reported on, with why."""
@@ -111,6 +114,13 @@ HAND_COLUMNS: tuple[tuple[str, pa.DataType, str], ...] = SHARD_COLUMNS + (
         "points that changed hands: the sum of the sides' absolute `hand_scores` (what the "
         "winner takes; under penalty scoring, the penalties paid); partnership gin: the two "
         "teams'",
+    ),
+    (
+        "mom_seats",
+        pa.int16(),
+        "Phỏm: the seats that showed no meld at the showdown (móm, §3.13), as a bitmask (bit "
+        "s: seat s; the winner's too when every seat was móm); 0 in every other hand and "
+        "variant",
     ),
     ("violations", pa.int32(), "audit violations in this hand (0 unless run in audit mode)"),
 )
@@ -251,6 +261,7 @@ def hands_table(out: Played, sid: ShardId, *, teams: bool = False) -> pa.Table:
         _per_seat(out.hand_totals),
         _per_seat(out.hand_side),
         pa.array(hand_points(out, teams).astype(np.int32)),
+        pa.array(rows[:, R.H_MOM_SEATS].astype(np.int16)),
         pa.array(rows[:, R.H_VIOLATIONS].astype(np.int32)),
     ]
     return pa.Table.from_arrays(arrays, schema=HANDS_SCHEMA)

@@ -37,6 +37,7 @@ from sim.engine.layout import (
     END_SINGLE_HAND,
     END_TARGET,
     FAMILY_GIN,
+    FAMILY_PHOM,
     FAMILY_TONK,
     GAME_BONUS,
     P_BOX_BONUS,
@@ -60,6 +61,7 @@ from sim.engine.layout import (
 )
 from sim.engine.melds import new_work
 from sim.engine.partnership import N_TALLY, TABLES, TEAMS, seat_table, tally_table, team_hand
+from sim.engine.phom_chips import mom_seats
 from sim.engine.rng import N_RNG, STREAM_GAME, below, stream_seed
 from sim.engine.rows import (
     C_EVENTS,
@@ -78,6 +80,7 @@ from sim.engine.rows import (
     H_END_REASON,
     H_GAME,
     H_HAND,
+    H_MOM_SEATS,
     H_TURNS,
     H_VIOLATIONS,
     H_WINNER,
@@ -285,6 +288,8 @@ def play_games(
                     table_scores, table_side,
                 )  # fmt: skip
                 count_hand(st, row)
+                if rule(fx, table_params, P_FAMILY) == FAMILY_PHOM:
+                    row[H_MOM_SEATS] = mom_seats(fx, table_params, st, reason)
                 if partnership:
                     tally_table(
                         st, events, tally, hands_in_game, table, first_event, reason,

@@ -76,11 +76,17 @@ def _turn_position(fx, params, st, seat):
 
 
 @kernel
+def is_mom(st, seat):
+    """Is ``seat`` móm: has he shown no meld this hand?"""
+    return st[R_SEAT + seat, S_MELDED] == 0
+
+
+@kernel
 def rank_key(fx, params, values, st, seat):
     """``seat``'s showdown rank as one number, lower ranking better (module docstring)."""
     key = hand_value(fx, params, values, st, seat) * COUNT_RANK
     key += _turn_position(fx, params, st, seat)
-    if st[R_SEAT + seat, S_MELDED] == 0:
+    if is_mom(st, seat):
         key += MOM_RANK
     return key
 
@@ -118,6 +124,20 @@ def _settle_showdown(fx, params, values, st, scores):
                 place += 1
         pay(scores, p, winner, np.int64(place))
     return winner
+
+
+@gated(P_FAMILY, lambda v: v == FAMILY_PHOM, np.int64(0))
+@kernel
+def mom_seats(fx, params, st, reason):
+    """The seats that were móm in a Phỏm hand that ended with ``reason``, as a bitmask (bit
+    ``s``: seat ``s`` showed no meld at the showdown, the winner too when every seat was
+    móm); 0 when the hand ended otherwise (an Ù ends it before anyone shows)."""
+    mask = np.int64(0)
+    if reason == REASON_SHOWDOWN:
+        for p in range(rule(fx, params, P_PLAYERS)):
+            if is_mom(st, p):
+                mask |= np.int64(1) << p
+    return mask
 
 
 @gated(P_FAMILY, lambda v: v == FAMILY_PHOM, (np.int64(0), np.int64(0)))

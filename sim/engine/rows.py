@@ -84,7 +84,8 @@ H_MELDS = 9  # melds laid down (the knock family's showdown included)
 H_LAYOFFS = 10  # cards laid off (the showdown's and calls' included)
 H_REBUILDS = 11  # times the stock was rebuilt from the discard pile (§2F)
 H_VIOLATIONS = 12  # audit violations during this hand
-N_HCOLS = 13
+H_MOM_SEATS = 13  # phom: bit s set when seat s showed no meld at the showdown (móm, §3.13)
+N_HCOLS = 14
 
 # ---- the games table: int64[n, N_GCOLS], plus int64[n, players] final scores ------------
 G_GAME = 0

@@ -24,7 +24,7 @@ from sim.engine.phom import phom_discard_allowed, phom_may_take
 from sim.engine.phom_chips import settle_phom
 from sim.engine.specs import GENERIC
 from sim.rules import ConfigError, load_variant
-from sim.rules.loader import rules_from_toml, rules_to_toml
+from sim.rules.loader import list_variants, rules_from_toml, rules_to_toml
 
 from .helpers import (
     blank_state,
@@ -210,6 +210,50 @@ def test_3_13_four_turns_each_melds_shown_in_the_fourth_and_lay_offs_on_shown_me
     assert list(out.hand_scores[0]) == [4, -4]
     scores = events_of(out, S.E_SCORE)
     assert [(seat, a, b) for seat, a, b, _ in scores] == [(0, 4, 13), (1, -4, 31)]
+
+
+def test_3_13_the_hands_row_records_which_seats_were_mom():
+    """Issue #32 point 4: at SHOWDOWN's end seat 0 has shown two melds and seat 1 none (he
+    only laid off): ``mom_seats`` holds seat 1's bit alone; an Ù hand, which ends before
+    anyone shows, holds none."""
+    params, values = compiled("phom", 2)
+    out = play_deal(SHOWDOWN, params, values)
+    assert end_of(out) == ("showdown", 0)
+    assert out.hand_rows[0, R.H_MOM_SEATS] == 0b10
+    u_deal = deal(["As 2s 3s 4s 5h 5d 5c 9h 9d 9c", "7s Kc Qs Jd Tc 8d 2h 3c Ah"], None,
+                  dealer=1)  # fmt: skip
+    out = play_deal(u_deal, params, values)
+    assert end_of(out) == ("went_u", 0)
+    assert out.hand_rows[0, R.H_MOM_SEATS] == 0
+
+
+def test_3_13_mom_seats_are_the_losers_who_pay_4_chips():
+    """In whole games at 4 players (no option that adds payments), a losing seat of a
+    showdown pays 4 exactly when ``mom_seats`` holds its bit (the others pay their place,
+    1 to 3), and the column is 0 after every Ù; some hands have a móm seat and some do not."""
+    hands = _games(players=4, hands=3000)
+    with_mom = 0
+    for reason, winner, scores, mom in hands.select(
+        "end_reason", "winner", "hand_scores", "mom_seats"
+    ).iter_rows():
+        if reason != "showdown":
+            assert mom == 0
+            continue
+        with_mom += mom != 0
+        for seat, chips in enumerate(scores):
+            if seat != winner:
+                assert (chips == -4) == bool((mom >> seat) & 1), (scores, mom)
+    assert 0 < with_mom < len(hands)
+
+
+def test_every_other_variant_writes_no_mom_seat():
+    """Móm is Phỏm's alone: every other variant file, at its fewest players, writes 0."""
+    for name, _ in list_variants():
+        if name == "phom":
+            continue
+        players = min(load_variant(name).player_counts)
+        hands = simulate(name, players=players, bots="greedy", hands=50, seed=5)
+        assert hands["mom_seats"].to_list() == [0] * 50, name
 
 
 def test_2K_43_without_lay_offs_on_others_the_card_stays_in_hand():

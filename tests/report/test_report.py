@@ -383,6 +383,26 @@ def test_minutes_per_hand_charge_every_action_of_the_time_model(small_report) ->
     assert row["value"].item() == pytest.approx(minutes(hands, DEFAULT_SECONDS | slow))
 
 
+def test_a_version_7_dataset_without_mom_seats_is_still_read(small_dataset, tmp_path) -> None:
+    """Schema version 8 added ``hands.mom_seats``; a dataset of version 7 (its files without
+    the column, the version in their metadata) opens and its hands read as before."""
+    import shutil
+
+    import pyarrow.parquet as pq
+
+    from sim.report.dataset import open_dataset
+
+    old = tmp_path / "v7"
+    shutil.copytree(small_dataset, old)
+    (old / "manifest.json").unlink()  # rewritten files would not match its digests
+    for path in (old / "hands").glob("arm=*/*.parquet"):
+        table = pq.read_table(path).drop_columns(["mom_seats"])
+        meta = {**(table.schema.metadata or {}), b"rummysim.schema_version": b"7"}
+        pq.write_table(table.replace_schema_metadata(meta), path)
+    before = open_dataset(small_dataset).hands().select(pl.len()).collect().item()
+    assert open_dataset(old).hands().select(pl.len()).collect().item() == before > 0
+
+
 def test_hands_without_action_counts_are_refused_naming_the_file(small_dataset, tmp_path) -> None:
     """A dataset written before schema version 5 (its hands lack melds, lay-offs and rebuilds,
     which every report's minutes at the table are made of) is refused, naming the file and

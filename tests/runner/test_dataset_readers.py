@@ -117,3 +117,45 @@ def test_the_dataset_carries_each_arms_resolved_rules(dataset):
     hands = pl.scan_parquet(dataset / "hands" / "**" / "*.parquet", hive_partitioning=True)
     joined = hands.join(changed.lazy(), on="arm").select(pl.len()).collect().item()
     assert joined == 2 * 3000  # each ace_high hand, once per changed setting
+
+
+PHOM = """\
+name = "phom"
+description = "Phỏm at 4 players, greedy"
+seed = 3
+hands = 600
+shard_size = 300
+players = [4]
+lineups = ["greedy"]
+baseline = "phom"
+
+[[arms]]
+name = "phom"
+variant = "phom"
+"""
+
+
+def test_mom_seats_round_trip_from_the_engine_to_the_files(tmp_path):
+    """Issue #32 point 4: the runner writes each hand's ``mom_seats`` as the engine filled it
+    (the same deals played in-process by ``play``), and a reader gets it back as the
+    documented int16."""
+    import numpy as np
+
+    from sim.engine import rows as R
+    from sim.engine.api import compile_rules, play
+    from sim.rules import load_variant
+
+    root = run_experiment(load_experiment(write_experiment(tmp_path, PHOM)), tmp_path / "out",
+                          workers=1).root  # fmt: skip
+    assert pq.read_schema(next((root / "hands").rglob("*.parquet"))).field("mom_seats").type == (
+        HANDS_SCHEMA.field("mom_seats").type
+    )
+    hands = pl.read_parquet(root / "hands" / "**" / "*.parquet", hive_partitioning=True)
+    hands = hands.sort("shard", "deal")
+    params, values = compile_rules(load_variant("phom"), 4)
+    for shard in sorted(set(hands["shard"].to_list())):
+        out = play(params, values, np.full(4, R.BOT_GREEDY, np.int64), seed=3, hands=300,
+                   shard=shard)  # fmt: skip
+        written = hands.filter(pl.col("shard") == shard)["mom_seats"].to_list()
+        assert written == out.hand_rows[:, R.H_MOM_SEATS].tolist()
+    assert hands["mom_seats"].max() > 0
