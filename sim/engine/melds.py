@@ -772,6 +772,19 @@ def _falls_short(values, work, frame, minimum, top, by_opening):
 
 
 @kernel
+def _last_needed(work, frame, c):
+    """Is ``c``, the card ``frame`` decides, one the arrangement must still meld
+    (``F_NEED``) and its last undecided copy? Then every path that leaves it in hand falls
+    short (``_falls_short``): the search skips that option rather than list a frame's
+    candidates only to drop it (Conquian's re-partition, where every table card is needed,
+    pushed ~12% of its frames so)."""
+    if c < 0:
+        return False
+    bit = np.int64(1) << c
+    return work[frame, F_NEED] & bit != 0 and work[frame, F_REST + 1] & bit == 0
+
+
+@kernel
 def _need_of(must, apart):
     """The cards an arrangement must meld (``F_NEED``): ``must`` (a natural kind, ``JOKER``
     or -1: none) and every card of ``apart``."""
@@ -940,6 +953,8 @@ def _search(fx, params, values, work, layers, jokers, limit, minimum, must, apar
             step = n  # no more melds: the card stays in hand
         if step == n and melded + work[frame, F_LEFT] - values[c] <= work[W_SCAL, S_BEST_VALUE]:
             step = n + 1  # leaving the card in hand cannot beat the best found
+        if step == n and gate and _last_needed(work, frame, c):
+            step = n + 1  # left in hand, a card the arrangement must meld never is
         if step > n:
             depth -= 1
             continue
