@@ -10,8 +10,10 @@ copy as this turn's decided answer (``C_MC_DRAW``, ``C_MC_CARD``, ``C_MC_KNOCK``
 same turn loop (``play_turns``) plays the hand out on the copy with the default policy at
 every seat (simple in the knock family, greedy elsewhere: ``default_bots``), then
 ``finish_hand`` scores it. A playout is worth ``players * own score - sum of scores`` to
-the seat; the candidate with the highest sum over the samples is played (ties: the first
-in the candidates' order). The samples are seeded from one draw of the hand's bot stream,
+the seat. Every candidate is played on the first ``1 / MC_FIRST`` of the samples, then only
+the ``MC_KEPT`` with the highest sums on the rest (successive halving); of those, the one
+with the highest sum over all the samples is played (ties: the first in the candidates'
+order). The samples are seeded from one draw of the hand's bot stream,
 so a decision depends only on what the seat has seen and the stream, never on the hidden
 cards (``tests/engine/test_mc.py``).
 
@@ -76,7 +78,8 @@ from sim.engine.state import (
 
 MC_DISCARDS = 3  # discards tried at a discard decision
 MAX_CANDIDATES = MC_DISCARDS + 1
-MC_KEPT = 2  # candidates played on the second half of the samples (successive halving)
+MC_KEPT = 2  # candidates played out on the samples after the first 1 / MC_FIRST of them
+MC_FIRST = 4
 # the scratch rows (``new_mc_scratch``, int64[N_MC_ROWS, MAX_SHOE])
 MC_BOTS = 0  # the playouts' bots
 MC_SCORES = 1  # a playout's scores
@@ -277,7 +280,7 @@ def mc_decide(
     for c in range(n):
         active[c] = 1
     for i in range(samples if n > 1 else 0):
-        if i == samples // 2 and n > MC_KEPT:  # successive halving: keep the best MC_KEPT
+        if i == samples // MC_FIRST and n > MC_KEPT:  # then only the best MC_KEPT go on
             for _ in range(n - MC_KEPT):
                 worst = -1
                 for c in range(n):
