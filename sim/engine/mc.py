@@ -5,7 +5,8 @@ At each stop the seat's candidate moves are played out on the same N sampled dea
 each sample and candidate, the state is copied into scratch arrays, the cards the seat has
 not seen (the stock and the opponents' hands but the cards each opponent took from the
 discard pile and still holds, ``S_PICKED``) are shuffled and dealt back to the opponents,
-the same number each, and to the stock (``_resample``), the candidate is written into the
+the same number each, and to the stock, in kind order before the shuffle so that where
+each lay shapes nothing (``_resample``), the candidate is written into the
 copy as this turn's decided answer (``C_MC_DRAW``, ``C_MC_CARD``, ``C_MC_KNOCK``), and the
 same turn loop (``play_turns``) plays the hand out on the copy with the default policy at
 every seat (simple in the knock family, greedy elsewhere: ``default_bots``), then
@@ -19,8 +20,9 @@ cards (``tests/engine/test_mc.py``).
 
 Candidates (``_candidates``): the draw (when the loop asks, ``hand._mc_asks``): the stock
 or the discard top; the discard in the knock family: the ``MC_DISCARDS`` allowed cards that
-leave the least deadwood (ties: the higher value, then kind), each without a knock and,
-when the rules allow it, with one (a discard that leaves no deadwood: with the knock only);
+leave the least deadwood (ties: the higher value, then kind), each without a knock, and the
+first of them also with one when the rules allow it (a discard that leaves no deadwood:
+with the knock only);
 the discard in progressive rummy: greedy's discard and the other allowed cards of highest
 value (ties: the higher kind), ``MC_DISCARDS`` in all. What the loop does not ask (the
 table play, gin's upcard offer, calls) mcN answers as greedy.
