@@ -5,11 +5,12 @@ rummy_basic greedy and its ratio to the reference, and its cold compile (issue #
 Engine: 2-player rummy_basic greedy on one worker and on every core (each worker playing
 as many hands as the one worker; their ratio, against one-core runs just before and after,
 is a line of its own), 4 players, careful bots; gin_rummy simple against simple on one core
-(issue #4's bar: 250,000 hands/s); tonk at 2 players, phom at 4 and conquian at 2, greedy
-(issue #32's bar: 100,000 hands/s); nowrang at 2, greedy (issue #33's bar: 100,000
-hands/s); continental at 4, greedy (issue #33 point 1); german_rummy at 4 players,
-greedy, with its initial meld of 40 and without it (issue #31's bar: 15,000 hands/s with
-it); and the warm-cache start-up time of ``rummysim bench --hands 1``.
+(issue #4's bar: 250,000 hands/s); mc32 against simple in 2-player gin (issue #34's bar:
+200 hands/s on one core) and against greedy in 2-player rummy_basic; tonk at 2 players,
+phom at 4 and conquian at 2, greedy (issue #32's bar: 100,000 hands/s); nowrang at 2,
+greedy (issue #33's bar: 100,000 hands/s); continental at 4, greedy (issue #33 point 1);
+german_rummy at 4 players, greedy, with its initial meld of 40 and without it (issue #31's
+bar: 15,000 hands/s with it); and the warm-cache start-up time of ``rummysim bench --hands 1``.
 Hand analysis: `rummysim deadwood --file` on a million random hands.
 Pipeline (benchmarks.pipeline): ``rummysim run`` end to end against the engine alone, worker
 scaling, the Dask backend, and a worker's peak memory at 1x and 10x the hands.
@@ -38,6 +39,8 @@ swung by a third between runs and the scaling read low."""
 DEADWOOD_HANDS = int(os.environ.get("RUMMYSIM_BENCH_DEADWOOD_HANDS", "1000000"))
 PIPELINE_HANDS = int(os.environ.get("RUMMYSIM_BENCH_PIPELINE_HANDS", "1000000"))  # per arm
 MEMORY_HANDS = int(os.environ.get("RUMMYSIM_BENCH_MEMORY_HANDS", "100000"))
+MC_HANDS = int(os.environ.get("RUMMYSIM_BENCH_MC_HANDS", "2000"))
+"""Hands of each Monte Carlo figure: mc32 plays thousands of playouts a hand."""
 
 
 def startup_seconds(repeats: int = 5) -> float:
@@ -115,6 +118,11 @@ def main() -> None:
         print(json.dumps(bench("rummy_basic", hands=HANDS, workers=1, **run)), flush=True)
     gin = bench("gin_rummy", players=2, bots="simple", hands=HANDS * 2, workers=1)
     print(json.dumps(gin), flush=True)
+    # issue #34 point 4: mc32 (seat 0) against simple in 2-player gin (bar: 200 hands/s on
+    # one core) and against greedy in 2-player basic rummy
+    for name, bots in (("gin_rummy", "mc32,simple"), ("rummy_basic", "mc32,greedy")):
+        figure = bench(name, players=2, bots=bots, hands=MC_HANDS, workers=1)
+        print(json.dumps(figure), flush=True)
     # issue #31's bar: German Rummy at 4 players, greedy (two packs, six jokers), with its
     # initial meld of 40 and, side by side, the same game without it
     for opening in (40, 0):

@@ -12,9 +12,9 @@ import os
 
 from sim.bench import bench
 from sim.engine.rows import BOT_NAMES
-from sim.ladder.plan import fitting_bots
 from sim.rules import load_variant
 from sim.rules.loader import variants_dir
+from sim.rules.model import bots_for
 
 HANDS = int(os.environ.get("RUMMYSIM_BENCH_VARIANT_HANDS", "100000"))
 SLOW = {"nowrang": 10, "continental": 100}
@@ -29,7 +29,7 @@ def rows() -> list[tuple[str, str, str, str, int]]:
             continue
         rules = load_variant(path.stem)
         players = min(rules.player_counts)
-        bots = fitting_bots(rules, None, path.stem)
+        bots = bots_for(rules.family)
         hands = HANDS // SLOW.get(path.stem, 1)
         bench(path.stem, players=players, bots="greedy", hands=1, workers=1)  # warm
         speed = bench(path.stem, players=players, bots="greedy", hands=hands, workers=1)

@@ -479,7 +479,9 @@ def ladder(
         ..., help="a variant, or an experiment file with two-bot line-ups"
     ),
     players: int = typer.Option(None, help="seats at the table (a variant's ladder; default 2)"),
-    bots: str = typer.Option(None, help="bots to rank, a,b,c (default: every bot that fits)"),
+    bots: str = typer.Option(
+        None, help="bots to rank, a,b,c (default: every bot that fits but the mcN ones)"
+    ),
     games: int = typer.Option(None, help="games per pair (default 2,000; scales an experiment)"),
     seed: int = typer.Option(None, help="the deals' seed (a variant's ladder)"),
     workers: int = typer.Option(0, min=0, help="worker processes (0: one per core)"),

@@ -89,7 +89,7 @@ from sim.engine.random_bot import (
     random_table,
     random_wants,
 )
-from sim.engine.restrict import bot_flags, camper_took
+from sim.engine.restrict import bot_flags, camper_took, decided_draw
 from sim.engine.specs import gated, rule
 from sim.engine.state import C_DISCARD_N, PILE_DISCARD, R_SC
 from sim.engine.table import has_opened
@@ -97,7 +97,11 @@ from sim.engine.table import has_opened
 
 @kernel
 def wants_discard(fx, params, values, bots, st, piles, rng, work, seat, top):
-    """Does ``seat`` take ``top`` from the discard pile?"""
+    """Does ``seat`` take ``top`` from the discard pile? (The draw decided for this turn,
+    ``restrict.decided_draw``, when there is one.)"""
+    decided = decided_draw(st, seat)
+    if decided != 0:
+        return decided == 2
     if bot_flags(fx, params, bots, seat) & RESTRICT_NO_DISCARD_TAKE != 0:
         return False  # asked only when he has the choice (a forced take is not asked)
     if camper_took(fx, params, bots, st, seat, top):

@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.engine.deal import step_seat
-from sim.engine.hand import count_hand, finish_hand, play_turns, start_hand
+from sim.engine.hand import count_hand, finish_hand, start_hand
 from sim.engine.jit import allocating, kernel
 from sim.engine.layout import (
     DEALER_LOSER_SITS_OUT,
@@ -59,6 +59,7 @@ from sim.engine.layout import (
     SHUTOUT_GAME_BONUS,
     STOCK_DRAWN_HAND_CARRY,
 )
+from sim.engine.mc import new_mc_scratch, play_hand
 from sim.engine.melds import new_work
 from sim.engine.partnership import N_TALLY, TABLES, TEAMS, seat_table, tally_table, team_hand
 from sim.engine.phom_chips import mom_seats
@@ -205,6 +206,11 @@ def play_games(
     st, piles = new_state()
     rng = np.zeros(N_RNG, np.uint64)
     work = new_work()
+    scratch, piles2 = new_state()  # the Monte Carlo bot's playouts (sim.engine.mc)
+    rng2 = np.zeros(N_RNG, np.uint64)
+    work2 = new_work()
+    events2 = np.zeros((1, events.shape[1]), np.int64)
+    mcs = new_mc_scratch()
     fill_shoe(fx, params, st, piles)
     if preset.shape[0] > 0:
         for i in range(preset.shape[0]):
@@ -280,9 +286,10 @@ def play_games(
                     table_dealer,
                 )  # fmt: skip
                 st[R_SC, C_STAKE] = stake
-                reason, hand_winner = play_turns(
-                    fx, table_params, values, table_bots, st, piles, rng, work, events
-                )
+                reason, hand_winner = play_hand(
+                    fx, table_params, values, table_bots, st, piles, rng, work, events,
+                    scratch, piles2, rng2, work2, events2, mcs,
+                )  # fmt: skip
                 reason, hand_winner = finish_hand(
                     fx, table_params, values, st, piles, work, events, reason, hand_winner,
                     table_scores, table_side,

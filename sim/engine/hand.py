@@ -92,11 +92,13 @@ from sim.engine.draw import DRAW_BLOCK, DRAW_EXHAUSTED, DRAW_STOCK_OUT, draw_pha
 from sim.engine.go_out import OUT_NONE, concealed, go_out, knocking, may_knock, quick_out
 from sim.engine.jit import kernel
 from sim.engine.layout import (
+    DBI_ONLY_FOR_INITIAL,
     FAMILY_CONQUIAN,
     FAMILY_PHOM,
     FAMILY_TONK,
     P_AUDIT,
     P_CALL_RUMMY,
+    P_DISCARD_BEFORE_INITIAL,
     P_FAMILY,
     P_GOING_RUMMY,
     P_MELD_TIMING,
@@ -138,7 +140,8 @@ from sim.engine.phom import (
     u_discard,
 )
 from sim.engine.phom_chips import settle_phom
-from sim.engine.piles import push_discard
+from sim.engine.piles import discard_top, push_discard
+from sim.engine.restrict import connected, decided_card, mc_plays, mc_samples
 from sim.engine.rows import (
     H_DRAWS_DISCARD,
     H_DRAWS_STOCK,
@@ -169,12 +172,18 @@ from sim.engine.state import (
     C_LAYOFFS,
     C_LAYOFFS_TURN,
     C_LOG,
+    C_MC_ASKED,
+    C_MC_CARD,
+    C_MC_DRAW,
     C_MELDS,
     C_MELDS_TURN,
+    C_PLAYED_BEFORE,
     C_REBUILDS,
+    C_STAGE,
     C_STAKE,
     C_STEALS_TURN,
     C_STOCK_CARD,
+    C_STOCK_N,
     C_TURN,
     C_VIOLATIONS,
     E_DISCARD,
@@ -195,6 +204,16 @@ from sim.engine.state import (
 from sim.engine.stock_out import voids_hand
 from sim.engine.table import start_waiting
 
+# where the turn loop stands (C_STAGE): it may stop before the draw and before the discard
+STAGE_START = 0  # the turn's start: nothing done yet
+STAGE_DRAW = 1  # the draw comes next
+STAGE_PLAY = 2  # drawn: the table, knock or go-out phase comes next
+STAGE_DISCARD = 3  # progressive melding: the table phase done, the discard comes next
+STAGE_END = 4  # the turn's play done (no discard phase of its own)
+REASON_DECIDE = -2  # play_turns stopped for a decision (not an end; never in the dataset)
+Q_DRAW = 1  # the questions the loop stops for (C_MC_ASKED): the draw,
+Q_DISCARD = 2  # ... the discard (and, in the knock family, the knock)
+
 CONQUIAN_TENTO = 1  # §3.21: the winner of a hand earns 1 tento (times the hand's stake)
 
 
@@ -212,13 +231,19 @@ def _start_turn(fx, params, st, seat):
     ``tonk_wait`` one of his turns of waiting spent."""
     clear_turn_facts(st)
     st[R_SC, C_DRAWN_TURN] = 0
+    st[R_SC, C_MC_ASKED] = 0
+    st[R_SC, C_MC_DRAW] = 0
+    st[R_SC, C_MC_CARD] = 0
     start_waiting(fx, params, st, seat)
 
 
 @kernel
 def _discard_phase(fx, params, values, bots, st, piles, rng, events, seat):
-    """``seat`` discards the card his bot chooses."""
-    card = choose_discard(fx, params, values, bots, st, piles, rng, seat)
+    """``seat`` discards the card his bot chooses (or the one decided for this turn,
+    ``C_MC_CARD``)."""
+    card = decided_card(st, seat)
+    if card < 0:
+        card = choose_discard(fx, params, values, bots, st, piles, rng, seat)
     _discard(fx, params, st, piles, events, seat, card)
 
 
@@ -348,92 +373,137 @@ def _calls(fx, params, values, bots, st, piles, rng, work, events, seat):
 
 
 @kernel
+def _mc_asks(fx, params, bots, st, piles, seat, question):
+    """Does the loop stop here for ``seat``'s bot to decide ``question`` (``mc.Q_DRAW``,
+    ``mc.Q_DISCARD``) by Monte Carlo (``sim.engine.mc``)? Only an ``mcN`` seat, in a variant
+    where it decides (``restrict.mc_plays``), once a question a turn; the draw only when the
+    choice is free (a discard top, a stock, past the opening) and the top could meld with
+    the hand (``restrict.connected``)."""
+    if st[R_SC, C_MC_ASKED] >= question or mc_samples(fx, params, bots, seat) == 0:
+        return False
+    if not mc_plays(fx, params):
+        return False
+    if question == Q_DRAW:
+        top = discard_top(st, piles)
+        if st[R_SC, C_TURN] == 0 or st[R_SC, C_STOCK_N] == 0 or top < 0:
+            return False
+        if not connected(st, seat, top):  # a card that melds with nothing: not a question
+            return False
+        if rule(fx, params, P_DISCARD_BEFORE_INITIAL) == DBI_ONLY_FOR_INITIAL:
+            return False
+    return True
+
+
+@kernel
 def play_turns(fx, params, values, bots, st, piles, rng, work, events):
-    """Turns until the hand ends; returns (end reason, winner)."""
+    """Turns until the hand ends; returns (end reason, winner), or (``REASON_DECIDE``,
+    seat) when an ``mcN`` seat must decide (``_mc_asks``): the caller (``mc.play_hand``)
+    writes the answer into the state and calls again, and the turn resumes where it stopped
+    (``C_STAGE``)."""
     cap = rule(fx, params, P_TURN_CAP)
     tonk = rule(fx, params, P_FAMILY) == FAMILY_TONK
-    if tonk:  # an instant tonk at the deal: the hand is not played (§3.22)
-        who = instant_tonk(fx, params, values, st, events)
+    if tonk and st[R_SC, C_TURN] == 0 and st[R_SC, C_STAGE] == STAGE_START:
+        who = instant_tonk(fx, params, values, st, events)  # at the deal (§3.22)
         if who == TIED_TONKS:
             return REASON_REDEAL, -1
         if who >= 0:
             return REASON_TONK, who
     while st[R_SC, C_TURN] < cap:
         seat = st[R_SC, C_CURRENT]
-        _start_turn(fx, params, st, seat)
-        if conquian_family(fx, params):  # Conquian's own turn (§3.21, conquian.py)
-            outcome = conquian_turn(fx, params, values, bots, st, piles, rng, work, events, seat)
-            if outcome == TURN_DRAWN:
-                return REASON_EXHAUSTED, -1
-            st[R_SC, C_TURN] += 1
-            _audit(fx, params, st, piles, work)
-            if outcome == TURN_OUT:
-                return REASON_WENT_OUT, seat
-            if rule(fx, params, P_AUDIT) == 1:
-                st[R_SC, C_VIOLATIONS] += check_conquian(fx, params, st, np.int64(-1))
-            st[R_SC, C_CURRENT] = next_seat(fx, params, st, seat)
-            continue
-        played_before = st[R_SEAT + seat, S_PLAYED]
-        if tonk and _drops(fx, params, values, bots, st, piles, rng, work, events, seat):
-            return REASON_DROP, seat
-        if quick_out(fx, params, values, st, work, events, seat):  # Continental (§3.11)
-            st[R_SC, C_TURN] += 1
-            _audit(fx, params, st, piles, work)
-            return REASON_WENT_OUT, seat
-        drawn = draw_phase(fx, params, values, bots, st, piles, rng, work, events, seat)
-        if drawn == DRAW_EXHAUSTED:
-            return REASON_EXHAUSTED, -1
-        if drawn == DRAW_STOCK_OUT:  # Tonk: the lowest collects, or a redeal (§2L.55)
-            if rule(fx, params, P_TONK_STOCK_OUT) == TONK_STOCK_REDEAL:
-                return REASON_REDEAL, -1
-            return REASON_STOCK_OUT, -1
-        if drawn == DRAW_BLOCK:
-            st[R_SC, C_TURN] += 1  # declining the discard was his turn
-            return REASON_BLOCK, -1
-        seat = st[R_SC, C_CURRENT]  # gin's opening may pass the turn to the dealer
-        if phom_timing(fx, params):
-            went_u = _phom_phase(fx, params, values, bots, st, piles, rng, work, events, seat)
-            st[R_SC, C_TURN] += 1
-            _audit(fx, params, st, piles, work)
-            if rule(fx, params, P_AUDIT) == 1:
-                st[R_SC, C_VIOLATIONS] += check_taken(
-                    fx, params, values, st, piles[PILE_DISCARD], st[R_SC, C_DISCARD_N], work
+        if st[R_SC, C_STAGE] == STAGE_START:
+            _start_turn(fx, params, st, seat)
+            if conquian_family(fx, params):  # Conquian's own turn (§3.21, conquian.py)
+                outcome = conquian_turn(
+                    fx, params, values, bots, st, piles, rng, work, events, seat
                 )
-            if went_u:
-                return REASON_WENT_U, seat
-            if hand_over(fx, params, st):
-                return REASON_SHOWDOWN, -1
-            st[R_SC, C_CURRENT] = next_seat(fx, params, st, seat)
-            continue
-        if knocking(fx, params):
-            knocked = _knock_phase(fx, params, values, bots, st, piles, rng, work, events, seat)
-            st[R_SC, C_TURN] += 1
-            if knocked:
-                return REASON_KNOCK, seat
-            if voids_hand(fx, params, st):
-                return REASON_VOID, -1
-            st[R_SC, C_CURRENT] = next_seat(fx, params, st, seat)
-            continue
-        if concealed(fx, params):
-            _concealed_phase(fx, params, values, bots, st, piles, rng, work, events, seat)
-        elif _stock_card_ends_turn(fx, params, values, bots, st, piles, rng, events, work, seat):
-            pass  # §2L.48: the card drawn from the stock was discarded, which ends the turn
-        else:
-            play_table(fx, params, values, bots, st, piles, rng, events, work, seat)
-            if rule(fx, params, P_AUDIT) == 1:
-                st[R_SC, C_VIOLATIONS] += check_opening(fx, params, st, seat)
-                st[R_SC, C_VIOLATIONS] += check_turn_limits(fx, params, values, st, work, seat)
-                if st[R_SC, C_JOKERS_OWED] > 0:  # reuse_same_turn: a joker kept (§2B.12)
-                    st[R_SC, C_VIOLATIONS] += 1
-            if st[R_SEAT + seat, S_N] > 0:
-                if tonk and _drops(fx, params, values, bots, st, piles, rng, work, events, seat):
-                    return REASON_DROP, seat
-                if not _lay_off_ends_turn(fx, params, st):
-                    _discard_phase(fx, params, values, bots, st, piles, rng, events, seat)
+                if outcome == TURN_DRAWN:
+                    return REASON_EXHAUSTED, -1
+                st[R_SC, C_TURN] += 1
+                _audit(fx, params, st, piles, work)
+                if outcome == TURN_OUT:
+                    return REASON_WENT_OUT, seat
+                if rule(fx, params, P_AUDIT) == 1:
+                    st[R_SC, C_VIOLATIONS] += check_conquian(fx, params, st, np.int64(-1))
+                st[R_SC, C_CURRENT] = next_seat(fx, params, st, seat)
+                continue
+            st[R_SC, C_PLAYED_BEFORE] = st[R_SEAT + seat, S_PLAYED]
+            if tonk and _drops(fx, params, values, bots, st, piles, rng, work, events, seat):
+                return REASON_DROP, seat
+            if quick_out(fx, params, values, st, work, events, seat):  # Continental (§3.11)
+                st[R_SC, C_TURN] += 1
+                _audit(fx, params, st, piles, work)
+                return REASON_WENT_OUT, seat
+            st[R_SC, C_STAGE] = STAGE_DRAW
+        if st[R_SC, C_STAGE] == STAGE_DRAW:
+            if _mc_asks(fx, params, bots, st, piles, seat, np.int64(Q_DRAW)):
+                return REASON_DECIDE, seat
+            drawn = draw_phase(fx, params, values, bots, st, piles, rng, work, events, seat)
+            if drawn == DRAW_EXHAUSTED:
+                return REASON_EXHAUSTED, -1
+            if drawn == DRAW_STOCK_OUT:  # Tonk: the lowest collects, or a redeal (§2L.55)
+                if rule(fx, params, P_TONK_STOCK_OUT) == TONK_STOCK_REDEAL:
+                    return REASON_REDEAL, -1
+                return REASON_STOCK_OUT, -1
+            if drawn == DRAW_BLOCK:
+                st[R_SC, C_TURN] += 1  # declining the discard was his turn
+                return REASON_BLOCK, -1
+            st[R_SC, C_STAGE] = STAGE_PLAY
+        seat = st[R_SC, C_CURRENT]  # gin's opening may pass the turn to the dealer
+        if st[R_SC, C_STAGE] == STAGE_PLAY:
+            if phom_timing(fx, params):
+                went_u = _phom_phase(fx, params, values, bots, st, piles, rng, work, events, seat)
+                st[R_SC, C_STAGE] = STAGE_START
+                st[R_SC, C_TURN] += 1
+                _audit(fx, params, st, piles, work)
+                if rule(fx, params, P_AUDIT) == 1:
+                    st[R_SC, C_VIOLATIONS] += check_taken(
+                        fx, params, values, st, piles[PILE_DISCARD], st[R_SC, C_DISCARD_N], work
+                    )
+                if went_u:
+                    return REASON_WENT_U, seat
+                if hand_over(fx, params, st):
+                    return REASON_SHOWDOWN, -1
+                st[R_SC, C_CURRENT] = next_seat(fx, params, st, seat)
+                continue
+            if knocking(fx, params):
+                if _mc_asks(fx, params, bots, st, piles, seat, np.int64(Q_DISCARD)):
+                    return REASON_DECIDE, seat
+                knocked = _knock_phase(fx, params, values, bots, st, piles, rng, work, events, seat)
+                st[R_SC, C_STAGE] = STAGE_START
+                st[R_SC, C_TURN] += 1
+                if knocked:
+                    return REASON_KNOCK, seat
+                if voids_hand(fx, params, st):
+                    return REASON_VOID, -1
+                st[R_SC, C_CURRENT] = next_seat(fx, params, st, seat)
+                continue
+            st[R_SC, C_STAGE] = STAGE_END  # the turn has no discard phase of its own
+            if concealed(fx, params):
+                _concealed_phase(fx, params, values, bots, st, piles, rng, work, events, seat)
+            elif _stock_card_ends_turn(
+                fx, params, values, bots, st, piles, rng, events, work, seat
+            ):
+                pass  # §2L.48: the card drawn from the stock was discarded, which ends the turn
+            else:
+                play_table(fx, params, values, bots, st, piles, rng, events, work, seat)
+                if rule(fx, params, P_AUDIT) == 1:
+                    st[R_SC, C_VIOLATIONS] += check_opening(fx, params, st, seat)
+                    st[R_SC, C_VIOLATIONS] += check_turn_limits(fx, params, values, st, work, seat)
+                    if st[R_SC, C_JOKERS_OWED] > 0:  # reuse_same_turn: a joker kept (§2B.12)
+                        st[R_SC, C_VIOLATIONS] += 1
+                st[R_SC, C_STAGE] = STAGE_DISCARD
+        if st[R_SC, C_STAGE] == STAGE_DISCARD and st[R_SEAT + seat, S_N] > 0:
+            if tonk and _drops(fx, params, values, bots, st, piles, rng, work, events, seat):
+                return REASON_DROP, seat
+            if not _lay_off_ends_turn(fx, params, st):
+                if _mc_asks(fx, params, bots, st, piles, seat, np.int64(Q_DISCARD)):
+                    return REASON_DECIDE, seat
+                _discard_phase(fx, params, values, bots, st, piles, rng, events, seat)
+        st[R_SC, C_STAGE] = STAGE_START
         st[R_SC, C_TURN] += 1
         _audit(fx, params, st, piles, work)
         if st[R_SEAT + seat, S_N] == 0:
-            if played_before == 0 and rule(fx, params, P_GOING_RUMMY) != RUMMY_OFF:
+            if st[R_SC, C_PLAYED_BEFORE] == 0 and rule(fx, params, P_GOING_RUMMY) != RUMMY_OFF:
                 return REASON_WENT_RUMMY, seat
             return REASON_WENT_OUT, seat
         # a joker replacement puts a card on the table too (§2B.12, §2E.27)

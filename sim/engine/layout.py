@@ -262,6 +262,8 @@ from sim.engine.rows import (  # noqa: E402, F401 (re-exported for the kernels)
     BOT_CAREFUL_NOLAYOFF,
     BOT_CAREFUL_OUTFIRST,
     BOT_GREEDY,
+    BOT_MC32,
+    BOT_MC128,
     BOT_NAMES,
     BOT_RANDOM,
     BOT_SIMPLE,
@@ -289,6 +291,8 @@ RESTRICT_NO_DISCARD_TAKE = 1  # never takes a discard when it has the choice
 RESTRICT_NO_LAYOFF = 2  # never lays off on a table meld
 RESTRICT_OUT_FIRST = 4  # knocks / goes out at the first legal chance, never holds for rummy
 RESTRICT_CAMPER = 8  # knocks only early, then plays for gin; holds for rummy (``careful.py``)
+RESTRICT_MC = 16  # Monte Carlo decisions (``sim.engine.mc``), its samples in the flags' high bits
+MC_SAMPLES_SHIFT = 8  # flags >> MC_SAMPLES_SHIFT: the samples a candidate move (mcN's N)
 BOT_PLAYS = {
     BOT_RANDOM: (BOT_RANDOM, 0),
     BOT_GREEDY: (BOT_GREEDY, 0),
@@ -298,6 +302,9 @@ BOT_PLAYS = {
     BOT_CAREFUL_NOLAYOFF: (BOT_CAREFUL, RESTRICT_NO_LAYOFF),
     BOT_CAREFUL_OUTFIRST: (BOT_CAREFUL, RESTRICT_OUT_FIRST),
     BOT_CAMPER: (BOT_CAREFUL, RESTRICT_CAMPER),
+    # where the Monte Carlo does not decide (sim.engine.mc), mcN plays greedy
+    BOT_MC32: (BOT_GREEDY, RESTRICT_MC | 32 << MC_SAMPLES_SHIFT),
+    BOT_MC128: (BOT_GREEDY, RESTRICT_MC | 128 << MC_SAMPLES_SHIFT),
 }
 """Each bot code (``BOT_NAMES``) as the kernels play it: ``(policy, flags)``. The kernels'
 ``bots`` array holds every seat's policy, then every seat's flags (``api.kernel_bots``);

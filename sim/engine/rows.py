@@ -18,6 +18,9 @@ BOT_CAREFUL_NODISCARDTAKE = 4
 BOT_CAREFUL_NOLAYOFF = 5
 BOT_CAREFUL_OUTFIRST = 6
 BOT_CAMPER = 7
+# Monte Carlo: N sampled deals a candidate move (docs/bots.md, "mcN"; ``layout.BOT_PLAYS``)
+BOT_MC32 = 8
+BOT_MC128 = 9
 BOT_NAMES = (
     "random",
     "greedy",
@@ -27,9 +30,14 @@ BOT_NAMES = (
     "careful-nolayoff",
     "careful-outfirst",
     "camper",
+    "mc32",
+    "mc128",
 )
 """Every bot's name, by code: the one list the runner, the CLI and the docs read. A name
 is made of ``[a-z0-9_.+-]`` only (it goes into arm folder names)."""
+MC_BOTS = ("mc32", "mc128")
+"""The Monte Carlo bots (docs/bots.md, "mcN"): N playouts a candidate move, so hundreds of
+times slower than the others; a ladder plays them only when named."""
 
 # ---- how a hand ended (hands.end_reason) -------------------------------------------------
 REASON_WENT_OUT = 0

@@ -103,7 +103,14 @@ C_STOCK_CARD = 37  # the card drawn from the stock this turn, -1 if none (§2L.4
 C_LIVE = 38  # Conquian: 1 when the discard pile's top is the exposed card on offer; the
 # cards under it were rejected and are out of play (§3.21)
 C_STAKE = 39  # Conquian: tentos the hand's winner earns (drawn_hand_carry; game.py sets it)
-N_C = 40
+# where the turn loop stands, so that it can stop for a decision and resume (hand.py, mc.py)
+C_STAGE = 40  # hand.STAGE_*: 0 at a turn's start
+C_PLAYED_BEFORE = 41  # S_PLAYED of the turn's player at its start (going rummy)
+C_MC_ASKED = 42  # mc.Q_*: the last question this turn's player was asked by the loop (0: none)
+C_MC_DRAW = 43  # the decided draw: 0 none, 1 the stock, 2 the discard top (used once)
+C_MC_CARD = 44  # the decided discard plus 1 (0: none; used once)
+C_MC_KNOCK = 45  # with C_MC_CARD: 1 to knock after it
+N_C = 46
 
 # ---- meld columns ---------------------------------------------------------------------------
 M_TYPE = 0  # melds.MELD_GROUP or MELD_RUN

@@ -24,6 +24,7 @@ import itertools
 from collections.abc import Sequence
 from pathlib import Path
 
+from sim.engine.rows import MC_BOTS
 from sim.rules import ConfigError, Rules, load_variant
 from sim.rules.errors import show
 from sim.rules.loader import toml_value, variants_dir
@@ -37,9 +38,10 @@ DEFAULT_SEED = 20261206
 
 def fitting_bots(rules: Rules, bots: Sequence[str] | None, name: str) -> list[str]:
     """The ladder's bots: ``bots`` checked (known, each fitting the rule set, no repeats, at
-    least two), or, when None, every bot that plays the rule set (``bots_for``)."""
+    least two), or, when None, every bot that plays the rule set (``bots_for``) but the
+    Monte Carlo ones (``rows.MC_BOTS``: hundreds of times slower, played when named)."""
     if bots is None:
-        return list(bots_for(rules.family))
+        return [b for b in bots_for(rules.family) if b not in MC_BOTS]
     out = lineup_bots(list(bots), "bots")
     if len(set(out)) != len(out):
         raise ConfigError(f"{show(','.join(out))} names a bot twice", key="bots")

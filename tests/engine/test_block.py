@@ -13,6 +13,7 @@ from sim.engine import layout as L
 from sim.engine import melds as M
 from sim.engine import rows as OUT
 from sim.engine import state as S
+from sim.engine.api import kernel_bots
 from sim.engine.audit import check_block_scores
 from sim.engine.draw import DRAW_BLOCK, DRAW_OK, draw_phase
 from sim.engine.hand import play_turns
@@ -46,7 +47,7 @@ def _empty_stock(st, piles, discards):
 def _tools(players, st):
     """Bots (greedy), random streams, the search workspace and a logged event table."""
     st[S.R_SC, S.C_LOG] = 1
-    bots = np.full(players, L.BOT_GREEDY)
+    bots = kernel_bots(np.full(players, L.BOT_GREEDY))
     return (
         bots,
         np.zeros(N_RNG, np.uint64),

@@ -18,6 +18,7 @@ from sim.engine import layout as L
 from sim.engine import melds as M
 from sim.engine import rows as OUT
 from sim.engine import state as S
+from sim.engine.api import kernel_bots
 from sim.engine.audit import call_fits, check_call_turns
 from sim.engine.bots import wants_call
 from sim.engine.hand import _calls, play_turns
@@ -208,7 +209,7 @@ def _discards(st, piles, text):
 
 def _tools(players, bots=None):
     return (
-        np.array([GREEDY] * players if bots is None else bots, np.int64),
+        kernel_bots(np.array([GREEDY] * players if bots is None else bots, np.int64)),
         np.zeros(N_RNG, np.uint64),
         M.new_work(),
         np.zeros((EVENT_ROWS, S.EV_COLS), np.int64),

@@ -19,6 +19,7 @@ import pytest
 from sim.cards import parse_card, parse_cards
 from sim.engine import melds as M
 from sim.engine import state as S
+from sim.engine.api import kernel_bots
 from sim.engine.bots import wants_discard
 from sim.engine.knock_policy import draw_outlook
 from sim.engine.layoffs import arrange_mask, cannot_meld
@@ -149,7 +150,7 @@ def _position(params, held: str, stock_n: int, picked: bool):
 
 def _wants(params, values, st, piles, bots) -> bool:
     rng = np.zeros(2, np.uint64)
-    seats = np.array(bots, np.int64)
+    seats = kernel_bots(np.array(bots))
     top = parse_card("4h")
     return bool(wants_discard(GENERIC, params, values, seats, st, piles, rng, M.new_work(), 0, top))
 

@@ -14,6 +14,7 @@ from sim.engine import layout as L
 from sim.engine import melds as M
 from sim.engine import rows as R
 from sim.engine import state as S
+from sim.engine.api import kernel_bots
 from sim.engine.draw import DRAW_EXHAUSTED, DRAW_OK, draw_phase
 from sim.engine.legal import allowed_naturals, discard_allowed
 from sim.engine.specs import GENERIC
@@ -71,9 +72,8 @@ def _draw(params, values, st, piles, bots=(GREEDY, GREEDY), seed=0):
     events = np.zeros((20, S.EV_COLS), np.int64)
     st[S.R_SC, S.C_LOG] = 1
     st[S.R_SC, S.C_N_EVENTS] = 0
-    got = draw_phase(
-        GENERIC, params, values, np.array(bots, np.int64), st, piles, rng, M.new_work(), events, 0
-    )
+    seats = kernel_bots(np.array(bots))
+    got = draw_phase(GENERIC, params, values, seats, st, piles, rng, M.new_work(), events, 0)
     n = int(st[S.R_SC, S.C_N_EVENTS])
     logged = [tuple(int(x) for x in events[i, : S.EV_N]) for i in range(n)]
     return got, logged

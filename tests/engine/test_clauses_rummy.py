@@ -17,7 +17,7 @@ from sim.cards import parse_card, parse_cards
 from sim.engine import melds as M
 from sim.engine import rows as R
 from sim.engine import state as S
-from sim.engine.api import play
+from sim.engine.api import kernel_bots, play
 from sim.engine.draw import DRAW_OK, draw_phase
 from sim.engine.game import game_over
 from sim.engine.legal import discard_allowed
@@ -238,7 +238,7 @@ def test_1_8_turn_over_happens_when_the_discard_is_declined():
     _discards(st, piles, "9d Ts Qs")  # Qs completes nothing: greedy declines it
     st[S.R_SC, S.C_STOCK_N] = 0
     st[S.R_SC, S.C_TURN] = 5
-    bots = np.array([GREEDY, GREEDY], np.int64)
+    bots = kernel_bots(np.array([GREEDY, GREEDY]))
     rng = np.zeros(2, np.uint64)
     events = np.zeros((1, S.EV_COLS), np.int64)
     got = draw_phase(GENERIC, params, values, bots, st, piles, rng, M.new_work(), events, 0)

@@ -17,7 +17,7 @@ import pytest
 from sim.cards import parse_card, parse_cards, rank_of
 from sim.engine import rows as R
 from sim.engine import state as S
-from sim.engine.api import play
+from sim.engine.api import kernel_bots, play
 from sim.engine.conquian import (
     TURN_DRAWN,
     TURN_ON,
@@ -109,7 +109,7 @@ def _turn(params, values, st, piles, bots, seat: int = 0) -> int:
             GENERIC,
             params,
             values,
-            np.array(bots, np.int64),
+            kernel_bots(np.array(bots)),
             st,
             piles,
             rng,

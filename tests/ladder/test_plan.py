@@ -6,6 +6,7 @@ import tomllib
 
 import pytest
 
+from sim.engine.rows import MC_BOTS
 from sim.ladder.plan import (
     LADDER_BOTS,
     fitting_bots,
@@ -35,6 +36,7 @@ def test_a_variants_ladder_is_an_experiment_of_every_pair_on_mirrored_deals(tmp_
     lineups = {arm.bots for arm in exp.arms}
     bots = fitting_bots(load_variant("gin_rummy"), None, "gin_rummy")
     assert "simple" in bots and len(lineups) == len(bots) * (len(bots) - 1) // 2
+    assert not set(bots) & set(MC_BOTS)  # the Monte Carlo bots play only when named
     assert all(len(set(b)) == 2 for b in lineups)
     # at 3 players each pair is played both ways round
     path.write_text(ladder_text("rummy_basic", 3, ["greedy", "careful"], games=5))

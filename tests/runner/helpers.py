@@ -29,6 +29,21 @@ variant = "rummy_basic"
 rules = { ace_rank = "high" }
 """
 
+MC_SMALL = """\
+name = "mc"
+description = "mc32 against simple and careful in gin"
+seed = 11
+hands = 40
+shard_size = 10
+players = [2]
+lineups = [["mc32", "simple"], ["careful", "mc32"]]
+baseline = "gin"
+
+[[arms]]
+name = "gin"
+variant = "gin_rummy"
+"""
+
 
 def write_experiment(folder: Path, text: str = SMALL, name: str = "small.toml") -> Path:
     """Write an experiment file into ``folder``; return its path."""

@@ -21,7 +21,7 @@ import pytest
 from sim.runner.dask_backend import ShardProgress
 from sim.runner.experiment import load_experiment
 from sim.runner.run import Reporter, run_experiment
-from tests.runner.helpers import SMALL, cli, dataset_rows, start_cli, write_experiment
+from tests.runner.helpers import MC_SMALL, SMALL, cli, dataset_rows, start_cli, write_experiment
 
 DASK = Path(sys.executable).with_name("dask")
 LONG = SMALL.replace("hands = 3000", "hands = 24000").replace(
@@ -123,15 +123,18 @@ def _local(tmp_path: Path, text: str) -> Path:
     return run_experiment(exp, tmp_path / "local", workers=2).root
 
 
-def test_the_dask_backend_writes_the_same_dataset_as_the_local_one(tmp_path, cluster):
+@pytest.mark.parametrize(
+    ("text", "name"), [(SMALL, "small"), (MC_SMALL, "mc")], ids=["greedy", "mc32"]
+)
+def test_the_dask_backend_writes_the_same_dataset_as_the_local_one(tmp_path, cluster, text, name):
     address, _ = cluster
-    path = write_experiment(tmp_path, SMALL)
+    path = write_experiment(tmp_path, text)
     done = cli("run", str(path), "--out", str(tmp_path / "dask"), "--scheduler", address)
     assert done.returncode == 0, done.stderr
     assert f"Dask scheduler {address}" in done.stdout
-    local = _local(tmp_path, SMALL)
+    local = _local(tmp_path, text)
     for table in ("hands", "games"):
-        assert dataset_rows(tmp_path / "dask" / "small", table) == dataset_rows(local, table)
+        assert dataset_rows(tmp_path / "dask" / name, table) == dataset_rows(local, table)
 
 
 def test_a_worker_killed_mid_run_loses_nothing(tmp_path, cluster):

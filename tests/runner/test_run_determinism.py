@@ -13,7 +13,7 @@ from sim.rules import ConfigError
 from sim.runner import shards
 from sim.runner.experiment import load_experiment
 from sim.runner.run import plan, run_experiment
-from tests.runner.helpers import SMALL, dataset_rows, write_experiment
+from tests.runner.helpers import MC_SMALL, SMALL, dataset_rows, write_experiment
 
 
 def _run(tmp_path: Path, text: str, out: str, workers: int) -> Path:
@@ -22,9 +22,10 @@ def _run(tmp_path: Path, text: str, out: str, workers: int) -> Path:
     return summary.root
 
 
-def test_one_and_two_workers_write_identical_datasets(tmp_path):
-    one = _run(tmp_path, SMALL, "one", workers=1)
-    two = _run(tmp_path, SMALL, "two", workers=2)
+@pytest.mark.parametrize("text", [SMALL, MC_SMALL], ids=["greedy", "mc32"])
+def test_one_and_two_workers_write_identical_datasets(tmp_path, text):
+    one = _run(tmp_path, text, "one", workers=1)
+    two = _run(tmp_path, text, "two", workers=2)
     for table in ("hands", "games"):
         assert dataset_rows(one, table) == dataset_rows(two, table)
     m1 = json.loads((one / "manifest.json").read_text())
@@ -35,7 +36,8 @@ def test_one_and_two_workers_write_identical_datasets(tmp_path):
     assert digests == [
         {k: s[k] for k in ("arm", "shard", "hands_sha256", "games_sha256")} for s in m2["shards"]
     ]
-    assert m1["complete"] and all(s["hands"] == 1000 for s in m1["shards"])
+    size = 1000 if text == SMALL else 10
+    assert m1["complete"] and all(s["hands"] == size for s in m1["shards"])
 
 
 GAMES = SMALL.replace("hands = 3000", "games = 40").replace("shard_size = 1000", "shard_size = 20")

@@ -1,0 +1,345 @@
+"""The Monte Carlo bot ``mcN`` (docs/bots.md, "mcN"): a hand played through the one turn
+loop, which stops when an ``mcN`` seat must decide (``hand.play_turns``, ``REASON_DECIDE``).
+
+At each stop the seat's candidate moves are played out on the same N sampled deals: for
+each sample and candidate, the state is copied into scratch arrays, the cards the seat has
+not seen (the stock and the opponents' hands but the cards each opponent took from the
+discard pile and still holds, ``S_PICKED``) are shuffled and dealt back to the opponents,
+the same number each, and to the stock, in kind order before the shuffle so that where
+each lay shapes nothing (``_resample``), the candidate is written into the
+copy as this turn's decided answer (``C_MC_DRAW``, ``C_MC_CARD``, ``C_MC_KNOCK``), and the
+same turn loop (``play_turns``) plays the hand out on the copy with the default policy at
+every seat (simple in the knock family, greedy elsewhere: ``default_bots``), then
+``finish_hand`` scores it. A playout is worth ``players * own score - sum of scores`` to
+the seat. Every candidate is played on the first ``1 / MC_FIRST`` of the samples, then only
+the ``MC_KEPT`` with the highest sums on the rest (successive halving); of those, the one
+with the highest sum over all the samples is played (ties: the first in the candidates'
+order). The samples are seeded from one draw of the hand's bot stream,
+so a decision depends only on what the seat has seen and the stream, never on the hidden
+cards (``tests/engine/test_mc.py``).
+
+Candidates (``_candidates``): the draw (when the loop asks, ``hand._mc_asks``): the stock
+or the discard top; the discard in the knock family: the ``MC_DISCARDS`` allowed cards that
+leave the least deadwood (ties: the higher value, then kind), each without a knock, and the
+first of them also with one when the rules allow it (a discard that leaves no deadwood:
+with the knock only);
+the discard in progressive rummy: greedy's discard and the other allowed cards of highest
+value (ties: the higher kind), ``MC_DISCARDS`` in all. What the loop does not ask (the
+table play, gin's upcard offer, calls) mcN answers as greedy.
+
+There is no recursion: ``play_hand`` calls ``play_turns`` on the real state and, to decide,
+on the copies with default bots, which never stop.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.cards import JOKER
+from sim.engine.go_out import knocking, within_limit
+from sim.engine.greedy import greedy_discard
+from sim.engine.hand import (
+    Q_DISCARD,
+    Q_DRAW,
+    REASON_DECIDE,
+    STAGE_DRAW,
+    finish_hand,
+    play_turns,
+)
+from sim.engine.jit import allocating, kernel
+from sim.engine.layoffs import seat_arrangement
+from sim.engine.layout import BOT_GREEDY, BOT_SIMPLE, P_MELD_TIMING, P_PLAYERS, TIMING_KNOCK
+from sim.engine.legal import discard_allowed
+from sim.engine.restrict import mc_samples
+from sim.engine.rng import GOLDEN, RNG_BOTS, RNG_DEAL, below, mix64
+from sim.engine.specs import gated, rule
+from sim.engine.state import (
+    C_DISCARD_N,
+    C_LOG,
+    C_MC_ASKED,
+    C_MC_CARD,
+    C_MC_DRAW,
+    C_MC_KNOCK,
+    C_N_MELDS,
+    C_STAGE,
+    C_STOCK_N,
+    MAX_SHOE,
+    PILE_DISCARD,
+    PILE_STOCK,
+    R_MELD,
+    R_SC,
+    R_SEAT,
+    S_ARR_MASK,
+    S_HAND,
+    S_JOKERS,
+    S_PICKED,
+    S_STOCK_SEEN,
+    give,
+    take,
+)
+
+MC_DISCARDS = 3  # discards tried at a discard decision
+MAX_CANDIDATES = MC_DISCARDS + 1
+MC_KEPT = 2  # candidates played out on the samples after the first 1 / MC_FIRST of them
+MC_FIRST = 4
+# the scratch rows (``new_mc_scratch``, int64[N_MC_ROWS, MAX_SHOE])
+MC_BOTS = 0  # the playouts' bots
+MC_SCORES = 1  # a playout's scores
+MC_SIDE = 2  # ... and side bonuses
+MC_NEED = 3  # cards each opponent gave up to the resample
+MC_CARDS = 4  # the unseen cards, shuffled
+MC_CANDIDATES = 5  # the candidates' draws or cards
+MC_KNOCKS = 6  # ... and knocks
+MC_TOTALS = 7  # each candidate's sum over the samples
+MC_RANKS = 8  # each card's rank among the discards
+MC_ACTIVE = 9  # 1 for a candidate still played out
+N_MC_ROWS = 10
+
+
+@kernel
+def default_bots(fx, params, out):
+    """The playouts' bots (``int64[2 * players]``): simple in the knock family, greedy
+    elsewhere, at every seat, no flags."""
+    players = rule(fx, params, P_PLAYERS)
+    policy = BOT_SIMPLE if knocking(fx, params) else BOT_GREEDY
+    for p in range(players):
+        out[p] = policy
+        out[players + p] = 0
+
+
+@kernel
+def _copy(st, piles, st2, piles2):
+    """The state into the scratch copy: the seats, the scalar row and the table's melds,
+    the stock and the discard pile."""
+    for r in range(R_MELD + st[R_SC, C_N_MELDS]):
+        for c in range(st.shape[1]):
+            st2[r, c] = st[r, c]
+    for i in range(st[R_SC, C_STOCK_N]):
+        piles2[PILE_STOCK, i] = piles[PILE_STOCK, i]
+    for i in range(st[R_SC, C_DISCARD_N]):
+        piles2[PILE_DISCARD, i] = piles[PILE_DISCARD, i]
+
+
+@kernel
+def _resample(fx, params, st, piles, rng, seat, buf, need):
+    """A deal of the cards ``seat`` has not seen, consistent with what he has (module
+    docstring): the opponents' unknown cards and the stock shuffled together (the deal
+    stream of ``rng``) and dealt back, as many to each as he gave up, the rest to the stock."""
+    players = rule(fx, params, P_PLAYERS)
+    n = 0
+    for p in range(players):
+        need[p] = 0
+        if p == seat:
+            continue
+        row = R_SEAT + p
+        known = st[row, S_PICKED] & st[row, S_HAND]
+        hidden = st[row, S_HAND] & ~known
+        while hidden != 0:
+            k = 0
+            while (hidden >> k) & 1 == 0:
+                k += 1
+            hidden &= ~(np.int64(1) << k)
+            take(fx, params, st, p, np.int64(k))
+            buf[n] = k
+            n += 1
+            need[p] += 1
+        for _ in range(st[row, S_JOKERS]):
+            take(fx, params, st, p, np.int64(JOKER))
+            buf[n] = JOKER
+            n += 1
+            need[p] += 1
+        st[row, S_ARR_MASK] = 0  # his kept arrangement was of other cards
+        st[row, S_STOCK_SEEN] = 0  # what he drew is not the seat's to know
+    stock = st[R_SC, C_STOCK_N]
+    for i in range(stock):
+        buf[n] = piles[PILE_STOCK, i]
+        n += 1
+    # in kind order first: where each unseen card lay (which hand, where in the stock) is
+    # hidden, and must not shape the sample
+    for i in range(1, n):
+        k = buf[i]
+        j = i - 1
+        while j >= 0 and buf[j] > k:
+            buf[j + 1] = buf[j]
+            j -= 1
+        buf[j + 1] = k
+    for i in range(n - 1, 0, -1):
+        j = below(rng, np.int64(RNG_DEAL), i + 1)
+        buf[i], buf[j] = buf[j], buf[i]
+    n = 0
+    for p in range(players):
+        for _ in range(need[p]):
+            give(fx, params, st, p, buf[n])
+            n += 1
+    for i in range(stock):
+        piles[PILE_STOCK, i] = buf[n]
+        n += 1
+
+
+@gated(P_MELD_TIMING, lambda v: v == TIMING_KNOCK, np.int64(0))
+@kernel
+def _left_after(fx, params, values, st, work, seat, hand, card):
+    """The knock family: the deadwood ``seat``'s ``hand`` keeps without ``card``."""
+    dw, _ = seat_arrangement(
+        fx, params, values, st, work, seat, hand & ~(np.int64(1) << card), np.bool_(False),
+        np.int64(0),
+    )  # fmt: skip
+    return dw
+
+
+@gated(P_MELD_TIMING, lambda v: v == TIMING_KNOCK, np.bool_(False))
+@kernel
+def _may_knock_with(fx, params, st, deadwood):
+    """The knock family: may a player keeping ``deadwood`` knock?"""
+    return within_limit(fx, params, st, deadwood)
+
+
+@kernel
+def _candidates(fx, params, values, st, work, seat, question, cards, knocks, scores):
+    """The candidate moves (module docstring) into ``cards`` (the draw: 1 the stock, 2 the
+    discard top; a discard: the card) and ``knocks``; returns how many. ``scores``
+    (``int64[64]`` at least) is scratch: each card's rank."""
+    if question == Q_DRAW:
+        cards[0] = 1
+        cards[1] = 2
+        return 2
+    hand = st[R_SEAT + seat, S_HAND]
+    knock = knocking(fx, params)
+    for k in range(64):
+        scores[k] = np.int64(1) << 40  # a card's rank: lower is tried first
+    first = np.int64(-1)
+    if not knock:
+        first = greedy_discard(fx, params, values, st, seat)
+    left = hand
+    while left != 0:
+        k = 0
+        while (left >> k) & 1 == 0:
+            k += 1
+        left &= ~(np.int64(1) << k)
+        if not discard_allowed(fx, params, st, seat, np.int64(k)):
+            continue
+        if knock:
+            dw = _left_after(fx, params, values, st, work, seat, hand, np.int64(k))
+            scores[k] = (dw * 64 - values[k]) * 64 - k
+        else:
+            scores[k] = -(values[k] * 64 + k)
+    if first >= 0:
+        scores[first] = -(np.int64(1) << 40)
+    n = 0
+    for _ in range(MC_DISCARDS):
+        best = -1
+        for k in range(64):
+            if scores[k] < (np.int64(1) << 40) and (best < 0 or scores[k] < scores[best]):
+                best = k
+        if best < 0:
+            break
+        scores[best] = np.int64(1) << 40
+        if knock and n == 0:  # the knock is tried with the least-deadwood discard only
+            dw = _left_after(fx, params, values, st, work, seat, hand, np.int64(best))
+            if _may_knock_with(fx, params, st, dw):
+                cards[n] = best
+                knocks[n] = 1
+                n += 1
+                if dw == 0:
+                    continue  # gin (rum): always knocked
+        cards[n] = best
+        knocks[n] = 0
+        n += 1
+    return n
+
+
+@allocating
+def new_mc_scratch():
+    """The Monte Carlo bot's scratch rows (``MC_*``; ``game.play_games`` makes one)."""
+    return np.zeros((N_MC_ROWS, MAX_SHOE), np.int64)
+
+
+@kernel
+def mc_decide(
+    fx, params, values, st, piles, rng, st2, piles2, rng2, work2, events2, mcs, seat,
+    question, samples,
+):  # fmt: skip
+    """``seat``'s answer to ``question`` on ``samples`` sampled deals (module docstring),
+    written into ``st`` for the loop to take (``C_MC_DRAW``, or ``C_MC_CARD`` and
+    ``C_MC_KNOCK``). ``st2``, ``piles2``, ``rng2``, ``work2``, ``events2``: the playouts'
+    copies; ``mcs``: scratch rows (``new_mc_scratch``)."""
+    players = rule(fx, params, P_PLAYERS)
+    bots2 = mcs[MC_BOTS]
+    default_bots(fx, params, bots2)
+    scores = mcs[MC_SCORES]
+    side = mcs[MC_SIDE]
+    need = mcs[MC_NEED]
+    buf = mcs[MC_CARDS]
+    cards = mcs[MC_CANDIDATES]
+    knocks = mcs[MC_KNOCKS]
+    totals = mcs[MC_TOTALS]
+    active = mcs[MC_ACTIVE]
+    n = _candidates(fx, params, values, st, work2, seat, question, cards, knocks, mcs[MC_RANKS])
+    for c in range(n):
+        totals[c] = 0
+    rng[RNG_BOTS] += GOLDEN  # one draw of the hand's bot stream seeds the samples
+    base = mix64(rng[RNG_BOTS])
+    for c in range(n):
+        active[c] = 1
+    for i in range(samples if n > 1 else 0):
+        if i == samples // MC_FIRST and n > MC_KEPT:  # then only the best MC_KEPT go on
+            for _ in range(n - MC_KEPT):
+                worst = -1
+                for c in range(n):
+                    if active[c] == 1 and (worst < 0 or totals[c] < totals[worst]):
+                        worst = c
+                active[worst] = 0
+        sample = mix64(base ^ (np.uint64(i + 1) * GOLDEN))
+        for c in range(n):
+            if active[c] == 0:
+                continue
+            _copy(st, piles, st2, piles2)
+            st2[R_SC, C_LOG] = 0
+            rng2[RNG_DEAL] = sample
+            rng2[RNG_BOTS] = mix64(sample + GOLDEN)
+            _resample(fx, params, st2, piles2, rng2, seat, buf, need)
+            st2[R_SC, C_MC_ASKED] = question
+            if question == Q_DRAW:
+                st2[R_SC, C_MC_DRAW] = cards[c]
+            else:
+                st2[R_SC, C_MC_CARD] = cards[c] + 1
+                st2[R_SC, C_MC_KNOCK] = knocks[c]
+            reason, winner = play_turns(
+                fx, params, values, bots2, st2, piles2, rng2, work2, events2
+            )
+            finish_hand(
+                fx, params, values, st2, piles2, work2, events2, reason, winner, scores, side
+            )
+            total = np.int64(0)
+            for p in range(players):
+                total += scores[p]
+            totals[c] += players * scores[seat] - total
+    best = 0
+    for c in range(n):
+        if active[c] == 1 and (active[best] == 0 or totals[c] > totals[best]):
+            best = c
+    st[R_SC, C_MC_ASKED] = question
+    if question == Q_DRAW:
+        st[R_SC, C_MC_DRAW] = cards[best]
+    else:
+        st[R_SC, C_MC_CARD] = cards[best] + 1
+        st[R_SC, C_MC_KNOCK] = knocks[best]
+
+
+@kernel
+def play_hand(
+    fx, params, values, bots, st, piles, rng, work, events, scratch, piles2, rng2, work2,
+    events2, mcs,
+):  # fmt: skip
+    """The hand's turns (``hand.play_turns``), stopping for each ``mcN`` decision
+    (``mc_decide``, on the scratch copies ``scratch``, ``piles2``, ``rng2``, ``work2``,
+    ``events2`` and the scratch rows ``mcs``); returns (end reason, winner)."""
+    while True:
+        reason, winner = play_turns(fx, params, values, bots, st, piles, rng, work, events)
+        if reason != REASON_DECIDE:
+            return reason, winner
+        question = np.int64(Q_DRAW) if st[R_SC, C_STAGE] == STAGE_DRAW else np.int64(Q_DISCARD)
+        mc_decide(
+            fx, params, values, st, piles, rng, scratch, piles2, rng2, work2, events2,
+            mcs, winner, question, mc_samples(fx, params, bots, winner),
+        )  # fmt: skip

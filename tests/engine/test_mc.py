@@ -1,0 +1,239 @@
+"""The Monte Carlo bot ``mcN`` (docs/bots.md, "mcN"; ``sim/engine/mc.py``): its code and
+samples, that no bot reads hidden cards, that mcN plays every variant under audit, and that
+it beats random by a wide margin."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from sim.engine import layout as L
+from sim.engine import rows as R
+from sim.engine import state as S
+from sim.engine.api import compile_rules, kernel_bots, play
+from sim.engine.bots import choose_discard, knock_discard, wants_discard
+from sim.engine.hand import REASON_DECIDE, STAGE_DRAW, play_turns, start_hand
+from sim.engine.mc import mc_decide, new_mc_scratch
+from sim.engine.melds import new_work
+from sim.engine.piles import discard_top
+from sim.engine.restrict import mc_samples
+from sim.engine.rng import N_RNG
+from sim.engine.specs import GENERIC
+from sim.rules import load_variant
+from sim.rules.loader import list_variants
+from sim.rules.model import bots_for
+from tests.engine.helpers import compiled
+
+MC32 = R.BOT_MC32
+FAST = ("random", "greedy", "careful", "simple")  # bots that never stop the loop
+
+
+def test_mc_bots_are_greedy_with_their_samples_in_the_flags():
+    bots = kernel_bots(np.array([R.BOT_MC32, R.BOT_MC128, R.BOT_SIMPLE]))
+    params, _ = compiled("rummy_basic", players=3)
+    assert bots[:3].tolist() == [R.BOT_GREEDY, R.BOT_GREEDY, R.BOT_SIMPLE]
+    assert [int(mc_samples(GENERIC, params, bots, np.int64(p))) for p in range(3)] == [32, 128, 0]
+    for name in R.BOT_NAMES:
+        assert set(name) <= set("abcdefghijklmnopqrstuvwxyz0123456789_.+-")
+
+
+# ---- hidden information -------------------------------------------------------------------
+
+
+def _stopped(variant: str, deal: int, bots: np.ndarray):
+    """A hand of ``variant`` (2 players, seat 0 mc32) played until mc32 must decide
+    (``REASON_DECIDE``) for the third time or later; ``None`` if the hand ended first."""
+    params, values = compile_rules(load_variant(variant), 2)
+    st, piles = S.new_state()
+    S.fill_shoe(GENERIC, params, st, piles)
+    rng = np.zeros(N_RNG, np.uint64)
+    work = new_work()
+    events = np.zeros((1, S.EV_COLS), np.int64)
+    start_hand(GENERIC, params, st, piles, rng, work, events, 5, 0, deal, 1)
+    stops = 0
+    while True:
+        reason, seat = play_turns(GENERIC, params, values, bots, st, piles, rng, work, events)
+        if reason != REASON_DECIDE:
+            return None
+        stops += 1
+        if stops >= 3:
+            return params, values, st, piles, rng, seat
+        # answer as the default bot would, to move on
+        if st[S.R_SC, S.C_STAGE] == STAGE_DRAW:
+            st[S.R_SC, S.C_MC_ASKED] = 1
+        else:
+            st[S.R_SC, S.C_MC_ASKED] = 2
+
+
+def _hidden_changed(params, st, piles, seat, seed):
+    """A copy of the state in which the cards ``seat`` has not seen are dealt again: the
+    opponents' cards but those they took from the discard pile, and the stock, in a new
+    order."""
+    st2, piles2 = st.copy(), piles.copy()
+    gen = np.random.default_rng(seed)
+    pool, need = [], {}
+    for p in range(int(params[L.P_PLAYERS])):
+        if p == seat:
+            continue
+        row = S.R_SEAT + p
+        hidden = int(st2[row, S.S_HAND]) & ~int(st2[row, S.S_PICKED])
+        cards = [k for k in range(52) if hidden >> k & 1]
+        st2[row, S.S_HAND] &= ~hidden
+        st2[row, S.S_ARR_MASK] = 0
+        st[row, S.S_ARR_MASK] = 0  # a cache of his hand: the same (none) in both states
+        pool += cards
+        need[p] = len(cards)
+    n = int(st2[S.R_SC, S.C_STOCK_N])
+    pool += [int(k) for k in piles2[S.PILE_STOCK, :n]]
+    gen.shuffle(pool)
+    for p, k in need.items():
+        for card in pool[:k]:
+            st2[S.R_SEAT + p, S.S_HAND] |= 1 << card
+        pool = pool[k:]
+    piles2[S.PILE_STOCK, :n] = pool
+    assert not np.array_equal(st, st2) or not np.array_equal(piles, piles2)
+    return st2, piles2
+
+
+def _answer(st):
+    return (
+        int(st[S.R_SC, S.C_MC_DRAW]),
+        int(st[S.R_SC, S.C_MC_CARD]),
+        int(st[S.R_SC, S.C_MC_KNOCK]),
+    )
+
+
+@pytest.mark.parametrize("variant", ["gin_rummy", "knock_rummy", "rummy_basic"])
+def test_mc32_decides_the_same_whatever_the_hidden_cards(variant):
+    """Two states that differ only in cards mc32 has not seen (the opponent's hand but his
+    discard-pile takes, and the stock's order) get the same move, at a draw and at a
+    discard, over several deals."""
+    bots = kernel_bots(np.array([MC32, MC32]))
+    checked = 0
+    for deal in range(12):
+        stopped = _stopped(variant, deal, bots)
+        if stopped is None:
+            continue
+        params, values, st, piles, rng, seat = stopped
+        question = 1 if st[S.R_SC, S.C_STAGE] == STAGE_DRAW else 2
+        answers = set()
+        for variant_seed in range(3):
+            st2, piles2 = _hidden_changed(params, st, piles, seat, variant_seed)
+            rng2 = rng.copy()
+            scratch, spiles = S.new_state()
+            mc_decide(
+                GENERIC, params, values, st2, piles2, rng2, scratch, spiles,
+                np.zeros(N_RNG, np.uint64), new_work(), np.zeros((1, S.EV_COLS), np.int64),
+                new_mc_scratch(), np.int64(seat), np.int64(question), np.int64(8),
+            )  # fmt: skip
+            answers.add(_answer(st2))
+        assert len(answers) == 1, (variant, deal, answers)
+        checked += 1
+    assert checked >= 6
+
+
+@pytest.mark.parametrize("variant", ["gin_rummy", "knock_rummy", "rummy_basic"])
+def test_no_fast_bot_reads_the_hidden_cards(variant):
+    """Every other bot that plays the variant answers the draw and the discard the same in
+    two states that differ only in hidden cards (at the points where mc32 stopped)."""
+    rules = load_variant(variant)
+    names = [b for b in bots_for(rules.family) if b in FAST or not b.startswith("mc")]
+    knock = rules.family in ("gin", "knock_rummy")
+    checked = 0
+    for deal in range(8):
+        stopped = _stopped(variant, deal, kernel_bots(np.array([MC32, MC32])))
+        if stopped is None:
+            continue
+        params, values, st, piles, rng, seat = stopped
+        draw = st[S.R_SC, S.C_STAGE] == STAGE_DRAW
+        for name in names:
+            bots = kernel_bots(np.array([R.BOT_NAMES.index(name)] * 2))
+            answers = set()
+            for variant_seed in range(3):
+                st2, piles2 = _hidden_changed(params, st, piles, seat, variant_seed)
+                rng2, work = rng.copy(), new_work()
+                seat64 = np.int64(seat)
+                if draw:
+                    top = discard_top(st2, piles2)
+                    got = wants_discard(
+                        GENERIC, params, values, bots, st2, piles2, rng2, work, seat64, top
+                    )
+                elif knock:
+                    got = knock_discard(
+                        GENERIC, params, values, bots, st2, piles2, rng2, work, seat64
+                    )
+                else:
+                    got = choose_discard(GENERIC, params, values, bots, st2, piles2, rng2, seat64)
+                answers.add(str(got))
+            assert len(answers) == 1, (variant, deal, name, answers)
+        checked += 1
+    assert checked >= 4
+
+
+# ---- every variant, under audit -------------------------------------------------------------
+
+
+def _playing_variants():
+    return [name for name, _ in list_variants()]
+
+
+@pytest.mark.parametrize("variant", _playing_variants())
+def test_mc32_plays_every_variant_under_audit(variant):
+    """mc32 at seat 0 against the default bot, a few hands at every variant's smallest
+    table, audit on: no violation, and every hand has an ending the dataset knows."""
+    rules = load_variant(variant)
+    players = rules.players[0]
+    params, values = compile_rules(rules, players, audit=True)
+    other = R.BOT_SIMPLE if rules.family in ("gin", "knock_rummy") else R.BOT_GREEDY
+    bots = np.array([MC32] + [other] * (players - 1))
+    out = play(params, values, bots, seed=3, hands=10)
+    assert out.hands == 10
+    assert out.counters[R.C_VIOLATIONS] == 0
+    assert set(out.hand_rows[:, R.H_END_REASON].tolist()) <= set(range(len(R.REASON_NAMES)))
+
+
+@pytest.mark.parametrize("variant", ["gin_rummy", "knock_rummy", "rummy_basic", "gin_rummy_4p"])
+def test_mc32_decides_where_it_plays_and_is_greedy_elsewhere(variant):
+    """Where mc32 decides (docs/bots.md, "mcN") its hands differ from greedy's at the same
+    seat on the same deals; in Tonk (where it does not) they are greedy's, row for row."""
+    rules = load_variant(variant)
+    players = rules.players[0]
+    params, values = compile_rules(rules, players)
+    rest = [R.BOT_SIMPLE if rules.family in ("gin", "knock_rummy") else R.BOT_GREEDY]
+    rest = rest * (players - 1)
+    mc = play(params, values, np.array([MC32, *rest]), seed=4, hands=30)
+    greedy = play(params, values, np.array([R.BOT_GREEDY, *rest]), seed=4, hands=30)
+    assert not np.array_equal(mc.hand_rows, greedy.hand_rows)
+    params, values = compile_rules(load_variant("tonk"), 2)
+    mc = play(params, values, np.array([MC32, R.BOT_GREEDY]), seed=4, hands=30)
+    greedy = play(params, values, np.array([R.BOT_GREEDY, R.BOT_GREEDY]), seed=4, hands=30)
+    assert np.array_equal(mc.hand_rows, greedy.hand_rows)
+
+
+# ---- strength -------------------------------------------------------------------------------
+
+
+def _wilson_low(wins: int, n: int, z: float = 3.29) -> float:
+    """The lower end of the Wilson interval of ``wins`` in ``n`` (z = 3.29: 99.9%)."""
+    p = wins / n
+    centre = p + z * z / (2 * n)
+    spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return (centre - spread) / (1 + z * z / n)
+
+
+def test_mc32_beats_random_in_gin_on_the_same_deals_with_the_seats_turned():
+    """200 hands of 2-player gin (deals 0-199), played twice with the seats turned: mc32
+    wins far more of the decided hands than random (the 99.9% Wilson interval's lower end
+    above 75%; random wins some hands by a lucky early knock). A hand's deal and play do
+    not depend on the game's score, so the hands are independent trials."""
+    params, values = compiled("gin_rummy", audit=False)
+    won = decided = 0
+    for seats, mc_seat in (([MC32, R.BOT_RANDOM], 0), ([R.BOT_RANDOM, MC32], 1)):
+        out = play(params, values, np.array(seats), seed=21, hands=200, dealer=0)
+        winners = out.hand_rows[:, R.H_WINNER]
+        decided += int((winners >= 0).sum())
+        won += int((winners == mc_seat).sum())
+    assert decided >= 300
+    assert _wilson_low(won, decided) > 0.75, (won, decided)
