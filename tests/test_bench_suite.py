@@ -5,6 +5,7 @@ arithmetic with a stand-in for ``bench``."""
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import benchmarks.suite as suite
@@ -12,7 +13,7 @@ import benchmarks.suite as suite
 
 def test_all_cores_run_gives_every_worker_the_one_core_hands_and_is_bracketed(monkeypatch, capsys):
     calls = []
-    speeds = iter([500_000.0, 1_800_000.0, 700_000.0] + [1.0] * 10)
+    speeds = itertools.chain([500_000.0, 1_800_000.0, 700_000.0], itertools.repeat(1.0))
 
     def fake_bench(
         variant="rummy_basic", players=2, bots="greedy", hands=0, workers=1, overrides=None
@@ -45,6 +46,8 @@ def test_all_cores_run_gives_every_worker_the_one_core_hands_and_is_bracketed(mo
         assert (*chips, "greedy", suite.HANDS, 1) in calls
     assert ("nowrang", 2, "greedy", suite.HANDS // 10, 1) in calls  # issue #33's line
     assert ("continental", 4, "greedy", suite.HANDS // 100, 1) in calls  # issue #33 point 1
+    for variant, bots in (("gin_rummy", "mc32,simple"), ("rummy_basic", "mc32,greedy")):
+        assert (variant, 2, bots, suite.MC_HANDS, 1) in calls  # issue #34 point 4
     scaling = next(line for line in lines if line["bench"] == "engine_scaling")
     assert scaling["one_core_hands_per_s"] == [500_000.0, 700_000.0]
     assert scaling["ratio"] == 3.0  # 1.8M against the mean of 500k and 700k
