@@ -220,7 +220,7 @@ def analyse(
             for name, iv in block_bootstrap(stats, sums, resamples=resamples, seed=seed).items():
                 estimates[(arm.name, name)] = iv
         metric_rows[arm.name] = _metric_rows(arm, agg, hb, gb, metrics, estimates)
-    comparisons = _compare(ds, agg, (hnames, gnames, seconds), estimates, resamples, seed)
+    comparisons = _compare(ds, agg, seconds, estimates, resamples, seed)
     for c, p in zip(comparisons, holm([c.interval.p for c in comparisons]), strict=True):
         c.p_holm = p
 
@@ -426,10 +426,9 @@ def games_share_deals(agg: Aggregates) -> bool:
     return not agg.by_game
 
 
-def _compare(ds, agg, names, estimates, resamples, seed) -> list[Comparison]:
-    """Every arm's metrics against its baseline arm's (``names``: the hand and game block
-    columns and the time model)."""
-    hnames, gnames, seconds = names
+def _compare(ds, agg, seconds, estimates, resamples, seed) -> list[Comparison]:
+    """Every arm's metrics against its baseline arm's (``seconds``: the time model)."""
+    hnames, gnames = hand_sum_names(agg.seats, agg.reasons), game_sum_names(agg.seats)
     out: list[Comparison] = []
     for arm in ds.arms:
         if arm.is_baseline or arm.baseline not in {a.name for a in ds.arms}:
