@@ -33,6 +33,19 @@ def kernel_bots(bots: np.ndarray) -> np.ndarray:
     return np.array([p for p, _ in plays] + [f for _, f in plays], np.int64)
 
 
+def with_bots(params: np.ndarray, bots: np.ndarray) -> np.ndarray:
+    """``params`` with the engine slot that depends on the seats' bots set: ``mc_seats``, 1
+    when a seat's bot is ``mcN`` (``kernel_bots``' flags, ``sim.engine.mc``), so a spec that
+    fixes it to 0 compiles none of the Monte Carlo playouts (a copy; ``params`` is kept)."""
+    players = int(params[L.P_PLAYERS])
+    mc = any(int(f) & L.RESTRICT_MC for f in bots[players:])
+    if int(params[L.P_MC_SEATS]) == int(mc):
+        return params
+    out = params.copy()
+    out[L.P_MC_SEATS] = int(mc)
+    return out
+
+
 FAMILY_CODES = {
     "rummy": L.FAMILY_RUMMY,
     "knock_rummy": L.FAMILY_KNOCK_RUMMY,
@@ -145,16 +158,18 @@ def play(
     an earlier call whose arrays are reused (``Played.reused``; its rows are overwritten)."""
     if hands is None and games is None:
         raise ValueError("give hands or games")
-    if spec is None:
-        spec = spec_for(params)
-    elif not spec.matches(params):
-        raise ValueError(f"{spec!r} does not fit these rules")
     knock = int(params[L.P_MELD_TIMING]) == L.TIMING_KNOCK
     for b in np.asarray(bots):
         if int(b) not in BOTS_PLAYED:
             raise ValueError(f"unknown bot code {b}")
         if int(b) == L.BOT_SIMPLE and not knock:
             raise ValueError("the simple bot plays only the knock families (no melding policy)")
+    bots = kernel_bots(np.asarray(bots, np.int64))
+    params = with_bots(params, bots)
+    if spec is None:
+        spec = spec_for(params)
+    elif not spec.matches(params):
+        raise ValueError(f"{spec!r} does not fit these rules")
     players = int(params[L.P_PLAYERS])
     max_games = games if games is not None else hands
     max_hands = hands if hands is not None else games * int(params[L.P_HAND_CAP])
@@ -167,7 +182,7 @@ def play(
         spec,
         params,
         values,
-        kernel_bots(np.asarray(bots, np.int64)),
+        bots,
         seed,
         shard,
         first_game,

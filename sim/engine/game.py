@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.engine.deal import step_seat
-from sim.engine.hand import count_hand, finish_hand, start_hand
+from sim.engine.hand import REASON_DECIDE, count_hand, finish_hand, play_turns, start_hand
 from sim.engine.jit import allocating, kernel
 from sim.engine.layout import (
     DEALER_LOSER_SITS_OUT,
@@ -59,7 +59,7 @@ from sim.engine.layout import (
     SHUTOUT_GAME_BONUS,
     STOCK_DRAWN_HAND_CARRY,
 )
-from sim.engine.mc import new_mc_scratch, play_hand
+from sim.engine.mc import decide, new_mc_scratch
 from sim.engine.melds import new_work
 from sim.engine.partnership import N_TALLY, TABLES, TEAMS, seat_table, tally_table, team_hand
 from sim.engine.phom_chips import mom_seats
@@ -286,10 +286,16 @@ def play_games(
                     table_dealer,
                 )  # fmt: skip
                 st[R_SC, C_STAKE] = stake
-                reason, hand_winner = play_hand(
-                    fx, table_params, values, table_bots, st, piles, rng, work, events,
-                    scratch, piles2, rng2, work2, events2, mcs,
-                )  # fmt: skip
+                while True:  # the turns, stopping for each mcN decision (sim.engine.mc)
+                    reason, hand_winner = play_turns(
+                        fx, table_params, values, table_bots, st, piles, rng, work, events
+                    )
+                    if reason != REASON_DECIDE:
+                        break
+                    decide(
+                        fx, table_params, values, table_bots, st, piles, rng, scratch,
+                        piles2, rng2, work2, events2, mcs, hand_winner,
+                    )  # fmt: skip
                 reason, hand_winner = finish_hand(
                     fx, table_params, values, st, piles, work, events, reason, hand_winner,
                     table_scores, table_side,

@@ -49,7 +49,6 @@ from sim.engine.joker_choice import declare_jokers
 from sim.engine.layout import (
     BORROW_OFF,
     DBI_ONLY_FOR_INITIAL,
-    GROUP_DUPLICATES_ALLOWED,
     JLIMIT_NATURALS,
     JREPLACE_REUSE,
     JREPLACE_TO_HAND,
@@ -57,16 +56,13 @@ from sim.engine.layout import (
     MELDS_ONE_OR_LAYOFF,
     P_BORROWING,
     P_DISCARD_BEFORE_INITIAL,
-    P_GROUP_DUPLICATES,
     P_JOKER_LIMIT,
     P_JOKER_REPLACE,
     P_JOKERS,
     P_MELDS_PER_TURN,
     P_PACKS,
     P_PLAYERS,
-    P_RUN_SUIT,
     RESTRICT_NO_LAYOFF,
-    RUN_ANY_SUIT,
 )
 from sim.engine.legal import (
     allowed_naturals,
@@ -82,18 +78,15 @@ from sim.engine.melds import (
     MAX_LAYERS,
     N_PLANES,
     S_BEST_N,
-    SUIT0,
     V_PLANES,
     W_BEST,
     W_PICK,
     W_SCAL,
-    _from_positions,
-    _to_positions,
     best_arrangement,
     list_candidates,
     meldable,
     melds_card,
-    run_layout,
+    partial_melds,
 )
 from sim.engine.specs import gated, rule
 from sim.engine.state import (
@@ -401,32 +394,6 @@ def opens_with(fx, params, values, st, work, seat, top):
     st[R_SC, C_PLAN] = -1
     take(fx, params, st, seat, top)
     return found
-
-
-@kernel
-def partial_melds(fx, params, hand, n_layers):
-    """The natural kinds of ``hand`` in a partial meld: another card of their rank that a
-    group may hold with them, or a card of their suit (any suit under any_suit) at most two
-    run positions away."""
-    present = hand[0]
-    x0 = present & SUIT0
-    x1 = (present >> 1) & SUIT0
-    x2 = (present >> 2) & SUIT0
-    x3 = (present >> 3) & SUIT0
-    pairs = (x0 & (x1 | x2 | x3)) | (x1 & (x2 | x3)) | (x2 & x3)
-    partial = (pairs * 0xF) & present
-    if n_layers > 1 and rule(fx, params, P_GROUP_DUPLICATES) == GROUP_DUPLICATES_ALLOWED:
-        partial |= hand[1]  # an identical pair
-    ace_rank = run_layout(fx, params)
-    e = _to_positions(present, ace_rank)
-    if rule(fx, params, P_RUN_SUIT) == RUN_ANY_SUIT:
-        r = (e | (e >> 1) | (e >> 2) | (e >> 3)) & (SUIT0 | (SUIT0 << 52))
-        near = (r << 4) | (r >> 4) | (r << 8) | (r >> 8)
-        partial |= _from_positions((near & r) * 0xF, ace_rank) & present
-    else:
-        near = (e << 4) | (e >> 4) | (e << 8) | (e >> 8)
-        partial |= _from_positions(near & e, ace_rank)
-    return partial
 
 
 @kernel

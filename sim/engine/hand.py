@@ -101,6 +101,7 @@ from sim.engine.layout import (
     P_DISCARD_BEFORE_INITIAL,
     P_FAMILY,
     P_GOING_RUMMY,
+    P_MC_SEATS,
     P_MELD_TIMING,
     P_PLAYERS,
     P_SCORING,
@@ -129,6 +130,7 @@ from sim.engine.layout import (
     TONK_STOCK_REDEAL,
 )
 from sim.engine.legal import discard_allowed
+from sim.engine.melds import partial_of
 from sim.engine.phom import (
     check_taken,
     final_turn,
@@ -141,7 +143,7 @@ from sim.engine.phom import (
 )
 from sim.engine.phom_chips import settle_phom
 from sim.engine.piles import discard_top, push_discard
-from sim.engine.restrict import connected, decided_card, mc_plays, mc_samples
+from sim.engine.restrict import decided_card, mc_plays, mc_samples
 from sim.engine.rows import (
     H_DRAWS_DISCARD,
     H_DRAWS_STOCK,
@@ -195,6 +197,7 @@ from sim.engine.state import (
     R_SC,
     R_SEAT,
     S_DEADWOOD,
+    S_HAND,
     S_N,
     S_PLAYED,
     clear_turn_facts,
@@ -377,8 +380,10 @@ def _mc_asks(fx, params, bots, st, piles, seat, question):
     """Does the loop stop here for ``seat``'s bot to decide ``question`` (``mc.Q_DRAW``,
     ``mc.Q_DISCARD``) by Monte Carlo (``sim.engine.mc``)? Only an ``mcN`` seat, in a variant
     where it decides (``restrict.mc_plays``), once a question a turn; the draw only when the
-    choice is free (a discard top, a stock, past the opening) and the top could meld with
-    the hand (``restrict.connected``)."""
+    choice is free (a discard top, a stock, past the opening) and the top is in a partial
+    meld of the hand with it (``melds.partial_of``)."""
+    if rule(fx, params, P_MC_SEATS) == 0:  # no mcN seat (set by api.play)
+        return False
     if st[R_SC, C_MC_ASKED] >= question or mc_samples(fx, params, bots, seat) == 0:
         return False
     if not mc_plays(fx, params):
@@ -387,8 +392,9 @@ def _mc_asks(fx, params, bots, st, piles, seat, question):
         top = discard_top(st, piles)
         if st[R_SC, C_TURN] == 0 or st[R_SC, C_STOCK_N] == 0 or top < 0:
             return False
-        if not connected(st, seat, top):  # a card that melds with nothing: not a question
-            return False
+        hand = st[R_SEAT + seat, S_HAND] | (np.int64(1) << top)  # one pack (mc_plays)
+        if (partial_of(fx, params, hand) >> top) & 1 == 0:
+            return False  # a card in no partial meld of the hand: not a question
         if rule(fx, params, P_DISCARD_BEFORE_INITIAL) == DBI_ONLY_FOR_INITIAL:
             return False
     return True
@@ -397,9 +403,9 @@ def _mc_asks(fx, params, bots, st, piles, seat, question):
 @kernel
 def play_turns(fx, params, values, bots, st, piles, rng, work, events):
     """Turns until the hand ends; returns (end reason, winner), or (``REASON_DECIDE``,
-    seat) when an ``mcN`` seat must decide (``_mc_asks``): the caller (``mc.play_hand``)
-    writes the answer into the state and calls again, and the turn resumes where it stopped
-    (``C_STAGE``)."""
+    seat) when an ``mcN`` seat must decide (``_mc_asks``): the caller (``game.play_games``,
+    through ``mc.decide``) writes the answer into the state and calls again, and the turn
+    resumes where it stopped (``C_STAGE``)."""
     cap = rule(fx, params, P_TURN_CAP)
     tonk = rule(fx, params, P_FAMILY) == FAMILY_TONK
     if tonk and st[R_SC, C_TURN] == 0 and st[R_SC, C_STAGE] == STAGE_START:

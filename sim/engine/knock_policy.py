@@ -14,7 +14,7 @@ discarded (``C_TAKEN``). Where the rules set no knock limit the simple and greed
   higher kind); knocks as soon as the deadwood after that discard is within his limit.
 - ``greedy``: takes the card when his deadwood after the best discard (as simple's, not the
   taken card) is lower than his deadwood now; discards the highest-valued card outside,
-  among equal values one in no partial meld (``greedy.partial_melds``), then the higher
+  among equal values one in no partial meld (``melds.partial_melds``), then the higher
   kind; knocks as soon as he may.
 - ``careful``: takes as simple; when it knocks this turn (below) or has fewer than two
   cards outside, discards as simple; otherwise the card outside (never the taken card)
@@ -56,7 +56,7 @@ import numpy as np
 from sim.engine.bitops import lowest_bit, popcount
 from sim.engine.deal import next_seat
 from sim.engine.go_out import NO_LIMIT, OUT_NONE, bot_limit, knock_limit, out_discard
-from sim.engine.greedy import discard_candidates, partial_melds
+from sim.engine.greedy import discard_candidates
 from sim.engine.jit import kernel
 from sim.engine.layoffs import arrange_mask, cannot_meld, seat_arrangement
 from sim.engine.layout import (
@@ -71,7 +71,7 @@ from sim.engine.layout import (
     TIMING_KNOCK,
 )
 from sim.engine.legal import allowed_naturals
-from sim.engine.melds import MAX_LAYERS
+from sim.engine.melds import MAX_LAYERS, partial_melds
 from sim.engine.pattern_policy import pattern_discard
 from sim.engine.patterns import patterned
 from sim.engine.random_bot import random_discard, random_wants, uniform_kind

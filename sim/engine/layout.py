@@ -32,6 +32,7 @@ ENGINE_SLOTS = (
     "deal_per_game",  # runner: 1 numbers deals per game (mirrored deals), 0 per hand
     "family",  # FAMILY_*: how a knock-family hand opens and scores (knock rummy §3.10 or
     # gin §3.17), until toggles.py declares their scorings as ``scoring`` values (decision 3)
+    "mc_seats",  # api.play: 1 when a seat's bot is mcN (the loop stops for its decisions)
 )
 """Slots that are not toggles, after the toggles' slots."""
 
@@ -127,6 +128,7 @@ P_HAND_CAP = slot("hand_cap")
 P_SEAT_ROTATION = slot("seat_rotation")
 P_DEAL_PER_GAME = slot("deal_per_game")
 P_FAMILY = slot("family")
+P_MC_SEATS = slot("mc_seats")
 P_KNOCK_LIMIT = slot("knock_limit")
 P_GIN_OPENING = slot("gin_opening")
 P_GIN_BONUS = slot("gin_bonus")

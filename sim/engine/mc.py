@@ -27,8 +27,11 @@ the discard in progressive rummy: greedy's discard and the other allowed cards o
 value (ties: the higher kind), ``MC_DISCARDS`` in all. What the loop does not ask (the
 table play, gin's upcard offer, calls) mcN answers as greedy.
 
-There is no recursion: ``play_hand`` calls ``play_turns`` on the real state and, to decide,
-on the copies with default bots, which never stop.
+There is no recursion: ``game.play_games`` calls ``play_turns`` on the real state and, at
+each stop, ``decide``, which calls ``play_turns`` on the copies with default bots, which
+never stop. ``decide`` is compiled only where a seat may be an ``mcN`` bot (the engine slot
+``mc_seats``, set by ``api.play``), so the specs that fix it to 0 compile none of this
+module's playouts.
 """
 
 from __future__ import annotations
@@ -41,14 +44,20 @@ from sim.engine.greedy import greedy_discard
 from sim.engine.hand import (
     Q_DISCARD,
     Q_DRAW,
-    REASON_DECIDE,
     STAGE_DRAW,
     finish_hand,
     play_turns,
 )
 from sim.engine.jit import allocating, kernel
 from sim.engine.layoffs import seat_arrangement
-from sim.engine.layout import BOT_GREEDY, BOT_SIMPLE, P_MELD_TIMING, P_PLAYERS, TIMING_KNOCK
+from sim.engine.layout import (
+    BOT_GREEDY,
+    BOT_SIMPLE,
+    P_MC_SEATS,
+    P_MELD_TIMING,
+    P_PLAYERS,
+    TIMING_KNOCK,
+)
 from sim.engine.legal import discard_allowed
 from sim.engine.restrict import mc_samples
 from sim.engine.rng import GOLDEN, RNG_BOTS, RNG_DEAL, below, mix64
@@ -255,6 +264,19 @@ def new_mc_scratch():
 
 
 @kernel
+def _answer(st, question, card, knock):
+    """Write the answer to ``question`` into ``st`` as this turn's decided one: the draw
+    (``C_MC_DRAW``: ``card`` is 1 the stock or 2 the discard top), or the discard
+    ``card`` (``C_MC_CARD``, plus one) and whether to knock (``C_MC_KNOCK``)."""
+    st[R_SC, C_MC_ASKED] = question
+    if question == Q_DRAW:
+        st[R_SC, C_MC_DRAW] = card
+    else:
+        st[R_SC, C_MC_CARD] = card + 1
+        st[R_SC, C_MC_KNOCK] = knock
+
+
+@kernel
 def mc_decide(
     fx, params, values, st, piles, rng, st2, piles2, rng2, work2, events2, mcs, seat,
     question, samples,
@@ -298,12 +320,7 @@ def mc_decide(
             rng2[RNG_DEAL] = sample
             rng2[RNG_BOTS] = mix64(sample + GOLDEN)
             _resample(fx, params, st2, piles2, rng2, seat, buf, need)
-            st2[R_SC, C_MC_ASKED] = question
-            if question == Q_DRAW:
-                st2[R_SC, C_MC_DRAW] = cards[c]
-            else:
-                st2[R_SC, C_MC_CARD] = cards[c] + 1
-                st2[R_SC, C_MC_KNOCK] = knocks[c]
+            _answer(st2, question, cards[c], knocks[c])
             reason, winner = play_turns(
                 fx, params, values, bots2, st2, piles2, rng2, work2, events2
             )
@@ -318,28 +335,20 @@ def mc_decide(
     for c in range(n):
         if active[c] == 1 and (active[best] == 0 or totals[c] > totals[best]):
             best = c
-    st[R_SC, C_MC_ASKED] = question
-    if question == Q_DRAW:
-        st[R_SC, C_MC_DRAW] = cards[best]
-    else:
-        st[R_SC, C_MC_CARD] = cards[best] + 1
-        st[R_SC, C_MC_KNOCK] = knocks[best]
+    _answer(st, question, cards[best], knocks[best])
 
 
+@gated(P_MC_SEATS, lambda v: v == 1, None)
 @kernel
-def play_hand(
-    fx, params, values, bots, st, piles, rng, work, events, scratch, piles2, rng2, work2,
-    events2, mcs,
-):  # fmt: skip
-    """The hand's turns (``hand.play_turns``), stopping for each ``mcN`` decision
-    (``mc_decide``, on the scratch copies ``scratch``, ``piles2``, ``rng2``, ``work2``,
-    ``events2`` and the scratch rows ``mcs``); returns (end reason, winner)."""
-    while True:
-        reason, winner = play_turns(fx, params, values, bots, st, piles, rng, work, events)
-        if reason != REASON_DECIDE:
-            return reason, winner
-        question = np.int64(Q_DRAW) if st[R_SC, C_STAGE] == STAGE_DRAW else np.int64(Q_DISCARD)
-        mc_decide(
-            fx, params, values, st, piles, rng, scratch, piles2, rng2, work2, events2,
-            mcs, winner, question, mc_samples(fx, params, bots, winner),
-        )  # fmt: skip
+def decide(fx, params, values, bots, st, piles, rng, scratch, piles2, rng2, work2, events2,
+           mcs, seat):  # fmt: skip
+    """The answer of ``seat``'s ``mcN`` bot to the question the loop stopped for
+    (``REASON_DECIDE``: the draw at ``STAGE_DRAW``, else the discard), decided on its N
+    samples (``mc_decide``, on the scratch copies ``scratch``, ``piles2``, ``rng2``,
+    ``work2``, ``events2`` and the scratch rows ``mcs``). Compiled only where a seat may be
+    an ``mcN`` bot (``mc_seats``)."""
+    question = np.int64(Q_DRAW) if st[R_SC, C_STAGE] == STAGE_DRAW else np.int64(Q_DISCARD)
+    mc_decide(
+        fx, params, values, st, piles, rng, scratch, piles2, rng2, work2, events2,
+        mcs, seat, question, mc_samples(fx, params, bots, seat),
+    )  # fmt: skip

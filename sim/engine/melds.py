@@ -624,6 +624,39 @@ def _from_positions(e, ace_rank):
 
 
 @kernel
+def partial_of(fx, params, present):
+    """The natural kinds of the one-layer set ``present`` in a partial meld (docs/bots.md):
+    another card of their rank, or a card of their suit (any suit under any_suit) at most
+    two run positions away under the ace rule."""
+    x0 = present & SUIT0
+    x1 = (present >> 1) & SUIT0
+    x2 = (present >> 2) & SUIT0
+    x3 = (present >> 3) & SUIT0
+    pairs = (x0 & (x1 | x2 | x3)) | (x1 & (x2 | x3)) | (x2 & x3)
+    partial = (pairs * 0xF) & present
+    ace_rank = run_layout(fx, params)
+    e = _to_positions(present, ace_rank)
+    if rule(fx, params, P_RUN_SUIT) == RUN_ANY_SUIT:
+        r = (e | (e >> 1) | (e >> 2) | (e >> 3)) & (SUIT0 | (SUIT0 << 52))
+        near = (r << 4) | (r >> 4) | (r << 8) | (r >> 8)
+        partial |= _from_positions((near & r) * 0xF, ace_rank) & present
+    else:
+        near = (e << 4) | (e >> 4) | (e << 8) | (e >> 8)
+        partial |= _from_positions(near & e, ace_rank)
+    return partial
+
+
+@kernel
+def partial_melds(fx, params, hand, n_layers):
+    """The natural kinds of ``hand`` (layers) in a partial meld (``partial_of``), an
+    identical pair included where a group may hold one."""
+    partial = partial_of(fx, params, hand[0])
+    if n_layers > 1 and rule(fx, params, P_GROUP_DUPLICATES) == GROUP_DUPLICATES_ALLOWED:
+        partial |= hand[1]  # an identical pair
+    return partial
+
+
+@kernel
 def _window_starts(ace_rank):
     """The positions where a run of three may start, as rank fields of all four suits."""
     if ace_rank == ACE_HIGH_OR_LOW:
@@ -731,17 +764,28 @@ def _push(fx, params, values, work, depth, melded, left, melds, n_layers, keep, 
 
 
 @kernel
-def _record_best(work, depth, melded):
-    """The path to ``depth`` is the best arrangement so far: copy its melds."""
+def record_path(rows, depth, frame, taken, cand, best):
+    """Copy the melds taken on a search's path to ``depth`` into rows ``best``..: frame
+    ``d`` (row ``frame + d``) took candidate ``rows[frame + d, taken]`` (-1: none) of its
+    list, rows ``cand + d * MAX_CAND``... Returns the melds copied. (This search's and the
+    table re-partition's, ``repartition.py``.)"""
     n = 0
     for d in range(depth):
-        i = work[W_FRAME + d, F_TAKEN]
+        i = rows[frame + d, taken]
         if i >= 0:
-            src = W_CAND + d * MAX_CAND + i
+            src = cand + d * MAX_CAND + i
             for col in range(N_CA):
-                work[W_BEST + n, col] = work[src, col]
+                rows[best + n, col] = rows[src, col]
             n += 1
-    work[W_SCAL, S_BEST_N] = n
+    return n
+
+
+@kernel
+def _record_best(work, depth, melded):
+    """The path to ``depth`` is the best arrangement so far: copy its melds."""
+    work[W_SCAL, S_BEST_N] = record_path(
+        work, depth, np.int64(W_FRAME), np.int64(F_TAKEN), np.int64(W_CAND), np.int64(W_BEST)
+    )
     work[W_SCAL, S_BEST_VALUE] = melded
 
 

@@ -177,6 +177,7 @@ def layoff_meld(fx, params, st, seat, kind):
     return -1
 
 
+@gated(P_MELD_TIMING, _phom, np.int64(0))
 @kernel
 def check_taken(fx, params, values, st, piles_discard, n_discard, work):
     """Audit (§3.13): no taken card is in the discard pile, and every seat's hand keeps his

@@ -66,6 +66,7 @@ from sim.engine.melds import (
     lowest_kind,
     mask_value,
     meldable,
+    record_path,
     remove_one_each,
 )
 
@@ -158,15 +159,9 @@ def _push(fx, params, values, work, rp, depth, melded):
 @kernel
 def _record(rp, depth, melded):
     """The path to ``depth`` is the best of this joker choice so far: copy its melds."""
-    n = 0
-    for d in range(depth):
-        i = rp[RW_FRAME + d, RF_TAKEN]
-        if i >= 0:
-            src = RW_CAND + d * MAX_CAND + i
-            for col in range(N_CA):
-                rp[RW_TRY + n, col] = rp[src, col]
-            n += 1
-    rp[RW_SCAL, RP_TRY_N] = n
+    rp[RW_SCAL, RP_TRY_N] = record_path(
+        rp, depth, np.int64(RW_FRAME), np.int64(RF_TAKEN), np.int64(RW_CAND), np.int64(RW_TRY)
+    )
     rp[RW_SCAL, RP_GAIN] = melded
 
 

@@ -41,7 +41,7 @@ from sim.engine.layout import (
     XD_TOP_PLUS_ONE,
 )
 from sim.engine.specs import rule
-from sim.engine.state import C_CURRENT, C_MC_CARD, C_MC_DRAW, R_SC, R_SEAT, S_HAND, S_PICKED
+from sim.engine.state import C_CURRENT, C_MC_CARD, C_MC_DRAW, R_SC, R_SEAT, S_PICKED
 
 
 @kernel
@@ -74,21 +74,6 @@ def mc_plays(fx, params):
     if timing == TIMING_KNOCK:
         return True
     return rule(fx, params, P_FAMILY) == FAMILY_RUMMY and timing == TIMING_PROGRESSIVE
-
-
-@kernel
-def connected(st, seat, card):
-    """Could ``card`` join ``seat``'s hand in a meld: he holds a card of its rank, or of its
-    suit at most two ranks away (ace low)? One pack (``mc_plays``): layer 0 is the hand."""
-    hand = st[R_SEAT + seat, S_HAND]
-    rank = card >> 2
-    if (hand >> (rank * 4)) & 0xF != 0:
-        return True
-    for d in (-2, -1, 1, 2):
-        r = rank + d
-        if 0 <= r < 13 and (hand >> (r * 4 + (card & 3))) & 1 != 0:
-            return True
-    return False
 
 
 @kernel

@@ -48,30 +48,58 @@ RUNTIME = np.iinfo(np.int64).min
 
 
 class Fixed:
-    """Which params slots are compile-time constants, and their values (``RUNTIME``: not
-    fixed). Build one with :func:`fixed`."""
+    """Which params slots are compile-time constants, and their values: per slot an ``int``
+    (fixed: a constant), :data:`RUNTIME` (read at run time) or a tuple of ints (*limited*:
+    read at run time, but only those values occur, so a mechanic that none of them runs is
+    not compiled, :func:`gated`). Build one with :func:`fixed`."""
 
     __slots__ = ("name", "values")
 
-    def __init__(self, name: str, values: tuple[int, ...]) -> None:
+    def __init__(self, name: str, values: tuple[int | tuple[int, ...], ...]) -> None:
         if len(values) != L.N_PARAMS:
             raise ValueError(f"a Fixed needs {L.N_PARAMS} slot values, got {len(values)}")
         self.name = name
-        self.values = tuple(int(v) for v in values)
+        self.values = tuple(
+            tuple(sorted({int(x) for x in v})) if isinstance(v, tuple) else int(v) for v in values
+        )
 
     def matches(self, params: np.ndarray) -> bool:
-        """True when every fixed slot holds the same value in ``params``."""
-        return all(v == RUNTIME or int(params[i]) == v for i, v in enumerate(self.values))
+        """True when every fixed slot holds its value in ``params`` and every limited slot
+        one of its values."""
+        for value, actual in zip(self.values, params.tolist(), strict=True):
+            admitted = _may_be(value)
+            if admitted is not None and actual not in admitted:
+                return False
+        return True
 
     def __repr__(self) -> str:
         return f"Fixed({self.name!r})"
 
 
-def fixed(name: str, settings: Mapping[str, int | str | bool]) -> Fixed:
-    """A spec fixing the named toggles or engine slots (values as in the variant files)."""
-    values = [RUNTIME] * L.N_PARAMS
-    for key, value in settings.items():
-        values[L.slot(key)] = L.code(key, value) if key not in L.ENGINE_SLOTS else int(value)
+def _constant_of(value: int | tuple[int, ...]) -> int:
+    """A slot's constant under a spec (:data:`RUNTIME`: read at run time, limited or not)."""
+    return RUNTIME if isinstance(value, tuple) else value
+
+
+def _may_be(value: int | tuple[int, ...]) -> tuple[int, ...] | None:
+    """The values a slot may hold under a spec (None: any)."""
+    if isinstance(value, tuple):
+        return value
+    return None if value == RUNTIME else (value,)
+
+
+def fixed(name: str, settings: Mapping[str, int | str | bool | tuple]) -> Fixed:
+    """A spec fixing the named toggles or engine slots (values as in the variant files); a
+    tuple of values limits the slot to them."""
+    values: list[int | tuple[int, ...]] = [RUNTIME] * L.N_PARAMS
+    for key, setting in settings.items():
+
+        def code(value, key=key):
+            return int(value) if key in L.ENGINE_SLOTS else L.code(key, value)
+
+        values[L.slot(key)] = (
+            tuple(code(v) for v in setting) if isinstance(setting, tuple) else code(setting)
+        )
     return Fixed(name, tuple(values))
 
 
@@ -103,7 +131,7 @@ def _unbox_fixed(typ, obj, context):
 def rule(fx: Fixed, params: np.ndarray, slot: int) -> int:
     """The value of rule ``slot``: ``fx``'s constant where it fixes the slot, else
     ``params[slot]``."""
-    value = fx.values[slot]
+    value = _constant_of(fx.values[slot])
     return int(params[slot]) if value == RUNTIME else value
 
 
@@ -122,7 +150,7 @@ def _lower_rule(context, builder, signature, args):
     """The rule's constant where ``fx`` fixes the slot, else a load of ``params[slot]``:
     written straight into the caller, so a rule read compiles nothing of its own."""
     fx, params, slot = signature.args
-    value = fx.values[slot.literal_value]
+    value = _constant_of(fx.values[slot.literal_value])
     if value != RUNTIME:
         return context.get_constant(types.int64, value)
     array = context.make_array(params)(context, builder, args[1])
@@ -138,10 +166,10 @@ def gated(slot: int, runs: Callable[[int], bool], never: object):
     numba types both branches of an ``if`` whatever a spec's constants make of the
     condition, so a phase behind ``if rule(...) == ...`` is compiled (with every kernel it
     calls) for a spec where it can never run: the knock family's, §3.2's calls and the
-    all_at_once go-out for ``STANDARD``. A spec that fixes ``slot`` to a value for which
-    ``runs(value)`` is false compiles, in its place, a stand-in that returns ``never`` (a
-    value of the kernel's return type; the stand-in is never reached, because the caller
-    reads the same rule first). For every other spec the kernel itself is compiled, once
+    all_at_once go-out for ``STANDARD``. A spec that fixes ``slot`` to a value, or limits it
+    to values, for which ``runs`` is false compiles, in its place, a stand-in that returns
+    ``never`` (a value of the kernel's return type; the stand-in is never reached, because
+    the caller reads the same rule first). For every other spec the kernel itself is compiled, once
     per spec, and called as usual. Without the JIT the result simply calls ``kernel``.
 
     ``slot`` is a params slot (``P_*``). The stand-in and the typing function mirror the
@@ -166,8 +194,8 @@ def _gate(kernel, slot, runs, never):
     )
 
     def pick(fx):
-        value = fx.values[slot]
-        return scope["stand_in"] if value != RUNTIME and not runs(value) else function
+        may_be = _may_be(fx.values[slot])
+        return scope["stand_in"] if may_be is not None and not any(map(runs, may_be)) else function
 
     scope["_gate_pick_"] = pick  # a name no kernel parameter shadows (``pick`` is one)
     call = scope["call"]
@@ -211,6 +239,7 @@ STANDARD = fixed(
         "tonk_one_layoff_per_turn": False,
         "tonk_layoff_skips_discard": False,
         "tonk_wait": "off",
+        "mc_seats": 0,
     },
 )
 """The RULES.md §1 baseline's card rules and progressive melding: one 52-card pack, no jokers, ace
@@ -220,7 +249,42 @@ opening conditions of the meld search fold away), no joker slide and no borrowin
 §2D.22), an upcard and none of Tonk's table rules (§2L.48-52, 58). The hot case of
 ``make bench`` (2-player ``rummy_basic``)."""
 
-SPECS = (STANDARD, GENERIC)
+ONE_PACK_RUMMY = fixed(
+    "one_pack_rummy",
+    {
+        "packs": 1,
+        "jokers": 0,
+        "strip_8_9_10": False,
+        "run_max": 13,
+        "group_duplicates": "forbidden",
+        "meld_timing": ("progressive", "all_at_once"),
+        "family": L.FAMILY_RUMMY,
+        "initial_meld_min": 0,
+        "discard_before_initial_meld": "free",
+        "joker_limit": "none",
+        "joker_slide": False,
+        "borrowing": "off",
+        "upcard": True,
+        "go_out_pattern": "none",
+        "tonk_no_fourth_in_group": False,
+        "tonk_meld_immediately": False,
+        "tonk_stock_card_must_play": False,
+        "tonk_one_layoff_per_turn": False,
+        "tonk_layoff_skips_discard": False,
+        "tonk_wait": "off",
+        "mc_seats": 0,
+    },
+)
+"""The rummy family's one-pack games without jokers: STANDARD's card rules but for the ace
+and the run suits, read at run time, with either timing of melding (progressive, or all at
+once: §2D.18, limited to those two, so the knock family's and Phỏm's phases are not
+compiled), any draw (§2C.16), any stock rule (§2F.28), calls (§3.2) and any scoring. It
+plays every arm of ``make run``'s default experiment that STANDARD does not (the ace rules,
+around the corner, block rummy) and the five variants of issue #29 (Full Rummy, Queen City,
+Boat House, Throw Down, Call Rummy), so a new user's first run compiles these two specs and
+not GENERIC (issue #29's compile bar)."""
+
+SPECS = (STANDARD, ONE_PACK_RUMMY, GENERIC)
 """Most specific first: :func:`spec_for` takes the first that matches."""
 
 

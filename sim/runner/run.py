@@ -349,6 +349,7 @@ def _warm_up(todo: list[ShardTask], reporter: Reporter) -> None:
     shard of each compile-time spec the plan uses (``sim.engine.specs``), on a hand and nothing
     written. Compiling here, in one process, also keeps two workers from writing one
     kernel's cache at once."""
+    from sim.engine.api import kernel_bots, with_bots
     from sim.engine.jit import cache_is_cold
     from sim.engine.specs import spec_for
 
@@ -356,7 +357,7 @@ def _warm_up(todo: list[ShardTask], reporter: Reporter) -> None:
         reporter.log("compiling the engine's kernels (first run only; 1-2 minutes on 2 cores)")
     seen: set[str] = set()
     for task in todo:
-        name = spec_for(task.params).name
+        name = spec_for(with_bots(task.params, kernel_bots(task.bot_codes()))).name
         if name not in seen:
             seen.add(name)
             warm_shard(task)

@@ -12,13 +12,13 @@ import pytest
 from sim.engine import layout as L
 from sim.engine import rows as R
 from sim.engine import state as S
-from sim.engine.api import compile_rules, kernel_bots, play
+from sim.engine.api import compile_rules, kernel_bots, play, with_bots
 from sim.engine.bots import choose_discard, knock_discard, wants_discard
 from sim.engine.hand import REASON_DECIDE, STAGE_DRAW, play_turns, start_hand
 from sim.engine.mc import mc_decide, new_mc_scratch
 from sim.engine.melds import new_work
 from sim.engine.piles import discard_top
-from sim.engine.restrict import mc_samples
+from sim.engine.restrict import mc_plays, mc_samples
 from sim.engine.rng import N_RNG
 from sim.engine.specs import GENERIC
 from sim.rules import load_variant
@@ -42,10 +42,11 @@ def test_mc_bots_are_greedy_with_their_samples_in_the_flags():
 # ---- hidden information -------------------------------------------------------------------
 
 
-def _stopped(variant: str, deal: int, bots: np.ndarray):
-    """A hand of ``variant`` (2 players, seat 0 mc32) played until mc32 must decide
+def _stopped(variant: str, deal: int, bots: np.ndarray, players: int = 2):
+    """A hand of ``variant`` (``players`` players, seat 0 mc32) played until mc32 must decide
     (``REASON_DECIDE``) for the third time or later; ``None`` if the hand ended first."""
-    params, values = compile_rules(load_variant(variant), 2)
+    params, values = compile_rules(load_variant(variant), players)
+    params = with_bots(params, bots)  # mc_seats: the loop stops for mc32
     st, piles = S.new_state()
     S.fill_shoe(GENERIC, params, st, piles)
     rng = np.zeros(N_RNG, np.uint64)
@@ -105,15 +106,47 @@ def _answer(st):
     )
 
 
-@pytest.mark.parametrize("variant", ["gin_rummy", "knock_rummy", "rummy_basic"])
+def _playing_variants():
+    return [name for name, _ in list_variants()]
+
+
+def _mc_variants(decides: bool) -> list[str]:
+    """The variant files where mc32 decides by Monte Carlo (``restrict.mc_plays`` at the
+    smallest table: one pack, no jokers, the plain draw, the knock family or progressive
+    rummy), or where it plays greedy (every other)."""
+    found = []
+    for name in _playing_variants():
+        rules = load_variant(name)
+        params, _ = compile_rules(rules, rules.players[0])
+        plays = getattr(mc_plays, "py_func", mc_plays)  # at collection: not compiled
+        if bool(plays(GENERIC, params)) == decides:
+            found.append(name)
+    return found
+
+
+def test_mc32_decides_in_the_knock_family_and_one_pack_progressive_rummy():
+    """The variants where mcN decides, named, so that a rule change that moves one in or
+    out of them is seen (docs/bots.md, "mcN")."""
+    decides = set(_mc_variants(True))
+    assert {"gin_rummy", "gin_rummy_3p", "gin_rummy_4p", "oklahoma_gin", "knock_rummy"} <= decides
+    assert {"rummy_basic", "around_the_corner", "block_rummy", "call_rummy"} <= decides
+    assert not decides & {"tonk", "phom", "conquian", "german_rummy", "throw_down_rummy"}
+
+
+@pytest.mark.parametrize("variant", _mc_variants(True))
 def test_mc32_decides_the_same_whatever_the_hidden_cards(variant):
-    """Two states that differ only in cards mc32 has not seen (the opponent's hand but his
-    discard-pile takes, and the stock's order) get the same move, at a draw and at a
-    discard, over several deals."""
-    bots = kernel_bots(np.array([MC32, MC32]))
+    """Two states that differ only in cards mc32 has not seen (the opponents' hands but
+    their discard-pile takes, and the stock's order) get the same move, at a draw and at a
+    discard, over several deals: in every variant where it decides, at its smallest table
+    (4-player gin's tables are 2-player gin hands: gin_rummy is that case)."""
+    rules = load_variant(variant)
+    players = rules.players[0]
+    if rules.in_partnerships(players):
+        variant, players = "gin_rummy", 2
+    bots = kernel_bots(np.array([MC32] * players))
     checked = 0
     for deal in range(12):
-        stopped = _stopped(variant, deal, bots)
+        stopped = _stopped(variant, deal, bots, players)
         if stopped is None:
             continue
         params, values, st, piles, rng, seat = stopped
@@ -175,10 +208,6 @@ def test_no_fast_bot_reads_the_hidden_cards(variant):
 # ---- every variant, under audit -------------------------------------------------------------
 
 
-def _playing_variants():
-    return [name for name, _ in list_variants()]
-
-
 @pytest.mark.parametrize("variant", _playing_variants())
 def test_mc32_plays_every_variant_under_audit(variant):
     """mc32 at seat 0 against the default bot, a few hands at every variant's smallest
@@ -195,9 +224,9 @@ def test_mc32_plays_every_variant_under_audit(variant):
 
 
 @pytest.mark.parametrize("variant", ["gin_rummy", "knock_rummy", "rummy_basic", "gin_rummy_4p"])
-def test_mc32_decides_where_it_plays_and_is_greedy_elsewhere(variant):
+def test_mc32_decides_where_it_plays(variant):
     """Where mc32 decides (docs/bots.md, "mcN") its hands differ from greedy's at the same
-    seat on the same deals; in Tonk (where it does not) they are greedy's, row for row."""
+    seat on the same deals."""
     rules = load_variant(variant)
     players = rules.players[0]
     params, values = compile_rules(rules, players)
@@ -206,10 +235,20 @@ def test_mc32_decides_where_it_plays_and_is_greedy_elsewhere(variant):
     mc = play(params, values, np.array([MC32, *rest]), seed=4, hands=30)
     greedy = play(params, values, np.array([R.BOT_GREEDY, *rest]), seed=4, hands=30)
     assert not np.array_equal(mc.hand_rows, greedy.hand_rows)
-    params, values = compile_rules(load_variant("tonk"), 2)
-    mc = play(params, values, np.array([MC32, R.BOT_GREEDY]), seed=4, hands=30)
-    greedy = play(params, values, np.array([R.BOT_GREEDY, R.BOT_GREEDY]), seed=4, hands=30)
-    assert np.array_equal(mc.hand_rows, greedy.hand_rows)
+
+
+@pytest.mark.parametrize("variant", _mc_variants(False))
+def test_mc32_is_greedy_where_it_does_not_decide(variant):
+    """In every variant where mc32 does not decide it plays greedy's hands, row for row
+    (so it reads no hidden card there either)."""
+    rules = load_variant(variant)
+    players = rules.players[0]
+    params, values = compile_rules(rules, players)
+    rest = [R.BOT_GREEDY] * (players - 1)
+    mc = play(params, values, np.array([MC32, *rest]), seed=4, hands=30)
+    greedy = play(params, values, np.array([R.BOT_GREEDY, *rest]), seed=4, hands=30)
+    for name in ("hand_rows", "hand_scores", "game_rows"):
+        assert np.array_equal(getattr(mc, name), getattr(greedy, name)), name
 
 
 # ---- strength -------------------------------------------------------------------------------

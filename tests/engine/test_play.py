@@ -16,7 +16,7 @@ from sim.engine import state as S
 from sim.engine.legal import discard_allowed
 from sim.engine.rng import N_RNG
 from sim.engine.scoring import score_went_out
-from sim.engine.specs import GENERIC, STANDARD, spec_for
+from sim.engine.specs import GENERIC, ONE_PACK_RUMMY, STANDARD, spec_for
 from sim.engine.stock_out import rebuild_stock
 from sim.engine.table import meld_fits
 from sim.rules import load_variant
@@ -164,6 +164,30 @@ def test_the_standard_spec_plays_the_generic_hands(variant, players, bot):
     """A compile-time spec changes speed, never play: every output row is the same."""
     fast = _play(variant, players, 1000, spec=STANDARD, bot=bot)
     slow = _play(variant, players, 1000, spec=GENERIC, bot=bot)
+    for name in ("hand_rows", "hand_scores", "hand_totals", "game_rows", "game_scores"):
+        assert np.array_equal(getattr(fast, name), getattr(slow, name)), name
+
+
+ONE_PACK_CASES = [
+    ("around_the_corner", 2),
+    ("block_rummy@002", 4),
+    ("full_rummy", 3),
+    ("queen_city_rum", 2),
+    ("boat_house_rum", 2),
+    ("throw_down_rummy", 2),
+    ("call_rummy", 4),
+]
+
+
+@pytest.mark.parametrize("bot", [L.BOT_GREEDY, L.BOT_CAREFUL, L.BOT_RANDOM])
+@pytest.mark.parametrize(("variant", "players"), ONE_PACK_CASES)
+def test_the_one_pack_rummy_spec_plays_the_generic_hands(variant, players, bot):
+    """ONE_PACK_RUMMY (its ace, timing, draw, stock rule, scoring and calls read at run
+    time) changes speed, never play: every output row is the same as under GENERIC."""
+    params, _ = api.compile_rules(load_variant(variant), players)
+    assert spec_for(params) is not GENERIC  # make run's arms and issue #29's five variants
+    fast = _play(variant, players, 400, spec=ONE_PACK_RUMMY, bot=bot)
+    slow = _play(variant, players, 400, spec=GENERIC, bot=bot)
     for name in ("hand_rows", "hand_scores", "hand_totals", "game_rows", "game_scores"):
         assert np.array_equal(getattr(fast, name), getattr(slow, name)), name
 

@@ -7,15 +7,30 @@ import numpy as np
 import pytest
 
 from sim.engine import layout as L
+from sim.engine.api import kernel_bots, with_bots
 from sim.engine.jit import kernel
 from sim.engine.layout import P_ACE_RANK, P_CALL_RUMMY
-from sim.engine.specs import GENERIC, RUNTIME, STANDARD, fixed, gated, rule, spec_for
+from sim.engine.specs import (
+    GENERIC,
+    ONE_PACK_RUMMY,
+    RUNTIME,
+    STANDARD,
+    fixed,
+    gated,
+    rule,
+    spec_for,
+)
 from sim.rules.toggles import TOGGLES, Kind
 
 
 @kernel
 def _read_ace_rank(fx, params):
     return rule(fx, params, P_ACE_RANK)
+
+
+@kernel
+def _read_call_rummy(fx, params):
+    return rule(fx, params, P_CALL_RUMMY)
 
 
 @gated(P_CALL_RUMMY, lambda v: v == 1, np.int64(-7))
@@ -64,10 +79,28 @@ def test_spec_for_takes_the_most_specific_matching_spec():
     params[L.P_TONK_WAIT] = L.code("tonk_wait", "off")
     params[L.P_RUN_MAX] = 13  # runs of up to 13 cards (run_max's default)
     assert spec_for(params) is STANDARD
-    params[L.P_ACE_RANK] = L.ACE_HIGH
+    params[L.P_ACE_RANK] = L.ACE_HIGH  # ONE_PACK_RUMMY reads the ace's rank at run time
+    assert spec_for(params) is ONE_PACK_RUMMY
+    params[L.P_MELD_TIMING] = L.TIMING_ALL_AT_ONCE  # one of the timings it is limited to
+    assert spec_for(params) is ONE_PACK_RUMMY
+    params[L.P_MELD_TIMING] = L.TIMING_KNOCK
+    assert spec_for(params) is GENERIC
+    params[L.P_MELD_TIMING] = L.TIMING_PROGRESSIVE
+    params[L.P_MC_SEATS] = 1  # an mcN seat: its playouts are compiled only by GENERIC
     assert spec_for(params) is GENERIC
     custom = fixed("high", {"ace_rank": "high"})
     assert custom.matches(params) and not STANDARD.matches(params)
+
+
+@pytest.mark.nojit
+def test_an_mc_seat_sets_the_engine_slot_that_specs_read():
+    params = np.zeros(L.N_PARAMS, np.int64)
+    params[L.P_PLAYERS] = 2
+    plain = kernel_bots(np.array([L.BOT_GREEDY, L.BOT_CAREFUL]))
+    assert with_bots(params, plain)[L.P_MC_SEATS] == 0
+    mc = kernel_bots(np.array([L.BOT_GREEDY, L.BOT_MC32]))
+    assert with_bots(params, mc)[L.P_MC_SEATS] == 1
+    assert params[L.P_MC_SEATS] == 0  # a copy
 
 
 def test_a_gated_kernel_is_a_stand_in_where_the_spec_fixes_its_rule_off():
@@ -79,6 +112,17 @@ def test_a_gated_kernel_is_a_stand_in_where_the_spec_fixes_its_rule_off():
     assert _turn(STANDARD, params, np.int64(5)) == -7
     # called from Python, the gated kernel is the kernel
     assert _calls_phase(STANDARD, params, np.int64(5)) == 6
+
+
+def test_a_gated_kernel_is_a_stand_in_where_the_spec_limits_its_rule_to_values_it_never_runs():
+    params = np.zeros(L.N_PARAMS, np.int64)
+    params[P_CALL_RUMMY] = 1
+    limited = fixed("no_calls", {"call_rummy": (False,)})
+    both = fixed("calls_or_not", {"call_rummy": (False, True)})
+    assert both.matches(params) and not limited.matches(params)
+    assert _read_call_rummy(both, params) == 1  # a limited slot is read at run time
+    assert _turn(limited, params, np.int64(5)) == -7  # none of its values runs the phase
+    assert _turn(both, params, np.int64(5)) == 6  # one of them does
 
 
 def test_a_gated_kernel_takes_the_spec_first():
