@@ -27,6 +27,11 @@ least one hand card was played; ``_check_action``), and every table meld legal
 (``audit.check_state`` after the turn). The hands table counts a re-formed table as one
 meld (``H_MELDS``).
 
+A question after the second draw that follows one with no answer (and a table search not
+cut by its frame cap) asks only for actions playing the card just drawn: any other was
+there before (the table did not change), which lets the search's quick no answer most
+such questions at once.
+
 **The stock-out** (``final_turns``). A draw with the stock empty is skipped and the turn
 goes on (a meld question after a skipped draw is not asked again: nothing changed). When
 a turn ends with the stock empty and nobody has knocked, every player gets one more turn,
@@ -39,6 +44,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.cards import N_NATURAL
 from sim.engine.bitops import lowest_bit
 from sim.engine.carousel_policy import (
     ACT_HAND,
@@ -46,6 +52,7 @@ from sim.engine.carousel_policy import (
     ACT_NONE,
     ACT_TABLE,
     meld_answer,
+    searched_all,
     wants_knock,
 )
 from sim.engine.jit import kernel
@@ -136,13 +143,14 @@ def carousel_family(fx, params):
 
 @kernel
 def _draw(fx, params, st, piles, rng, events, seat, again):
-    """``seat`` draws the stock's next card (``again``: not his turn's first)."""
+    """``seat`` draws the stock's next card (``again``: not his turn's first); returns it."""
     card = pop_stock(st, piles, rng)
     give(fx, params, st, seat, card)
     st[R_SC, C_DRAWS_STOCK] += 1
     st[R_SC, C_DRAWN_TURN] += 1
     st[R_SEAT + seat, S_DRAWS] += 1
     log_event(st, events, np.int64(E_DRAW_STOCK), seat, card, np.int64(1 if again else 0))
+    return card
 
 
 @kernel
@@ -311,10 +319,10 @@ def _lay_off_kind(fx, params, st, events, seat, kind):
 
 
 @kernel
-def _meld(fx, params, values, bots, st, piles, rng, work, events, seat):
-    """``seat``'s meld action, if his bot makes one (module docstring); returns whether he
-    melded."""
-    act, arg = meld_answer(fx, params, values, bots, st, rng, work, seat)
+def _meld(fx, params, values, bots, st, piles, rng, work, events, seat, must):
+    """``seat``'s meld action, if his bot makes one (module docstring; ``must``:
+    ``carousel_policy.meld_answer``'s); returns whether he melded."""
+    act, arg = meld_answer(fx, params, values, bots, st, rng, work, seat, must)
     if act == ACT_NONE:
         return False
     if act == ACT_TABLE:
@@ -338,16 +346,22 @@ def carousel_turn(fx, params, values, bots, st, piles, rng, work, events, seat):
     final = st[R_SC, C_FINAL_LEFT] > 0
     if final:
         log_event(st, events, np.int64(E_FINAL), seat, st[R_SC, C_FINAL_LEFT], np.int64(0))
+    exact = False  # the last question found no action, and its search was not cut
     for step in range(DRAWS):
         drew = st[R_SC, C_STOCK_N] > 0
+        card = np.int64(-1)
         if drew:
-            _draw(fx, params, st, piles, rng, events, seat, step > 0)
+            card = _draw(fx, params, st, piles, rng, events, seat, step > 0)
         if step == DRAWS - 1:
             break  # §3.16: no meld after the third card
         if not drew and step > 0:
             continue  # a skipped draw: nothing changed since the last question
-        if _meld(fx, params, values, bots, st, piles, rng, work, events, seat):
+        must = np.int64(-1)
+        if exact and card >= 0 and card < N_NATURAL:  # any action now plays the card drawn
+            must = np.int64(1) << card
+        if _meld(fx, params, values, bots, st, piles, rng, work, events, seat, must):
             break
+        exact = searched_all(work)
     if st[R_SEAT + seat, S_N] == 0:
         return TURN_OUT
     if final:

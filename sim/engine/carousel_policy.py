@@ -19,7 +19,8 @@ layered set, and for each table joker the card it stands for (a group's declarat
 - ``ACT_LAYOFF``: one natural card of the hand laid off on the first table meld it fits
   (``M_FITS``);
 - ``ACT_TABLE``: the re-partition of the whole table with hand cards that the table
-  search returns (``repartition.best_table_meld`` under a frame cap, ``NODE_CAP``).
+  search returns (``repartition.best_table_meld`` under a frame cap, ``NODE_CAP``: a
+  search cut there plays the best it found, and may miss an action that exists).
 
 **greedy** plays the most hand value it can: the hand's own melds when they play the
 whole hand (nothing can play more), else the table search asked for a re-partition that
@@ -47,6 +48,8 @@ from sim.engine.layout import BOT_CAREFUL, BOT_RANDOM, P_PLAYERS
 from sim.engine.melds import MAX_LAYERS, MELD_GROUP, S_BEST_N, W_SCAL, best_arrangement
 from sim.engine.repartition import (
     MAX_TABLE_JOKERS,
+    RP_CAPPED,
+    RW_SCAL,
     TB_DECLARED,
     TB_JOKERS,
     W_RP,
@@ -77,7 +80,8 @@ ACT_HAND = 1  # the hand's own melds (workspace rows W_BEST..): arg -1 all, else
 ACT_LAYOFF = 2  # lay natural kind arg off on the first table meld it fits
 ACT_TABLE = 3  # the table search's re-partition (repartition.W_RP)
 
-NODE_CAP = 1000  # frames one table search may push (docs/engine.md, "Carousel")
+NODE_CAP = 300  # frames one table search may push (docs/engine.md, "Carousel": at 1,000
+# greedy played 630-950 hands/s at 3-5 players, at 300 1,400-1,900)
 
 
 @kernel
@@ -131,27 +135,28 @@ def hand_answer(fx, params, values, st, work, seat):
 
 
 @kernel
-def table_answer(fx, params, values, st, work, seat, better_than):
+def table_answer(fx, params, values, st, work, seat, better_than, must):
     """The table search (``ACT_TABLE``) for a re-partition playing more than
-    ``better_than`` of ``seat``'s hand value; returns what it plays (0: none), its melds in
-    the workspace's rows from ``W_RP``."""
+    ``better_than`` of ``seat``'s hand value and, when he holds no joker, a natural card of
+    ``must`` (-1: any; ``repartition.best_table_meld``); returns what it plays (0: none),
+    its melds in the workspace's rows from ``W_RP``."""
     n = table_in(fx, params, st, work)
     row = R_SEAT + seat
     return best_table_meld(
         fx, params, values, work, work[W_RP:W_TABLE], st[row, S_HAND : S_HAND + MAX_LAYERS],
         st[row, S_JOKERS], work[W_TABLE, 0:MAX_LAYERS],
-        work[W_TABLE, TB_DECLARED : TB_DECLARED + MAX_TABLE_JOKERS], n, np.int64(NODE_CAP),
-        better_than,
+        work[W_TABLE, TB_DECLARED : TB_DECLARED + MAX_TABLE_JOKERS], n,
+        np.int64(NODE_CAP), better_than, must,
     )  # fmt: skip
 
 
 @kernel
-def _greedy_answer(fx, params, values, st, work, seat):
+def _greedy_answer(fx, params, values, st, work, seat, must):
     """greedy's and careful's meld action (module docstring): (``ACT_*``, argument)."""
     own = hand_answer(fx, params, values, st, work, seat)
     if own > 0 and own == hand_value(fx, params, values, st, seat):
         return ACT_HAND, np.int64(-1)
-    if table_answer(fx, params, values, st, work, seat, own) > 0:
+    if table_answer(fx, params, values, st, work, seat, own, must) > 0:
         return ACT_TABLE, np.int64(0)
     if own > 0:
         return ACT_HAND, np.int64(-1)
@@ -159,14 +164,14 @@ def _greedy_answer(fx, params, values, st, work, seat):
 
 
 @kernel
-def _random_answer(fx, params, values, st, rng, work, seat):
+def _random_answer(fx, params, values, st, rng, work, seat, must):
     """random's meld action: uniform among its candidates (module docstring)."""
     hand_melds = np.int64(0)
     if hand_answer(fx, params, values, st, work, seat) > 0:
         hand_melds = work[W_SCAL, S_BEST_N]
     fits = st[R_SEAT + seat, S_HAND] & st[R_SC, C_FITS]
     table = np.int64(0)
-    if table_answer(fx, params, values, st, work, seat, np.int64(0)) > 0:
+    if table_answer(fx, params, values, st, work, seat, np.int64(0), must) > 0:
         table = np.int64(1)
     n = hand_melds + popcount(fits) + table
     if n == 0:
@@ -183,12 +188,20 @@ def _random_answer(fx, params, values, st, rng, work, seat):
 
 
 @kernel
-def meld_answer(fx, params, values, bots, st, rng, work, seat):
+def meld_answer(fx, params, values, bots, st, rng, work, seat, must):
     """``seat``'s bot's meld action now (module docstring): (``ACT_*``, argument), its
-    melds left in ``work``."""
+    melds left in ``work``. ``must`` (-1: any): the natural cards one of which any meld
+    action must play (the caller knows that none existed before he drew one of them), which
+    spares the table search where none of them melds."""
     if bots[seat] == BOT_RANDOM:
-        return _random_answer(fx, params, values, st, rng, work, seat)
-    return _greedy_answer(fx, params, values, st, work, seat)
+        return _random_answer(fx, params, values, st, rng, work, seat, must)
+    return _greedy_answer(fx, params, values, st, work, seat, must)
+
+
+@kernel
+def searched_all(work):
+    """Did the last table search finish within its frame cap (its answer is exact)?"""
+    return work[W_RP + RW_SCAL, RP_CAPPED] == 0
 
 
 @kernel

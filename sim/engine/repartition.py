@@ -43,7 +43,8 @@ its bound there (``floor``).
 returns the best found so far and sets ``RP_CAPPED`` (a miss the oracle counts,
 ``tests/oracles/repartition.py``). ``better_than`` raises the bound: only a re-partition
 playing more hand value than that is searched for (a caller that already has an answer, such
-as new melds from the hand alone, asks only for a better one; 0: any).
+as new melds from the hand alone, asks only for a better one; 0: any), and ``must`` narrows
+the quick no below to the hand cards an action must play.
 
 **In play** (``sim.engine.carousel``) the workspace lies in the rows of the play's search
 workspace after ``melds.W_ROWS`` (``table_work``: only when ``rearrange = table``), so the
@@ -284,11 +285,14 @@ def _add_one(layers, kind):
 
 @kernel
 def best_table_meld(fx, params, values, work, rp, hand, hand_jokers, table, declared,
-                    n_table_jokers, node_cap, better_than):  # fmt: skip
+                    n_table_jokers, node_cap, better_than, must):  # fmt: skip
     """The best meld action (module docstring) of a player holding ``hand`` (layers) and
     ``hand_jokers`` on a table of the natural cards ``table`` (layers) and ``n_table_jokers``
     jokers declared as ``declared[j]``. Returns the hand value it plays, 0 when no legal
-    re-partition plays a hand card, or none plays more than ``better_than``. Its melds are
+    re-partition plays a hand card, or none plays more than ``better_than``; without a joker
+    in hand, 0 at once when no natural card of ``must`` (a mask; -1: any) is in a meld of
+    every card on hand (the quick no: a caller that knows no action existed before the hand
+    gained a card asks for actions playing that card). Its melds are
     left in ``rp`` rows ``RW_BEST``.. (``RP_BEST_N``; candidate rows of ``melds.py``: a
     kept joker stands in them as a natural copy of its card), the freed table jokers in
     ``RP_FREED`` and the pool it partitioned (table, kept jokers as their cards, and hand)
@@ -314,7 +318,7 @@ def best_table_meld(fx, params, values, work, rp, hand, hand_jokers, table, decl
                 _add_one(pool, lowest_kind(rest))
                 rest &= rest - 1
         reach = meldable(fx, params, pool, np.int64(MAX_LAYERS), n_table_jokers)
-        if hand[0] & reach == 0:
+        if hand[0] & must & reach == 0:
             return np.int64(0)
     for freed in range(1 << n_table_jokers):
         ok = True
