@@ -14,7 +14,8 @@ ends the round (``TURN_KNOCK``; the bots decide, ``carousel_policy.wants_knock``
 
 **A meld action** (``carousel_policy.meld_answer`` chooses, this module plays it): the
 hand's own melds laid down beside the table (``table.lay_down``), one card laid off on a
-table meld (``table.lay_off``), or the whole table formed again with hand cards
+table meld (``table.lay_off``), the hand's own melds and planned lay-offs, one on each of
+some table melds, or the whole table formed again with hand cards
 (``repartition.best_table_meld``'s melds, ``_lay_table``): the table's melds are taken
 up (``E_REARRANGE``, which lists the hand cards played) and the new ones laid down
 (``E_MELD`` each, their rows numbered from 0). A table joker kept as its card stands, in
@@ -47,10 +48,12 @@ import numpy as np
 from sim.cards import N_NATURAL
 from sim.engine.bitops import lowest_bit
 from sim.engine.carousel_policy import (
+    ACT_CHEAP,
     ACT_HAND,
     ACT_LAYOFF,
     ACT_NONE,
     ACT_TABLE,
+    PLAN_MELD,
     meld_answer,
     searched_all,
     wants_knock,
@@ -84,6 +87,7 @@ from sim.engine.repartition import (
     RW_SCAL,
     TB_DECLARED,
     TB_JOKERS,
+    W_PLAN,
     W_RP,
     W_TABLE,
 )
@@ -329,6 +333,16 @@ def _meld(fx, params, values, bots, st, piles, rng, work, events, seat, must):
         _lay_table(fx, params, bots, st, piles, rng, work, events, seat)
     elif act == ACT_HAND:
         _lay_hand(fx, params, bots, st, piles, rng, work, events, seat, arg)
+    elif act == ACT_CHEAP:
+        _lay_hand(fx, params, bots, st, piles, rng, work, events, seat, np.int64(-1))
+        for i in range(work[W_PLAN, 0]):
+            entry = work[W_PLAN, 1 + i]
+            m = entry // PLAN_MELD
+            kind = entry % PLAN_MELD
+            if st[R_MELD + m, M_FITS] & (np.int64(1) << kind) == 0:
+                st[R_SC, C_VIOLATIONS] += 1  # never: one lay-off a meld, each fitting it
+                continue
+            lay_off(fx, params, st, events, seat, m, kind)
     elif act == ACT_LAYOFF:
         if not _lay_off_kind(fx, params, st, events, seat, arg):
             st[R_SC, C_VIOLATIONS] += 1  # never: the bots offer only kinds that fit

@@ -18,14 +18,19 @@ layered set, and for each table joker the card it stands for (a group's declarat
   one of them; the cheap first answer, one search of a hand of at most ~13 cards;
 - ``ACT_LAYOFF``: one natural card of the hand laid off on the first table meld it fits
   (``M_FITS``);
+- ``ACT_CHEAP``: the hand's own melds, then lay-offs of the cards left on the table's
+  melds as they are, at most one on each (``layoff_plan``: the most valuable card left
+  that fits it; one lay-off a meld, so none can take another's place: a 3-card group
+  takes only one of its missing suits);
 - ``ACT_TABLE``: the re-partition of the whole table with hand cards that the table
   search returns (``repartition.best_table_meld`` under a frame cap, ``NODE_CAP``: a
   search cut there plays the best it found, and may miss an action that exists).
 
-**greedy** plays the most hand value it can: the hand's own melds when they play the
-whole hand (nothing can play more), else the table search asked for a re-partition that
-plays more than the hand's own melds (``better_than``: its bound starts there, which is
-what makes it cheap), else the hand's own melds, else nothing. It knocks whenever it may
+**greedy** plays the most hand value it can. Its cheap first answer is ``ACT_CHEAP``, the
+hand's own melds and the planned lay-offs: when that plays the whole hand it plays it
+(nothing can play more); otherwise it asks the table search for a re-partition that plays
+more (``better_than``: the search's bound starts there, which is what makes it cheap), and
+plays that, else the cheap answer, else nothing. It knocks whenever it may
 (5 points or less at the end of its turn).
 
 **careful** melds as greedy and knocks only when it is likely lowest: with 5 points or
@@ -45,13 +50,24 @@ import numpy as np
 from sim.engine.bitops import lowest_bit, popcount
 from sim.engine.jit import kernel
 from sim.engine.layout import BOT_CAREFUL, BOT_RANDOM, P_PLAYERS
-from sim.engine.melds import MAX_LAYERS, MELD_GROUP, S_BEST_N, W_SCAL, best_arrangement
+from sim.engine.melds import (
+    CA_TAKE,
+    MAX_LAYERS,
+    MELD_GROUP,
+    S_BEST_N,
+    W_BEST,
+    W_SCAL,
+    best_arrangement,
+    remove_one_each,
+)
 from sim.engine.repartition import (
     MAX_TABLE_JOKERS,
     RP_CAPPED,
     RW_SCAL,
     TB_DECLARED,
     TB_JOKERS,
+    W_LEFT,
+    W_PLAN,
     W_RP,
     W_TABLE,
     best_table_meld,
@@ -64,6 +80,7 @@ from sim.engine.state import (
     C_N_MELDS,
     M_CARDS,
     M_DECLARED,
+    M_FITS,
     M_JOKERS,
     M_TYPE,
     R_MELD,
@@ -79,6 +96,9 @@ ACT_NONE = 0  # no meld action
 ACT_HAND = 1  # the hand's own melds (workspace rows W_BEST..): arg -1 all, else row arg
 ACT_LAYOFF = 2  # lay natural kind arg off on the first table meld it fits
 ACT_TABLE = 3  # the table search's re-partition (repartition.W_RP)
+ACT_CHEAP = 4  # the hand's own melds, then the lay-offs planned in repartition.W_PLAN
+PLAN_MAX = 15  # lay-offs one plan holds
+PLAN_MELD = 64  # a plan entry: meld * PLAN_MELD + kind
 
 NODE_CAP = 300  # frames one table search may push (docs/engine.md, "Carousel": at 1,000
 # greedy played 630-950 hands/s at 3-5 players, at 300 1,400-1,900)
@@ -135,6 +155,41 @@ def hand_answer(fx, params, values, st, work, seat):
 
 
 @kernel
+def layoff_plan(fx, params, values, st, work, seat):
+    """After the hand's own melds (``work`` rows ``W_BEST``.., ``hand_answer``): plan one
+    lay-off on each table meld that a natural card left in ``seat``'s hand fits, the most
+    valuable such card (module docstring), into row ``W_PLAN``; returns their value."""
+    row = R_SEAT + seat
+    left = work[W_LEFT, 0:MAX_LAYERS]
+    for l in range(MAX_LAYERS):
+        left[l] = st[row, S_HAND + l]
+    for i in range(work[W_SCAL, S_BEST_N]):
+        for l in range(MAX_LAYERS):
+            if work[W_BEST + i, CA_TAKE + l] != 0:
+                remove_one_each(left, np.int64(MAX_LAYERS), work[W_BEST + i, CA_TAKE + l])
+    n = 0
+    total = np.int64(0)
+    for m in range(st[R_SC, C_N_MELDS]):
+        if n == PLAN_MAX or left[0] == 0:
+            break
+        fits = st[R_MELD + m, M_FITS] & left[0]
+        best = np.int64(-1)
+        while fits != 0:
+            k = lowest_bit(fits)
+            fits &= fits - 1
+            if best < 0 or values[k] > values[best]:
+                best = k
+        if best < 0:
+            continue
+        remove_one_each(left, np.int64(MAX_LAYERS), np.int64(1) << best)
+        n += 1
+        work[W_PLAN, n] = m * PLAN_MELD + best
+        total += values[best]
+    work[W_PLAN, 0] = n
+    return total
+
+
+@kernel
 def table_answer(fx, params, values, st, work, seat, better_than, must):
     """The table search (``ACT_TABLE``) for a re-partition playing more than
     ``better_than`` of ``seat``'s hand value and, when he holds no joker, a natural card of
@@ -154,12 +209,15 @@ def table_answer(fx, params, values, st, work, seat, better_than, must):
 def _greedy_answer(fx, params, values, st, work, seat, must):
     """greedy's and careful's meld action (module docstring): (``ACT_*``, argument)."""
     own = hand_answer(fx, params, values, st, work, seat)
+    if own == 0:
+        work[W_SCAL, S_BEST_N] = 0
+    own += layoff_plan(fx, params, values, st, work, seat)
     if own > 0 and own == hand_value(fx, params, values, st, seat):
-        return ACT_HAND, np.int64(-1)
+        return ACT_CHEAP, np.int64(0)
     if table_answer(fx, params, values, st, work, seat, own, must) > 0:
         return ACT_TABLE, np.int64(0)
     if own > 0:
-        return ACT_HAND, np.int64(-1)
+        return ACT_CHEAP, np.int64(0)
     return ACT_NONE, np.int64(0)
 
 

@@ -121,7 +121,9 @@ W_RP = W_ROWS  # the re-partition workspace: RW_ROWS rows
 W_TABLE = W_RP + RW_ROWS  # the table as the search takes it: layers, then declared jokers
 TB_DECLARED = MAX_LAYERS  # W_TABLE row: TB_DECLARED + j, the card table joker j stands for
 TB_JOKERS = TB_DECLARED + MAX_TABLE_JOKERS  # W_TABLE row: the table's jokers
-TABLE_WORK_ROWS = W_TABLE + 1
+W_PLAN = W_TABLE + 1  # a caller's plan of lay-offs: its count, then one entry a column
+W_LEFT = W_PLAN + 1  # a caller's scratch layers (the hand left after some melds)
+TABLE_WORK_ROWS = W_LEFT + 1
 TABLE_WORK_COLS = max(W_COLS, RW_COLS, TB_JOKERS + 1)
 
 
