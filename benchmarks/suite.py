@@ -9,6 +9,7 @@ is a line of its own), 4 players, careful bots; gin_rummy simple against simple 
 200 hands/s on one core) and against greedy in 2-player rummy_basic; tonk at 2 players,
 phom at 4 and conquian at 2, greedy (issue #32's bar: 100,000 hands/s); nowrang at 2,
 greedy (issue #33's bar: 100,000 hands/s); continental at 4, greedy (issue #33 point 1);
+carousel_knock at 2 and 4, greedy (issue #33 point 3's bar: 1,000 hands/s);
 german_rummy at 4 players, greedy, with its initial meld of 40 and without it (issue #31's
 bar: 15,000 hands/s with it); and the warm-cache start-up time of ``rummysim bench --hands 1``.
 Hand analysis: `rummysim deadwood --file` on a million random hands.
@@ -144,6 +145,13 @@ def main() -> None:
     # hundredth of the hands, since its wild pattern test is slower still (docs/engine.md)
     figure = bench("continental", players=4, bots="greedy", hands=HANDS // 100, workers=1)
     print(json.dumps(figure), flush=True)
+    # issue #33 point 3: Carousel at 2 and 4 players, greedy (bar: 1,000 hands/s on one
+    # core); a five-hundredth of the hands, each turn asking the table search (docs/engine.md)
+    for players in (2, 4):
+        figure = bench(
+            "carousel_knock", players=players, bots="greedy", hands=HANDS // 500, workers=1
+        )
+        print(json.dumps(figure), flush=True)
     print(
         json.dumps(
             {

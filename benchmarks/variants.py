@@ -17,7 +17,7 @@ from sim.rules.loader import variants_dir
 from sim.rules.model import bots_for
 
 HANDS = int(os.environ.get("RUMMYSIM_BENCH_VARIANT_HANDS", "100000"))
-SLOW = {"nowrang": 10, "continental": 100}
+SLOW = {"nowrang": 10, "continental": 100, "carousel_knock": 20}
 """Variants that play a fraction (1/n) of the hands, so the table takes minutes, not hours."""
 
 

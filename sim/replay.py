@@ -204,7 +204,8 @@ def transcript(
     unit = "chips" if rules.chips else "hand score"  # a chip game's scores (§3.22)
     if rules.family == "conquian":  # §3.21: cards are counted, hands won in tentos
         held, unit = "card(s)", "tentos"
-    lines += _describe(out.events, names, held, opening, unit)
+    knocked = "point(s)" if rules.family == "carousel" else "deadwood"  # §3.16: points in hand
+    lines += _describe(out.events, names, held, opening, unit, knocked)
     violations = int(out.counters[R.C_VIOLATIONS])
     lines.append(f"audit: {violations} violation(s)")
     return "\n".join(lines)
@@ -216,12 +217,14 @@ def _describe(
     held: str = "point(s)",
     opening: int = 0,
     unit: str = "hand score",
+    knocked: str = "deadwood",
 ) -> list[str]:
     """One line or two per event of the log (``sim.engine.state`` says what each holds);
     ``held`` names what a seat's count at the end is (Boat House, §3.7: his unmelded
     points); under an initial-meld threshold ``opening`` (§2D.24) the melds of the turn a
     seat first lays down are marked as his initial meld; ``unit`` names a seat's score of the
-    hand ("chips" in a chip game)."""
+    hand ("chips" in a chip game); ``knocked`` names what a knocker's count is (Carousel,
+    §3.16: the points in his hand)."""
     lines: list[str] = []
     turn = 0
     opened: set[int] = set()  # seats that laid down a meld this hand
@@ -327,8 +330,17 @@ def _describe(
                 f"  takes up {a} of his meld(s), {cards_text(meld_order(cards))}, to form "
                 "them again"
             )
+        elif etype == S.E_REARRANGE:  # §3.16: the new table's E_MELDs follow, from #0
+            played = cards_text(sorted(cards))
+            lines.append(
+                f"  takes up the table's {a} meld(s) and forms the table again with {b} hand "
+                f"card(s), {played}:"
+            )
+        elif etype == S.E_FINAL:  # §3.16: the stock ran out, one more turn each
+            turn += 1
+            lines.append(f"turn {turn}: {who} (final turn; {a} left, his included)")
         elif etype == S.E_KNOCK:
-            lines.append(f"  knocks with {a} deadwood" if a else "  goes gin")
+            lines.append(f"  knocks with {a} {knocked}" if a else "  goes gin")
         elif etype == S.E_SHOW:
             laid = f", laying off {cards_text(sorted(cards))}" if cards else ""
             lines.append(f"  {who} shows {a} deadwood{laid}")

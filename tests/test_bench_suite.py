@@ -46,6 +46,8 @@ def test_all_cores_run_gives_every_worker_the_one_core_hands_and_is_bracketed(mo
         assert (*chips, "greedy", suite.HANDS, 1) in calls
     assert ("nowrang", 2, "greedy", suite.HANDS // 10, 1) in calls  # issue #33's line
     assert ("continental", 4, "greedy", suite.HANDS // 100, 1) in calls  # issue #33 point 1
+    for players in (2, 4):  # issue #33 point 3
+        assert ("carousel_knock", players, "greedy", suite.HANDS // 500, 1) in calls
     for variant, bots in (("gin_rummy", "mc32,simple"), ("rummy_basic", "mc32,greedy")):
         assert (variant, 2, bots, suite.MC_HANDS, 1) in calls  # issue #34 point 4
     scaling = next(line for line in lines if line["bench"] == "engine_scaling")

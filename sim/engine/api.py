@@ -53,6 +53,7 @@ FAMILY_CODES = {
     "tonk": L.FAMILY_TONK,
     "phom": L.FAMILY_PHOM,
     "conquian": L.FAMILY_CONQUIAN,
+    "carousel": L.FAMILY_CAROUSEL,
 }
 
 

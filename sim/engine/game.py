@@ -14,7 +14,10 @@ gin (``loser_sits_out``, §3.18) the loser of a hand deals the next one and sits
 game's end (§3.17, §2I.36-39) the winner gets the game bonus (200 on a shutout, or his
 whole total doubled under ``shutout = "double_all"``), every player the box bonus per hand
 he won, and the side bonuses of the game (Oklahoma's) are added; none of this counts
-toward the target. 4-player gin (§3.19) is played by teams (``partnership.py``): the game
+toward the target. A Carousel game (§3.16, ``carousel_score.py``) ends when a player has
+the target after a round and a single player leads the totals with the game and round
+bonuses, which are its final scores. 4-player gin (§3.19) is played by teams
+(``partnership.py``): the game
 is between the teams' totals (seats 0 and 1 carry them, their partners the same), the deal
 passes left every hand, void or not, and the bonuses go by team.
 
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.engine.carousel_score import carousel_final, carousel_over, round_wins
 from sim.engine.deal import step_seat
 from sim.engine.hand import REASON_DECIDE, count_hand, finish_hand, play_turns, start_hand
 from sim.engine.jit import allocating, kernel
@@ -36,6 +40,7 @@ from sim.engine.layout import (
     END_PENALTY_LIMIT,
     END_SINGLE_HAND,
     END_TARGET,
+    FAMILY_CAROUSEL,
     FAMILY_GIN,
     FAMILY_PHOM,
     FAMILY_TONK,
@@ -63,6 +68,7 @@ from sim.engine.mc import decide, new_mc_scratch
 from sim.engine.melds import new_work
 from sim.engine.partnership import N_TALLY, TABLES, TEAMS, seat_table, tally_table, team_hand
 from sim.engine.phom_chips import mom_seats
+from sim.engine.repartition import table_work
 from sim.engine.rng import N_RNG, STREAM_GAME, below, stream_seed
 from sim.engine.rows import (
     C_EVENTS,
@@ -205,7 +211,7 @@ def play_games(
     players = rule(fx, params, P_PLAYERS)
     st, piles = new_state()
     rng = np.zeros(N_RNG, np.uint64)
-    work = new_work()
+    work = table_work(fx, params)  # Carousel's table search has its rows after the meld search's
     scratch, piles2 = new_state()  # the Monte Carlo bot's playouts (sim.engine.mc)
     rng2 = np.zeros(N_RNG, np.uint64)
     work2 = new_work()
@@ -312,7 +318,9 @@ def play_games(
                 reason, hand_winner = team_hand(fx, params, st, events, tally, scores, row)
             if rule(fx, params, P_STOCK_EXHAUSTION) == STOCK_DRAWN_HAND_CARRY:
                 stake = next_stake(stake, reason)
-            if hand_winner >= 0:
+            if rule(fx, params, P_FAMILY) == FAMILY_CAROUSEL:
+                round_wins(st, won, players)  # §3.16: tied winners each won the round
+            elif hand_winner >= 0:
                 won[hand_winner % ranked] += 1  # partners: the team's hands
             for p in range(players):
                 totals[p] += scores[p]
@@ -341,6 +349,9 @@ def play_games(
                 redeals += 1
             played = hands_in_game - redeals
             finished, winner = game_over(fx, params, totals, ranked, played, hand_winner)
+            carousel = rule(fx, params, P_FAMILY) == FAMILY_CAROUSEL
+            if carousel and rule(fx, params, P_GAME_END) == END_TARGET:
+                finished, winner = carousel_over(fx, params, totals, won, players, final)
             if not finished and hands_in_game >= rule(fx, params, P_HAND_CAP):
                 finished = True
                 winner = unique_leader(totals, ranked)
@@ -377,6 +388,8 @@ def play_games(
             final[3] = final[1]
         elif rule(fx, params, P_FAMILY) == FAMILY_GIN:
             gin_game_bonuses(fx, params, totals, won, game_side, winner, players, final)
+        elif rule(fx, params, P_FAMILY) == FAMILY_CAROUSEL:
+            carousel_final(fx, params, totals, won, players, final)  # §3.16: 100 and 25s
         for p in range(players):
             game_scores[g, p] = final[p]
         g += 1

@@ -53,6 +53,13 @@ exposed card used or rejected, the stock card used or passed, forcing); a use th
 the hand empty goes out (``went_out``, 11 cards melded, no discard) and a rejection with
 the stock empty draws the hand (``exhausted``). The winner scores 1 tento times
 the hand's stake (``C_STAKE``, which ``game.py`` sets: ``drawn_hand_carry``).
+
+Carousel (``family = "carousel"``, §3.16) plays its own whole turn too (``carousel.py``:
+up to three draws, a meld action re-forming the table that ends the turn, no discard); a
+meld action that empties the hand goes out (``went_out``), a knock at the turn's end ends
+the round (``knock``, or ``undercut`` when the knocker did not win), and the last of the
+final turns after the stock-out ends it (``stock_out``); ``carousel_score.settle_carousel``
+scores all three.
 """
 
 from __future__ import annotations
@@ -78,6 +85,17 @@ from sim.engine.bots import (
     wants_drop,
 )
 from sim.engine.calls import call_discard
+from sim.engine.carousel import (
+    TURN_KNOCK,
+    TURN_OVER,
+    carousel_family,
+    carousel_turn,
+    check_carousel_turn,
+)
+from sim.engine.carousel import (
+    TURN_OUT as CAROUSEL_OUT,
+)
+from sim.engine.carousel_score import settle_carousel
 from sim.engine.chips import check_chip_scores, settle_chips
 from sim.engine.conquian import (
     TURN_DRAWN,
@@ -93,6 +111,7 @@ from sim.engine.go_out import OUT_NONE, concealed, go_out, knocking, may_knock, 
 from sim.engine.jit import kernel
 from sim.engine.layout import (
     DBI_ONLY_FOR_INITIAL,
+    FAMILY_CAROUSEL,
     FAMILY_CONQUIAN,
     FAMILY_PHOM,
     FAMILY_TONK,
@@ -432,6 +451,22 @@ def play_turns(fx, params, values, bots, st, piles, rng, work, events):
                     st[R_SC, C_VIOLATIONS] += check_conquian(fx, params, st, np.int64(-1))
                 st[R_SC, C_CURRENT] = next_seat(fx, params, st, seat)
                 continue
+            if carousel_family(fx, params):  # Carousel's own turn (§3.16, carousel.py)
+                outcome = carousel_turn(
+                    fx, params, values, bots, st, piles, rng, work, events, seat
+                )
+                st[R_SC, C_TURN] += 1
+                _audit(fx, params, st, piles, work)
+                if rule(fx, params, P_AUDIT) == 1:
+                    st[R_SC, C_VIOLATIONS] += check_carousel_turn(fx, params, st)
+                if outcome == CAROUSEL_OUT:
+                    return REASON_WENT_OUT, seat
+                if outcome == TURN_KNOCK:
+                    return REASON_KNOCK, seat
+                if outcome == TURN_OVER:
+                    return REASON_STOCK_OUT, -1
+                st[R_SC, C_CURRENT] = next_seat(fx, params, st, seat)
+                continue
             st[R_SC, C_PLAYED_BEFORE] = st[R_SEAT + seat, S_PLAYED]
             if tonk and _drops(fx, params, values, bots, st, piles, rng, work, events, seat):
                 return REASON_DROP, seat
@@ -560,7 +595,9 @@ def finish_hand(fx, params, values, st, piles, work, events, reason, winner, sco
         scores[p] = 0
         side[p] = 0
     family = rule(fx, params, P_FAMILY)
-    if family == FAMILY_CONQUIAN:
+    if family == FAMILY_CAROUSEL:  # §3.16 (carousel_score.py)
+        reason, winner = settle_carousel(fx, params, values, st, reason, winner, scores)
+    elif family == FAMILY_CONQUIAN:
         if winner >= 0:
             scores[winner] = CONQUIAN_TENTO * st[R_SC, C_STAKE]  # drawn_hand_carry
         if rule(fx, params, P_AUDIT) == 1:

@@ -153,6 +153,7 @@ P_PHOM_LAYOFF_OTHERS = slot("phom_layoff_others")
 P_PHOM_TAKEN_PENALTY = slot("phom_discard_taken_penalty")
 P_PHOM_THREE_TAKEN = slot("phom_three_taken_liability")
 P_PLAY_DIRECTION = slot("play_direction")
+P_CAROUSEL_BONUS_TO = slot("carousel_round_bonus_to")
 
 ACE_LOW = code("ace_rank", "low")
 ACE_HIGH = code("ace_rank", "high")
@@ -212,6 +213,9 @@ STOCK_BLOCK_TOTALS = code("stock_exhaustion", "block_totals")
 STOCK_SHUFFLE_ALL = code("stock_exhaustion", "shuffle_all")  # §3.6 default (not in seed)
 STOCK_DRAWN_HAND_CARRY = code("stock_exhaustion", "drawn_hand_carry")  # §3.21 Conquian
 REARRANGE_OWN = code("rearrange", "own")
+REARRANGE_TABLE = code("rearrange", "table")  # §3.16 Carousel
+STOCK_FINAL_TURNS = code("stock_exhaustion", "final_turns")  # §3.16 Carousel
+BONUS_TO_ALL_PLAYERS = code("carousel_round_bonus_to", "all_players")  # §2M.59
 XD_ANY_CARD = code("discard_draw", "any_card")
 XD_TOP_PLUS_ONE = code("discard_draw", "top_plus_one")
 SCORE_PIP_TO_WINNER = code("scoring", "pip_to_winner")
@@ -250,11 +254,16 @@ FAMILY_GIN = 2  # §3.17, §3.20: knock or gin, the defender lays off, undercut,
 FAMILY_TONK = 3  # §3.22: progressive melding settled in chips, instant tonks, the drop
 FAMILY_PHOM = 4  # §3.13: concealed melds, conditional takes, four turns, a showdown, chips
 FAMILY_CONQUIAN = 5  # §3.21: melds only with the exposed card, forcing, 11 melded win a tento
+FAMILY_CAROUSEL = 6  # §3.16: draw up to 3, a meld action re-forms the table, knock at 5
 
 GAME_BONUS = 100  # §3.17: bonus for winning a gin game (200 on a shutout)
 SHUTOUT_GAME_BONUS = 200
 RUM_BONUS = 25  # §3.10 rule 2: a hand won with 0 deadwood collects 25 from each opponent
 KNOCK_PENALTY = 10  # §3.10 rule 4: an undercut knocker pays 10
+CAROUSEL_UNDERCUT = 10  # §3.16: a winner who is not the knocker scores 10 more
+CAROUSEL_ALL_PLAYED = 25  # §3.16: winning by playing all one's cards
+CAROUSEL_GAME_BONUS = 100  # §3.16: each player at the target when the game ends
+CAROUSEL_ROUND_BONUS = 25  # §3.16, §2M.59: per round won, at the game's end
 
 # ---- how a hand ended and the bots: the dataset's codes (``sim.engine.rows``) ------------------
 from sim.engine.rows import (  # noqa: E402, F401 (re-exported for the kernels)

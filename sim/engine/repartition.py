@@ -41,7 +41,14 @@ its bound there (``floor``).
 
 ``node_cap`` bounds the frames pushed by one call (0: no bound); a call that reaches it
 returns the best found so far and sets ``RP_CAPPED`` (a miss the oracle counts,
-``tests/oracles/repartition.py``).
+``tests/oracles/repartition.py``). ``better_than`` raises the bound: only a re-partition
+playing more hand value than that is searched for (a caller that already has an answer, such
+as new melds from the hand alone, asks only for a better one; 0: any), and ``must`` narrows
+the quick no below to the hand cards an action must play.
+
+**In play** (``sim.engine.carousel``) the workspace lies in the rows of the play's search
+workspace after ``melds.W_ROWS`` (``table_work``: only when ``rearrange = table``), so the
+one turn loop passes no array more.
 """
 
 from __future__ import annotations
@@ -51,6 +58,7 @@ import numpy as np
 from sim.cards import JOKER
 from sim.engine.bitops import popcount
 from sim.engine.jit import allocating, kernel
+from sim.engine.layout import P_REARRANGE, REARRANGE_TABLE
 from sim.engine.melds import (
     CA_JOKERS,
     CA_TAKE,
@@ -59,7 +67,9 @@ from sim.engine.melds import (
     MAX_LAYERS,
     N_CA,
     S_TRUNCATED,
+    W_COLS,
     W_PICK,
+    W_ROWS,
     W_SCAL,
     copies,
     list_candidates,
@@ -69,6 +79,7 @@ from sim.engine.melds import (
     record_path,
     remove_one_each,
 )
+from sim.engine.specs import rule
 
 RP_DEPTH = 96  # decided copies on the stack (table and hand cards together)
 MAX_TABLE_JOKERS = 4
@@ -104,12 +115,32 @@ RP_CAPPED = 4  # 1 when the call reached node_cap
 RP_TRUNCATED = 5  # 1 when a card had more than MAX_CAND candidates
 RP_TRY_N = 6  # melds of the current choice's best
 RP_POOL = 7  # RP_POOL + l: the pool of the best re-partition's choice (table + hand)
+RW_KEPT = N_CA  # a best row's column: the kinds of the kept jokers it holds (play: carousel)
+
+# ---- in play: the rows after the meld search's (``table_work``) ------------------------
+W_RP = W_ROWS  # the re-partition workspace: RW_ROWS rows
+W_TABLE = W_RP + RW_ROWS  # the table as the search takes it: layers, then declared jokers
+TB_DECLARED = MAX_LAYERS  # W_TABLE row: TB_DECLARED + j, the card table joker j stands for
+TB_JOKERS = TB_DECLARED + MAX_TABLE_JOKERS  # W_TABLE row: the table's jokers
+W_PLAN = W_TABLE + 1  # a caller's plan of lay-offs: its count, then one entry a column
+W_LEFT = W_PLAN + 1  # a caller's scratch layers (the hand left after some melds)
+TABLE_WORK_ROWS = W_LEFT + 1
+TABLE_WORK_COLS = max(W_COLS, RW_COLS, TB_JOKERS + 1)
 
 
 @allocating
 def new_rp():
     """A re-partition workspace (``int64[RW_ROWS, RW_COLS]``); one per thread of play."""
     return np.zeros((RW_ROWS, RW_COLS), np.int64)
+
+
+@allocating
+def table_work(fx, params):
+    """The play's search workspace: ``melds.new_work``'s rows, and under ``rearrange =
+    table`` (Carousel) the re-partition's rows after them (``W_RP``, ``W_TABLE``)."""
+    if rule(fx, params, P_REARRANGE) == REARRANGE_TABLE:
+        return np.zeros((TABLE_WORK_ROWS, TABLE_WORK_COLS), np.int64)
+    return np.zeros((W_ROWS, W_COLS), np.int64)
 
 
 @kernel
@@ -251,14 +282,18 @@ def _add_one(layers, kind):
 
 @kernel
 def best_table_meld(fx, params, values, work, rp, hand, hand_jokers, table, declared,
-                    n_table_jokers, node_cap):  # fmt: skip
+                    n_table_jokers, node_cap, better_than, must):  # fmt: skip
     """The best meld action (module docstring) of a player holding ``hand`` (layers) and
     ``hand_jokers`` on a table of the natural cards ``table`` (layers) and ``n_table_jokers``
     jokers declared as ``declared[j]``. Returns the hand value it plays, 0 when no legal
-    re-partition plays a hand card. Its melds are left in ``rp`` rows ``RW_BEST``..
-    (``RP_BEST_N``; candidate rows of ``melds.py``: a kept joker stands in them as a natural
-    copy of its card), the freed table jokers in ``RP_FREED`` and the pool it partitioned
-    (table, kept jokers as their cards, and hand) in ``RP_POOL``.."""
+    re-partition plays a hand card, or none plays more than ``better_than``; without a joker
+    in hand, 0 at once when no natural card of ``must`` (a mask; -1: any) is in a meld of
+    every card on hand (the quick no: a caller that knows no action existed before the hand
+    gained a card asks for actions playing that card). Its melds are
+    left in ``rp`` rows ``RW_BEST``.. (``RP_BEST_N``; candidate rows of ``melds.py``: a
+    kept joker stands in them as a natural copy of its card), the freed table jokers in
+    ``RP_FREED`` and the pool it partitioned (table, kept jokers as their cards, and hand)
+    in ``RP_POOL``.."""
     rp[RW_SCAL, RP_BEST_N] = 0
     rp[RW_SCAL, RP_FREED] = 0
     rp[RW_SCAL, RP_NODES] = 0
@@ -266,7 +301,7 @@ def best_table_meld(fx, params, values, work, rp, hand, hand_jokers, table, decl
     rp[RW_SCAL, RP_TRUNCATED] = 0
     pool = rp[RW_POOL, 0:MAX_LAYERS]
     need = rp[RW_NEED, 0:MAX_LAYERS]
-    best_gain = np.int64(0)
+    best_gain = better_than
     table_value = np.int64(0)
     for l in range(MAX_LAYERS):
         table_value += mask_value(values, table[l])
@@ -280,8 +315,8 @@ def best_table_meld(fx, params, values, work, rp, hand, hand_jokers, table, decl
                 _add_one(pool, lowest_kind(rest))
                 rest &= rest - 1
         reach = meldable(fx, params, pool, np.int64(MAX_LAYERS), n_table_jokers)
-        if hand[0] & reach == 0:
-            return best_gain
+        if hand[0] & must & reach == 0:
+            return np.int64(0)
     for freed in range(1 << n_table_jokers):
         ok = True
         for l in range(MAX_LAYERS):
@@ -334,8 +369,8 @@ def best_table_meld(fx, params, values, work, rp, hand, hand_jokers, table, decl
             continue
         jokers = hand_jokers + popcount(np.int64(freed))
         got = _search(
-            fx, params, values, work, rp, pool, need, jokers, popcount(np.int64(freed)), floor,
-            node_cap,
+            fx, params, values, work, rp, pool, need, jokers, popcount(np.int64(freed)),
+            floor + best_gain, node_cap,
         )  # fmt: skip
         if got > floor and got - floor > best_gain:
             best_gain = got - floor
@@ -349,4 +384,6 @@ def best_table_meld(fx, params, values, work, rp, hand, hand_jokers, table, decl
                 rp[RW_SCAL, RP_POOL + l] = pool[l]
         if rp[RW_SCAL, RP_CAPPED] != 0:
             break
+    if rp[RW_SCAL, RP_BEST_N] == 0:
+        return np.int64(0)
     return best_gain

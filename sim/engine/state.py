@@ -110,7 +110,10 @@ C_MC_ASKED = 42  # mc.Q_*: the last question this turn's player was asked by the
 C_MC_DRAW = 43  # the decided draw: 0 none, 1 the stock, 2 the discard top (used once)
 C_MC_CARD = 44  # the decided discard plus 1 (0: none; used once)
 C_MC_KNOCK = 45  # with C_MC_CARD: 1 to knock after it
-N_C = 46
+C_FINAL_LEFT = 46  # Carousel: final turns still to play after the stock ran out (§3.16)
+C_ROUND_WINNERS = 47  # Carousel: the round's winners, a bit a seat (game.py counts them)
+C_MELD_ACTS = 48  # Carousel: meld actions this turn (a meld ends the turn, §3.16)
+N_C = 49
 
 # ---- meld columns ---------------------------------------------------------------------------
 M_TYPE = 0  # melds.MELD_GROUP or MELD_RUN
@@ -182,6 +185,9 @@ E_USE = 28  # seat, a = the exposed card he uses, b = 1 when it was on offer on 
 # pile, 0 for the stock card he turned up (Conquian, §3.21); his E_REFORM and E_MELDs follow
 E_REFORM = 27  # seat, a = his melds taken up to be formed again with the exposed card
 # (Conquian's lay-off or rearranging, §3.21), cards = their cards; his E_MELDs follow
+E_REARRANGE = 29  # seat, a = the table melds taken up, b = the hand cards played with them,
+# cards = those hand cards (Carousel's meld action, §3.16); the new table's E_MELDs follow
+E_FINAL = 30  # seat, a = the final turns left, his included (Carousel's stock-out, §3.16)
 
 
 @allocating

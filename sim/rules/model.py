@@ -45,6 +45,9 @@ FAMILIES: Mapping[str, str] = MappingProxyType(
         "conquian": "two players meld only with the exposed card (the discard or the stock "
         "card, which never enters a hand), on their own melds, forcing; 11 cards melded win "
         "a tento (§3.21)",
+        "carousel": "no discards: a turn draws up to three cards and a meld action ends it, "
+        "the whole table formed again with hand cards; knock with 5 points or less, the "
+        "stock-out's final turns, differences to the lowest hand (§3.16)",
     }
 )
 """What the ``family`` key of a variant file may say: which game the toggles apply to."""
@@ -72,7 +75,7 @@ GIN_ONLY = (
 )
 """§2I toggles that only gin has (RULES.md §4D); other families keep their defaults."""
 KNOCK_ONLY = ("knock_limit",)
-"""§2I toggles of every knock family (RULES.md §4D)."""
+"""§2I toggles of every knock family (RULES.md §4D), and Carousel's knock at 5 (§3.16)."""
 CHIP_FAMILIES = ("tonk", "phom")
 """Families settled in chips (RULES.md §4C, CH): a hand's scores are chips won and lost."""
 CHIP_ONLY = ("chip_stack",)
@@ -86,20 +89,28 @@ FAMILY_VALUES = (
     ("meld_timing", "knock", KNOCK_FAMILIES, "RULES.md §2D.18, §3.10, §3.17"),
     ("stock_exhaustion", "void_at_two", ("gin",), "RULES.md §3.17"),
     ("stock_exhaustion", "drawn_hand_carry", ("conquian",), "RULES.md §3.21"),
+    ("stock_exhaustion", "final_turns", ("carousel",), "RULES.md §2F.28, §3.16"),
+    ("rearrange", "table", ("carousel",), "RULES.md §2D.23, §3.16"),
 )
 """Values exactly some families have, each with where RULES.md says so: refused elsewhere,
 and those families refuse any other value of the setting."""
-CONQUIAN_ONLY = ("run_max", "rearrange")
-"""Settings the engine plays only in Conquian (§3.21): its run cap and rearranging its own
-melds (``rearrange = "table"`` is the carousel's, not played yet)."""
+CONQUIAN_ONLY = ("run_max",)
+"""Settings the engine plays only in Conquian (§3.21): its run cap."""
+REARRANGING = ("conquian", "carousel")
+"""Families that rearrange table melds (§2D.23): Conquian its own (``own``), Carousel the
+whole table (``table``, which ``FAMILY_VALUES`` keeps to it)."""
+CAROUSEL_ONLY = ("carousel_round_bonus_to",)
+"""§2M toggles: Carousel's only (RULES.md §4D)."""
 FAMILY_ONLY: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {
         **{name: ("gin",) for name in GIN_ONLY},
-        **{name: KNOCK_FAMILIES for name in KNOCK_ONLY},
+        **{name: (*KNOCK_FAMILIES, "carousel") for name in KNOCK_ONLY},
         **{name: ("tonk",) for name in TONK_ONLY},
         **{name: ("tonk",) for name in CHIP_ONLY},
         **{name: ("phom",) for name in PHOM_ONLY},
         **{name: ("conquian",) for name in CONQUIAN_ONLY},
+        "rearrange": REARRANGING,
+        **{name: ("carousel",) for name in CAROUSEL_ONLY},
     }
 )
 """Each family-only setting and the families it belongs to; elsewhere it keeps its default."""
@@ -155,6 +166,29 @@ CONQUIAN_FIXED = {
 }
 """Settings the conquian family does not use, each with the reason given when a file
 changes it (``upcard``, ``layoff_target`` and ``stock_exhaustion`` are checked apart: its
+values differ from the defaults)."""
+CAROUSEL_FIXED = {
+    "scoring": "Carousel scores differences to the lowest hand (RULES.md §3.16)",
+    "going_rummy": "Carousel's bonus for playing all one's cards is +25 (§3.16)",
+    "discard_draw": "Carousel has no discard pile (§3.16)",
+    "call_rummy": "Carousel has no discards to call (§3.16)",
+    "borrowing": "Carousel re-forms the whole table instead (rearrange, §3.16)",
+    "initial_meld_min": "Carousel's first meld needs only a meld of three (§3.16 open point 2)",
+    "discard_before_initial_meld": "Carousel has no discard pile (§3.16)",
+    "must_discard_to_go_out": "Carousel has no discarding (§3.16)",
+    "melds_per_turn": "a meld action re-forms the whole table at once (§3.16)",
+    "layoff_target": "a meld action re-forms the whole table, everyone's (§3.16)",
+    "layoff_requires_meld": "a meld action re-forms the whole table, everyone's (§3.16)",
+    "meld_timing": "Carousel melds during play, one meld action a turn (§3.16)",
+    "joker_limit": "a Carousel joker may stand for any card (§3.16)",
+    "joker_slide": "a Carousel joker moves only as part of a re-formed table (§3.16)",
+    "group_duplicates": "a Carousel group holds no two identical cards (§3.16)",
+    "run_suit": "a Carousel run is of one suit (§3.16 open point 7)",
+    "strip_8_9_10": "Carousel plays full packs (§3.16)",
+    "dealer_rotation": "Carousel's deal passes left (§3.16)",
+}
+"""Settings the carousel family does not use, each with the reason given when a file
+changes it (``upcard``, ``joker_declare`` and ``joker_replace`` are checked apart: its
 values differ from the defaults)."""
 PHOM_TURNS = 4
 """Turns each player plays in a Phỏm hand without an Ù (§3.13)."""
@@ -552,7 +586,15 @@ def _check_family(rules: Rules) -> None:
             allowed="off in the phom family (RULES.md §3.13)",
         )
     nowrang_opening = family == "rummy" and timing == "all_at_once"
-    if not values["upcard"] and family not in ("tonk", "phom", "conquian") and not nowrang_opening:
+    if values["upcard"] and family == "carousel":
+        raise ConfigError(
+            "Carousel has no upcard and no discard pile",
+            key="upcard",
+            value=True,
+            allowed="off in the carousel family (RULES.md §3.16)",
+        )
+    no_upcard = ("tonk", "phom", "conquian", "carousel")
+    if not values["upcard"] and family not in no_upcard and not nowrang_opening:
         raise ConfigError(
             f"upcard off is not supported by the engine yet in family {show(family)} with "
             f"meld_timing {show(timing)}",
@@ -615,6 +657,8 @@ def _check_family(rules: Rules) -> None:
         _check_phom(rules)
     if family == "conquian":
         _check_conquian(rules)
+    if family == "carousel":
+        _check_carousel(rules)
     if not knock:
         return
     _check_knock_family(rules)
@@ -809,6 +853,44 @@ def _check_conquian(rules: Rules) -> None:
             key="game_end",
             value=values["game_end"],
             allowed="target:N (first to N tentos; §3.21: 3, best of five), single_hand",
+        )
+
+
+def _check_carousel(rules: Rules) -> None:
+    """What the carousel family does not use (:data:`CAROUSEL_FIXED`), its jokers and how
+    its games end (RULES.md §3.16)."""
+    values = rules.values
+    _keep_defaults(rules, CAROUSEL_FIXED, "the carousel family", "in the carousel family")
+    fixed = {"joker_declare": "always", "joker_replace": "reuse_same_turn"}
+    for name, want in fixed.items():
+        if values[name] != want:
+            raise ConfigError(
+                f"Carousel plays {name} = {show(want)}, not {show(values[name])}",
+                key=name,
+                value=values[name],
+                allowed=f"{show(want)} in the carousel family (RULES.md §3.16, §2B.11-12)",
+            )
+    if isinstance(values["knock_limit"], str):
+        raise ConfigError(
+            f"Carousel knocks at a number of points, not {show(values['knock_limit'])}",
+            key="knock_limit",
+            value=values["knock_limit"],
+            allowed="an integer 0..10 in the carousel family (RULES.md §3.16: 5)",
+        )
+    if any(rules.jokers_for(p) > 4 for p in rules.player_counts):
+        raise ConfigError(
+            "the table re-partition search plays at most 4 jokers (sim/engine/repartition.py)",
+            key="jokers_by_players",
+            value=dict(rules.jokers_by_players),
+            allowed="at most 4 jokers at every table size (RULES.md §3.16: 1 or 2)",
+        )
+    end, _ = rules.option("game_end")
+    if end not in ("target", "single_hand"):
+        raise ConfigError(
+            f"a Carousel game ends at a target, not by {show(end)}",
+            key="game_end",
+            value=values["game_end"],
+            allowed="target:T (§3.16: 150), single_hand",
         )
 
 

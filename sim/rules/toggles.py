@@ -337,7 +337,7 @@ TOGGLES: tuple[Toggle, ...] = (
     _choice(22, "borrowing", "off", "2D.22", "take one card from a table meld into a new meld",
             choices=("off", "own", "any")),
     _choice(23, "rearrange", "none", "2D.23", "whether table melds may be rearranged",
-            choices=("none", "own", "table"), supported=("none", "own")),
+            choices=("none", "own", "table")),
     _int(24, "initial_meld_min", 0, "2D.24",
          "minimum card value of the melds of a player's first lay-down turn (RULES.md: 0, 40, "
          "51; any other integer up to 200 is a declared simulator extension, docs/variants.md)",
@@ -360,7 +360,7 @@ TOGGLES: tuple[Toggle, ...] = (
                      "drawn_hand_carry", "shuffle_all"),
             supported=("turn_over", "shuffle_except_top", "block_difference", "block_totals",
                        "void_at_two", "shuffle_all", "lowest_collects", "redeal",
-                       "drawn_hand_carry")),
+                       "drawn_hand_carry", "final_turns")),
     # ---- 2G. Scoring ----------------------------------------------------------------------
     _choice(29, "scoring", "pip_to_winner", "2G.29",
             "winner takes opponents' pips, 1 per card, or each player loses his own pips; "
@@ -452,7 +452,7 @@ TOGGLES: tuple[Toggle, ...] = (
     # ---- 2M. [001] ------------------------------------------------------------------------
     _choice(59, "carousel_round_bonus_to", "others_only", "2M.59",
             "carousel: who receives the end-of-game 25-per-round-won bonus",
-            choices=("others_only", "all_players"), supported=("others_only",)),
+            choices=("others_only", "all_players")),
     # ---- simulator extensions (ids 101+: values RULES.md needs but lacks a toggle for) -----
     _choice(101, "opening_ace_low", "ace_points", "2D.24",
             "simulator extension: what an ace low in a run (A-2-3) counts toward "

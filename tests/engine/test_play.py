@@ -150,10 +150,46 @@ def test_tento_games_audit_clean_and_only_the_winner_scores(variant, players, bo
     assert (out.hand_scores[won].max(axis=1) >= 1).all()
 
 
+CAROUSEL_FILES = [  # §3.16: knock, undercut, going out, the stock-out's final turns
+    ("carousel_knock", 2),
+    ("carousel_knock", 3),
+    ("carousel_knock", 4),
+    ("carousel_knock", 5),
+]
+CAROUSEL_ENDINGS = [
+    L.REASON_KNOCK,
+    L.REASON_UNDERCUT,
+    L.REASON_WENT_OUT,
+    L.REASON_STOCK_OUT,
+    L.REASON_STALLED,
+]
+
+
+@pytest.mark.parametrize(
+    ("bot", "hands"), [(L.BOT_GREEDY, 1000), (L.BOT_CAREFUL, 500), (L.BOT_RANDOM, 200)]
+)
+@pytest.mark.parametrize(("variant", "players"), CAROUSEL_FILES)
+def test_carousel_audit_clean_few_stalls_and_only_winners_score(variant, players, bot, hands):
+    """Every table meld legal after every manipulation, cards conserved, no table card into
+    a hand, a hand card played by every meld action (audit); at most 2% of greedy or careful
+    hands stalled; the losers of a round score nothing, its winners their differences."""
+    out = _play(variant, players, hands, audit=True, bot=bot)
+    assert out.counters[OUT.C_VIOLATIONS] == 0
+    ended = out.hand_rows[:, OUT.H_END_REASON]
+    assert np.isin(ended, CAROUSEL_ENDINGS).all()
+    if bot != L.BOT_RANDOM:
+        assert np.mean(ended == L.REASON_STALLED) <= 0.02
+    assert (out.hand_scores >= 0).all()
+    played = ended != L.REASON_STALLED
+    assert (out.hand_scores[played].max(axis=1) >= 0).all()
+    assert (out.hand_scores[~played] == 0).all()
+
+
 @pytest.mark.nojit
 def test_every_variant_file_the_engine_plays_is_in_the_whole_hand_tests():
     named = {v for v, _ in PLAYED_FILES} | {v for v, _ in KNOCK_FILES} | {v for v, _ in CHIP_FILES}
     named |= {v for v, _ in TENTO_FILES} | {v for v, _ in ZERO_SUM_FILES}
+    named |= {v for v, _ in CAROUSEL_FILES}
     played = {name for name, _ in list_variants()}
     assert played == named
 

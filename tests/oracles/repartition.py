@@ -225,7 +225,8 @@ def engine_search(node_cap: int = 0):
             declared_arr[j] = d
         gain = R.best_table_meld(
             GENERIC, params, values, work, rp, h, np.int64(hj), t, declared_arr,
-            np.int64(len(declared)), np.int64(node_cap),
+            np.int64(len(declared)), np.int64(node_cap), np.int64(0),
+            np.int64(-1),
         )  # fmt: skip
         melds = []
         for m in range(int(rp[R.RW_SCAL, R.RP_BEST_N])):

@@ -124,7 +124,6 @@ def test_policy_out_of_range(write):
     ("line", "section", "supported"),
     [
         ("deuces_wild = true", "2B.14", "off"),
-        ('rearrange = "table"', "2D.23", "none, own"),
         ("decks = 5", "2A.1", "integer 1..4"),
         ("jokers = 9", "2A.2", "integer 0..8"),
     ],

@@ -106,7 +106,7 @@ def test_check_normalises(name, value, normalised):
         ("game_end", "target:abc"),
         ("game_end", "single_hand:3"),
         ("upcard", "yes"),
-        ("stock_exhaustion", "final_turns"),  # variant-only (†), not played by the engine yet
+        ("stock_exhaustion", "void"),
         ("dealer_rotation", "winner"),
     ],
 )
@@ -120,7 +120,6 @@ def test_check_rejects(name, value):
     ("name", "value", "section"),
     [
         ("deuces_wild", True, "2B.14"),
-        ("carousel_round_bonus_to", "all_players", "2M.59"),
     ],
 )
 def test_declared_but_unplayed_values_are_refused_with_their_section(name, value, section):
@@ -214,7 +213,8 @@ def _readme_support_sentence() -> str:
     return (
         f"Of the {len(main)} toggles of §2A–2I, {len(only_default)} accept only their default "
         f"({names}), as do {len(later) - len(later_played)} of the {len(later)} of §2J–2M "
-        f"(Continental's, Phỏm's and Tonk's {played} play); {some} play some of their values, "
+        f"(Continental's, Phỏm's, Tonk's and Carousel's {played} play); {some} play some of "
+        "their values, "
         f"the other {full} "
         "every "
         "value"
