@@ -546,6 +546,11 @@ def _check_contradictions(rules: Rules) -> None:
     _check_borrowing(rules)
 
 
+def _listed(names: tuple[str, ...]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def _check_family(rules: Rules) -> None:
     """The family and the settings that only some families have (RULES.md §2D.18, §2I, §4D)."""
     family = rules.family
@@ -561,7 +566,7 @@ def _check_family(rules: Rules) -> None:
     timing = values["meld_timing"]
     for name, value, owners, where in FAMILY_VALUES:
         if (family in owners) != (values[name] == value):
-            names = " and ".join(owners)
+            names = _listed(owners)
             raise ConfigError(
                 f"{name} {show(values[name])} does not fit family {show(family)}",
                 key=name,
@@ -571,7 +576,7 @@ def _check_family(rules: Rules) -> None:
             )
     for name, owners in FAMILY_ONLY.items():
         if values[name] != DEFAULTS[name] and family not in owners:
-            names = " and ".join(owners)
+            names = _listed(owners)
             raise ConfigError(
                 f"{name} applies only to the {names} families, not to {show(family)}",
                 key=name,

@@ -103,7 +103,7 @@ BAD = [
     ("knob.low", GOOD.replace('setting = "game_end"', 'setting = "knock_limit"')
      .replace('form = "target"\n', "").replace("low = 50", "low = 0")
      .replace("high = 150", "high = 10").replace("step = 10", "step = 1"),
-     "applies only to the knock_rummy and gin families"),
+     "applies only to the knock_rummy, gin and carousel families"),
 ]  # fmt: skip
 
 
