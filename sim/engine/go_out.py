@@ -55,6 +55,7 @@ from sim.engine.legal import allowed_naturals, discard_allowed
 from sim.engine.melds import MAX_LAYERS, S_BEST_N, W_BEST, W_SCAL, run_layout
 from sim.engine.patterns import (
     CA_DEUCES,
+    DEUCES,
     FIT_NONE,
     FIT_WHOLE,
     cover,
@@ -183,12 +184,19 @@ def pattern_out(fx, params, values, st, work, seat, allowed, whole):
 def wild_out(fx, params, values, st, work, seat, allowed):
     """How ``seat``'s hand goes out under a pattern with wild cards (Continental §3.11,
     ``patterns.wild_fit``): the discard the search sets aside (a card of ``allowed``),
-    ``OUT_WHOLE`` when the hand fits as it is, else ``OUT_NONE``."""
+    ``OUT_WHOLE`` when the hand fits as it is, else ``OUT_NONE``. With ``deuces_wild`` a
+    discard other than a 2 is preferred when one fits (a 2 kept may be paid for as wild,
+    §2B.14)."""
     out = fit_hand(fx, params, values, st, work, seat, allowed, np.bool_(False))
     if out == FIT_NONE:
         return OUT_NONE
     if out == FIT_WHOLE:
         return OUT_WHOLE
+    others = allowed & ~DEUCES
+    if rule(fx, params, P_DEUCES_WILD) == 1 and (np.int64(1) << out) & DEUCES != 0 and others != 0:
+        other = fit_hand(fx, params, values, st, work, seat, others, np.bool_(False))
+        if other >= 0:
+            return other
     return out
 
 

@@ -24,7 +24,7 @@ from sim.engine import rows as R
 from sim.engine import state as S
 from sim.engine.api import compile_rules, play
 from sim.engine.audit import _meld_ok
-from sim.engine.go_out import quick_out
+from sim.engine.go_out import quick_out, wild_out
 from sim.engine.melds import new_work
 from sim.engine.patterns import CONTINENTAL, FIT_NONE, FIT_WHOLE, wild_fit
 from sim.engine.specs import GENERIC
@@ -272,6 +272,20 @@ def test_2B_14_replay_shows_the_wild_deuce():
     assert "(wild)" in text and "audit: 0 violation(s)" in text
     (line,) = [x for x in text.splitlines() if "(wild)" in x]
     assert line.rstrip().endswith("(wild)") and ("2c(wild)" in line or "2♣(wild)" in line)
+
+
+@pytest.mark.nojit
+def test_2B_14_going_out_keeps_a_2_that_can_stand_as_wild():
+    # 15 naturals that fit, a 2c and no draw left to make: discarding the 2c (the lowest kind)
+    # fits, and so does discarding 3s with the 2c standing for it, which pays 1 more
+    hand = "3s 4s 5s 6s 7s 8h 9h Th Jh 5d 6d 7d Jc Qc Kc 2c"
+    for wild, discard in ((False, "2c"), (True, "3s")):
+        params, values, st, _ = blank_state("continental", 2, deuces_wild=wild)
+        st[S.R_SEAT, S.S_HAND : S.S_HAND + 4] = _layers(Counter(parse_cards(hand)))
+        st[S.R_SEAT, S.S_N] = 16
+        allowed = st[S.R_SEAT, S.S_HAND]
+        got = wild_out(GENERIC, params, values, st, new_work(), np.int64(0), allowed)
+        assert got == parse_cards(discard)[0]
 
 
 @pytest.mark.parametrize("bot", [GREEDY, CAREFUL, RANDOM])
