@@ -25,6 +25,7 @@ from sim.cards import (
     N_KINDS,
     N_NATURAL,
     N_RANKS,
+    N_SUITS,
     card_name,
     cards_text,
     parse_cards,
@@ -35,7 +36,8 @@ from sim.engine import rows as R
 from sim.engine import state as S
 from sim.engine.api import compile_rules, play
 from sim.engine.deal import extra_card, step_seat
-from sim.engine.melds import pack_kinds
+from sim.engine.melds import MAX_RUN, pack_kinds
+from sim.engine.patterns import DEUCE_RANK
 from sim.engine.specs import GENERIC
 from sim.rules import ConfigError
 from sim.rules.errors import show
@@ -275,7 +277,7 @@ def _describe(
                 opened.add(seat)
                 opening_turn = turn
                 mark = f" (initial meld, at least {opening} together)"
-            lines.append(f"  melds #{a}: {cards_text(meld_order(cards))}{mark}")
+            lines.append(f"  melds #{a}: {meld_text(cards, b)}{mark}")
         elif etype == S.E_LAYOFF:
             lines.append(f"  lays off {card_name(b)} on #{a}")
         elif etype == S.E_SLIDE:  # §2B.13
@@ -355,6 +357,19 @@ def _describe(
         elif etype in (S.E_DISCARD, S.E_DECLINE_UPCARD):
             drawn = False
     return lines
+
+
+def meld_text(cards: list[int], wild: int = 0) -> str:
+    """A meld's cards as ``meld_order`` lays them out; the 2s standing in it as wild cards
+    (``wild``: its ``E_MELD``'s b, as ``state.M_WILD``; deuces_wild, §2B.14) set apart after
+    the jokers, each marked "(wild)"."""
+    digits = [(wild >> (3 * q)) % 8 for q in range(MAX_RUN)]
+    twos = [DEUCE_RANK * N_SUITS + d - 1 for d in digits if d]
+    rest = list(cards)
+    for k in twos:
+        rest.remove(k)
+    shown = cards_text(meld_order(rest))
+    return " ".join([shown, *(f"{card_name(k)}(wild)" for k in sorted(twos))])
 
 
 def meld_order(cards: list[int]) -> list[int]:

@@ -40,7 +40,9 @@ after a knock's showdown (knock-family turns are not checked one by one).
   table's value times the other players, under ``unmelded_to_winner`` (§3.7) the
   others' recorded deadwood, each between 0 and the value of his hand; under
   ``continental`` (§3.11) the scores add up to 0 and every other player pays the winner
-  the same, between 1 + 2 per table joker and that plus the §2J bonuses.
+  the same, between 1 + 2 per table joker (+ 1 per wild 2, §2B.14) and that plus the §2J bonuses;
+  a run's wild 2s (``M_WILD``) stand on wild places and are set apart from its natural
+  places' cards.
 """
 
 from __future__ import annotations
@@ -65,6 +67,7 @@ from sim.engine.layout import (
     MELDS_UNLIMITED,
     P_AUDIT,
     P_BORROWING,
+    P_DEUCES_WILD,
     P_DISCARD_DRAW,
     P_FAMILY,
     P_GROUP_DUPLICATES,
@@ -97,6 +100,7 @@ from sim.engine.melds import (
     JOKER_DIGIT,
     MAX_LAYERS,
     MELD_GROUP,
+    MELD_RUN,
     S_BEST_N,
     W_SCAL,
     n_positions,
@@ -105,7 +109,14 @@ from sim.engine.melds import (
     run_cap,
     run_layout,
 )
-from sim.engine.patterns import pattern_lengths, patterned, table_fits_pattern, wild_pattern
+from sim.engine.patterns import (
+    DEUCE_RANK,
+    pattern_lengths,
+    patterned,
+    table_fits_pattern,
+    wild_deuces,
+    wild_pattern,
+)
 from sim.engine.specs import gated, rule
 from sim.engine.state import (
     C_BORROWS_TURN,
@@ -136,6 +147,7 @@ from sim.engine.state import (
     M_SLID,
     M_SUIT,
     M_TYPE,
+    M_WILD,
     PILE_DISCARD,
     PILE_STOCK,
     R_MELD,
@@ -179,8 +191,17 @@ def _meld_ok(fx, params, st, m):
     for l in range(MAX_LAYERS):
         naturals |= st[row, M_CARDS + l]
         n_naturals += popcount(st[row, M_CARDS + l])
-    if n_naturals + st[row, M_JOKERS] != length or n_naturals == 0:
+    wild = st[row, M_WILD]  # 2s standing as wild cards (deuces_wild, §2B.14)
+    n_wild = wild_deuces(wild)
+    if n_naturals + st[row, M_JOKERS] != length or n_naturals == n_wild:
         return False
+    if n_wild > 0:  # set them apart: the rest must be the natural places' cards
+        if rule(fx, params, P_DEUCES_WILD) != 1 or st[row, M_TYPE] != MELD_RUN:
+            return False
+        naturals = _without_wild_deuces(st, row, naturals, wild)
+        if naturals < 0:
+            return False
+        n_naturals -= n_wild
     if rule(fx, params, P_JOKER_LIMIT) == JLIMIT_NATURALS and st[row, M_JOKERS] > n_naturals:
         return False  # §2B.10, after every change to the meld
     want = np.int64(0)
@@ -203,8 +224,12 @@ def _meld_ok(fx, params, st, m):
         ace_rank = run_layout(fx, params)
         jokers = 0
         joker_positions = np.int64(0)  # as M_SLID: a slid joker stands on one (§2B.13)
+        if wild >> (3 * length) != 0:
+            return False
         for i in range(length):
             digit = (shape >> (3 * i)) & 0x7
+            if (wild >> (3 * i)) & 0x7 != 0 and digit != JOKER_DIGIT:
+                return False  # a wild 2 stands on a wild place
             if digit == JOKER_DIGIT:
                 jokers += 1
                 joker_positions |= np.int64(1) << ((st[row, M_LO] + i) % n_positions(ace_rank))
@@ -214,13 +239,46 @@ def _meld_ok(fx, params, st, m):
                 if st[row, M_SUIT] >= 0 and digit != st[row, M_SUIT]:
                     return False
                 want |= np.int64(1) << (rank_at(st[row, M_LO] + i, ace_rank) * N_SUITS + digit)
-        if jokers != st[row, M_JOKERS] or n_naturals != popcount(want):
+        if jokers != st[row, M_JOKERS] + n_wild or n_naturals != popcount(want):
             return False
         if st[row, M_SLID] & ~joker_positions != 0:
             return False
     if want != naturals:
         return False
     return st[row, M_FITS] == meld_fits(fx, params, st, m)
+
+
+@kernel
+def _without_wild_deuces(st, row, naturals, wild):
+    """The kinds of meld row ``row``'s natural cards (``naturals``, their union over the
+    layers) once its wild 2s (``wild``, as ``M_WILD``) are set apart: a 2 stays when the
+    meld holds more copies of it than stand as wild cards; -1 when it holds fewer, or a
+    digit names no suit. (Counts are checked by the caller: after this, the cards left must
+    be the natural places' kinds, one each.)"""
+    for t in range(N_SUITS):
+        n = 0
+        x = wild
+        while x != 0:
+            if x & 0x7 == t + 1:
+                n += 1
+            x >>= 3
+        if n == 0:
+            continue
+        bit = np.int64(1) << (DEUCE_RANK * N_SUITS + t)
+        held = 0
+        for l in range(MAX_LAYERS):
+            if st[row, M_CARDS + l] & bit != 0:
+                held += 1
+        if held < n:
+            return np.int64(-1)
+        if held == n:
+            naturals &= ~bit
+    x = wild
+    while x != 0:
+        if x & 0x7 > N_SUITS:
+            return np.int64(-1)
+        x >>= 3
+    return naturals
 
 
 @kernel
@@ -500,14 +558,15 @@ def check_out_scores(fx, params, values, st, winner, scores):
 
 @kernel
 def _check_continental_scores(st, players, winner, scores):
-    """§3.11: zero-sum; every other player pays the winner the same amount, at least 1 and 2
-    per joker on the table and at most that plus the §2J bonuses (10 + 10 + 10)."""
+    """§3.11: zero-sum; every other player pays the winner the same amount, at least 1, 2
+    per joker on the table and 1 per wild 2 (§2B.14), and at most that plus the §2J bonuses
+    (10 + 10 + 10)."""
     bad = 0
-    jokers = 0
+    least = 1  # 1, 2 per joker and 1 per wild 2 (deuces_wild, §2B.14)
     for m in range(st[R_SC, C_N_MELDS]):
-        jokers += st[R_MELD + m, M_JOKERS]
+        least += 2 * st[R_MELD + m, M_JOKERS] + wild_deuces(st[R_MELD + m, M_WILD])
     pay = -scores[(winner + 1) % players]
-    if pay < 1 + 2 * jokers or pay > 1 + 2 * jokers + CONTINENTAL_MOST_BONUS:
+    if pay < least or pay > least + CONTINENTAL_MOST_BONUS:
         bad += 1
     total = 0
     for p in range(players):

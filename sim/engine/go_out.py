@@ -54,6 +54,8 @@ from sim.engine.layout import (
 from sim.engine.legal import allowed_naturals, discard_allowed
 from sim.engine.melds import MAX_LAYERS, S_BEST_N, W_BEST, W_SCAL, run_layout
 from sim.engine.patterns import (
+    CA_DEUCES,
+    DEUCES,
     FIT_NONE,
     FIT_WHOLE,
     cover,
@@ -66,7 +68,7 @@ from sim.engine.patterns import (
 )
 from sim.engine.specs import gated, rule
 from sim.engine.state import C_UPCARD, R_SC, R_SEAT, S_DRAWS, S_HAND, S_JOKERS
-from sim.engine.table import lay_down
+from sim.engine.table import lay_down, mark_wild
 
 NO_LIMIT = -1  # knock_limit = unlimited: any deadwood may knock
 BOT_OWN_LIMIT = 10  # the bots' own limit where the rules set none (docs/bots.md)
@@ -182,12 +184,19 @@ def pattern_out(fx, params, values, st, work, seat, allowed, whole):
 def wild_out(fx, params, values, st, work, seat, allowed):
     """How ``seat``'s hand goes out under a pattern with wild cards (Continental §3.11,
     ``patterns.wild_fit``): the discard the search sets aside (a card of ``allowed``),
-    ``OUT_WHOLE`` when the hand fits as it is, else ``OUT_NONE``."""
+    ``OUT_WHOLE`` when the hand fits as it is, else ``OUT_NONE``. With ``deuces_wild`` a
+    discard other than a 2 is preferred when one fits (a 2 kept may be paid for as wild,
+    §2B.14)."""
     out = fit_hand(fx, params, values, st, work, seat, allowed, np.bool_(False))
     if out == FIT_NONE:
         return OUT_NONE
     if out == FIT_WHOLE:
         return OUT_WHOLE
+    others = allowed & ~DEUCES
+    if rule(fx, params, P_DEUCES_WILD) == 1 and (np.int64(1) << out) & DEUCES != 0 and others != 0:
+        other = fit_hand(fx, params, values, st, work, seat, others, np.bool_(False))
+        if other >= 0:
+            return other
     return out
 
 
@@ -212,7 +221,7 @@ def quick_out(fx, params, values, st, work, events, seat):
         return False
     if fit_hand(fx, params, values, st, work, seat, np.int64(0), np.bool_(True)) != FIT_WHOLE:
         return False
-    lay_arrangement(fx, params, st, work, events, seat)
+    lay_wild_runs(fx, params, st, work, events, seat)
     return True
 
 
@@ -271,7 +280,7 @@ def go_out(fx, params, values, st, work, events, seat, card):
             card if card >= 0 else FIT_WHOLE
         ):
             return False
-        lay_arrangement(fx, params, st, work, events, seat)
+        lay_wild_runs(fx, params, st, work, events, seat)
         return True
     if patterned(fx, params):  # §3.15: exactly the pattern's runs go down
         lengths = pattern_lengths(fx, params)
@@ -299,3 +308,14 @@ def lay_arrangement(fx, params, st, work, events, seat):
     """``seat`` lays down every meld of the arrangement in ``work`` rows ``W_BEST``..."""
     for m in range(work[W_SCAL, S_BEST_N]):
         lay_down(fx, params, st, events, seat, work, W_BEST + m)
+
+
+@kernel
+def lay_wild_runs(fx, params, st, work, events, seat):
+    """``seat`` lays down the runs ``wild_fit`` wrote (Continental, §3.11), each with the 2s
+    standing in it as wild cards (deuces_wild, §2B.14) recorded (``table.mark_wild``)."""
+    for m in range(work[W_SCAL, S_BEST_N]):
+        at = lay_down(fx, params, st, events, seat, work, W_BEST + m)
+        if work[W_BEST + m, CA_DEUCES] != 0:
+            mark_wild(st, events, at, work[W_BEST + m, CA_DEUCES])
+    return False

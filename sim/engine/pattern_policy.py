@@ -1,7 +1,7 @@
 """The bots' answers under a fixed go-out pattern (``go_out_pattern``; Nowrang, RULES.md
 §3.15; docs/bots.md, "Fixed patterns"): take the discard top, and which card to discard.
 
-Rule slots read here: ``go_out_pattern``, ``players`` (and ``ace_rank`` through
+Rule slots read here: ``go_out_pattern``, ``deuces_wild``, ``players`` (and ``ace_rank`` through
 ``melds.run_layout``).
 
 Every policy works on the hand's *cover* (``patterns.cover``): the pattern's runs placed
@@ -26,7 +26,10 @@ placement the search finds, are the ones worth keeping.
 Under Continental's pattern set (§3.11: three alternatives, jokers wild, several packs) the
 cover is ``patterns.wild_cover``: the best cover of the hand's kinds over the alternatives
 plus its jokers (at most 15); greedy and careful take a joker always, and a second copy of
-a card counts as outside the cover (it is discarded before the cover's cards).
+a card counts as outside the cover (it is discarded before the cover's cards). With
+``deuces_wild`` (§2B.14) the 2s held count as wild cards with the jokers (``_cover_cards``),
+a 2 is taken as a joker is, and a 2 is kept as a joker is (discarded only when every
+allowed card is).
 
 Going out is ``go_out.out_discard``'s answer, as under all_at_once (random: on a fair coin).
 """
@@ -36,13 +39,20 @@ from __future__ import annotations
 import numpy as np
 
 from sim.cards import JOKER, N_SUITS
-from sim.engine.bitops import lowest_bit
+from sim.engine.bitops import lowest_bit, popcount
 from sim.engine.deal import next_seat
 from sim.engine.jit import kernel
-from sim.engine.layout import BOT_CAREFUL, BOT_RANDOM, P_GO_OUT_PATTERN, PATTERN_NONE
+from sim.engine.layout import (
+    BOT_CAREFUL,
+    BOT_RANDOM,
+    P_DEUCES_WILD,
+    P_GO_OUT_PATTERN,
+    PATTERN_NONE,
+)
 from sim.engine.legal import allowed_naturals
-from sim.engine.melds import _to_positions, n_positions, run_layout
+from sim.engine.melds import MAX_LAYERS, _to_positions, n_positions, run_layout
 from sim.engine.patterns import (
+    DEUCES,
     cover,
     kinds_of_column,
     pattern_lengths,
@@ -52,7 +62,7 @@ from sim.engine.patterns import (
 )
 from sim.engine.random_bot import random_wants, uniform_kind
 from sim.engine.rng import RNG_BOTS, below
-from sim.engine.specs import gated
+from sim.engine.specs import gated, rule
 from sim.engine.state import C_REBUILDS, R_SC, R_SEAT, S_HAND, S_JOKERS, S_PICKED
 
 BREAK_ODDS = 8  # greedy and careful: after a rebuild, 1 turn in 8 breaks a deadlock
@@ -108,6 +118,25 @@ def _fewest_connections(values, hand, pool, ace_rank):
     return best
 
 
+@kernel
+def deuces_wild(fx, params):
+    """Are 2s wild cards (``deuces_wild``, §2B.14; played under Continental's pattern)?"""
+    return rule(fx, params, P_DEUCES_WILD) == 1
+
+
+@kernel
+def _cover_cards(fx, params, st, seat, hand):
+    """``(kinds, wilds)`` the wild cover of ``seat``'s hand (``hand``: its kinds) is asked
+    about: its kinds and jokers, and under ``deuces_wild`` its 2s (every copy) counted as
+    wild cards with the jokers rather than as kinds."""
+    wilds = st[R_SEAT + seat, S_JOKERS]
+    if not deuces_wild(fx, params):
+        return hand, wilds
+    for l in range(MAX_LAYERS):
+        wilds += popcount(st[R_SEAT + seat, S_HAND + l] & DEUCES)
+    return hand & ~DEUCES, wilds
+
+
 @gated(P_GO_OUT_PATTERN, lambda v: v != PATTERN_NONE, np.bool_(False))
 @kernel
 def pattern_wants(fx, params, values, bots, st, rng, work, seat, card):
@@ -117,12 +146,12 @@ def pattern_wants(fx, params, values, bots, st, rng, work, seat, card):
     hand = st[R_SEAT + seat, S_HAND]
     lengths = pattern_lengths(fx, params)
     layout = run_layout(fx, params)
-    if wild_pattern(fx, params):  # Continental (§3.11): a joker always, else a larger cover
-        if card == JOKER:
+    if wild_pattern(fx, params):  # Continental (§3.11): a wild card always, else a larger cover
+        if card == JOKER or (deuces_wild(fx, params) and (np.int64(1) << card) & DEUCES != 0):
             return True
-        jokers = st[R_SEAT + seat, S_JOKERS]
-        now, _ = wild_cover(work, hand, jokers, lengths, layout)
-        then, _ = wild_cover(work, hand | (np.int64(1) << card), jokers, lengths, layout)
+        kinds, wilds = _cover_cards(fx, params, st, seat, hand)
+        now, _ = wild_cover(work, kinds, wilds, lengths, layout)
+        then, _ = wild_cover(work, kinds | (np.int64(1) << card), wilds, lengths, layout)
         return then > now
     now, _ = cover(work, hand, lengths, layout)
     then, _ = cover(work, hand | (np.int64(1) << card), lengths, layout)
@@ -138,8 +167,11 @@ def pattern_discard(fx, params, values, bots, st, rng, work, seat):
     lengths = pattern_lengths(fx, params)
     allowed = allowed_naturals(st, seat) & hand
     if wild_pattern(fx, params):  # Continental: a second copy is outside the cover too
-        _, kept = wild_cover(work, hand, st[R_SEAT + seat, S_JOKERS], lengths, layout)
+        kinds, wilds = _cover_cards(fx, params, st, seat, hand)
+        _, kept = wild_cover(work, kinds, wilds, lengths, layout)
         kept &= ~st[R_SEAT + seat, S_HAND + 1]
+        if deuces_wild(fx, params):  # wild 2s are kept as jokers are
+            kept |= hand & DEUCES
     else:
         _, kept = cover(work, hand, lengths, layout)
     pool = allowed & ~kept

@@ -55,9 +55,12 @@ the wild places are exactly the wild cards left (a 2 on its own place is natural
 wild) and every run holds a natural card (Hall's condition over every set of runs, at
 most 32). With ``write`` the runs are laid out as the best arrangement: each run gets the
 first natural card the shares allow, then natural cards on its places while they last,
-jokers on the rest. ``tests/oracles/patterns.py`` checks it against a brute force that
-fills every place of every run with a natural or a wild card. The bots' ``wild_cover`` is
-the best ``cover`` of the hand's kinds over the alternatives plus its jokers.
+wild cards on the rest: with ``deuces`` first the 2s left over (``_place_wild_deuces``, a
+run's ``CA_DEUCES``, which the go-out records as the table meld's ``M_WILD``), then
+jokers. ``tests/oracles/patterns.py`` checks it against a brute force that fills every
+place of every run with a natural or a wild card. The bots' ``wild_cover`` is the best
+``cover`` of the hand's kinds over the alternatives plus its wild cards (with
+``deuces_wild`` its 2s among them, ``pattern_policy._cover_cards``).
 """
 
 from __future__ import annotations
@@ -74,13 +77,21 @@ from sim.engine.layout import (
     PATTERN_RUNS_4_3_3,
 )
 from sim.engine.melds import (
+    CA_JOKERS,
+    CA_LEN,
+    CA_OPEN,
+    CA_SHAPE,
     CA_TAKE,
+    CA_VALUE,
     JOKER_DIGIT,
+    MAX_LAYERS,
     MELD_RUN,
+    N_CA,
     S_BEST_N,
     S_NODES,
     W_BEST,
     W_CAND,
+    W_COLS,
     W_FRAME,
     W_SCAL,
     _compress_nibbles,
@@ -457,6 +468,9 @@ FIT_NONE = -2  # wild_fit: the hand does not fit
 FIT_WHOLE = -1  # wild_fit: the whole hand fits (no discard)
 DEUCE_RANK = 1
 DEUCES = np.int64(0xF) << (DEUCE_RANK * N_SUITS)  # the four 2s as kinds
+CA_DEUCES = N_CA  # a written run's column past the candidate's: its 2s standing as wild cards,
+# 3 bits per position from lo up, the suit + 1 (as ``state.M_WILD``)
+assert CA_DEUCES < W_COLS
 POSITIONS = (np.int64(1) << (4 * (N_RANKS + 1))) - 1  # every run position of every suit
 # workspace rows (the candidate area, after the cover's rows; scratch within one call)
 W_NAT = W_CAND + 40  # rows W_NAT + s: natural cards of suit s per rank (deuces apart when wild)
@@ -883,8 +897,54 @@ def _write_runs(values, work, ace_rank, deuces):
         _emit(work, row, np.int64(MELD_RUN), lo, length, suit, np.int64(wild), value, shape,
               value)  # fmt: skip
         work[row, CA_TAKE] = take
+        work[row, CA_DEUCES] = 0
         m += 1
     work[W_SCAL, S_BEST_N] = m
+    if deuces:
+        _place_wild_deuces(values, work, np.int64(m))
+
+
+@kernel
+def _place_wild_deuces(values, work, n_runs):
+    """The written runs ``W_BEST``... (``n_runs``) hold jokers on every wild place: the 2s of
+    the hand that stand on no place of their own (``W_DEUCE`` less the natural 2s written)
+    take the first wild places instead, suit by suit, each among the run's natural cards
+    (its first free layer) and in ``CA_DEUCES``; the run's jokers and value follow."""
+    for s in range(N_SUITS):
+        kind = DEUCE_RANK * N_SUITS + s
+        bit = np.int64(1) << kind
+        spare = work[W_DEUCE, s]
+        for i in range(n_runs):
+            if work[W_BEST + i, CA_TAKE] & bit != 0:
+                spare -= 1
+        for i in range(n_runs):
+            row = W_BEST + i
+            for q in range(work[row, CA_LEN]):
+                if spare <= 0:
+                    break
+                digit = (work[row, CA_SHAPE] >> (3 * q)) & 0x7
+                if digit != JOKER_DIGIT or (work[row, CA_DEUCES] >> (3 * q)) & 0x7 != 0:
+                    continue
+                work[row, CA_DEUCES] |= np.int64(s + 1) << (3 * q)
+                work[row, CA_JOKERS] -= 1
+                for l in range(MAX_LAYERS):
+                    if work[row, CA_TAKE + l] & bit == 0:
+                        work[row, CA_TAKE + l] |= bit
+                        break
+                work[row, CA_VALUE] += values[kind] - values[JOKER]
+                work[row, CA_OPEN] += values[kind] - values[JOKER]
+                spare -= 1
+
+
+@kernel
+def wild_deuces(wild):
+    """How many 2s stand as wild cards in a run whose ``M_WILD`` is ``wild``."""
+    n = 0
+    while wild != 0:
+        if wild & 0x7 != 0:
+            n += 1
+        wild >>= 3
+    return n
 
 
 @kernel

@@ -68,6 +68,7 @@ from sim.engine.layout import (
     TIMING_KNOCK,
 )
 from sim.engine.melds import mask_value
+from sim.engine.patterns import wild_deuces
 from sim.engine.specs import gated, rule
 from sim.engine.state import (
     C_N_MELDS,
@@ -75,6 +76,7 @@ from sim.engine.state import (
     M_CARDS,
     M_JOKERS,
     M_SUIT,
+    M_WILD,
     R_MELD,
     R_SC,
     R_SEAT,
@@ -88,6 +90,7 @@ from sim.engine.state import (
 SPADES = 0  # suit index of spades (sim.cards: suits s h d c)
 CONTINENTAL_BASE = 1  # §3.11: each opponent pays 1 ...
 CONTINENTAL_JOKER = 2  # ... and 2 per joker in the winner's runs
+CONTINENTAL_DEUCE = 1  # ... and 1 per 2 used as wild in them (deuces_wild, §2B.14)
 QUICK_BEFORE_DRAW = 10  # §2J.40: out before drawing any card
 QUICK_ONE_DRAW = 7  # §2J.40: out after drawing exactly one card
 SPECIAL_NO_WILD = 10  # §2J.41: no wild card used
@@ -180,15 +183,18 @@ def score_out(fx, params, values, st, work, winner, rummy, scores):
 @kernel
 def continental_pay(fx, params, st, winner):
     """What each opponent pays the winner of a Continental hand (§3.11, §2J): 1, 2 for
-    each joker in his runs (the table: all his), and with ``continental_quick_bonus`` 10
-    when he went out before drawing, 7 after one draw; with ``continental_special_bonus``
-    10 for runs without a joker and 10 for runs all of one suit."""
+    each joker in his runs (the table: all his), 1 for each 2 used as wild in them
+    (``deuces_wild``, §2B.14), and with ``continental_quick_bonus`` 10 when he went out
+    before drawing, 7 after one draw; with ``continental_special_bonus`` 10 for runs
+    without a wild card (no joker, no wild 2, §2J.41) and 10 for runs all of one suit."""
     jokers = 0
+    deuces = 0  # 2s used as wild cards (deuces_wild, §2B.14)
     suits = 0  # the suits of the runs, as bits
     for m in range(st[R_SC, C_N_MELDS]):
         jokers += st[R_MELD + m, M_JOKERS]
+        deuces += wild_deuces(st[R_MELD + m, M_WILD])
         suits |= 1 << st[R_MELD + m, M_SUIT]
-    pay = CONTINENTAL_BASE + CONTINENTAL_JOKER * jokers
+    pay = CONTINENTAL_BASE + CONTINENTAL_JOKER * jokers + CONTINENTAL_DEUCE * deuces
     if rule(fx, params, P_QUICK_BONUS) == 1:
         draws = st[R_SEAT + winner, S_DRAWS]
         if draws == 0:
@@ -196,7 +202,7 @@ def continental_pay(fx, params, st, winner):
         elif draws == 1:
             pay += QUICK_ONE_DRAW
     if rule(fx, params, P_SPECIAL_BONUS) == 1:
-        if jokers == 0:
+        if jokers == 0 and deuces == 0:
             pay += SPECIAL_NO_WILD
         if suits & (suits - 1) == 0:
             pay += SPECIAL_ONE_SUIT

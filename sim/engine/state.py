@@ -11,7 +11,8 @@
 - meld rows ``R_MELD + m``: the table, one meld a row: its type, owner, window or rank,
   length, suit, jokers, shape (as ``sim.engine.melds`` candidates), natural cards as
   layers, the natural kinds that could be laid off on it (``M_FITS``) and the kinds its
-  jokers were declared as (``M_DECLARED``, ``sim.engine.table``).
+  jokers were declared as (``M_DECLARED``, ``sim.engine.table``), and which 2s of a run
+  stand as wild cards (``M_WILD``, Continental with ``deuces_wild``).
 
 ``piles`` (``int64[N_PILES, MAX_SHOE]``): row ``PILE_STOCK`` is the stock, its top the last
 of ``C_STOCK_N`` cards (while ``C_STOCK_ORDERED`` is 0 the stock is unordered and a draw
@@ -127,7 +128,10 @@ M_FITS = 7  # natural kinds that could be laid off on it
 M_CARDS = 8  # M_CARDS + l: its natural cards' layer l
 M_DECLARED = M_CARDS + MAX_LAYERS  # the natural kinds its jokers were declared as (§2B.11)
 M_SLID = M_DECLARED + 1  # run: bit p (p = position mod n_positions) holds a joker that slid
-N_M = M_SLID + 1
+M_WILD = M_SLID + 1  # run: 3 bits per position from lo up, the suit + 1 of a 2 standing there
+# as a wild card (deuces_wild, §2B.14; its shape digit is JOKER_DIGIT, the 2 itself is among
+# the natural cards M_CARDS, M_JOKERS counts the jokers only); 0: none
+N_M = M_WILD + 1
 
 # ---- rows -----------------------------------------------------------------------------------
 R_SEAT = 0

@@ -130,8 +130,10 @@ from sim.engine.state import (
     C_JOKERS_OWED,
     C_LAYOFFS,
     C_LAYOFFS_TURN,
+    C_LOG,
     C_MELDS,
     C_MELDS_TURN,
+    C_N_EVENTS,
     C_N_MELDS,
     C_OPEN_TURN,
     C_STEALS_TURN,
@@ -147,6 +149,9 @@ from sim.engine.state import (
     E_MELD,
     E_SLIDE,
     E_STEAL,
+    EV_A,
+    EV_B,
+    EV_TYPE,
     M_CARDS,
     M_DECLARED,
     M_FITS,
@@ -158,6 +163,7 @@ from sim.engine.state import (
     M_SLID,
     M_SUIT,
     M_TYPE,
+    M_WILD,
     R_MELD,
     R_SC,
     R_SEAT,
@@ -430,6 +436,7 @@ def lay_down(fx, params, st, events, seat, work, cand):
     _spend_taken(st, st[row, M_CARDS])
     st[row, M_DECLARED] = 0
     st[row, M_SLID] = 0
+    st[row, M_WILD] = 0
     if work[cand, CA_JOKERS] > 0:
         _spend_taken_joker(st)
     _count_opening(fx, params, st, seat, work[cand, CA_OPEN], taken)
@@ -447,6 +454,17 @@ def lay_down(fx, params, st, events, seat, work, cand):
     st[row, M_FITS] = meld_fits(fx, params, st, m)
     refresh_fits(fx, params, st)
     return m
+
+
+@kernel
+def mark_wild(st, events, m, wild):
+    """Table meld ``m``, just laid down, holds 2s standing as wild cards (``wild``, as
+    ``M_WILD``; deuces_wild, §2B.14): record them on its row, and on its ``E_MELD`` (the log's
+    last event) as ``b``, so that the replay can show them."""
+    st[R_MELD + m, M_WILD] = wild
+    i = st[R_SC, C_N_EVENTS] - 1
+    if st[R_SC, C_LOG] != 0 and i >= 0 and events[i, EV_TYPE] == E_MELD and events[i, EV_A] == m:
+        events[i, EV_B] = wild
 
 
 @kernel

@@ -749,7 +749,8 @@ CONTINENTAL_ENDS = ("fixed_hands", "single_hand")
 def _check_continental_scoring(rules: Rules) -> None:
     """``scoring = "continental"`` (§3.11) pays for Continental's runs and wild cards: it
     needs ``go_out_pattern = "continental"``, ends after a number of hands, and is the only
-    scoring that reads ``start_points``; the §2J bonuses need it too."""
+    scoring that reads ``start_points``; the §2J bonuses need it too, and ``deuces_wild``
+    (§2B.14) needs Continental's pattern, the only one that plays it."""
     values = rules.values
     continental = values["scoring"] == "continental"
     if continental and values["go_out_pattern"] != "continental":
@@ -769,6 +770,14 @@ def _check_continental_scoring(rules: Rules) -> None:
                 allowed=f"the default {show(DEFAULTS[name])} without scoring 'continental' "
                 "(RULES.md §2J)",
             )
+    if values["deuces_wild"] and values["go_out_pattern"] not in WILD_PATTERNS:
+        raise ConfigError(
+            "deuces_wild is played only by Continental's pattern test and payment: a 2 "
+            "standing as a wild card has no place in any other variant's melds yet",
+            key="deuces_wild",
+            value=True,
+            allowed="false, or true with go_out_pattern 'continental' (RULES.md §3.11)",
+        )
     end, _ = rules.option("game_end")
     if continental and end not in CONTINENTAL_ENDS:
         raise ConfigError(

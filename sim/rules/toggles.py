@@ -311,8 +311,8 @@ TOGGLES: tuple[Toggle, ...] = (
             supported=("none", "to_hand", "reuse_same_turn", "steal_by_replacement")),
     _switch(13, "joker_slide", False, "2B.13",
             "a joker at the end of a run may move to the other end on a lay-off"),
-    _switch(14, "deuces_wild", False, "2B.14", "2s are wild as well as jokers",
-            supported=(False,)),
+    _switch(14, "deuces_wild", False, "2B.14",
+            "2s are wild as well as jokers (played under go_out_pattern 'continental', §3.11)"),
     # ---- 2C. Drawing and discarding -------------------------------------------------------
     _switch(15, "upcard", True, "2C.15",
             "turn one card face up after the deal to start the discard pile (off: Tonk, where "

@@ -63,7 +63,12 @@ AFTER_BASELINE = (
 )
 """Variant files written after the previous engine was retired: it has no figures for them."""
 
-NOT_RECORDED_YET = ("continental", "continental@bonuses", "continental@shuffle")
+NOT_RECORDED_YET = (
+    "continental",
+    "continental@bonuses",
+    "continental@shuffle",
+    "continental@deuces",
+)
 """Variant files without figures yet: Continental (§3.11) has 2-12 players, 33 cases a
 file, and plays ~100-900 hands/s (docs/engine.md), so 100,000 hands a case is hours of
 both cores; to record with ``record --only continental`` and merge."""

@@ -330,6 +330,7 @@ CONTINENTAL_CHOICES = {
     "ace_rank": ["high_or_low", "low", "high"],
     "continental_quick_bonus": [False, True],
     "continental_special_bonus": [False, True],
+    "deuces_wild": [False, True],
     "start_points": [100, 0, 250],
     "scoring": ["continental", "pip_to_winner", "per_card"],
     "must_discard_to_go_out": [True, False],

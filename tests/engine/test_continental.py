@@ -22,9 +22,13 @@ from sim.cards import JOKER, parse_cards
 from sim.engine import layout as L
 from sim.engine import rows as R
 from sim.engine import state as S
-from sim.engine.api import play
+from sim.engine.api import compile_rules, play
+from sim.engine.audit import _meld_ok
+from sim.engine.go_out import quick_out, wild_out
 from sim.engine.melds import new_work
 from sim.engine.patterns import CONTINENTAL, FIT_NONE, FIT_WHOLE, wild_fit
+from sim.engine.specs import GENERIC
+from sim.replay import transcript
 from sim.rules import ConfigError, load_variant
 from tests.oracles import patterns as oracle
 
@@ -32,6 +36,7 @@ from .helpers import (
     CAREFUL,
     GREEDY,
     RANDOM,
+    blank_state,
     compiled,
     deal,
     end_of,
@@ -185,9 +190,131 @@ def test_2B_14_deuces_wild_in_the_meld_library():
     assert _fit(three, deuces=True) == FIT_WHOLE
 
 
-def test_2B_14_deuces_wild_is_not_played_yet():
-    with pytest.raises(ConfigError, match="not supported by the engine yet"):
-        load_variant("continental", {"deuces_wild": True})
+def test_2B_14_deuces_wild_is_played_only_by_continental():
+    assert load_variant("continental", {"deuces_wild": True}).deuces_wild
+    with pytest.raises(ConfigError, match="3.11"):
+        load_variant("rummy_basic", {"deuces_wild": True})
+    with pytest.raises(ConfigError, match="3.11"):
+        load_variant("nowrang", {"deuces_wild": True})
+
+
+# seat 0's dealt 15 fit 3s 4s [5s] 6s 7s | 8h 9h Th Jh | [Jc] Qc Kc | 5d [6d] 7d only with 2
+# jokers and the 2c standing as a wild card (its own place is in no run)
+WILD_DEUCE = "3s 4s Jk 6s 7s 8h 9h Th Jh Jk Qc Kc 5d 2c 7d"
+LOOSE3 = "Kd Ks Kh 9d 3d 5s Jc 3h Js 4d 9c 6h Qd Ad 8h"
+
+
+def _wild_twos(wild: int) -> list[int]:
+    """The suits of the 2s standing as wild cards in a run (``M_WILD``, an ``E_MELD``'s b)."""
+    return [(wild >> (3 * q)) % 8 - 1 for q in range(13) if (wild >> (3 * q)) % 8]
+
+
+@pytest.mark.nojit
+def test_3_11_illustrative_example_two_jokers_and_one_wild_deuce():
+    # 4 players, deuces wild; the winner used 2 jokers and 1 wild deuce: each opponent pays
+    # 1 + 4 + 1 = 6, the winner +18
+    params, values = compiled("continental", 4, deuces_wild=True)
+    out = play_deal(deal([WILD_DEUCE, LOOSE, LOOSE2, LOOSE3], "5c"), params, values)
+    assert end_of(out) == ("went_out", 0) and not events_of(out, S.E_DRAW_STOCK)
+    assert list(out.hand_scores[0]) == [18, -6, -6, -6]
+    melds = events_of(out, S.E_MELD)
+    wild = [_wild_twos(b) for _, _, b, _ in melds if b != 0]
+    assert wild == [[3]]  # one run records its wild 2, the 2c (suit 3)
+    assert sum(cards.count(JOKER) for _, _, _, cards in melds) == 2
+    no_violations(out)
+    # deuces not wild: the 2c is a natural card with no run, the hand does not fit
+    params, values = compiled("continental", 4)
+    out = play_deal(deal([WILD_DEUCE, LOOSE, LOOSE2, LOOSE3], "5c", stock="9s"), params, values)
+    assert events_of(out, S.E_DRAW_STOCK)  # no going out before drawing
+    no_violations(out)
+
+
+def _laid_wild_deuce():
+    """A blank 2-player Continental table (deuces wild, audit on) on which seat 0 went out
+    with ``WILD_DEUCE`` before drawing; ``(params, st, m)``, m the run holding the wild 2c."""
+    params, values, st, _ = blank_state("continental", 2, audit=True, deuces_wild=True)
+    hand = Counter(parse_cards(WILD_DEUCE))
+    jokers = hand.pop(JOKER)
+    row = S.R_SEAT + 0
+    st[row, S.S_HAND : S.S_HAND + 4] = _layers(hand)
+    st[row, S.S_JOKERS] = jokers
+    st[row, S.S_N] = 15
+    events = np.zeros((64, S.EV_COLS), np.int64)
+    assert quick_out(GENERIC, params, values, st, new_work(), events, np.int64(0))
+    rows = range(S.R_MELD, S.R_MELD + st[S.R_SC, S.C_N_MELDS])
+    (m,) = [r - S.R_MELD for r in rows if st[r, S.M_WILD] != 0]
+    return params, st, m
+
+
+@pytest.mark.nojit
+def test_2B_14_the_audit_accepts_a_wild_deuce_and_catches_a_wrong_one():
+    params, st, m = _laid_wild_deuce()
+    row = S.R_MELD + m
+    assert st[S.R_SEAT, S.S_N] == 0 and st[S.R_SEAT, S.S_JOKERS] == 0
+    assert _meld_ok(GENERIC, params, st, m)
+    wild = int(st[row, S.M_WILD])
+    assert _wild_twos(wild) == [3]  # the 2c
+    assert sum(st[S.R_MELD + i, S.M_JOKERS] for i in range(st[S.R_SC, S.C_N_MELDS])) == 2
+    plain, _ = compiled("continental", 2)
+    assert not _meld_ok(GENERIC, plain, st, m)  # no wild 2 without deuces_wild
+    place = next(q for q in range(5) if (wild >> (3 * q)) % 8)
+    for bad in (0, wild << 3 if place == 0 else wild >> 3, (2 + 1) << (3 * place)):
+        st[row, S.M_WILD] = bad  # unmarked, on a natural place, or the 2d it is not
+        assert not _meld_ok(GENERIC, params, st, m), bad
+    st[row, S.M_WILD] = wild
+    assert _meld_ok(GENERIC, params, st, m)
+
+
+def test_2B_14_replay_shows_the_wild_deuce():
+    rules = load_variant("continental@deuces")
+    fixed = deal([WILD_DEUCE, LOOSE, LOOSE2, LOOSE3], "5c")
+    text = transcript(rules, 4, [GREEDY] * 4, deal=fixed)
+    assert "(wild)" in text and "audit: 0 violation(s)" in text
+    (line,) = [x for x in text.splitlines() if "(wild)" in x]
+    assert line.rstrip().endswith("(wild)") and ("2c(wild)" in line or "2♣(wild)" in line)
+
+
+@pytest.mark.nojit
+def test_2B_14_going_out_keeps_a_2_that_can_stand_as_wild():
+    # 15 naturals that fit, a 2c and no draw left to make: discarding the 2c (the lowest kind)
+    # fits, and so does discarding 3s with the 2c standing for it, which pays 1 more
+    hand = "3s 4s 5s 6s 7s 8h 9h Th Jh 5d 6d 7d Jc Qc Kc 2c"
+    for wild, discard in ((False, "2c"), (True, "3s")):
+        params, values, st, _ = blank_state("continental", 2, deuces_wild=wild)
+        st[S.R_SEAT, S.S_HAND : S.S_HAND + 4] = _layers(Counter(parse_cards(hand)))
+        st[S.R_SEAT, S.S_N] = 16
+        allowed = st[S.R_SEAT, S.S_HAND]
+        got = wild_out(GENERIC, params, values, st, new_work(), np.int64(0), allowed)
+        assert got == parse_cards(discard)[0]
+
+
+@pytest.mark.parametrize("bot", [GREEDY, CAREFUL, RANDOM])
+def test_2B_14_deuces_wild_flip(bot):
+    """The same deals with 2s wild: hands end sooner, and the winner is paid for wild 2s."""
+    turns, pays = [], []
+    for variant in ("continental", "continental@deuces"):
+        params, values = compile_rules(load_variant(variant), 4, audit=True)
+        out = play(params, values, np.array([bot] * 4), seed=5, hands=200)
+        no_violations(out)
+        rows = out.hand_rows[:200]
+        turns.append(rows[:, R.H_TURNS].mean())
+        pays.append(np.abs(out.hand_scores[:200]).sum() / 2 / 200)
+    assert turns[1] < turns[0] and pays[1] > pays[0], (turns, pays)
+
+
+@pytest.mark.nojit
+def test_2J_41_special_bonus_counts_wild_deuces_not_natural_ones():
+    # a 2 on its own place (Ah 2h 3h) is natural: no wild card, +10; a 2 standing for 6d is
+    # wild: no +10, and it pays 1
+    natural = "Qh Kh Ah Ah 2h 3h 5s 6s 7s 8s 9s 9d Td Jd Qd"
+    wild = "Qh Kh Ah Ah 2c 3h 5s 6s 7s 8s 9s 9d Td Jd Qd"
+    params, values = compiled("continental", deuces_wild=True, continental_special_bonus=True)
+    out = play_deal(deal([natural, LOOSE], "5c"), params, values)
+    assert list(out.hand_scores[0]) == [11, -11]
+    out = play_deal(deal([wild, LOOSE], "5c"), params, values)
+    assert end_of(out) == ("went_out", 0)
+    assert list(out.hand_scores[0]) == [2, -2]
+    no_violations(out)
 
 
 @pytest.mark.nojit

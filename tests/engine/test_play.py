@@ -115,6 +115,9 @@ ZERO_SUM_FILES = [  # Continental's payments (§3.11): the winner collects from 
     ("continental", 9),  # four packs, four jokers
     ("continental@bonuses", 4),
     ("continental@shuffle", 3),
+    ("continental@deuces", 2),  # 2s wild (§2B.14)
+    ("continental@deuces", 4),
+    ("continental@deuces", 8),  # three packs
 ]
 
 

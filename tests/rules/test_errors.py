@@ -123,7 +123,6 @@ def test_policy_out_of_range(write):
 @pytest.mark.parametrize(
     ("line", "section", "supported"),
     [
-        ("deuces_wild = true", "2B.14", "off"),
         ("decks = 5", "2A.1", "integer 1..4"),
         ("jokers = 9", "2A.2", "integer 0..8"),
     ],
@@ -135,6 +134,13 @@ def test_unsupported_value_names_section(write, line, section, supported):
         message
     )
     assert "not supported by the engine yet" in cli_error(path)
+
+
+def test_deuces_wild_outside_continental_names_3_11(write):
+    path = write("x", tables="[rules]\ndeuces_wild = true\n")
+    message = str(error_of(path))
+    assert "key 'deuces_wild'" in message and "deuces_wild is played only by Continental" in message
+    assert "(RULES.md §3.11)" in message
 
 
 def test_unknown_variant_in_extends(write):

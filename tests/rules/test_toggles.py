@@ -119,12 +119,14 @@ def test_check_rejects(name, value):
 @pytest.mark.parametrize(
     ("name", "value", "section"),
     [
-        ("deuces_wild", True, "2B.14"),
+        ("decks", 5, "2A.1"),
+        ("jokers", 9, "2A.2"),
     ],
 )
 def test_declared_but_unplayed_values_are_refused_with_their_section(name, value, section):
     """Every RULES.md value is declared; the engine plays only some (Continental's §2J all,
-    Tonk's §2L those docs/variants.md lists; not yet ``deuces_wild`` in play)."""
+    Tonk's §2L those docs/variants.md lists; ``deuces_wild`` only under Continental, which
+    the rules model says, ``tests/rules/test_errors.py``)."""
     with pytest.raises(ConfigError) as info:
         toggle(name).check(value)
     assert f"not supported by the engine yet (RULES.md §{section})" in str(info.value)
@@ -210,9 +212,18 @@ def _readme_support_sentence() -> str:
     names = ", ".join(f"`{n}`" for n in only_default)
     some = ", ".join(f"`{n}`" for n in partial[:-1]) + f" and `{partial[-1]}`"
     full = len(main) - len(only_default) - len(partial)
+    later_default = len(later) - len(later_played)
+    if only_default:
+        head = (
+            f"{len(only_default)} accept only their default ({names}), as do {later_default} "
+            f"of the {len(later)} of §2J–2M"
+        )
+    elif later_default == 0:
+        head = f"none accepts only its default, nor does any of the {len(later)} of §2J–2M"
+    else:
+        head = f"none accepts only its default; {later_default} of the {len(later)} of §2J–2M do"
     return (
-        f"Of the {len(main)} toggles of §2A–2I, {len(only_default)} accept only their default "
-        f"({names}), as do {len(later) - len(later_played)} of the {len(later)} of §2J–2M "
+        f"Of the {len(main)} toggles of §2A–2I, {head} "
         f"(Continental's, Phỏm's, Tonk's and Carousel's {played} play); {some} play some of "
         "their values, "
         f"the other {full} "
