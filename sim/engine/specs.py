@@ -212,69 +212,31 @@ def _gate(kernel, slot, runs, never):
 GENERIC = fixed("generic", {})
 """Nothing fixed: every rule is read at run time. Plays every variant."""
 
-STANDARD = fixed(
-    "standard",
-    {
-        "packs": 1,
-        "jokers": 0,
-        "ace_rank": "low",
-        "strip_8_9_10": False,
-        "run_max": 13,
-        "run_suit": "same_suit",
-        "group_duplicates": "forbidden",
-        "meld_timing": "progressive",
-        "call_rummy": False,
-        "discard_draw": "top",
-        "family": L.FAMILY_RUMMY,
-        "initial_meld_min": 0,
-        "discard_before_initial_meld": "free",
-        "joker_limit": "none",
-        "joker_slide": False,
-        "borrowing": "off",
-        "upcard": True,
-        "go_out_pattern": "none",
-        "tonk_no_fourth_in_group": False,
-        "tonk_meld_immediately": False,
-        "tonk_stock_card_must_play": False,
-        "tonk_one_layoff_per_turn": False,
-        "tonk_layoff_skips_discard": False,
-        "tonk_wait": "off",
-        "mc_seats": 0,
-    },
-)
-"""The RULES.md §1 baseline's card rules and progressive melding: one 52-card pack, no jokers, ace
-low, runs of one suit, the discard top drawn (§2C.16), no knock (the knock family's phases
-fold away), no calls (§3.2's phase folds away), no initial-meld threshold (§2D.24-25: the
-opening conditions of the meld search fold away), no joker slide and no borrowing (§2B.13,
-§2D.22), an upcard and none of Tonk's table rules (§2L.48-52, 58). The hot case of
-``make bench`` (2-player ``rummy_basic``)."""
+_ONE_PACK_RUMMY = {
+    "packs": 1,
+    "jokers": 0,
+    "strip_8_9_10": False,
+    "run_max": 13,
+    "group_duplicates": "forbidden",
+    "meld_timing": ("progressive", "all_at_once"),
+    "family": L.FAMILY_RUMMY,
+    "initial_meld_min": 0,
+    "discard_before_initial_meld": "free",
+    "joker_limit": "none",
+    "joker_slide": False,
+    "borrowing": "off",
+    "upcard": True,
+    "go_out_pattern": "none",
+    "tonk_no_fourth_in_group": False,
+    "tonk_meld_immediately": False,
+    "tonk_stock_card_must_play": False,
+    "tonk_one_layoff_per_turn": False,
+    "tonk_layoff_skips_discard": False,
+    "tonk_wait": "off",
+    "mc_seats": 0,
+}
 
-ONE_PACK_RUMMY = fixed(
-    "one_pack_rummy",
-    {
-        "packs": 1,
-        "jokers": 0,
-        "strip_8_9_10": False,
-        "run_max": 13,
-        "group_duplicates": "forbidden",
-        "meld_timing": ("progressive", "all_at_once"),
-        "family": L.FAMILY_RUMMY,
-        "initial_meld_min": 0,
-        "discard_before_initial_meld": "free",
-        "joker_limit": "none",
-        "joker_slide": False,
-        "borrowing": "off",
-        "upcard": True,
-        "go_out_pattern": "none",
-        "tonk_no_fourth_in_group": False,
-        "tonk_meld_immediately": False,
-        "tonk_stock_card_must_play": False,
-        "tonk_one_layoff_per_turn": False,
-        "tonk_layoff_skips_discard": False,
-        "tonk_wait": "off",
-        "mc_seats": 0,
-    },
-)
+ONE_PACK_RUMMY = fixed("one_pack_rummy", _ONE_PACK_RUMMY)
 """The rummy family's one-pack games without jokers: STANDARD's card rules but for the ace
 and the run suits, read at run time, with either timing of melding (progressive, or all at
 once: §2D.18, limited to those two, so the knock family's and Phỏm's phases are not
@@ -282,7 +244,25 @@ compiled), any draw (§2C.16), any stock rule (§2F.28), calls (§3.2) and any s
 plays every arm of ``make run``'s default experiment that STANDARD does not (the ace rules,
 around the corner, block rummy) and the five variants of issue #29 (Full Rummy, Queen City,
 Boat House, Throw Down, Call Rummy), so a new user's first run compiles these two specs and
-not GENERIC (issue #29's compile bar)."""
+not GENERIC (issue #29's compile bar). No mcN seat (``mc_seats``), no Tonk table rule
+(§2L.48-52, 58), no initial-meld threshold, joker slide or borrowing (§2D.24-25, §2B.13,
+§2D.22), an upcard."""
+
+STANDARD = fixed(
+    "standard",
+    {
+        **_ONE_PACK_RUMMY,
+        "ace_rank": "low",
+        "run_suit": "same_suit",
+        "meld_timing": "progressive",
+        "call_rummy": False,
+        "discard_draw": "top",
+    },
+)
+"""ONE_PACK_RUMMY with the RULES.md §1 baseline's card rules and progressive melding: the
+ace low, runs of one suit, the discard top drawn (§2C.16), no knock (the knock family's
+phases fold away), no calls (§3.2's phase folds away). The hot case of ``make bench``
+(2-player ``rummy_basic``)."""
 
 SPECS = (STANDARD, ONE_PACK_RUMMY, GENERIC)
 """Most specific first: :func:`spec_for` takes the first that matches."""
