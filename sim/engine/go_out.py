@@ -41,7 +41,6 @@ from sim.engine.layoffs import arrange_apart, meldable_mask, seat_arrangement
 from sim.engine.layout import (
     KNOCK_UNLIMITED,
     KNOCK_UPCARD,
-    P_DEUCES_WILD,
     P_GO_OUT_PATTERN,
     P_KNOCK_LIMIT,
     P_MELD_TIMING,
@@ -59,6 +58,7 @@ from sim.engine.patterns import (
     FIT_NONE,
     FIT_WHOLE,
     cover,
+    deuces_wild,
     fit_pattern,
     pattern_lengths,
     pattern_size,
@@ -193,7 +193,7 @@ def wild_out(fx, params, values, st, work, seat, allowed):
     if out == FIT_WHOLE:
         return OUT_WHOLE
     others = allowed & ~DEUCES
-    if rule(fx, params, P_DEUCES_WILD) == 1 and (np.int64(1) << out) & DEUCES != 0 and others != 0:
+    if deuces_wild(fx, params) and (np.int64(1) << out) & DEUCES != 0 and others != 0:
         other = fit_hand(fx, params, values, st, work, seat, others, np.bool_(False))
         if other >= 0:
             return other
@@ -207,7 +207,7 @@ def fit_hand(fx, params, values, st, work, seat, allowed, write):
     return wild_fit(
         values, work, st[hand, S_HAND : S_HAND + MAX_LAYERS], rule(fx, params, P_PACKS),
         st[hand, S_JOKERS], run_layout(fx, params), pattern_lengths(fx, params),
-        rule(fx, params, P_DEUCES_WILD) == 1, allowed, write,
+        deuces_wild(fx, params), allowed, write,
     )  # fmt: skip
 
 
@@ -221,7 +221,7 @@ def quick_out(fx, params, values, st, work, events, seat):
         return False
     if fit_hand(fx, params, values, st, work, seat, np.int64(0), np.bool_(True)) != FIT_WHOLE:
         return False
-    lay_wild_runs(fx, params, st, work, events, seat)
+    lay_arrangement(fx, params, st, work, events, seat, np.bool_(True))
     return True
 
 
@@ -280,13 +280,13 @@ def go_out(fx, params, values, st, work, events, seat, card):
             card if card >= 0 else FIT_WHOLE
         ):
             return False
-        lay_wild_runs(fx, params, st, work, events, seat)
+        lay_arrangement(fx, params, st, work, events, seat, np.bool_(True))
         return True
     if patterned(fx, params):  # §3.15: exactly the pattern's runs go down
         lengths = pattern_lengths(fx, params)
         if fit_pattern(values, work, rest, run_layout(fx, params), lengths, np.bool_(True)) == 0:
             return False
-        lay_arrangement(fx, params, st, work, events, seat)
+        lay_arrangement(fx, params, st, work, events, seat, np.bool_(False))
         return True
     return lay_whole(fx, params, values, st, work, events, seat, rest, np.int64(0))
 
@@ -299,23 +299,18 @@ def lay_whole(fx, params, values, st, work, events, seat, rest, apart):
     dw, _ = arrange_apart(fx, params, values, work, rest, apart)
     if dw != 0:
         return False
-    lay_arrangement(fx, params, st, work, events, seat)
+    lay_arrangement(fx, params, st, work, events, seat, np.bool_(False))
     return True
 
 
 @kernel
-def lay_arrangement(fx, params, st, work, events, seat):
-    """``seat`` lays down every meld of the arrangement in ``work`` rows ``W_BEST``..."""
-    for m in range(work[W_SCAL, S_BEST_N]):
-        lay_down(fx, params, st, events, seat, work, W_BEST + m)
-
-
-@kernel
-def lay_wild_runs(fx, params, st, work, events, seat):
-    """``seat`` lays down the runs ``wild_fit`` wrote (Continental, §3.11), each with the 2s
-    standing in it as wild cards (deuces_wild, §2B.14) recorded (``table.mark_wild``)."""
+def lay_arrangement(fx, params, st, work, events, seat, wild):
+    """``seat`` lays down every meld of the arrangement in ``work`` rows ``W_BEST``...;
+    ``wild``: the arrangement is a run set ``patterns.wild_fit`` wrote (Continental, §3.11),
+    so each run's 2s standing as wild cards (``CA_DEUCES``; deuces_wild, §2B.14) are recorded
+    on its table meld (``table.mark_wild``). Only ``wild_fit`` writes that column: the other
+    searches leave it stale, hence the flag."""
     for m in range(work[W_SCAL, S_BEST_N]):
         at = lay_down(fx, params, st, events, seat, work, W_BEST + m)
-        if work[W_BEST + m, CA_DEUCES] != 0:
+        if wild and work[W_BEST + m, CA_DEUCES] != 0:
             mark_wild(st, events, at, work[W_BEST + m, CA_DEUCES])
-    return False

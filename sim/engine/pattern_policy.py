@@ -45,7 +45,6 @@ from sim.engine.jit import kernel
 from sim.engine.layout import (
     BOT_CAREFUL,
     BOT_RANDOM,
-    P_DEUCES_WILD,
     P_GO_OUT_PATTERN,
     PATTERN_NONE,
 )
@@ -54,6 +53,7 @@ from sim.engine.melds import MAX_LAYERS, _to_positions, n_positions, run_layout
 from sim.engine.patterns import (
     DEUCES,
     cover,
+    deuces_wild,
     kinds_of_column,
     pattern_lengths,
     suit_column,
@@ -62,7 +62,7 @@ from sim.engine.patterns import (
 )
 from sim.engine.random_bot import random_wants, uniform_kind
 from sim.engine.rng import RNG_BOTS, below
-from sim.engine.specs import gated, rule
+from sim.engine.specs import gated
 from sim.engine.state import C_REBUILDS, R_SC, R_SEAT, S_HAND, S_JOKERS, S_PICKED
 
 BREAK_ODDS = 8  # greedy and careful: after a rebuild, 1 turn in 8 breaks a deadlock
@@ -116,12 +116,6 @@ def _fewest_connections(values, hand, pool, ace_rank):
             best_key = key
             best = k
     return best
-
-
-@kernel
-def deuces_wild(fx, params):
-    """Are 2s wild cards (``deuces_wild``, §2B.14; played under Continental's pattern)?"""
-    return rule(fx, params, P_DEUCES_WILD) == 1
 
 
 @kernel

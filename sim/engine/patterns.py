@@ -71,6 +71,7 @@ from sim.cards import JOKER, N_RANKS, N_SUITS
 from sim.engine.bitops import lowest_bit, popcount
 from sim.engine.jit import kernel
 from sim.engine.layout import (
+    P_DEUCES_WILD,
     P_GO_OUT_PATTERN,
     PATTERN_CONTINENTAL,
     PATTERN_NONE,
@@ -497,6 +498,12 @@ def wild_pattern(fx, params):
     """Are wild cards, several packs and an ace high or low part of the pattern test
     (``go_out_pattern = "continental"``, §3.11)?"""
     return rule(fx, params, P_GO_OUT_PATTERN) == PATTERN_CONTINENTAL
+
+
+@kernel
+def deuces_wild(fx, params):
+    """Are 2s wild cards (``deuces_wild``, §2B.14; played under Continental's pattern)?"""
+    return rule(fx, params, P_DEUCES_WILD) == 1
 
 
 @kernel

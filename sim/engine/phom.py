@@ -160,7 +160,7 @@ def show_melds(fx, params, values, st, work, events, seat, card):
     (his discard to come), his taken cards each in a meld of its own."""
     hand = st[R_SEAT + seat, S_HAND] & ~(np.int64(1) << card)
     apart_deadwood(fx, params, values, st, work, seat, hand)
-    lay_arrangement(fx, params, st, work, events, seat)
+    lay_arrangement(fx, params, st, work, events, seat, np.bool_(False))
 
 
 @kernel
