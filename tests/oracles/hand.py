@@ -110,6 +110,21 @@ that fit none of the other player's melds, when there are any; random a uniform 
 that card is on offer. The winner scores the hand's stake (``stake``: 1, one more after
 each drawn hand in a row, ``drawn_hand_carry``; the caller carries it between hands).
 
+Nowrang (RULES.md §3.15, ``go_out_pattern = "runs_4_3_3"`` under all_at_once; docs/variants.md
+"Nowrang", greedy as docs/bots.md "Fixed patterns: Nowrang" states it): with ``upcard`` off in
+the rummy family the first player is dealt an 11th card after the others' 10, no upcard is
+turned and his first turn has no draw. Greedy takes the discard top when it makes the hand's
+*cover* larger (``pattern_cover``: the most cards the pattern's runs, placed on same-suit
+windows anywhere in the pack, can hold, and the cards of the documented best placement); it
+goes out whenever its hand less one allowed card (the lowest-valued; ties: the higher kind)
+is exactly one run of 4 and two of 3, each of one suit (``tests.oracles.patterns.fits``), the
+runs going down suit by suit from the lowest position (``pattern_runs``), then that discard
+(``went_out``); else it discards, of the allowed cards outside the cover (all when none is),
+the one with the fewest same-suit neighbours (``connections``), ties to the higher value, then
+the higher kind; once the stock was rebuilt this hand, one discard in 8 (the bots' stream) is
+a uniform allowed card of the cover instead. The hand scores ``pip_to_winner`` like any
+other, and the turn cap ends it ``stalled``.
+
 ``play_direction`` (§2K.46) in every family the oracle plays: counterclockwise the next
 seat is ``seat - 1`` (the deal, the turns, Call Rummy's callers, Phỏm's first player, the
 player before); the engine's hands table gives the dealer.
@@ -143,7 +158,7 @@ off on takes a joker and the turn could still end without the natural card: the 
 then laid off at once on the first meld that takes one. A replacement counts as playing a card
 (no rummy afterwards) and spends the rule on the card taken from the discard pile when it
 is that card. Anything else raises ``NotImplementedError`` (jokers and duplicates under
-``all_at_once``, ``joker_slide``, ``deuces_wild``).
+``all_at_once``, ``joker_slide``, ``deuces_wild``, Continental's ``go_out_pattern``).
 
 An event is a tuple ``(type, seat, a, b, cards)`` in the terms of the engine's event rows
 (``EV_TYPE, EV_SEAT, EV_A, EV_B`` and the ``EV_N`` cards as a tuple):
@@ -188,6 +203,8 @@ the stock is empty), else the stock's next card.
 
 from __future__ import annotations
 
+import functools
+import itertools
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -195,6 +212,7 @@ from sim.cards import JOKER, N_NATURAL, N_RANKS, N_SUITS, cards_text, rank_of, s
 from sim.rules.model import Rules
 from sim.rules.values import card_values
 from tests.oracles import arrangement as arr
+from tests.oracles import patterns as pat
 
 # ---- random streams (sim/engine/rng.py) ------------------------------------------------------
 MASK64 = (1 << 64) - 1
@@ -285,6 +303,7 @@ STOCK_RULES = ("turn_over", "shuffle_except_top", "shuffle_all", *BLOCK_RULES, "
 DRAW_RULES = ("top", "any_card", "top_plus_one")
 REPLACE_RULES = ("none", "steal_by_replacement", "to_hand", "reuse_same_turn")
 BOTS = ("greedy", "careful", "random")
+PATTERNS = {"none": (), "runs_4_3_3": (4, 3, 3)}  # go_out_pattern: its runs' lengths, in order
 SCORINGS = ("pip_to_winner", "per_card", "penalty", "unmelded_to_winner", "own_melds_from_each")
 
 Event = tuple[int, int, int, int, tuple[int, ...]]
@@ -342,6 +361,11 @@ class Table:
     # Conquian (§3.21): its turn flow; rearrange = own (else none)
     conquian: bool = False
     rearrange_own: bool = False
+    # the rummy family with upcard off (Nowrang, §3.15): the first player is dealt one card
+    # more, no upcard, and his first turn has no draw
+    eleven: bool = False
+    # a fixed go-out pattern (go_out_pattern, Nowrang §3.15): its run lengths, () for none
+    pattern: tuple[int, ...] = ()
 
     @classmethod
     def of(cls, rules: Rules, players: int) -> Table:
@@ -365,6 +389,8 @@ class Table:
             "family": rules.family not in ("rummy", "tonk", "phom", "conquian"),
             "rearrange": rules.values["rearrange"] not in ("none", "own"),
             "tonk_wait": rules.family == "tonk" and rules.values["tonk_wait"] != "off",
+            "go_out_pattern": rules.values["go_out_pattern"] not in PATTERNS
+            or (rules.values["go_out_pattern"] != "none" and rules.strip_8_9_10),
         }
         refused = [name for name, bad in unsupported.items() if bad]
         if refused:
@@ -420,6 +446,8 @@ class Table:
             three_taken=bool(rules.values["phom_three_taken_liability"]),
             conquian=rules.family == "conquian",
             rearrange_own=rules.values["rearrange"] == "own",
+            eleven=rules.family == "rummy" and not rules.upcard,
+            pattern=PATTERNS[rules.values["go_out_pattern"]],
         )
 
 
@@ -463,6 +491,151 @@ def run_distance(ace_rank: str, a: int, b: int) -> int:
                 d = min(d, N_RANKS - d)
             best = min(best, d)
     return best
+
+
+# ---- a fixed go-out pattern (Nowrang §3.15; docs/bots.md, "Fixed patterns: Nowrang") ---------
+BREAK_ODDS = 8  # greedy: once the stock was rebuilt, 1 discard in 8 breaks a deadlock
+
+
+def pattern_shares(lengths: tuple[int, ...]) -> tuple[tuple[int, ...], list[tuple[int, ...]]]:
+    """The pattern's distinct lengths (in the order they first appear: Nowrang's 4, then 3)
+    and every share of its runs one suit may hold, as a count per distinct length, in the
+    documented order (Nowrang's: none, the 4, one 3, the 4 and one 3, two 3s, all three:
+    by the count of the last distinct length first)."""
+    distinct = tuple(dict.fromkeys(lengths))
+    counts = [lengths.count(n) for n in distinct]
+    shares = list(itertools.product(*(range(c + 1) for c in counts)))
+    return distinct, sorted(shares, key=lambda d: d[::-1])
+
+
+@functools.cache
+def suit_placements(n_pos: int, share: tuple[int, ...], distinct: tuple[int, ...]) -> list:
+    """Every placement of a share of runs on one suit's ``n_pos`` positions, not
+    overlapping: lists of (first position, length)."""
+    out = []
+
+    def place(lo: int, left: tuple[int, ...], runs: list) -> None:
+        if not any(left):
+            out.append(tuple(runs))
+            return
+        for start in range(lo, n_pos):
+            for j, n in enumerate(distinct):
+                if left[j] and start + n <= n_pos:
+                    rest = left[:j] + (left[j] - 1,) + left[j + 1 :]
+                    place(start + n, rest, [*runs, (start, n)])
+
+    place(0, share, [])
+    return list(dict.fromkeys(tuple(sorted(r)) for r in out))
+
+
+@functools.cache
+def suit_cover(
+    col: frozenset[int], n_pos: int, share: tuple[int, ...], distinct: tuple[int, ...]
+) -> tuple[int, frozenset[int]]:
+    """The best placement of ``share`` in one suit whose cards stand on positions ``col``:
+    (cards held, their positions). The most cards; ties: compare the runs from the highest
+    down, the first that differs decides: the one ending lower, then (ending at the same
+    position) the longer (the distinct lengths' order)."""
+    best = None
+    for runs in suit_placements(n_pos, share, distinct):
+        held = frozenset(p for lo, n in runs for p in range(lo, lo + n) if p in col)
+        order = tuple(
+            sorted(((lo + n - 1, distinct.index(n)) for lo, n in runs), key=lambda r: -r[0])
+        )
+        key = (-len(held), order)
+        if best is None or key < best[0]:
+            best = (key, held)
+    assert best is not None
+    return len(best[1]), best[1]
+
+
+@functools.cache
+def pattern_splits(lengths: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Every way to share the pattern's runs between the suits: a share a suit, as its
+    index in ``pattern_shares``."""
+    distinct, shares = pattern_shares(lengths)
+    full = tuple(lengths.count(n) for n in distinct)
+    return [
+        split
+        for split in itertools.product(range(len(shares)), repeat=N_SUITS)
+        if tuple(sum(shares[i][j] for i in split) for j in range(len(distinct))) == full
+    ]
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def pattern_cover(
+    kinds: frozenset[int], lengths: tuple[int, ...], layout: str
+) -> tuple[int, frozenset[int]]:
+    """The hand's cover (docs/bots.md): how many of its cards the pattern's runs, placed on
+    windows of one suit each (not overlapping within a suit) anywhere in the pack, can
+    hold, and the cards of the documented placement among the best: the runs shared
+    between the suits with the last suit given the earliest share possible (the order of
+    ``pattern_shares``), then the one before it, and so on; within each suit the runs as
+    ``suit_cover`` places them."""
+    ranks = arr.positions(layout)
+    n_pos = len(ranks)
+    distinct, shares = pattern_shares(lengths)
+    covers = []
+    for s in range(N_SUITS):
+        col = frozenset(ranks.index(rank_of(k)) for k in kinds if suit_of(k) == s)
+        covers.append([suit_cover(col, n_pos, d, distinct) for d in shares])
+    best = None
+    for split in pattern_splits(lengths):
+        held = sum(covers[s][i][0] for s, i in enumerate(split))
+        key = (-held, split[::-1])  # the last suit's share first
+        if best is None or key < best[0]:
+            best = (key, split)
+    assert best is not None
+    split = best[1]
+    kept = frozenset(ranks[p] * N_SUITS + s for s, i in enumerate(split) for p in covers[s][i][1])
+    return len(kept), kept
+
+
+def pattern_runs(kinds: set[int], lengths: tuple[int, ...], layout: str) -> list[list[int]]:
+    """The runs a hand that is exactly the pattern lays down (docs/variants.md "Nowrang"):
+    suit by suit in kind order, each suit's stretches of consecutive positions from the
+    lowest up, each stretch cut from its low end into the pattern's runs it holds in the
+    pattern's order (a stretch of 7 in Nowrang: its 4 lowest cards, then 3)."""
+    ranks = arr.positions(layout)
+    runs = []
+    for s in range(N_SUITS):
+        col = sorted(ranks.index(rank_of(k)) for k in kinds if suit_of(k) == s)
+        stretches: list[list[int]] = []
+        for p in col:
+            if stretches and stretches[-1][-1] == p - 1:
+                stretches[-1].append(p)
+            else:
+                stretches.append([p])
+        for stretch in stretches:
+            cut = stretch_cuts(lengths, len(stretch))[0]
+            at = 0
+            for n in cut:
+                runs.append([ranks[p] * N_SUITS + s for p in stretch[at : at + n]])
+                at += n
+    return runs
+
+
+def stretch_cuts(lengths: tuple[int, ...], size: int) -> list[tuple[int, ...]]:
+    """The pattern's runs (sub-multisets, in the pattern's order) that add up to ``size``.
+    In Nowrang one stretch's are one multiset: 3, 4, 6 = 3 + 3, 7 = 4 + 3, 10 = 4 + 3 + 3."""
+    cuts = (
+        tuple(n for i, n in enumerate(lengths) if mask >> i & 1)
+        for mask in range(1, 1 << len(lengths))
+    )
+    return [c for c in cuts if sum(c) == size]
+
+
+def connections(kinds: set[int], kind: int, layout: str) -> int:
+    """Greedy's count of ``kind``'s same-suit neighbours in ``kinds``: 2 for each one run
+    position away, 1 for each two positions away (docs/bots.md)."""
+    ranks = arr.positions(layout)
+    p = ranks.index(rank_of(kind))
+    n = 0
+    for k in kinds:
+        if suit_of(k) == suit_of(kind) and k != kind:
+            d = abs(ranks.index(rank_of(k)) - p)
+            n += 2 if d == 1 else 1 if d == 2 else 0
+    return n
 
 
 # ---- the table --------------------------------------------------------------------------------
@@ -800,7 +973,7 @@ class Hand:
         for _ in range(t.hand_size * t.players):  # one at a time, from the first player
             self.give(seat, self.pop_stock())
             seat = self.step(seat)
-        if t.phom:  # §3.13: the first player's 10th card, and no upcard
+        if t.phom or t.eleven:  # §3.13: the first player's 10th card; §3.15: his 11th
             self.give(first, self.pop_stock())
         for p in range(t.players):
             self.log(E_DEAL, p, cards=self.cards_of(p))
@@ -1051,6 +1224,8 @@ class Hand:
     def takes_top(self, seat: int, top: int) -> bool:
         """Does greedy take the discard top: before its initial meld under
         ``only_for_initial_meld`` only to meld it in it (module docstring)."""
+        if self.t.pattern:
+            return self.pattern_wants(seat, top)
         if self.t.only_for_initial and not self.opened[seat]:
             self.give(seat, top)
             self.took_unopened = True
@@ -1371,6 +1546,55 @@ class Hand:
         pool = [k for k in pool if not self.partial(seat, k)] or pool
         return max(pool, key=lambda k: (self.t.values[k], k))
 
+    # ---- a fixed go-out pattern (Nowrang §3.15; docs/bots.md, "Fixed patterns: Nowrang")
+    def cover(self, kinds: set[int]) -> tuple[int, frozenset[int]]:
+        return pattern_cover(frozenset(kinds), self.t.pattern, self.t.meld_rules.layout)
+
+    def pattern_wants(self, seat: int, top: int) -> bool:
+        """Greedy takes the discard top when it makes the hand's cover larger."""
+        kinds = set(self.hands[seat])
+        return self.cover(kinds | {top})[0] > self.cover(kinds)[0]
+
+    def pattern_out(self, seat: int, taken: list[int]) -> int | None:
+        """The card ``seat`` discards going out (-1: none), or None: his hand less one
+        allowed card (the lowest-valued; ties: the higher kind) is exactly the pattern."""
+        t = self.t
+        kinds = set(self.hands[seat])
+        high = t.meld_rules.layout == "high"
+        if not t.must_discard and pat.fits(kinds, t.pattern, high):
+            return -1
+        outs = [k for k in self.allowed(seat, taken) if pat.fits(kinds - {k}, t.pattern, high)]
+        return min(outs, key=lambda k: (t.values[k], -k)) if outs else None
+
+    def pattern_turn(self, seat: int, taken: list[int]) -> int:
+        """Go out if ``seat`` can (the runs go down, ``pattern_runs``), returning the card to
+        discard (-1: none); else greedy's discard (docs/bots.md): of the allowed cards
+        outside the cover (all allowed cards when none is), the one with the fewest
+        connections, ties to the higher value, then the higher kind; once the stock was
+        rebuilt this hand, first a draw of the bots' stream: 1 in ``BREAK_ODDS`` discards a
+        uniform allowed card of the cover (of all allowed cards when none is) instead."""
+        t = self.t
+        out = self.pattern_out(seat, taken)
+        if out is not None:
+            rest = set(self.hands[seat]) - {out}
+            for run in pattern_runs(rest, t.pattern, t.meld_rules.layout):
+                for k in run:
+                    self.take(seat, k)
+                    self.laid.append(k)
+                lo = arr.positions(t.meld_rules.layout).index(rank_of(run[0]))
+                self.melds.append(TableMeld("run", seat, lo=lo, slots=run, suit=suit_of(run[0])))
+                self.log(E_MELD, seat, len(self.melds) - 1, 0, sorted(run))
+            return out
+        kinds = set(self.hands[seat])
+        allowed = self.allowed(seat, taken)
+        _, kept = self.cover(kinds)
+        if self.rebuilds > 0 and self.bots_rng.below(BREAK_ODDS) == 0:
+            keep = [k for k in allowed if k in kept] or allowed
+            return keep[self.bots_rng.below(len(keep))]
+        pool = [k for k in allowed if k not in kept] or allowed
+        layout = t.meld_rules.layout
+        return min(pool, key=lambda k: (connections(kinds, k, layout), -t.values[k], -k))
+
     # ---- the turn loop
     def draw(self, seat: int) -> tuple[bool, list[int]]:
         """``seat`` draws; returns (drew, the kinds taken from the discard pile)."""
@@ -1472,7 +1696,10 @@ class Hand:
             if t.tonk and not self.stock:  # §2L.55: before the draw
                 reason = REDEAL if t.stock_redeal else STOCK_OUT
                 break
-            drew, taken = self.draw(seat)
+            if t.eleven and self.turns == 0:
+                drew, taken = True, []  # §3.15: the first player opens by discarding
+            else:
+                drew, taken = self.draw(seat)
             if not drew:
                 if self.blocked:
                     self.turns += 1
@@ -1488,7 +1715,9 @@ class Hand:
                 self.turns += 1  # discarding it ends the turn
                 seat = self.step(seat)
                 continue
-            if t.all_at_once:
+            if t.pattern:
+                card, played = self.pattern_turn(seat, taken), False
+            elif t.all_at_once:
                 card, played = self.concealed_turn(seat, taken), False
             else:
                 plan, taken, played = self.greedy_table(seat, taken)

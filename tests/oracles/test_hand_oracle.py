@@ -3,8 +3,9 @@ for every variant file ``sim.engine`` plays, at its lowest, a middle and its hig
 count, the engine plays whole games of ``greedy`` and each hand's event log must equal the
 oracle's, event by event, and so must its scores (docs/engine-plan.md, "The play, exactly");
 so must rummy_basic under settings that no file uses yet but the engine plays (``SETTINGS``),
-and Tonk and Phỏm under their options (``TONK_SETTINGS``, ``PHOM_CASES``), and Conquian
-under its settings with line-ups of greedy, careful and random (``CONQUIAN_CASES``).
+and Tonk and Phỏm under their options (``TONK_SETTINGS``, ``PHOM_CASES``), Conquian
+under its settings with line-ups of greedy, careful and random (``CONQUIAN_CASES``), and
+Nowrang over several seeds (``NOWRANG_SEEDS``).
 
 Long mode (``make verify``-style): ``python -m tests.oracles.test_hand_oracle --hands 1000``
 plays that many hands per file (and setting) and player count and prints how they ended;
@@ -28,6 +29,7 @@ from sim.engine import state as S
 from sim.rules import Rules, load_variant
 from sim.rules.loader import list_variants
 from tests.oracles import hand as oracle
+from tests.oracles.patterns import best_cover, random_pattern_hand
 
 FILES = (
     "rummy_basic",
@@ -57,22 +59,18 @@ FILES = (
     "tonk",  # chips, instant tonks, the drop, the stock-out (§3.22)
     "phom",  # the conditional take, Ù, four turns each, the showdown in chips (§3.13)
     "conquian",  # the exposed card, uses re-forming own melds, forcing, tentos (§3.21)
+    "nowrang",  # 11/10 without an upcard, the 4+3+3 same-suit runs pattern (§3.15)
 )
 NOT_YET = {
-    "nowrang": "the fixed go-out pattern (§3.15): the oracle hand does not play it yet; its "
-    "pattern test and the bots' cover are checked against tests/oracles/patterns.py "
-    "(tests/engine/test_nowrang.py)",
-    **{
-        name: "Continental's patterns with wild cards (§3.11): the oracle hand does not play "
-        "them yet; the pattern test and the discard it chooses are checked against "
-        "tests/oracles/patterns.py (tests/engine/test_continental.py)"
-        for name in (
-            "continental",
-            "continental@bonuses",
-            "continental@shuffle",
-            "continental@deuces",
-        )
-    },
+    name: "Continental's patterns with wild cards (§3.11): the oracle hand does not play "
+    "them yet; the pattern test and the discard it chooses are checked against "
+    "tests/oracles/patterns.py (tests/engine/test_continental.py)"
+    for name in (
+        "continental",
+        "continental@bonuses",
+        "continental@shuffle",
+        "continental@deuces",
+    )
 }
 """Files of a covered family the oracle hand does not play yet, each with why."""
 HANDS = 30
@@ -247,6 +245,9 @@ CONQUIAN_CASES = (
 )
 """Conquian (§3.21) with its file's rules and settings it accepts: (settings, bots)."""
 CONQUIAN_HANDS = 200
+NOWRANG_SEEDS = (29, 11, 1000)
+"""Nowrang (§3.15), greedy at both seats: seeds of ``NOWRANG_HANDS`` hands each."""
+NOWRANG_HANDS = 200
 ALL_AT_ONCE_SETTINGS = (
     {"must_discard_to_go_out": True},
     {"scoring": "unmelded_to_winner", "ace_rank": "around_corner", "ace_points": 11},
@@ -466,9 +467,40 @@ def test_conquian_discard_ties_next_to_the_ace(ace_rank):
     assert difference is None, difference
 
 
+@pytest.mark.parametrize("seed", NOWRANG_SEEDS)
+def test_engine_hands_equal_the_oracle_hands_in_nowrang(seed):
+    """Nowrang (§3.15) with greedy: the 11/10 deal and the opening discard, the take and
+    the discard around the cover, the declaration of 4+3+3 same-suit runs, the turned-over
+    stock and the deadlock breaker after it (docs/bots.md, "Fixed patterns: Nowrang")."""
+    ended, difference = compare("nowrang", 2, NOWRANG_HANDS, seed)
+    assert difference is None, difference
+    assert ended["went_out"] > 0 and ended["ev:meld"] == 3 * ended["went_out"]
+    assert ended["ev:draw_discard"] > 0 and ended["ev:rebuild"] > 0
+
+
+def test_the_oracle_cover_is_the_brute_force_cover():
+    """The oracle hand's cover (``pattern_cover``, with the kept cards of the documented
+    placement) holds as many cards as the brute force over every placement
+    (tests/oracles/patterns.py), its cards are the hand's, and the runs of a hand that is
+    the pattern are laid down exactly (``pattern_runs``)."""
+    rng = np.random.default_rng(33)
+    for ace in ("low", "high"):
+        for _ in range(40):  # the brute force tries every placement: slow
+            hand = set(int(k) for k in rng.choice(52, size=int(rng.integers(8, 13)), replace=False))
+            size, kept = oracle.pattern_cover(frozenset(hand), (4, 3, 3), ace)
+            assert size == best_cover(hand, (4, 3, 3), ace == "high") == len(kept)
+            assert kept <= hand
+            fit = random_pattern_hand(rng, (4, 3, 3), ace == "high")
+            runs = oracle.pattern_runs(fit, (4, 3, 3), ace)
+            assert sorted(len(r) for r in runs) == [3, 3, 4]
+            assert {k for r in runs for k in r} == fit
+            assert oracle.pattern_cover(frozenset(fit), (4, 3, 3), ace) == (10, frozenset(fit))
+
+
 def test_the_oracle_covers_every_progressive_file_the_engine_plays():
     """A progressive-rummy file that sim.engine starts to play needs the oracle too (and
-    so does a file of a family it covers: Tonk, Phỏm, Conquian)."""
+    so does a file of a family it covers: Tonk, Phỏm, Conquian; and an all_at_once file,
+    Nowrang's pattern among them)."""
     families = ("rummy", "tonk", "phom", "conquian")
     played = [name for name, _ in list_variants() if load_variant(name).family in families]
     assert sorted(played) == sorted([*FILES, *NOT_YET])
