@@ -153,7 +153,10 @@ W_DIGITS = W_GROUP + 1  # scratch of _list_runs: what stands on each position of
 W_TMP = W_DIGITS + 1  # a scratch row for callers, between searches
 W_SCAL = W_TMP + 1  # one row of scalars:
 W_PICK = W_SCAL + 1  # MAX_CAND rows: a caller's own list of candidates, kept across searches
-W_ROWS = W_PICK + MAX_CAND
+W_PATTERN = W_PICK + MAX_CAND  # PATTERN_ROWS rows kept between calls for ``patterns.cover``
+PATTERN_ROWS = 3 * (1 << (N_RANKS + 1)) + 32  # three patterns' tables: a row per suit column
+# of 14 run positions, and a few rows of state tables and answers (``patterns.W_COVERS``)
+W_ROWS = W_PATTERN + PATTERN_ROWS
 W_COLS = max(N_CA, N_F, MAX_RUN, 2 * N_SUITS)
 S_BEST_N = 0  # melds in the best arrangement
 S_BEST_VALUE = 1  # its melded value

@@ -25,8 +25,10 @@ placement the search finds, are the ones worth keeping.
 
 Under Continental's pattern set (§3.11: three alternatives, jokers wild, several packs) the
 cover is ``patterns.wild_cover``: the best cover of the hand's kinds over the alternatives
-plus its jokers (at most 15); greedy and careful take a joker always, and a second copy of
-a card counts as outside the cover (it is discarded before the cover's cards). With
+plus its jokers (at most 15); greedy and careful take a joker always, never a second copy
+of a card they hold (the cover is of kinds: it cannot grow, and is not searched), and a
+second copy of a card counts as outside the cover (it is discarded before the cover's
+cards). With
 ``deuces_wild`` (§2B.14) the 2s held count as wild cards with the jokers (``_cover_cards``),
 a 2 is taken as a joker is, and a 2 is kept as a joker is (discarded only when every
 allowed card is).
@@ -144,6 +146,8 @@ def pattern_wants(fx, params, values, bots, st, rng, work, seat, card):
         if card == JOKER or (deuces_wild(fx, params) and (np.int64(1) << card) & DEUCES != 0):
             return True
         kinds, wilds = _cover_cards(fx, params, st, seat, hand)
+        if kinds & (np.int64(1) << card) != 0:  # a second copy: the same kinds, the same cover
+            return False
         now, _ = wild_cover(work, kinds, wilds, lengths, layout)
         then, _ = wild_cover(work, kinds | (np.int64(1) << card), wilds, lengths, layout)
         return then > now

@@ -31,11 +31,14 @@ hand's cover is the pattern's card count, so ``go_out.pattern_out`` tries the di
 only then; the bots keep the cover's cards (``pattern_policy.py``). The search is a
 dynamic programme per suit over the run positions and the runs placed so far (counted per
 length), then a merge of the suits; a later placement replaces the kept one only when
-strictly better. A suit's result depends only on its cards, so it is kept in the
-workspace (six per suit: two players' hands alternate, and Continental's three patterns)
-and reused until they change; the last six whole hands' answers are kept too (the take
-asks about the hand with the card, the go-out test and the discard about the same hand
-after it).
+strictly better. A suit's result depends only on its column (the positions it holds) and
+the pattern, not on the suit or the player, so the workspace keeps a table per pattern
+(three: Continental's alternatives) with a row for every column of 14 positions, searched
+the first time it is asked about and read from then on: with four players or more, covers
+kept per suit were pushed out before the same player asked again, and the search ran on
+most calls (~40% of a 4-player Continental turn). The last six whole hands' answers are
+kept too (the take asks about the hand with the card, the go-out test and the discard
+about the same hand after it).
 
 **Wild cards** (``wild_fit``; Continental §3.11, §2B.14). A *pattern set* holds up to three
 alternatives of packed lengths, 20 bits each (``alternative``; Continental's
@@ -46,21 +49,26 @@ yet is *uncovered*, a run place with no natural card left for it needs a wild ca
 the hand holds one card more than the pattern, each natural card of ``spare_ok`` is set
 aside as the discard in turn (lowest kind first) and the rest searched. A depth-first
 search places the runs: each step takes the lowest uncovered (suit, rank) and tries every
-run of a remaining length through it (an ace at either end). Once nothing is uncovered
-the remaining runs go on windows holding some natural card, in a fixed order (no run set
-is tried twice). A path is cut when the wild places needed exceed the wild cards (jokers,
-and with ``deuces`` the 2s whose own place no run covers), or when the runs left cannot
-cover what is uncovered. A complete placement fits when every natural card is covered,
-the wild places are exactly the wild cards left (a 2 on its own place is natural, never
-wild) and every run holds a natural card (Hall's condition over every set of runs, at
-most 32). With ``write`` the runs are laid out as the best arrangement: each run gets the
-first natural card the shares allow, then natural cards on its places while they last,
-wild cards on the rest: with ``deuces`` first the 2s left over (``_place_wild_deuces``, a
-run's ``CA_DEUCES``, which the go-out records as the table meld's ``M_WILD``), then
-jokers. ``tests/oracles/patterns.py`` checks it against a brute force that fills every
-place of every run with a natural or a wild card. The bots' ``wild_cover`` is the best
-``cover`` of the hand's kinds over the alternatives plus its wild cards (with
-``deuces_wild`` its 2s among them, ``pattern_policy._cover_cards``).
+run of a remaining length through it (an ace at either end). Once nothing is uncovered the
+remaining runs go on windows holding some natural card, in a fixed order (no run set is
+tried twice). The counts the search tests at every step (natural cards uncovered, wild
+places needed, free deuces, the lowest uncovered (suit, rank)) are kept up to date as runs
+are placed and taken back (``W_TALLY``, ``_recount``), not counted afresh over every (suit,
+rank). A path is cut when the wild places needed exceed the wild cards (jokers, and with
+``deuces`` the 2s whose own place no run covers), or when the runs left cannot cover what
+is uncovered: too few cards, or too few runs (``_runs_needed``: windows of the longest
+length left, laid from the lowest uncovered rank of each suit, aces apart; it cut a
+4-player Continental turn's search ~3x, and ~30x with deuces wild). A complete placement
+fits when every natural card is covered, the wild places are exactly the wild cards left (a
+2 on its own place is natural, never wild) and every run holds a natural card (Hall's
+condition over every set of runs, at most 32). With ``write`` the runs are laid out as the
+best arrangement: each run gets the first natural card the shares allow, then natural cards
+on its places while they last, wild cards on the rest: with ``deuces`` first the 2s left
+over (``_place_wild_deuces``, a run's ``CA_DEUCES``, which the go-out records as the table
+meld's ``M_WILD``), then jokers. ``tests/oracles/patterns.py`` checks it against a brute
+force that fills every place of every run with a natural or a wild card. The bots'
+``wild_cover`` is the best ``cover`` of the hand's kinds over the alternatives plus its
+wild cards (with ``deuces_wild`` its 2s among them, ``pattern_policy._cover_cards``).
 """
 
 from __future__ import annotations
@@ -88,12 +96,13 @@ from sim.engine.melds import (
     MAX_LAYERS,
     MELD_RUN,
     N_CA,
+    PATTERN_ROWS,
     S_BEST_N,
     S_NODES,
     W_BEST,
     W_CAND,
     W_COLS,
-    W_FRAME,
+    W_PATTERN,
     W_SCAL,
     _compress_nibbles,
     _emit,
@@ -269,27 +278,36 @@ MAX_DISTINCT = 4  # distinct run lengths in a pattern
 MAX_STATES = 13  # states (runs placed, counted per length) a cover may track
 W_DP = W_CAND  # rows W_DP + i: the best cover of one suit's positions below i, per state
 W_DP_MASK = W_DP + 16  # ... and the columns of its cards
-W_SUITS = W_DP_MASK + 16  # the suits merged so far: best cover per state, and its kinds
-W_SUITS_MASK = W_SUITS + 1
+W_SUITS = W_DP_MASK + 16  # the suits merged so far: best cover per state, and its columns
+W_SUITS_MASK = W_SUITS + 1  # (each suit's column 16 bits apart, suit 0 lowest)
 W_MERGE = W_SUITS + 2  # scratch of the merge
 W_MERGE_MASK = W_SUITS + 3
-# The last rows of the search's candidate area (depth 39, never reached by a one-pack
-# hand), kept between calls: each suit's covers in six ways (two players' hands alternate,
-# and Continental asks about three patterns in turn), keyed by its column and pattern
-# (``_memo_key``; way w of suit s is memo row ``MEMO_ROWS * w + s``), and the pattern's
-# state tables below them.
-MEMO_WAYS = 6
-MEMO_ROWS = 2 * N_SUITS
-W_MEMO = W_FRAME - MEMO_WAYS * MEMO_ROWS  # row W_MEMO + r: key, then the cover per state
-W_MEMO_MASK = W_MEMO + N_SUITS  # row W_MEMO_MASK + r: the kinds of each, from column 1
-W_FITS = W_MEMO - MAX_DISTINCT - 2  # per state t: the states u part of t's, as bits
-W_DIG = W_FITS + 1  # rows W_DIG + j: per state, its count of runs of distinct length j
-W_MEMO_NEXT = W_DIG + MAX_DISTINCT  # per suit: the way to replace next; then the pattern
-# whose state tables W_DIG and W_FITS hold (a tagged key), their number of states, and the
-# whole-hand answer to replace next
-W_RESULT = W_FITS - MEMO_WAYS  # row W_RESULT + w: a whole hand's answer (tagged hand, its
-# pattern and layout, size, kinds), the last six hands asked about
-RESULT_NEXT = N_SUITS + 2  # W_MEMO_NEXT's column: the whole-hand answer to replace next
+# Kept between calls, in the workspace's pattern rows (``melds.W_PATTERN``): a table per
+# pattern (``TABLE_SLOTS`` patterns: Continental asks about its three alternatives in turn)
+# of each suit column's covers, searched once per column and pattern, and the last whole
+# hands' answers. Row W_PATTERN: each slot's pattern (``_slot_key``), then the slot to
+# give next; rows W_STATES + STATE_ROWS * i: slot i's state tables; rows
+# W_COVERS + TABLE_COLUMNS * i + col: the covers of column ``col`` under slot i's pattern.
+TABLE_SLOTS = 3
+TABLE_COLUMNS = 1 << (N_RANKS + 1)  # every column of at most 14 run positions
+STATE_ROWS = 2 + MAX_DISTINCT  # a slot's state tables: its sizes, W_FITS, then W_DIG rows
+ST_N = 0  # a slot's first state row: its number of states, distinct lengths, counts, m
+ST_LENS = 1
+ST_COUNTS = 2
+ST_M = 3
+W_FITS = 1  # a slot's state row: per state t, the states u part of t's, as bits
+W_DIG = 2  # its rows W_DIG + j: per state, its count of runs of distinct length j
+W_STATES = W_PATTERN + 1
+W_COVERS = W_STATES + STATE_ROWS * TABLE_SLOTS  # a row: the slot's key, then per state t
+# the best cover of the column and the positions holding it, packed (``COVER_SHIFT``)
+COVER_SHIFT = 16  # a packed cover: its size << 16 | its positions (-1 << 16: does not fit)
+COVER_COLS = (np.int64(1) << COVER_SHIFT) - 1
+MEMO_WAYS = 6  # whole hands' answers kept
+W_RESULT = W_COVERS + TABLE_COLUMNS * TABLE_SLOTS  # row W_RESULT + w: a whole hand's
+# answer (tagged hand, its pattern and layout, size, kinds), the last six hands asked about
+RESULT_NEXT = TABLE_SLOTS + 1  # row W_PATTERN's column: the whole-hand answer to replace next
+assert W_RESULT + MEMO_WAYS <= W_PATTERN + PATTERN_ROWS
+assert MAX_STATES < W_COLS
 MEMO_TAG = np.int64(0x5A) << 56  # no candidate row holds this in its first column
 NONE = -1
 
@@ -318,40 +336,56 @@ def _distinct(lengths):
 
 
 @kernel
-def _states(work, counts, m):
-    """Write the state tables (``W_DIG``: each state's digits, mixed radix with ``count + 1``
-    per distinct length, the first lowest; ``W_FITS``: which states are part of which);
-    returns how many states there are."""
+def _states(work, head, counts, m):
+    """Write the state tables of the slot whose rows start at ``head`` (``W_DIG``: each
+    state's digits, mixed radix with ``count + 1`` per distinct length, the first lowest;
+    ``W_FITS``: which states are part of which); returns how many states there are."""
     n_states = 1
     for j in range(m):
         n_states *= ((counts >> (NIBBLE * j)) & 0xF) + 1
     for j in range(m):
-        work[W_DIG + j, 0] = 0
+        work[head + W_DIG + j, 0] = 0
     for t in range(1, n_states):  # the next state: one more run, carrying
         for j in range(m):
-            work[W_DIG + j, t] = work[W_DIG + j, t - 1]
+            work[head + W_DIG + j, t] = work[head + W_DIG + j, t - 1]
         for j in range(m):
-            if work[W_DIG + j, t] < (counts >> (NIBBLE * j)) & 0xF:
-                work[W_DIG + j, t] += 1
+            if work[head + W_DIG + j, t] < (counts >> (NIBBLE * j)) & 0xF:
+                work[head + W_DIG + j, t] += 1
                 break
-            work[W_DIG + j, t] = 0
+            work[head + W_DIG + j, t] = 0
     for t in range(n_states):
         fits = np.int64(0)
         for u in range(n_states):
             ok = True
             for j in range(m):
-                if work[W_DIG + j, u] > work[W_DIG + j, t]:
+                if work[head + W_DIG + j, u] > work[head + W_DIG + j, t]:
                     ok = False
             if ok:
                 fits |= np.int64(1) << u
-        work[W_FITS, t] = fits
+        work[head + W_FITS, t] = fits
     return n_states
 
 
 @kernel
-def _memo_key(col, lengths, ace_rank):
-    """What a suit's kept covers are valid for: its column, the pattern and the layout."""
-    return MEMO_TAG | (ace_rank << 48) | ((lengths & 0xFFFFFF) << 16) | col
+def _slot(work, lengths, ace_rank):
+    """``(slot, key)``: the table slot of the pattern ``lengths`` under the layout ``ace_rank``,
+    and its key: the slot that holds it, else the one given least recently, given to it
+    (its state tables written; its column rows, keyed by the pattern they were searched
+    for, are searched again as they are asked about)."""
+    key = MEMO_TAG | (ace_rank << 32) | lengths
+    for i in range(TABLE_SLOTS):
+        if work[W_PATTERN, i] == key:
+            return i, key
+    i = work[W_PATTERN, TABLE_SLOTS] % TABLE_SLOTS
+    work[W_PATTERN, TABLE_SLOTS] += 1
+    work[W_PATTERN, i] = key
+    head = W_STATES + STATE_ROWS * i
+    lens, counts, m = _distinct(lengths)
+    work[head, ST_N] = _states(work, head, counts, m)
+    work[head, ST_LENS] = lens
+    work[head, ST_COUNTS] = counts
+    work[head, ST_M] = m
+    return i, key
 
 
 @kernel
@@ -366,10 +400,14 @@ def kinds_of_column(col, suit, ace_rank):
 
 
 @kernel
-def _suit_covers(work, col, s, r, lens, counts, m, n_states, n_pos, ace_rank):
+def _suit_covers(work, col, row, head, n_pos):
     """The best cover of one suit's column per state (the runs of the state placed in this
-    suit, not overlapping; -1 where they do not fit), into row ``W_MEMO + r`` from column 1
-    and their kinds into ``W_MEMO_MASK + r``."""
+    suit, not overlapping; -1 where they do not fit) and the positions holding it, packed
+    into ``row`` from column 1 (``COVER_SHIFT``), under the slot's state tables at ``head``."""
+    n_states = work[head, ST_N]
+    lens = work[head, ST_LENS]
+    counts = work[head, ST_COUNTS]
+    m = work[head, ST_M]
     for t in range(n_states):
         work[W_DP, t] = 0 if t == 0 else NONE
         work[W_DP_MASK, t] = 0
@@ -381,7 +419,7 @@ def _suit_covers(work, col, s, r, lens, counts, m, n_states, n_pos, ace_rank):
             for j in range(m):
                 length = (lens >> (NIBBLE * j)) & 0xF
                 lo = i + 1 - length
-                if lo >= 0 and work[W_DIG + j, t] > 0:
+                if lo >= 0 and work[head + W_DIG + j, t] > 0:
                     before = t - unit
                     v = work[W_DP + lo, before]
                     if v >= 0:
@@ -394,73 +432,69 @@ def _suit_covers(work, col, s, r, lens, counts, m, n_states, n_pos, ace_rank):
             work[W_DP + i + 1, t] = best
             work[W_DP_MASK + i + 1, t] = best_mask
     for t in range(n_states):
-        work[W_MEMO + r, 1 + t] = work[W_DP + n_pos, t]
-        work[W_MEMO_MASK + r, 1 + t] = kinds_of_column(work[W_DP_MASK + n_pos, t], s, ace_rank)
+        work[row, 1 + t] = (work[W_DP + n_pos, t] << COVER_SHIFT) | work[W_DP_MASK + n_pos, t]
 
 
 @kernel
 def cover(work, hand, lengths, ace_rank):
     """``(size, kinds)``: the hand's cover (module docstring) and the cards in it, of the
-    first best placement found. Each suit's covers are kept (``W_MEMO``, two per suit) and
-    reused while its cards stay the same, so a call after a draw or a discard searches
-    one suit."""
+    first best placement found. Each suit column's covers are kept in the pattern's table
+    (``_slot``, ``W_COVERS``) once searched, so most calls only merge the four suits'."""
     hand_key = MEMO_TAG | hand
     rules_key = (ace_rank << 32) | lengths
     for w in range(MEMO_WAYS):  # asked about this hand just before (a take, then a discard)
         if work[W_RESULT + w, 0] == hand_key and work[W_RESULT + w, 1] == rules_key:
             return work[W_RESULT + w, 2], work[W_RESULT + w, 3]
-    lens, counts, m = _distinct(lengths)
-    if work[W_MEMO_NEXT, N_SUITS] == MEMO_TAG | lengths:  # the state tables are there
-        n_states = work[W_MEMO_NEXT, N_SUITS + 1]
-    else:
-        n_states = _states(work, counts, m)
-        work[W_MEMO_NEXT, N_SUITS] = MEMO_TAG | lengths
-        work[W_MEMO_NEXT, N_SUITS + 1] = n_states
+    slot, key = _slot(work, lengths, ace_rank)
+    head = W_STATES + STATE_ROWS * slot
+    n_states = work[head, ST_N]
     full = n_states - 1
     e = _to_positions(hand, ace_rank)
     n_pos = n_positions(ace_rank)
-    for t in range(n_states):
-        work[W_SUITS, t] = 0 if t == 0 else NONE
-        work[W_SUITS_MASK, t] = 0
     for s in range(N_SUITS):
         col = suit_column(e, s, n_pos)
-        key = _memo_key(col, lengths, ace_rank)
-        r = np.int64(NONE)
-        for w in range(MEMO_WAYS):
-            if work[W_MEMO + MEMO_ROWS * w + s, 0] == key:
-                r = MEMO_ROWS * w + s
-                break
-        if r < 0:  # in no way: search it into the oldest
-            r = s + MEMO_ROWS * (work[W_MEMO_NEXT, s] % MEMO_WAYS)
-            work[W_MEMO_NEXT, s] += 1
-            _suit_covers(work, col, s, r, lens, counts, m, n_states, n_pos, ace_rank)
-            work[W_MEMO + r, 0] = key
-        for t in range(n_states):  # merge: t's runs split between the suits so far and s
+        row = W_COVERS + TABLE_COLUMNS * slot + col
+        if work[row, 0] != key:  # not searched yet under this pattern
+            _suit_covers(work, col, row, head, n_pos)
+            work[row, 0] = key
+        if s == 0:  # the first suit's covers as they are
+            for t in range(n_states):
+                work[W_SUITS, t] = work[row, 1 + t] >> COVER_SHIFT
+                work[W_SUITS_MASK, t] = work[row, 1 + t] & COVER_COLS
+            continue
+        first = full if s == N_SUITS - 1 else 0  # the last suit: only the whole pattern
+        for t in range(first, n_states):  # merge: t's runs split between the suits so far and s
             best = NONE
             best_mask = np.int64(0)
-            fits = work[W_FITS, t]
+            fits = work[head + W_FITS, t]
             while fits != 0:  # u: the runs placed in suit s, a part of t's
                 u = lowest_bit(fits)
                 fits &= fits - 1
                 a = work[W_SUITS, t - u]
-                b = work[W_MEMO + r, 1 + u]
+                b = work[row, 1 + u] >> COVER_SHIFT
                 if a < 0 or b < 0:
                     continue
                 if a + b > best:
                     best = a + b
-                    best_mask = work[W_SUITS_MASK, t - u] | work[W_MEMO_MASK + r, 1 + u]
+                    best_mask = work[W_SUITS_MASK, t - u] | (
+                        (work[row, 1 + u] & COVER_COLS) << (COVER_SHIFT * s)
+                    )
             work[W_MERGE, t] = best
             work[W_MERGE_MASK, t] = best_mask
-        for t in range(n_states):
+        for t in range(first, n_states):
             work[W_SUITS, t] = work[W_MERGE, t]
             work[W_SUITS_MASK, t] = work[W_MERGE_MASK, t]
-    w = work[W_MEMO_NEXT, RESULT_NEXT] % MEMO_WAYS
-    work[W_MEMO_NEXT, RESULT_NEXT] += 1
+    kinds = np.int64(0)
+    for s in range(N_SUITS):
+        col = (work[W_SUITS_MASK, full] >> (COVER_SHIFT * s)) & COVER_COLS
+        kinds |= kinds_of_column(col, s, ace_rank)
+    w = work[W_PATTERN, RESULT_NEXT] % MEMO_WAYS
+    work[W_PATTERN, RESULT_NEXT] += 1
     work[W_RESULT + w, 0] = hand_key
     work[W_RESULT + w, 1] = rules_key
     work[W_RESULT + w, 2] = work[W_SUITS, full]
-    work[W_RESULT + w, 3] = work[W_SUITS_MASK, full]
-    return work[W_SUITS, full], work[W_SUITS_MASK, full]
+    work[W_RESULT + w, 3] = kinds
+    return work[W_SUITS, full], kinds
 
 
 # ---- patterns with wild cards (Continental §3.11, §2B.14; ``wild_fit``) --------------------
@@ -483,6 +517,11 @@ W_WF = W_HALL + N_SUITS  # rows W_WF + d: the search's frames (``WF_*``)
 MAX_FRAMES = MAX_PIECES  # a run placed a frame
 W_WILD_MEMO = W_WF + MAX_FRAMES + 1  # rows + w: ``wild_cover``'s last two answers (kept
 # between calls: the tagged hand, its jokers, pattern set and layout, size, kinds)
+W_TALLY = W_WILD_MEMO + 2  # ``_tally`` kept up to date as runs are placed (``_recount``):
+T_UNCOVERED = 0  # natural cards no run covers yet
+T_NEED = 1  # run places no natural card fills
+T_FREE = 2  # wild deuces whose own place no run covers
+T_OPEN = 3  # the (suit, rank)s with natural cards no run covers, bit suit * 16 + rank
 WF_TRIGGER = 0  # the (suit, rank) that must be covered, suit * 16 + rank; -1: none left
 WF_NEXT = 1  # the next option to try
 WF_SUIT = 2  # the run placed here: its suit, first position, distinct-length index (-1: none)
@@ -521,7 +560,7 @@ def set_size(patterns):
 @kernel
 def _load_hand(work, layers, n_layers, deuces):
     """Fill ``W_NAT`` (and ``W_DEUCE`` when ``deuces`` are wild) from the hand's layers;
-    clear ``W_COV``. Returns the natural cards counted."""
+    clear ``W_COV``; count the tally (``W_TALLY``). Returns the natural cards counted."""
     n = 0
     for s in range(N_SUITS):
         work[W_DEUCE, s] = 0
@@ -540,46 +579,69 @@ def _load_hand(work, layers, n_layers, deuces):
                 work[W_DEUCE, s] += 1
             else:
                 work[W_NAT + s, r] += 1
+    _tally(work, deuces)
     return n
 
 
 @kernel
-def _tally(work, deuces):
-    """``(uncovered, wilds needed, wilds free)``: natural cards no run covers yet, run
-    places no natural card fills, and the cards free to fill them (jokers not counted:
-    the caller adds them): wild deuces whose own place no run covers."""
+def _cell(work, s, r, deuces):
+    """One (suit, rank)'s part of the tally: ``(uncovered, need, free, open)``: its natural
+    cards no run covers, its run places no natural card fills, its wild deuces whose own
+    place no run covers, and whether a natural card (deuces apart) is uncovered."""
+    d = work[W_NAT + s, r] - work[W_COV + s, r]
     uncovered = 0
-    need = 0
     free = 0
+    if deuces and r == DEUCE_RANK:
+        d += work[W_DEUCE, s]
+        if d > 0:
+            free = d
+    elif d > 0:
+        uncovered = d
+    need = -d if d < 0 else 0
+    return uncovered, need, free, work[W_NAT + s, r] > work[W_COV + s, r]
+
+
+@kernel
+def _tally(work, deuces):
+    """Count the tally (``W_TALLY``) of every (suit, rank) afresh."""
+    for t in range(T_OPEN + 1):
+        work[W_TALLY, t] = 0
     for s in range(N_SUITS):
         for r in range(N_RANKS_PATTERN):
-            d = work[W_NAT + s, r] - work[W_COV + s, r]
-            if deuces and r == DEUCE_RANK:
-                d += work[W_DEUCE, s]
-                if d > 0:
-                    free += d
-            elif d > 0:
-                uncovered += d
-            if d < 0:
-                need -= d
-    return uncovered, need, free
+            _recount(work, s, r, deuces, np.int64(1))
+
+
+@kernel
+def _recount(work, s, r, deuces, sign):
+    """Add (``sign`` 1) or take away (-1) the part of (``s``, ``r``) in the tally: the
+    search changes a (suit, rank)'s counts between a take-away and an add."""
+    uncovered, need, free, open_ = _cell(work, s, r, deuces)
+    work[W_TALLY, T_UNCOVERED] += sign * uncovered
+    work[W_TALLY, T_NEED] += sign * need
+    work[W_TALLY, T_FREE] += sign * free
+    bit = np.int64(1) << (s * 16 + r)
+    if sign < 0:
+        work[W_TALLY, T_OPEN] &= ~bit
+    elif open_:
+        work[W_TALLY, T_OPEN] |= bit
 
 
 @kernel
 def _trigger(work):
     """The lowest (suit, rank) with natural cards no run covers, ``suit * 16 + rank``; -1."""
-    for s in range(N_SUITS):
-        for r in range(N_RANKS_PATTERN):
-            if work[W_NAT + s, r] > work[W_COV + s, r]:
-                return s * 16 + r
-    return NONE
+    open_ = work[W_TALLY, T_OPEN]
+    return lowest_bit(open_) if open_ != 0 else NONE
 
 
 @kernel
-def _place(work, suit, lo, length, ace_rank, step):
-    """Add ``step`` (1 or -1) runs on each rank of the window (``suit``, ``lo``, ``length``)."""
+def _place(work, suit, lo, length, ace_rank, step, deuces):
+    """Add ``step`` (1 or -1) runs on each rank of the window (``suit``, ``lo``, ``length``),
+    the tally kept."""
     for q in range(lo, lo + length):
-        work[W_COV + suit, rank_at(q, ace_rank)] += step
+        r = rank_at(q, ace_rank)
+        _recount(work, suit, r, deuces, np.int64(-1))
+        work[W_COV + suit, r] += step
+        _recount(work, suit, r, deuces, np.int64(1))
 
 
 @kernel
@@ -654,6 +716,33 @@ def _runs_left(work, m):
 
 
 @kernel
+def _longest_left(work, m):
+    """The longest run still to place."""
+    longest = np.int64(0)
+    for j in range(m):
+        if work[W_LEFT, j] > 0:
+            longest = max(longest, (work[W_LEFT, MAX_DISTINCT] >> (NIBBLE * j)) & 0xF)
+    return longest
+
+
+@kernel
+def _runs_needed(work, longest):
+    """At least how many more runs the hand needs: per suit, the windows of ``longest``
+    ranks laid from the lowest (the fewest that hold them) over its ranks 2 to K with
+    natural cards uncovered (an ace, at either end under ``high_or_low``, is left out:
+    a bound, never too many)."""
+    open_ = work[W_TALLY, T_OPEN]
+    window = (np.int64(1) << longest) - 1
+    n = 0
+    for s in range(N_SUITS):
+        col = (open_ >> (16 * s + 1)) & np.int64(0xFFF)
+        while col != 0:
+            col &= ~(window << lowest_bit(col))
+            n += 1
+    return n
+
+
+@kernel
 def _frame_option(work, d, ace_rank, n_pos, m, deuces):
     """Try the next option of frame ``d`` (its trigger's windows, or an extra run) from
     ``WF_NEXT`` on; place it and return True, or return False when none is left."""
@@ -692,17 +781,18 @@ def _frame_option(work, d, ace_rank, n_pos, m, deuces):
         work[W_WF + d, WF_LO] = lo
         work[W_WF + d, WF_J] = j
         work[W_LEFT, j] -= 1
-        _place(work, suit, lo, length, ace_rank, np.int64(1))
+        _place(work, suit, lo, length, ace_rank, np.int64(1), deuces)
         return True
 
 
 @kernel
-def _undo(work, d, ace_rank):
+def _undo(work, d, ace_rank, deuces):
     """Take back the run frame ``d`` placed."""
     suit = work[W_WF + d, WF_SUIT]
     if suit >= 0:
         j = work[W_WF + d, WF_J]
-        _place(work, suit, work[W_WF + d, WF_LO], _length_of(work, d), ace_rank, np.int64(-1))
+        _place(work, suit, work[W_WF + d, WF_LO], _length_of(work, d), ace_rank, np.int64(-1),
+               deuces)  # fmt: skip
         work[W_LEFT, j] += 1
         work[W_WF + d, WF_SUIT] = NONE
 
@@ -724,9 +814,13 @@ def _search(work, jokers, ace_rank, n_pos, m, deuces):
     d = np.int64(0)
     _open_frame(work, np.int64(0), np.int64(0))
     while True:
-        uncovered, need, free = _tally(work, deuces)
+        uncovered = work[W_TALLY, T_UNCOVERED]
+        need = work[W_TALLY, T_NEED]
+        free = work[W_TALLY, T_FREE]
         runs, cards = _runs_left(work, m)
         ok = need <= jokers + free and cards >= uncovered
+        if ok and runs > 0 and _runs_needed(work, _longest_left(work, m)) > runs:
+            ok = False
         if ok and runs == 0:
             if (
                 uncovered == 0
@@ -743,7 +837,7 @@ def _search(work, jokers, ace_rank, n_pos, m, deuces):
         d -= 1  # frame d has no option left: back to the frame below, undoing its run
         if d < 0:
             return False
-        _undo(work, d, ace_rank)
+        _undo(work, d, ace_rank, deuces)
 
 
 @kernel
@@ -767,7 +861,7 @@ def wild_fit(values, work, layers, n_layers, jokers, ace_rank, patterns, deuces,
         return FIT_WHOLE if _fits(values, work, jokers, ace_rank, patterns, deuces, write) else (
             FIT_NONE
         )  # fmt: skip
-    if n + jokers != total + 1:
+    if n + jokers != total + 1 or _too_scattered(work, patterns):
         return FIT_NONE
     spares = spare_ok & layers[0]
     if alone != 0:  # the one natural card no run could hold (one copy) must be the discard
@@ -783,6 +877,28 @@ def wild_fit(values, work, layers, n_layers, jokers, ace_rank, patterns, deuces,
         if found:
             return k
     return FIT_NONE
+
+
+@kernel
+def _too_scattered(work, patterns):
+    """Does every alternative of ``patterns`` need two runs more than it has for the counted
+    cards (``_runs_needed`` of its longest length)? Then no card set aside leaves a fit: a
+    card fewer needs at most one run fewer, and the search of each discard would stop at
+    once."""
+    for a in range(MAX_ALTS):
+        lengths = alternative(patterns, a)
+        if lengths == 0:
+            break
+        runs = 0
+        longest = np.int64(0)
+        x = lengths
+        while x != 0:
+            runs += 1
+            longest = max(longest, x & 0xF)
+            x >>= NIBBLE
+        if _runs_needed(work, longest) <= runs + 1:
+            return False
+    return True
 
 
 @kernel
@@ -813,13 +929,16 @@ def _alone(layers, ace_rank, deuces, wilds):
 
 @kernel
 def _count_card(work, k, deuces, step):
-    """Add ``step`` copies of natural ``k`` to the counts (``W_NAT``, ``W_DEUCE``)."""
+    """Add ``step`` copies of natural ``k`` to the counts (``W_NAT``, ``W_DEUCE``), the
+    tally kept."""
     s = k % N_SUITS
     r = k // N_SUITS
+    _recount(work, s, r, deuces, np.int64(-1))
     if deuces and r == DEUCE_RANK:
         work[W_DEUCE, s] += step
     else:
         work[W_NAT + s, r] += step
+    _recount(work, s, r, deuces, np.int64(1))
 
 
 @kernel
