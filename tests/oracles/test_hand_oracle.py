@@ -539,6 +539,19 @@ def test_continental_first_round_outs_are_the_documented_ones(name, extra, deal,
     assert len(discards) == draws  # no discard going out before drawing
 
 
+def test_continental_runs_share_their_natural_cards_as_documented():
+    """docs/variants.md "Continental": each run gets one natural card first, the first
+    choice of one place a run (the first run's changing fastest) that the cards allow. Seed
+    29's deal 312 under deuces wild at 2 players (the first such deal): seat 1 goes out with
+    two Q-K-A♠ runs on one Q♠, two K♠, one A♠, the 2♠ and the 2♥; both runs cannot start on
+    Q♠, so the first run holds K♠ A♠ (2♠ on Q♠'s place) and the second Q♠ K♠ (2♥ on A♠'s);
+    with the first run's place changing slowest the first run would hold Q♠ K♠ A♠. The
+    30-hand samples never meet a contested place."""
+    ended, difference = compare("continental@deuces", 2, 1, SEED, first=312)
+    assert difference is None, difference
+    assert ended["went_out"] == 1 and ended["ev:meld"] == 5
+
+
 def test_the_opening_declaration_is_the_documented_one():
     """§3.15: the non-dealer may declare on his opening discard turn. Seed 29's deal 35690
     (the first such deal of seed 29, by the oracle's deal), where seat 1 is dealt 5-6-7♣,
