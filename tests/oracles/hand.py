@@ -635,7 +635,8 @@ def pattern_cover(
 ) -> tuple[int, frozenset[int]]:
     """The hand's cover (docs/bots.md): how many of its cards the pattern's runs, placed on
     windows of one suit each (not overlapping within a suit) anywhere in the pack, can
-    hold, and the cards of the documented placement among the best: the runs shared
+    hold (counted by places: an ace high or low held at both ends counts twice), and the
+    cards of the documented placement among the best: the runs shared
     between the suits with the last suit given the earliest share possible (the order of
     ``pattern_shares``), then the one before it, and so on; within each suit the runs as
     ``suit_cover`` places them."""

@@ -247,9 +247,11 @@ CONTINENTAL_CASES = (
     ("continental@deuces", 2),
     ("continental@deuces", 4),
     ("continental@deuces", 9),  # 4 packs, 4 jokers
+    ("continental", 12),  # ~130 turns a hand: more event rows (``CONTINENTAL_ROWS``)
 )
 """Continental (§3.11) and its presets, greedy at every seat: (file, players)."""
 CONTINENTAL_HANDS = 30
+CONTINENTAL_ROWS = 800
 NOWRANG_SEEDS = (29, 11, 1000)
 """Nowrang (§3.15), greedy at both seats: seeds of ``NOWRANG_HANDS`` hands each."""
 NOWRANG_HANDS = 200
@@ -326,12 +328,13 @@ def compare(
     rules: Rules | None = None,
     bots: tuple[str, ...] = (),
     first: int = 0,
+    rows: int = EVENT_ROWS,
 ) -> tuple[Counter, str | None]:
     """Play ``hands`` hands on the engine and each again on the oracle; returns how the
     matching hands ended (by reason name) and how many events of each type they logged,
     and the first difference (None: every event and every hand's scores matched).
     ``bots``: one bot name a seat (default: greedy at every seat; careful and random only
-    in Conquian). ``first``: the first game and deal played."""
+    in Conquian). ``first``: the first game and deal played. ``rows``: event rows a hand."""
     rules = load_variant(name) if rules is None else rules
     params, values = api.compile_rules(rules, players)
     bots = tuple(bots) or ("greedy",) * players
@@ -344,7 +347,7 @@ def compare(
         first_game=first,
         first_deal=first,
         hands=hands,
-        events=EVENT_ROWS * hands,
+        events=rows * hands,
     )
     logs = engine_events(out)
     assert len(logs) == out.hands == hands, (len(logs), out.hands, hands)
@@ -501,7 +504,7 @@ def test_engine_hands_equal_the_oracle_hands_in_continental(name, players):
     one of the patterns and the runs the documented search lays down, the discard around the
     cover, the stock turned over or shuffled, and the zero-sum payment with its bonuses
     (docs/bots.md, "Fixed patterns with wild cards: Continental")."""
-    ended, difference = compare(name, players, CONTINENTAL_HANDS, SEED)
+    ended, difference = compare(name, players, CONTINENTAL_HANDS, SEED, rows=CONTINENTAL_ROWS)
     assert difference is None, difference
     assert ended["went_out"] > 0 and ended["ev:meld"] >= 4 * ended["went_out"]
 
@@ -668,7 +671,8 @@ def main(argv: list[str] | None = None) -> int:
     ]
     cases = [case for case in cases if args.only in case[0]]
     for name, players, rules, bots in cases:
-        ended, difference = compare(name, players, args.hands, args.seed, rules, bots)
+        rows = CONTINENTAL_ROWS if name.startswith("continental") else EVENT_ROWS
+        ended, difference = compare(name, players, args.hands, args.seed, rules, bots, rows=rows)
         total.update(ended)
         counts = " ".join(f"{k}={ended[k]}" for k in sorted(ended) if not k.startswith("ev:"))
         status = "ok" if difference is None else "DIFFERS"
