@@ -125,6 +125,21 @@ the higher kind; once the stock was rebuilt this hand, one discard in 8 (the bot
 a uniform allowed card of the cover instead. The hand scores ``pip_to_winner`` like any
 other, and the turn cap ends it ``stalled``.
 
+Continental (RULES.md §3.11, §2J, §2B.14, ``go_out_pattern = "continental"``; docs/variants.md
+"Continental", greedy as docs/bots.md "Fixed patterns with wild cards: Continental" states it):
+15 cards each from 2-4 packs with one joker a pack (``jokers_by_players``), an upcard. A
+player who has drawn nothing yet and whose 15 cards fit goes out at the start of his turn,
+before drawing, with no discard. Greedy takes a joker (under ``deuces_wild`` a 2) always, a
+natural card when it makes the *cover* larger (``wild_cover``: the best ``pattern_cover`` of
+the hand's kinds over the three patterns, plus the wild cards held, at most 15); after the
+draw it goes out with the lowest allowed kind whose discard leaves 15 cards in runs of
+5+4+3+3, 4+4+4+3 or 3+3+3+3+3 (under deuces wild a kind other than a 2 when one does), the
+runs going down as ``wild_search`` finds and fills them (``E_MELD`` b = the wild 2s' places),
+then that discard; else it discards as under Nowrang, a kind held twice outside the cover and
+every 2 inside it under deuces wild. Each other player pays the winner 1, 2 a joker and 1 a
+wild 2 in his runs, and the §2J bonuses that are on (``continental_pay``); the hand's scores
+are that zero-sum payment. The stock turns over or is shuffled as the file says.
+
 ``play_direction`` (§2K.46) in every family the oracle plays: counterclockwise the next
 seat is ``seat - 1`` (the deal, the turns, Call Rummy's callers, Phỏm's first player, the
 player before); the engine's hands table gives the dealer.
@@ -158,7 +173,7 @@ off on takes a joker and the turn could still end without the natural card: the 
 then laid off at once on the first meld that takes one. A replacement counts as playing a card
 (no rummy afterwards) and spends the rule on the card taken from the discard pile when it
 is that card. Anything else raises ``NotImplementedError`` (jokers and duplicates under
-``all_at_once``, ``joker_slide``, ``deuces_wild``, Continental's ``go_out_pattern``).
+``all_at_once`` outside Continental, ``joker_slide``).
 
 An event is a tuple ``(type, seat, a, b, cards)`` in the terms of the engine's event rows
 (``EV_TYPE, EV_SEAT, EV_A, EV_B`` and the ``EV_N`` cards as a tuple):
@@ -304,7 +319,14 @@ DRAW_RULES = ("top", "any_card", "top_plus_one")
 REPLACE_RULES = ("none", "steal_by_replacement", "to_hand", "reuse_same_turn")
 BOTS = ("greedy", "careful", "random")
 PATTERNS = {"none": (), "runs_4_3_3": (4, 3, 3)}  # go_out_pattern: its runs' lengths, in order
-SCORINGS = ("pip_to_winner", "per_card", "penalty", "unmelded_to_winner", "own_melds_from_each")
+SCORINGS = (
+    "pip_to_winner",
+    "per_card",
+    "penalty",
+    "unmelded_to_winner",
+    "own_melds_from_each",
+    "continental",
+)
 
 Event = tuple[int, int, int, int, tuple[int, ...]]
 
@@ -366,6 +388,12 @@ class Table:
     eleven: bool = False
     # a fixed go-out pattern (go_out_pattern, Nowrang §3.15): its run lengths, () for none
     pattern: tuple[int, ...] = ()
+    # Continental's pattern set (go_out_pattern = continental, §3.11): its alternatives (()
+    # for none), 2s wild (§2B.14) and the §2J bonuses of its payment
+    alternatives: tuple[tuple[int, ...], ...] = ()
+    deuces: bool = False
+    quick_bonus: bool = False
+    special_bonus: bool = False
 
     @classmethod
     def of(cls, rules: Rules, players: int) -> Table:
@@ -374,9 +402,12 @@ class Table:
         unsupported = {
             "meld_timing": rules.meld_timing not in ("progressive", "all_at_once")
             and not (rules.family == "phom" and rules.meld_timing == "phom_final"),
-            "jokers": rules.jokers != 0 and rules.meld_timing != "progressive",
+            "jokers": rules.jokers_for(players) != 0
+            and rules.meld_timing != "progressive"
+            and rules.values["go_out_pattern"] != "continental",
             "joker_replace": rules.values["joker_replace"] not in REPLACE_RULES,
-            "deuces_wild": bool(rules.values["deuces_wild"]),
+            "deuces_wild": bool(rules.values["deuces_wild"])
+            and rules.values["go_out_pattern"] != "continental",
             "melds_per_turn": rules.melds_per_turn not in ("unlimited", "one"),
             "layoff_target": rules.layoff_target != "any"
             and rules.meld_timing == "progressive"
@@ -389,7 +420,7 @@ class Table:
             "family": rules.family not in ("rummy", "tonk", "phom", "conquian"),
             "rearrange": rules.values["rearrange"] not in ("none", "own"),
             "tonk_wait": rules.family == "tonk" and rules.values["tonk_wait"] != "off",
-            "go_out_pattern": rules.values["go_out_pattern"] not in PATTERNS
+            "go_out_pattern": rules.values["go_out_pattern"] not in (*PATTERNS, "continental")
             or (rules.values["go_out_pattern"] != "none" and rules.strip_8_9_10),
         }
         refused = [name for name, bad in unsupported.items() if bad]
@@ -423,7 +454,7 @@ class Table:
             initial_meld_min=int(rules.values["initial_meld_min"]),
             only_for_initial=rules.values["discard_before_initial_meld"] == "only_for_initial_meld",
             opening_ace_low=None if rules.values["opening_ace_low"] == "ace_points" else 1,
-            jokers=int(rules.jokers),
+            jokers=int(rules.jokers_for(players)),
             joker_declare=rules.values["joker_declare"],
             joker_replace=rules.values["joker_replace"],
             joker_slide=bool(rules.values["joker_slide"]),
@@ -447,7 +478,11 @@ class Table:
             conquian=rules.family == "conquian",
             rearrange_own=rules.values["rearrange"] == "own",
             eleven=rules.family == "rummy" and not rules.upcard,
-            pattern=PATTERNS[rules.values["go_out_pattern"]],
+            pattern=PATTERNS.get(rules.values["go_out_pattern"], ()),
+            alternatives=CONTINENTAL if rules.values["go_out_pattern"] == "continental" else (),
+            deuces=bool(rules.values["deuces_wild"]),
+            quick_bonus=bool(rules.values["continental_quick_bonus"]),
+            special_bonus=bool(rules.values["continental_special_bonus"]),
         )
 
 
@@ -545,8 +580,40 @@ def suit_cover(
         key = (-len(held), order)
         if best is None or key < best[0]:
             best = (key, held)
-    assert best is not None
+    if best is None:  # the share does not fit in one suit (Continental's 5+4+3+3)
+        return -1, frozenset()
     return len(best[1]), best[1]
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def suit_covers(
+    col: frozenset[int], n_pos: int, shares: tuple[tuple[int, ...], ...], distinct: tuple[int, ...]
+) -> list[tuple[int, frozenset[int]]]:
+    """``suit_cover`` of every share at once, by a sweep over the positions: the best
+    placement of a share on the positions below ``i + 1`` is the one below ``i`` (its runs
+    all end lower), else, in the order of the distinct lengths, a run ending on ``i`` above
+    the best placement of the rest below its first position, when it holds strictly more.
+    The same choice as ``suit_cover``'s (``test_the_oracle_suit_cover_sweep``), faster."""
+    index = {share: i for i, share in enumerate(shares)}
+    prev: list = [(0, frozenset()) if not any(sh) else None for sh in shares]
+    rows = [prev]
+    for i in range(n_pos):
+        row = []
+        for share in shares:
+            best = rows[i][index[share]]
+            for j, n in enumerate(distinct):
+                lo = i + 1 - n
+                if lo < 0 or not share[j]:
+                    continue
+                rest = rows[lo][index[share[:j] + (share[j] - 1,) + share[j + 1 :]]]
+                if rest is None:
+                    continue
+                window = frozenset(p for p in range(lo, i + 1) if p in col)
+                if best is None or rest[0] + len(window) > best[0]:
+                    best = (rest[0] + len(window), rest[1] | window)
+            row.append(best)
+        rows.append(row)
+    return [(-1, frozenset()) if c is None else c for c in rows[n_pos]]
 
 
 @functools.cache
@@ -568,7 +635,8 @@ def pattern_cover(
 ) -> tuple[int, frozenset[int]]:
     """The hand's cover (docs/bots.md): how many of its cards the pattern's runs, placed on
     windows of one suit each (not overlapping within a suit) anywhere in the pack, can
-    hold, and the cards of the documented placement among the best: the runs shared
+    hold (counted by places: an ace high or low held at both ends counts twice), and the
+    cards of the documented placement among the best: the runs shared
     between the suits with the last suit given the earliest share possible (the order of
     ``pattern_shares``), then the one before it, and so on; within each suit the runs as
     ``suit_cover`` places them."""
@@ -576,11 +644,15 @@ def pattern_cover(
     n_pos = len(ranks)
     distinct, shares = pattern_shares(lengths)
     covers = []
-    for s in range(N_SUITS):
-        col = frozenset(ranks.index(rank_of(k)) for k in kinds if suit_of(k) == s)
-        covers.append([suit_cover(col, n_pos, d, distinct) for d in shares])
+    for s in range(N_SUITS):  # every position of a card (an ace high or low: both ends)
+        col = frozenset(
+            p for k in kinds if suit_of(k) == s for p in positions_of(layout, rank_of(k))
+        )
+        covers.append(suit_covers(col, n_pos, tuple(shares), distinct))
     best = None
     for split in pattern_splits(lengths):
+        if any(covers[s][i][0] < 0 for s, i in enumerate(split)):
+            continue
         held = sum(covers[s][i][0] for s, i in enumerate(split))
         key = (-held, split[::-1])  # the last suit's share first
         if best is None or key < best[0]:
@@ -588,7 +660,7 @@ def pattern_cover(
     assert best is not None
     split = best[1]
     kept = frozenset(ranks[p] * N_SUITS + s for s, i in enumerate(split) for p in covers[s][i][1])
-    return len(kept), kept
+    return -best[0][0], kept  # positions held: an ace high or low may count at both ends
 
 
 def pattern_runs(kinds: set[int], lengths: tuple[int, ...], layout: str) -> list[list[int]]:
@@ -626,16 +698,288 @@ def stretch_cuts(lengths: tuple[int, ...], size: int) -> list[tuple[int, ...]]:
 
 
 def connections(kinds: set[int], kind: int, layout: str) -> int:
-    """Greedy's count of ``kind``'s same-suit neighbours in ``kinds``: 2 for each one run
-    position away, 1 for each two positions away (docs/bots.md)."""
+    """Greedy's count of ``kind``'s same-suit neighbours in ``kinds``: 2 for a card one run
+    position above it, 2 for one below, 1 for one two positions above, 1 for one two below
+    (docs/bots.md). An ace high or low stands on both ends: each of the four counts once
+    when a card stands there from either of its places."""
     ranks = arr.positions(layout)
-    p = ranks.index(rank_of(kind))
+    own = positions_of(layout, rank_of(kind))
+    near = {
+        p
+        for k in kinds
+        if suit_of(k) == suit_of(kind) and k != kind
+        for p in positions_of(layout, rank_of(k))
+    }
     n = 0
-    for k in kinds:
-        if suit_of(k) == suit_of(kind) and k != kind:
-            d = abs(ranks.index(rank_of(k)) - p)
-            n += 2 if d == 1 else 1 if d == 2 else 0
+    for step, weight in ((1, 2), (-1, 2), (2, 1), (-2, 1)):
+        if any(0 <= p + step < len(ranks) and p + step in near for p in own):
+            n += weight
     return n
+
+
+# ---- Continental's pattern set with wild cards (§3.11, §2B.14; docs/bots.md "Fixed patterns
+# with wild cards: Continental", docs/variants.md "Continental") -------------------------------
+CONTINENTAL = ((5, 4, 3, 3), (4, 4, 4, 3), (3, 3, 3, 3, 3))  # in the order they are tried
+DEUCE_RANK = 1
+MAX_DISTINCT = 4  # the search's option codes: four distinct lengths a code
+
+
+def wild_cover(
+    kinds: frozenset[int], wilds: int, alternatives: tuple, layout: str
+) -> tuple[int, frozenset[int]]:
+    """The bots' cover under wild cards: the best ``pattern_cover`` of the hand's kinds over
+    the alternatives (the first alternative of the most cards), plus the wild cards held, at
+    most the pattern's card count; and that cover's kinds."""
+    best, kept = -1, frozenset()
+    for lengths in alternatives:
+        size, cards = pattern_cover(frozenset(kinds), lengths, layout)
+        if size > best:
+            best, kept = size, cards
+    return min(sum(alternatives[0]), best + wilds), kept
+
+
+@dataclass
+class WildRun:
+    """A run ``wild_fit`` lays down: its suit and first position, its length, the natural
+    kinds on it (wild 2s among them, in the order the meld event lists them), its jokers
+    and its wild 2s' places (3 bits a place from its first up: the 2's suit + 1)."""
+
+    suit: int
+    lo: int
+    length: int
+    cards: list[int]
+    jokers: int
+    wild: int
+
+    @property
+    def deuces(self) -> int:
+        return sum(1 for q in range(self.length) if self.wild >> (3 * q) & 7)
+
+
+def alone_kinds(nat: Counter, wilds: int, layout: str, deuces: bool) -> set[int]:
+    """With fewer than two wild cards, the natural kinds (wild 2s apart) that no run could
+    hold: no other card of its suit within one run position (two with one wild card)."""
+    if wilds >= 2:
+        return set()
+    kinds = {k for k in nat if not (deuces and rank_of(k) == DEUCE_RANK)}
+    reach = 1 + wilds
+    out = set()
+    for k in kinds:
+        own = positions_of(layout, rank_of(k))
+        near = {
+            p
+            for o in kinds
+            if o != k and suit_of(o) == suit_of(k)
+            for p in positions_of(layout, rank_of(o))
+        }
+        if not any(0 < abs(q - p) <= reach for p in own for q in near):
+            out.add(k)
+    return out
+
+
+def wild_search(
+    nat: Counter, jokers: int, alternatives: tuple, layout: str, deuces: bool
+) -> list[WildRun] | None:
+    """Do the natural cards ``nat`` (a Counter of kinds, every copy) and ``jokers`` split into
+    runs of one suit of exactly one alternative (tried in order)? The runs of the first split
+    found (None: none), in the documented search order (docs/variants.md "Continental"):
+
+    - a *trigger* is the lowest (suit, rank) of natural cards (not 2s under deuces wild) that
+      the runs placed so far do not all cover (suit first, then rank, the ace lowest); a run
+      is placed through it, trying its places (an ace: its low one, then its high one), then
+      the alternative's distinct lengths in their order (5, 4, 3; 4, 3; 3), then the
+      trigger's offset in the window from 0 (the run starting on it) up;
+    - with nothing left to cover, the runs left go on windows holding some natural card of
+      the window's suit (a 2 of that suit counts), by the code ``(suit * 16 + first position)
+      * 4 + length index``, never below the previous such run's code (so no set is tried twice);
+    - a path is cut when the wild places needed exceed the jokers and the 2s whose own place
+      no run covers, or the runs left hold fewer cards than are uncovered; a whole placement
+      fits when every natural card is covered, the wild places are exactly those wild cards,
+      and the natural cards can be shared out so that every run holds one (Hall's condition).
+
+    The runs then get, each, one natural card first: the first choice of one place a run
+    (run 0's place changing fastest, from its first place up) that the cards allow; then, run
+    by run and place by place from the first up, a natural card on each place while the
+    cards last, jokers on the rest; under deuces wild the 2s standing on no place of their
+    own take the first joker places instead, suit by suit (♠ first), run by run."""
+    ranks = arr.positions(layout)
+    have = [[0] * N_RANKS for _ in range(N_SUITS)]  # naturals per (suit, rank), 2s apart
+    deu = [0] * N_SUITS  # wild 2s per suit (deuces wild)
+    for k, n in nat.items():
+        if deuces and rank_of(k) == DEUCE_RANK:
+            deu[suit_of(k)] += n
+        else:
+            have[suit_of(k)][rank_of(k)] += n
+    for lengths in alternatives:
+        if sum(nat.values()) + jokers == sum(lengths):
+            runs = search_alternative(have, deu, jokers, lengths, ranks, deuces)
+            if runs is not None:
+                return runs
+    return None
+
+
+def search_alternative(have, deu, jokers, lengths, ranks, deuces) -> list[WildRun] | None:
+    """``wild_search`` of one alternative: ``have`` the natural cards per (suit, rank), 2s
+    apart under deuces wild (``deu``: per suit). The counts (cards uncovered, wild places
+    needed, wild 2s free) are kept up to date as runs are placed and taken back."""
+    n_pos = len(ranks)
+    distinct = tuple(dict.fromkeys(lengths))
+    left = [lengths.count(n) for n in distinct]
+    cov = [[0] * N_RANKS for _ in range(N_SUITS)]
+    wild_cell = [[deuces and r == DEUCE_RANK for r in range(N_RANKS)] for _ in range(N_SUITS)]
+    # d: the cards on a (suit, rank) less the runs over it (a wild 2 cell: its suit's 2s)
+    d = [[deu[s] if wild_cell[s][r] else have[s][r] for r in range(N_RANKS)] for s in range(4)]
+    cells = [(s, r) for s in range(N_SUITS) for r in range(N_RANKS) if d[s][r] > 0]
+    naturals = [(s, r) for s, r in cells if not wild_cell[s][r]]  # the triggers, in order
+    tally = [
+        sum(d[s][r] for s, r in naturals),  # uncovered
+        0,  # wild places needed
+        sum(deu) if deuces else 0,  # wild 2s free
+    ]
+    spots = [[p for p in range(n_pos) if ranks[p] == r] for r in range(N_RANKS)]
+    runs: list[tuple[int, int, int]] = []  # (suit, lo, length)
+
+    def place(suit: int, lo: int, n: int, step: int) -> None:
+        row, wild, c = d[suit], wild_cell[suit], cov[suit]
+        for q in range(lo, lo + n):
+            r = ranks[q]
+            c[r] += step
+            if step > 0:
+                if row[r] > 0:
+                    tally[2 if wild[r] else 0] -= 1
+                else:
+                    tally[1] += 1
+                row[r] -= 1
+            else:
+                row[r] += 1
+                if row[r] > 0:
+                    tally[2 if wild[r] else 0] += 1
+                else:
+                    tally[1] -= 1
+
+    def placed(s: int, r: int) -> int:
+        h = have[s][r] + (deu[s] if wild_cell[s][r] else 0)
+        return min(h, cov[s][r])
+
+    def hall() -> bool:
+        for mask in range(1, 1 << len(runs)):
+            count: Counter = Counter()
+            size = 0
+            for i, (suit, lo, n) in enumerate(runs):
+                if mask >> i & 1:
+                    size += 1
+                    for q in range(lo, lo + n):
+                        count[suit, ranks[q]] += 1
+            got = sum(min(c, placed(s, r)) for (s, r), c in count.items())
+            if got < size:
+                return False
+        return True
+
+    def has_natural(suit: int, lo: int, n: int) -> bool:
+        for q in range(lo, lo + n):
+            r = ranks[q]
+            if have[suit][r] > 0 or (wild_cell[suit][r] and deu[suit] > 0):
+                return True
+        return False
+
+    def try_run(s: int, lo: int, j: int, code: int) -> bool:
+        n = distinct[j]
+        left[j] -= 1
+        place(s, lo, n, 1)
+        runs.append((s, lo, n))
+        if dfs(code):
+            return True
+        runs.pop()
+        place(s, lo, n, -1)
+        left[j] += 1
+        return False
+
+    def dfs(prev_code: int) -> bool:
+        uncovered, need, free = tally
+        cards_left = sum(c * n for c, n in zip(left, distinct, strict=True))
+        if need > jokers + free or cards_left < uncovered:
+            return False
+        if not any(left):
+            return uncovered == 0 and need == jokers + free and hall()
+        trigger = next(((s, r) for s, r in naturals if d[s][r] > 0), None)
+        if trigger is not None:
+            s, r = trigger
+            for o in range(2 * MAX_DISTINCT * 8):
+                k, j, which = o % 8, (o // 8) % MAX_DISTINCT, o // (8 * MAX_DISTINCT)
+                if j >= len(distinct) or not left[j] or which >= len(spots[r]):
+                    continue
+                lo = spots[r][which] - k
+                if k >= distinct[j] or lo < 0 or lo + distinct[j] > n_pos:
+                    continue
+                if try_run(s, lo, j, prev_code):
+                    return True
+            return False
+        for o in range(prev_code, N_SUITS * 16 * MAX_DISTINCT):
+            j, lo, s = o % MAX_DISTINCT, (o // MAX_DISTINCT) % 16, o // (16 * MAX_DISTINCT)
+            if j >= len(distinct) or not left[j]:
+                continue
+            if lo + distinct[j] > n_pos or not has_natural(s, lo, distinct[j]):
+                continue
+            if try_run(s, lo, j, o):
+                return True
+        return False
+
+    if dfs(0):
+        pool = [[placed(s, r) for r in range(N_RANKS)] for s in range(N_SUITS)]
+        return write_runs(runs, pool, deu, ranks, deuces)
+    return None
+
+
+def write_runs(runs, pool, deu, ranks, deuces) -> list[WildRun]:
+    """The runs' cards (``wild_search``'s last paragraph); ``pool``: the natural cards that
+    stand on each (suit, rank) of the runs."""
+    choices = itertools.product(*(range(n) for _, _, n in reversed(runs)))
+    for choice in choices:  # the last run's place changes slowest
+        anchors = choice[::-1]
+        need = Counter((s, ranks[lo + a]) for (s, lo, _), a in zip(runs, anchors, strict=True))
+        if all(pool[s][r] >= c for (s, r), c in need.items()):
+            break
+    else:
+        raise AssertionError("no natural card for some run")
+    pool = [row[:] for row in pool]
+    for (s, r), c in need.items():
+        pool[s][r] -= c
+    out = []
+    for (s, lo, n), anchor in zip(runs, anchors, strict=True):
+        cards, jokers, slots = [], 0, []
+        for q in range(n):
+            r = ranks[lo + q]
+            natural = q == anchor
+            if not natural and pool[s][r] > 0:
+                pool[s][r] -= 1
+                natural = True
+            slots.append(r * N_SUITS + s if natural else JOKER)
+        out.append([s, lo, n, slots])
+    wilds = [[0] * n for _, _, n, _ in out]  # a wild 2's suit + 1 on each place
+    if deuces:
+        for t in range(N_SUITS):
+            kind = DEUCE_RANK * N_SUITS + t
+            spare = deu[t] - sum(1 for run in out if kind in run[3])
+            for i, (_, _, n, slots) in enumerate(out):
+                for q in range(n):
+                    if spare <= 0:
+                        break
+                    if slots[q] == JOKER and not wilds[i][q]:
+                        wilds[i][q] = t + 1
+                        spare -= 1
+    runs_out = []
+    for (s, lo, n, slots), wild in zip(out, wilds, strict=True):
+        cards: Counter = Counter()
+        for q in range(n):
+            kind = slots[q] if not wild[q] else DEUCE_RANK * N_SUITS + wild[q] - 1
+            if kind != JOKER:
+                cards[kind] += 1
+        flat = sorted(cards) + sorted(k for k in cards if cards[k] > 1)
+        flat += sorted(k for k in cards if cards[k] > 2)
+        code = sum(w << (3 * q) for q, w in enumerate(wild))
+        jokers = sum(1 for q in range(n) if slots[q] == JOKER and not wild[q])
+        runs_out.append(WildRun(s, lo, n, flat, jokers, code))
+    return runs_out
 
 
 # ---- the table --------------------------------------------------------------------------------
@@ -938,6 +1282,8 @@ class Hand:
         self.took_unopened = False
         self.taken_melded = False
         self.picked: list[set[int]] = [set() for _ in range(table.players)]  # Phỏm's taken
+        self.draws = [0] * table.players  # cards each seat drew (Continental's quick bonus)
+        self.out_runs: list[WildRun] = []  # Continental: the runs the winner laid down
 
     # ---- small helpers
     def log(self, etype: int, seat: int, a: int = 0, b: int = 0, cards=()) -> None:
@@ -1224,6 +1570,8 @@ class Hand:
     def takes_top(self, seat: int, top: int) -> bool:
         """Does greedy take the discard top: before its initial meld under
         ``only_for_initial_meld`` only to meld it in it (module docstring)."""
+        if self.t.alternatives:
+            return self.wild_wants(seat, top)
         if self.t.pattern:
             return self.pattern_wants(seat, top)
         if self.t.only_for_initial and not self.opened[seat]:
@@ -1595,6 +1943,128 @@ class Hand:
         layout = t.meld_rules.layout
         return min(pool, key=lambda k: (connections(kinds, k, layout), -t.values[k], -k))
 
+    # ---- Continental's pattern set (§3.11, §2B.14; docs/bots.md "... Continental")
+    def wild_hand(self, seat: int) -> tuple[frozenset[int], int]:
+        """The kinds and the wild cards the cover is asked about: the hand's kinds (one copy
+        each) and its jokers; under deuces wild its 2s (every copy) count as wild cards with
+        the jokers, not as kinds."""
+        hand = self.hands[seat]
+        kinds = frozenset(k for k in hand if k != JOKER)
+        wilds = hand[JOKER]
+        if self.t.deuces:
+            wilds += sum(n for k, n in hand.items() if k != JOKER and rank_of(k) == DEUCE_RANK)
+            kinds = frozenset(k for k in kinds if rank_of(k) != DEUCE_RANK)
+        return kinds, wilds
+
+    def wild_wants(self, seat: int, top: int) -> bool:
+        """Greedy takes a joker (under deuces wild, a 2) always, a natural card when it makes
+        the cover larger."""
+        t = self.t
+        if top == JOKER or (t.deuces and rank_of(top) == DEUCE_RANK):
+            return True
+        kinds, wilds = self.wild_hand(seat)
+        layout = t.meld_rules.layout
+        now = wild_cover(kinds, wilds, t.alternatives, layout)[0]
+        return wild_cover(kinds | {top}, wilds, t.alternatives, layout)[0] > now
+
+    def wild_fit(self, seat: int, spares: list[int]) -> tuple[int, list[WildRun]] | None:
+        """The hand's fit: (-1, runs) when the whole hand fits; else (the lowest kind of
+        ``spares`` whose discard leaves a fit, its runs); None: no fit."""
+        t = self.t
+        hand = self.hands[seat]
+        nat = Counter({k: n for k, n in hand.items() if k != JOKER})
+        jokers = hand[JOKER]
+        size = sum(t.alternatives[0])
+        layout = t.meld_rules.layout
+        if sum(hand.values()) == size:
+            runs = wild_search(nat, jokers, t.alternatives, layout, t.deuces)
+            return None if runs is None else (-1, runs)
+        if sum(hand.values()) != size + 1:
+            return None
+        wilds = jokers + (
+            sum(n for k, n in nat.items() if rank_of(k) == DEUCE_RANK) if t.deuces else 0
+        )
+        alone = alone_kinds(nat, wilds, layout, t.deuces)
+        if len(alone) > 1 or any(nat[k] > 1 for k in alone):
+            return None
+        for k in sorted(spares):
+            if alone and k not in alone:
+                continue
+            nat[k] -= 1
+            rest = +nat
+            wild = wilds - (1 if t.deuces and rank_of(k) == DEUCE_RANK else 0)
+            runs = None  # a card no run could hold: no fit (the search would find none)
+            if not alone_kinds(rest, wild, layout, t.deuces):
+                runs = wild_search(rest, jokers, t.alternatives, layout, t.deuces)
+            nat[k] += 1
+            if runs is not None:
+                return k, runs
+        return None
+
+    def wild_lay(self, seat: int, card: int) -> bool:
+        """Lay the runs of the hand (less ``card``; -1: the whole hand) down, when it fits."""
+        found = self.wild_fit(seat, [card] if card >= 0 else [])
+        if found is None:
+            return False
+        for run in found[1]:
+            for k in run.cards:
+                self.take(seat, k)
+            for _ in range(run.jokers):
+                self.take(seat, JOKER)
+            slots = []  # not read again: the hand is over
+            self.melds.append(TableMeld("run", seat, lo=run.lo, slots=slots, suit=run.suit))
+            self.log(
+                E_MELD, seat, len(self.melds) - 1, run.wild, (*run.cards,) + (JOKER,) * run.jokers
+            )
+        self.out_runs = found[1]
+        return True
+
+    def wild_turn(self, seat: int, taken: list[int]) -> int:
+        """Go out if ``seat`` can: the lowest allowed kind whose discard leaves a fit (under
+        deuces wild a kind other than a 2 when one does), the runs going down
+        (``wild_search``); else greedy's discard: Nowrang's, with a kind held twice outside the
+        cover and, under deuces wild, every 2 in it."""
+        t = self.t
+        allowed = self.allowed(seat, taken)
+        found = self.wild_fit(seat, allowed)
+        if found is not None:
+            out = found[0]
+            if t.deuces and rank_of(out) == DEUCE_RANK:
+                others = [k for k in allowed if rank_of(k) != DEUCE_RANK]
+                other = self.wild_fit(seat, others) if others else None
+                if other is not None:
+                    out = other[0]
+            assert self.wild_lay(seat, out)
+            return out
+        hand = self.hands[seat]
+        kinds, wilds = self.wild_hand(seat)
+        layout = t.meld_rules.layout
+        _, kept = wild_cover(kinds, wilds, t.alternatives, layout)
+        kept = {k for k in kept if hand[k] < 2}
+        if t.deuces:
+            kept |= {k for k in hand if k != JOKER and rank_of(k) == DEUCE_RANK}
+        if self.rebuilds > 0 and self.bots_rng.below(BREAK_ODDS) == 0:
+            keep = [k for k in allowed if k in kept] or allowed
+            return keep[self.bots_rng.below(len(keep))]
+        pool = [k for k in allowed if k not in kept] or allowed
+        naturals = {k for k in hand if k != JOKER}
+        return min(pool, key=lambda k: (connections(naturals, k, layout), -t.values[k], -k))
+
+    def continental_pay(self, winner: int) -> int:
+        """What each other player pays the winner (§3.11, §2J, §2B.14): 1, 2 a joker in his
+        runs, 1 a wild 2; the quick bonus 10 out before drawing, 7 after one draw; the special
+        bonus 10 for no wild card, 10 for runs all of one suit."""
+        t = self.t
+        jokers = sum(r.jokers for r in self.out_runs)
+        deuces = sum(r.deuces for r in self.out_runs)
+        pay = 1 + 2 * jokers + deuces
+        if t.quick_bonus:
+            pay += {0: 10, 1: 7}.get(self.draws[winner], 0)
+        if t.special_bonus:
+            pay += 10 if jokers == deuces == 0 else 0
+            pay += 10 if len({r.suit for r in self.out_runs}) == 1 else 0
+        return pay
+
     # ---- the turn loop
     def draw(self, seat: int) -> tuple[bool, list[int]]:
         """``seat`` draws; returns (drew, the kinds taken from the discard pile)."""
@@ -1619,6 +2089,7 @@ class Hand:
             forced = not self.stock and not block and n < 2
             card = self.discard.pop(at)
             self.give(seat, card)
+            self.draws[seat] += 1
             self.log(E_DRAW_DISCARD, seat, card)
             taken = [card]
             if t.only_for_initial and not self.opened[seat] and not forced:
@@ -1647,6 +2118,7 @@ class Hand:
     def draw_stock(self, seat: int, second: int) -> None:
         card = self.pop_stock()
         self.give(seat, card)
+        self.draws[seat] += 1
         self.stock_card = card
         if card != JOKER:
             if card in self.stock_seen[seat]:
@@ -1696,6 +2168,10 @@ class Hand:
             if t.tonk and not self.stock:  # §2L.55: before the draw
                 reason = REDEAL if t.stock_redeal else STOCK_OUT
                 break
+            if t.alternatives and self.draws[seat] == 0 and self.wild_lay(seat, -1):
+                self.turns += 1  # §3.11: the dealt 15 cards fit, out before drawing
+                reason, winner = WENT_OUT, seat
+                break
             if t.eleven and self.turns == 0:
                 drew, taken = True, []  # §3.15: the first player opens by discarding
             else:
@@ -1715,7 +2191,9 @@ class Hand:
                 self.turns += 1  # discarding it ends the turn
                 seat = self.step(seat)
                 continue
-            if t.pattern:
+            if t.alternatives:
+                card, played = self.wild_turn(seat, taken), False
+            elif t.pattern:
                 card, played = self.pattern_turn(seat, taken), False
             elif t.all_at_once:
                 card, played = self.concealed_turn(seat, taken), False
@@ -2287,6 +2765,9 @@ class Hand:
         scores = [0] * t.players
         if winner < 0:
             return scores
+        if t.scoring == "continental":  # zero-sum (§3.11)
+            pay = self.continental_pay(winner)
+            return [pay * (t.players - 1) if p == winner else -pay for p in range(t.players)]
         left = self.left()
         if t.scoring == "own_melds_from_each":  # §3.12: the discard does not count
             scores[winner] = sum(self.t.values[k] for k in self.laid) * (t.players - 1)

@@ -5,7 +5,8 @@ oracle's, event by event, and so must its scores (docs/engine-plan.md, "The play
 so must rummy_basic under settings that no file uses yet but the engine plays (``SETTINGS``),
 and Tonk and Phỏm under their options (``TONK_SETTINGS``, ``PHOM_CASES``), Conquian
 under its settings with line-ups of greedy, careful and random (``CONQUIAN_CASES``), and
-Nowrang over several seeds (``NOWRANG_SEEDS``).
+Nowrang over several seeds (``NOWRANG_SEEDS``), and Continental's files at a few
+player counts (``CONTINENTAL_CASES``).
 
 Long mode (``make verify``-style): ``python -m tests.oracles.test_hand_oracle --hands 1000``
 plays that many hands per file (and setting) and player count and prints how they ended;
@@ -29,7 +30,7 @@ from sim.engine import state as S
 from sim.rules import Rules, load_variant
 from sim.rules.loader import list_variants
 from tests.oracles import hand as oracle
-from tests.oracles.patterns import best_cover, random_pattern_hand
+from tests.oracles.patterns import best_cover, fits_wild, random_pattern_hand, random_wild_hand
 
 FILES = (
     "rummy_basic",
@@ -61,17 +62,7 @@ FILES = (
     "conquian",  # the exposed card, uses re-forming own melds, forcing, tentos (§3.21)
     "nowrang",  # 11/10 without an upcard, the 4+3+3 same-suit runs pattern (§3.15)
 )
-NOT_YET = {
-    name: "Continental's patterns with wild cards (§3.11): the oracle hand does not play "
-    "them yet; the pattern test and the discard it chooses are checked against "
-    "tests/oracles/patterns.py (tests/engine/test_continental.py)"
-    for name in (
-        "continental",
-        "continental@bonuses",
-        "continental@shuffle",
-        "continental@deuces",
-    )
-}
+NOT_YET: dict[str, str] = {}
 """Files of a covered family the oracle hand does not play yet, each with why."""
 HANDS = 30
 SEED = 29
@@ -245,6 +236,22 @@ CONQUIAN_CASES = (
 )
 """Conquian (§3.21) with its file's rules and settings it accepts: (settings, bots)."""
 CONQUIAN_HANDS = 200
+CONTINENTAL_CASES = (
+    ("continental", 2),
+    ("continental", 4),
+    ("continental", 7),  # 3 packs, 3 jokers
+    ("continental@bonuses", 2),
+    ("continental@bonuses", 3),
+    ("continental@shuffle", 2),
+    ("continental@shuffle", 5),
+    ("continental@deuces", 2),
+    ("continental@deuces", 4),
+    ("continental@deuces", 9),  # 4 packs, 4 jokers
+    ("continental", 12),  # ~130 turns a hand: more event rows (``CONTINENTAL_ROWS``)
+)
+"""Continental (§3.11) and its presets, greedy at every seat: (file, players)."""
+CONTINENTAL_HANDS = 30
+CONTINENTAL_ROWS = 800
 NOWRANG_SEEDS = (29, 11, 1000)
 """Nowrang (§3.15), greedy at both seats: seeds of ``NOWRANG_HANDS`` hands each."""
 NOWRANG_HANDS = 200
@@ -321,12 +328,13 @@ def compare(
     rules: Rules | None = None,
     bots: tuple[str, ...] = (),
     first: int = 0,
+    rows: int = EVENT_ROWS,
 ) -> tuple[Counter, str | None]:
     """Play ``hands`` hands on the engine and each again on the oracle; returns how the
     matching hands ended (by reason name) and how many events of each type they logged,
     and the first difference (None: every event and every hand's scores matched).
     ``bots``: one bot name a seat (default: greedy at every seat; careful and random only
-    in Conquian). ``first``: the first game and deal played."""
+    in Conquian). ``first``: the first game and deal played. ``rows``: event rows a hand."""
     rules = load_variant(name) if rules is None else rules
     params, values = api.compile_rules(rules, players)
     bots = tuple(bots) or ("greedy",) * players
@@ -339,7 +347,7 @@ def compare(
         first_game=first,
         first_deal=first,
         hands=hands,
-        events=EVENT_ROWS * hands,
+        events=rows * hands,
     )
     logs = engine_events(out)
     assert len(logs) == out.hands == hands, (len(logs), out.hands, hands)
@@ -488,6 +496,65 @@ def test_engine_hands_equal_the_oracle_hands_in_nowrang(seed):
     assert ended["ev:draw_discard"] > 0 and ended["ev:rebuild"] > 0
 
 
+@pytest.mark.parametrize(("name", "players"), CONTINENTAL_CASES)
+def test_engine_hands_equal_the_oracle_hands_in_continental(name, players):
+    """Continental (§3.11, §2J, §2B.14) with greedy: 15 cards from 2-4 packs with a joker
+    each, the quick out before the first draw, the take (a joker, a 2 under deuces wild, a
+    card that makes the cover larger), the go-out with the lowest kind that leaves 15 cards in
+    one of the patterns and the runs the documented search lays down, the discard around the
+    cover, the stock turned over or shuffled, and the zero-sum payment with its bonuses
+    (docs/bots.md, "Fixed patterns with wild cards: Continental")."""
+    ended, difference = compare(name, players, CONTINENTAL_HANDS, SEED, rows=CONTINENTAL_ROWS)
+    assert difference is None, difference
+    assert ended["went_out"] > 0 and ended["ev:meld"] >= 4 * ended["went_out"]
+
+
+BONUSES = {"continental_quick_bonus": True, "continental_special_bonus": True}
+CONTINENTAL_FIRST_ROUND = (
+    ("continental@bonuses", {}, 39286, 0, 1),  # the first player out after one draw: +7
+    ("continental@deuces", BONUSES, 395, 0, 0),  # the first player's dealt 15 fit: +10
+    ("continental@deuces", BONUSES, 5648, 1, 0),  # the second player's, after a turn
+)
+"""Continental's outs in the first round (seed 29, 2 players; the first of their kind in
+the oracle's deals, as game and deal ``deal``): (file, settings, deal, winner, his draws)."""
+
+
+@pytest.mark.parametrize(
+    ("name", "extra", "deal", "winner", "draws"),
+    CONTINENTAL_FIRST_ROUND,
+    ids=[f"{name}-{deal}" for name, _, deal, _, _ in CONTINENTAL_FIRST_ROUND],
+)
+def test_continental_first_round_outs_are_the_documented_ones(name, extra, deal, winner, draws):
+    """§3.11, §2J.40: a player whose dealt 15 cards fit goes out at the start of his first
+    turn, before drawing, with no discard (the quick bonus: +10 from each opponent); one who
+    fits after his first draw pays out +7. The 30-hand samples never meet them."""
+    rules = load_variant(name, extra)
+    ended, difference = compare(f"{name} with {extra}", 2, 1, SEED, rules, first=deal)
+    assert difference is None, difference
+    assert ended["went_out"] == 1
+    dealer = oracle.first_dealer(SEED, 0, deal, 2)
+    played = oracle.Hand(oracle.Table.of(rules, 2), SEED, deal, dealer)
+    reason, out, events = played.play()
+    assert (reason, out, played.draws[out]) == (oracle.WENT_OUT, winner, draws)
+    pay = played.continental_pay(out)
+    assert played.scores[out] == pay and pay >= 1 + (10 if draws == 0 else 7)
+    discards = [e for e in events if e[0] == oracle.E_DISCARD and e[1] == out]
+    assert len(discards) == draws  # no discard going out before drawing
+
+
+def test_continental_runs_share_their_natural_cards_as_documented():
+    """docs/variants.md "Continental": each run gets one natural card first, the first
+    choice of one place a run (the first run's changing fastest) that the cards allow. Seed
+    29's deal 312 under deuces wild at 2 players (the first such deal): seat 1 goes out with
+    two Q-K-A♠ runs on one Q♠, two K♠, one A♠, the 2♠ and the 2♥; both runs cannot start on
+    Q♠, so the first run holds K♠ A♠ (2♠ on Q♠'s place) and the second Q♠ K♠ (2♥ on A♠'s);
+    with the first run's place changing slowest the first run would hold Q♠ K♠ A♠. The
+    30-hand samples never meet a contested place."""
+    ended, difference = compare("continental@deuces", 2, 1, SEED, first=312)
+    assert difference is None, difference
+    assert ended["went_out"] == 1 and ended["ev:meld"] == 5
+
+
 def test_the_opening_declaration_is_the_documented_one():
     """§3.15: the non-dealer may declare on his opening discard turn. Seed 29's deal 35690
     (the first such deal of seed 29, by the oracle's deal), where seat 1 is dealt 5-6-7♣,
@@ -518,13 +585,58 @@ def test_the_oracle_cover_is_the_brute_force_cover():
             assert oracle.pattern_cover(frozenset(fit), (4, 3, 3), ace) == (10, frozenset(fit))
 
 
+def test_the_oracle_suit_cover_sweep_is_the_documented_choice():
+    """``suit_covers`` (the sweep the oracle hand plays) chooses, for every share, the
+    placement ``suit_cover`` states (every placement compared by the documented order), for
+    Nowrang's pattern and Continental's three, 13 and 14 run positions."""
+    rng = np.random.default_rng(7)
+    for lengths in [(4, 3, 3), *oracle.CONTINENTAL]:
+        distinct, shares = oracle.pattern_shares(lengths)
+        for n_pos in (13, 14):
+            for _ in range(60):
+                size = int(rng.integers(0, 9))
+                col = frozenset(int(p) for p in rng.choice(n_pos, size, replace=False))
+                swept = oracle.suit_covers(col, n_pos, tuple(shares), distinct)
+                assert swept == [oracle.suit_cover(col, n_pos, d, distinct) for d in shares]
+
+
+@pytest.mark.parametrize("deuces", [False, True])
+def test_the_oracle_wild_search_is_the_brute_force_fit(deuces):
+    """The oracle hand's Continental search (``wild_search``) finds a split exactly when the
+    brute force of tests/oracles/patterns.py fits the hand, and its runs hold the hand's
+    cards: 15-card hands that fit (drawn run by run) and random ones, two packs, jokers."""
+    rng = np.random.default_rng(31 + deuces)
+    shoe = [k for _ in range(2) for k in range(52)] + [oracle.JOKER] * 2
+    fitted = 0
+    for i in range(120):
+        if i % 2 == 0:
+            lengths = oracle.CONTINENTAL[int(rng.integers(3))]
+            nat, jokers = random_wild_hand(rng, lengths, "high_or_low", deuces, 2)
+        else:
+            cards = [shoe[p] for p in rng.choice(len(shoe), 15, replace=False)]
+            nat = Counter(k for k in cards if k != oracle.JOKER)
+            jokers = cards.count(oracle.JOKER)
+        runs = oracle.wild_search(nat, jokers, oracle.CONTINENTAL, "high_or_low", deuces)
+        fits = fits_wild(nat, jokers, list(oracle.CONTINENTAL), "high_or_low", deuces)
+        assert (runs is not None) == fits, (sorted(nat.elements()), jokers)
+        if runs is not None:
+            fitted += 1
+            held: Counter = Counter()
+            for run in runs:
+                held.update(run.cards)
+                assert len(run.cards) + run.jokers == run.length
+            assert held == nat and sum(r.jokers for r in runs) == jokers
+    assert fitted >= 60
+
+
 def test_the_oracle_covers_every_progressive_file_the_engine_plays():
     """A progressive-rummy file that sim.engine starts to play needs the oracle too (and
     so does a file of a family it covers: Tonk, Phỏm, Conquian; and an all_at_once file,
     Nowrang's pattern among them)."""
     families = ("rummy", "tonk", "phom", "conquian")
     played = [name for name, _ in list_variants() if load_variant(name).family in families]
-    assert sorted(played) == sorted([*FILES, *NOT_YET])
+    continental = [name for name, _ in CONTINENTAL_CASES]
+    assert sorted(played) == sorted({*FILES, *continental, *NOT_YET})
 
 
 @pytest.mark.parametrize("players", [2, 5])
@@ -552,13 +664,15 @@ def main(argv: list[str] | None = None) -> int:
         (f"rummy_basic {extra}", n, with_settings(extra), ()) for extra in SETTINGS for n in (2, 5)
     ]
     cases += [(f"phom {extra}", n, load_variant("phom", extra), ()) for extra, n in PHOM_CASES[3:]]
+    cases += [(name, n, None, ()) for name, n in CONTINENTAL_CASES]
     cases += [
         (f"conquian {extra} {'-'.join(bots)}", 2, load_variant("conquian", extra), bots)
         for extra, bots in CONQUIAN_CASES[1:]
     ]
     cases = [case for case in cases if args.only in case[0]]
     for name, players, rules, bots in cases:
-        ended, difference = compare(name, players, args.hands, args.seed, rules, bots)
+        rows = CONTINENTAL_ROWS if name.startswith("continental") else EVENT_ROWS
+        ended, difference = compare(name, players, args.hands, args.seed, rules, bots, rows=rows)
         total.update(ended)
         counts = " ".join(f"{k}={ended[k]}" for k in sorted(ended) if not k.startswith("ev:"))
         status = "ok" if difference is None else "DIFFERS"
