@@ -196,6 +196,7 @@ from sim.engine.state import (
     C_MC_ASKED,
     C_MC_CARD,
     C_MC_DRAW,
+    C_MC_KNOCK,
     C_MELDS,
     C_MELDS_TURN,
     C_PLAYED_BEFORE,
@@ -217,6 +218,7 @@ from sim.engine.state import (
     R_SEAT,
     S_DEADWOOD,
     S_HAND,
+    S_LAST_DISCARD,
     S_N,
     S_PLAYED,
     clear_turn_facts,
@@ -272,9 +274,14 @@ def _discard_phase(fx, params, values, bots, st, piles, rng, events, seat):
 @gated(P_MELD_TIMING, lambda v: v == TIMING_KNOCK, np.bool_(False))
 @kernel
 def _knock_phase(fx, params, values, bots, st, piles, rng, work, events, seat):
-    """``seat`` discards the card his bot chooses and knocks if it says so and he may;
+    """``seat`` discards the card his bot chooses (or the one decided for this turn with
+    its knock, ``C_MC_CARD`` and ``C_MC_KNOCK``) and knocks if it says so and he may;
     returns whether he knocked."""
-    card, knock = knock_discard(fx, params, values, bots, st, piles, rng, work, seat)
+    card = decided_card(st, seat)
+    if card >= 0:  # mcN decided this turn's discard and knock (sim.engine.mc)
+        knock = st[R_SC, C_MC_KNOCK] == 1
+    else:
+        card, knock = knock_discard(fx, params, values, bots, st, piles, rng, work, seat)
     _discard(fx, params, st, piles, events, seat, card)
     if not knock:
         return False
@@ -331,6 +338,7 @@ def _discard(fx, params, st, piles, events, seat, card):
         st[R_SC, C_VIOLATIONS] += 1
     take(fx, params, st, seat, card)
     push_discard(st, piles, card)
+    st[R_SEAT + seat, S_LAST_DISCARD] = card + 1
     st[R_SC, C_DISCARDS_TURN] += 1
     log_event(st, events, np.int64(E_DISCARD), seat, card, np.int64(0))
 

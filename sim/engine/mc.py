@@ -5,18 +5,19 @@ At each stop the seat's candidate moves are played out on the same N sampled dea
 each sample and candidate, the state is copied into scratch arrays, the cards the seat has
 not seen (the stock and the opponents' hands but the cards each opponent took from the
 discard pile and still holds, ``S_PICKED``) are shuffled and dealt back to the opponents,
-the same number each, and to the stock, in kind order before the shuffle so that where
-each lay shapes nothing (``_resample``), the candidate is written into the
-copy as this turn's decided answer (``C_MC_DRAW``, ``C_MC_CARD``, ``C_MC_KNOCK``), and the
-same turn loop (``play_turns``) plays the hand out on the copy with the default policy at
-every seat (simple in the knock family, greedy elsewhere: ``default_bots``), then
-``finish_hand`` scores it. A playout is worth ``players * own score - sum of scores`` to
-the seat. Every candidate is played on the first ``1 / MC_FIRST`` of the samples, then only
-the ``MC_KEPT`` with the highest sums on the rest (successive halving); of those, the one
-with the highest sum over all the samples is played (ties: the first in the candidates'
-order). The samples are seeded from one draw of the hand's bot stream,
-so a decision depends only on what the seat has seen and the stream, never on the hidden
-cards (``tests/engine/test_mc.py``).
+the same number each, and to the stock, in kind order before the shuffle so that where each
+lay shapes nothing (``_resample``), each opponent's stock draws are replayed with the
+default policy so that his hand is one his play kept (``_replay``), the candidate is
+written into the copy as this turn's decided answer (``C_MC_DRAW``, ``C_MC_CARD``,
+``C_MC_KNOCK``), and the same turn loop (``play_turns``) plays the hand out on the copy
+with the default policy at every seat (simple in the knock family, greedy elsewhere:
+``default_bots``), then ``finish_hand`` scores it. A playout is worth ``players * own score
+- sum of scores`` to the seat. Every candidate is played on the first ``1 / MC_FIRST`` of
+the samples, then only the ``MC_KEPT`` with the highest sums on the rest (successive
+halving); of those, the one with the highest sum over all the samples is played (ties: the
+first in the candidates' order). The samples are seeded from one draw of the hand's bot
+stream, so a decision depends only on what the seat has seen and the stream, never on the
+hidden cards (``tests/engine/test_mc.py``).
 
 Candidates (``_candidates``): the draw (when the loop asks, ``hand._mc_asks``): the stock
 or the discard top; the discard in the knock family: the ``MC_DISCARDS`` allowed cards that
@@ -39,6 +40,8 @@ from __future__ import annotations
 import numpy as np
 
 from sim.cards import JOKER
+from sim.engine.bitops import popcount
+from sim.engine.bots import choose_discard, knock_discard
 from sim.engine.go_out import knocking, within_limit
 from sim.engine.greedy import greedy_discard
 from sim.engine.hand import (
@@ -72,6 +75,7 @@ from sim.engine.state import (
     C_N_MELDS,
     C_STAGE,
     C_STOCK_N,
+    C_TAKEN,
     MAX_SHOE,
     PILE_DISCARD,
     PILE_STOCK,
@@ -79,8 +83,10 @@ from sim.engine.state import (
     R_SC,
     R_SEAT,
     S_ARR_MASK,
+    S_DRAWS,
     S_HAND,
     S_JOKERS,
+    S_LAST_DISCARD,
     S_PICKED,
     S_STOCK_SEEN,
     give,
@@ -91,6 +97,8 @@ MC_DISCARDS = 3  # discards tried at a discard decision
 MAX_CANDIDATES = MC_DISCARDS + 1
 MC_KEPT = 2  # candidates played out on the samples after the first 1 / MC_FIRST of them
 MC_FIRST = 4
+MC_REPLAY = 16  # an opponent's stock draws replayed at most (_replay)
+MC_EXTRA = 8  # ... and draws more while his hand does not fit his last discard
 # the scratch rows (``new_mc_scratch``, int64[N_MC_ROWS, MAX_SHOE])
 MC_BOTS = 0  # the playouts' bots
 MC_SCORES = 1  # a playout's scores
@@ -102,7 +110,9 @@ MC_KNOCKS = 6  # ... and knocks
 MC_TOTALS = 7  # each candidate's sum over the samples
 MC_RANKS = 8  # each card's rank among the discards
 MC_ACTIVE = 9  # 1 for a candidate still played out
-N_MC_ROWS = 10
+MC_HANDS = 10  # a sample's hands (one pack: one mask a seat)
+MC_STOCK = 11  # ... and its stock
+N_MC_ROWS = 12
 
 
 @kernel
@@ -130,12 +140,13 @@ def _copy(st, piles, st2, piles2):
 
 
 @kernel
-def _resample(fx, params, st, piles, rng, seat, buf, need):
+def _resample(fx, params, values, bots2, st, piles, rng, work, seat, buf, need):
     """A deal of the cards ``seat`` has not seen, consistent with what he has (module
     docstring): the opponents' unknown cards and the stock shuffled together (the deal
-    stream of ``rng``) and dealt back, as many to each as he gave up, the rest to the stock."""
+    stream of ``rng``) and dealt back, as many to each as he gave up, then each opponent's
+    stock draws replayed (``_replay``), the rest to the stock, shuffled again."""
     players = rule(fx, params, P_PLAYERS)
-    n = 0
+    n = np.int64(0)
     for p in range(players):
         need[p] = 0
         if p == seat:
@@ -172,17 +183,113 @@ def _resample(fx, params, st, piles, rng, seat, buf, need):
             buf[j + 1] = buf[j]
             j -= 1
         buf[j + 1] = k
-    for i in range(n - 1, 0, -1):
-        j = below(rng, np.int64(RNG_DEAL), i + 1)
-        buf[i], buf[j] = buf[j], buf[i]
-    n = 0
+    dealt = n - stock
+    _shuffle(rng, buf, np.int64(0), n)
+    i = 0
     for p in range(players):
         for _ in range(need[p]):
-            give(fx, params, st, p, buf[n])
-            n += 1
+            give(fx, params, st, p, buf[i])
+            i += 1
+    cursor = dealt
+    for p in range(players):
+        if need[p] > 0:
+            cursor = _replay(fx, params, values, bots2, st, piles, rng, work, p, buf, cursor, n)
+    _shuffle(rng, buf, dealt, n)
     for i in range(stock):
-        piles[PILE_STOCK, i] = buf[n]
-        n += 1
+        piles[PILE_STOCK, i] = buf[dealt + i]
+
+
+@kernel
+def _fits_last(fx, params, values, bots2, st, piles, rng, work, p):
+    """Does opponent ``p``'s sampled hand fit his last discard (``S_LAST_DISCARD``): would
+    the playouts' default policy (``bots2``), holding that hand and the card, discard the
+    card, and (knock family) not knock with it? His own bot, if it is the default one,
+    always would (simple and greedy discard the highest card outside their melds, so every
+    card he kept outside them ranks below it)."""
+    last = st[R_SEAT + p, S_LAST_DISCARD] - 1
+    if last < 0:
+        return True
+    taken = st[R_SC, C_TAKEN]
+    st[R_SC, C_TAKEN] = -1  # this turn's take is the seat's, not the opponent's
+    give(fx, params, st, p, last)
+    knock = False
+    if knocking(fx, params):
+        out, knock = knock_discard(fx, params, values, bots2, st, piles, rng, work, p)
+    else:
+        out = choose_discard(fx, params, values, bots2, st, piles, rng, p)
+    take(fx, params, st, p, last)
+    st[R_SEAT + p, S_ARR_MASK] = 0
+    st[R_SC, C_TAKEN] = taken
+    return out == last and not knock
+
+
+@kernel
+def _shuffle(rng, buf, lo, hi):
+    """``buf[lo:hi]`` shuffled in place (Fisher-Yates, the deal stream of ``rng``)."""
+    for i in range(hi - 1, lo, -1):
+        j = lo + below(rng, np.int64(RNG_DEAL), i - lo + 1)
+        buf[i], buf[j] = buf[j], buf[i]
+
+
+@kernel
+def _replay(fx, params, values, bots2, st, piles, rng, work, p, buf, cursor, end):
+    """Opponent ``p``'s sampled hand made like one his play built: he has drawn ``S_DRAWS``
+    cards this hand, those he took from the discard pile (``S_PICKED``, public) aside, so
+    he has seen as many stock cards more than he holds, and kept the ones his play keeps.
+    For each of those draws (at most ``MC_REPLAY``, while the cards ``buf[cursor:end]``
+    meant for the stock last) he draws the next of them and discards by the playouts'
+    default policy (``bots2``); the discard, never a card he is known to hold, takes the
+    drawn card's place in ``buf``. Then, while his hand does not fit his last discard
+    (``_fits_last``), he draws and discards again, at most ``MC_EXTRA`` times: that discard
+    says his play kept nothing worse, which a hand of fewer draws may not yet show. Returns
+    the next unused place. A uniform hand of the
+    unseen cards is far weaker than one kept by play, and playouts against it overrate the
+    seat's chances (docs/bots.md, "mcN")."""
+    row = R_SEAT + p
+    draws = min(st[row, S_DRAWS] - popcount(st[row, S_PICKED]), np.int64(MC_REPLAY))
+    for step in range(draws + MC_EXTRA):
+        if cursor >= end:
+            break
+        if step >= draws and _fits_last(fx, params, values, bots2, st, piles, rng, work, p):
+            break
+        card = buf[cursor]
+        give(fx, params, st, p, card)
+        if knocking(fx, params):
+            out, _ = knock_discard(fx, params, values, bots2, st, piles, rng, work, p)
+        else:
+            out = choose_discard(fx, params, values, bots2, st, piles, rng, p)
+        if (st[row, S_PICKED] >> out) & 1 != 0:
+            out = card  # he holds his taken cards: the drawn one goes back
+        take(fx, params, st, p, out)
+        st[row, S_ARR_MASK] = 0
+        buf[cursor] = out
+        cursor += 1
+    return cursor
+
+
+@kernel
+def _save_sample(fx, params, st, piles, hands, stock):
+    """The sampled deal in ``st``/``piles`` (every seat's hand, one pack; the stock) into
+    ``hands`` and ``stock``, to be dealt again into each candidate's copy (``_load_sample``)."""
+    for p in range(rule(fx, params, P_PLAYERS)):
+        hands[p] = st[R_SEAT + p, S_HAND]
+    for i in range(st[R_SC, C_STOCK_N]):
+        stock[i] = piles[PILE_STOCK, i]
+
+
+@kernel
+def _load_sample(fx, params, st, piles, seat, hands, stock):
+    """``_save_sample``'s deal into the copy ``st``/``piles`` (as many cards a hand, so
+    only which cards lie where changes; the opponents' kept arrangements and stock memories
+    reset as ``_resample`` resets them)."""
+    for p in range(rule(fx, params, P_PLAYERS)):
+        if p != seat:
+            row = R_SEAT + p
+            st[row, S_HAND] = hands[p]
+            st[row, S_ARR_MASK] = 0
+            st[row, S_STOCK_SEEN] = 0
+    for i in range(st[R_SC, C_STOCK_N]):
+        piles[PILE_STOCK, i] = stock[i]
 
 
 @gated(P_MELD_TIMING, lambda v: v == TIMING_KNOCK, np.int64(0))
@@ -296,6 +403,8 @@ def mc_decide(
     knocks = mcs[MC_KNOCKS]
     totals = mcs[MC_TOTALS]
     active = mcs[MC_ACTIVE]
+    hands = mcs[MC_HANDS]
+    stock = mcs[MC_STOCK]
     n = _candidates(fx, params, values, st, work2, seat, question, cards, knocks, mcs[MC_RANKS])
     for c in range(n):
         totals[c] = 0
@@ -312,14 +421,20 @@ def mc_decide(
                         worst = c
                 active[worst] = 0
         sample = mix64(base ^ (np.uint64(i + 1) * GOLDEN))
+        _copy(st, piles, st2, piles2)
+        rng2[RNG_DEAL] = sample
+        rng2[RNG_BOTS] = mix64(sample + GOLDEN)
+        _resample(fx, params, values, bots2, st2, piles2, rng2, work2, seat, buf, need)
+        _save_sample(fx, params, st2, piles2, hands, stock)
+        playout = mix64(sample + np.uint64(2) * GOLDEN)
         for c in range(n):
             if active[c] == 0:
                 continue
             _copy(st, piles, st2, piles2)
+            _load_sample(fx, params, st2, piles2, seat, hands, stock)
             st2[R_SC, C_LOG] = 0
-            rng2[RNG_DEAL] = sample
-            rng2[RNG_BOTS] = mix64(sample + GOLDEN)
-            _resample(fx, params, st2, piles2, rng2, seat, buf, need)
+            rng2[RNG_DEAL] = playout
+            rng2[RNG_BOTS] = mix64(playout + GOLDEN)
             _answer(st2, question, cards[c], knocks[c])
             reason, winner = play_turns(
                 fx, params, values, bots2, st2, piles2, rng2, work2, events2

@@ -60,7 +60,8 @@ S_ARR_MELDED = MAX_LAYERS + 12  # ... the cards its best arrangement melds
 S_OPENED = MAX_LAYERS + 13  # initial_meld_min: has made his initial meld this hand (§2D.24)
 S_WAIT = MAX_LAYERS + 14  # tonk_wait: his turns still to wait before he may meld (§3.22)
 S_DRAWS = MAX_LAYERS + 15  # cards he drew this hand (Continental's quick bonus, §2J.40)
-N_S = MAX_LAYERS + 16
+S_LAST_DISCARD = MAX_LAYERS + 16  # his last discard this hand plus 1 (0: none; public, mcN)
+N_S = MAX_LAYERS + 17
 
 # ---- scalar columns -------------------------------------------------------------------------
 C_STOCK_N = 0

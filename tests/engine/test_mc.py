@@ -168,6 +168,47 @@ def test_mc32_decides_the_same_whatever_the_hidden_cards(variant):
 
 
 @pytest.mark.parametrize("variant", ["gin_rummy", "knock_rummy", "rummy_basic"])
+def test_the_decided_discard_is_the_one_played(variant):
+    """When mc32 has decided its discard (``C_MC_CARD``; in the knock family with its
+    knock, ``C_MC_KNOCK``) the resumed turn discards that card, not the card its fallback
+    bot would choose: here the allowed card greedy would discard last (docs/bots.md, "mcN":
+    ``hand._discard_phase`` and ``hand._knock_phase`` take the decided answer)."""
+    checked = 0
+    for deal in range(12):
+        stopped = _stopped(variant, deal, kernel_bots(np.array([MC32, MC32])))
+        if stopped is None:
+            continue
+        params, values, st, piles, rng, seat = stopped
+        if st[S.R_SC, S.C_STAGE] == STAGE_DRAW:
+            continue
+        hand = int(st[S.R_SEAT + seat, S.S_HAND])
+        taken = int(st[S.R_SC, S.C_TAKEN])
+        cards = [k for k in range(52) if hand >> k & 1 and k != taken]
+        fallback = choose_discard(
+            GENERIC, params, values, kernel_bots(np.array([R.BOT_GREEDY] * 2)), st.copy(),
+            piles.copy(), rng.copy(), np.int64(seat),
+        )  # fmt: skip
+        card = min(cards, key=lambda k: (k == fallback, values[k], k))
+        assert card != fallback
+        st[S.R_SC, S.C_MC_ASKED] = 2
+        st[S.R_SC, S.C_MC_CARD] = card + 1
+        st[S.R_SC, S.C_MC_KNOCK] = 0
+        st[S.R_SC, S.C_LOG] = 1
+        st[S.R_SC, S.C_N_EVENTS] = 0
+        events = np.zeros((64, S.EV_COLS), np.int64)
+        bots = kernel_bots(np.array([MC32, MC32]))
+        play_turns(GENERIC, params, values, bots, st, piles, rng, new_work(), events)
+        discards = [
+            (int(e[S.EV_SEAT]), int(e[S.EV_A]))
+            for e in events[: st[S.R_SC, S.C_N_EVENTS]]
+            if e[S.EV_TYPE] == S.E_DISCARD
+        ]
+        assert discards and discards[0] == (seat, card), (variant, deal, discards, card)
+        checked += 1
+    assert checked >= 3
+
+
+@pytest.mark.parametrize("variant", ["gin_rummy", "knock_rummy", "rummy_basic"])
 def test_no_fast_bot_reads_the_hidden_cards(variant):
     """Every other bot that plays the variant answers the draw and the discard the same in
     two states that differ only in hidden cards (at the points where mc32 stopped)."""
