@@ -68,6 +68,15 @@ def _stopped(variant: str, deal: int, bots: np.ndarray, players: int = 2):
             st[S.R_SC, S.C_MC_ASKED] = 2
 
 
+def _stops(variant: str, deals: int):
+    """``(deal, state)``: the stopped states of ``_stopped`` of 2-player hands, both seats
+    mc32, of the first ``deals`` deals (those that stop)."""
+    for deal in range(deals):
+        stopped = _stopped(variant, deal, kernel_bots(np.array([MC32, MC32])))
+        if stopped is not None:
+            yield deal, stopped
+
+
 def _hidden_changed(params, st, piles, seat, seed):
     """A copy of the state in which the cards ``seat`` has not seen are dealt again: the
     opponents' cards but those they took from the discard pile, and the stock, in a new
@@ -174,11 +183,7 @@ def test_the_decided_discard_is_the_one_played(variant):
     bot would choose: here the allowed card greedy would discard last (docs/bots.md, "mcN":
     ``hand._discard_phase`` and ``hand._knock_phase`` take the decided answer)."""
     checked = 0
-    for deal in range(12):
-        stopped = _stopped(variant, deal, kernel_bots(np.array([MC32, MC32])))
-        if stopped is None:
-            continue
-        params, values, st, piles, rng, seat = stopped
+    for deal, (params, values, st, piles, rng, seat) in _stops(variant, 12):
         if st[S.R_SC, S.C_STAGE] == STAGE_DRAW:
             continue
         hand = int(st[S.R_SEAT + seat, S.S_HAND])
@@ -216,11 +221,7 @@ def test_no_fast_bot_reads_the_hidden_cards(variant):
     names = [b for b in bots_for(rules.family) if b in FAST or not b.startswith("mc")]
     knock = rules.family in ("gin", "knock_rummy")
     checked = 0
-    for deal in range(8):
-        stopped = _stopped(variant, deal, kernel_bots(np.array([MC32, MC32])))
-        if stopped is None:
-            continue
-        params, values, st, piles, rng, seat = stopped
+    for deal, (params, values, st, piles, rng, seat) in _stops(variant, 8):
         draw = st[S.R_SC, S.C_STAGE] == STAGE_DRAW
         for name in names:
             bots = kernel_bots(np.array([R.BOT_NAMES.index(name)] * 2))
