@@ -65,12 +65,11 @@ AFTER_BASELINE = (
 
 NOT_RECORDED_YET = (
     "continental@bonuses",
-    "continental@shuffle",
 )
-"""Variant files without figures yet: two of Continental's presets (§3.11; 2-12 players, 33
-cases a file). ``continental`` took 488 s of both cores (100,000 hands a case) and
-``continental@deuces`` 389 s; to record with ``record --only "continental@shuffle|"`` (one
-file at a time) and merge."""
+"""Variant files without figures yet: Continental's bonuses preset (§3.11; 2-12 players, 33
+cases a file). ``continental`` took 488 s of both cores (100,000 hands a case),
+``continental@deuces`` 389 s and ``continental@shuffle`` 528 s; to record with ``record
+--only "continental@bonuses|"`` and merge."""
 
 LINEUPS = ("random", "greedy", "careful")
 KNOCK_LINEUPS = (*LINEUPS, "simple")
