@@ -212,15 +212,20 @@ def _fits_last(fx, params, values, bots2, st, piles, rng, work, p):
     taken = st[R_SC, C_TAKEN]
     st[R_SC, C_TAKEN] = -1  # this turn's take is the seat's, not the opponent's
     give(fx, params, st, p, last)
-    knock = False
-    if knocking(fx, params):
-        out, knock = knock_discard(fx, params, values, bots2, st, piles, rng, work, p)
-    else:
-        out = choose_discard(fx, params, values, bots2, st, piles, rng, p)
+    out, knock = _default_discard(fx, params, values, bots2, st, piles, rng, work, p)
     take(fx, params, st, p, last)
     st[R_SEAT + p, S_ARR_MASK] = 0
     st[R_SC, C_TAKEN] = taken
     return out == last and not knock
+
+
+@kernel
+def _default_discard(fx, params, values, bots2, st, piles, rng, work, p):
+    """``(card, knock)``: what the playouts' default policy (``bots2``) discards from ``p``'s
+    hand of one card more than the deal, and (knock family) whether it knocks with it."""
+    if knocking(fx, params):
+        return knock_discard(fx, params, values, bots2, st, piles, rng, work, p)
+    return choose_discard(fx, params, values, bots2, st, piles, rng, p), False
 
 
 @kernel
@@ -242,9 +247,8 @@ def _replay(fx, params, values, bots2, st, piles, rng, work, p, buf, cursor, end
     drawn card's place in ``buf``. Then, while his hand does not fit his last discard
     (``_fits_last``), he draws and discards again, at most ``MC_EXTRA`` times: that discard
     says his play kept nothing worse, which a hand of fewer draws may not yet show. Returns
-    the next unused place. A uniform hand of the
-    unseen cards is far weaker than one kept by play, and playouts against it overrate the
-    seat's chances (docs/bots.md, "mcN")."""
+    the next unused place. A uniform hand of the unseen cards is far weaker than one kept by
+    play, and playouts against it overrate the seat's chances (docs/bots.md, "mcN")."""
     row = R_SEAT + p
     draws = min(st[row, S_DRAWS] - popcount(st[row, S_PICKED]), np.int64(MC_REPLAY))
     for step in range(draws + MC_EXTRA):
@@ -254,10 +258,7 @@ def _replay(fx, params, values, bots2, st, piles, rng, work, p, buf, cursor, end
             break
         card = buf[cursor]
         give(fx, params, st, p, card)
-        if knocking(fx, params):
-            out, _ = knock_discard(fx, params, values, bots2, st, piles, rng, work, p)
-        else:
-            out = choose_discard(fx, params, values, bots2, st, piles, rng, p)
+        out, _ = _default_discard(fx, params, values, bots2, st, piles, rng, work, p)
         if (st[row, S_PICKED] >> out) & 1 != 0:
             out = card  # he holds his taken cards: the drawn one goes back
         take(fx, params, st, p, out)
