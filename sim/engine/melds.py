@@ -47,6 +47,17 @@ can no longer meld with the undecided cards are left in hand at once (this chang
 order: such a card has no candidate). ``tests/oracles/arrangement.py`` enumerates every
 arrangement by brute force and picks the first optimal one in the same order.
 
+**Forced cards** (``_forced_leaf``). With one pack, no jokers, runs of one suit and the ace
+low, undecided cards of which none is both in a group and in a run need no choice: every
+one that can meld is melded, and the first path below their frame is the answer there. The
+lowest undecided card of a group rank takes the full group (tried first); that of a run
+takes the run from its rank up as far as its suit holds cards (the latest window and the
+longest run, tried first; the cards below it are decided). That path melds everything
+meldable, so nothing after it below the frame can do better, and the rule above picks it.
+So the search writes it directly and ends the path there (for most hands, at the root:
+no frame at all); only the cards in both a group and a run are branched on. A stretch
+longer than ``run_max``, or more melds than the caller allows, is searched as before.
+
 **Opening conditions** (§2D.24-25). Before a player's initial meld only arrangements whose
 melds count at least ``minimum`` (``CA_OPEN``) and meld a given card take part; the same
 search prunes the paths that can no longer meet them (their count plus what the
@@ -78,6 +89,7 @@ from sim.engine.layout import (
     ACE_AROUND_CORNER,
     ACE_HIGH,
     ACE_HIGH_OR_LOW,
+    ACE_LOW,
     BORROW_OFF,
     FAMILY_CONQUIAN,
     GROUP_DUPLICATES_ALLOWED,
@@ -701,6 +713,14 @@ def meldable(fx, params, layers, n_layers, jokers):
     """The natural kinds of the hand (``layers``, ``jokers``) that are in some meld of it:
     a group of their rank, or a run through them (every meld holds a run of three or a
     group of three through each of its cards, so windows of three are enough)."""
+    return _group_cards(fx, params, layers, n_layers, jokers) | _run_cards(
+        fx, params, layers[0], jokers
+    )
+
+
+@kernel
+def _group_cards(fx, params, layers, n_layers, jokers):
+    """The natural kinds of the hand (``layers``, ``jokers``) in some group of it."""
     present = layers[0]
     dups = rule(fx, params, P_GROUP_DUPLICATES) == GROUP_DUPLICATES_ALLOWED
     need = 3 - jokers  # cards of a rank a group needs beside the jokers
@@ -725,6 +745,13 @@ def meldable(fx, params, layers, n_layers, jokers):
         else:
             enough = (x0 & (x1 | x2 | x3)) | (x1 & (x2 | x3)) | (x2 & x3)
         groups = (enough * 0xF) & present
+    return groups
+
+
+@kernel
+def _run_cards(fx, params, present, jokers):
+    """The natural kinds of ``present`` (one copy of each kind held) in some run of them
+    with ``jokers``."""
     ace_rank = run_layout(fx, params)
     e = _to_positions(present, ace_rank)
     if rule(fx, params, P_RUN_SUIT) == RUN_ANY_SUIT:
@@ -733,7 +760,7 @@ def meldable(fx, params, layers, n_layers, jokers):
         runs = (runs * 0xF) & e
     else:
         runs = _in_runs_of_three(e, jokers, ace_rank)
-    return groups | _from_positions(runs, ace_rank)
+    return _from_positions(runs, ace_rank)
 
 
 # ---- the best arrangement ------------------------------------------------------------------
@@ -940,6 +967,90 @@ def arrange_keeping(fx, params, values, work, layers, jokers, limit, keep, floor
 
 
 @kernel
+def _plain_runs(fx, params):
+    """Are runs of one suit with the ace low, so that a card's run neighbours are the kinds
+    4 above and below it (``_forced_count``)?"""
+    return run_layout(fx, params) == ACE_LOW and rule(fx, params, P_RUN_SUIT) != RUN_ANY_SUIT
+
+
+@kernel
+def _forced_count(fx, params, groups, runs):
+    """The melds of the forced arrangement (module docstring, "Forced hands") of the cards
+    ``groups`` (in some group, not in a run) and ``runs`` (in some run, not in a group): a
+    group per rank and a run per stretch of one suit; -1 when a stretch is longer than
+    ``run_max`` (the search then decides how to cut it)."""
+    cap = run_cap(fx, params)
+    if cap < N_RANKS:
+        chain = runs
+        for i in range(1, cap + 1):
+            chain &= runs >> (N_SUITS * i)
+        if chain != 0:
+            return -1
+    ranks = (groups | (groups >> 1) | (groups >> 2) | (groups >> 3)) & SUIT0
+    return popcount(ranks) + popcount(runs & ~(runs << N_SUITS))
+
+
+@kernel
+def _write_forced(fx, params, values, work, row, groups, runs):
+    """Write the forced arrangement of ``groups`` and ``runs`` (``_forced_count``) as rows
+    ``row``.., in the order the search takes its melds: by their lowest card."""
+    ace_low = rule(fx, params, P_OPENING_ACE_LOW)
+    rest = groups | runs
+    while rest != 0:
+        c = lowest_kind(rest)
+        rank = c // N_SUITS
+        suit = c % N_SUITS
+        shape = np.int64(0)
+        if (groups >> c) & 1:  # the full group of its rank
+            take = rest & (np.int64(0xF) << (rank * N_SUITS))
+            for t in range(N_SUITS):
+                shape |= ((take >> (rank * N_SUITS + t)) & 1) << (4 * t)
+            mtype = MELD_GROUP
+            length = popcount(take)
+            meld_suit = -1
+            change = 0
+        else:  # the run from its rank up as far as its suit holds cards
+            take = np.int64(0)
+            length = 0
+            while rank + length < N_RANKS and (rest >> (c + N_SUITS * length)) & 1:
+                take |= np.int64(1) << (c + N_SUITS * length)
+                shape |= np.int64(suit) << (3 * length)
+                length += 1
+            mtype = MELD_RUN
+            meld_suit = suit
+            change = _low_ace_change(values, rank, length, np.int64(ACE_LOW), ace_low)
+        value = mask_value(values, take)
+        _emit(
+            work, row, np.int64(mtype), rank, length, np.int64(meld_suit), np.int64(0), value,
+            shape, value + change,
+        )  # fmt: skip
+        work[row, CA_TAKE] = take
+        rest &= ~take
+        row += 1
+
+
+@kernel
+def _forced_leaf(fx, params, values, work, depth, melded, melds, groups, runs, limit):
+    """End the search's path at frame ``depth`` (frames below it decided; ``melded`` and
+    ``melds``: their value and count) when its undecided cards are forced (``groups`` and
+    ``runs`` share no card): record the path plus the forced melds when that beats the best
+    found. Returns False, changing nothing, when the forced arrangement would cut a run or
+    exceed ``limit`` melds (0: any): the frame is then searched."""
+    n = _forced_count(fx, params, groups, runs)
+    if n < 0 or (limit > 0 and melds + n > limit):
+        return False
+    total = melded + mask_value(values, groups | runs)
+    if total > work[W_SCAL, S_BEST_VALUE]:
+        m = record_path(
+            work, depth, np.int64(W_FRAME), np.int64(F_TAKEN), np.int64(W_CAND), np.int64(W_BEST)
+        )
+        _write_forced(fx, params, values, work, W_BEST + m, groups, runs)
+        work[W_SCAL, S_BEST_N] = m + n
+        work[W_SCAL, S_BEST_VALUE] = total
+    return True
+
+
+@kernel
 def _search(fx, params, values, work, layers, jokers, limit, minimum, must, apart, gate,
             by_opening, floor, also):  # fmt: skip
     """The branch-and-bound search of ``best_arrangement``: the first arrangement, in the
@@ -955,13 +1066,22 @@ def _search(fx, params, values, work, layers, jokers, limit, minimum, must, apar
     work[W_SCAL, S_BEST_N] = 0
     work[W_SCAL, S_BEST_VALUE] = floor
     work[W_SCAL, S_TRUNCATED] = 0
-    keep = meldable(fx, params, layers, n_layers, jokers)
+    # one pack, no jokers, plain runs: a frame whose cards are forced ends its path at once
+    forcing = not gate and n_layers == 1 and _plain_runs(fx, params)
+    groups = _group_cards(fx, params, layers, n_layers, jokers)
+    runs = _run_cards(fx, params, layers[0], jokers)
+    keep = groups | runs
     need = (_need_of(must, apart) | also) if gate else np.int64(0)
     if not gate:
         apart = np.int64(0)
     if keep == 0 or need & ~NEED_JOKER & ~keep != 0:
         work[W_SCAL, S_BEST_VALUE] = 0  # nothing melds (most hands of a turn): no search
         return 0
+    if forcing and jokers == 0 and groups & runs == 0:
+        if _forced_leaf(
+            fx, params, values, work, np.int64(0), np.int64(0), np.int64(0), groups, runs, limit
+        ):
+            return work[W_SCAL, S_BEST_VALUE]
     top = np.int64(0)
     if gate:
         for kind in range(0, JOKER, N_SUITS):
@@ -1035,7 +1155,20 @@ def _search(fx, params, values, work, layers, jokers, limit, minimum, must, apar
             work[frame, F_TAKEN] = -1
             child_melds = melds
         work[child, F_JOKERS] = jokers
-        keep = meldable(fx, params, rest, n_layers, jokers) if rest[0] != 0 else np.int64(0)
+        if rest[0] == 0:
+            keep = np.int64(0)
+        elif forcing and jokers == 0:
+            groups = _group_cards(fx, params, rest, n_layers, jokers)
+            runs = _run_cards(fx, params, rest[0], jokers)
+            keep = groups | runs
+            if keep != 0 and groups & runs == 0:
+                if _forced_leaf(
+                    fx, params, values, work, depth + 1, melded + value, child_melds, groups,
+                    runs, limit,
+                ):  # fmt: skip
+                    continue
+        else:
+            keep = meldable(fx, params, rest, n_layers, jokers)
         # the bound drops by what the decision used up (toward an initial meld a meld's
         # jokers may count less than ``top``: the bound then stays an upper bound)
         child_left = work[frame, F_LEFT] - (value if option < n else values[c])

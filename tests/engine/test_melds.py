@@ -283,6 +283,61 @@ def test_standard_spec_gives_the_generic_answer():
         assert engine_best(hand, rules, values, fx=STANDARD) == engine_best(hand, rules, values)
 
 
+def _forced_hand(rng: random.Random) -> list[int]:
+    """A one-pack hand of 7-13 cards rich in long runs and full groups: a few suits over a
+    few consecutive ranks, sometimes with every suit of one rank."""
+    suits = rng.sample(range(N_SUITS), rng.choice((1, 2)))
+    lo = rng.randrange(0, 9)
+    pool = [r * N_SUITS + s for r in range(lo, min(lo + 8, 13)) for s in suits]
+    hand = set(rng.sample(pool, min(len(pool), rng.randint(5, 10))))
+    if rng.random() < 0.5:
+        rank = rng.randrange(13)
+        hand |= {rank * N_SUITS + s for s in rng.sample(range(N_SUITS), rng.choice((3, 4)))}
+    hand |= set(rng.sample(range(N_NATURAL), rng.randint(0, 3)))
+    return sorted(hand)
+
+
+@pytest.mark.parametrize("ace_low", [None, 1])
+def test_s1_13_forced_hands_are_written_without_a_search_and_match_the_oracle(ace_low):
+    """``melds._forced_leaf`` (module docstring, "Forced cards"): a one-pack, joker-free, ace-low
+    hand where no card is both in a group and in a run is answered without pushing a frame;
+    its melds are the oracle's, and every column of its rows is the search's, which answers
+    the same cards read as two packs (A-2-3 counting 1 toward an initial meld checks
+    ``CA_OPEN``)."""
+    rng = random.Random(0x113 + (ace_low or 0))
+    values = baseline_values(ace=rng.choice((1, 11, 15)))
+    forced = searched = 0
+    for _ in range(400):
+        hand = _forced_hand(rng)
+        cap = rng.choice((13, 13, 5, 4))
+        limit = rng.choice((0, 0, 0, 2))
+        rules = oracle.Rules(run_max=cap)
+        WORK[M.W_SCAL, M.S_NODES] = 0
+        got = engine_best(hand, rules, values, limit=limit, ace_low=ace_low)
+        nodes = int(WORK[M.W_SCAL, M.S_NODES])
+        one_pack = WORK[M.W_BEST : M.W_BEST + len(got[1])].copy()
+        assert got == oracle_best(hand, rules, values, limit, ace_low=ace_low), (hand, cap, limit)
+        assert engine_best(hand, rules, values, packs=2, limit=limit, ace_low=ace_low) == got
+        assert np.array_equal(WORK[M.W_BEST : M.W_BEST + len(got[1])], one_pack), hand
+        if nodes == 0 and got[1]:
+            forced += 1
+        elif got[1]:
+            searched += 1
+    assert forced > 150 and searched > 20, (forced, searched)
+
+
+def test_s1_13_a_card_in_both_a_group_and_a_run_goes_to_the_search():
+    """7♠ 8♠ 9♠ with 7♥ 7♦: the 7♠ needs a choice (run or group), so frames are pushed; the
+    same hand without 7♦ is forced."""
+    values = baseline_values()
+    WORK[M.W_SCAL, M.S_NODES] = 0
+    assert engine_best(parse_cards("7s 8s 9s 7h 7d Kc"), oracle.Rules(), values)[0] == 24
+    assert WORK[M.W_SCAL, M.S_NODES] > 0
+    WORK[M.W_SCAL, M.S_NODES] = 0
+    assert engine_best(parse_cards("7s 8s 9s 7h Kc"), oracle.Rules(), values)[0] == 24
+    assert WORK[M.W_SCAL, M.S_NODES] == 0
+
+
 # ---- under an initial-meld rule (§2D.24-25) ---------------------------------------------
 
 
