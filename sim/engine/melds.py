@@ -1011,7 +1011,7 @@ def _write_forced(fx, params, values, work, row, groups, runs):
             change = 0
         else:  # the run from its rank up as far as its suit holds cards
             take = np.int64(0)
-            length = 0
+            length = np.int64(0)
             while rank + length < N_RANKS and (rest >> (c + N_SUITS * length)) & 1:
                 take |= np.int64(1) << (c + N_SUITS * length)
                 shape |= np.int64(suit) << (3 * length)
