@@ -354,7 +354,7 @@ STOCK_RULES = (
 )
 DRAW_RULES = ("top", "any_card", "top_plus_one")
 REPLACE_RULES = ("none", "steal_by_replacement", "to_hand", "reuse_same_turn")
-BOTS = ("greedy", "careful", "random")
+BOTS = ("greedy", "careful", "random", "simple")
 PATTERNS = {"none": (), "runs_4_3_3": (4, 3, 3)}  # go_out_pattern: its runs' lengths, in order
 SCORINGS = (
     "pip_to_winner",
@@ -440,6 +440,7 @@ class Table:
     spade_double: bool = False
     oklahoma_extra: bool = False
     defender_lays_off: bool = False  # layoff_target = any: on the knocker's melds
+    sits_out: bool = False  # dealer_rotation = loser_sits_out: the dealer sits out (§3.18)
 
     @classmethod
     def of(cls, rules: Rules, players: int) -> Table:
@@ -467,7 +468,9 @@ class Table:
             "scoring": rules.scoring not in SCORINGS,
             "family": rules.family not in ("rummy", "tonk", "phom", "conquian", *KNOCK_FAMILIES),
             # gin for 3 (§3.18, a seat sitting out) and 4 (§3.19, two tables) not yet
-            "players": rules.family == "gin" and players != 2,
+            "players": rules.family == "gin"
+            and players != 2
+            and not (players == 3 and rules.dealer_rotation == "loser_sits_out"),
             "gin_opening": rules.family == "gin" and rules.values["gin_opening"] != "upcard_offer",
             # the knock family with runs of any suit or the ace high: not yet
             "run_suit": knock and rules.run_suit != "same_suit",
@@ -544,6 +547,7 @@ class Table:
             spade_double=bool(rules.values["spade_double"]),
             oklahoma_extra=bool(rules.values["oklahoma_extra_bonus"]),
             defender_lays_off=rules.layoff_target == "any",
+            sits_out=rules.dealer_rotation == "loser_sits_out",
         )
 
 
@@ -1315,14 +1319,20 @@ class Hand:
     ):
         self.t = table
         self.dealer = dealer
+        self.sitter = dealer if table.sits_out else -1  # §3.18: the dealer sits out
         self.deal_rng = Stream(stream_seed(seed, shard, deal, STREAM_DEAL))
         self.bots_rng = Stream(stream_seed(seed, shard, deal, STREAM_BOTS))  # random's coins
         # each seat's bot: greedy everywhere; careful and random only in Conquian
         self.bots = tuple(bots) or ("greedy",) * table.players
         if len(self.bots) != table.players or any(b not in BOTS for b in self.bots):
             raise ValueError(f"one bot a seat, of {BOTS}: {self.bots}")
-        if not table.conquian and set(self.bots) != {"greedy"}:
-            raise NotImplementedError("the oracle hand plays careful and random in Conquian only")
+        others = {"conquian": {"careful", "random"}, "knock": {"simple", "random"}}
+        family = "conquian" if table.conquian else "knock" if table.knock else ""
+        if not set(self.bots) - {"greedy"} <= others.get(family, set()):
+            raise NotImplementedError(
+                "the oracle hand plays careful and random in Conquian only, simple and random"
+                " in the knock family only"
+            )
         self.stake = stake  # Conquian: the tentos this hand is worth (drawn_hand_carry)
         self.offer = -1  # Conquian: the card on offer on the discard pile (-1: none)
         ranks = arr.positions(table.meld_rules.layout)  # the pack's ranks (§2A.7)
@@ -1372,8 +1382,12 @@ class Hand:
         return self.stock.pop()
 
     def step(self, seat: int) -> int:
-        """The seat after ``seat`` in the direction of play (``play_direction``, §2K.46)."""
-        return (seat + self.t.direction) % self.t.players
+        """The seat after ``seat`` in the direction of play (``play_direction``, §2K.46),
+        passing a seat that sits the hand out (3-player gin's dealer, §3.18)."""
+        nxt = (seat + self.t.direction) % self.t.players
+        if nxt == self.sitter:
+            nxt = (nxt + self.t.direction) % self.t.players
+        return nxt
 
     def cards_of(self, seat: int) -> list[int]:
         return sorted(self.hands[seat].elements())
@@ -1392,7 +1406,8 @@ class Hand:
         t = self.t
         first = self.step(self.dealer)
         seat = first
-        for _ in range(t.hand_size * t.players):  # one at a time, from the first player
+        seats = t.players - (self.sitter >= 0)
+        for _ in range(t.hand_size * seats):  # one at a time, from the first player
             self.give(seat, self.pop_stock())
             seat = self.step(seat)
         if t.phom or t.eleven:  # §3.13: the first player's 10th card; §3.15: his 11th
@@ -2383,14 +2398,42 @@ class Hand:
         return False
 
     def knock_wants(self, seat: int, top: int) -> bool:
-        """Greedy takes the offered card when its deadwood after its best discard then (not
-        that card) is lower than its deadwood now."""
+        """Does ``seat`` take the offered card? Greedy when its deadwood after its best
+        discard then (not that card) is lower than its deadwood now; simple when the card
+        is in the best arrangement of the hand with it, or when that discard would leave
+        it within its limit; random on a coin."""
+        bot = self.bots[seat]
+        if bot == "random":
+            return self.coin()
         hand = self.hands[seat]
-        now, _, _ = self.arranged(hand)
         with_card = Counter(hand)
         with_card[top] += 1
+        if bot == "simple" and self.arranged(with_card)[1][top] > 0:
+            return True
         _, after = self.knock_discard(seat, with_card, top, False)
+        if bot == "simple":
+            return after <= self.bot_limit()
+        now, _, _ = self.arranged(hand)
         return after < now
+
+    def knock_turn(self, seat: int, taken: int) -> tuple[int, int, bool]:
+        """(discard, deadwood left, knock): greedy and simple discard by ``knock_discard``
+        (greedy with its partial-meld tie-break) and knock when the deadwood left is within
+        their limit;
+        random discards a uniform allowed card (kind order) and, when the deadwood left is
+        within the hand's limit (any, where there is none), knocks on a coin."""
+        hand = self.hands[seat]
+        bot = self.bots[seat]
+        if bot == "random":
+            allowed = sorted(k for k in hand if k != taken)
+            card = allowed[self.bots_rng.below(len(allowed))]
+            rest = Counter(hand)
+            rest[card] -= 1
+            left, _, _ = self.arranged(+rest)
+            limit = self.limit()
+            return card, left, (limit is None or left <= limit) and self.coin()
+        card, left = self.knock_discard(seat, hand, taken, bot == "greedy")
+        return card, left, left <= self.bot_limit()
 
     def upcard_offer(self, first: int) -> tuple[int, list[int]]:
         """Gin's opening (§3.17): the non-dealer ``first``, then the dealer, may take the
@@ -2421,13 +2464,12 @@ class Hand:
                 if not drew:
                     reason = EXHAUSTED
                     break
-            hand = self.hands[seat]
-            card, left = self.knock_discard(seat, hand, taken[0] if taken else -1, True)
+            card, left, knocks = self.knock_turn(seat, taken[0] if taken else -1)
             self.take(seat, card)
             self.discard.append(card)
             self.log(E_DISCARD, seat, card)
             self.turns += 1
-            if left <= self.bot_limit():  # greedy knocks as soon as it may
+            if knocks:
                 limit = self.limit()
                 assert limit is None or left <= limit
                 self.log(E_KNOCK, seat, left)
@@ -2454,6 +2496,8 @@ class Hand:
         self.log(E_SHOW, knocker, dw)
         for off in range(1, t.players):
             p = (knocker + off) % t.players
+            if p == self.sitter:
+                continue
             hand = self.hands[p]
             laid: list[int] = []
             if t.defender_lays_off and dw > 0:

@@ -7,7 +7,9 @@ and Tonk and Phỏm under their options (``TONK_SETTINGS``, ``PHOM_CASES``), Con
 under its settings with line-ups of greedy, careful and random (``CONQUIAN_CASES``), and
 Nowrang over several seeds (``NOWRANG_SEEDS``), and Continental's files at a few
 player counts (``CONTINENTAL_CASES``), and the knock family's files that it plays (gin and
-Oklahoma gin at 2 players, knock rummy at 2, 3 and 5; the rest in ``NOT_YET``), their
+Oklahoma gin at 2 players, 3-player gin, knock rummy at 2, 3 and 5; the rest in
+``NOT_YET``), with greedy and with line-ups of simple, random and greedy
+(``KNOCK_BOT_CASES``), their
 showdown and its scores and side bonuses too.
 
 Long mode (``make verify``-style): ``python -m tests.oracles.test_hand_oracle --hands 1000``
@@ -67,9 +69,9 @@ FILES = (
     "gin_rummy",  # the upcard offer, knock within 10, lay-offs, gin and undercut (§3.17)
     "knock_rummy",  # any count knocks (greedy's own 10), no lay-offs, rum +25 (§3.10)
     "oklahoma_gin",  # the upcard's knock limit, the spade double, side bonuses (§3.20)
+    "gin_rummy_3p",  # the dealer sits out, the loser deals the next hand (§3.18)
 )
 NOT_YET: dict[str, str] = {
-    "gin_rummy_3p": "the seat sitting out and loser_sits_out (§3.18): not in the oracle yet",
     "gin_rummy_4p": "two tables and the team scores (§3.19): not in the oracle yet",
     "carousel_knock": "its own turn flow (§3.16); tests/oracles/carousel.py checks its scoring",
 }
@@ -262,6 +264,19 @@ CONTINENTAL_CASES = (
 """Continental (§3.11) and its presets, greedy at every seat: (file, players)."""
 CONTINENTAL_HANDS = 30
 CONTINENTAL_ROWS = 800
+KNOCK_BOT_CASES = (
+    ("gin_rummy", ("simple", "simple")),
+    ("gin_rummy", ("random", "greedy")),  # random takes, discards and knocks on coins
+    ("gin_rummy", ("simple", "random")),
+    ("oklahoma_gin", ("random", "simple")),
+    ("oklahoma_gin", ("greedy", "simple")),
+    ("knock_rummy", ("simple", "random", "greedy")),
+    ("knock_rummy", ("random", "random")),  # random knocks with any count (no limit)
+    ("knock_rummy", ("simple",) * 5),
+    ("gin_rummy_3p", ("simple", "random", "greedy")),
+)
+"""The knock family's files with line-ups of simple, random and greedy: (file, bots)."""
+KNOCK_HANDS = 100
 NOWRANG_SEEDS = (29, 11, 1000)
 """Nowrang (§3.15), greedy at both seats: seeds of ``NOWRANG_HANDS`` hands each."""
 NOWRANG_HANDS = 200
@@ -512,6 +527,18 @@ def test_engine_hands_equal_the_oracle_hands_in_nowrang(seed):
     assert ended["ev:draw_discard"] > 0 and ended["ev:rebuild"] > 0
 
 
+@pytest.mark.parametrize(
+    ("name", "bots"), KNOCK_BOT_CASES, ids=[f"{n}-{'-'.join(b)}" for n, b in KNOCK_BOT_CASES]
+)
+def test_engine_hands_equal_the_oracle_hands_in_the_knock_family(name, bots):
+    """The knock family (§3.10, §3.17, §3.20) with simple, random and greedy (docs/bots.md,
+    "The knock family"): the take, the discard and the knock, the showdown and the scores."""
+    rules = load_variant(name)
+    ended, difference = compare(f"{name} {bots}", len(bots), KNOCK_HANDS, SEED, rules, bots)
+    assert difference is None, difference
+    assert ended["ev:knock"] > 0
+
+
 @pytest.mark.parametrize(("name", "players"), CONTINENTAL_CASES)
 def test_engine_hands_equal_the_oracle_hands_in_continental(name, players):
     """Continental (§3.11, §2J, §2B.14) with greedy: 15 cards from 2-4 packs with a joker
@@ -688,6 +715,10 @@ def main(argv: list[str] | None = None) -> int:
     ]
     cases += [(f"phom {extra}", n, load_variant("phom", extra), ()) for extra, n in PHOM_CASES[3:]]
     cases += [(name, n, None, ()) for name, n in CONTINENTAL_CASES]
+    cases += [
+        (f"{name} {'-'.join(bots)}", len(bots), load_variant(name), bots)
+        for name, bots in KNOCK_BOT_CASES
+    ]
     cases += [
         (f"conquian {extra} {'-'.join(bots)}", 2, load_variant("conquian", extra), bots)
         for extra, bots in CONQUIAN_CASES[1:]
