@@ -539,6 +539,39 @@ def test_engine_hands_equal_the_oracle_hands_in_the_knock_family(name, bots):
     assert ended["ev:knock"] > 0
 
 
+KNOCK_RARE = (
+    # §3.10 rule 3: seat 2 ties the knocker (seat 0) at 41 and wins 8 without a penalty
+    ("knock_rummy", ("random",) * 3, 26, oracle.UNDERCUT, 2, [0, 0, 8]),
+    # open point 2: seats 1 and 2 at 44 beat the knocker's 55, split 11 + 10 floor
+    ("knock_rummy", ("random",) * 3, 28, oracle.UNDERCUT, -1, [-10, 10, 10]),
+    # §3.20: an ace upcard, gin only (limit 0): 20 + 70 and the side 40
+    ("oklahoma_gin", ("random", "simple"), 29, oracle.GIN, 1, [0, 90]),
+    # §3.20: a spade upcard doubles gin, 2 × (20 + 79), and the side 80
+    ("oklahoma_gin", ("random", "simple"), 47, oracle.GIN, 1, [0, 198]),
+)
+"""Endings the samples seldom meet (the first of each in the oracle's deals of seed 29):
+(file, bots, game and deal, end reason, winner, scores)."""
+
+
+@pytest.mark.parametrize(
+    ("name", "bots", "deal", "reason", "winner", "scores"),
+    KNOCK_RARE,
+    ids=[f"{name}-{deal}" for name, _, deal, *_ in KNOCK_RARE],
+)
+def test_knock_family_rare_endings_are_the_documented_ones(
+    name, bots, deal, reason, winner, scores
+):
+    """The knock family's rarer scorings (§3.10 rules 3-4 and open point 2; §3.20's ace
+    and spade upcards) agree with the engine and are what RULES.md says."""
+    rules = load_variant(name)
+    _, difference = compare(name, len(bots), 1, SEED, rules, bots, first=deal)
+    assert difference is None, difference
+    dealer = oracle.first_dealer(SEED, 0, deal, len(bots))
+    played = oracle.Hand(oracle.Table.of(rules, len(bots)), SEED, deal, dealer, bots=bots)
+    assert played.play()[:2] == (reason, winner)
+    assert played.scores == scores
+
+
 @pytest.mark.parametrize(("name", "players"), CONTINENTAL_CASES)
 def test_engine_hands_equal_the_oracle_hands_in_continental(name, players):
     """Continental (§3.11, §2J, §2B.14) with greedy: 15 cards from 2-4 packs with a joker
