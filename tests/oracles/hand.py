@@ -140,8 +140,9 @@ every 2 inside it under deuces wild. Each other player pays the winner 1, 2 a jo
 wild 2 in his runs, and the §2J bonuses that are on (``continental_pay``); the hand's scores
 are that zero-sum payment. The stock turns over or is shuffled as the file says.
 
-The knock family (RULES.md §3.10 ``knock_rummy``, §3.17 ``gin`` at 2 players, §3.20 Oklahoma,
-§2I; greedy as docs/bots.md "The knock family" states it): one pack, the ace low, runs of one
+The knock family (RULES.md §3.10 ``knock_rummy``, §3.17 ``gin``, §3.18 3-player gin, §3.19
+4-player gin in partnerships, §3.20 Oklahoma, §2I; greedy, simple and random as docs/bots.md
+"The knock family" states them): one pack, the ace low, runs of one
 suit, an upcard; nothing is melded during play. Gin's opening (``upcard_offer``): the
 non-dealer, then the dealer, may take the upcard, each who lets it go spending a turn
 (``E_DECLINE_UPCARD``); the one who takes it plays that turn; if both let it go the
@@ -164,7 +165,14 @@ his deadwood and the cards he laid off. Scores: gin (``knock``, ``gin``, ``under
 the gin and undercut bonuses, the spade double and Oklahoma's side bonuses, ``side``) and
 knock rummy (the differences, rum +25 from each opponent, the knocker's 10 when beaten,
 tied winners splitting floor; the knocker winning at 0 is ``gin``, an opponent winning is
-``undercut``). Gin at 3 and 4 players and the other bots raise ``NotImplementedError``.
+``undercut``). Simple takes the offered card when it is in the best arrangement of the hand
+with it or when its discard then (``knock_discard`` without the partial-meld tie-break) leaves
+it within its limit, discards so and knocks when within it; random takes on a coin (the bots'
+stream), discards a uniform allowed card (kind order) and, within the hand's limit (any count
+where there is none), knocks on a coin. 3-player gin (``loser_sits_out``): the dealer sits
+the hand out, passed by the deal, the turns and the showdown. 4-player gin:
+``PartnershipHand``, two 2-player hands and the team score. ``careful`` raises
+``NotImplementedError`` here.
 
 ``play_direction`` (§2K.46) in every family the oracle plays: counterclockwise the next
 seat is ``seat - 1`` (the deal, the turns, Call Rummy's callers, Phỏm's first player, the
@@ -244,6 +252,7 @@ the stock is empty), else the stock's next card.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 from collections import Counter
@@ -299,7 +308,7 @@ def first_dealer(seed: int, shard: int, game: int, players: int) -> int:
 # ---- events and end reasons (sim/engine/state.py, sim/engine/rows.py) -----------------------
 E_DEAL, E_UPCARD, E_DRAW_STOCK, E_DRAW_DISCARD, E_REBUILD = 0, 1, 2, 3, 4
 E_MELD, E_LAYOFF, E_DISCARD, E_END, E_SCORE = 5, 6, 7, 8, 9
-E_KNOCK, E_SHOW, E_DECLINE_UPCARD = 10, 11, 12
+E_KNOCK, E_SHOW, E_DECLINE_UPCARD, E_TABLE, E_TEAMS = 10, 11, 12, 13, 14
 E_BLOCK = 15
 E_DECLARE, E_STEAL, E_CALL, E_SLIDE, E_BORROW = 16, 17, 18, 19, 20
 E_TONK, E_DROP = 21, 22
@@ -322,6 +331,7 @@ EVENT_NAMES = dict(
 )
 EVENT_NAMES[E_BLOCK] = "block"
 EVENT_NAMES.update({E_KNOCK: "knock", E_SHOW: "show", E_DECLINE_UPCARD: "decline_upcard"})
+EVENT_NAMES.update({E_TABLE: "table", E_TEAMS: "teams"})
 EVENT_NAMES[E_CALL] = "call"
 EVENT_NAMES[E_DECLARE] = "declare"
 EVENT_NAMES[E_STEAL] = "steal"
@@ -441,6 +451,7 @@ class Table:
     oklahoma_extra: bool = False
     defender_lays_off: bool = False  # layoff_target = any: on the knocker's melds
     sits_out: bool = False  # dealer_rotation = loser_sits_out: the dealer sits out (§3.18)
+    partnership: bool = False  # 4-player gin: two 2-player tables, team scores (§3.19)
 
     @classmethod
     def of(cls, rules: Rules, players: int) -> Table:
@@ -470,7 +481,8 @@ class Table:
             # gin for 3 (§3.18, a seat sitting out) and 4 (§3.19, two tables) not yet
             "players": rules.family == "gin"
             and players != 2
-            and not (players == 3 and rules.dealer_rotation == "loser_sits_out"),
+            and not (players == 3 and rules.dealer_rotation == "loser_sits_out")
+            and players != 4,
             "gin_opening": rules.family == "gin" and rules.values["gin_opening"] != "upcard_offer",
             # the knock family with runs of any suit or the ace high: not yet
             "run_suit": knock and rules.run_suit != "same_suit",
@@ -548,6 +560,7 @@ class Table:
             oklahoma_extra=bool(rules.values["oklahoma_extra_bonus"]),
             defender_lays_off=rules.layoff_target == "any",
             sits_out=rules.dealer_rotation == "loser_sits_out",
+            partnership=rules.family == "gin" and players == 4,
         )
 
 
@@ -3179,6 +3192,63 @@ class Hand:
             else:
                 scores[winner] += t.going_rummy_bonus
         return scores
+
+
+class PartnershipHand:
+    """4-player gin (RULES.md §3.19; docs/variants.md): seats 0 and 2 against 1 and 3, each
+    hand two 2-player gin hands, one at each table with its own pack. Partners switch
+    opponents every hand: tables 0-1 and 2-3 on a game's even hands (``hand_index``), 0-3
+    and 2-1 on its odd ones. A table's deal is ``2 * deal + table``; its dealer is the
+    game's dealer if he sits there, else his partner. Its events are a 2-player hand's
+    (``Hand``), its seats turned into the game's, after ``E_TABLE`` (seat = its team A
+    seat, a = the table, b = its team B seat). The team score: what each team's winners
+    scored, summed; when both teams scored, the larger records the difference (equal:
+    nothing); a void table adds nothing; both partners carry it (``E_TEAMS``: seat -1, a =
+    team A's, b = team B's). The hand's end reason and winner, which RULES.md leaves to
+    the engine: the winner of the table that scored the most (the first table on a tie)
+    when a team scored, and that table's reason; else no winner, with the reason of the
+    table that scored the most, or the first table's when neither scored."""
+
+    def __init__(self, table: Table, seed: int, deal: int, dealer: int, shard: int = 0,
+                 bots: tuple[str, ...] = (), hand_index: int = 0):  # fmt: skip
+        self.t = dataclasses.replace(table, players=2, partnership=False)
+        self.seed, self.deal, self.dealer, self.shard = seed, deal, dealer, shard
+        self.bots = tuple(bots) or ("greedy",) * 4
+        self.hand_index = hand_index
+        self.scores = [0] * 4
+        self.side = [0] * 4
+
+    def play(self) -> tuple[int, int, list[Event]]:
+        events: list[Event] = []
+        points = [0, 0]
+        best = (-1, -1, VOID)  # (points, seat, reason) of the table that scored the most
+        first_reason = VOID
+        for table in range(2):
+            a = 2 * table
+            b = 1 + 2 * table if self.hand_index % 2 == 0 else 3 - 2 * table
+            seats = (a, b)
+            events.append((E_TABLE, a, table, b, ()))
+            dealer = 0 if self.dealer in (a, (a + 2) % 4) else 1
+            hand = Hand(self.t, self.seed, 2 * self.deal + table, dealer, self.shard,
+                        bots=(self.bots[a], self.bots[b]))  # fmt: skip
+            reason, winner, log = hand.play()
+            events += [(e, seats[s] if s in (0, 1) else s, x, y, c) for e, s, x, y, c in log]
+            self.side[a], self.side[b] = hand.side
+            if table == 0:
+                first_reason = reason
+            if winner >= 0:
+                seat = seats[winner]
+                points[seat % 2] += hand.scores[winner]
+                if hand.scores[winner] > best[0]:
+                    best = (hand.scores[winner], seat, reason)
+        pa, pb = points
+        if pa > 0 and pb > 0:
+            pa, pb = max(pa - pb, 0), max(pb - pa, 0)
+        self.scores = [pa, pb, pa, pb]
+        events.append((E_TEAMS, -1, pa, pb, ()))
+        if pa > 0 or pb > 0:
+            return best[2], best[1], events
+        return (best[2] if best[1] >= 0 else first_reason), -1, events
 
 
 def copy_meld(m: TableMeld) -> TableMeld:

@@ -7,8 +7,8 @@ and Tonk and Phỏm under their options (``TONK_SETTINGS``, ``PHOM_CASES``), Con
 under its settings with line-ups of greedy, careful and random (``CONQUIAN_CASES``), and
 Nowrang over several seeds (``NOWRANG_SEEDS``), and Continental's files at a few
 player counts (``CONTINENTAL_CASES``), and the knock family's files that it plays (gin and
-Oklahoma gin at 2 players, 3-player gin, knock rummy at 2, 3 and 5; the rest in
-``NOT_YET``), with greedy and with line-ups of simple, random and greedy
+Oklahoma gin at 2 players, 3-player gin, 4-player partnership gin, knock rummy at 2, 3
+and 5; carousel_knock in ``NOT_YET``), with greedy and with line-ups of simple, random and greedy
 (``KNOCK_BOT_CASES``), their
 showdown and its scores and side bonuses too.
 
@@ -70,9 +70,9 @@ FILES = (
     "knock_rummy",  # any count knocks (greedy's own 10), no lay-offs, rum +25 (§3.10)
     "oklahoma_gin",  # the upcard's knock limit, the spade double, side bonuses (§3.20)
     "gin_rummy_3p",  # the dealer sits out, the loser deals the next hand (§3.18)
+    "gin_rummy_4p",  # two tables, partners switching opponents, team scores (§3.19)
 )
 NOT_YET: dict[str, str] = {
-    "gin_rummy_4p": "two tables and the team scores (§3.19): not in the oracle yet",
     "carousel_knock": "its own turn flow (§3.16); tests/oracles/carousel.py checks its scoring",
 }
 """Files of a covered family the oracle hand does not play yet, each with why."""
@@ -274,6 +274,7 @@ KNOCK_BOT_CASES = (
     ("knock_rummy", ("random", "random")),  # random knocks with any count (no limit)
     ("knock_rummy", ("simple",) * 5),
     ("gin_rummy_3p", ("simple", "random", "greedy")),
+    ("gin_rummy_4p", ("simple", "random", "greedy", "random")),
 )
 """The knock family's files with line-ups of simple, random and greedy: (file, bots)."""
 KNOCK_HANDS = 100
@@ -297,8 +298,10 @@ def with_settings(extra: dict) -> Rules:
     return dataclasses.replace(base, values={**base.values, **extra})
 
 
-def engine_events(out) -> list[list[oracle.Event]]:
-    """The engine's event log cut into hands (each ends with its E_END)."""
+def engine_events(out, partnership: bool = False) -> list[list[oracle.Event]]:
+    """The engine's event log cut into hands (each ends with its E_END; a partnership
+    hand, two tables each with its E_END, with its E_TEAMS)."""
+    last = oracle.E_TEAMS if partnership else S.E_END
     hands: list[list[oracle.Event]] = []
     current: list[oracle.Event] = []
     for row in out.events:
@@ -313,7 +316,7 @@ def engine_events(out) -> list[list[oracle.Event]]:
         if event[0] == S.E_SCORE:
             continue  # the scores are compared through the hands table
         current.append(event)
-        if event[0] == S.E_END:
+        if event[0] == last:
             hands.append(current)
             current = []
     assert not current, "the engine's event log ends inside a hand (too few event rows?)"
@@ -361,6 +364,7 @@ def compare(
     ``bots``: one bot name a seat (default: greedy at every seat; careful and random only
     in Conquian). ``first``: the first game and deal played. ``rows``: event rows a hand."""
     rules = load_variant(name) if rules is None else rules
+    table = oracle.Table.of(rules, players)
     params, values = api.compile_rules(rules, players)
     bots = tuple(bots) or ("greedy",) * players
     codes = np.array([OUT.BOT_NAMES.index(b) for b in bots], np.int64)
@@ -372,11 +376,10 @@ def compare(
         first_game=first,
         first_deal=first,
         hands=hands,
-        events=rows * hands,
+        events=rows * hands * (2 if table.partnership else 1),  # 4-player gin: 2 tables
     )
-    logs = engine_events(out)
+    logs = engine_events(out, table.partnership)
     assert len(logs) == out.hands == hands, (len(logs), out.hands, hands)
-    table = oracle.Table.of(rules, players)
     ended: Counter = Counter()
     carry = rules.stock_exhaustion == "drawn_hand_carry"  # Conquian's stakes (§3.21)
     single = rules.values["game_end"] == "single_hand"
@@ -396,7 +399,11 @@ def compare(
                     f"{name} at {players} players: game {int(row[OUT.H_GAME])} "
                     f"starts with dealer {dealer}, the oracle draws {drawn}",
                 )
-        played = oracle.Hand(table, seed, deal, dealer, bots=bots, stake=stake)
+        if table.partnership:  # §3.19: two tables, whose seats depend on the hand's index
+            index = int(row[OUT.H_HAND])
+            played = oracle.PartnershipHand(table, seed, deal, dealer, bots=bots, hand_index=index)
+        else:
+            played = oracle.Hand(table, seed, deal, dealer, bots=bots, stake=stake)
         reason, winner, mine = played.play()
         if carry and winner >= 0 and stake > 1:
             ended["won_carried"] += 1  # a hand won after a drawn hand (worth more)
