@@ -555,6 +555,8 @@ KNOCK_RARE = (
     ("oklahoma_gin", ("random", "simple"), 29, oracle.GIN, 1, [0, 90]),
     # §3.20: a spade upcard doubles gin, 2 × (20 + 79), and the side 80
     ("oklahoma_gin", ("random", "simple"), 47, oracle.GIN, 1, [0, 198]),
+    # §3.20: a spade upcard doubles an undercut, 2 × (4 - 0 + 10), and the side 40
+    ("oklahoma_gin", ("greedy", "simple"), 46, oracle.UNDERCUT, 1, [0, 28]),
 )
 """Endings the samples seldom meet (the first of each in the oracle's deals of seed 29):
 (file, bots, game and deal, end reason, winner, scores)."""
