@@ -9,7 +9,7 @@ Nowrang over several seeds (``NOWRANG_SEEDS``), and Continental's files at a few
 player counts (``CONTINENTAL_CASES``), and the knock family's files that it plays (gin and
 Oklahoma gin at 2 players, 3-player gin, 4-player partnership gin, knock rummy at 2, 3
 and 5; carousel_knock in ``NOT_YET``), with greedy and with line-ups of simple, random and greedy
-(``KNOCK_BOT_CASES``), their
+(``KNOCK_BOT_CASES``) and under settings no file uses (``KNOCK_SETTINGS``), their
 showdown and its scores and side bonuses too.
 
 Long mode (``make verify``-style): ``python -m tests.oracles.test_hand_oracle --hands 1000``
@@ -278,6 +278,16 @@ KNOCK_BOT_CASES = (
 )
 """The knock family's files with line-ups of simple, random and greedy: (file, bots)."""
 KNOCK_HANDS = 100
+KNOCK_SETTINGS = (
+    ("gin_rummy", {"knock_limit": 5}, 2),  # §2I.32's [001] limit
+    ("gin_rummy", {"knock_limit": 0}, 2),  # gin only: greedy waits, hands void
+    ("gin_rummy", {"layoff_target": "none"}, 2),  # no lay-offs on the knocker's melds
+    ("gin_rummy", {"gin_bonus": 25, "undercut_bonus": 25}, 2),  # §3.17's seed options
+    ("gin_rummy", {"spade_double": True, "oklahoma_extra_bonus": True}, 2),  # §2I.38-39
+    ("knock_rummy", {"knock_limit": 5}, 3),
+    ("knock_rummy", {"stock_exhaustion": "shuffle_except_top"}, 5),
+)
+"""The knock family under settings its files do not use: (file, settings, players)."""
 NOWRANG_SEEDS = (29, 11, 1000)
 """Nowrang (§3.15), greedy at both seats: seeds of ``NOWRANG_HANDS`` hands each."""
 NOWRANG_HANDS = 200
@@ -581,6 +591,17 @@ def test_knock_family_rare_endings_are_the_documented_ones(
     assert played.scores == scores
 
 
+@pytest.mark.parametrize(
+    ("name", "extra", "players"),
+    KNOCK_SETTINGS,
+    ids=[f"{n}-" + ",".join(map(str, e.values())) for n, e, _ in KNOCK_SETTINGS],
+)
+def test_engine_hands_equal_the_oracle_hands_in_the_knock_family_settings(name, extra, players):
+    rules = load_variant(name, extra)
+    _, difference = compare(f"{name} with {extra}", players, KNOCK_HANDS, SEED, rules)
+    assert difference is None, difference
+
+
 @pytest.mark.parametrize(("name", "players"), CONTINENTAL_CASES)
 def test_engine_hands_equal_the_oracle_hands_in_continental(name, players):
     """Continental (§3.11, §2J, §2B.14) with greedy: 15 cards from 2-4 packs with a joker
@@ -760,6 +781,9 @@ def main(argv: list[str] | None = None) -> int:
     cases += [
         (f"{name} {'-'.join(bots)}", len(bots), load_variant(name), bots)
         for name, bots in KNOCK_BOT_CASES
+    ]
+    cases += [
+        (f"{name} {extra}", n, load_variant(name, extra), ()) for name, extra, n in KNOCK_SETTINGS
     ]
     cases += [
         (f"conquian {extra} {'-'.join(bots)}", 2, load_variant("conquian", extra), bots)
