@@ -277,7 +277,7 @@ KNOCK_BOT_CASES = (
     ("gin_rummy_4p", ("simple", "random", "greedy", "random")),
 )
 """The knock family's files with line-ups of simple, random and greedy: (file, bots)."""
-KNOCK_HANDS = 100
+KNOCK_HANDS = 30
 KNOCK_SETTINGS = (
     ("gin_rummy", {"knock_limit": 5}, 2),  # §2I.32's [001] limit
     ("gin_rummy", {"knock_limit": 0}, 2),  # gin only: greedy waits, hands void
