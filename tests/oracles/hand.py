@@ -1,5 +1,5 @@
 """Slow, plain reference hand of progressive rummy with the ``greedy`` bot (and of
-Conquian with ``greedy``, ``careful`` and ``random``).
+Conquian with ``greedy``, ``careful`` and ``random``, and of the knock family).
 
 The oracle of ``sim.engine`` (docs/engine-plan.md, "The play, exactly"): it plays one hand
 from the same random streams and writes the same event log, so a disagreement points at
@@ -140,6 +140,40 @@ every 2 inside it under deuces wild. Each other player pays the winner 1, 2 a jo
 wild 2 in his runs, and the §2J bonuses that are on (``continental_pay``); the hand's scores
 are that zero-sum payment. The stock turns over or is shuffled as the file says.
 
+The knock family (RULES.md §3.10 ``knock_rummy``, §3.17 ``gin``, §3.18 3-player gin, §3.19
+4-player gin in partnerships, §3.20 Oklahoma, §2I; greedy, simple and random as docs/bots.md
+"The knock family" states them): one pack, the ace low, runs of one
+suit, an upcard; nothing is melded during play. Gin's opening (``upcard_offer``): the
+non-dealer, then the dealer, may take the upcard, each who lets it go spending a turn
+(``E_DECLINE_UPCARD``); the one who takes it plays that turn; if both let it go the
+non-dealer draws from the stock. A turn: the offered card (greedy takes it when its deadwood
+after its best discard then, never that card, is lower than now; ``knock_wants``) or the
+stock; then the discard (``knock_discard``: the highest-valued card outside the hand's best
+arrangement, never the card just taken, among equal values one in no partial meld, then the
+higher kind; with none outside the card leaving the least deadwood, ties the higher kind)
+and the knock (``E_KNOCK``, a = the deadwood left) as soon as that deadwood is within the
+limit: ``knock_limit``, Oklahoma's upcard value (an ace: 0, gin only), 10 where there is
+none (greedy's own). A turn that leaves at most two stock cards without a knock voids a gin
+hand (``void``, no score); knock rummy turns its pile over. After a knock, the showdown:
+the knocker lays his best arrangement down (``E_MELD``) and shows his deadwood (``E_SHOW``,
+a = it); each other player from his left, under ``layoff_target = any`` and unless the
+knocker went gin, first lays off on the knocker's melds (``E_LAYOFF``) the set of cards that
+leaves him the least deadwood (any set that some order of lay-offs places, found by brute
+force; ties: the fewest cards, then the smallest as a mask), in the order of passes, lowest
+kind first, each card on the first run that takes it, else the first group; then he shows
+his deadwood and the cards he laid off. Scores: gin (``knock``, ``gin``, ``undercut`` with
+the gin and undercut bonuses, the spade double and Oklahoma's side bonuses, ``side``) and
+knock rummy (the differences, rum +25 from each opponent, the knocker's 10 when beaten,
+tied winners splitting floor; the knocker winning at 0 is ``gin``, an opponent winning is
+``undercut``). Simple takes the offered card when it is in the best arrangement of the hand
+with it or when its discard then (``knock_discard`` without the partial-meld tie-break) leaves
+it within its limit, discards so and knocks when within it; random takes on a coin (the bots'
+stream), discards a uniform allowed card (kind order) and, within the hand's limit (any count
+where there is none), knocks on a coin. 3-player gin (``loser_sits_out``): the dealer sits
+the hand out, passed by the deal, the turns and the showdown. 4-player gin:
+``PartnershipHand``, two 2-player hands and the team score. ``careful`` raises
+``NotImplementedError`` here.
+
 ``play_direction`` (§2K.46) in every family the oracle plays: counterclockwise the next
 seat is ``seat - 1`` (the deal, the turns, Call Rummy's callers, Phỏm's first player, the
 player before); the engine's hands table gives the dealer.
@@ -218,6 +252,7 @@ the stock is empty), else the stock's next card.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 from collections import Counter
@@ -273,6 +308,7 @@ def first_dealer(seed: int, shard: int, game: int, players: int) -> int:
 # ---- events and end reasons (sim/engine/state.py, sim/engine/rows.py) -----------------------
 E_DEAL, E_UPCARD, E_DRAW_STOCK, E_DRAW_DISCARD, E_REBUILD = 0, 1, 2, 3, 4
 E_MELD, E_LAYOFF, E_DISCARD, E_END, E_SCORE = 5, 6, 7, 8, 9
+E_KNOCK, E_SHOW, E_DECLINE_UPCARD, E_TABLE, E_TEAMS = 10, 11, 12, 13, 14
 E_BLOCK = 15
 E_DECLARE, E_STEAL, E_CALL, E_SLIDE, E_BORROW = 16, 17, 18, 19, 20
 E_TONK, E_DROP = 21, 22
@@ -294,6 +330,8 @@ EVENT_NAMES = dict(
     )
 )
 EVENT_NAMES[E_BLOCK] = "block"
+EVENT_NAMES.update({E_KNOCK: "knock", E_SHOW: "show", E_DECLINE_UPCARD: "decline_upcard"})
+EVENT_NAMES.update({E_TABLE: "table", E_TEAMS: "teams"})
 EVENT_NAMES[E_CALL] = "call"
 EVENT_NAMES[E_DECLARE] = "declare"
 EVENT_NAMES[E_STEAL] = "steal"
@@ -304,20 +342,29 @@ EVENT_NAMES[E_DROP] = "drop"
 EVENT_NAMES.update({E_EXPOSE: "expose", E_REJECT: "reject", E_PASS: "pass", E_FORCE: "force"})
 EVENT_NAMES.update({E_REFORM: "reform", E_USE: "use"})
 WENT_OUT, WENT_RUMMY, BLOCK, STALLED, EXHAUSTED = 0, 1, 2, 3, 4
+KNOCK, GIN, UNDERCUT, VOID = 5, 6, 7, 8
 TONK, DROP, CAUGHT, STOCK_OUT, REDEAL = 9, 10, 11, 12, 13
 WENT_U, SHOWDOWN = 14, 15
 REASONS = {WENT_OUT: "went_out", WENT_RUMMY: "went_rummy", STALLED: "stalled"}
 REASONS.update({TONK: "tonk", DROP: "drop", CAUGHT: "caught", STOCK_OUT: "stock_out"})
 REASONS[REDEAL] = "redeal"
 REASONS[EXHAUSTED] = "exhausted"
+REASONS.update({KNOCK: "knock", GIN: "gin", UNDERCUT: "undercut", VOID: "void"})
 REASONS[BLOCK] = "block"
 REASONS[WENT_U] = "went_u"
 REASONS[SHOWDOWN] = "showdown"
 BLOCK_RULES = ("block_difference", "block_totals")
-STOCK_RULES = ("turn_over", "shuffle_except_top", "shuffle_all", *BLOCK_RULES, "drawn_hand_carry")
+STOCK_RULES = (
+    "turn_over",
+    "shuffle_except_top",
+    "shuffle_all",
+    *BLOCK_RULES,
+    "drawn_hand_carry",
+    "void_at_two",
+)
 DRAW_RULES = ("top", "any_card", "top_plus_one")
 REPLACE_RULES = ("none", "steal_by_replacement", "to_hand", "reuse_same_turn")
-BOTS = ("greedy", "careful", "random")
+BOTS = ("greedy", "careful", "random", "simple")
 PATTERNS = {"none": (), "runs_4_3_3": (4, 3, 3)}  # go_out_pattern: its runs' lengths, in order
 SCORINGS = (
     "pip_to_winner",
@@ -394,14 +441,27 @@ class Table:
     deuces: bool = False
     quick_bonus: bool = False
     special_bonus: bool = False
+    # the knock family (§3.10, §3.17, §3.20, §2I): "gin", "knock_rummy" or "" (none); the
+    # knock limit (None: unlimited, -1: the upcard's value), the bonuses, the lay-offs
+    knock: str = ""
+    knock_limit: int | None = None
+    gin_bonus: int = 20
+    undercut_bonus: int = 10
+    spade_double: bool = False
+    oklahoma_extra: bool = False
+    defender_lays_off: bool = False  # layoff_target = any: on the knocker's melds
+    sits_out: bool = False  # dealer_rotation = loser_sits_out: the dealer sits out (§3.18)
+    partnership: bool = False  # 4-player gin: two 2-player tables, team scores (§3.19)
 
     @classmethod
     def of(cls, rules: Rules, players: int) -> Table:
         """The rules this oracle plays, read; anything else raises NotImplementedError."""
         hand_size, packs = rules.deal_for(players)
+        knock = rules.family in KNOCK_FAMILIES
         unsupported = {
             "meld_timing": rules.meld_timing not in ("progressive", "all_at_once")
-            and not (rules.family == "phom" and rules.meld_timing == "phom_final"),
+            and not (rules.family == "phom" and rules.meld_timing == "phom_final")
+            and not (knock and rules.meld_timing == "knock"),
             "jokers": rules.jokers_for(players) != 0
             and rules.meld_timing != "progressive"
             and rules.values["go_out_pattern"] != "continental",
@@ -417,7 +477,16 @@ class Table:
             "discard_draw": rules.discard_draw not in DRAW_RULES,
             "stock_exhaustion": rules.stock_exhaustion not in STOCK_RULES,
             "scoring": rules.scoring not in SCORINGS,
-            "family": rules.family not in ("rummy", "tonk", "phom", "conquian"),
+            "family": rules.family not in ("rummy", "tonk", "phom", "conquian", *KNOCK_FAMILIES),
+            # gin for 3 (§3.18, a seat sitting out) and 4 (§3.19, two tables) not yet
+            "players": rules.family == "gin"
+            and players != 2
+            and not (players == 3 and rules.dealer_rotation == "loser_sits_out")
+            and players != 4,
+            "gin_opening": rules.family == "gin" and rules.values["gin_opening"] != "upcard_offer",
+            # the knock family with runs of any suit or the ace high: not yet
+            "run_suit": knock and rules.run_suit != "same_suit",
+            "ace_rank": knock and rules.ace_rank != "low",
             "rearrange": rules.values["rearrange"] not in ("none", "own"),
             "tonk_wait": rules.family == "tonk" and rules.values["tonk_wait"] != "off",
             "go_out_pattern": rules.values["go_out_pattern"] not in (*PATTERNS, "continental")
@@ -483,7 +552,28 @@ class Table:
             deuces=bool(rules.values["deuces_wild"]),
             quick_bonus=bool(rules.values["continental_quick_bonus"]),
             special_bonus=bool(rules.values["continental_special_bonus"]),
+            knock=rules.family if knock else "",
+            knock_limit=knock_limit(rules.values["knock_limit"]),
+            gin_bonus=int(rules.values["gin_bonus"]),
+            undercut_bonus=int(rules.values["undercut_bonus"]),
+            spade_double=bool(rules.values["spade_double"]),
+            oklahoma_extra=bool(rules.values["oklahoma_extra_bonus"]),
+            defender_lays_off=rules.layoff_target == "any",
+            sits_out=rules.dealer_rotation == "loser_sits_out",
+            partnership=rules.family == "gin" and players == 4,
         )
+
+
+KNOCK_FAMILIES = ("gin", "knock_rummy")
+
+
+def knock_limit(word) -> int | None:
+    """``knock_limit`` (§2I.32): None for ``unlimited``, -1 for ``upcard``, else the number."""
+    if word == "unlimited":
+        return None
+    if word == "upcard":
+        return -1
+    return int(word)
 
 
 def rummy_bonus(going_rummy: str) -> int | None:
@@ -1242,14 +1332,20 @@ class Hand:
     ):
         self.t = table
         self.dealer = dealer
+        self.sitter = dealer if table.sits_out else -1  # §3.18: the dealer sits out
         self.deal_rng = Stream(stream_seed(seed, shard, deal, STREAM_DEAL))
         self.bots_rng = Stream(stream_seed(seed, shard, deal, STREAM_BOTS))  # random's coins
         # each seat's bot: greedy everywhere; careful and random only in Conquian
         self.bots = tuple(bots) or ("greedy",) * table.players
         if len(self.bots) != table.players or any(b not in BOTS for b in self.bots):
             raise ValueError(f"one bot a seat, of {BOTS}: {self.bots}")
-        if not table.conquian and set(self.bots) != {"greedy"}:
-            raise NotImplementedError("the oracle hand plays careful and random in Conquian only")
+        others = {"conquian": {"careful", "random"}, "knock": {"simple", "random"}}
+        family = "conquian" if table.conquian else "knock" if table.knock else ""
+        if not set(self.bots) - {"greedy"} <= others.get(family, set()):
+            raise NotImplementedError(
+                "the oracle hand plays careful and random in Conquian only, simple and random"
+                " in the knock family only"
+            )
         self.stake = stake  # Conquian: the tentos this hand is worth (drawn_hand_carry)
         self.offer = -1  # Conquian: the card on offer on the discard pile (-1: none)
         ranks = arr.positions(table.meld_rules.layout)  # the pack's ranks (§2A.7)
@@ -1284,6 +1380,9 @@ class Hand:
         self.picked: list[set[int]] = [set() for _ in range(table.players)]  # Phỏm's taken
         self.draws = [0] * table.players  # cards each seat drew (Continental's quick bonus)
         self.out_runs: list[WildRun] = []  # Continental: the runs the winner laid down
+        self.upcard = -1  # the hand's upcard (Oklahoma's knock limit and spade double)
+        self.deadwood_shown = [0] * table.players  # the knock family's showdown
+        self.side = [0] * table.players  # Oklahoma's side bonuses (§2I.39)
 
     # ---- small helpers
     def log(self, etype: int, seat: int, a: int = 0, b: int = 0, cards=()) -> None:
@@ -1296,8 +1395,12 @@ class Hand:
         return self.stock.pop()
 
     def step(self, seat: int) -> int:
-        """The seat after ``seat`` in the direction of play (``play_direction``, §2K.46)."""
-        return (seat + self.t.direction) % self.t.players
+        """The seat after ``seat`` in the direction of play (``play_direction``, §2K.46),
+        passing a seat that sits the hand out (3-player gin's dealer, §3.18)."""
+        nxt = (seat + self.t.direction) % self.t.players
+        if nxt == self.sitter:
+            nxt = (nxt + self.t.direction) % self.t.players
+        return nxt
 
     def cards_of(self, seat: int) -> list[int]:
         return sorted(self.hands[seat].elements())
@@ -1316,7 +1419,8 @@ class Hand:
         t = self.t
         first = self.step(self.dealer)
         seat = first
-        for _ in range(t.hand_size * t.players):  # one at a time, from the first player
+        seats = t.players - (self.sitter >= 0)
+        for _ in range(t.hand_size * seats):  # one at a time, from the first player
             self.give(seat, self.pop_stock())
             seat = self.step(seat)
         if t.phom or t.eleven:  # §3.13: the first player's 10th card; §3.15: his 11th
@@ -1326,6 +1430,7 @@ class Hand:
         if t.upcard:
             up = self.pop_stock()
             self.discard.append(up)
+            self.upcard = up
             self.log(E_UPCARD, -1, up)
 
     # ---- rules questions
@@ -1572,6 +1677,8 @@ class Hand:
         ``only_for_initial_meld`` only to meld it in it (module docstring)."""
         if self.t.alternatives:
             return self.wild_wants(seat, top)
+        if self.t.knock:
+            return self.knock_wants(seat, top)
         if self.t.pattern:
             return self.pattern_wants(seat, top)
         if self.t.only_for_initial and not self.opened[seat]:
@@ -2150,6 +2257,8 @@ class Hand:
             return self.play_phom()
         if t.conquian:
             return self.play_conquian()
+        if t.knock:
+            return self.play_knock()
         seat = self.step(self.dealer)
         reason, winner = STALLED, -1
         if t.tonk:
@@ -2234,12 +2343,308 @@ class Hand:
             reason, winner, self.scores = self.settle_phom(reason, winner)
         elif self.t.tonk:
             reason, winner, self.scores = self.settle(reason, winner)
+        elif self.t.knock:
+            reason, winner, self.scores = self.settle_knock(reason, winner)
         self.log(E_END, winner, reason, 0)
         if self.t.conquian:  # the winner earns the hand's stake in tentos
             self.scores = [self.stake if p == winner else 0 for p in range(self.t.players)]
-        elif not self.t.tonk and not self.t.phom:
+        elif not self.t.tonk and not self.t.phom and not self.t.knock:
             self.scores = self.score(reason, winner)
         return reason, winner, self.events
+
+    # ---- the knock family (RULES.md §3.10, §3.17, §3.20, §2I; docs/bots.md "The knock
+    # family"): melds stay in hand, a knock ends the turns, the showdown scores the hand
+    def arranged(self, hand: Counter) -> tuple[int, Counter, tuple[arr.Meld, ...]]:
+        """(deadwood, melded cards, melds in order) of ``hand``'s best arrangement."""
+        return knock_arrangement(self.t, tuple(sorted(hand.elements())))
+
+    def limit(self) -> int | None:
+        """The hand's knock limit (None: unlimited): Oklahoma's is the upcard's value, an
+        ace 0 (gin only), a 10 or a picture 10 (§2I.32, §3.20 open point 4: it stays)."""
+        if self.t.knock_limit == -1:
+            return min(rank_of(self.upcard) + 1, 10) if rank_of(self.upcard) > 0 else 0
+        return self.t.knock_limit
+
+    def bot_limit(self) -> int:
+        """The most deadwood greedy knocks with: the limit, 10 where there is none."""
+        limit = self.limit()
+        return 10 if limit is None else limit
+
+    def knock_discard(self, seat: int, hand: Counter, taken: int, avoid: bool) -> tuple[int, int]:
+        """(card, deadwood after it): the highest-valued card outside the best arrangement
+        of ``hand``, never ``taken``; among equal values (``avoid``, greedy's) one in no
+        partial meld, then the higher kind; with none outside the card whose removal leaves
+        the least deadwood (ties: the higher kind)."""
+        dw, melded, _ = self.arranged(hand)
+        outside = [k for k in hand if hand[k] > melded[k] and k != taken]
+        if outside:
+
+            def key(k: int) -> tuple:
+                loose = avoid and not self.partial_in(hand, k)
+                return (self.t.values[k], loose, k)
+
+            card = max(outside, key=key)
+            return card, dw - self.t.values[card]
+        best = None
+        for k in sorted(hand):
+            if k == taken:
+                continue
+            rest = Counter(hand)
+            rest[k] -= 1
+            left, _, _ = self.arranged(+rest)
+            if best is None or left <= best[1]:
+                best = (k, left)
+        assert best is not None
+        return best
+
+    def partial_in(self, hand: Counter, kind: int) -> bool:
+        """Is ``kind`` in a partial meld of ``hand``: another card of its rank, or one of
+        its suit at most two ranks away?"""
+        r, s = rank_of(kind), suit_of(kind)
+        for k in hand:
+            if k == kind:
+                continue
+            if rank_of(k) == r:
+                return True
+            if suit_of(k) == s and abs(rank_of(k) - r) <= 2:  # the ace low (§3.17)
+                return True
+        return False
+
+    def knock_wants(self, seat: int, top: int) -> bool:
+        """Does ``seat`` take the offered card? Greedy when its deadwood after its best
+        discard then (not that card) is lower than its deadwood now; simple when the card
+        is in the best arrangement of the hand with it, or when that discard would leave
+        it within its limit; random on a coin."""
+        bot = self.bots[seat]
+        if bot == "random":
+            return self.coin()
+        hand = self.hands[seat]
+        with_card = Counter(hand)
+        with_card[top] += 1
+        if bot == "simple" and self.arranged(with_card)[1][top] > 0:
+            return True
+        _, after = self.knock_discard(seat, with_card, top, False)
+        if bot == "simple":
+            return after <= self.bot_limit()
+        now, _, _ = self.arranged(hand)
+        return after < now
+
+    def knock_turn(self, seat: int, taken: int) -> tuple[int, int, bool]:
+        """(discard, deadwood left, knock): greedy and simple discard by ``knock_discard``
+        (greedy with its partial-meld tie-break) and knock when the deadwood left is within
+        their limit;
+        random discards a uniform allowed card (kind order) and, when the deadwood left is
+        within the hand's limit (any, where there is none), knocks on a coin."""
+        hand = self.hands[seat]
+        bot = self.bots[seat]
+        if bot == "random":
+            allowed = sorted(k for k in hand if k != taken)
+            card = allowed[self.bots_rng.below(len(allowed))]
+            rest = Counter(hand)
+            rest[card] -= 1
+            left, _, _ = self.arranged(+rest)
+            limit = self.limit()
+            return card, left, (limit is None or left <= limit) and self.coin()
+        card, left = self.knock_discard(seat, hand, taken, bot == "greedy")
+        return card, left, left <= self.bot_limit()
+
+    def upcard_offer(self, first: int) -> tuple[int, list[int]]:
+        """Gin's opening (§3.17): the non-dealer ``first``, then the dealer, may take the
+        upcard; each who lets it go spends a turn (``E_DECLINE_UPCARD``); if both do, the
+        non-dealer draws from the stock. Returns (who plays the turn, cards taken)."""
+        top = self.discard[-1]
+        for seat in (first, self.step(first)):
+            if self.knock_wants(seat, top):
+                self.discard.pop()
+                self.give(seat, top)
+                self.log(E_DRAW_DISCARD, seat, top)
+                return seat, [top]
+            self.log(E_DECLINE_UPCARD, seat, top)
+            self.turns += 1
+        self.draw_stock(first, 0)
+        return first, []
+
+    def play_knock(self) -> tuple[int, int, list[Event]]:
+        """The turns of a knock-family hand: draw, discard, knock or not (module docstring)."""
+        t = self.t
+        seat = self.step(self.dealer)
+        reason, winner = STALLED, -1
+        while self.turns < t.turn_cap:
+            if t.knock == "gin" and self.turns == 0 and self.discard:
+                seat, taken = self.upcard_offer(seat)
+            else:
+                drew, taken = self.draw(seat)
+                if not drew:
+                    reason = EXHAUSTED
+                    break
+            card, left, knocks = self.knock_turn(seat, taken[0] if taken else -1)
+            self.take(seat, card)
+            self.discard.append(card)
+            self.log(E_DISCARD, seat, card)
+            self.turns += 1
+            if knocks:
+                limit = self.limit()
+                assert limit is None or left <= limit
+                self.log(E_KNOCK, seat, left)
+                reason, winner = KNOCK, seat
+                break
+            if t.stock_exhaustion == "void_at_two" and len(self.stock) <= 2:
+                reason = VOID  # §3.17: two stock cards left and no knock
+                break
+            seat = self.step(seat)
+        return self.end(reason, winner)
+
+    def showdown(self, knocker: int) -> None:
+        """The knocker lays his best arrangement down and shows his deadwood; each other
+        player from his left shows his, under ``layoff_target = any`` (gin) unless the
+        knocker went gin after laying off on the knocker's melds (``best_layoffs``)."""
+        t = self.t
+        dw, _, melds = self.arranged(self.hands[knocker])
+        for m in melds:
+            for k in m.naturals:
+                self.take(knocker, k)
+            self.melds.append(meld_from(m, knocker, t))
+            self.log(E_MELD, knocker, len(self.melds) - 1, 0, meld_cards(m))
+        self.deadwood_shown[knocker] = dw
+        self.log(E_SHOW, knocker, dw)
+        for off in range(1, t.players):
+            p = (knocker + off) % t.players
+            if p == self.sitter:
+                continue
+            hand = self.hands[p]
+            laid: list[int] = []
+            if t.defender_lays_off and dw > 0:
+                laid = self.best_layoffs(hand)
+                for m, k in self.layoff_order(laid):
+                    self.take(p, k)
+                    lay_off_on(self.melds[m], k, t.meld_rules.layout)
+                    self.log(E_LAYOFF, p, m, k)
+            d, _, _ = self.arranged(self.hands[p])
+            self.deadwood_shown[p] = d
+            self.log(E_SHOW, p, d, 0, sorted(laid))
+
+    def can_lay_all(self, cards: frozenset[int], melds: tuple) -> bool:
+        """Can every card of ``cards`` be laid off on ``melds`` one at a time, in some order
+        and on some meld each (brute force over both)?"""
+        if not cards:
+            return True
+        for k in sorted(cards):
+            for i, m in enumerate(melds):
+                if fits(self.t, m, k):
+                    grown = copy_meld(m)
+                    lay_off_on(grown, k, self.t.meld_rules.layout)
+                    rest = (*melds[:i], grown, *melds[i + 1 :])
+                    if self.can_lay_all(cards - {k}, rest):
+                        return True
+        return False
+
+    def best_layoffs(self, hand: Counter) -> list[int]:
+        """The cards a defender lays off: of the sets that can be laid off, one that leaves
+        him the least deadwood (the best arrangement of the cards he keeps); ties: the
+        fewest cards, then the smallest as a mask (bit k = kind k), so none when nothing
+        gains (docs/bots.md, sim/engine/layoffs.py's declared tie-break)."""
+        melds = tuple(self.melds)
+        # a card that no sequence of lay-offs could ever place is no use trying
+        ever = [
+            k
+            for k in sorted(hand)
+            if any(
+                rank_of(k) == m.rank if m.kind == "group" else suit_of(k) == m.suit for m in melds
+            )
+        ]
+        best = (self.arranged(hand)[0], 0, 0, ())
+        for n in range(1, len(ever) + 1):
+            for subset in itertools.combinations(ever, n):
+                if not self.can_lay_all(frozenset(subset), melds):
+                    continue
+                rest = Counter(hand)
+                rest.subtract(subset)
+                dw, _, _ = self.arranged(+rest)
+                key = (dw, n, sum(1 << k for k in subset), subset)
+                if key < best:
+                    best = key
+        return list(best[3])
+
+    def layoff_order(self, cards: list[int]) -> list[tuple[int, int]]:
+        """The order the lay-offs are played in (sim/engine/layoffs.py ``plan_layoffs``,
+        the docs being silent): pass after pass, lowest kind first, each card that fits now
+        goes on the first run that takes it, else the first group."""
+        plan: list[tuple[int, int]] = []
+        left = sorted(cards)
+        probe = [copy_meld(m) for m in self.melds]
+        changed = True
+        while changed and left:
+            changed = False
+            for k in list(left):
+                runs = [i for i, m in enumerate(probe) if m.kind == "run" and fits(self.t, m, k)]
+                groups = [
+                    i for i, m in enumerate(probe) if m.kind == "group" and fits(self.t, m, k)
+                ]
+                target = (runs or groups or [-1])[0]
+                if target < 0:
+                    continue
+                lay_off_on(probe[target], k, self.t.meld_rules.layout)
+                plan.append((target, k))
+                left.remove(k)
+                changed = True
+        assert not left, f"a chosen lay-off set the passes cannot place: {left}"
+        return plan
+
+    def settle_knock(self, reason: int, winner: int) -> tuple[int, int, list[int]]:
+        """A knock's showdown and scores (gin §3.17, §3.20; knock rummy §3.10); any other
+        ending scores nothing."""
+        scores = [0] * self.t.players
+        if reason != KNOCK:
+            return reason, winner, scores
+        knocker = winner
+        self.showdown(knocker)
+        if self.t.knock == "gin":
+            return self.score_gin(knocker, scores)
+        return self.score_knock_rummy(knocker, scores)
+
+    def score_gin(self, knocker: int, scores: list[int]) -> tuple[int, int, list[int]]:
+        """K the knocker's deadwood, D the defender's after his lay-offs: gin (K = 0) is the
+        gin bonus + D and never undercut; K < D: D - K; else the defender undercuts: K - D
+        + the undercut bonus. A spade upcard doubles it all (``spade_double``); Oklahoma's
+        side bonuses: gin 40, undercut 20, doubled on a spade upcard (§2I.38-39)."""
+        t = self.t
+        defender = self.step(knocker)
+        k, d = self.deadwood_shown[knocker], self.deadwood_shown[defender]
+        if k == 0:
+            reason, winner, points, side = GIN, knocker, t.gin_bonus + d, 40
+        elif k < d:
+            reason, winner, points, side = KNOCK, knocker, d - k, 0
+        else:
+            reason, winner, points, side = UNDERCUT, defender, k - d + t.undercut_bonus, 20
+        spade = suit_of(self.upcard) == 0
+        scores[winner] = points * (2 if spade and t.spade_double else 1)
+        if t.oklahoma_extra:
+            self.side[winner] = side * (2 if spade else 1)
+        return reason, winner, scores
+
+    def score_knock_rummy(self, knocker: int, scores: list[int]) -> tuple[int, int, list[int]]:
+        """§3.10: the knocker strictly lowest (or at 0, whoever else is) takes the
+        differences (and 25 from each opponent at 0: rum); an opponent who ties him wins
+        the differences; opponents strictly lower take the differences and 10 from the
+        knocker, who loses 10, and 25 from each opponent at 0; tied winners split floor
+        (open points 2, 3, 4)."""
+        n = self.t.players
+        dw = self.deadwood_shown
+        k = dw[knocker]
+        low = min(dw[p] for p in range(n) if p != knocker)
+        if k < low or k == 0:
+            scores[knocker] = sum(d - k for d in dw) + (25 * (n - 1) if k == 0 else 0)
+            return (GIN if k == 0 else KNOCK), knocker, scores
+        winners = [p for p in range(n) if p != knocker and dw[p] == low]
+        pot = sum(dw[p] - low for p in range(n) if p not in winners)
+        if low < k:
+            pot += 10
+            scores[knocker] = -10
+        if low == 0:
+            pot += 25 * (n - 1)
+        for p in winners:
+            scores[p] = pot // len(winners)
+        return UNDERCUT, (winners[0] if len(winners) == 1 else -1), scores
 
     # ---- Tonk (RULES.md §3.22, docs/variants.md "Tonk", docs/bots.md "Tonk")
     def tonk_rank(self, total: int) -> int:
@@ -2787,6 +3192,88 @@ class Hand:
             else:
                 scores[winner] += t.going_rummy_bonus
         return scores
+
+
+class PartnershipHand:
+    """4-player gin (RULES.md §3.19; docs/variants.md): seats 0 and 2 against 1 and 3, each
+    hand two 2-player gin hands, one at each table with its own pack. Partners switch
+    opponents every hand: tables 0-1 and 2-3 on a game's even hands (``hand_index``), 0-3
+    and 2-1 on its odd ones. A table's deal is ``2 * deal + table``; its dealer is the
+    game's dealer if he sits there, else his partner. Its events are a 2-player hand's
+    (``Hand``), its seats turned into the game's, after ``E_TABLE`` (seat = its team A
+    seat, a = the table, b = its team B seat). The team score: what each team's winners
+    scored, summed; when both teams scored, the larger records the difference (equal:
+    nothing); a void table adds nothing; both partners carry it (``E_TEAMS``: seat -1, a =
+    team A's, b = team B's). The hand's end reason and winner, which RULES.md leaves to
+    the engine: the winner of the table that scored the most (the first table on a tie)
+    when a team scored, and that table's reason; else no winner, with the reason of the
+    table that scored the most, or the first table's when neither scored."""
+
+    def __init__(self, table: Table, seed: int, deal: int, dealer: int, shard: int = 0,
+                 bots: tuple[str, ...] = (), hand_index: int = 0):  # fmt: skip
+        self.t = dataclasses.replace(table, players=2, partnership=False)
+        self.seed, self.deal, self.dealer, self.shard = seed, deal, dealer, shard
+        self.bots = tuple(bots) or ("greedy",) * 4
+        self.hand_index = hand_index
+        self.scores = [0] * 4
+        self.side = [0] * 4
+
+    def play(self) -> tuple[int, int, list[Event]]:
+        events: list[Event] = []
+        points = [0, 0]
+        best = (-1, -1, VOID)  # (points, seat, reason) of the table that scored the most
+        first_reason = VOID
+        for table in range(2):
+            a = 2 * table
+            b = 1 + 2 * table if self.hand_index % 2 == 0 else 3 - 2 * table
+            seats = (a, b)
+            events.append((E_TABLE, a, table, b, ()))
+            dealer = 0 if self.dealer in (a, (a + 2) % 4) else 1
+            hand = Hand(self.t, self.seed, 2 * self.deal + table, dealer, self.shard,
+                        bots=(self.bots[a], self.bots[b]))  # fmt: skip
+            reason, winner, log = hand.play()
+            events += [(e, seats[s] if s in (0, 1) else s, x, y, c) for e, s, x, y, c in log]
+            self.side[a], self.side[b] = hand.side
+            if table == 0:
+                first_reason = reason
+            if winner >= 0:
+                seat = seats[winner]
+                points[seat % 2] += hand.scores[winner]
+                if hand.scores[winner] > best[0]:
+                    best = (hand.scores[winner], seat, reason)
+        pa, pb = points
+        if pa > 0 and pb > 0:
+            pa, pb = max(pa - pb, 0), max(pb - pa, 0)
+        self.scores = [pa, pb, pa, pb]
+        events.append((E_TEAMS, -1, pa, pb, ()))
+        if pa > 0 or pb > 0:
+            return best[2], best[1], events
+        return (best[2] if best[1] >= 0 else first_reason), -1, events
+
+
+def copy_meld(m: TableMeld) -> TableMeld:
+    """A copy of table meld ``m`` to lay cards off on in a search."""
+    return TableMeld(
+        m.kind,
+        m.owner,
+        rank=m.rank,
+        counts=list(m.counts),
+        jokers=m.jokers,
+        lo=m.lo,
+        slots=list(m.slots),
+        suit=m.suit,
+        declared=set(m.declared),
+        slid=set(m.slid),
+    )
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def knock_arrangement(table: Table, cards: tuple[int, ...]) -> tuple[int, Counter, tuple]:
+    """(deadwood, melded cards, melds in decision order) of the brute-force best
+    arrangement of ``cards`` (``tests.oracles.arrangement``, its declared tie-break)."""
+    value, melds = arr.best_arrangement(list(cards), table.meld_rules, table.values, 0)
+    melded = Counter(k for m in melds for k in m.naturals)
+    return sum(table.values[k] for k in cards) - value, melded, melds
 
 
 def play_hand(
