@@ -93,6 +93,8 @@ from sim.engine.melds import (
     CA_TAKE,
     CA_VALUE,
     JOKER_DIGIT,
+    MAX_CAND,
+    MAX_DEPTH,
     MAX_LAYERS,
     MELD_RUN,
     N_CA,
@@ -114,7 +116,7 @@ from sim.engine.melds import (
     rank_at,
 )
 from sim.engine.specs import rule
-from sim.engine.state import C_N_MELDS, M_JOKERS, M_LEN, M_SUIT, M_TYPE, R_MELD, R_SC
+from sim.engine.state import C_N_MELDS, M_JOKERS, M_LEN, M_SUIT, M_TYPE, MAX_SEATS, R_MELD, R_SC
 
 NIBBLE = 4
 ALT_BITS = 20  # a pattern set: alternatives of packed lengths, 20 bits each, first lowest
@@ -522,6 +524,10 @@ T_UNCOVERED = 0  # natural cards no run covers yet
 T_NEED = 1  # run places no natural card fills
 T_FREE = 2  # wild deuces whose own place no run covers
 T_OPEN = 3  # the (suit, rank)s with natural cards no run covers, bit suit * 16 + rank
+W_AFTER = W_TALLY + 1  # rows W_AFTER + seat: the ``wild_cover`` size of the hand each seat
+# kept after his last discard (``keep_size``; kept between calls: the tagged hand, its key as
+# in ``W_WILD_MEMO``, the size)
+assert W_AFTER + MAX_SEATS <= W_CAND + MAX_DEPTH * MAX_CAND
 WF_TRIGGER = 0  # the (suit, rank) that must be covered, suit * 16 + rank; -1: none left
 WF_NEXT = 1  # the next option to try
 WF_SUIT = 2  # the run placed here: its suit, first position, distinct-length index (-1: none)
@@ -1074,13 +1080,40 @@ def wild_deuces(wild):
 
 
 @kernel
+def _wild_key(jokers, patterns, ace_rank):
+    """What a ``wild_cover`` answer depends on besides the hand, packed: its wild cards,
+    pattern set and layout."""
+    return jokers | (ace_rank << 8) | (patterns << 12)
+
+
+@kernel
+def keep_size(work, seat, hand, jokers, patterns, ace_rank, size):
+    """Keep ``size`` as the ``wild_cover`` size of the hand ``seat`` keeps after his discard
+    (``hand``, ``jokers``; for ``wild_size``)."""
+    row = W_AFTER + seat
+    work[row, 0] = MEMO_TAG | hand
+    work[row, 1] = _wild_key(jokers, patterns, ace_rank)
+    work[row, 2] = size
+
+
+@kernel
+def wild_size(work, seat, hand, jokers, patterns, ace_rank):
+    """The size of ``wild_cover`` (its kinds not asked): the one kept for ``seat``'s hand
+    after his last discard (``keep_size``) when this is that hand, else ``wild_cover``'s."""
+    row = W_AFTER + seat
+    if work[row, 0] == MEMO_TAG | hand and work[row, 1] == _wild_key(jokers, patterns, ace_rank):
+        return work[row, 2]
+    return wild_cover(work, hand, jokers, patterns, ace_rank)[0]
+
+
+@kernel
 def wild_cover(work, hand, jokers, patterns, ace_rank):
     """``(size, kinds)`` for the bots under wild cards: the best ``cover`` of the hand's
     kinds (``hand``: one copy each) over the set's alternatives, plus its ``jokers``, at
     most the pattern's cards; and the kinds of that cover. The last two answers are kept
     (the take asks about the hand with the card, the discard about it again)."""
     key = MEMO_TAG | hand
-    rules_key = jokers | (ace_rank << 8) | (patterns << 12)
+    rules_key = _wild_key(jokers, patterns, ace_rank)
     for w in range(2):  # asked about this hand just before (a take, then a discard)
         if work[W_WILD_MEMO + w, 0] == key and work[W_WILD_MEMO + w, 1] == rules_key:
             return work[W_WILD_MEMO + w, 2], work[W_WILD_MEMO + w, 3]
