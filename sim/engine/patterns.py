@@ -108,6 +108,7 @@ from sim.engine.melds import (
     W_SCAL,
     _compress_nibbles,
     _emit,
+    _expand_nibbles,
     _from_positions,
     _to_positions,
     mask_value,
@@ -393,12 +394,7 @@ def _slot(work, lengths, ace_rank):
 @kernel
 def kinds_of_column(col, suit, ace_rank):
     """The kinds of the positions of ``col`` in ``suit``."""
-    out = np.int64(0)
-    while col != 0:
-        p = lowest_bit(col)
-        col &= col - 1
-        out |= np.int64(1) << (rank_at(p, ace_rank) * N_SUITS + suit)
-    return out
+    return _from_positions(_expand_nibbles(col) << suit, ace_rank)
 
 
 @kernel
@@ -519,7 +515,8 @@ W_WF = W_HALL + N_SUITS  # rows W_WF + d: the search's frames (``WF_*``)
 MAX_FRAMES = MAX_PIECES  # a run placed a frame
 W_WILD_MEMO = W_WF + MAX_FRAMES + 1  # rows + w: ``wild_cover``'s last two answers (kept
 # between calls: the tagged hand, its jokers, pattern set and layout, size, kinds)
-W_TALLY = W_WILD_MEMO + 2  # ``_tally`` kept up to date as runs are placed (``_recount``):
+W_TALLY = W_WILD_MEMO + 2  # the tally, counted by ``_load_hand`` and kept up to date as runs
+# are placed (``_recount``):
 T_UNCOVERED = 0  # natural cards no run covers yet
 T_NEED = 1  # run places no natural card fills
 T_FREE = 2  # wild deuces whose own place no run covers
@@ -566,13 +563,17 @@ def set_size(patterns):
 @kernel
 def _load_hand(work, layers, n_layers, deuces):
     """Fill ``W_NAT`` (and ``W_DEUCE`` when ``deuces`` are wild) from the hand's layers;
-    clear ``W_COV``; count the tally (``W_TALLY``). Returns the natural cards counted."""
+    clear ``W_COV``; count the tally (``W_TALLY``: no run placed yet, every natural card is
+    uncovered, every wild deuce free). Returns the natural cards counted."""
     n = 0
     for s in range(N_SUITS):
         work[W_DEUCE, s] = 0
         for r in range(N_RANKS_PATTERN):
             work[W_NAT + s, r] = 0
             work[W_COV + s, r] = 0
+    uncovered = 0
+    free = 0
+    open_ = np.int64(0)
     for l in range(n_layers):
         m = layers[l]
         while m != 0:
@@ -583,9 +584,15 @@ def _load_hand(work, layers, n_layers, deuces):
             n += 1
             if deuces and r == DEUCE_RANK:
                 work[W_DEUCE, s] += 1
+                free += 1
             else:
                 work[W_NAT + s, r] += 1
-    _tally(work, deuces)
+                uncovered += 1
+                open_ |= np.int64(1) << (s * 16 + r)
+    work[W_TALLY, T_UNCOVERED] = uncovered
+    work[W_TALLY, T_NEED] = 0
+    work[W_TALLY, T_FREE] = free
+    work[W_TALLY, T_OPEN] = open_
     return n
 
 
@@ -605,16 +612,6 @@ def _cell(work, s, r, deuces):
         uncovered = d
     need = -d if d < 0 else 0
     return uncovered, need, free, work[W_NAT + s, r] > work[W_COV + s, r]
-
-
-@kernel
-def _tally(work, deuces):
-    """Count the tally (``W_TALLY``) of every (suit, rank) afresh."""
-    for t in range(T_OPEN + 1):
-        work[W_TALLY, t] = 0
-    for s in range(N_SUITS):
-        for r in range(N_RANKS_PATTERN):
-            _recount(work, s, r, deuces, np.int64(1))
 
 
 @kernel
