@@ -641,10 +641,30 @@ def _place(work, suit, lo, length, ace_rank, step, deuces):
     """Add ``step`` (1 or -1) runs on each rank of the window (``suit``, ``lo``, ``length``),
     the tally kept."""
     for q in range(lo, lo + length):
-        r = rank_at(q, ace_rank)
-        _recount(work, suit, r, deuces, np.int64(-1))
-        work[W_COV + suit, r] += step
-        _recount(work, suit, r, deuces, np.int64(1))
+        _step_cover(work, suit, rank_at(q, ace_rank), deuces, step)
+
+
+@kernel
+def _step_cover(work, s, r, deuces, step):
+    """Add ``step`` (1 or -1) runs on (``s``, ``r``), the tally kept: ``_cell``'s parts
+    follow the cell's natural cards less its run places (``d``, wild deuces counted on
+    their rank): ``max(d, 0)`` uncovered (free on a wild deuce's rank), ``max(-d, 0)``
+    needed, open while a natural card is left."""
+    nat = work[W_NAT + s, r]
+    cov = work[W_COV + s, r]
+    d = nat - cov
+    if deuces and r == DEUCE_RANK:
+        d += work[W_DEUCE, s]
+        work[W_TALLY, T_FREE] += max(d - step, 0) - max(d, 0)
+    else:
+        work[W_TALLY, T_UNCOVERED] += max(d - step, 0) - max(d, 0)
+    work[W_TALLY, T_NEED] += max(step - d, 0) - max(-d, 0)
+    work[W_COV + s, r] = cov + step
+    bit = np.int64(1) << (s * 16 + r)
+    if nat > cov + step:
+        work[W_TALLY, T_OPEN] |= bit
+    else:
+        work[W_TALLY, T_OPEN] &= ~bit
 
 
 @kernel
