@@ -781,11 +781,18 @@ def _frame_option(work, d, ace_rank, n_pos, m, deuces):
             which = o // (8 * MAX_DISTINCT)
             suit = trigger // 16
             pos = position_of(trigger % 16, ace_rank, which)
-            if j >= m or work[W_LEFT, j] == 0 or pos < 0:
+            if pos < 0:  # no such place: none of this ``which``'s options either
+                work[W_WF + d, WF_NEXT] = (which + 1) * 8 * MAX_DISTINCT
+                continue
+            if j >= m or work[W_LEFT, j] == 0:  # nor of this length's
+                work[W_WF + d, WF_NEXT] = o - k + 8
                 continue
             length = (work[W_LEFT, MAX_DISTINCT] >> (NIBBLE * j)) & 0xF
             lo = pos - k
-            if k >= length or lo < 0 or lo + length > n_pos:
+            if k >= length or lo < 0:  # nor at a larger offset
+                work[W_WF + d, WF_NEXT] = o - k + 8
+                continue
+            if lo + length > n_pos:
                 continue
         else:
             if o >= N_WINDOW_CODES:
