@@ -878,13 +878,14 @@ def wild_fit(values, work, layers, n_layers, jokers, ace_rank, patterns, deuces,
     natural on its own place) standing for missing cards? A hand one card longer than the
     pattern must set one natural card of ``spare_ok`` aside as its discard (the lowest kind
     that leaves a fit). With fewer than two wild cards, a natural card with no other of its
-    suit near enough to share a run (``_alone``) must be that discard. Returns that discard,
+    suit near enough to share a run (``_alone``) must be that discard, and a card whose
+    setting aside leaves such a card is not searched. Returns that discard,
     ``FIT_WHOLE`` (no discard) or ``FIT_NONE``; with ``write`` the runs are the best
     arrangement (module docstring, "Wild cards")."""
     n = _load_hand(work, layers, n_layers, deuces)
     total = set_size(patterns)
     wilds = jokers + (_deuces_held(work) if deuces else 0)
-    alone = _alone(layers, ace_rank, deuces, wilds)
+    alone = _alone(layers[0], ace_rank, deuces, wilds)
     if n + jokers == total and alone != 0:
         return FIT_NONE
     if n + jokers == total:
@@ -901,6 +902,9 @@ def wild_fit(values, work, layers, n_layers, jokers, ace_rank, patterns, deuces,
     while spares != 0:  # each kind the discard may be, lowest first
         k = lowest_bit(spares)
         spares &= spares - 1
+        rest = layers[0] if layers[1] & (np.int64(1) << k) != 0 else layers[0] & ~(np.int64(1) << k)
+        if _alone(rest, ace_rank, deuces, wilds) != 0:  # it leaves a card no run can hold
+            continue
         _count_card(work, k, deuces, np.int64(-1))
         found = _fits(values, work, jokers, ace_rank, patterns, deuces, write)
         _count_card(work, k, deuces, np.int64(1))
@@ -941,13 +945,13 @@ def _deuces_held(work):
 
 
 @kernel
-def _alone(layers, ace_rank, deuces, wilds):
-    """The kinds of natural cards (wild 2s apart) that no run could hold, with fewer than
-    two wild cards in the hand (else 0): a run of one wild card or none puts another natural
-    card of its suit within one place of each natural card (two places with one wild card)."""
+def _alone(hand, ace_rank, deuces, wilds):
+    """The kinds of natural cards of ``hand`` (kinds; wild 2s apart) that no run could
+    hold, with fewer than two wild cards (``wilds``; else 0): a run of one wild card or
+    none puts another natural card of its suit within one place of each natural card (two
+    places with one wild card)."""
     if wilds >= 2:
         return np.int64(0)
-    hand = layers[0]
     if deuces:
         hand &= ~DEUCES
     e = _to_positions(hand, ace_rank)
