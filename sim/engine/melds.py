@@ -518,6 +518,17 @@ def _compress_nibbles(x):
 
 
 @kernel
+def _expand_nibbles(x):
+    """Bit ``4 * p`` of the result is bit ``p`` of ``x`` (p < 16; ``_compress_nibbles``'
+    inverse)."""
+    x &= np.int64(0xFFFF)
+    x = (x | (x << 24)) & np.int64(0x000000FF000000FF)
+    x = (x | (x << 12)) & np.int64(0x000F000F000F000F)
+    x = (x | (x << 6)) & np.int64(0x0303030303030303)
+    return (x | (x << 3)) & np.int64(0x1111111111111111)
+
+
+@kernel
 def _run_column(present, suit, any_suit, ace_rank):
     """Bit ``p`` set when a natural may stand on run position ``p`` of a run of ``suit``
     (any suit under any_suit); around the corner the 13 positions are written twice

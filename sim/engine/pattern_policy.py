@@ -28,7 +28,10 @@ cover is ``patterns.wild_cover``: the best cover of the hand's kinds over the al
 plus its jokers (at most 15); greedy and careful take a joker always, never a second copy
 of a card they hold (the cover is of kinds: it cannot grow, and is not searched), and a
 second copy of a card counts as outside the cover (it is discarded before the cover's
-cards). With
+cards). A discard outside the cover leaves its size as it is: that size is kept for the
+hand the player keeps (``patterns.keep_size``), and his next take reads it (``wild_size``)
+rather than searching the hand again; a hand whose cover is the whole pattern takes no
+card but a wild one. With
 ``deuces_wild`` (§2B.14) the 2s held count as wild cards with the jokers (``_cover_cards``),
 a 2 is taken as a joker is, and a 2 is kept as a joker is (discarded only when every
 allowed card is).
@@ -56,11 +59,14 @@ from sim.engine.patterns import (
     DEUCES,
     cover,
     deuces_wild,
+    keep_size,
     kinds_of_column,
     pattern_lengths,
+    set_size,
     suit_column,
     wild_cover,
     wild_pattern,
+    wild_size,
 )
 from sim.engine.random_bot import random_wants, uniform_kind
 from sim.engine.rng import RNG_BOTS, below
@@ -148,7 +154,9 @@ def pattern_wants(fx, params, values, bots, st, rng, work, seat, card):
         kinds, wilds = _cover_cards(fx, params, st, seat, hand)
         if kinds & (np.int64(1) << card) != 0:  # a second copy: the same kinds, the same cover
             return False
-        now, _ = wild_cover(work, kinds, wilds, lengths, layout)
+        now = wild_size(work, seat, kinds, wilds, lengths, layout)
+        if now >= set_size(lengths):  # the whole pattern already: no card makes it larger
+            return False
         then, _ = wild_cover(work, kinds | (np.int64(1) << card), wilds, lengths, layout)
         return then > now
     now, _ = cover(work, hand, lengths, layout)
@@ -159,19 +167,35 @@ def pattern_wants(fx, params, values, bots, st, rng, work, seat, card):
 @gated(P_GO_OUT_PATTERN, lambda v: v != PATTERN_NONE, np.int64(-1))
 @kernel
 def pattern_discard(fx, params, values, bots, st, rng, work, seat):
-    """The card ``seat`` discards when he does not go out (module docstring)."""
+    """The card ``seat`` discards when he does not go out (module docstring). Under wild
+    cards a discard outside the cover leaves the cover's size as it is: it is kept as the
+    size of the hand he keeps (``patterns.keep_size``), which his next take asks about."""
     hand = st[R_SEAT + seat, S_HAND]
     layout = run_layout(fx, params)
     lengths = pattern_lengths(fx, params)
+    if not wild_pattern(fx, params):
+        return _discard(fx, params, values, bots, st, rng, seat, cover(work, hand, lengths,
+                                                                        layout)[1])  # fmt: skip
+    kinds, wilds = _cover_cards(fx, params, st, seat, hand)  # Continental
+    size, kept = wild_cover(work, kinds, wilds, lengths, layout)
+    copies = st[R_SEAT + seat, S_HAND + 1]
+    kept &= ~copies  # a second copy is outside the cover too
+    if deuces_wild(fx, params):  # wild 2s are kept as jokers are
+        kept |= hand & DEUCES
+    card = _discard(fx, params, values, bots, st, rng, seat, kept)
+    bit = np.int64(1) << card
+    if card >= 0 and kept & bit == 0:  # a second copy, or a kind outside the cover: same size
+        keep_size(work, seat, kinds if copies & bit != 0 else kinds & ~bit, wilds, lengths,
+                  layout, size)  # fmt: skip
+    return card
+
+
+@kernel
+def _discard(fx, params, values, bots, st, rng, seat, kept):
+    """``pattern_discard``'s choice given the kinds ``kept`` (the cover's, module docstring)."""
+    hand = st[R_SEAT + seat, S_HAND]
+    layout = run_layout(fx, params)
     allowed = allowed_naturals(st, seat) & hand
-    if wild_pattern(fx, params):  # Continental: a second copy is outside the cover too
-        kinds, wilds = _cover_cards(fx, params, st, seat, hand)
-        _, kept = wild_cover(work, kinds, wilds, lengths, layout)
-        kept &= ~st[R_SEAT + seat, S_HAND + 1]
-        if deuces_wild(fx, params):  # wild 2s are kept as jokers are
-            kept |= hand & DEUCES
-    else:
-        _, kept = cover(work, hand, lengths, layout)
     pool = allowed & ~kept
     if pool == 0:
         pool = allowed

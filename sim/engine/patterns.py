@@ -93,6 +93,8 @@ from sim.engine.melds import (
     CA_TAKE,
     CA_VALUE,
     JOKER_DIGIT,
+    MAX_CAND,
+    MAX_DEPTH,
     MAX_LAYERS,
     MELD_RUN,
     N_CA,
@@ -106,6 +108,7 @@ from sim.engine.melds import (
     W_SCAL,
     _compress_nibbles,
     _emit,
+    _expand_nibbles,
     _from_positions,
     _to_positions,
     mask_value,
@@ -114,7 +117,7 @@ from sim.engine.melds import (
     rank_at,
 )
 from sim.engine.specs import rule
-from sim.engine.state import C_N_MELDS, M_JOKERS, M_LEN, M_SUIT, M_TYPE, R_MELD, R_SC
+from sim.engine.state import C_N_MELDS, M_JOKERS, M_LEN, M_SUIT, M_TYPE, MAX_SEATS, R_MELD, R_SC
 
 NIBBLE = 4
 ALT_BITS = 20  # a pattern set: alternatives of packed lengths, 20 bits each, first lowest
@@ -391,12 +394,7 @@ def _slot(work, lengths, ace_rank):
 @kernel
 def kinds_of_column(col, suit, ace_rank):
     """The kinds of the positions of ``col`` in ``suit``."""
-    out = np.int64(0)
-    while col != 0:
-        p = lowest_bit(col)
-        col &= col - 1
-        out |= np.int64(1) << (rank_at(p, ace_rank) * N_SUITS + suit)
-    return out
+    return _from_positions(_expand_nibbles(col) << suit, ace_rank)
 
 
 @kernel
@@ -517,11 +515,16 @@ W_WF = W_HALL + N_SUITS  # rows W_WF + d: the search's frames (``WF_*``)
 MAX_FRAMES = MAX_PIECES  # a run placed a frame
 W_WILD_MEMO = W_WF + MAX_FRAMES + 1  # rows + w: ``wild_cover``'s last two answers (kept
 # between calls: the tagged hand, its jokers, pattern set and layout, size, kinds)
-W_TALLY = W_WILD_MEMO + 2  # ``_tally`` kept up to date as runs are placed (``_recount``):
+W_TALLY = W_WILD_MEMO + 2  # the tally, counted by ``_load_hand`` and kept up to date as runs
+# are placed (``_recount``):
 T_UNCOVERED = 0  # natural cards no run covers yet
 T_NEED = 1  # run places no natural card fills
 T_FREE = 2  # wild deuces whose own place no run covers
 T_OPEN = 3  # the (suit, rank)s with natural cards no run covers, bit suit * 16 + rank
+W_AFTER = W_TALLY + 1  # rows W_AFTER + seat: the ``wild_cover`` size of the hand each seat
+# kept after his last discard (``keep_size``; kept between calls: the tagged hand, its key as
+# in ``W_WILD_MEMO``, the size)
+assert W_AFTER + MAX_SEATS <= W_CAND + MAX_DEPTH * MAX_CAND
 WF_TRIGGER = 0  # the (suit, rank) that must be covered, suit * 16 + rank; -1: none left
 WF_NEXT = 1  # the next option to try
 WF_SUIT = 2  # the run placed here: its suit, first position, distinct-length index (-1: none)
@@ -560,13 +563,17 @@ def set_size(patterns):
 @kernel
 def _load_hand(work, layers, n_layers, deuces):
     """Fill ``W_NAT`` (and ``W_DEUCE`` when ``deuces`` are wild) from the hand's layers;
-    clear ``W_COV``; count the tally (``W_TALLY``). Returns the natural cards counted."""
+    clear ``W_COV``; count the tally (``W_TALLY``: no run placed yet, every natural card is
+    uncovered, every wild deuce free). Returns the natural cards counted."""
     n = 0
     for s in range(N_SUITS):
         work[W_DEUCE, s] = 0
         for r in range(N_RANKS_PATTERN):
             work[W_NAT + s, r] = 0
             work[W_COV + s, r] = 0
+    uncovered = 0
+    free = 0
+    open_ = np.int64(0)
     for l in range(n_layers):
         m = layers[l]
         while m != 0:
@@ -577,9 +584,15 @@ def _load_hand(work, layers, n_layers, deuces):
             n += 1
             if deuces and r == DEUCE_RANK:
                 work[W_DEUCE, s] += 1
+                free += 1
             else:
                 work[W_NAT + s, r] += 1
-    _tally(work, deuces)
+                uncovered += 1
+                open_ |= np.int64(1) << (s * 16 + r)
+    work[W_TALLY, T_UNCOVERED] = uncovered
+    work[W_TALLY, T_NEED] = 0
+    work[W_TALLY, T_FREE] = free
+    work[W_TALLY, T_OPEN] = open_
     return n
 
 
@@ -599,16 +612,6 @@ def _cell(work, s, r, deuces):
         uncovered = d
     need = -d if d < 0 else 0
     return uncovered, need, free, work[W_NAT + s, r] > work[W_COV + s, r]
-
-
-@kernel
-def _tally(work, deuces):
-    """Count the tally (``W_TALLY``) of every (suit, rank) afresh."""
-    for t in range(T_OPEN + 1):
-        work[W_TALLY, t] = 0
-    for s in range(N_SUITS):
-        for r in range(N_RANKS_PATTERN):
-            _recount(work, s, r, deuces, np.int64(1))
 
 
 @kernel
@@ -638,10 +641,30 @@ def _place(work, suit, lo, length, ace_rank, step, deuces):
     """Add ``step`` (1 or -1) runs on each rank of the window (``suit``, ``lo``, ``length``),
     the tally kept."""
     for q in range(lo, lo + length):
-        r = rank_at(q, ace_rank)
-        _recount(work, suit, r, deuces, np.int64(-1))
-        work[W_COV + suit, r] += step
-        _recount(work, suit, r, deuces, np.int64(1))
+        _step_cover(work, suit, rank_at(q, ace_rank), deuces, step)
+
+
+@kernel
+def _step_cover(work, s, r, deuces, step):
+    """Add ``step`` (1 or -1) runs on (``s``, ``r``), the tally kept: ``_cell``'s parts
+    follow the cell's natural cards less its run places (``d``, wild deuces counted on
+    their rank): ``max(d, 0)`` uncovered (free on a wild deuce's rank), ``max(-d, 0)``
+    needed, open while a natural card is left."""
+    nat = work[W_NAT + s, r]
+    cov = work[W_COV + s, r]
+    d = nat - cov
+    if deuces and r == DEUCE_RANK:
+        d += work[W_DEUCE, s]
+        work[W_TALLY, T_FREE] += max(d - step, 0) - max(d, 0)
+    else:
+        work[W_TALLY, T_UNCOVERED] += max(d - step, 0) - max(d, 0)
+    work[W_TALLY, T_NEED] += max(step - d, 0) - max(-d, 0)
+    work[W_COV + s, r] = cov + step
+    bit = np.int64(1) << (s * 16 + r)
+    if nat > cov + step:
+        work[W_TALLY, T_OPEN] |= bit
+    else:
+        work[W_TALLY, T_OPEN] &= ~bit
 
 
 @kernel
@@ -758,11 +781,18 @@ def _frame_option(work, d, ace_rank, n_pos, m, deuces):
             which = o // (8 * MAX_DISTINCT)
             suit = trigger // 16
             pos = position_of(trigger % 16, ace_rank, which)
-            if j >= m or work[W_LEFT, j] == 0 or pos < 0:
+            if pos < 0:  # no such place: none of this ``which``'s options either
+                work[W_WF + d, WF_NEXT] = (which + 1) * 8 * MAX_DISTINCT
+                continue
+            if j >= m or work[W_LEFT, j] == 0:  # nor of this length's
+                work[W_WF + d, WF_NEXT] = o - k + 8
                 continue
             length = (work[W_LEFT, MAX_DISTINCT] >> (NIBBLE * j)) & 0xF
             lo = pos - k
-            if k >= length or lo < 0 or lo + length > n_pos:
+            if k >= length or lo < 0:  # nor at a larger offset
+                work[W_WF + d, WF_NEXT] = o - k + 8
+                continue
+            if lo + length > n_pos:
                 continue
         else:
             if o >= N_WINDOW_CODES:
@@ -848,13 +878,14 @@ def wild_fit(values, work, layers, n_layers, jokers, ace_rank, patterns, deuces,
     natural on its own place) standing for missing cards? A hand one card longer than the
     pattern must set one natural card of ``spare_ok`` aside as its discard (the lowest kind
     that leaves a fit). With fewer than two wild cards, a natural card with no other of its
-    suit near enough to share a run (``_alone``) must be that discard. Returns that discard,
+    suit near enough to share a run (``_alone``) must be that discard, and a card whose
+    setting aside leaves such a card is not searched. Returns that discard,
     ``FIT_WHOLE`` (no discard) or ``FIT_NONE``; with ``write`` the runs are the best
     arrangement (module docstring, "Wild cards")."""
     n = _load_hand(work, layers, n_layers, deuces)
     total = set_size(patterns)
     wilds = jokers + (_deuces_held(work) if deuces else 0)
-    alone = _alone(layers, ace_rank, deuces, wilds)
+    alone = _alone(layers[0], ace_rank, deuces, wilds)
     if n + jokers == total and alone != 0:
         return FIT_NONE
     if n + jokers == total:
@@ -871,6 +902,9 @@ def wild_fit(values, work, layers, n_layers, jokers, ace_rank, patterns, deuces,
     while spares != 0:  # each kind the discard may be, lowest first
         k = lowest_bit(spares)
         spares &= spares - 1
+        rest = layers[0] if layers[1] & (np.int64(1) << k) != 0 else layers[0] & ~(np.int64(1) << k)
+        if _alone(rest, ace_rank, deuces, wilds) != 0:  # it leaves a card no run can hold
+            continue
         _count_card(work, k, deuces, np.int64(-1))
         found = _fits(values, work, jokers, ace_rank, patterns, deuces, write)
         _count_card(work, k, deuces, np.int64(1))
@@ -911,13 +945,13 @@ def _deuces_held(work):
 
 
 @kernel
-def _alone(layers, ace_rank, deuces, wilds):
-    """The kinds of natural cards (wild 2s apart) that no run could hold, with fewer than
-    two wild cards in the hand (else 0): a run of one wild card or none puts another natural
-    card of its suit within one place of each natural card (two places with one wild card)."""
+def _alone(hand, ace_rank, deuces, wilds):
+    """The kinds of natural cards of ``hand`` (kinds; wild 2s apart) that no run could
+    hold, with fewer than two wild cards (``wilds``; else 0): a run of one wild card or
+    none puts another natural card of its suit within one place of each natural card (two
+    places with one wild card)."""
     if wilds >= 2:
         return np.int64(0)
-    hand = layers[0]
     if deuces:
         hand &= ~DEUCES
     e = _to_positions(hand, ace_rank)
@@ -1074,13 +1108,40 @@ def wild_deuces(wild):
 
 
 @kernel
+def _wild_key(jokers, patterns, ace_rank):
+    """What a ``wild_cover`` answer depends on besides the hand, packed: its wild cards,
+    pattern set and layout."""
+    return jokers | (ace_rank << 8) | (patterns << 12)
+
+
+@kernel
+def keep_size(work, seat, hand, jokers, patterns, ace_rank, size):
+    """Keep ``size`` as the ``wild_cover`` size of the hand ``seat`` keeps after his discard
+    (``hand``, ``jokers``; for ``wild_size``)."""
+    row = W_AFTER + seat
+    work[row, 0] = MEMO_TAG | hand
+    work[row, 1] = _wild_key(jokers, patterns, ace_rank)
+    work[row, 2] = size
+
+
+@kernel
+def wild_size(work, seat, hand, jokers, patterns, ace_rank):
+    """The size of ``wild_cover`` (its kinds not asked): the one kept for ``seat``'s hand
+    after his last discard (``keep_size``) when this is that hand, else ``wild_cover``'s."""
+    row = W_AFTER + seat
+    if work[row, 0] == MEMO_TAG | hand and work[row, 1] == _wild_key(jokers, patterns, ace_rank):
+        return work[row, 2]
+    return wild_cover(work, hand, jokers, patterns, ace_rank)[0]
+
+
+@kernel
 def wild_cover(work, hand, jokers, patterns, ace_rank):
     """``(size, kinds)`` for the bots under wild cards: the best ``cover`` of the hand's
     kinds (``hand``: one copy each) over the set's alternatives, plus its ``jokers``, at
     most the pattern's cards; and the kinds of that cover. The last two answers are kept
     (the take asks about the hand with the card, the discard about it again)."""
     key = MEMO_TAG | hand
-    rules_key = jokers | (ace_rank << 8) | (patterns << 12)
+    rules_key = _wild_key(jokers, patterns, ace_rank)
     for w in range(2):  # asked about this hand just before (a take, then a discard)
         if work[W_WILD_MEMO + w, 0] == key and work[W_WILD_MEMO + w, 1] == rules_key:
             return work[W_WILD_MEMO + w, 2], work[W_WILD_MEMO + w, 3]
