@@ -11,7 +11,9 @@ is (the pattern's card count: it goes out) and its cards, those of the first bes
 placement the search finds, are the ones worth keeping.
 
 - take: ``random`` on a fair coin; ``greedy`` and ``careful`` when the card makes the
-  cover larger.
+  cover larger. A discard outside the cover leaves its size as it is, so the size is kept
+  for the hand the player keeps (``patterns.keep_size``) and his next take reads it
+  (``kept_size``) rather than searching that hand again.
 - discard (never the card taken from the discard pile this turn): among the allowed
   cards outside the cover (all allowed cards when none is outside) ``random`` a uniform
   one; ``greedy`` the one with the fewest same-suit neighbours (``connections``: 2 for a
@@ -28,10 +30,8 @@ cover is ``patterns.wild_cover``: the best cover of the hand's kinds over the al
 plus its jokers (at most 15); greedy and careful take a joker always, never a second copy
 of a card they hold (the cover is of kinds: it cannot grow, and is not searched), and a
 second copy of a card counts as outside the cover (it is discarded before the cover's
-cards). A discard outside the cover leaves its size as it is: that size is kept for the
-hand the player keeps (``patterns.keep_size``), and his next take reads it (``wild_size``)
-rather than searching the hand again; a hand whose cover is the whole pattern takes no
-card but a wild one. With
+cards). As without wild cards, a discard outside the cover keeps its size for the take
+(``wild_size``); a hand whose cover is the whole pattern takes no card but a wild one. With
 ``deuces_wild`` (§2B.14) the 2s held count as wild cards with the jokers (``_cover_cards``),
 a 2 is taken as a joker is, and a 2 is kept as a joker is (discarded only when every
 allowed card is).
@@ -60,6 +60,7 @@ from sim.engine.patterns import (
     cover,
     deuces_wild,
     keep_size,
+    kept_size,
     kinds_of_column,
     pattern_lengths,
     set_size,
@@ -159,7 +160,9 @@ def pattern_wants(fx, params, values, bots, st, rng, work, seat, card):
             return False
         then, _ = wild_cover(work, kinds | (np.int64(1) << card), wilds, lengths, layout)
         return then > now
-    now, _ = cover(work, hand, lengths, layout)
+    now = kept_size(work, seat, hand, np.int64(0), lengths, layout)
+    if now < 0:  # not the hand kept after his last discard
+        now, _ = cover(work, hand, lengths, layout)
     then, _ = cover(work, hand | (np.int64(1) << card), lengths, layout)
     return then > now
 
@@ -167,15 +170,19 @@ def pattern_wants(fx, params, values, bots, st, rng, work, seat, card):
 @gated(P_GO_OUT_PATTERN, lambda v: v != PATTERN_NONE, np.int64(-1))
 @kernel
 def pattern_discard(fx, params, values, bots, st, rng, work, seat):
-    """The card ``seat`` discards when he does not go out (module docstring). Under wild
-    cards a discard outside the cover leaves the cover's size as it is: it is kept as the
-    size of the hand he keeps (``patterns.keep_size``), which his next take asks about."""
+    """The card ``seat`` discards when he does not go out (module docstring). A discard
+    outside the cover leaves the cover's size as it is: it is kept as the size of the hand
+    he keeps (``patterns.keep_size``), which his next take asks about."""
     hand = st[R_SEAT + seat, S_HAND]
     layout = run_layout(fx, params)
     lengths = pattern_lengths(fx, params)
     if not wild_pattern(fx, params):
-        return _discard(fx, params, values, bots, st, rng, seat, cover(work, hand, lengths,
-                                                                        layout)[1])  # fmt: skip
+        size, kept = cover(work, hand, lengths, layout)
+        card = _discard(fx, params, values, bots, st, rng, seat, kept)
+        if card >= 0 and kept & (np.int64(1) << card) == 0:  # outside the cover: same size
+            keep_size(work, seat, hand & ~(np.int64(1) << card), np.int64(0), lengths, layout,
+                      size)  # fmt: skip
+        return card
     kinds, wilds = _cover_cards(fx, params, st, seat, hand)  # Continental
     size, kept = wild_cover(work, kinds, wilds, lengths, layout)
     copies = st[R_SEAT + seat, S_HAND + 1]

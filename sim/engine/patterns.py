@@ -1116,8 +1116,10 @@ def _wild_key(jokers, patterns, ace_rank):
 
 @kernel
 def keep_size(work, seat, hand, jokers, patterns, ace_rank, size):
-    """Keep ``size`` as the ``wild_cover`` size of the hand ``seat`` keeps after his discard
-    (``hand``, ``jokers``; for ``wild_size``)."""
+    """Keep ``size`` as the cover size of the hand ``seat`` keeps after his discard (``hand``,
+    ``jokers``; ``patterns``: the pattern set, or without wild cards the one pattern) for
+    ``kept_size``. A discard outside the cover leaves its size as it is, so the discard's
+    own answer is the kept hand's."""
     row = W_AFTER + seat
     work[row, 0] = MEMO_TAG | hand
     work[row, 1] = _wild_key(jokers, patterns, ace_rank)
@@ -1125,12 +1127,22 @@ def keep_size(work, seat, hand, jokers, patterns, ace_rank, size):
 
 
 @kernel
-def wild_size(work, seat, hand, jokers, patterns, ace_rank):
-    """The size of ``wild_cover`` (its kinds not asked): the one kept for ``seat``'s hand
-    after his last discard (``keep_size``) when this is that hand, else ``wild_cover``'s."""
+def kept_size(work, seat, hand, jokers, patterns, ace_rank):
+    """The size ``keep_size`` kept for ``seat``'s hand after his last discard, when ``hand``
+    (and its rules) is that hand; else -1."""
     row = W_AFTER + seat
     if work[row, 0] == MEMO_TAG | hand and work[row, 1] == _wild_key(jokers, patterns, ace_rank):
         return work[row, 2]
+    return NONE
+
+
+@kernel
+def wild_size(work, seat, hand, jokers, patterns, ace_rank):
+    """The size of ``wild_cover`` (its kinds not asked): the one kept for ``seat``'s hand
+    after his last discard (``kept_size``) when this is that hand, else ``wild_cover``'s."""
+    size = kept_size(work, seat, hand, jokers, patterns, ace_rank)
+    if size >= 0:
+        return size
     return wild_cover(work, hand, jokers, patterns, ace_rank)[0]
 
 
