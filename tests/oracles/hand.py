@@ -420,6 +420,7 @@ class Table:
     one_layoff: bool = False
     layoff_skips_discard: bool = False
     stock_card_must_play: bool = False
+    meld_at_once: bool = False  # tonk_meld_immediately (§2L.49): random's melds first
     # play_direction (§2K.46): the next seat is seat + direction
     direction: int = 1
     # Phỏm (§3.13, §2K.43-45): its turn flow, lay-offs and chip options
@@ -539,6 +540,7 @@ class Table:
             one_layoff=bool(rules.values["tonk_one_layoff_per_turn"]),
             layoff_skips_discard=bool(rules.values["tonk_layoff_skips_discard"]),
             stock_card_must_play=bool(rules.values["tonk_stock_card_must_play"]),
+            meld_at_once=bool(rules.values["tonk_meld_immediately"]),
             direction=-1 if rules.values["play_direction"] == "counterclockwise" else 1,
             phom=rules.family == "phom",
             layoff_others=bool(rules.values["phom_layoff_others"]),
@@ -1340,7 +1342,9 @@ class Hand:
         if len(self.bots) != table.players or any(b not in BOTS for b in self.bots):
             raise ValueError(f"one bot a seat, of {BOTS}: {self.bots}")
         others = {"conquian": {"careful", "random"}, "knock": {"simple", "random"}}
+        others.update(dict.fromkeys(("tonk",), {"random"}))
         family = "conquian" if table.conquian else "knock" if table.knock else ""
+        family = "tonk" if table.tonk else family
         if not set(self.bots) - {"greedy"} <= others.get(family, set()):
             raise NotImplementedError(
                 "the oracle hand plays careful and random in Conquian only, simple and random"
@@ -1383,6 +1387,7 @@ class Hand:
         self.upcard = -1  # the hand's upcard (Oklahoma's knock limit and spade double)
         self.deadwood_shown = [0] * table.players  # the knock family's showdown
         self.side = [0] * table.players  # Oklahoma's side bonuses (§2I.39)
+        self.taken_now: list[int] = []  # Tonk's random: the taken cards its actions keep
 
     # ---- small helpers
     def log(self, etype: int, seat: int, a: int = 0, b: int = 0, cards=()) -> None:
@@ -1675,6 +1680,8 @@ class Hand:
     def takes_top(self, seat: int, top: int) -> bool:
         """Does greedy take the discard top: before its initial meld under
         ``only_for_initial_meld`` only to meld it in it (module docstring)."""
+        if self.t.tonk and self.bots[seat] == "random":
+            return self.coin()  # Tonk's random: a fair coin
         if self.t.alternatives:
             return self.wild_wants(seat, top)
         if self.t.knock:
@@ -2293,7 +2300,9 @@ class Hand:
                     reason = EXHAUSTED
                 break
             must_play = t.stock_card_must_play and self.stock_card >= 0  # §2L.48
-            if must_play and not self.play_stock_card(seat, self.stock_card):
+            tonk_random = t.tonk and self.bots[seat] == "random"
+            stock_card = self.tonk_random_stock_card if tonk_random else self.play_stock_card
+            if must_play and not stock_card(seat, self.stock_card):
                 self.take(seat, self.stock_card)
                 self.discard.append(self.stock_card)
                 self.log(E_DISCARD, seat, self.stock_card)
@@ -2306,6 +2315,8 @@ class Hand:
                 card, played = self.pattern_turn(seat, taken), False
             elif t.all_at_once:
                 card, played = self.concealed_turn(seat, taken), False
+            elif tonk_random:
+                plan, (taken, played) = -1, self.tonk_random_table(seat, taken)
             else:
                 plan, taken, played = self.greedy_table(seat, taken)
             out = not self.hands[seat]
@@ -2315,7 +2326,9 @@ class Hand:
                 break
             skip = t.layoff_skips_discard and self.layoffs_turn > 0  # §2L.52
             if not out and not skip:
-                if not t.all_at_once:
+                if tonk_random:
+                    card = self.tonk_random_discard(seat, taken)
+                elif not t.all_at_once:
                     card = self.greedy_discard(seat, taken, plan)
                 self.take(seat, card)
                 self.discard.append(card)
@@ -2677,13 +2690,18 @@ class Hand:
     def drops(self, seat: int, taken: list[int], after_draw: bool) -> bool:
         """Greedy's drop (docs/bots.md): not with one card left that may be discarded after
         its draw; else when its total is at most 3 points per card of the opponent holding
-        the fewest. ``taken``: the cards taken from the discard pile this turn."""
-        if after_draw and sum(self.hands[seat].values()) == 1 and self.allowed(seat, taken):
-            return False
-        fewest = min(sum(h.values()) for p, h in enumerate(self.hands) if p != seat)
+        the fewest. ``taken``: the cards taken from the discard pile this turn. Random's:
+        one chance in 8 each time it is asked (``below(8)`` is 0)."""
         total = self.left()[seat]
-        if total > 3 * fewest:
-            return False
+        if self.bots[seat] == "random":
+            if self.bots_rng.below(8) != 0:
+                return False
+        else:
+            if after_draw and sum(self.hands[seat].values()) == 1 and self.allowed(seat, taken):
+                return False
+            fewest = min(sum(h.values()) for p, h in enumerate(self.hands) if p != seat)
+            if total > 3 * fewest:
+                return False
         self.log(E_DROP, seat, total)
         self.turns += 1
         return True
@@ -2709,6 +2727,100 @@ class Hand:
         for meld in melds:
             self.lay_down(seat, meld, [])
         return True
+
+    # ---- Tonk's random (docs/bots.md "random" and "Tonk: the drop")
+    def tonk_melds_through(self, seat: int, card: int, lowest: bool) -> list[arr.Meld]:
+        """The new melds of ``seat``'s hand through ``card`` (under ``lowest`` only those
+        whose lowest natural kind it is) after which his turn can still end, in the listed
+        order: groups before runs, a group by its suit counts (spades first, fewer first),
+        a run by its window's first position, then its length."""
+        hand = self.hands[seat]
+        melds = []
+        for m in arr.all_melds(sorted(hand.elements()), self.t.meld_rules):
+            if card not in m.naturals or (lowest and min(m.naturals) != card):
+                continue
+            rest = Counter(hand)
+            rest.subtract(m.naturals)
+            if self.can_end(+rest, self.taken_now):
+                melds.append(m)
+        return sorted(melds, key=lambda m: m.key)
+
+    def tonk_actions(self, seat: int) -> list[tuple]:
+        """Random's table actions, in order: each new meld (``("meld", meld)``) under its
+        lowest natural kind, lowest first, when a meld may go down now; then each lay-off
+        (``("layoff", row, kind)``) of a natural kind held, lowest first, on each table meld
+        it fits and ``seat`` may lay off on, first laid first, when a lay-off may go now;
+        only those after which the turn can still end."""
+        t, hand = self.t, self.hands[seat]
+        actions: list[tuple] = []
+        if not (t.meld_limit and self.melds_turn >= t.meld_limit):
+            for c in sorted(k for k in hand if k != JOKER):
+                actions += [("meld", m) for m in self.tonk_melds_through(seat, c, True)]
+        if t.one_layoff and self.layoffs_turn:
+            return actions  # tonk_one_layoff_per_turn (§2L.51)
+        for k in sorted(k for k in hand if k != JOKER):
+            rest = Counter(hand)
+            rest[k] -= 1
+            if not self.can_end(+rest, self.taken_now):
+                continue
+            for row, meld in enumerate(self.melds):
+                if fits(t, meld, k) and self.may_lay_off_on(seat, meld):
+                    actions.append(("layoff", row, k))
+        return actions
+
+    def tonk_random_table(self, seat: int, taken: list[int]) -> tuple[list[int], bool]:
+        """Random's table play: while it holds cards, one draw ``below(n + 1)`` over its
+        ``n`` actions and stopping (the last); under ``tonk_meld_immediately``, while it has
+        a new meld, ``below(melds)`` over those alone (it may not stop). Returns (the taken
+        cards not yet played, played a card)."""
+        played = False
+        while self.hands[seat]:
+            self.taken_now = taken
+            actions = self.tonk_actions(seat)
+            melds = sum(1 for a in actions if a[0] == "meld")
+            n, stop = len(actions), 1
+            if self.t.meld_at_once and melds:
+                n, stop = melds, 0
+            pick = self.bots_rng.below(n + stop)
+            if pick == n:
+                break
+            action = actions[pick]
+            if action[0] == "meld":
+                taken = self.lay_down(seat, action[1], taken)
+            else:
+                _, row, kind = action
+                self.take(seat, kind)
+                self.lay_off(seat, row, kind)
+                taken = self.spend(taken, (kind,))
+            played = True
+        self.taken_now = []
+        return taken, played
+
+    def tonk_random_stock_card(self, seat: int, card: int) -> bool:
+        """Random under ``tonk_stock_card_must_play`` (§2L.48): one draw over each new meld
+        through ``card`` that it may lay down (listed as ``tonk_melds_through``), laying
+        ``card`` off on the first meld that takes it (when one does and the turn can still
+        end) and discarding it; False: it is discarded."""
+        self.taken_now = []
+        rest = Counter(self.hands[seat])
+        rest[card] -= 1
+        row = self.first_fit(card, seat)
+        layoff = row >= 0 and self.can_end(+rest, [])
+        melds = self.tonk_melds_through(seat, card, False)
+        pick = self.bots_rng.below(len(melds) + (2 if layoff else 1))
+        if pick < len(melds):
+            self.lay_down(seat, melds[pick], [])
+            return True
+        if layoff and pick == len(melds):
+            self.take(seat, card)
+            self.lay_off(seat, row, card)
+            return True
+        return False
+
+    def tonk_random_discard(self, seat: int, taken: list[int]) -> int:
+        """Random's discard: a uniform allowed kind (kind order)."""
+        allowed = self.allowed(seat, taken)
+        return allowed[self.bots_rng.below(len(allowed))]
 
     def settle(self, reason: int, winner: int) -> tuple[int, int, list[int]]:
         """The hand's chips (docs/variants.md "Tonk"): (end reason, winner, chips)."""

@@ -217,6 +217,28 @@ TONK_SETTINGS = (
     {"play_direction": "counterclockwise"},  # §2K.46
 )
 """Tonk's options (§2L) that the oracle plays, at 2 and 5 players."""
+TONK_BOT_CASES = (
+    ({}, ("random", "random")),  # the drop on 1 in 8, coins to take, uniform actions
+    ({}, ("random", "greedy")),
+    ({}, ("greedy", "random", "random", "greedy", "random")),
+    ({}, ("random",) * 6),
+    ({"tonk_stock_card_must_play": True}, ("random", "greedy", "random")),  # §2L.48
+    ({"tonk_stock_card_must_play": True, "melds_per_turn": "unlimited"}, ("random",) * 2),
+    (
+        {
+            "tonk_one_layoff_per_turn": True,
+            "tonk_layoff_skips_discard": True,
+            "tonk_no_fourth_in_group": True,
+        },
+        ("random", "random", "greedy"),
+    ),
+    ({"tonk_meld_immediately": True}, ("random", "greedy", "random")),  # §2L.49
+    ({"tonk_meld_immediately": True, "melds_per_turn": "unlimited"}, ("random",) * 4),
+    ({"tonk_deal": 7, "melds_per_turn": "unlimited"}, ("random", "random", "greedy", "random")),
+    ({"play_direction": "counterclockwise"}, ("random", "greedy", "random", "greedy")),
+)
+"""Tonk with line-ups of random and greedy (docs/bots.md "Tonk: the drop"): (settings, bots)."""
+TONK_BOT_HANDS = 120
 PHOM_CASES = (
     ({}, 2),
     ({}, 3),
@@ -476,6 +498,22 @@ def test_engine_hands_equal_the_oracle_hands_in_tonk(extra, players):
     rules = load_variant("tonk", extra)
     _, difference = compare(f"tonk with {extra}", players, 200, SEED, rules)
     assert difference is None, difference
+
+
+@pytest.mark.parametrize(
+    ("extra", "bots"),
+    TONK_BOT_CASES,
+    ids=[",".join(f"{k}={v}" for k, v in e.items()) + "-" + "-".join(b) for e, b in TONK_BOT_CASES],
+)
+def test_engine_hands_equal_the_oracle_hands_in_tonk_with_random(extra, bots):
+    """Tonk (§3.22) with random (docs/bots.md "random", "Tonk: the drop"): its drop on one
+    chance in 8 at each ask, the coin to take, the uniform table actions and stop, the
+    stock card's uniform pick (§2L.48), the melds first (§2L.49), the uniform discard."""
+    rules = load_variant("tonk", extra)
+    name = f"tonk with {extra}, {bots}"
+    ended, difference = compare(name, len(bots), TONK_BOT_HANDS, SEED, rules, bots)
+    assert difference is None, difference
+    assert ended["ev:drop"] > 0 and ended["ev:draw_discard"] > 0
 
 
 @pytest.mark.parametrize(
@@ -777,6 +815,10 @@ def main(argv: list[str] | None = None) -> int:
         (f"rummy_basic {extra}", n, with_settings(extra), ()) for extra in SETTINGS for n in (2, 5)
     ]
     cases += [(f"phom {extra}", n, load_variant("phom", extra), ()) for extra, n in PHOM_CASES[3:]]
+    cases += [
+        (f"tonk {extra} {'-'.join(bots)}", len(bots), load_variant("tonk", extra), bots)
+        for extra, bots in TONK_BOT_CASES
+    ]
     cases += [(name, n, None, ()) for name, n in CONTINENTAL_CASES]
     cases += [
         (f"{name} {'-'.join(bots)}", len(bots), load_variant(name), bots)
