@@ -1342,9 +1342,9 @@ class Hand:
         if len(self.bots) != table.players or any(b not in BOTS for b in self.bots):
             raise ValueError(f"one bot a seat, of {BOTS}: {self.bots}")
         others = {"conquian": {"careful", "random"}, "knock": {"simple", "random"}}
-        others.update(dict.fromkeys(("tonk",), {"random"}))
+        others.update(dict.fromkeys(("tonk", "phom"), {"random"}))
         family = "conquian" if table.conquian else "knock" if table.knock else ""
-        family = "tonk" if table.tonk else family
+        family = "tonk" if table.tonk else "phom" if table.phom else family
         if not set(self.bots) - {"greedy"} <= others.get(family, set()):
             raise NotImplementedError(
                 "the oracle hand plays careful and random in Conquian only, simple and random"
@@ -2971,7 +2971,8 @@ class Hand:
     def phom_discard(self, seat: int) -> int:
         """Greedy's discard (sim/engine/phom_policy.py): of the cards allowed (not taken,
         the rest keeping the taken cards apart), the one leaving the least deadwood; ties:
-        the higher value, then the higher kind."""
+        the higher value, then the higher kind. Random: a uniform allowed card (kind
+        order)."""
         taken = self.taken_held(seat)
         scored = []
         for k in self.hands[seat]:
@@ -2980,12 +2981,16 @@ class Hand:
             dw = self.apart_deadwood(seat, self.without(seat, k))
             if dw is not None:
                 scored.append((dw, -self.t.values[k], -k))
+        if self.bots[seat] == "random":
+            allowed = sorted(-key[2] for key in scored)
+            return allowed[self.bots_rng.below(len(allowed))]
         return -min(scored)[2]
 
     def phom_layoffs(self, seat: int, keep: int) -> None:
         """Greedy's lay-offs in its fourth turn (``phom_layoff_others``, §2K.43): each card
         but ``keep``, from the lowest kind up, on the first meld another player showed
-        that takes it; passes again until one lays nothing off."""
+        that takes it; passes again until one lays nothing off. Random tosses a coin for
+        each such card (laid off on a 1)."""
         if not self.t.layoff_others:
             return
         changed = True
@@ -2994,6 +2999,8 @@ class Hand:
             for k in sorted(k for k in self.hands[seat] if k != keep):
                 for m, meld in enumerate(self.melds):
                     if meld.owner != seat and fits(self.t, meld, k):
+                        if self.bots[seat] == "random" and not self.coin():
+                            break
                         self.take(seat, k)
                         self.lay_off(seat, m, k)
                         changed = True
@@ -3006,7 +3013,8 @@ class Hand:
         while True:
             if self.turns > 0:  # the first player's opening turn has no draw
                 top = self.discard[-1]
-                if self.may_take_top(seat, top):  # greedy always takes when it may
+                # greedy always takes when it may, random on a coin
+                if self.may_take_top(seat, top) and (self.bots[seat] != "random" or self.coin()):
                     self.discard.pop()
                     self.give(seat, top)
                     self.picked[seat].add(top)

@@ -250,6 +250,17 @@ PHOM_CASES = (
 )
 """Phỏm (§3.13) with its defaults and its options (§2K.43-46): (settings, players)."""
 PHOM_HANDS = 200
+PHOM_BOT_CASES = (
+    ({}, ("random", "random")),  # a coin to take, uniform discards, a coin a lay-off
+    ({}, ("random", "greedy")),
+    ({}, ("greedy", "random", "random")),
+    ({}, ("random",) * 4),
+    ({"phom_layoff_others": False}, ("random", "greedy", "random")),  # §2K.43
+    ({"phom_discard_taken_penalty": True, "phom_three_taken_liability": True}, ("random",) * 3),
+    ({"play_direction": "counterclockwise"}, ("random", "greedy", "random", "greedy")),
+)
+"""Phỏm with line-ups of random and greedy (docs/bots.md "Phỏm"): (settings, bots)."""
+PHOM_BOT_HANDS = 30
 CONQUIAN_CASES = (
     ({}, ("greedy", "greedy")),
     ({}, ("careful", "careful")),  # careful forces (changing nothing against careful)
@@ -525,6 +536,23 @@ def test_engine_hands_equal_the_oracle_hands_in_phom(extra, players):
     rules = load_variant("phom", extra)
     _, difference = compare(f"phom with {extra}", players, PHOM_HANDS, SEED, rules)
     assert difference is None, difference
+
+
+@pytest.mark.parametrize(
+    ("extra", "bots"),
+    PHOM_BOT_CASES,
+    ids=[",".join(f"{k}={v}" for k, v in e.items()) + "-" + "-".join(b) for e, b in PHOM_BOT_CASES],
+)
+def test_engine_hands_equal_the_oracle_hands_in_phom_with_random(extra, bots):
+    """Phỏm (§3.13) with random (docs/bots.md "Phỏm"): a coin for each take the rules
+    allow, a uniform allowed discard, a coin for each fitting card in the fourth turn."""
+    rules = load_variant("phom", extra)
+    name = f"phom with {extra}, {bots}"
+    ended, difference = compare(name, len(bots), PHOM_BOT_HANDS, SEED, rules, bots)
+    assert difference is None, difference
+    assert ended["ev:draw_discard"] > 0 and ended["showdown"] > 0
+    if extra.get("phom_layoff_others", True):
+        assert ended["ev:layoff"] > 0
 
 
 def test_the_three_taken_liability_is_the_documented_one():
@@ -818,6 +846,10 @@ def main(argv: list[str] | None = None) -> int:
     cases += [
         (f"tonk {extra} {'-'.join(bots)}", len(bots), load_variant("tonk", extra), bots)
         for extra, bots in TONK_BOT_CASES
+    ]
+    cases += [
+        (f"phom {extra} {'-'.join(bots)}", len(bots), load_variant("phom", extra), bots)
+        for extra, bots in PHOM_BOT_CASES
     ]
     cases += [(name, n, None, ()) for name, n in CONTINENTAL_CASES]
     cases += [
