@@ -1342,9 +1342,10 @@ class Hand:
         if len(self.bots) != table.players or any(b not in BOTS for b in self.bots):
             raise ValueError(f"one bot a seat, of {BOTS}: {self.bots}")
         others = {"conquian": {"careful", "random"}, "knock": {"simple", "random"}}
-        others.update(dict.fromkeys(("tonk", "phom"), {"random"}))
+        others.update(dict.fromkeys(("tonk", "phom", "pattern"), {"random"}))
         family = "conquian" if table.conquian else "knock" if table.knock else ""
         family = "tonk" if table.tonk else "phom" if table.phom else family
+        family = "pattern" if table.pattern else family
         if not set(self.bots) - {"greedy"} <= others.get(family, set()):
             raise NotImplementedError(
                 "the oracle hand plays careful and random in Conquian only, simple and random"
@@ -2013,7 +2014,10 @@ class Hand:
         return pattern_cover(frozenset(kinds), self.t.pattern, self.t.meld_rules.layout)
 
     def pattern_wants(self, seat: int, top: int) -> bool:
-        """Greedy takes the discard top when it makes the hand's cover larger."""
+        """Greedy takes the discard top when it makes the hand's cover larger; random on a
+        coin."""
+        if self.bots[seat] == "random":
+            return self.coin()
         kinds = set(self.hands[seat])
         return self.cover(kinds | {top})[0] > self.cover(kinds)[0]
 
@@ -2037,7 +2041,8 @@ class Hand:
         uniform allowed card of the cover (of all allowed cards when none is) instead."""
         t = self.t
         out = self.pattern_out(seat, taken)
-        if out is not None:
+        random = self.bots[seat] == "random"
+        if out is not None and (not random or self.coin()):  # random goes out on a coin
             rest = set(self.hands[seat]) - {out}
             for run in pattern_runs(rest, t.pattern, t.meld_rules.layout):
                 for k in run:
@@ -2050,6 +2055,9 @@ class Hand:
         kinds = set(self.hands[seat])
         allowed = self.allowed(seat, taken)
         _, kept = self.cover(kinds)
+        if random:  # a uniform card of the pool below (no deadlock breaker)
+            pool = [k for k in allowed if k not in kept] or allowed
+            return pool[self.bots_rng.below(len(pool))]
         if self.rebuilds > 0 and self.bots_rng.below(BREAK_ODDS) == 0:
             keep = [k for k in allowed if k in kept] or allowed
             return keep[self.bots_rng.below(len(keep))]

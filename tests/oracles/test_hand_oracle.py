@@ -324,6 +324,10 @@ KNOCK_SETTINGS = (
 NOWRANG_SEEDS = (29, 11, 1000)
 """Nowrang (§3.15), greedy at both seats: seeds of ``NOWRANG_HANDS`` hands each."""
 NOWRANG_HANDS = 200
+NOWRANG_BOTS = (("random", "random"), ("random", "greedy"), ("greedy", "random"))
+"""Nowrang with random (docs/bots.md "Fixed patterns: Nowrang"): line-ups of 2 seats."""
+NOWRANG_BOT_HANDS = 30
+NOWRANG_BOT_ROWS = 800  # random plays ~70 turns a hand, and stalls 3% (the 500-turn cap)
 ALL_AT_ONCE_SETTINGS = (
     {"must_discard_to_go_out": True},
     {"scoring": "unmelded_to_winner", "ace_rank": "around_corner", "ace_points": 11},
@@ -610,6 +614,20 @@ def test_engine_hands_equal_the_oracle_hands_in_nowrang(seed):
     assert ended["ev:draw_discard"] > 0 and ended["ev:rebuild"] > 0
 
 
+@pytest.mark.parametrize("bots", NOWRANG_BOTS, ids="-".join)
+def test_engine_hands_equal_the_oracle_hands_in_nowrang_with_random(bots):
+    """Nowrang (§3.15) with random (docs/bots.md "Fixed patterns: Nowrang"): a coin to take
+    the discard top, a coin to go out when it can, a uniform discard outside the cover (of
+    all allowed cards when none is), no deadlock breaker."""
+    name = f"nowrang {bots}"
+    rules = load_variant("nowrang")
+    ended, difference = compare(
+        name, 2, NOWRANG_BOT_HANDS, SEED, rules, bots, rows=NOWRANG_BOT_ROWS
+    )
+    assert difference is None, difference
+    assert ended["went_out"] > 0 and ended["ev:draw_discard"] > 0 and ended["ev:rebuild"] > 0
+
+
 @pytest.mark.parametrize(
     ("name", "bots"), KNOCK_BOT_CASES, ids=[f"{n}-{'-'.join(b)}" for n, b in KNOCK_BOT_CASES]
 )
@@ -863,9 +881,14 @@ def main(argv: list[str] | None = None) -> int:
         (f"conquian {extra} {'-'.join(bots)}", 2, load_variant("conquian", extra), bots)
         for extra, bots in CONQUIAN_CASES[1:]
     ]
+    cases += [
+        (f"nowrang {'-'.join(bots)}", 2, load_variant("nowrang"), bots) for bots in NOWRANG_BOTS
+    ]
     cases = [case for case in cases if args.only in case[0]]
     for name, players, rules, bots in cases:
         rows = CONTINENTAL_ROWS if name.startswith("continental") else EVENT_ROWS
+        if "random" in bots and name.startswith("nowrang"):
+            rows = NOWRANG_BOT_ROWS
         ended, difference = compare(name, players, args.hands, args.seed, rules, bots, rows=rows)
         total.update(ended)
         counts = " ".join(f"{k}={ended[k]}" for k in sorted(ended) if not k.startswith("ev:"))
