@@ -1345,7 +1345,7 @@ class Hand:
         others.update(dict.fromkeys(("tonk", "phom", "pattern"), {"random"}))
         family = "conquian" if table.conquian else "knock" if table.knock else ""
         family = "tonk" if table.tonk else "phom" if table.phom else family
-        family = "pattern" if table.pattern else family
+        family = "pattern" if table.pattern or table.alternatives else family
         if not set(self.bots) - {"greedy"} <= others.get(family, set()):
             raise NotImplementedError(
                 "the oracle hand plays careful and random in Conquian only, simple and random"
@@ -2080,7 +2080,9 @@ class Hand:
 
     def wild_wants(self, seat: int, top: int) -> bool:
         """Greedy takes a joker (under deuces wild, a 2) always, a natural card when it makes
-        the cover larger."""
+        the cover larger; random on a coin."""
+        if self.bots[seat] == "random":
+            return self.coin()
         t = self.t
         if top == JOKER or (t.deuces and rank_of(top) == DEUCE_RANK):
             return True
@@ -2149,7 +2151,8 @@ class Hand:
         t = self.t
         allowed = self.allowed(seat, taken)
         found = self.wild_fit(seat, allowed)
-        if found is not None:
+        random = self.bots[seat] == "random"
+        if found is not None and (not random or self.coin()):  # random goes out on a coin
             out = found[0]
             if t.deuces and rank_of(out) == DEUCE_RANK:
                 others = [k for k in allowed if rank_of(k) != DEUCE_RANK]
@@ -2165,6 +2168,9 @@ class Hand:
         kept = {k for k in kept if hand[k] < 2}
         if t.deuces:
             kept |= {k for k in hand if k != JOKER and rank_of(k) == DEUCE_RANK}
+        if random:  # a uniform card of the pool below (no deadlock breaker)
+            pool = [k for k in allowed if k not in kept] or allowed
+            return pool[self.bots_rng.below(len(pool))]
         if self.rebuilds > 0 and self.bots_rng.below(BREAK_ODDS) == 0:
             keep = [k for k in allowed if k in kept] or allowed
             return keep[self.bots_rng.below(len(keep))]

@@ -296,6 +296,20 @@ CONTINENTAL_CASES = (
 )
 """Continental (§3.11) and its presets, greedy at every seat: (file, players)."""
 CONTINENTAL_HANDS = 30
+CONTINENTAL_BOT_CASES = (
+    ("continental", ("random", "random")),  # coins to take and to go out, uniform discards
+    ("continental", ("greedy", "random")),
+    ("continental", ("random", "greedy", "random", "greedy")),
+    ("continental@bonuses", ("random", "greedy", "random")),
+    ("continental@shuffle", ("random", "random")),
+    ("continental@shuffle", ("greedy", "random", "random", "greedy", "random")),
+    ("continental@deuces", ("random", "greedy")),
+    ("continental@deuces", ("random",) * 4),
+    ("continental", ("random", "greedy") * 4),  # 8 players: 3 packs, 3 jokers
+)
+"""Continental and its presets with line-ups of random and greedy: (file, bots)."""
+CONTINENTAL_BOT_HANDS = 10
+CONTINENTAL_BOT_ROWS = 1200
 CONTINENTAL_ROWS = 800
 KNOCK_BOT_CASES = (
     ("gin_rummy", ("simple", "simple")),
@@ -699,6 +713,24 @@ def test_engine_hands_equal_the_oracle_hands_in_continental(name, players):
     assert ended["went_out"] > 0 and ended["ev:meld"] >= 4 * ended["went_out"]
 
 
+@pytest.mark.parametrize(
+    ("name", "bots"),
+    CONTINENTAL_BOT_CASES,
+    ids=[f"{n}-{'-'.join(b)}" for n, b in CONTINENTAL_BOT_CASES],
+)
+def test_engine_hands_equal_the_oracle_hands_in_continental_with_random(name, bots):
+    """Continental (§3.11) with random (docs/bots.md "Fixed patterns with wild cards"): a
+    coin to take, a coin to go out when it can (the quick out before the first draw is
+    every bot's), a uniform discard outside the cover, no deadlock breaker."""
+    rules = load_variant(name)
+    ended, difference = compare(
+        f"{name} {bots}", len(bots), CONTINENTAL_BOT_HANDS, SEED, rules, bots,
+        rows=CONTINENTAL_BOT_ROWS,
+    )  # fmt: skip
+    assert difference is None, difference
+    assert ended["went_out"] > 0 and ended["ev:draw_discard"] > 0
+
+
 BONUSES = {"continental_quick_bonus": True, "continental_special_bonus": True}
 CONTINENTAL_FIRST_ROUND = (
     ("continental@bonuses", {}, 39286, 0, 1),  # the first player out after one draw: +7
@@ -884,11 +916,17 @@ def main(argv: list[str] | None = None) -> int:
     cases += [
         (f"nowrang {'-'.join(bots)}", 2, load_variant("nowrang"), bots) for bots in NOWRANG_BOTS
     ]
+    cases += [
+        (f"{name} {'-'.join(bots)}", len(bots), load_variant(name), bots)
+        for name, bots in CONTINENTAL_BOT_CASES
+    ]
     cases = [case for case in cases if args.only in case[0]]
     for name, players, rules, bots in cases:
         rows = CONTINENTAL_ROWS if name.startswith("continental") else EVENT_ROWS
         if "random" in bots and name.startswith("nowrang"):
             rows = NOWRANG_BOT_ROWS
+        if "random" in bots and name.startswith("continental"):
+            rows = CONTINENTAL_BOT_ROWS
         ended, difference = compare(name, players, args.hands, args.seed, rules, bots, rows=rows)
         total.update(ended)
         counts = " ".join(f"{k}={ended[k]}" for k in sorted(ended) if not k.startswith("ev:"))
