@@ -1,5 +1,6 @@
 """Slow, plain reference hand of progressive rummy with the ``greedy`` bot (and of
-Conquian with ``greedy``, ``careful`` and ``random``, and of the knock family).
+Conquian with ``greedy``, ``careful`` and ``random``, and of the knock family; Tonk, Phỏm,
+Nowrang and Continental with ``greedy`` and ``random``).
 
 The oracle of ``sim.engine`` (docs/engine-plan.md, "The play, exactly"): it plays one hand
 from the same random streams and writes the same event log, so a disagreement points at
@@ -57,7 +58,14 @@ payment), a tonk (2, a super tonk 3), the drop (its tables; ``drop`` or ``caught
 stock-out; ``tonk_stock_card_must_play`` (greedy lays the card drawn from the stock off on
 the first meld that takes it, else lays down its best arrangement that melds it, else
 discards it, which ends the turn). ``tonk_meld_immediately`` changes nothing for greedy,
-which lays down every meld it may; ``tonk_wait`` raises ``NotImplementedError``.
+which lays down every meld it may; ``tonk_wait`` raises ``NotImplementedError``. Random
+(docs/bots.md "Tonk: the drop", its numbers exactly as stated there): the drop on
+``below(8) == 0`` at each ask; a coin to take the discard top; under
+``tonk_stock_card_must_play`` one pick over the new melds through the stock card, its
+lay-off and its discard; then, while it holds cards, one pick over its table actions and
+stopping (``tonk_actions``: new melds under their lowest card, then lay-offs), under
+``tonk_meld_immediately`` over its new melds alone while it has one; a uniform allowed
+discard.
 
 Phỏm (RULES.md §3.13, §2K, family ``phom``; docs/variants.md "Phỏm", greedy as
 sim/engine/phom_policy.py's docstring states it): 9 cards each, dealt one at a time from
@@ -81,7 +89,9 @@ discards or more is paid it all by the player before him); the showdown ranks a 
 who showed no meld (móm) last, then by the value of the cards left in hand (``face_values``),
 then by turn order from the first player; each other player pays the first his place (1,
 2, 3), a móm player 4; ``phom_discard_taken_penalty``: 1 chip per discard taken, from the
-player before the taker, in either ending.
+player before the taker, in either ending. Random (docs/bots.md "Phỏm"): a coin for each
+take the rules allow, a uniform allowed discard (kind order), and in the fourth turn a coin
+for each card that fits another player's meld, pass after pass until one lays nothing off.
 
 Conquian (RULES.md §3.21, family ``conquian``; docs/variants.md "Conquian", the bots as
 docs/bots.md "Conquian: uses, forcing and discards" states them): 10 cards each, no upcard,
@@ -123,7 +133,9 @@ runs going down suit by suit from the lowest position (``pattern_runs``), then t
 the one with the fewest same-suit neighbours (``connections``), ties to the higher value, then
 the higher kind; once the stock was rebuilt this hand, one discard in 8 (the bots' stream) is
 a uniform allowed card of the cover instead. The hand scores ``pip_to_winner`` like any
-other, and the turn cap ends it ``stalled``.
+other, and the turn cap ends it ``stalled``. Random takes the discard top on a coin, goes
+out on a coin when it can, and discards a uniform card of the same pool (no deadlock
+breaker).
 
 Continental (RULES.md §3.11, §2J, §2B.14, ``go_out_pattern = "continental"``; docs/variants.md
 "Continental", greedy as docs/bots.md "Fixed patterns with wild cards: Continental" states it):
@@ -138,7 +150,9 @@ runs going down as ``wild_search`` finds and fills them (``E_MELD`` b = the wild
 then that discard; else it discards as under Nowrang, a kind held twice outside the cover and
 every 2 inside it under deuces wild. Each other player pays the winner 1, 2 a joker and 1 a
 wild 2 in his runs, and the §2J bonuses that are on (``continental_pay``); the hand's scores
-are that zero-sum payment. The stock turns over or is shuffled as the file says.
+are that zero-sum payment. The stock turns over or is shuffled as the file says. Random
+takes on a coin, goes out on a coin when it fits (the quick out before the first draw is
+every bot's) and discards a uniform card of greedy's pool, as under Nowrang.
 
 The knock family (RULES.md §3.10 ``knock_rummy``, §3.17 ``gin``, §3.18 3-player gin, §3.19
 4-player gin in partnerships, §3.20 Oklahoma, §2I; greedy, simple and random as docs/bots.md

@@ -10,11 +10,15 @@ player counts (``CONTINENTAL_CASES``), and the knock family's files that it play
 Oklahoma gin at 2 players, 3-player gin, 4-player partnership gin, knock rummy at 2, 3
 and 5; carousel_knock in ``NOT_YET``), with greedy and with line-ups of simple, random and greedy
 (``KNOCK_BOT_CASES``) and under settings no file uses (``KNOCK_SETTINGS``), their
-showdown and its scores and side bonuses too.
+showdown and its scores and side bonuses too; and Tonk, Phỏm, Nowrang and Continental (its
+presets too) with line-ups of random and greedy, all random and mixed, at low and high
+player counts (``TONK_BOT_CASES``, ``PHOM_BOT_CASES``, ``NOWRANG_BOTS``,
+``CONTINENTAL_BOT_CASES``).
 
 Long mode (``make verify``-style): ``python -m tests.oracles.test_hand_oracle --hands 1000``
 plays that many hands per file (and setting) and player count and prints how they ended;
-``--only phom`` plays only the cases whose name holds ``phom``.
+``--only phom`` plays only the cases whose name holds ``phom`` (``--only random``: every
+line-up with random in it).
 """
 
 from __future__ import annotations
