@@ -310,10 +310,12 @@ CONTINENTAL_BOT_CASES = (
     ("continental@deuces", ("random", "greedy")),
     ("continental@deuces", ("random",) * 4),
     ("continental", ("random", "greedy") * 4),  # 8 players: 3 packs, 3 jokers
+    ("continental@deuces", ("greedy", "random", "random") * 3),  # 9 players: 4 packs
+    ("continental", ("random", "greedy") * 6),  # 12 players: ~200 turns a hand
 )
 """Continental and its presets with line-ups of random and greedy: (file, bots)."""
 CONTINENTAL_BOT_HANDS = 10
-CONTINENTAL_BOT_ROWS = 1200
+CONTINENTAL_BOT_ROWS = 1500
 CONTINENTAL_ROWS = 800
 KNOCK_BOT_CASES = (
     ("gin_rummy", ("simple", "simple")),
