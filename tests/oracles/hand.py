@@ -1351,7 +1351,8 @@ class Hand:
         self.sitter = dealer if table.sits_out else -1  # §3.18: the dealer sits out
         self.deal_rng = Stream(stream_seed(seed, shard, deal, STREAM_DEAL))
         self.bots_rng = Stream(stream_seed(seed, shard, deal, STREAM_BOTS))  # random's coins
-        # each seat's bot: greedy everywhere; careful and random only in Conquian
+        # each seat's bot: greedy everywhere; careful only in Conquian, simple only in the
+        # knock family, random there and in Tonk, Phỏm, Nowrang and Continental
         self.bots = tuple(bots) or ("greedy",) * table.players
         if len(self.bots) != table.players or any(b not in BOTS for b in self.bots):
             raise ValueError(f"one bot a seat, of {BOTS}: {self.bots}")
@@ -1362,8 +1363,8 @@ class Hand:
         family = "pattern" if table.pattern or table.alternatives else family
         if not set(self.bots) - {"greedy"} <= others.get(family, set()):
             raise NotImplementedError(
-                "the oracle hand plays careful and random in Conquian only, simple and random"
-                " in the knock family only"
+                "the oracle hand plays careful in Conquian only, simple in the knock family"
+                " only, random in those, Tonk, Phỏm, Nowrang and Continental only"
             )
         self.stake = stake  # Conquian: the tentos this hand is worth (drawn_hand_carry)
         self.offer = -1  # Conquian: the card on offer on the discard pile (-1: none)
