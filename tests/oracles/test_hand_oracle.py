@@ -240,6 +240,8 @@ TONK_BOT_CASES = (
     ({"tonk_meld_immediately": True, "melds_per_turn": "unlimited"}, ("random",) * 4),
     ({"tonk_deal": 7, "melds_per_turn": "unlimited"}, ("random", "random", "greedy", "random")),
     ({"play_direction": "counterclockwise"}, ("random", "greedy", "random", "greedy")),
+    # 6 × 7 cards leave 9 in the stock: the stock-out, and random's drop before it (§2L.55)
+    ({"tonk_deal": 7}, ("greedy", "greedy", "random", "greedy", "greedy", "random")),
 )
 """Tonk with line-ups of random and greedy (docs/bots.md "Tonk: the drop"): (settings, bots)."""
 TONK_BOT_HANDS = 120
