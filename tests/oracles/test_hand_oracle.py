@@ -266,7 +266,7 @@ PHOM_BOT_CASES = (
     ({"play_direction": "counterclockwise"}, ("random", "greedy", "random", "greedy")),
 )
 """Phỏm with line-ups of random and greedy (docs/bots.md "Phỏm"): (settings, bots)."""
-PHOM_BOT_HANDS = 30
+PHOM_BOT_HANDS = 24
 CONQUIAN_CASES = (
     ({}, ("greedy", "greedy")),
     ({}, ("careful", "careful")),  # careful forces (changing nothing against careful)
@@ -316,7 +316,7 @@ CONTINENTAL_BOT_CASES = (
     ("continental", ("random", "greedy") * 6),  # 12 players: ~200 turns a hand
 )
 """Continental and its presets with line-ups of random and greedy: (file, bots)."""
-CONTINENTAL_BOT_HANDS = 10
+CONTINENTAL_BOT_HANDS = 8
 CONTINENTAL_BOT_ROWS = 1500
 CONTINENTAL_ROWS = 800
 KNOCK_BOT_CASES = (
