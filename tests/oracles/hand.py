@@ -1,5 +1,6 @@
 """Slow, plain reference hand of progressive rummy with the ``greedy`` bot (and of
-Conquian with ``greedy``, ``careful`` and ``random``, and of the knock family).
+Conquian with ``greedy``, ``careful`` and ``random``, and of the knock family; Tonk, Phỏm,
+Nowrang and Continental with ``greedy`` and ``random``).
 
 The oracle of ``sim.engine`` (docs/engine-plan.md, "The play, exactly"): it plays one hand
 from the same random streams and writes the same event log, so a disagreement points at
@@ -57,7 +58,14 @@ payment), a tonk (2, a super tonk 3), the drop (its tables; ``drop`` or ``caught
 stock-out; ``tonk_stock_card_must_play`` (greedy lays the card drawn from the stock off on
 the first meld that takes it, else lays down its best arrangement that melds it, else
 discards it, which ends the turn). ``tonk_meld_immediately`` changes nothing for greedy,
-which lays down every meld it may; ``tonk_wait`` raises ``NotImplementedError``.
+which lays down every meld it may; ``tonk_wait`` raises ``NotImplementedError``. Random
+(docs/bots.md "Tonk: the drop", its numbers exactly as stated there): the drop on
+``below(8) == 0`` at each ask; a coin to take the discard top; under
+``tonk_stock_card_must_play`` one pick over the new melds through the stock card, its
+lay-off and its discard; then, while it holds cards, one pick over its table actions and
+stopping (``tonk_actions``: new melds under their lowest card, then lay-offs), under
+``tonk_meld_immediately`` over its new melds alone while it has one; a uniform allowed
+discard.
 
 Phỏm (RULES.md §3.13, §2K, family ``phom``; docs/variants.md "Phỏm", greedy as
 sim/engine/phom_policy.py's docstring states it): 9 cards each, dealt one at a time from
@@ -81,7 +89,9 @@ discards or more is paid it all by the player before him); the showdown ranks a 
 who showed no meld (móm) last, then by the value of the cards left in hand (``face_values``),
 then by turn order from the first player; each other player pays the first his place (1,
 2, 3), a móm player 4; ``phom_discard_taken_penalty``: 1 chip per discard taken, from the
-player before the taker, in either ending.
+player before the taker, in either ending. Random (docs/bots.md "Phỏm"): a coin for each
+take the rules allow, a uniform allowed discard (kind order), and in the fourth turn a coin
+for each card that fits another player's meld, pass after pass until one lays nothing off.
 
 Conquian (RULES.md §3.21, family ``conquian``; docs/variants.md "Conquian", the bots as
 docs/bots.md "Conquian: uses, forcing and discards" states them): 10 cards each, no upcard,
@@ -123,7 +133,9 @@ runs going down suit by suit from the lowest position (``pattern_runs``), then t
 the one with the fewest same-suit neighbours (``connections``), ties to the higher value, then
 the higher kind; once the stock was rebuilt this hand, one discard in 8 (the bots' stream) is
 a uniform allowed card of the cover instead. The hand scores ``pip_to_winner`` like any
-other, and the turn cap ends it ``stalled``.
+other, and the turn cap ends it ``stalled``. Random takes the discard top on a coin, goes
+out on a coin when it can, and discards a uniform card of the same pool (no deadlock
+breaker).
 
 Continental (RULES.md §3.11, §2J, §2B.14, ``go_out_pattern = "continental"``; docs/variants.md
 "Continental", greedy as docs/bots.md "Fixed patterns with wild cards: Continental" states it):
@@ -138,7 +150,9 @@ runs going down as ``wild_search`` finds and fills them (``E_MELD`` b = the wild
 then that discard; else it discards as under Nowrang, a kind held twice outside the cover and
 every 2 inside it under deuces wild. Each other player pays the winner 1, 2 a joker and 1 a
 wild 2 in his runs, and the §2J bonuses that are on (``continental_pay``); the hand's scores
-are that zero-sum payment. The stock turns over or is shuffled as the file says.
+are that zero-sum payment. The stock turns over or is shuffled as the file says. Random
+takes on a coin, goes out on a coin when it fits (the quick out before the first draw is
+every bot's) and discards a uniform card of greedy's pool, as under Nowrang.
 
 The knock family (RULES.md §3.10 ``knock_rummy``, §3.17 ``gin``, §3.18 3-player gin, §3.19
 4-player gin in partnerships, §3.20 Oklahoma, §2I; greedy, simple and random as docs/bots.md
@@ -420,6 +434,7 @@ class Table:
     one_layoff: bool = False
     layoff_skips_discard: bool = False
     stock_card_must_play: bool = False
+    meld_at_once: bool = False  # tonk_meld_immediately (§2L.49): random's melds first
     # play_direction (§2K.46): the next seat is seat + direction
     direction: int = 1
     # Phỏm (§3.13, §2K.43-45): its turn flow, lay-offs and chip options
@@ -539,6 +554,7 @@ class Table:
             one_layoff=bool(rules.values["tonk_one_layoff_per_turn"]),
             layoff_skips_discard=bool(rules.values["tonk_layoff_skips_discard"]),
             stock_card_must_play=bool(rules.values["tonk_stock_card_must_play"]),
+            meld_at_once=bool(rules.values["tonk_meld_immediately"]),
             direction=-1 if rules.values["play_direction"] == "counterclockwise" else 1,
             phom=rules.family == "phom",
             layoff_others=bool(rules.values["phom_layoff_others"]),
@@ -1335,16 +1351,20 @@ class Hand:
         self.sitter = dealer if table.sits_out else -1  # §3.18: the dealer sits out
         self.deal_rng = Stream(stream_seed(seed, shard, deal, STREAM_DEAL))
         self.bots_rng = Stream(stream_seed(seed, shard, deal, STREAM_BOTS))  # random's coins
-        # each seat's bot: greedy everywhere; careful and random only in Conquian
+        # each seat's bot: greedy everywhere; careful only in Conquian, simple only in the
+        # knock family, random there and in Tonk, Phỏm, Nowrang and Continental
         self.bots = tuple(bots) or ("greedy",) * table.players
         if len(self.bots) != table.players or any(b not in BOTS for b in self.bots):
             raise ValueError(f"one bot a seat, of {BOTS}: {self.bots}")
         others = {"conquian": {"careful", "random"}, "knock": {"simple", "random"}}
+        others.update(dict.fromkeys(("tonk", "phom", "pattern"), {"random"}))
         family = "conquian" if table.conquian else "knock" if table.knock else ""
+        family = "tonk" if table.tonk else "phom" if table.phom else family
+        family = "pattern" if table.pattern or table.alternatives else family
         if not set(self.bots) - {"greedy"} <= others.get(family, set()):
             raise NotImplementedError(
-                "the oracle hand plays careful and random in Conquian only, simple and random"
-                " in the knock family only"
+                "the oracle hand plays careful in Conquian only, simple in the knock family"
+                " only, random in those, Tonk, Phỏm, Nowrang and Continental only"
             )
         self.stake = stake  # Conquian: the tentos this hand is worth (drawn_hand_carry)
         self.offer = -1  # Conquian: the card on offer on the discard pile (-1: none)
@@ -1383,6 +1403,7 @@ class Hand:
         self.upcard = -1  # the hand's upcard (Oklahoma's knock limit and spade double)
         self.deadwood_shown = [0] * table.players  # the knock family's showdown
         self.side = [0] * table.players  # Oklahoma's side bonuses (§2I.39)
+        self.taken_now: list[int] = []  # Tonk's random: the taken cards its actions keep
 
     # ---- small helpers
     def log(self, etype: int, seat: int, a: int = 0, b: int = 0, cards=()) -> None:
@@ -1675,6 +1696,8 @@ class Hand:
     def takes_top(self, seat: int, top: int) -> bool:
         """Does greedy take the discard top: before its initial meld under
         ``only_for_initial_meld`` only to meld it in it (module docstring)."""
+        if self.t.tonk and self.bots[seat] == "random":
+            return self.coin()  # Tonk's random: a fair coin
         if self.t.alternatives:
             return self.wild_wants(seat, top)
         if self.t.knock:
@@ -2006,7 +2029,10 @@ class Hand:
         return pattern_cover(frozenset(kinds), self.t.pattern, self.t.meld_rules.layout)
 
     def pattern_wants(self, seat: int, top: int) -> bool:
-        """Greedy takes the discard top when it makes the hand's cover larger."""
+        """Greedy takes the discard top when it makes the hand's cover larger; random on a
+        coin."""
+        if self.bots[seat] == "random":
+            return self.coin()
         kinds = set(self.hands[seat])
         return self.cover(kinds | {top})[0] > self.cover(kinds)[0]
 
@@ -2030,7 +2056,8 @@ class Hand:
         uniform allowed card of the cover (of all allowed cards when none is) instead."""
         t = self.t
         out = self.pattern_out(seat, taken)
-        if out is not None:
+        random = self.bots[seat] == "random"
+        if out is not None and (not random or self.coin()):  # random goes out on a coin
             rest = set(self.hands[seat]) - {out}
             for run in pattern_runs(rest, t.pattern, t.meld_rules.layout):
                 for k in run:
@@ -2043,6 +2070,9 @@ class Hand:
         kinds = set(self.hands[seat])
         allowed = self.allowed(seat, taken)
         _, kept = self.cover(kinds)
+        if random:  # a uniform card of the pool below (no deadlock breaker)
+            pool = [k for k in allowed if k not in kept] or allowed
+            return pool[self.bots_rng.below(len(pool))]
         if self.rebuilds > 0 and self.bots_rng.below(BREAK_ODDS) == 0:
             keep = [k for k in allowed if k in kept] or allowed
             return keep[self.bots_rng.below(len(keep))]
@@ -2065,7 +2095,9 @@ class Hand:
 
     def wild_wants(self, seat: int, top: int) -> bool:
         """Greedy takes a joker (under deuces wild, a 2) always, a natural card when it makes
-        the cover larger."""
+        the cover larger; random on a coin."""
+        if self.bots[seat] == "random":
+            return self.coin()
         t = self.t
         if top == JOKER or (t.deuces and rank_of(top) == DEUCE_RANK):
             return True
@@ -2134,7 +2166,8 @@ class Hand:
         t = self.t
         allowed = self.allowed(seat, taken)
         found = self.wild_fit(seat, allowed)
-        if found is not None:
+        random = self.bots[seat] == "random"
+        if found is not None and (not random or self.coin()):  # random goes out on a coin
             out = found[0]
             if t.deuces and rank_of(out) == DEUCE_RANK:
                 others = [k for k in allowed if rank_of(k) != DEUCE_RANK]
@@ -2150,6 +2183,9 @@ class Hand:
         kept = {k for k in kept if hand[k] < 2}
         if t.deuces:
             kept |= {k for k in hand if k != JOKER and rank_of(k) == DEUCE_RANK}
+        if random:  # a uniform card of the pool below (no deadlock breaker)
+            pool = [k for k in allowed if k not in kept] or allowed
+            return pool[self.bots_rng.below(len(pool))]
         if self.rebuilds > 0 and self.bots_rng.below(BREAK_ODDS) == 0:
             keep = [k for k in allowed if k in kept] or allowed
             return keep[self.bots_rng.below(len(keep))]
@@ -2293,7 +2329,9 @@ class Hand:
                     reason = EXHAUSTED
                 break
             must_play = t.stock_card_must_play and self.stock_card >= 0  # §2L.48
-            if must_play and not self.play_stock_card(seat, self.stock_card):
+            tonk_random = t.tonk and self.bots[seat] == "random"
+            stock_card = self.tonk_random_stock_card if tonk_random else self.play_stock_card
+            if must_play and not stock_card(seat, self.stock_card):
                 self.take(seat, self.stock_card)
                 self.discard.append(self.stock_card)
                 self.log(E_DISCARD, seat, self.stock_card)
@@ -2306,6 +2344,8 @@ class Hand:
                 card, played = self.pattern_turn(seat, taken), False
             elif t.all_at_once:
                 card, played = self.concealed_turn(seat, taken), False
+            elif tonk_random:
+                plan, (taken, played) = -1, self.tonk_random_table(seat, taken)
             else:
                 plan, taken, played = self.greedy_table(seat, taken)
             out = not self.hands[seat]
@@ -2315,7 +2355,9 @@ class Hand:
                 break
             skip = t.layoff_skips_discard and self.layoffs_turn > 0  # §2L.52
             if not out and not skip:
-                if not t.all_at_once:
+                if tonk_random:
+                    card = self.tonk_random_discard(seat, taken)
+                elif not t.all_at_once:
                     card = self.greedy_discard(seat, taken, plan)
                 self.take(seat, card)
                 self.discard.append(card)
@@ -2677,13 +2719,18 @@ class Hand:
     def drops(self, seat: int, taken: list[int], after_draw: bool) -> bool:
         """Greedy's drop (docs/bots.md): not with one card left that may be discarded after
         its draw; else when its total is at most 3 points per card of the opponent holding
-        the fewest. ``taken``: the cards taken from the discard pile this turn."""
-        if after_draw and sum(self.hands[seat].values()) == 1 and self.allowed(seat, taken):
-            return False
-        fewest = min(sum(h.values()) for p, h in enumerate(self.hands) if p != seat)
+        the fewest. ``taken``: the cards taken from the discard pile this turn. Random's:
+        one chance in 8 each time it is asked (``below(8)`` is 0)."""
         total = self.left()[seat]
-        if total > 3 * fewest:
-            return False
+        if self.bots[seat] == "random":
+            if self.bots_rng.below(8) != 0:
+                return False
+        else:
+            if after_draw and sum(self.hands[seat].values()) == 1 and self.allowed(seat, taken):
+                return False
+            fewest = min(sum(h.values()) for p, h in enumerate(self.hands) if p != seat)
+            if total > 3 * fewest:
+                return False
         self.log(E_DROP, seat, total)
         self.turns += 1
         return True
@@ -2709,6 +2756,100 @@ class Hand:
         for meld in melds:
             self.lay_down(seat, meld, [])
         return True
+
+    # ---- Tonk's random (docs/bots.md "random" and "Tonk: the drop")
+    def tonk_melds_through(self, seat: int, card: int, lowest: bool) -> list[arr.Meld]:
+        """The new melds of ``seat``'s hand through ``card`` (under ``lowest`` only those
+        whose lowest natural kind it is) after which his turn can still end, in the listed
+        order: groups before runs, a group by its suit counts (spades first, fewer first),
+        a run by its window's first position, then its length."""
+        hand = self.hands[seat]
+        melds = []
+        for m in arr.all_melds(sorted(hand.elements()), self.t.meld_rules):
+            if card not in m.naturals or (lowest and min(m.naturals) != card):
+                continue
+            rest = Counter(hand)
+            rest.subtract(m.naturals)
+            if self.can_end(+rest, self.taken_now):
+                melds.append(m)
+        return sorted(melds, key=lambda m: m.key)
+
+    def tonk_actions(self, seat: int) -> list[tuple]:
+        """Random's table actions, in order: each new meld (``("meld", meld)``) under its
+        lowest natural kind, lowest first, when a meld may go down now; then each lay-off
+        (``("layoff", row, kind)``) of a natural kind held, lowest first, on each table meld
+        it fits and ``seat`` may lay off on, first laid first, when a lay-off may go now;
+        only those after which the turn can still end."""
+        t, hand = self.t, self.hands[seat]
+        actions: list[tuple] = []
+        if not (t.meld_limit and self.melds_turn >= t.meld_limit):
+            for c in sorted(k for k in hand if k != JOKER):
+                actions += [("meld", m) for m in self.tonk_melds_through(seat, c, True)]
+        if t.one_layoff and self.layoffs_turn:
+            return actions  # tonk_one_layoff_per_turn (§2L.51)
+        for k in sorted(k for k in hand if k != JOKER):
+            rest = Counter(hand)
+            rest[k] -= 1
+            if not self.can_end(+rest, self.taken_now):
+                continue
+            for row, meld in enumerate(self.melds):
+                if fits(t, meld, k) and self.may_lay_off_on(seat, meld):
+                    actions.append(("layoff", row, k))
+        return actions
+
+    def tonk_random_table(self, seat: int, taken: list[int]) -> tuple[list[int], bool]:
+        """Random's table play: while it holds cards, one draw ``below(n + 1)`` over its
+        ``n`` actions and stopping (the last); under ``tonk_meld_immediately``, while it has
+        a new meld, ``below(melds)`` over those alone (it may not stop). Returns (the taken
+        cards not yet played, played a card)."""
+        played = False
+        while self.hands[seat]:
+            self.taken_now = taken
+            actions = self.tonk_actions(seat)
+            melds = sum(1 for a in actions if a[0] == "meld")
+            n, stop = len(actions), 1
+            if self.t.meld_at_once and melds:
+                n, stop = melds, 0
+            pick = self.bots_rng.below(n + stop)
+            if pick == n:
+                break
+            action = actions[pick]
+            if action[0] == "meld":
+                taken = self.lay_down(seat, action[1], taken)
+            else:
+                _, row, kind = action
+                self.take(seat, kind)
+                self.lay_off(seat, row, kind)
+                taken = self.spend(taken, (kind,))
+            played = True
+        self.taken_now = []
+        return taken, played
+
+    def tonk_random_stock_card(self, seat: int, card: int) -> bool:
+        """Random under ``tonk_stock_card_must_play`` (§2L.48): one draw over each new meld
+        through ``card`` that it may lay down (listed as ``tonk_melds_through``), laying
+        ``card`` off on the first meld that takes it (when one does and the turn can still
+        end) and discarding it; False: it is discarded."""
+        self.taken_now = []
+        rest = Counter(self.hands[seat])
+        rest[card] -= 1
+        row = self.first_fit(card, seat)
+        layoff = row >= 0 and self.can_end(+rest, [])
+        melds = self.tonk_melds_through(seat, card, False)
+        pick = self.bots_rng.below(len(melds) + (2 if layoff else 1))
+        if pick < len(melds):
+            self.lay_down(seat, melds[pick], [])
+            return True
+        if layoff and pick == len(melds):
+            self.take(seat, card)
+            self.lay_off(seat, row, card)
+            return True
+        return False
+
+    def tonk_random_discard(self, seat: int, taken: list[int]) -> int:
+        """Random's discard: a uniform allowed kind (kind order)."""
+        allowed = self.allowed(seat, taken)
+        return allowed[self.bots_rng.below(len(allowed))]
 
     def settle(self, reason: int, winner: int) -> tuple[int, int, list[int]]:
         """The hand's chips (docs/variants.md "Tonk"): (end reason, winner, chips)."""
@@ -2859,7 +3000,8 @@ class Hand:
     def phom_discard(self, seat: int) -> int:
         """Greedy's discard (sim/engine/phom_policy.py): of the cards allowed (not taken,
         the rest keeping the taken cards apart), the one leaving the least deadwood; ties:
-        the higher value, then the higher kind."""
+        the higher value, then the higher kind. Random: a uniform allowed card (kind
+        order)."""
         taken = self.taken_held(seat)
         scored = []
         for k in self.hands[seat]:
@@ -2868,12 +3010,16 @@ class Hand:
             dw = self.apart_deadwood(seat, self.without(seat, k))
             if dw is not None:
                 scored.append((dw, -self.t.values[k], -k))
+        if self.bots[seat] == "random":
+            allowed = sorted(-key[2] for key in scored)
+            return allowed[self.bots_rng.below(len(allowed))]
         return -min(scored)[2]
 
     def phom_layoffs(self, seat: int, keep: int) -> None:
         """Greedy's lay-offs in its fourth turn (``phom_layoff_others``, §2K.43): each card
         but ``keep``, from the lowest kind up, on the first meld another player showed
-        that takes it; passes again until one lays nothing off."""
+        that takes it; passes again until one lays nothing off. Random tosses a coin for
+        each such card (laid off on a 1)."""
         if not self.t.layoff_others:
             return
         changed = True
@@ -2882,6 +3028,8 @@ class Hand:
             for k in sorted(k for k in self.hands[seat] if k != keep):
                 for m, meld in enumerate(self.melds):
                     if meld.owner != seat and fits(self.t, meld, k):
+                        if self.bots[seat] == "random" and not self.coin():
+                            break
                         self.take(seat, k)
                         self.lay_off(seat, m, k)
                         changed = True
@@ -2894,7 +3042,8 @@ class Hand:
         while True:
             if self.turns > 0:  # the first player's opening turn has no draw
                 top = self.discard[-1]
-                if self.may_take_top(seat, top):  # greedy always takes when it may
+                # greedy always takes when it may, random on a coin
+                if self.may_take_top(seat, top) and (self.bots[seat] != "random" or self.coin()):
                     self.discard.pop()
                     self.give(seat, top)
                     self.picked[seat].add(top)

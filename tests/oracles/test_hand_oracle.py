@@ -10,11 +10,15 @@ player counts (``CONTINENTAL_CASES``), and the knock family's files that it play
 Oklahoma gin at 2 players, 3-player gin, 4-player partnership gin, knock rummy at 2, 3
 and 5; carousel_knock in ``NOT_YET``), with greedy and with line-ups of simple, random and greedy
 (``KNOCK_BOT_CASES``) and under settings no file uses (``KNOCK_SETTINGS``), their
-showdown and its scores and side bonuses too.
+showdown and its scores and side bonuses too; and Tonk, Phỏm, Nowrang and Continental (its
+presets too) with line-ups of random and greedy, all random and mixed, at low and high
+player counts (``TONK_BOT_CASES``, ``PHOM_BOT_CASES``, ``NOWRANG_BOTS``,
+``CONTINENTAL_BOT_CASES``).
 
 Long mode (``make verify``-style): ``python -m tests.oracles.test_hand_oracle --hands 1000``
 plays that many hands per file (and setting) and player count and prints how they ended;
-``--only phom`` plays only the cases whose name holds ``phom``.
+``--only phom`` plays only the cases whose name holds ``phom`` (``--only random``: every
+line-up with random in it).
 """
 
 from __future__ import annotations
@@ -217,6 +221,30 @@ TONK_SETTINGS = (
     {"play_direction": "counterclockwise"},  # §2K.46
 )
 """Tonk's options (§2L) that the oracle plays, at 2 and 5 players."""
+TONK_BOT_CASES = (
+    ({}, ("random", "random")),  # the drop on 1 in 8, coins to take, uniform actions
+    ({}, ("random", "greedy")),
+    ({}, ("greedy", "random", "random", "greedy", "random")),
+    ({}, ("random",) * 6),
+    ({"tonk_stock_card_must_play": True}, ("random", "greedy", "random")),  # §2L.48
+    ({"tonk_stock_card_must_play": True, "melds_per_turn": "unlimited"}, ("random",) * 2),
+    (
+        {
+            "tonk_one_layoff_per_turn": True,
+            "tonk_layoff_skips_discard": True,
+            "tonk_no_fourth_in_group": True,
+        },
+        ("random", "random", "greedy"),
+    ),
+    ({"tonk_meld_immediately": True}, ("random", "greedy", "random")),  # §2L.49
+    ({"tonk_meld_immediately": True, "melds_per_turn": "unlimited"}, ("random",) * 4),
+    ({"tonk_deal": 7, "melds_per_turn": "unlimited"}, ("random", "random", "greedy", "random")),
+    ({"play_direction": "counterclockwise"}, ("random", "greedy", "random", "greedy")),
+    # 6 × 7 cards leave 9 in the stock: the stock-out, and random's drop before it (§2L.55)
+    ({"tonk_deal": 7}, ("greedy", "greedy", "random", "greedy", "greedy", "random")),
+)
+"""Tonk with line-ups of random and greedy (docs/bots.md "Tonk: the drop"): (settings, bots)."""
+TONK_BOT_HANDS = 120
 PHOM_CASES = (
     ({}, 2),
     ({}, 3),
@@ -228,6 +256,17 @@ PHOM_CASES = (
 )
 """Phỏm (§3.13) with its defaults and its options (§2K.43-46): (settings, players)."""
 PHOM_HANDS = 200
+PHOM_BOT_CASES = (
+    ({}, ("random", "random")),  # a coin to take, uniform discards, a coin a lay-off
+    ({}, ("random", "greedy")),
+    ({}, ("greedy", "random", "random")),
+    ({}, ("random",) * 4),
+    ({"phom_layoff_others": False}, ("random", "greedy", "random")),  # §2K.43
+    ({"phom_discard_taken_penalty": True, "phom_three_taken_liability": True}, ("random",) * 3),
+    ({"play_direction": "counterclockwise"}, ("random", "greedy", "random", "greedy")),
+)
+"""Phỏm with line-ups of random and greedy (docs/bots.md "Phỏm"): (settings, bots)."""
+PHOM_BOT_HANDS = 24
 CONQUIAN_CASES = (
     ({}, ("greedy", "greedy")),
     ({}, ("careful", "careful")),  # careful forces (changing nothing against careful)
@@ -263,6 +302,22 @@ CONTINENTAL_CASES = (
 )
 """Continental (§3.11) and its presets, greedy at every seat: (file, players)."""
 CONTINENTAL_HANDS = 30
+CONTINENTAL_BOT_CASES = (
+    ("continental", ("random", "random")),  # coins to take and to go out, uniform discards
+    ("continental", ("greedy", "random")),
+    ("continental", ("random", "greedy", "random", "greedy")),
+    ("continental@bonuses", ("random", "greedy", "random")),
+    ("continental@shuffle", ("random", "random")),
+    ("continental@shuffle", ("greedy", "random", "random", "greedy", "random")),
+    ("continental@deuces", ("random", "greedy")),
+    ("continental@deuces", ("random",) * 4),
+    ("continental", ("random", "greedy") * 4),  # 8 players: 3 packs, 3 jokers
+    ("continental@deuces", ("greedy", "random", "random") * 3),  # 9 players: 4 packs
+    ("continental", ("random", "greedy") * 6),  # 12 players: ~200 turns a hand
+)
+"""Continental and its presets with line-ups of random and greedy: (file, bots)."""
+CONTINENTAL_BOT_HANDS = 8
+CONTINENTAL_BOT_ROWS = 1500
 CONTINENTAL_ROWS = 800
 KNOCK_BOT_CASES = (
     ("gin_rummy", ("simple", "simple")),
@@ -291,6 +346,10 @@ KNOCK_SETTINGS = (
 NOWRANG_SEEDS = (29, 11, 1000)
 """Nowrang (§3.15), greedy at both seats: seeds of ``NOWRANG_HANDS`` hands each."""
 NOWRANG_HANDS = 200
+NOWRANG_BOTS = (("random", "random"), ("random", "greedy"), ("greedy", "random"))
+"""Nowrang with random (docs/bots.md "Fixed patterns: Nowrang"): line-ups of 2 seats."""
+NOWRANG_BOT_HANDS = 30
+NOWRANG_BOT_ROWS = 800  # random plays ~70 turns a hand, and stalls 3% (the 500-turn cap)
 ALL_AT_ONCE_SETTINGS = (
     {"must_discard_to_go_out": True},
     {"scoring": "unmelded_to_winner", "ace_rank": "around_corner", "ace_points": 11},
@@ -479,6 +538,22 @@ def test_engine_hands_equal_the_oracle_hands_in_tonk(extra, players):
 
 
 @pytest.mark.parametrize(
+    ("extra", "bots"),
+    TONK_BOT_CASES,
+    ids=[",".join(f"{k}={v}" for k, v in e.items()) + "-" + "-".join(b) for e, b in TONK_BOT_CASES],
+)
+def test_engine_hands_equal_the_oracle_hands_in_tonk_with_random(extra, bots):
+    """Tonk (§3.22) with random (docs/bots.md "random", "Tonk: the drop"): its drop on one
+    chance in 8 at each ask, the coin to take, the uniform table actions and stop, the
+    stock card's uniform pick (§2L.48), the melds first (§2L.49), the uniform discard."""
+    rules = load_variant("tonk", extra)
+    name = f"tonk with {extra}, {bots}"
+    ended, difference = compare(name, len(bots), TONK_BOT_HANDS, SEED, rules, bots)
+    assert difference is None, difference
+    assert ended["ev:drop"] > 0 and ended["ev:draw_discard"] > 0
+
+
+@pytest.mark.parametrize(
     ("extra", "players"),
     PHOM_CASES,
     ids=[",".join(map(str, extra.values())) + f"-{n}" for extra, n in PHOM_CASES],
@@ -487,6 +562,23 @@ def test_engine_hands_equal_the_oracle_hands_in_phom(extra, players):
     rules = load_variant("phom", extra)
     _, difference = compare(f"phom with {extra}", players, PHOM_HANDS, SEED, rules)
     assert difference is None, difference
+
+
+@pytest.mark.parametrize(
+    ("extra", "bots"),
+    PHOM_BOT_CASES,
+    ids=[",".join(f"{k}={v}" for k, v in e.items()) + "-" + "-".join(b) for e, b in PHOM_BOT_CASES],
+)
+def test_engine_hands_equal_the_oracle_hands_in_phom_with_random(extra, bots):
+    """Phỏm (§3.13) with random (docs/bots.md "Phỏm"): a coin for each take the rules
+    allow, a uniform allowed discard, a coin for each fitting card in the fourth turn."""
+    rules = load_variant("phom", extra)
+    name = f"phom with {extra}, {bots}"
+    ended, difference = compare(name, len(bots), PHOM_BOT_HANDS, SEED, rules, bots)
+    assert difference is None, difference
+    assert ended["ev:draw_discard"] > 0 and ended["showdown"] > 0
+    if extra.get("phom_layoff_others", True):
+        assert ended["ev:layoff"] > 0
 
 
 def test_the_three_taken_liability_is_the_documented_one():
@@ -542,6 +634,20 @@ def test_engine_hands_equal_the_oracle_hands_in_nowrang(seed):
     assert difference is None, difference
     assert ended["went_out"] > 0 and ended["ev:meld"] == 3 * ended["went_out"]
     assert ended["ev:draw_discard"] > 0 and ended["ev:rebuild"] > 0
+
+
+@pytest.mark.parametrize("bots", NOWRANG_BOTS, ids="-".join)
+def test_engine_hands_equal_the_oracle_hands_in_nowrang_with_random(bots):
+    """Nowrang (§3.15) with random (docs/bots.md "Fixed patterns: Nowrang"): a coin to take
+    the discard top, a coin to go out when it can, a uniform discard outside the cover (of
+    all allowed cards when none is), no deadlock breaker."""
+    name = f"nowrang {bots}"
+    rules = load_variant("nowrang")
+    ended, difference = compare(
+        name, 2, NOWRANG_BOT_HANDS, SEED, rules, bots, rows=NOWRANG_BOT_ROWS
+    )
+    assert difference is None, difference
+    assert ended["went_out"] > 0 and ended["ev:draw_discard"] > 0 and ended["ev:rebuild"] > 0
 
 
 @pytest.mark.parametrize(
@@ -613,6 +719,24 @@ def test_engine_hands_equal_the_oracle_hands_in_continental(name, players):
     ended, difference = compare(name, players, CONTINENTAL_HANDS, SEED, rows=CONTINENTAL_ROWS)
     assert difference is None, difference
     assert ended["went_out"] > 0 and ended["ev:meld"] >= 4 * ended["went_out"]
+
+
+@pytest.mark.parametrize(
+    ("name", "bots"),
+    CONTINENTAL_BOT_CASES,
+    ids=[f"{n}-{'-'.join(b)}" for n, b in CONTINENTAL_BOT_CASES],
+)
+def test_engine_hands_equal_the_oracle_hands_in_continental_with_random(name, bots):
+    """Continental (§3.11) with random (docs/bots.md "Fixed patterns with wild cards"): a
+    coin to take, a coin to go out when it can (the quick out before the first draw is
+    every bot's), a uniform discard outside the cover, no deadlock breaker."""
+    rules = load_variant(name)
+    ended, difference = compare(
+        f"{name} {bots}", len(bots), CONTINENTAL_BOT_HANDS, SEED, rules, bots,
+        rows=CONTINENTAL_BOT_ROWS,
+    )  # fmt: skip
+    assert difference is None, difference
+    assert ended["went_out"] > 0 and ended["ev:draw_discard"] > 0
 
 
 BONUSES = {"continental_quick_bonus": True, "continental_special_bonus": True}
@@ -777,6 +901,14 @@ def main(argv: list[str] | None = None) -> int:
         (f"rummy_basic {extra}", n, with_settings(extra), ()) for extra in SETTINGS for n in (2, 5)
     ]
     cases += [(f"phom {extra}", n, load_variant("phom", extra), ()) for extra, n in PHOM_CASES[3:]]
+    cases += [
+        (f"tonk {extra} {'-'.join(bots)}", len(bots), load_variant("tonk", extra), bots)
+        for extra, bots in TONK_BOT_CASES
+    ]
+    cases += [
+        (f"phom {extra} {'-'.join(bots)}", len(bots), load_variant("phom", extra), bots)
+        for extra, bots in PHOM_BOT_CASES
+    ]
     cases += [(name, n, None, ()) for name, n in CONTINENTAL_CASES]
     cases += [
         (f"{name} {'-'.join(bots)}", len(bots), load_variant(name), bots)
@@ -789,9 +921,20 @@ def main(argv: list[str] | None = None) -> int:
         (f"conquian {extra} {'-'.join(bots)}", 2, load_variant("conquian", extra), bots)
         for extra, bots in CONQUIAN_CASES[1:]
     ]
+    cases += [
+        (f"nowrang {'-'.join(bots)}", 2, load_variant("nowrang"), bots) for bots in NOWRANG_BOTS
+    ]
+    cases += [
+        (f"{name} {'-'.join(bots)}", len(bots), load_variant(name), bots)
+        for name, bots in CONTINENTAL_BOT_CASES
+    ]
     cases = [case for case in cases if args.only in case[0]]
     for name, players, rules, bots in cases:
         rows = CONTINENTAL_ROWS if name.startswith("continental") else EVENT_ROWS
+        if "random" in bots and name.startswith("nowrang"):
+            rows = NOWRANG_BOT_ROWS
+        if "random" in bots and name.startswith("continental"):
+            rows = CONTINENTAL_BOT_ROWS
         ended, difference = compare(name, players, args.hands, args.seed, rules, bots, rows=rows)
         total.update(ended)
         counts = " ".join(f"{k}={ended[k]}" for k in sorted(ended) if not k.startswith("ev:"))
