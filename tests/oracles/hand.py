@@ -365,6 +365,7 @@ STOCK_RULES = (
 DRAW_RULES = ("top", "any_card", "top_plus_one")
 REPLACE_RULES = ("none", "steal_by_replacement", "to_hand", "reuse_same_turn")
 BOTS = ("greedy", "careful", "random", "simple")
+MAX_CAND = 256  # melds the engine lists through one card (sim/engine/melds.py), the rest cut
 PATTERNS = {"none": (), "runs_4_3_3": (4, 3, 3)}  # go_out_pattern: its runs' lengths, in order
 SCORINGS = (
     "pip_to_winner",
@@ -452,6 +453,13 @@ class Table:
     defender_lays_off: bool = False  # layoff_target = any: on the knocker's melds
     sits_out: bool = False  # dealer_rotation = loser_sits_out: the dealer sits out (§3.18)
     partnership: bool = False  # 4-player gin: two 2-player tables, team scores (§3.19)
+
+    @property
+    def progressive_family(self) -> bool:
+        """Progressive rummy (or all at once) without a family's own turn flow or a fixed
+        go-out pattern: where the oracle plays ``random`` beside ``greedy``."""
+        own = self.tonk or self.phom or self.conquian or self.knock or self.eleven
+        return not (own or self.pattern or self.alternatives)
 
     @classmethod
     def of(cls, rules: Rules, players: int) -> Table:
@@ -1335,17 +1343,23 @@ class Hand:
         self.sitter = dealer if table.sits_out else -1  # §3.18: the dealer sits out
         self.deal_rng = Stream(stream_seed(seed, shard, deal, STREAM_DEAL))
         self.bots_rng = Stream(stream_seed(seed, shard, deal, STREAM_BOTS))  # random's coins
-        # each seat's bot: greedy everywhere; careful and random only in Conquian
+        # each seat's bot: greedy everywhere; careful and random in Conquian, simple and
+        # random in the knock family, random in progressive rummy (and all at once)
         self.bots = tuple(bots) or ("greedy",) * table.players
         if len(self.bots) != table.players or any(b not in BOTS for b in self.bots):
             raise ValueError(f"one bot a seat, of {BOTS}: {self.bots}")
         others = {"conquian": {"careful", "random"}, "knock": {"simple", "random"}}
+        others["progressive"] = {"random"}
         family = "conquian" if table.conquian else "knock" if table.knock else ""
+        if not family and table.progressive_family:
+            family = "progressive"
         if not set(self.bots) - {"greedy"} <= others.get(family, set()):
             raise NotImplementedError(
                 "the oracle hand plays careful and random in Conquian only, simple and random"
-                " in the knock family only"
+                " in the knock family only, random in progressive rummy only"
             )
+        self.owed = 0  # random under reuse_same_turn: jokers taken back, owed to the table
+        self.borrows_turn = 0  # random: borrows this turn (one a turn, §2D.22)
         self.stake = stake  # Conquian: the tentos this hand is worth (drawn_hand_carry)
         self.offer = -1  # Conquian: the card on offer on the discard pile (-1: none)
         ranks = arr.positions(table.meld_rules.layout)  # the pack's ranks (§2A.7)
@@ -1558,13 +1572,17 @@ class Hand:
 
     def declare_jokers(self, seat: int, m: int) -> None:
         """``seat`` declares each joker of table meld ``m`` that must be declared now
-        (``declaration_options``) as the lowest card it may be (greedy)."""
+        (``declaration_options``) as the lowest card it may be (greedy), or a uniform one of
+        them (random)."""
         while True:
             options = declaration_options(self.t, self.melds[m])
             if not options:
                 return
-            self.melds[m].declared.add(options[0])
-            self.log(E_DECLARE, seat, m, options[0])
+            pick = 0
+            if self.bots[seat] == "random":  # uniform among the options, kind order
+                pick = self.bots_rng.below(len(options))
+            self.melds[m].declared.add(options[pick])
+            self.log(E_DECLARE, seat, m, options[pick])
             self.table_changed()
 
     def may_steal(self, seat: int, put_down: bool) -> bool:
@@ -1681,13 +1699,18 @@ class Hand:
             return self.knock_wants(seat, top)
         if self.t.pattern:
             return self.pattern_wants(seat, top)
+        random = self.bots[seat] == "random"
+        if random and self.t.all_at_once:
+            return self.coin()  # all at once: a fair coin (the knock family's take)
         if self.t.only_for_initial and not self.opened[seat]:
             self.give(seat, top)
             self.took_unopened = True
             _, melds = self.greedy_arrangement(seat, [top])
             self.took_unopened = False
             self.take(seat, top)
-            return bool(melds)
+            return bool(melds) and (not random or self.coin())  # random asked only then
+        if random:
+            return self.coin()
         return self.greedy_wants(seat, top)
 
     # ---- greedy
@@ -1710,6 +1733,8 @@ class Hand:
     def area_choice(self, seat: int) -> int:
         """``any_card``: the place in the area of the card greedy takes, or -1 (module
         docstring)."""
+        if self.bots[seat] == "random":  # a coin, then a uniform place (the oldest first)
+            return self.bots_rng.below(len(self.discard)) if self.coin() else -1
         wanted = [
             (self.t.values[k], k, i)
             for i, k in enumerate(self.discard)
@@ -1721,6 +1746,8 @@ class Hand:
         """``top_plus_one``: does greedy take ``top`` and a second card (module docstring)?"""
         if len(self.stock) + len(self.discard) < 3:
             return False  # the next player would have nothing to draw
+        if self.bots[seat] == "random":
+            return self.coin()
         if self.greedy_wants(seat, top):
             return True
         going_round = set().union(*self.stock_seen)
@@ -1836,6 +1863,17 @@ class Hand:
         if best is None:
             return False, taken
         _, m, k, melds = best
+        self.unlend(m, k)
+        self.give(seat, k)
+        self.log(E_BORROW, seat, m, k)
+        first = next(x for x in melds if k in x.naturals)
+        for x in (first, *(x for x in melds if x is not first)):
+            taken = self.lay_down(seat, x, taken)
+        return True, taken
+
+    def unlend(self, m: int, k: int) -> None:
+        """Natural ``k`` (one ``lends`` gave) leaves table meld ``m``: a run's first card
+        when it is that card, else its last."""
         meld = self.melds[m]
         if meld.kind == "group":
             meld.counts[suit_of(k)] -= 1
@@ -1846,12 +1884,6 @@ class Hand:
         else:
             meld.slots.pop()
         self.table_changed()
-        self.give(seat, k)
-        self.log(E_BORROW, seat, m, k)
-        first = next(x for x in melds if k in x.naturals)
-        for x in (first, *(x for x in melds if x is not first)):
-            taken = self.lay_down(seat, x, taken)
-        return True, taken
 
     def lay_down(self, seat: int, m: arr.Meld, taken: list[int]) -> list[int]:
         """``seat`` lays down meld ``m`` from his hand and declares its jokers when the
@@ -1958,6 +1990,223 @@ class Hand:
             return JOKER
         return max(pool, key=lambda k: (self.t.values[k], k))
 
+    # ---- random (progressive rummy; docs/bots.md "random", sim/engine/random_bot.py)
+    def wants_second(self, seat: int, card: int) -> bool:
+        """``top_plus_one``: take ``card``, the next discard, as the second card? Each bot's
+        take-test (random: its take of the discard top, a coin)."""
+        if self.bots[seat] == "random":
+            return self.takes_top(seat, card)
+        return self.greedy_wants(seat, card)
+
+    def random_discard(self, seat: int, taken: list[int]) -> int:
+        """A uniform card among the allowed natural kinds in kind order, then a joker when
+        one may go (one held beside the jokers taken from the discard pile this turn and
+        those owed to the table)."""
+        allowed = self.allowed(seat, taken)
+        if self.hands[seat][JOKER] - self.owed > taken.count(JOKER):
+            allowed.append(JOKER)
+        return allowed[self.bots_rng.below(len(allowed))]
+
+    def ends_after(self, rest: Counter, taken: list[int], jokers_played: int = 0) -> bool:
+        """Could the turn still end legally with ``rest`` left in hand, ``jokers_played`` of
+        his jokers having gone to the table (which pay the jokers owed back first)? An
+        empty hand where going out without a discard is allowed, a joker besides those
+        taken from the discard pile and those still owed, or a natural card that may go."""
+        rest = +rest
+        if not rest:
+            return not self.t.must_discard
+        owed = max(0, self.owed - jokers_played)
+        if rest[JOKER] - owed > taken.count(JOKER):
+            return True
+        return any(self.may_go(rest, k, taken) for k in rest if k != JOKER)
+
+    def melds_through(self, cards: Counter, every: list[arr.Meld] | None = None) -> dict:
+        """Natural kind c -> the melds of ``cards`` that hold c, in the engine's listing
+        order (``melds.list_candidates``: the groups by their counts per suit, spades
+        first, then jokers; the runs by window, then by what stands on each position: a
+        suit, then a joker; that is, by key), at most ``MAX_CAND`` of them."""
+        if every is None:
+            every = arr.all_melds(sorted(cards.elements()), self.t.meld_rules)
+        out: dict[int, list[arr.Meld]] = {}
+        for meld in sorted(every, key=lambda m: m.key):
+            for c in set(meld.naturals):
+                listed = out.setdefault(c, [])
+                if len(listed) < MAX_CAND:
+                    listed.append(meld)
+        return out
+
+    def opens_after(self, seat: int, taken: list[int], meld: arr.Meld) -> bool:
+        """Before ``seat``'s initial meld: would laying down ``meld`` make it, alone or
+        with greedy's arrangement of the rest (which meets what is then still missing, the
+        card taken for it included; with one meld a turn it must do alone)?"""
+        hand = self.hands[seat]
+        rest = Counter(hand)
+        rest.subtract(meld.naturals)
+        rest[JOKER] -= meld.jokers
+        after = list(taken)
+        if after and 0 <= after[0] < JOKER and after[0] in meld.naturals:
+            after[0] = -1
+        if after and after[0] == JOKER and meld.jokers > 0:
+            after[0] = -1
+        opening = self.open_turn
+        self.hands[seat] = +rest
+        self.open_turn += arr.opening_value(meld, self.t.values, self.t.opening_ace_low)
+        minimum, must = self.opening_terms(seat, after)
+        found = minimum <= 0 and must is None
+        if not found and self.t.meld_limit == 0:
+            found = bool(self.greedy_arrangement(seat, after)[1])
+        self.hands[seat] = hand
+        self.open_turn = opening
+        return found
+
+    def random_actions(self, seat: int, taken: list[int]) -> list[tuple]:
+        """Every legal table action of ``seat`` now, in the documented order (module
+        docstring, "random"): new melds, lay-offs, joker lay-offs, replacements, borrows."""
+        hand = self.hands[seat]
+        t = self.t
+        acts: list[tuple] = []
+        owing = self.owed > 0
+        may_meld = t.meld_limit == 0 or self.melds_turn < t.meld_limit
+        opened = self.opened[seat]
+        if may_meld and not owing:
+            listed = self.melds_through(hand)
+            for c in sorted(k for k in hand if k != JOKER):
+                for meld in listed.get(c, []):
+                    if min(meld.naturals) != c:
+                        continue  # listed under its lowest natural card
+                    rest = Counter(hand)
+                    rest.subtract(meld.naturals)
+                    rest[JOKER] -= meld.jokers
+                    if not self.ends_after(rest, taken, meld.jokers):
+                        continue
+                    if not opened and not self.opens_after(seat, taken, meld):
+                        continue
+                    acts.append(("meld", meld))
+        if not owing:
+            for k in sorted(k for k in hand if k != JOKER):
+                rest = Counter(hand)
+                rest[k] -= 1
+                if not self.ends_after(rest, taken):
+                    continue
+                for m, meld in enumerate(self.melds):
+                    if fits(t, meld, k) and self.may_lay_off_on(seat, meld):
+                        acts.append(("layoff", m, k))
+        if hand[JOKER] > 0:
+            rest = Counter(hand)
+            rest[JOKER] -= 1
+            if self.ends_after(rest, taken, 1):
+                for m, meld in enumerate(self.melds):
+                    if self.may_lay_off_on(seat, meld) and takes_joker(t, meld):
+                        acts.append(("joker", m))
+        if owing:
+            return acts
+        if self.random_may_steal(seat):
+            for m, meld in enumerate(self.melds):
+                for k in sorted(stands_for(t, meld)):
+                    if hand[k] > 0 and self.random_usable(seat, k, taken):
+                        acts.append(("steal", m, k))
+        if t.borrowing != "off" and self.borrows_turn == 0 and may_meld and opened:
+            for m, meld in enumerate(self.melds):
+                for k in self.lends(seat, meld):
+                    cards = Counter(hand)
+                    cards[k] += 1
+                    for new in self.melds_through(cards).get(k, []):
+                        rest = Counter(cards)
+                        rest.subtract(new.naturals)
+                        rest[JOKER] -= new.jokers
+                        if self.ends_after(rest, taken, new.jokers):
+                            acts.append(("borrow", m, k, new))
+        return acts
+
+    def random_may_steal(self, seat: int) -> bool:
+        """May a table joker be replaced now (§2B.12): under ``to_hand`` only before
+        anything was laid down or off this turn (a joker lay-off too)."""
+        if self.t.jokers == 0:
+            return False
+        if self.t.joker_replace == "to_hand":
+            return self.melds_turn == 0 and self.layoffs_turn == 0
+        if self.t.joker_replace == "reuse_same_turn":
+            return self.opened[seat]
+        return self.t.joker_replace == "steal_by_replacement"
+
+    def random_usable(self, seat: int, kind: int, taken: list[int]) -> bool:
+        """May random replace a table joker by ``kind``: never the discard taken for the
+        initial meld before it is made; under ``reuse_same_turn`` only when the joker could
+        go back (a meld he may lay off on takes one) and the turn end without ``kind``."""
+        if self.took_unopened and taken and kind == taken[0]:
+            return False
+        if self.t.joker_replace != "reuse_same_turn":
+            return True
+        rest = Counter(self.hands[seat])
+        rest[kind] -= 1
+        return self.first_joker_fit(seat) >= 0 and self.ends_after(rest, taken)
+
+    def random_act(self, seat: int, act: tuple, taken: list[int]) -> list[int]:
+        """Carry out one action of ``random_actions``; returns the taken cards not yet
+        played."""
+        what = act[0]
+        if what == "meld":
+            meld = act[1]
+            opened = self.opened[seat]
+            taken = self.lay_down(seat, meld, taken)
+            self.owed = max(0, self.owed - meld.jokers)
+            if not opened and not self.opened[seat]:  # greedy's arrangement of the rest
+                _, melds = self.greedy_arrangement(seat, taken)
+                for x in melds:
+                    taken = self.lay_down(seat, x, taken)
+                    self.owed = max(0, self.owed - x.jokers)
+        elif what == "layoff":
+            _, m, k = act
+            self.take(seat, k)
+            self.lay_off(seat, m, k)
+            taken = self.spend(taken, (k,))
+        elif what == "joker":
+            self.take(seat, JOKER)
+            self.lay_off_joker(seat, act[1])
+            self.layoffs_turn += 1
+            self.owed = max(0, self.owed - 1)
+            taken = self.spend_joker(taken)
+        elif what == "steal":
+            _, m, k = act
+            self.take(seat, k)
+            self.give(seat, JOKER)
+            replace_joker(self.melds[m], k, self.t.meld_rules.layout)
+            self.log(E_STEAL, seat, m, k)
+            self.table_changed()
+            taken = self.spend(taken, (k,))
+            if self.t.joker_replace == "reuse_same_turn":
+                self.owed += 1  # it goes back to the table this turn
+        else:  # borrow
+            _, m, k, new = act
+            self.unlend(m, k)
+            self.give(seat, k)
+            self.log(E_BORROW, seat, m, k)
+            self.borrows_turn += 1
+            taken = self.lay_down(seat, new, taken)
+            self.owed = max(0, self.owed - new.jokers)
+        return taken
+
+    def random_table(self, seat: int, taken: list[int]) -> tuple[list[int], bool]:
+        """Random's table play: again and again a uniform pick among every legal action
+        and stopping (not while the discard taken for the initial meld is not melded, nor
+        while a joker taken back under ``reuse_same_turn`` is owed); returns (the taken
+        cards not yet played, played a card)."""
+        self.owed = 0
+        self.borrows_turn = 0
+        played = False
+        while sum(self.hands[seat].values()) > 0:
+            acts = self.random_actions(seat, taken)
+            must = (self.took_unopened and not self.opened[seat]) or self.owed > 0
+            n = len(acts)
+            if must and n == 0:
+                break  # never expected (the engine's audit counts it)
+            pick = self.bots_rng.below(n if must else n + 1)
+            if pick == n:
+                break
+            taken = self.random_act(seat, acts[pick], taken)
+            played = True
+        return taken, played
+
     # ---- all at once (greedy)
     def deadwood(self, hand: Counter) -> int:
         value, _ = self.best(hand)
@@ -1981,7 +2230,7 @@ class Hand:
                 if self.deadwood(+rest) == 0:
                     out = c
                     break
-        if out is not None:
+        if out is not None and (self.bots[seat] != "random" or self.coin()):
             rest = Counter(hand)
             if out >= 0:
                 rest[out] -= 1
@@ -1993,6 +2242,11 @@ class Hand:
                 self.melds.append(meld_from(m, seat, self.t))
                 self.log(E_MELD, seat, len(self.melds) - 1, 0, sorted(m.naturals))
             return out
+        if self.bots[seat] == "random":  # a uniform allowed card outside the arrangement
+            _, melds = self.best(hand)
+            melded = {k for m in melds for k in m.naturals}
+            pool = [k for k in allowed if k not in melded] or allowed
+            return pool[self.bots_rng.below(len(pool))]
         if self.come_round >= 0 and any(k != self.come_round for k in allowed):
             allowed = [k for k in allowed if k != self.come_round]  # keep it
         _, melds = self.best(hand)
@@ -2202,7 +2456,7 @@ class Hand:
             if t.only_for_initial and not self.opened[seat] and not forced:
                 self.took_unopened = True  # it goes into his initial meld this turn
             if t.discard_draw == "top_plus_one":
-                if self.discard and (not self.stock or self.greedy_wants(seat, self.discard[-1])):
+                if self.discard and (not self.stock or self.wants_second(seat, self.discard[-1])):
                     second = self.discard.pop()
                     self.give(seat, second)
                     self.log(E_DRAW_DISCARD, seat, second, 1)
@@ -2306,6 +2560,9 @@ class Hand:
                 card, played = self.pattern_turn(seat, taken), False
             elif t.all_at_once:
                 card, played = self.concealed_turn(seat, taken), False
+            elif self.bots[seat] == "random":
+                plan = -1
+                taken, played = self.random_table(seat, taken)
             else:
                 plan, taken, played = self.greedy_table(seat, taken)
             out = not self.hands[seat]
@@ -2315,7 +2572,9 @@ class Hand:
                 break
             skip = t.layoff_skips_discard and self.layoffs_turn > 0  # §2L.52
             if not out and not skip:
-                if not t.all_at_once:
+                if self.bots[seat] == "random" and not t.all_at_once:
+                    card = self.random_discard(seat, taken)
+                elif not t.all_at_once:
                     card = self.greedy_discard(seat, taken, plan)
                 self.take(seat, card)
                 self.discard.append(card)
@@ -2782,10 +3041,10 @@ class Hand:
         while True:
             card = self.discard[-1]
             caller = discarder
-            for _ in range(1, players):  # greedy calls whatever it may
+            for _ in range(1, players):  # greedy calls whatever it may, random on a coin
                 caller = self.step(caller)
                 m = self.first_joker_fit(caller) if card == JOKER else self.first_fit(card, caller)
-                if m >= 0:
+                if m >= 0 and (self.bots[caller] != "random" or self.coin()):
                     break
             else:
                 return -1
@@ -2797,7 +3056,11 @@ class Hand:
                 self.lay_off(caller, m, card)
             self.played[caller] = True
             self.come_round = -1
-            out = self.greedy_discard(caller, [], -1)
+            if self.bots[caller] == "random":
+                self.owed = 0
+                out = self.random_discard(caller, [])
+            else:
+                out = self.greedy_discard(caller, [], -1)
             self.take(caller, out)
             self.discard.append(out)
             self.log(E_DISCARD, caller, out)
