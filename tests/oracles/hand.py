@@ -1,5 +1,5 @@
-"""Slow, plain reference hand of progressive rummy with the ``greedy`` bot (and of
-Conquian with ``greedy``, ``careful`` and ``random``, and of the knock family).
+"""Slow, plain reference hand of progressive rummy with the ``greedy`` and ``random`` bots
+(and of Conquian with ``greedy``, ``careful`` and ``random``, and of the knock family).
 
 The oracle of ``sim.engine`` (docs/engine-plan.md, "The play, exactly"): it plays one hand
 from the same random streams and writes the same event log, so a disagreement points at
@@ -248,6 +248,45 @@ its take-test accepts it, or when the stock was rebuilt this hand and is not emp
 player drew that kind from the stock since the table last changed and it joins a partial
 meld of the hand; its second card is the next discard when its take-test accepts it (or
 the stock is empty), else the stock's next card.
+
+Random in progressive rummy (every file greedy plays but Tonk, Phỏm, Conquian, the knock
+family, Nowrang and Continental; docs/bots.md "random", sim/engine/random_bot.py's
+docstring), from the bots' stream of the deal, one ``below`` a choice. Its take of the
+discard top, its call (asked only when it may call) and its second card under
+``top_plus_one`` are fair coins (under ``top_plus_one`` asked only when three cards are
+left, as greedy's); under ``any_card`` a coin, then the card's place among the area's
+cards in the order they were thrown; under ``only_for_initial_meld`` before its initial
+meld the coin is tossed only when greedy's arrangement with the card makes it and melds
+the card. Its table play, again and again while it holds a card: every legal action is
+listed and one number ``below(n + 1)`` picks one of the ``n`` actions or stopping (the
+last), a number drawn even when stopping is all it may do; ``below(n)`` when it may not
+stop (the discard taken for the initial meld not yet melded, a joker taken back under
+``reuse_same_turn`` still owed), nothing when then nothing is legal. The actions in
+order: new melds (when one may be laid down now; not while a joker is owed): for each
+natural kind held, lowest first, the melds of the hand that hold it in the engine's
+listing order (by key, ``tests.oracles.arrangement``: groups by their counts per suit,
+spades first, then jokers; runs by window, then by what stands on each position), at most
+``MAX_CAND`` a card, those whose lowest natural card it is and that leave the turn able to
+end (a card that may go, a joker beside the taken and owed ones, or an empty hand where
+going out without a discard is allowed), and before the initial meld only a meld that makes
+it alone or with greedy's arrangement of the rest (laid down with it; with one meld a turn
+alone); then lay-offs: for each natural kind held, lowest first, that leaves the turn able
+to end, each table meld it fits and he may lay off on, first laid first (a slide is one);
+then, when a joker may go to the table and the turn still end, each meld that takes a
+joker and he may lay off on; then (not while owing) the replacements of ``joker_replace``
+(``to_hand``: before anything is laid down or off this turn; ``reuse_same_turn``: once
+opened, only a card after which the joker could go back, the joker then owed): for each
+table meld each natural kind held that one of its jokers stands for, lowest first; then
+(``borrowing``, once a turn, when a meld may be laid down and he has opened) for each
+table meld each card it lends, lowest first, every meld through that card with cards of
+his hand (the listing order, at most ``MAX_CAND``, not only those it is lowest in) that
+leaves the turn able to end. A joker to be declared is declared as a uniform one of its
+options in kind order. The discard: a uniform allowed natural kind in kind order, then
+the joker when one may go. Under all at once: the coin to take; going out, whenever the
+hand can, on a coin (drawn only then), else a uniform allowed card outside the best
+arrangement (all allowed cards when none is outside); the arrangement there is
+``memo_arrangement``'s, the declared one found by a memoized recursion (random's hands
+grow large).
 """
 
 from __future__ import annotations
@@ -2209,8 +2248,17 @@ class Hand:
 
     # ---- all at once (greedy)
     def deadwood(self, hand: Counter) -> int:
-        value, _ = self.best(hand)
+        value, _ = self.concealed_best(hand)
         return sum(self.t.values[k] * n for k, n in hand.items()) - value
+
+    def concealed_best(self, hand: Counter) -> tuple[int, tuple[arr.Meld, ...]]:
+        """``best`` without conditions; with one pack, no jokers and any number of melds by
+        ``memo_arrangement`` (the same declared choice, found without listing every
+        arrangement: random's hands under all at once grow to 20 cards and more)."""
+        t = self.t
+        if t.packs == 1 and t.jokers == 0 and t.meld_limit == 0:
+            return memo_arrangement(t.meld_rules, t.values, tuple(sorted(hand.elements())))
+        return self.best(hand)
 
     def concealed_turn(self, seat: int, taken: int) -> int:
         """Go out if ``seat`` can (laying the melds down), returning the card to discard
@@ -2234,7 +2282,7 @@ class Hand:
             rest = Counter(hand)
             if out >= 0:
                 rest[out] -= 1
-            _, melds = self.best(+rest)
+            _, melds = self.concealed_best(+rest)
             for m in melds:
                 for k in m.naturals:
                     self.take(seat, k)
@@ -2243,13 +2291,13 @@ class Hand:
                 self.log(E_MELD, seat, len(self.melds) - 1, 0, sorted(m.naturals))
             return out
         if self.bots[seat] == "random":  # a uniform allowed card outside the arrangement
-            _, melds = self.best(hand)
+            _, melds = self.concealed_best(hand)
             melded = {k for m in melds for k in m.naturals}
             pool = [k for k in allowed if k not in melded] or allowed
             return pool[self.bots_rng.below(len(pool))]
         if self.come_round >= 0 and any(k != self.come_round for k in allowed):
             allowed = [k for k in allowed if k != self.come_round]  # keep it
-        _, melds = self.best(hand)
+        _, melds = self.concealed_best(hand)
         melded = {k for m in melds for k in m.naturals}
         pool = [k for k in allowed if k not in melded] or allowed
         pool = [k for k in pool if not self.partial(seat, k)] or pool
@@ -3528,6 +3576,49 @@ def copy_meld(m: TableMeld) -> TableMeld:
         declared=set(m.declared),
         slid=set(m.slid),
     )
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def memo_arrangement(
+    rules: arr.Rules, values: tuple[int, ...], cards: tuple[int, ...]
+) -> tuple[int, tuple[arr.Meld, ...]]:
+    """(melded value, melds in decision order) of the declared best arrangement of
+    ``cards`` (distinct natural cards: one pack, no jokers), as ``arr.best_arrangement``
+    states it, by its own definition read as a recursion: the lowest undecided card goes
+    into one of the melds through it among the undecided cards, in the order they are
+    tried, or is left in hand, tried last; the first choice whose best continuation melds
+    the most value wins (its sequence is then the smallest). Memoized on the undecided
+    cards."""
+    through: dict[int, list[tuple[int, int, arr.Meld]]] = {}
+    for meld in arr.all_melds(list(cards), rules):
+        mask = sum(1 << k for k in meld.naturals)
+        value = sum(values[k] for k in meld.naturals)
+        through.setdefault(min(meld.naturals), []).append((mask, value, meld))
+    for melds in through.values():
+        melds.sort(key=lambda x: arr.tried(x[2].key))
+    memo: dict[int, tuple[int, tuple[arr.Meld, ...]]] = {}
+
+    def best(rest: int) -> tuple[int, tuple[arr.Meld, ...]]:
+        if rest == 0:
+            return 0, ()
+        found = memo.get(rest)
+        if found is not None:
+            return found
+        low = rest & -rest
+        c = low.bit_length() - 1
+        choice = None
+        for mask, value, meld in through.get(c, []):
+            if mask & rest == mask:
+                after, melds = best(rest & ~mask)
+                if choice is None or value + after > choice[0]:
+                    choice = (value + after, (meld, *melds))
+        after, melds = best(rest & ~low)
+        if choice is None or after > choice[0]:
+            choice = (after, melds)
+        memo[rest] = choice
+        return choice
+
+    return best(sum(1 << k for k in cards))
 
 
 @functools.lru_cache(maxsize=1 << 16)
