@@ -302,7 +302,7 @@ PROGRESSIVE_BOT_CASES = (
     ("rummy_basic@002", (R, R)),  # one meld a turn (§2D.19)
     ("rummy_basic@002", (R, G, R, R, G, R)),
     ("rummy_basic@003", (R, G)),
-    ("rummy_basic@003", (G, R, R, G, R, R, G)),  # 7 players: a joker in the shoe
+    ("rummy_basic@003", (G, R, R, G, R, R, G)),  # 7 players: two packs
     ("rummy_basic@004", (R, R)),
     ("rummy_basic@004", (R, R, G, R, R, G)),
     ("around_the_corner", (R, G)),
