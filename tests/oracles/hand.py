@@ -2059,13 +2059,12 @@ class Hand:
             return True
         return any(self.may_go(rest, k, taken) for k in rest if k != JOKER)
 
-    def melds_through(self, cards: Counter, every: list[arr.Meld] | None = None) -> dict:
+    def melds_through(self, cards: Counter) -> dict[int, list[arr.Meld]]:
         """Natural kind c -> the melds of ``cards`` that hold c, in the engine's listing
         order (``melds.list_candidates``: the groups by their counts per suit, spades
         first, then jokers; the runs by window, then by what stands on each position: a
         suit, then a joker; that is, by key), at most ``MAX_CAND`` of them."""
-        if every is None:
-            every = arr.all_melds(sorted(cards.elements()), self.t.meld_rules)
+        every = arr.all_melds(sorted(cards.elements()), self.t.meld_rules)
         out: dict[int, list[arr.Meld]] = {}
         for meld in sorted(every, key=lambda m: m.key):
             for c in set(meld.naturals):
