@@ -1,6 +1,6 @@
-"""Slow, plain reference hand of progressive rummy with the ``greedy`` bot (and of
-Conquian with ``greedy``, ``careful`` and ``random``, and of the knock family; Tonk, Phỏm,
-Nowrang and Continental with ``greedy`` and ``random``).
+"""Slow, plain reference hand of progressive rummy with the ``greedy`` and ``random`` bots
+(and of Conquian with ``greedy``, ``careful`` and ``random``, and of the knock family; Tonk,
+Phỏm, Nowrang and Continental with ``greedy`` and ``random``).
 
 The oracle of ``sim.engine`` (docs/engine-plan.md, "The play, exactly"): it plays one hand
 from the same random streams and writes the same event log, so a disagreement points at
@@ -262,6 +262,45 @@ its take-test accepts it, or when the stock was rebuilt this hand and is not emp
 player drew that kind from the stock since the table last changed and it joins a partial
 meld of the hand; its second card is the next discard when its take-test accepts it (or
 the stock is empty), else the stock's next card.
+
+Random in progressive rummy (every file greedy plays but Tonk, Phỏm, Conquian, the knock
+family, Nowrang and Continental; docs/bots.md "random", sim/engine/random_bot.py's
+docstring), from the bots' stream of the deal, one ``below`` a choice. Its take of the
+discard top, its call (asked only when it may call) and its second card under
+``top_plus_one`` are fair coins (under ``top_plus_one`` asked only when three cards are
+left, as greedy's); under ``any_card`` a coin, then the card's place among the area's
+cards in the order they were thrown; under ``only_for_initial_meld`` before its initial
+meld the coin is tossed only when greedy's arrangement with the card makes it and melds
+the card. Its table play, again and again while it holds a card: every legal action is
+listed and one number ``below(n + 1)`` picks one of the ``n`` actions or stopping (the
+last), a number drawn even when stopping is all it may do; ``below(n)`` when it may not
+stop (the discard taken for the initial meld not yet melded, a joker taken back under
+``reuse_same_turn`` still owed), nothing when then nothing is legal. The actions in
+order: new melds (when one may be laid down now; not while a joker is owed): for each
+natural kind held, lowest first, the melds of the hand that hold it in the engine's
+listing order (by key, ``tests.oracles.arrangement``: groups by their counts per suit,
+spades first, then jokers; runs by window, then by what stands on each position), at most
+``MAX_CAND`` a card, those whose lowest natural card it is and that leave the turn able to
+end (a card that may go, a joker beside the taken and owed ones, or an empty hand where
+going out without a discard is allowed), and before the initial meld only a meld that makes
+it alone or with greedy's arrangement of the rest (laid down with it; with one meld a turn
+alone); then lay-offs: for each natural kind held, lowest first, that leaves the turn able
+to end, each table meld it fits and he may lay off on, first laid first (a slide is one);
+then, when a joker may go to the table and the turn still end, each meld that takes a
+joker and he may lay off on; then (not while owing) the replacements of ``joker_replace``
+(``to_hand``: before anything is laid down or off this turn; ``reuse_same_turn``: once
+opened, only a card after which the joker could go back, the joker then owed): for each
+table meld each natural kind held that one of its jokers stands for, lowest first; then
+(``borrowing``, once a turn, when a meld may be laid down and he has opened) for each
+table meld each card it lends, lowest first, every meld through that card with cards of
+his hand (the listing order, at most ``MAX_CAND``, not only those it is lowest in) that
+leaves the turn able to end. A joker to be declared is declared as a uniform one of its
+options in kind order. The discard: a uniform allowed natural kind in kind order, then
+the joker when one may go. Under all at once: the coin to take; going out, whenever the
+hand can, on a coin (drawn only then), else a uniform allowed card outside the best
+arrangement (all allowed cards when none is outside); the arrangement there is
+``memo_arrangement``'s, the declared one found by a memoized recursion (random's hands
+grow large).
 """
 
 from __future__ import annotations
@@ -379,6 +418,7 @@ STOCK_RULES = (
 DRAW_RULES = ("top", "any_card", "top_plus_one")
 REPLACE_RULES = ("none", "steal_by_replacement", "to_hand", "reuse_same_turn")
 BOTS = ("greedy", "careful", "random", "simple")
+MAX_CAND = 256  # melds the engine lists through one card (sim/engine/melds.py), the rest cut
 PATTERNS = {"none": (), "runs_4_3_3": (4, 3, 3)}  # go_out_pattern: its runs' lengths, in order
 SCORINGS = (
     "pip_to_winner",
@@ -467,6 +507,13 @@ class Table:
     defender_lays_off: bool = False  # layoff_target = any: on the knocker's melds
     sits_out: bool = False  # dealer_rotation = loser_sits_out: the dealer sits out (§3.18)
     partnership: bool = False  # 4-player gin: two 2-player tables, team scores (§3.19)
+
+    @property
+    def progressive_family(self) -> bool:
+        """Progressive rummy (or all at once) without a family's own turn flow or a fixed
+        go-out pattern: where the oracle plays ``random`` beside ``greedy``."""
+        own = self.tonk or self.phom or self.conquian or self.knock or self.eleven
+        return not (own or self.pattern or self.alternatives)
 
     @classmethod
     def of(cls, rules: Rules, players: int) -> Table:
@@ -1352,20 +1399,25 @@ class Hand:
         self.deal_rng = Stream(stream_seed(seed, shard, deal, STREAM_DEAL))
         self.bots_rng = Stream(stream_seed(seed, shard, deal, STREAM_BOTS))  # random's coins
         # each seat's bot: greedy everywhere; careful only in Conquian, simple only in the
-        # knock family, random there and in Tonk, Phỏm, Nowrang and Continental
+        # knock family, random in every family but Carousel
         self.bots = tuple(bots) or ("greedy",) * table.players
         if len(self.bots) != table.players or any(b not in BOTS for b in self.bots):
             raise ValueError(f"one bot a seat, of {BOTS}: {self.bots}")
         others = {"conquian": {"careful", "random"}, "knock": {"simple", "random"}}
-        others.update(dict.fromkeys(("tonk", "phom", "pattern"), {"random"}))
+        others.update(dict.fromkeys(("tonk", "phom", "pattern", "progressive"), {"random"}))
         family = "conquian" if table.conquian else "knock" if table.knock else ""
         family = "tonk" if table.tonk else "phom" if table.phom else family
         family = "pattern" if table.pattern or table.alternatives else family
+        if not family and table.progressive_family:
+            family = "progressive"
         if not set(self.bots) - {"greedy"} <= others.get(family, set()):
             raise NotImplementedError(
                 "the oracle hand plays careful in Conquian only, simple in the knock family"
-                " only, random in those, Tonk, Phỏm, Nowrang and Continental only"
+                " only, random in those, progressive rummy, Tonk, Phỏm, Nowrang and"
+                " Continental only"
             )
+        self.owed = 0  # random under reuse_same_turn: jokers taken back, owed to the table
+        self.borrows_turn = 0  # random: borrows this turn (one a turn, §2D.22)
         self.stake = stake  # Conquian: the tentos this hand is worth (drawn_hand_carry)
         self.offer = -1  # Conquian: the card on offer on the discard pile (-1: none)
         ranks = arr.positions(table.meld_rules.layout)  # the pack's ranks (§2A.7)
@@ -1579,13 +1631,17 @@ class Hand:
 
     def declare_jokers(self, seat: int, m: int) -> None:
         """``seat`` declares each joker of table meld ``m`` that must be declared now
-        (``declaration_options``) as the lowest card it may be (greedy)."""
+        (``declaration_options``) as the lowest card it may be (greedy), or a uniform one of
+        them (random)."""
         while True:
             options = declaration_options(self.t, self.melds[m])
             if not options:
                 return
-            self.melds[m].declared.add(options[0])
-            self.log(E_DECLARE, seat, m, options[0])
+            pick = 0
+            if self.bots[seat] == "random":  # uniform among the options, kind order
+                pick = self.bots_rng.below(len(options))
+            self.melds[m].declared.add(options[pick])
+            self.log(E_DECLARE, seat, m, options[pick])
             self.table_changed()
 
     def may_steal(self, seat: int, put_down: bool) -> bool:
@@ -1704,13 +1760,18 @@ class Hand:
             return self.knock_wants(seat, top)
         if self.t.pattern:
             return self.pattern_wants(seat, top)
+        random = self.bots[seat] == "random"
+        if random and self.t.all_at_once:
+            return self.coin()  # all at once: a fair coin (the knock family's take)
         if self.t.only_for_initial and not self.opened[seat]:
             self.give(seat, top)
             self.took_unopened = True
             _, melds = self.greedy_arrangement(seat, [top])
             self.took_unopened = False
             self.take(seat, top)
-            return bool(melds)
+            return bool(melds) and (not random or self.coin())  # random asked only then
+        if random:
+            return self.coin()
         return self.greedy_wants(seat, top)
 
     # ---- greedy
@@ -1733,6 +1794,8 @@ class Hand:
     def area_choice(self, seat: int) -> int:
         """``any_card``: the place in the area of the card greedy takes, or -1 (module
         docstring)."""
+        if self.bots[seat] == "random":  # a coin, then a uniform place (the oldest first)
+            return self.bots_rng.below(len(self.discard)) if self.coin() else -1
         wanted = [
             (self.t.values[k], k, i)
             for i, k in enumerate(self.discard)
@@ -1744,6 +1807,8 @@ class Hand:
         """``top_plus_one``: does greedy take ``top`` and a second card (module docstring)?"""
         if len(self.stock) + len(self.discard) < 3:
             return False  # the next player would have nothing to draw
+        if self.bots[seat] == "random":
+            return self.coin()
         if self.greedy_wants(seat, top):
             return True
         going_round = set().union(*self.stock_seen)
@@ -1859,6 +1924,17 @@ class Hand:
         if best is None:
             return False, taken
         _, m, k, melds = best
+        self.unlend(m, k)
+        self.give(seat, k)
+        self.log(E_BORROW, seat, m, k)
+        first = next(x for x in melds if k in x.naturals)
+        for x in (first, *(x for x in melds if x is not first)):
+            taken = self.lay_down(seat, x, taken)
+        return True, taken
+
+    def unlend(self, m: int, k: int) -> None:
+        """Natural ``k`` (one ``lends`` gave) leaves table meld ``m``: a run's first card
+        when it is that card, else its last."""
         meld = self.melds[m]
         if meld.kind == "group":
             meld.counts[suit_of(k)] -= 1
@@ -1869,12 +1945,6 @@ class Hand:
         else:
             meld.slots.pop()
         self.table_changed()
-        self.give(seat, k)
-        self.log(E_BORROW, seat, m, k)
-        first = next(x for x in melds if k in x.naturals)
-        for x in (first, *(x for x in melds if x is not first)):
-            taken = self.lay_down(seat, x, taken)
-        return True, taken
 
     def lay_down(self, seat: int, m: arr.Meld, taken: list[int]) -> list[int]:
         """``seat`` lays down meld ``m`` from his hand and declares its jokers when the
@@ -1981,10 +2051,235 @@ class Hand:
             return JOKER
         return max(pool, key=lambda k: (self.t.values[k], k))
 
+    # ---- random (progressive rummy; docs/bots.md "random", sim/engine/random_bot.py)
+    def wants_second(self, seat: int, card: int) -> bool:
+        """``top_plus_one``: take ``card``, the next discard, as the second card? Each bot's
+        take-test (random: its take of the discard top, a coin)."""
+        if self.bots[seat] == "random":
+            return self.takes_top(seat, card)
+        return self.greedy_wants(seat, card)
+
+    def random_discard(self, seat: int, taken: list[int]) -> int:
+        """A uniform card among the allowed natural kinds in kind order, then a joker when
+        one may go (one held beside the jokers taken from the discard pile this turn and
+        those owed to the table)."""
+        allowed = self.allowed(seat, taken)
+        if self.hands[seat][JOKER] - self.owed > taken.count(JOKER):
+            allowed.append(JOKER)
+        return allowed[self.bots_rng.below(len(allowed))]
+
+    def ends_after(self, rest: Counter, taken: list[int], jokers_played: int = 0) -> bool:
+        """Could the turn still end legally with ``rest`` left in hand, ``jokers_played`` of
+        his jokers having gone to the table (which pay the jokers owed back first)? An
+        empty hand where going out without a discard is allowed, a joker besides those
+        taken from the discard pile and those still owed, or a natural card that may go."""
+        rest = +rest
+        if not rest:
+            return not self.t.must_discard
+        owed = max(0, self.owed - jokers_played)
+        if rest[JOKER] - owed > taken.count(JOKER):
+            return True
+        return any(self.may_go(rest, k, taken) for k in rest if k != JOKER)
+
+    def melds_through(self, cards: Counter) -> dict[int, list[arr.Meld]]:
+        """Natural kind c -> the melds of ``cards`` that hold c, in the engine's listing
+        order (``melds.list_candidates``: the groups by their counts per suit, spades
+        first, then jokers; the runs by window, then by what stands on each position: a
+        suit, then a joker; that is, by key), at most ``MAX_CAND`` of them."""
+        every = arr.all_melds(sorted(cards.elements()), self.t.meld_rules)
+        out: dict[int, list[arr.Meld]] = {}
+        for meld in sorted(every, key=lambda m: m.key):
+            for c in set(meld.naturals):
+                listed = out.setdefault(c, [])
+                if len(listed) < MAX_CAND:
+                    listed.append(meld)
+        return out
+
+    def opens_after(self, seat: int, taken: list[int], meld: arr.Meld) -> bool:
+        """Before ``seat``'s initial meld: would laying down ``meld`` make it, alone or
+        with greedy's arrangement of the rest (which meets what is then still missing, the
+        card taken for it included; with one meld a turn it must do alone)?"""
+        hand = self.hands[seat]
+        rest = Counter(hand)
+        rest.subtract(meld.naturals)
+        rest[JOKER] -= meld.jokers
+        after = list(taken)
+        if after and 0 <= after[0] < JOKER and after[0] in meld.naturals:
+            after[0] = -1
+        if after and after[0] == JOKER and meld.jokers > 0:
+            after[0] = -1
+        opening = self.open_turn
+        self.hands[seat] = +rest
+        self.open_turn += arr.opening_value(meld, self.t.values, self.t.opening_ace_low)
+        minimum, must = self.opening_terms(seat, after)
+        found = minimum <= 0 and must is None
+        if not found and self.t.meld_limit == 0:
+            found = bool(self.greedy_arrangement(seat, after)[1])
+        self.hands[seat] = hand
+        self.open_turn = opening
+        return found
+
+    def random_actions(self, seat: int, taken: list[int]) -> list[tuple]:
+        """Every legal table action of ``seat`` now, in the documented order (module
+        docstring, "random"): new melds, lay-offs, joker lay-offs, replacements, borrows."""
+        hand = self.hands[seat]
+        t = self.t
+        acts: list[tuple] = []
+        owing = self.owed > 0
+        may_meld = t.meld_limit == 0 or self.melds_turn < t.meld_limit
+        opened = self.opened[seat]
+        if may_meld and not owing:
+            listed = self.melds_through(hand)
+            for c in sorted(k for k in hand if k != JOKER):
+                for meld in listed.get(c, []):
+                    if min(meld.naturals) != c:
+                        continue  # listed under its lowest natural card
+                    rest = Counter(hand)
+                    rest.subtract(meld.naturals)
+                    rest[JOKER] -= meld.jokers
+                    if not self.ends_after(rest, taken, meld.jokers):
+                        continue
+                    if not opened and not self.opens_after(seat, taken, meld):
+                        continue
+                    acts.append(("meld", meld))
+        if not owing:
+            for k in sorted(k for k in hand if k != JOKER):
+                rest = Counter(hand)
+                rest[k] -= 1
+                if not self.ends_after(rest, taken):
+                    continue
+                for m, meld in enumerate(self.melds):
+                    if fits(t, meld, k) and self.may_lay_off_on(seat, meld):
+                        acts.append(("layoff", m, k))
+        if hand[JOKER] > 0:
+            rest = Counter(hand)
+            rest[JOKER] -= 1
+            if self.ends_after(rest, taken, 1):
+                for m, meld in enumerate(self.melds):
+                    if self.may_lay_off_on(seat, meld) and takes_joker(t, meld):
+                        acts.append(("joker", m))
+        if owing:
+            return acts
+        if self.random_may_steal(seat):
+            for m, meld in enumerate(self.melds):
+                for k in sorted(stands_for(t, meld)):
+                    if hand[k] > 0 and self.random_usable(seat, k, taken):
+                        acts.append(("steal", m, k))
+        if t.borrowing != "off" and self.borrows_turn == 0 and may_meld and opened:
+            for m, meld in enumerate(self.melds):
+                for k in self.lends(seat, meld):
+                    cards = Counter(hand)
+                    cards[k] += 1
+                    for new in self.melds_through(cards).get(k, []):
+                        rest = Counter(cards)
+                        rest.subtract(new.naturals)
+                        rest[JOKER] -= new.jokers
+                        if self.ends_after(rest, taken, new.jokers):
+                            acts.append(("borrow", m, k, new))
+        return acts
+
+    def random_may_steal(self, seat: int) -> bool:
+        """May a table joker be replaced now (§2B.12): under ``to_hand`` only before
+        anything was laid down or off this turn (a joker lay-off too)."""
+        if self.t.jokers == 0:
+            return False
+        if self.t.joker_replace == "to_hand":
+            return self.melds_turn == 0 and self.layoffs_turn == 0
+        if self.t.joker_replace == "reuse_same_turn":
+            return self.opened[seat]
+        return self.t.joker_replace == "steal_by_replacement"
+
+    def random_usable(self, seat: int, kind: int, taken: list[int]) -> bool:
+        """May random replace a table joker by ``kind``: never the discard taken for the
+        initial meld before it is made; under ``reuse_same_turn`` only when the joker could
+        go back (a meld he may lay off on takes one) and the turn end without ``kind``."""
+        if self.took_unopened and taken and kind == taken[0]:
+            return False
+        if self.t.joker_replace != "reuse_same_turn":
+            return True
+        rest = Counter(self.hands[seat])
+        rest[kind] -= 1
+        return self.first_joker_fit(seat) >= 0 and self.ends_after(rest, taken)
+
+    def random_act(self, seat: int, act: tuple, taken: list[int]) -> list[int]:
+        """Carry out one action of ``random_actions``; returns the taken cards not yet
+        played."""
+        what = act[0]
+        if what == "meld":
+            meld = act[1]
+            opened = self.opened[seat]
+            taken = self.lay_down(seat, meld, taken)
+            self.owed = max(0, self.owed - meld.jokers)
+            if not opened and not self.opened[seat]:  # greedy's arrangement of the rest
+                _, melds = self.greedy_arrangement(seat, taken)
+                for x in melds:
+                    taken = self.lay_down(seat, x, taken)
+                    self.owed = max(0, self.owed - x.jokers)
+        elif what == "layoff":
+            _, m, k = act
+            self.take(seat, k)
+            self.lay_off(seat, m, k)
+            taken = self.spend(taken, (k,))
+        elif what == "joker":
+            self.take(seat, JOKER)
+            self.lay_off_joker(seat, act[1])
+            self.layoffs_turn += 1
+            self.owed = max(0, self.owed - 1)
+            taken = self.spend_joker(taken)
+        elif what == "steal":
+            _, m, k = act
+            self.take(seat, k)
+            self.give(seat, JOKER)
+            replace_joker(self.melds[m], k, self.t.meld_rules.layout)
+            self.log(E_STEAL, seat, m, k)
+            self.table_changed()
+            taken = self.spend(taken, (k,))
+            if self.t.joker_replace == "reuse_same_turn":
+                self.owed += 1  # it goes back to the table this turn
+        else:  # borrow
+            _, m, k, new = act
+            self.unlend(m, k)
+            self.give(seat, k)
+            self.log(E_BORROW, seat, m, k)
+            self.borrows_turn += 1
+            taken = self.lay_down(seat, new, taken)
+            self.owed = max(0, self.owed - new.jokers)
+        return taken
+
+    def random_table(self, seat: int, taken: list[int]) -> tuple[list[int], bool]:
+        """Random's table play: again and again a uniform pick among every legal action
+        and stopping (not while the discard taken for the initial meld is not melded, nor
+        while a joker taken back under ``reuse_same_turn`` is owed); returns (the taken
+        cards not yet played, played a card)."""
+        self.owed = 0
+        self.borrows_turn = 0
+        played = False
+        while sum(self.hands[seat].values()) > 0:
+            acts = self.random_actions(seat, taken)
+            must = (self.took_unopened and not self.opened[seat]) or self.owed > 0
+            n = len(acts)
+            if must and n == 0:
+                break  # never expected (the engine's audit counts it)
+            pick = self.bots_rng.below(n if must else n + 1)
+            if pick == n:
+                break
+            taken = self.random_act(seat, acts[pick], taken)
+            played = True
+        return taken, played
+
     # ---- all at once (greedy)
     def deadwood(self, hand: Counter) -> int:
-        value, _ = self.best(hand)
+        value, _ = self.concealed_best(hand)
         return sum(self.t.values[k] * n for k, n in hand.items()) - value
+
+    def concealed_best(self, hand: Counter) -> tuple[int, tuple[arr.Meld, ...]]:
+        """``best`` without conditions; with one pack, no jokers and any number of melds by
+        ``memo_arrangement`` (the same declared choice, found without listing every
+        arrangement: random's hands under all at once grow to 20 cards and more)."""
+        t = self.t
+        if t.packs == 1 and t.jokers == 0 and t.meld_limit == 0:
+            return memo_arrangement(t.meld_rules, t.values, tuple(sorted(hand.elements())))
+        return self.best(hand)
 
     def concealed_turn(self, seat: int, taken: int) -> int:
         """Go out if ``seat`` can (laying the melds down), returning the card to discard
@@ -2004,11 +2299,11 @@ class Hand:
                 if self.deadwood(+rest) == 0:
                     out = c
                     break
-        if out is not None:
+        if out is not None and (self.bots[seat] != "random" or self.coin()):
             rest = Counter(hand)
             if out >= 0:
                 rest[out] -= 1
-            _, melds = self.best(+rest)
+            _, melds = self.concealed_best(+rest)
             for m in melds:
                 for k in m.naturals:
                     self.take(seat, k)
@@ -2016,9 +2311,14 @@ class Hand:
                 self.melds.append(meld_from(m, seat, self.t))
                 self.log(E_MELD, seat, len(self.melds) - 1, 0, sorted(m.naturals))
             return out
+        if self.bots[seat] == "random":  # a uniform allowed card outside the arrangement
+            _, melds = self.concealed_best(hand)
+            melded = {k for m in melds for k in m.naturals}
+            pool = [k for k in allowed if k not in melded] or allowed
+            return pool[self.bots_rng.below(len(pool))]
         if self.come_round >= 0 and any(k != self.come_round for k in allowed):
             allowed = [k for k in allowed if k != self.come_round]  # keep it
-        _, melds = self.best(hand)
+        _, melds = self.concealed_best(hand)
         melded = {k for m in melds for k in m.naturals}
         pool = [k for k in allowed if k not in melded] or allowed
         pool = [k for k in pool if not self.partial(seat, k)] or pool
@@ -2238,7 +2538,7 @@ class Hand:
             if t.only_for_initial and not self.opened[seat] and not forced:
                 self.took_unopened = True  # it goes into his initial meld this turn
             if t.discard_draw == "top_plus_one":
-                if self.discard and (not self.stock or self.greedy_wants(seat, self.discard[-1])):
+                if self.discard and (not self.stock or self.wants_second(seat, self.discard[-1])):
                     second = self.discard.pop()
                     self.give(seat, second)
                     self.log(E_DRAW_DISCARD, seat, second, 1)
@@ -2346,6 +2646,9 @@ class Hand:
                 card, played = self.concealed_turn(seat, taken), False
             elif tonk_random:
                 plan, (taken, played) = -1, self.tonk_random_table(seat, taken)
+            elif self.bots[seat] == "random":
+                plan = -1
+                taken, played = self.random_table(seat, taken)
             else:
                 plan, taken, played = self.greedy_table(seat, taken)
             out = not self.hands[seat]
@@ -2357,6 +2660,8 @@ class Hand:
             if not out and not skip:
                 if tonk_random:
                     card = self.tonk_random_discard(seat, taken)
+                elif self.bots[seat] == "random" and not t.all_at_once:
+                    card = self.random_discard(seat, taken)
                 elif not t.all_at_once:
                     card = self.greedy_discard(seat, taken, plan)
                 self.take(seat, card)
@@ -2923,10 +3228,10 @@ class Hand:
         while True:
             card = self.discard[-1]
             caller = discarder
-            for _ in range(1, players):  # greedy calls whatever it may
+            for _ in range(1, players):  # greedy calls whatever it may, random on a coin
                 caller = self.step(caller)
                 m = self.first_joker_fit(caller) if card == JOKER else self.first_fit(card, caller)
-                if m >= 0:
+                if m >= 0 and (self.bots[caller] != "random" or self.coin()):
                     break
             else:
                 return -1
@@ -2938,7 +3243,11 @@ class Hand:
                 self.lay_off(caller, m, card)
             self.played[caller] = True
             self.come_round = -1
-            out = self.greedy_discard(caller, [], -1)
+            if self.bots[caller] == "random":
+                self.owed = 0
+                out = self.random_discard(caller, [])
+            else:
+                out = self.greedy_discard(caller, [], -1)
             self.take(caller, out)
             self.discard.append(out)
             self.log(E_DISCARD, caller, out)
@@ -3414,6 +3723,49 @@ def copy_meld(m: TableMeld) -> TableMeld:
         declared=set(m.declared),
         slid=set(m.slid),
     )
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def memo_arrangement(
+    rules: arr.Rules, values: tuple[int, ...], cards: tuple[int, ...]
+) -> tuple[int, tuple[arr.Meld, ...]]:
+    """(melded value, melds in decision order) of the declared best arrangement of
+    ``cards`` (distinct natural cards: one pack, no jokers), as ``arr.best_arrangement``
+    states it, by its own definition read as a recursion: the lowest undecided card goes
+    into one of the melds through it among the undecided cards, in the order they are
+    tried, or is left in hand, tried last; the first choice whose best continuation melds
+    the most value wins (its sequence is then the smallest). Memoized on the undecided
+    cards."""
+    through: dict[int, list[tuple[int, int, arr.Meld]]] = {}
+    for meld in arr.all_melds(list(cards), rules):
+        mask = sum(1 << k for k in meld.naturals)
+        value = sum(values[k] for k in meld.naturals)
+        through.setdefault(min(meld.naturals), []).append((mask, value, meld))
+    for melds in through.values():
+        melds.sort(key=lambda x: arr.tried(x[2].key))
+    memo: dict[int, tuple[int, tuple[arr.Meld, ...]]] = {}
+
+    def best(rest: int) -> tuple[int, tuple[arr.Meld, ...]]:
+        if rest == 0:
+            return 0, ()
+        found = memo.get(rest)
+        if found is not None:
+            return found
+        low = rest & -rest
+        c = low.bit_length() - 1
+        choice = None
+        for mask, value, meld in through.get(c, []):
+            if mask & rest == mask:
+                after, melds = best(rest & ~mask)
+                if choice is None or value + after > choice[0]:
+                    choice = (value + after, (meld, *melds))
+        after, melds = best(rest & ~low)
+        if choice is None or after > choice[0]:
+            choice = (after, melds)
+        memo[rest] = choice
+        return choice
+
+    return best(sum(1 << k for k in cards))
 
 
 @functools.lru_cache(maxsize=1 << 16)

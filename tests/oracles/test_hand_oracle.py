@@ -13,7 +13,12 @@ and 5; carousel_knock in ``NOT_YET``), with greedy and with line-ups of simple, 
 showdown and its scores and side bonuses too; and Tonk, Phỏm, Nowrang and Continental (its
 presets too) with line-ups of random and greedy, all random and mixed, at low and high
 player counts (``TONK_BOT_CASES``, ``PHOM_BOT_CASES``, ``NOWRANG_BOTS``,
-``CONTINENTAL_BOT_CASES``).
+``CONTINENTAL_BOT_CASES``); and the progressive rummy files (rummy_basic down to
+german_rummy@restricted_discard in ``FILES``, all at once among them) with line-ups of
+random and greedy at their lowest and highest player count (``PROGRESSIVE_BOT_CASES``), and
+rummy_basic with random under settings no file uses (``PROGRESSIVE_BOT_SETTINGS``:
+borrowing, any-suit jokers declared, replacement, the joker limit, top_plus_one,
+only_for_initial_meld, a called joker).
 
 Long mode (``make verify``-style): ``python -m tests.oracles.test_hand_oracle --hands 1000``
 plays that many hands per file (and setting) and player count and prints how they ended;
@@ -343,6 +348,106 @@ KNOCK_SETTINGS = (
     ("knock_rummy", {"stock_exhaustion": "shuffle_except_top"}, 5),
 )
 """The knock family under settings its files do not use: (file, settings, players)."""
+R, G = "random", "greedy"
+PROGRESSIVE_BOT_CASES = (
+    ("rummy_basic", (R, R)),
+    ("rummy_basic", (G, R, R, G, R, R)),
+    ("rummy_basic@000", (R, G)),
+    ("rummy_basic@000", (R, R, G, R, R, G)),
+    ("rummy_basic@002", (R, R)),  # one meld a turn (§2D.19)
+    ("rummy_basic@002", (R, G, R, R, G, R)),
+    ("rummy_basic@003", (R, G)),
+    ("rummy_basic@003", (G, R, R, G, R, R, G)),  # 7 players: two packs
+    ("rummy_basic@004", (R, R)),
+    ("rummy_basic@004", (R, R, G, R, R, G)),
+    ("around_the_corner", (R, G)),
+    ("around_the_corner", (R, G, R, R, G, R)),
+    ("block_rummy", (R, R)),  # random declines the discard top on a coin: block endings
+    ("block_rummy", (G, R, R, G, R, R)),
+    ("block_rummy@000", (R, G)),
+    ("block_rummy@000", (R, R, G, R, R, G)),
+    ("block_rummy@002", (R, R)),
+    ("block_rummy@002", (R, G, R, R, G, R)),
+    ("call_rummy", (R, G)),  # random calls on a coin
+    ("call_rummy", (G, R, R, G, R, R)),
+    ("throw_down_rummy", (R, R)),  # a coin, then a uniform card of the discard area
+    ("throw_down_rummy", (R, R, G, R, R, G)),
+    ("full_rummy", (R, G)),  # all at once: out on a coin, a uniform card outside
+    ("full_rummy", (R, G, R, R, G, R)),
+    ("queen_city_rum", (R, R)),
+    ("queen_city_rum", (G, R, R, G, R, R)),
+    ("boat_house_rum", (R, R)),  # top_plus_one's coins (the top, then the next discard)
+    ("boat_house_rum", (R, R, G, R, R, G)),
+    ("caloochi", (R, R)),  # initial meld 51, jokers declared at random, taken to hand
+    ("caloochi", (R, G, R, R)),
+    ("german_rummy", (R, G)),  # the joker limit, reuse_same_turn: a joker owed back
+    ("german_rummy", (G, R, R, G, R, R)),
+    ("double_rum", (R, R)),  # duplicates in groups, the slide
+    ("double_rum", (R, R, G, R, R, G)),
+    ("caloochi@ace_low", (R, G)),
+    ("caloochi@ace_low", (R, G, R, R)),
+    ("caloochi@duplicates", (R, R)),
+    ("caloochi@duplicates", (G, R, R, G)),
+    ("caloochi@must_discard", (R, G)),
+    ("caloochi@must_discard", (R, R, G, R)),
+    ("double_rum@2_jokers", (R, R)),
+    ("double_rum@2_jokers", (R, G, R, R, G, R)),
+    ("double_rum@slide_repeat", (R, G)),
+    ("double_rum@slide_repeat", (G, R, R, G, R, R)),
+    ("german_rummy@restricted_discard", (R, R)),
+    ("german_rummy@restricted_discard", (R, R, G, R, R, G)),
+)
+"""The progressive rummy files (all at once among them) with line-ups of random and greedy,
+at their lowest and highest player count: (file, bots)."""
+PROGRESSIVE_BOT_SETTINGS = (
+    ({"borrowing": "any"}, (R, R)),  # §2D.22: each new meld through a card it may borrow
+    ({"borrowing": "own", "ace_rank": "around_corner", "must_discard_to_go_out": True}, (R, G)),
+    (  # borrowing with jokers, their limit and declarations, an initial meld
+        {
+            "borrowing": "any",
+            "decks": 2,
+            "jokers": 4,
+            "ace_rank": "high_or_low",
+            "joker_declare": "three_card_group",
+            "joker_limit": "not_more_than_naturals",
+            "group_duplicates": "allowed",
+            "initial_meld_min": 30,
+        },
+        (R, R, G, R, R),
+    ),
+    (  # an any-suit run's jokers declared at random too, and replaced
+        {
+            "decks": 2,
+            "jokers": 4,
+            "group_duplicates": "allowed",
+            "joker_declare": "always",
+            "joker_replace": "steal_by_replacement",
+            "run_suit": "any_suit",
+        },
+        (R, R),
+    ),
+    (
+        {
+            "jokers": 3,
+            "joker_declare": "three_card_group",
+            "joker_replace": "steal_by_replacement",
+            "ace_rank": "around_corner",
+            "joker_limit": "not_more_than_naturals",
+        },
+        (R, G, R, R, G),
+    ),
+    ({"discard_draw": "top_plus_one"}, (R, G, R, R, G)),
+    # only_for_initial_meld: random takes on a coin only a card it could open with, and
+    # then may not stop before it has opened
+    ({"initial_meld_min": 30, "discard_before_initial_meld": "only_for_initial_meld"}, (R, R)),
+    (  # a called joker, declared by the caller's bot
+        {"jokers": 2, "call_rummy": True, "layoff_requires_meld": "after_first_meld"},
+        (R, R, G, R, R),
+    ),
+)
+"""rummy_basic under settings no file uses, with random: (settings, bots)."""
+PROGRESSIVE_BOT_HANDS = 16
+PROGRESSIVE_BOT_ROWS = 1000  # random hands are long: up to the turn cap of 500 turns
 NOWRANG_SEEDS = (29, 11, 1000)
 """Nowrang (§3.15), greedy at both seats: seeds of ``NOWRANG_HANDS`` hands each."""
 NOWRANG_HANDS = 200
@@ -430,8 +535,9 @@ def compare(
     """Play ``hands`` hands on the engine and each again on the oracle; returns how the
     matching hands ended (by reason name) and how many events of each type they logged,
     and the first difference (None: every event and every hand's scores matched).
-    ``bots``: one bot name a seat (default: greedy at every seat; careful and random only
-    in Conquian). ``first``: the first game and deal played. ``rows``: event rows a hand."""
+    ``bots``: one bot name a seat (default: greedy at every seat; careful in Conquian,
+    simple in the knock family, random there and in progressive rummy). ``first``: the
+    first game and deal played. ``rows``: event rows a hand."""
     rules = load_variant(name) if rules is None else rules
     table = oracle.Table.of(rules, players)
     params, values = api.compile_rules(rules, players)
@@ -551,6 +657,66 @@ def test_engine_hands_equal_the_oracle_hands_in_tonk_with_random(extra, bots):
     ended, difference = compare(name, len(bots), TONK_BOT_HANDS, SEED, rules, bots)
     assert difference is None, difference
     assert ended["ev:drop"] > 0 and ended["ev:draw_discard"] > 0
+
+
+@pytest.mark.parametrize(
+    ("name", "bots"),
+    PROGRESSIVE_BOT_CASES,
+    ids=[f"{n}-{'-'.join(b)}" for n, b in PROGRESSIVE_BOT_CASES],
+)
+def test_engine_hands_equal_the_oracle_hands_with_random(name, bots):
+    """The progressive rummy files with random beside greedy (docs/bots.md, "random" and
+    "All at once"): its coins to take, to call and to go out, its uniform table actions in
+    the engine's listing order, its joker declarations and its uniform discards."""
+    rules = load_variant(name)
+    ended, difference = compare(
+        f"{name} {bots}", len(bots), PROGRESSIVE_BOT_HANDS, SEED, rules, bots,
+        rows=PROGRESSIVE_BOT_ROWS,
+    )  # fmt: skip
+    assert difference is None, difference
+    assert ended["ev:meld"] > 0 and ended["went_out"] + ended["went_rummy"] > 0
+
+
+@pytest.mark.parametrize(
+    ("extra", "bots"),
+    PROGRESSIVE_BOT_SETTINGS,
+    ids=[",".join(map(str, e.values())) + "-" + "-".join(b) for e, b in PROGRESSIVE_BOT_SETTINGS],
+)
+def test_engine_hands_equal_the_oracle_hands_with_random_under_other_settings(extra, bots):
+    rules = with_settings(extra)
+    ended, difference = compare(
+        f"rummy_basic with {extra}, {bots}", len(bots), PROGRESSIVE_BOT_HANDS, SEED, rules,
+        bots, rows=PROGRESSIVE_BOT_ROWS,
+    )  # fmt: skip
+    assert difference is None, difference
+    if extra.get("borrowing", "off") != "off":
+        assert ended["ev:borrow"] > 0
+
+
+def test_random_plays_every_progressive_file_at_its_lowest_and_highest_count():
+    """Every progressive rummy file of ``FILES`` (all at once among them) has a random
+    line-up at its lowest and at its highest player count in ``PROGRESSIVE_BOT_CASES``."""
+    progressive = FILES[: FILES.index("german_rummy@restricted_discard") + 1]
+    covered = {(name, len(bots)) for name, bots in PROGRESSIVE_BOT_CASES if R in bots}
+    assert {name for name, _ in covered} == set(progressive)
+    for name in progressive:
+        assert {(name, n) for n in load_variant(name).players} <= covered
+
+
+def test_the_memo_arrangement_is_the_brute_force_arrangement():
+    """``memo_arrangement`` (the oracle hand's arrangement under all at once, where random's
+    hands grow large) chooses what ``tests.oracles.arrangement`` chooses, melds and order,
+    on hands of 3 to 12 cards under every ace rule, runs of one suit and of any suits."""
+    rng = np.random.default_rng(5)
+    values = oracle.Table.of(load_variant("rummy_basic"), 2).values
+    for ace in ("low", "high", "high_or_low", "around_corner"):
+        for any_suit in (False, True):
+            rules = oracle.arr.Rules(ace_rank=ace, any_suit=any_suit)
+            for _ in range(60):
+                size = int(rng.integers(3, 13))
+                cards = tuple(sorted(int(k) for k in rng.choice(52, size, replace=False)))
+                brute = oracle.arr.best_arrangement(list(cards), rules, values, 0)
+                assert oracle.memo_arrangement(rules, values, cards) == brute, cards
 
 
 @pytest.mark.parametrize(
@@ -928,13 +1094,23 @@ def main(argv: list[str] | None = None) -> int:
         (f"{name} {'-'.join(bots)}", len(bots), load_variant(name), bots)
         for name, bots in CONTINENTAL_BOT_CASES
     ]
+    cases += [
+        (f"{name} {'-'.join(bots)}", len(bots), load_variant(name), bots)
+        for name, bots in PROGRESSIVE_BOT_CASES
+    ]
+    cases += [
+        (f"rummy_basic {extra} {'-'.join(bots)}", len(bots), with_settings(extra), bots)
+        for extra, bots in PROGRESSIVE_BOT_SETTINGS
+    ]
     cases = [case for case in cases if args.only in case[0]]
     for name, players, rules, bots in cases:
         rows = CONTINENTAL_ROWS if name.startswith("continental") else EVENT_ROWS
-        if "random" in bots and name.startswith("nowrang"):
-            rows = NOWRANG_BOT_ROWS
-        if "random" in bots and name.startswith("continental"):
-            rows = CONTINENTAL_BOT_ROWS
+        if R in bots:
+            rows = max(rows, PROGRESSIVE_BOT_ROWS)  # random's hands are long
+        if R in bots and name.startswith("nowrang"):
+            rows = max(rows, NOWRANG_BOT_ROWS)
+        if R in bots and name.startswith("continental"):
+            rows = max(rows, CONTINENTAL_BOT_ROWS)
         ended, difference = compare(name, players, args.hands, args.seed, rules, bots, rows=rows)
         total.update(ended)
         counts = " ".join(f"{k}={ended[k]}" for k in sorted(ended) if not k.startswith("ev:"))
