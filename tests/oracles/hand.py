@@ -1,6 +1,6 @@
 """Slow, plain reference hand of progressive rummy with the ``greedy`` bot (and of
-Conquian with ``greedy``, ``careful`` and ``random``, and of the knock family; Tonk, Phỏm,
-Nowrang and Continental with ``greedy`` and ``random``).
+Conquian and Carousel with ``greedy``, ``careful`` and ``random``, and of the knock family;
+Tonk, Phỏm, Nowrang and Continental with ``greedy`` and ``random``).
 
 The oracle of ``sim.engine`` (docs/engine-plan.md, "The play, exactly"): it plays one hand
 from the same random streams and writes the same event log, so a disagreement points at
@@ -187,6 +187,40 @@ where there is none), knocks on a coin. 3-player gin (``loser_sits_out``): the d
 the hand out, passed by the deal, the turns and the showdown. 4-player gin:
 ``PartnershipHand``, two 2-player hands and the team score. ``careful`` raises
 ``NotImplementedError`` here.
+
+Carousel (RULES.md §3.16, §2M, family ``carousel``; docs/variants.md "Carousel", the bots as
+docs/bots.md "Carousel: meld actions and the knock" states them): 10 cards each, no upcard
+and no discard pile, the ace high or low. A turn draws a stock card (``E_DRAW_STOCK``, b = 1
+after the first) and asks for a meld action, which ends the turn; else a second card and the
+question again; else a third card and no question. A draw with the stock empty is skipped
+(no question after it); after a question with no action (and no capped search) the next
+asks only for actions playing the card just drawn (the same answer: any other existed
+before). greedy and careful: the hand's best arrangement (``tests.oracles.arrangement``)
+and, on each table meld in order that a natural card left fits, the most valuable such card
+(ties: the lowest kind), one a meld, at most 15 (the cheap answer); when it plays the whole
+hand value it is played, else the table search's re-partition when one plays more, else the
+cheap answer, else nothing. random: uniform (bots' stream) among each meld of the best
+arrangement, each natural kind held that fits a table meld (laid off on the first) and the
+table search's re-partition (asked to beat nothing), when any. A re-partition
+(``E_REARRANGE``, a = the melds taken up, b = the hand cards played, the natural ones by
+layer): the table's melds go into the hand and the new melds go down (``E_MELD`` from row
+0), each kept table joker back as a joker in the first new meld holding its card (a group's
+declared again, ``E_DECLARE``), the other jokers declared by the bot (greedy the lowest
+card, careful the one with the fewest unseen copies, random uniform). Which re-partition
+(docs/bots.md, "Which re-partition, among equally good ones"): the engine's table search's,
+given as ``table_search`` (it imports the engine; the oracle does not), checked: uncapped,
+it plays what the brute force of ``tests.oracles.repartition`` finds (a bound first: the
+hand cards in some meld of the whole pool); capped, more than asked and at most that bound;
+always legal melds, every table card melded again, jokers kept or freed as §3.16 says, the
+played value exact. A brute force over ``SEARCH_BUDGET`` positions stops the hand
+(``stopped = "large"``; any other failed check stops it with the reason). After the turn: an
+empty hand went out (``went_out``); in a final turn nothing more; else with 5 points or
+less (``knock_limit``) the bot may knock (``E_KNOCK``, a = the points: greedy always,
+careful when every opponent holds more cards, random on 1 in 2); a turn that ends with the
+stock empty and no knock starts the final turns (``E_FINAL``, a = the turns left), one each
+from the next player, the last ending the round (``stock_out``). Scores:
+``tests.oracles.carousel`` (``knock``, or ``undercut`` when the knocker did not win; the
+winner -1 when several won).
 
 ``play_direction`` (§2K.46) in every family the oracle plays: counterclockwise the next
 seat is ``seat - 1`` (the deal, the turns, Call Rummy's callers, Phỏm's first player, the

@@ -8,12 +8,16 @@ under its settings with line-ups of greedy, careful and random (``CONQUIAN_CASES
 Nowrang over several seeds (``NOWRANG_SEEDS``), and Continental's files at a few
 player counts (``CONTINENTAL_CASES``), and the knock family's files that it plays (gin and
 Oklahoma gin at 2 players, 3-player gin, 4-player partnership gin, knock rummy at 2, 3
-and 5; carousel_knock in ``NOT_YET``), with greedy and with line-ups of simple, random and greedy
+and 5), with greedy and with line-ups of simple, random and greedy
 (``KNOCK_BOT_CASES``) and under settings no file uses (``KNOCK_SETTINGS``), their
 showdown and its scores and side bonuses too; and Tonk, Phỏm, Nowrang and Continental (its
 presets too) with line-ups of random and greedy, all random and mixed, at low and high
 player counts (``TONK_BOT_CASES``, ``PHOM_BOT_CASES``, ``NOWRANG_BOTS``,
-``CONTINENTAL_BOT_CASES``).
+``CONTINENTAL_BOT_CASES``); and Carousel with greedy at 2 and 4 players and line-ups of
+greedy, careful and random at 2, 3 and 5 (``CAROUSEL_CASES``), its table search's choice
+among equally good re-partitions taken from the engine's search (``engine_table_search``)
+and checked, a hand with a capped search counted (``capped_hands``, ``capped_searches``)
+and one whose brute force would take too long stopped there (``large``).
 
 Long mode (``make verify``-style): ``python -m tests.oracles.test_hand_oracle --hands 1000``
 plays that many hands per file (and setting) and player count and prints how they ended;
