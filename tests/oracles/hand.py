@@ -1401,6 +1401,7 @@ class Hand:
         self.stopped: str | None = None
         self.capped = False  # the last table search reached the engine's frame cap
         self.capped_searches = 0  # table searches of this hand that reached it
+        self.searches = 0  # table searches of this hand
         self.final_left = 0  # Carousel: the final turns left after the stock-out
         self.dealer = dealer
         self.sitter = dealer if table.sits_out else -1  # §3.18: the dealer sits out
@@ -2635,9 +2636,13 @@ class Hand:
         hand = sorted(self.hands[seat].elements())
         table = sorted(k for meld in self.melds for k in meld.naturals())
         declared = self.table_jokers()
-        capped, gain, melds, freed = self.table_search(hand, table, declared, better_than, must)
-        self.capped = capped
+        capped, cut, gain, melds, freed = self.table_search(
+            hand, table, declared, better_than, must
+        )
+        self.capped = capped  # the next question asks for the card drawn only when it was not
+        capped = capped or cut  # cut: a card's candidates cut short (melds.MAX_CAND)
         self.capped_searches += capped
+        self.searches += 1
         # what any action can play at most: the hand cards in some meld of the whole pool
         pool = table + declared + [JOKER] * len(declared) + hand  # table jokers kept or wild
         reach = {k for m in arr.all_melds(pool, self.t.meld_rules) for k in m.naturals}

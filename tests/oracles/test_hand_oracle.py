@@ -377,8 +377,8 @@ full_rummy with each, at 2 and 5 players."""
 def engine_table_search(rules: Rules, players: int):
     """Carousel's table search as the engine runs it (``repartition.best_table_meld`` under
     its frame cap, ``carousel_policy.NODE_CAP``), for the oracle hand (``table_search``):
-    ``search(hand, table, declared, better_than, must)`` returns (did it reach the cap or
-    cut a card's candidates, the hand value it plays, its melds, its freed jokers). The
+    ``search(hand, table, declared, better_than, must)`` returns (did it reach the cap, did
+    it cut a card's candidates, the hand value it plays, its melds, its freed jokers). The
     melds are ``("group", rank, naturals, wild jokers)`` or ``("run", (suit, first
     position, slots), naturals, wild jokers)``, a kept table joker standing in them as a
     natural copy of its card. The oracle asks it only whether the cap was reached and which
@@ -413,7 +413,7 @@ def engine_table_search(rules: Rules, players: int):
             np.int64(better_than), np.int64(-1 if must is None else 1 << must),
         )  # fmt: skip
         scal = rp[R.RW_SCAL]
-        capped = bool(scal[R.RP_CAPPED] or scal[R.RP_TRUNCATED])
+        capped, truncated = bool(scal[R.RP_CAPPED]), bool(scal[R.RP_TRUNCATED])
         melds = []
         for m in range(int(scal[R.RP_BEST_N])):
             row = [int(x) for x in rp[R.RW_BEST + m]]
@@ -431,7 +431,7 @@ def engine_table_search(rules: Rules, players: int):
                 rank = oracle.rank_at(ace, lo + i)
                 slots.append(oracle.JOKER if digit == M.JOKER_DIGIT else rank * 4 + digit)
             melds.append(("run", (suit, lo, slots), sorted(cards), jokers))
-        return capped, int(gain), melds, int(scal[R.RP_FREED])
+        return capped, truncated, int(gain), melds, int(scal[R.RP_FREED])
 
     return search
 
@@ -561,6 +561,8 @@ def compare(
                     f"{len(mine)}: {played.stopped}"
                 )
             ended[played.stopped] += 1  # counted apart: not an agreement
+            ended["table_searches"] += played.searches
+            ended["capped_searches"] += played.capped_searches
             ended.update("ev:" + oracle.EVENT_NAMES[e[0]] for e in mine)
             continue
         if carry and winner >= 0 and stake > 1:
@@ -583,6 +585,7 @@ def compare(
                 f"{name} at {players} players, deal {deal}: the engine scores {engine_scores},"
                 f" the oracle {played.scores}"
             )
+        ended["table_searches"] += getattr(played, "searches", 0)
         if getattr(played, "capped_searches", 0):  # Carousel: capped answers, checked only
             ended["capped_hands"] += 1  # for legality and what they play
             ended["capped_searches"] += played.capped_searches
