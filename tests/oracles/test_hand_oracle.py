@@ -326,7 +326,7 @@ CAROUSEL_CASES = (
     ("carousel_knock", ("random", "careful", "greedy", "careful", "random")),
 )
 """Carousel (§3.16, §2M): (file, bots); greedy at 2 and 4 players, then careful and random."""
-CAROUSEL_HANDS = (16, 6, 5, 10, 3)  # a case's hands in quick mode (long mode: --hands)
+CAROUSEL_HANDS = (16, 6, 5, 10, 5)  # a case's hands in quick mode (long mode: --hands)
 CAROUSEL_ROWS = 1500  # a re-formed table lays every table meld down again: many meld rows
 CONTINENTAL_BOT_HANDS = 8
 CONTINENTAL_BOT_ROWS = 1500
