@@ -1,6 +1,6 @@
 """Slow, plain reference hand of progressive rummy with the ``greedy`` and ``random`` bots
-(and of Conquian with ``greedy``, ``careful`` and ``random``, and of the knock family; Tonk,
-Phỏm, Nowrang and Continental with ``greedy`` and ``random``).
+(and of Conquian and Carousel with ``greedy``, ``careful`` and ``random``, and of the knock
+family; Tonk, Phỏm, Nowrang and Continental with ``greedy`` and ``random``).
 
 The oracle of ``sim.engine`` (docs/engine-plan.md, "The play, exactly"): it plays one hand
 from the same random streams and writes the same event log, so a disagreement points at
@@ -188,6 +188,40 @@ the hand out, passed by the deal, the turns and the showdown. 4-player gin:
 ``PartnershipHand``, two 2-player hands and the team score. ``careful`` raises
 ``NotImplementedError`` here.
 
+Carousel (RULES.md §3.16, §2M, family ``carousel``; docs/variants.md "Carousel", the bots as
+docs/bots.md "Carousel: meld actions and the knock" states them): 10 cards each, no upcard
+and no discard pile, the ace high or low. A turn draws a stock card (``E_DRAW_STOCK``, b = 1
+after the first) and asks for a meld action, which ends the turn; else a second card and the
+question again; else a third card and no question. A draw with the stock empty is skipped
+(no question after it); after a question with no action (and no capped search) the next
+asks only for actions playing the card just drawn (the same answer: any other existed
+before). greedy and careful: the hand's best arrangement (``tests.oracles.arrangement``)
+and, on each table meld in order that a natural card left fits, the most valuable such card
+(ties: the lowest kind), one a meld, at most 15 (the cheap answer); when it plays the whole
+hand value it is played, else the table search's re-partition when one plays more, else the
+cheap answer, else nothing. random: uniform (bots' stream) among each meld of the best
+arrangement, each natural kind held that fits a table meld (laid off on the first) and the
+table search's re-partition (asked to beat nothing), when any. A re-partition
+(``E_REARRANGE``, a = the melds taken up, b = the hand cards played, the natural ones by
+layer): the table's melds go into the hand and the new melds go down (``E_MELD`` from row
+0), each kept table joker back as a joker in the first new meld holding its card (a group's
+declared again, ``E_DECLARE``), the other jokers declared by the bot (greedy the lowest
+card, careful the one with the fewest unseen copies, random uniform). Which re-partition
+(docs/bots.md, "Which re-partition, among equally good ones"): the engine's table search's,
+given as ``table_search`` (it imports the engine; the oracle does not), checked: uncapped,
+it plays what the brute force of ``tests.oracles.repartition`` finds (a bound first: the
+hand cards in some meld of the whole pool); capped, more than asked and at most that bound;
+always legal melds, every table card melded again, jokers kept or freed as §3.16 says, the
+played value exact. A brute force over ``SEARCH_BUDGET`` positions stops the hand
+(``stopped = "large"``; any other failed check stops it with the reason). After the turn: an
+empty hand went out (``went_out``); in a final turn nothing more; else with 5 points or
+less (``knock_limit``) the bot may knock (``E_KNOCK``, a = the points: greedy always,
+careful when every opponent holds more cards, random on 1 in 2); a turn that ends with the
+stock empty and no knock starts the final turns (``E_FINAL``, a = the turns left), one each
+from the next player, the last ending the round (``stock_out``). Scores:
+``tests.oracles.carousel`` (``knock``, or ``undercut`` when the knocker did not win; the
+winner -1 when several won).
+
 ``play_direction`` (§2K.46) in every family the oracle plays: counterclockwise the next
 seat is ``seat - 1`` (the deal, the turns, Call Rummy's callers, Phỏm's first player, the
 player before); the engine's hands table gives the dealer.
@@ -315,7 +349,9 @@ from sim.cards import JOKER, N_NATURAL, N_RANKS, N_SUITS, cards_text, rank_of, s
 from sim.rules.model import Rules
 from sim.rules.values import card_values
 from tests.oracles import arrangement as arr
+from tests.oracles import carousel as car
 from tests.oracles import patterns as pat
+from tests.oracles import repartition as rep
 
 # ---- random streams (sim/engine/rng.py) ------------------------------------------------------
 MASK64 = (1 << 64) - 1
@@ -366,6 +402,7 @@ E_BLOCK = 15
 E_DECLARE, E_STEAL, E_CALL, E_SLIDE, E_BORROW = 16, 17, 18, 19, 20
 E_TONK, E_DROP = 21, 22
 E_EXPOSE, E_REJECT, E_PASS, E_FORCE, E_REFORM, E_USE = 23, 24, 25, 26, 27, 28
+E_REARRANGE, E_FINAL = 29, 30
 EVENT_NAMES = dict(
     enumerate(
         (
@@ -394,6 +431,7 @@ EVENT_NAMES[E_TONK] = "tonk"
 EVENT_NAMES[E_DROP] = "drop"
 EVENT_NAMES.update({E_EXPOSE: "expose", E_REJECT: "reject", E_PASS: "pass", E_FORCE: "force"})
 EVENT_NAMES.update({E_REFORM: "reform", E_USE: "use"})
+EVENT_NAMES.update({E_REARRANGE: "rearrange", E_FINAL: "final"})
 WENT_OUT, WENT_RUMMY, BLOCK, STALLED, EXHAUSTED = 0, 1, 2, 3, 4
 KNOCK, GIN, UNDERCUT, VOID = 5, 6, 7, 8
 TONK, DROP, CAUGHT, STOCK_OUT, REDEAL = 9, 10, 11, 12, 13
@@ -414,6 +452,7 @@ STOCK_RULES = (
     *BLOCK_RULES,
     "drawn_hand_carry",
     "void_at_two",
+    "final_turns",
 )
 DRAW_RULES = ("top", "any_card", "top_plus_one")
 REPLACE_RULES = ("none", "steal_by_replacement", "to_hand", "reuse_same_turn")
@@ -507,6 +546,8 @@ class Table:
     defender_lays_off: bool = False  # layoff_target = any: on the knocker's melds
     sits_out: bool = False  # dealer_rotation = loser_sits_out: the dealer sits out (§3.18)
     partnership: bool = False  # 4-player gin: two 2-player tables, team scores (§3.19)
+    # Carousel (§3.16, §2M): its turn flow, the table re-formed, the knock, the final turns
+    carousel: bool = False
 
     @property
     def progressive_family(self) -> bool:
@@ -520,6 +561,7 @@ class Table:
         """The rules this oracle plays, read; anything else raises NotImplementedError."""
         hand_size, packs = rules.deal_for(players)
         knock = rules.family in KNOCK_FAMILIES
+        carousel = rules.family == "carousel"
         unsupported = {
             "meld_timing": rules.meld_timing not in ("progressive", "all_at_once")
             and not (rules.family == "phom" and rules.meld_timing == "phom_final")
@@ -539,7 +581,8 @@ class Table:
             "discard_draw": rules.discard_draw not in DRAW_RULES,
             "stock_exhaustion": rules.stock_exhaustion not in STOCK_RULES,
             "scoring": rules.scoring not in SCORINGS,
-            "family": rules.family not in ("rummy", "tonk", "phom", "conquian", *KNOCK_FAMILIES),
+            "family": rules.family
+            not in ("rummy", "tonk", "phom", "conquian", "carousel", *KNOCK_FAMILIES),
             # gin for 3 (§3.18, a seat sitting out) and 4 (§3.19, two tables) not yet
             "players": rules.family == "gin"
             and players != 2
@@ -549,7 +592,8 @@ class Table:
             # the knock family with runs of any suit or the ace high: not yet
             "run_suit": knock and rules.run_suit != "same_suit",
             "ace_rank": knock and rules.ace_rank != "low",
-            "rearrange": rules.values["rearrange"] not in ("none", "own"),
+            "rearrange": rules.values["rearrange"] not in ("none", "own")
+            and not (carousel and rules.values["rearrange"] == "table"),
             "tonk_wait": rules.family == "tonk" and rules.values["tonk_wait"] != "off",
             "go_out_pattern": rules.values["go_out_pattern"] not in (*PATTERNS, "continental")
             or (rules.values["go_out_pattern"] != "none" and rules.strip_8_9_10),
@@ -617,6 +661,7 @@ class Table:
             special_bonus=bool(rules.values["continental_special_bonus"]),
             knock=rules.family if knock else "",
             knock_limit=knock_limit(rules.values["knock_limit"]),
+            carousel=carousel,
             gin_bonus=int(rules.values["gin_bonus"]),
             undercut_bonus=int(rules.values["undercut_bonus"]),
             spade_double=bool(rules.values["spade_double"]),
@@ -682,6 +727,7 @@ def run_distance(ace_rank: str, a: int, b: int) -> int:
 
 
 # ---- a fixed go-out pattern (Nowrang §3.15; docs/bots.md, "Fixed patterns: Nowrang") ---------
+SEARCH_BUDGET = 50_000  # Carousel: positions the brute force of a table search may visit
 BREAK_ODDS = 8  # greedy: once the stock was rebuilt, 1 discard in 8 breaks a deadlock
 
 
@@ -1392,8 +1438,18 @@ class Hand:
         shard: int = 0,
         bots: tuple[str, ...] = (),
         stake: int = 1,
+        table_search=None,
     ):
         self.t = table
+        # Carousel: the engine's table search, asked only whether it reached its frame cap
+        # and which of the re-partitions it chose (``carousel_search``); where the oracle
+        # cannot follow it, the hand stops there (``stopped``: why)
+        self.table_search = table_search
+        self.stopped: str | None = None
+        self.capped = False  # the last table search reached the engine's frame cap
+        self.capped_searches = 0  # table searches of this hand that reached it
+        self.searches = 0  # table searches of this hand
+        self.final_left = 0  # Carousel: the final turns left after the stock-out
         self.dealer = dealer
         self.sitter = dealer if table.sits_out else -1  # §3.18: the dealer sits out
         self.deal_rng = Stream(stream_seed(seed, shard, deal, STREAM_DEAL))
@@ -1405,16 +1461,18 @@ class Hand:
             raise ValueError(f"one bot a seat, of {BOTS}: {self.bots}")
         others = {"conquian": {"careful", "random"}, "knock": {"simple", "random"}}
         others.update(dict.fromkeys(("tonk", "phom", "pattern", "progressive"), {"random"}))
+        others["carousel"] = {"careful", "random"}
         family = "conquian" if table.conquian else "knock" if table.knock else ""
+        family = "carousel" if table.carousel else family
         family = "tonk" if table.tonk else "phom" if table.phom else family
         family = "pattern" if table.pattern or table.alternatives else family
         if not family and table.progressive_family:
             family = "progressive"
         if not set(self.bots) - {"greedy"} <= others.get(family, set()):
             raise NotImplementedError(
-                "the oracle hand plays careful in Conquian only, simple in the knock family"
-                " only, random in those, progressive rummy, Tonk, Phỏm, Nowrang and"
-                " Continental only"
+                "the oracle hand plays careful in Conquian and Carousel only, simple in the"
+                " knock family only, random in those, progressive rummy, Tonk, Phỏm, Nowrang"
+                " and Continental only"
             )
         self.owed = 0  # random under reuse_same_turn: jokers taken back, owed to the table
         self.borrows_turn = 0  # random: borrows this turn (one a turn, §2D.22)
@@ -1637,11 +1695,13 @@ class Hand:
             options = declaration_options(self.t, self.melds[m])
             if not options:
                 return
-            pick = 0
-            if self.bots[seat] == "random":  # uniform among the options, kind order
-                pick = self.bots_rng.below(len(options))
-            self.melds[m].declared.add(options[pick])
-            self.log(E_DECLARE, seat, m, options[pick])
+            choice = options[0]
+            if self.bots[seat] == "random":  # uniform (docs/bots.md, joker declarations)
+                choice = options[self.bots_rng.below(len(options))]
+            elif self.bots[seat] == "careful":  # the fewest unseen copies, then the lowest
+                choice = min(options, key=lambda k: (self.unseen(seat, k), k))
+            self.melds[m].declared.add(choice)
+            self.log(E_DECLARE, seat, m, choice)
             self.table_changed()
 
     def may_steal(self, seat: int, put_down: bool) -> bool:
@@ -2595,6 +2655,8 @@ class Hand:
             return self.play_conquian()
         if t.knock:
             return self.play_knock()
+        if t.carousel:
+            return self.play_carousel()
         seat = self.step(self.dealer)
         reason, winner = STALLED, -1
         if t.tonk:
@@ -2692,12 +2754,349 @@ class Hand:
             reason, winner, self.scores = self.settle(reason, winner)
         elif self.t.knock:
             reason, winner, self.scores = self.settle_knock(reason, winner)
+        elif self.t.carousel:
+            reason, winner, self.scores = self.settle_carousel(reason, winner)
         self.log(E_END, winner, reason, 0)
         if self.t.conquian:  # the winner earns the hand's stake in tentos
             self.scores = [self.stake if p == winner else 0 for p in range(self.t.players)]
-        elif not self.t.tonk and not self.t.phom and not self.t.knock:
+        elif not self.t.tonk and not self.t.phom and not self.t.knock and not self.t.carousel:
             self.scores = self.score(reason, winner)
         return reason, winner, self.events
+
+    # ---- Carousel (RULES.md §3.16, §2M; docs/variants.md "Carousel", docs/bots.md
+    # "Carousel: meld actions and the knock"): up to three draws, a meld action that ends
+    # the turn, the table re-formed, the knock, the stock-out's final turns
+    def play_carousel(self) -> tuple[int, int, list[Event]]:
+        seat = self.step(self.dealer)
+        reason, winner = STALLED, -1
+        while self.turns < self.t.turn_cap:
+            outcome = self.carousel_turn(seat)
+            if self.stopped is not None:
+                return -1, -1, self.events  # the comparison stops here (no ending)
+            self.turns += 1
+            if outcome:
+                reason = {"out": WENT_OUT, "knock": KNOCK, "over": STOCK_OUT}[outcome]
+                winner = -1 if outcome == "over" else seat
+                break
+            seat = self.step(seat)
+        return self.end(reason, winner)
+
+    def points(self, seat: int) -> int:
+        """The value of ``seat``'s hand (§3.16: joker 25, J/Q/K 10, 2-10 pips, ace 1)."""
+        return sum(self.t.values[k] * n for k, n in self.hands[seat].items())
+
+    def carousel_turn(self, seat: int) -> str:
+        """``seat``'s whole turn: "" (the round goes on), "out", "knock" or "over" (the
+        last final turn was played)."""
+        final = self.final_left > 0
+        if final:
+            self.log(E_FINAL, seat, self.final_left, 0)
+        exact = False  # the last question found no action, and its search was not capped
+        for step in range(3):
+            drew = bool(self.stock)
+            card = -1
+            if drew:
+                card = self.pop_stock()
+                self.give(seat, card)
+                self.log(E_DRAW_STOCK, seat, card, 1 if step > 0 else 0)
+            if step == 2:
+                break  # no meld after the third card
+            if not drew and step > 0:
+                continue  # a skipped draw: nothing changed, no question
+            # after a question with no action the search is asked only for actions playing
+            # the card just drawn (every other existed before: the same answer)
+            must = card if exact and 0 <= card < JOKER else None
+            melded, exact = self.carousel_meld(seat, must)
+            if self.stopped is not None:
+                return ""
+            if melded:
+                break
+        if not self.hands[seat]:
+            return "out"
+        if final:
+            self.final_left -= 1
+            return "over" if self.final_left == 0 else ""
+        points = self.points(seat)
+        if points <= self.t.knock_limit and self.carousel_knocks(seat):
+            self.log(E_KNOCK, seat, points, 0)
+            return "knock"
+        if not self.stock:  # final_turns (§2F.28): one more turn each, from the next player
+            self.final_left = self.t.players
+        return ""
+
+    def carousel_knocks(self, seat: int) -> bool:
+        """greedy always; careful when every opponent holds more cards; random on 1 in 2."""
+        bot = self.bots[seat]
+        if bot == "random":
+            return self.bots_rng.below(2) == 0
+        if bot == "careful":
+            held = sum(self.hands[seat].values())
+            return all(
+                sum(self.hands[p].values()) > held for p in range(self.t.players) if p != seat
+            )
+        return True
+
+    def unseen(self, seat: int, kind: int) -> int:
+        """careful's count of the copies of ``kind`` it has not seen (its hand, the table's
+        natural cards; Carousel has no discard pile)."""
+        seen = self.hands[seat][kind] + sum(m.naturals().count(kind) for m in self.melds)
+        return self.t.packs - min(seen, self.t.packs)
+
+    def carousel_layoffs(self, seat: int, melds: tuple[arr.Meld, ...]) -> list[tuple[int, int]]:
+        """The lay-offs after the hand's own melds: on each table meld in order that a
+        natural card left in hand fits, the most valuable such card (ties: the lowest kind),
+        one a meld, at most 15: (meld, card) pairs."""
+        left = Counter(self.hands[seat])
+        for meld in melds:
+            left.subtract(meld.naturals)
+        plan = []
+        for m, meld in enumerate(self.melds):
+            kinds = sorted(k for k, n in left.items() if n > 0 and k != JOKER)
+            if len(plan) == 15 or not kinds:
+                break
+            fitting = [k for k in kinds if fits(self.t, meld, k)]
+            if fitting:
+                best = max(fitting, key=lambda k: (self.t.values[k], -k))
+                left[best] -= 1
+                plan.append((m, best))
+        return plan
+
+    def carousel_meld(self, seat: int, must: int | None) -> tuple[bool, bool]:
+        """``seat``'s meld action now, if his bot makes one (docs/bots.md): returns (did he
+        meld, was the question answered exactly: no capped search)."""
+        own, melds = self.best(self.hands[seat])
+        if own == 0:
+            melds = ()
+        if self.bots[seat] == "random":
+            return self.carousel_random(seat, own, melds, must)
+        plan = self.carousel_layoffs(seat, melds)
+        own += sum(self.t.values[k] for _, k in plan)
+        if own > 0 and own == self.points(seat):  # the whole hand: nothing plays more
+            self.carousel_cheap(seat, melds, plan)
+            return True, True
+        found = self.carousel_search(seat, own, must)
+        if self.stopped is not None:
+            return False, False
+        if found is not None:
+            self.lay_table(seat, *found)
+        elif own > 0:
+            self.carousel_cheap(seat, melds, plan)
+        else:
+            return False, not self.capped
+        return True, True
+
+    def carousel_cheap(self, seat: int, melds, plan) -> None:
+        for meld in melds:
+            self.lay_down(seat, meld, [])
+        for m, kind in plan:
+            self.take(seat, kind)
+            self.lay_off(seat, m, kind)
+
+    def carousel_random(self, seat: int, own: int, melds, must) -> tuple[bool, bool]:
+        """random: uniform among each meld of the hand's best arrangement, each natural kind
+        of its hand that fits a table meld (one lay-off on the first it fits) and the table
+        search's re-partition (when one plays a card)."""
+        hand_melds = len(melds) if own > 0 else 0
+        kinds = sorted(k for k in self.hands[seat] if k != JOKER)
+        fitting = [k for k in kinds if any(fits(self.t, m, k) for m in self.melds)]
+        found = self.carousel_search(seat, 0, must)
+        if self.stopped is not None:
+            return False, False
+        n = hand_melds + len(fitting) + (found is not None)
+        if n == 0:
+            return False, not self.capped
+        pick = self.bots_rng.below(n)
+        if pick < hand_melds:
+            self.lay_down(seat, melds[pick], [])
+        elif pick - hand_melds < len(fitting):
+            kind = fitting[pick - hand_melds]
+            m = next(m for m, meld in enumerate(self.melds) if fits(self.t, meld, kind))
+            self.take(seat, kind)
+            self.lay_off(seat, m, kind)
+        else:
+            self.lay_table(seat, *found)
+        return True, True
+
+    def table_jokers(self) -> list[int]:
+        """The cards the table's jokers stand for, meld by meld, lowest first."""
+        declared = []
+        for meld in self.melds:
+            stands = sorted(meld.declared if meld.kind == "group" else stands_for(self.t, meld))
+            declared += stands[: meld.n_jokers]
+        return declared
+
+    def carousel_search(self, seat: int, better_than: int, must: int | None):
+        """A re-partition of the whole table with hand cards that plays more than
+        ``better_than`` of ``seat``'s hand value: the most that any plays
+        (``tests.oracles.repartition.best_gain``'s brute force), as the engine's search
+        chose it among those that play as much (the tie-break is its search order), or
+        None. The engine's answer is checked: it plays what the brute force finds (when
+        its search reached its frame cap and did not, or when the brute force would take
+        too long, the hand stops here: ``stopped``), and its melds are legal, meld every
+        table card, keep or free each table joker as §3.16 says and play hand cards worth
+        exactly that."""
+        hand = sorted(self.hands[seat].elements())
+        table = sorted(k for meld in self.melds for k in meld.naturals())
+        declared = self.table_jokers()
+        capped, cut, gain, melds, freed = self.table_search(
+            hand, table, declared, better_than, must
+        )
+        self.capped = capped  # the next question asks for the card drawn only when it was not
+        capped = capped or cut  # cut: a card's candidates cut short (melds.MAX_CAND)
+        self.capped_searches += capped
+        self.searches += 1
+        # what any action can play at most: the hand cards in some meld of the whole pool
+        pool = table + declared + [JOKER] * len(declared) + hand  # table jokers kept or wild
+        reach = {k for m in arr.all_melds(pool, self.t.meld_rules) for k in m.naturals}
+        bound = sum(self.t.values[k] for k in hand if k in reach or k == JOKER)
+        want = 0
+        if capped:  # the best found within the cap: nothing, or more than asked, at most all
+            ok = gain == 0 or better_than < gain <= bound
+        else:
+            if bound <= better_than:
+                best = 0  # no action plays more: no search needed
+            elif gain > better_than and gain == bound:
+                best = gain  # it plays every hand card that melds at all
+            else:
+                try:
+                    best = rep.best_gain(
+                        hand, table, declared, list(self.t.values), budget=SEARCH_BUDGET
+                    )
+                except rep.TooLarge:
+                    self.stopped = "large"
+                    return None
+            want = best if best > better_than else 0
+            ok = gain == want
+        if not ok:
+            self.stopped = (
+                f"the engine's table search{' (capped)' if capped else ''} plays {gain} of"
+                f" seat {seat}'s hand value above {better_than}, the brute force {want} (hand"
+                f" {cards_text(hand)}, table {cards_text(table)}, jokers declared"
+                f" {cards_text(declared)})"
+            )
+            return None
+        if gain == 0:
+            return None
+        problem = self.check_repartition(hand, table, declared, melds, freed, gain)
+        if problem:
+            self.stopped = f"the engine's re-partition {melds} (freed {freed}): {problem}"
+            return None
+        return melds, freed, declared
+
+    def check_repartition(self, hand, table, declared, melds, freed, gain) -> str:
+        """What is wrong with the engine's re-partition (its melds with every table joker
+        as a natural copy of its card when kept, wild when freed), or ""."""
+        ace = self.t.meld_rules.layout
+        natural: Counter = Counter()
+        wild = 0
+        for kind, key, naturals, jokers in melds:
+            natural.update(naturals)
+            wild += jokers
+            if kind == "group":
+                suits = [suit_of(k) for k in naturals]
+                if len(set(suits)) != len(suits) or not 3 <= len(naturals) + jokers <= N_SUITS:
+                    return f"the group {naturals}+{jokers} is not legal"
+                if any(rank_of(k) != key for k in naturals):
+                    return f"the group {naturals} is not of one rank"
+            else:
+                suit, lo, slots = key
+                if not window_ok(ace, lo, len(slots)):
+                    return f"the run at {lo} of {len(slots)} is not legal"
+                for i, k in enumerate(slots):
+                    if k != JOKER and (rank_at(ace, lo + i) != rank_of(k) or suit_of(k) != suit):
+                        return f"the run {slots} at {lo} is not legal"
+        kept = Counter(d for j, d in enumerate(declared) if not (freed >> j) & 1)
+        out = Counter(d for j, d in enumerate(declared) if (freed >> j) & 1)
+        if Counter(table) + kept - natural:
+            return "a table card is not melded again"
+        for d, n in out.items():
+            if natural[d] < kept[d] + max(Counter(table)[d], n):
+                return f"a joker declared {cards_text([d])} is freed without its card"
+        played = natural - Counter(table) - kept
+        hand_jokers = hand.count(JOKER)
+        played_jokers = wild - sum(out.values())
+        if played - Counter(hand) or not 0 <= played_jokers <= hand_jokers:
+            return "it plays cards the hand does not hold"
+        value = sum(self.t.values[k] * n for k, n in played.items())
+        if value + played_jokers * self.t.values[JOKER] != gain:
+            return f"it plays {value} + {played_jokers} jokers, not {gain}"
+        return ""
+
+    def lay_table(self, seat: int, melds, freed: int, declared: list[int]) -> None:
+        """``seat`` takes the table's melds up (into his hand, for a moment) and lays the
+        re-partition down, meld by meld: each kept table joker back as a joker in the first
+        meld holding its card, declared again as that card in a group; the other jokers
+        declared by the bot (``declare_jokers``)."""
+        before = Counter(self.hands[seat])
+        held = sum(before.values())
+        at = len(self.events)
+        self.log(E_REARRANGE, seat, len(self.melds), 0)
+        for meld in self.melds:
+            for k in meld.naturals():
+                self.give(seat, k)
+            for _ in range(meld.n_jokers):
+                self.give(seat, JOKER)
+        self.melds = []
+        new = []
+        for kind, key, naturals, jokers in melds:
+            if kind == "group":
+                counts = [sum(1 for k in naturals if suit_of(k) == s) for s in range(N_SUITS)]
+                new.append(TableMeld("group", seat, rank=key, counts=counts, jokers=jokers))
+            else:
+                suit, lo, slots = key
+                new.append(TableMeld("run", seat, lo=lo, slots=list(slots), suit=suit))
+        kept_in: list[list[int]] = [[] for _ in new]
+        for j, d in enumerate(declared):
+            if (freed >> j) & 1:
+                continue
+            for i, meld in enumerate(new):
+                if d not in meld.naturals():
+                    continue
+                if meld.kind == "group":
+                    meld.counts[suit_of(d)] -= 1
+                    meld.jokers += 1
+                else:
+                    meld.slots[meld.slots.index(d)] = JOKER
+                kept_in[i].append(d)
+                break
+        for i, meld in enumerate(new):
+            cards = meld.naturals()
+            for k in cards:
+                self.take(seat, k)
+            for _ in range(meld.n_jokers):
+                self.take(seat, JOKER)
+            self.melds.append(meld)
+            count = Counter(cards)
+            laid = []
+            for copy in range(max(count.values(), default=0)):
+                laid += sorted(k for k, n in count.items() if n > copy)
+            self.log(E_MELD, seat, i, 0, laid + [JOKER] * meld.n_jokers)
+            if meld.kind == "group":
+                for d in sorted(kept_in[i]):
+                    meld.declared.add(d)
+                    self.log(E_DECLARE, seat, i, d)
+            if meld.n_jokers:
+                self.declare_jokers(seat, i)
+        after = self.hands[seat]
+        cards = []
+        for layer in range(4):
+            cards += sorted(k for k in before if k != JOKER and before[k] > layer >= after[k])
+        self.events[at] = (E_REARRANGE, seat, self.events[at][2], held - sum(after.values()),
+                           tuple(cards))  # fmt: skip
+
+    def settle_carousel(self, reason: int, winner: int) -> tuple[int, int, list[int]]:
+        """The round's scores (``tests.oracles.carousel``, written from RULES.md §3.16);
+        a knock the knocker did not win is ``undercut``; several winners: winner -1."""
+        points = [self.points(p) for p in range(self.t.players)]
+        how = {KNOCK: car.KNOCK, WENT_OUT: car.OUT, STOCK_OUT: car.STOCK_OUT}.get(reason)
+        if how is None:
+            return reason, -1, [0] * self.t.players  # stalled: no score
+        ender = None if reason == STOCK_OUT else winner
+        winners = car.round_winners(points, ender, how)
+        scores = car.round_scores(points, ender, how)
+        if reason == KNOCK and winner not in winners:
+            reason = UNDERCUT
+        return reason, winners[0] if len(winners) == 1 else -1, scores
 
     # ---- the knock family (RULES.md §3.10, §3.17, §3.20, §2I; docs/bots.md "The knock
     # family"): melds stay in hand, a knock ends the turns, the showdown scores the hand

@@ -43,18 +43,27 @@ def carousel_values() -> list[int]:
     return values
 
 
+class TooLarge(Exception):
+    """The brute force met more than its ``budget`` of positions (``best_gain``)."""
+
+
 def _solve(
-    pool: Counter, need: Counter, jokers: int, need_jokers: int, values, rules
+    pool: Counter, need: Counter, jokers: int, need_jokers: int, values, rules, budget=None
 ) -> int | None:
     """The most value a set of melds of the pool can hold while melding every card of
-    ``need`` and ``need_jokers`` jokers; None when none does."""
+    ``need`` and ``need_jokers`` jokers; None when none does. ``budget``: the most
+    positions it may visit (None: no bound); beyond it, ``TooLarge``."""
     melds = all_melds(sorted(pool.elements()) + [JOKER] * jokers, rules)
+    visited = [0]
     by_card: dict[int, list] = {}
     for m in melds:
         by_card.setdefault(m.naturals[0], []).append(m)  # its lowest card decides it
 
     @cache
     def best(pool_t, need_t, jokers, need_jokers):
+        visited[0] += 1
+        if budget is not None and visited[0] > budget:
+            raise TooLarge
         left = dict(pool_t)
         if not left:
             return 0 if need_jokers == 0 else None
@@ -100,10 +109,13 @@ def _solve(
     )
 
 
-def best_gain(hand, table, declared, values=None, rules: Rules = CAROUSEL) -> int:
+def best_gain(
+    hand, table, declared, values=None, rules: Rules = CAROUSEL, budget: int | None = None
+) -> int:
     """The most hand value one meld action can play (0: no legal action): ``hand`` and
     ``table`` are lists of kinds (``JOKER`` in the hand for a joker; the table's natural
-    cards only), ``declared`` the cards the table's jokers were declared as."""
+    cards only), ``declared`` the cards the table's jokers were declared as. ``budget``:
+    the most positions each joker choice's search may visit (``TooLarge`` beyond it)."""
     values = values or carousel_values()
     table_n = Counter(table)
     hand_n = Counter(k for k in hand if k != JOKER)
@@ -120,7 +132,7 @@ def best_gain(hand, table, declared, values=None, rules: Rules = CAROUSEL) -> in
             continue
         n_out = sum(out.values())
         floor = sum(values[k] * n for k, n in (table_n + kept).items()) + n_out * values[JOKER]
-        got = _solve(pool, need, hand_j + n_out, n_out, values, rules)
+        got = _solve(pool, need, hand_j + n_out, n_out, values, rules, budget)
         if got is not None and got - floor > best:
             best = got - floor
     return best

@@ -8,7 +8,7 @@ under its settings with line-ups of greedy, careful and random (``CONQUIAN_CASES
 Nowrang over several seeds (``NOWRANG_SEEDS``), and Continental's files at a few
 player counts (``CONTINENTAL_CASES``), and the knock family's files that it plays (gin and
 Oklahoma gin at 2 players, 3-player gin, 4-player partnership gin, knock rummy at 2, 3
-and 5; carousel_knock in ``NOT_YET``), with greedy and with line-ups of simple, random and greedy
+and 5), with greedy and with line-ups of simple, random and greedy
 (``KNOCK_BOT_CASES``) and under settings no file uses (``KNOCK_SETTINGS``), their
 showdown and its scores and side bonuses too; and Tonk, Phỏm, Nowrang and Continental (its
 presets too) with line-ups of random and greedy, all random and mixed, at low and high
@@ -18,7 +18,12 @@ german_rummy@restricted_discard in ``FILES``, all at once among them) with line-
 random and greedy at their lowest and highest player count (``PROGRESSIVE_BOT_CASES``), and
 rummy_basic with random under settings no file uses (``PROGRESSIVE_BOT_SETTINGS``:
 borrowing, any-suit jokers declared, replacement, the joker limit, top_plus_one,
-only_for_initial_meld, a called joker).
+only_for_initial_meld, a called joker); and Carousel with greedy at 2 and 4 players and
+line-ups of greedy, careful and random at 2, 3 and 5 (``CAROUSEL_CASES``), its table
+search's choice among equally good re-partitions taken from the engine's search
+(``engine_table_search``) and checked, a hand with a capped search counted
+(``capped_hands``, ``capped_searches``) and one whose brute force would take too long
+stopped there (``large``).
 
 Long mode (``make verify``-style): ``python -m tests.oracles.test_hand_oracle --hands 1000``
 plays that many hands per file (and setting) and player count and prints how they ended;
@@ -81,9 +86,7 @@ FILES = (
     "gin_rummy_3p",  # the dealer sits out, the loser deals the next hand (§3.18)
     "gin_rummy_4p",  # two tables, partners switching opponents, team scores (§3.19)
 )
-NOT_YET: dict[str, str] = {
-    "carousel_knock": "its own turn flow (§3.16); tests/oracles/carousel.py checks its scoring",
-}
+NOT_YET: dict[str, str] = {}
 """Files of a covered family the oracle hand does not play yet, each with why."""
 HANDS = 30
 SEED = 29
@@ -321,6 +324,16 @@ CONTINENTAL_BOT_CASES = (
     ("continental", ("random", "greedy") * 6),  # 12 players: ~200 turns a hand
 )
 """Continental and its presets with line-ups of random and greedy: (file, bots)."""
+CAROUSEL_CASES = (
+    ("carousel_knock", ("greedy",) * 2),  # one pack and a joker
+    ("carousel_knock", ("greedy",) * 4),  # two packs, two jokers
+    ("carousel_knock", ("careful", "greedy", "random")),
+    ("carousel_knock", ("random", "random")),
+    ("carousel_knock", ("random", "careful", "greedy", "careful", "random")),
+)
+"""Carousel (§3.16, §2M): (file, bots); greedy at 2 and 4 players, then careful and random."""
+CAROUSEL_HANDS = (16, 6, 5, 10, 5)  # a case's hands in quick mode (long mode: --hands)
+CAROUSEL_ROWS = 1500  # a re-formed table lays every table meld down again: many meld rows
 CONTINENTAL_BOT_HANDS = 8
 CONTINENTAL_BOT_ROWS = 1500
 CONTINENTAL_ROWS = 800
@@ -467,6 +480,68 @@ full_rummy with each, at 2 and 5 players."""
 : rummy_basic with each, at 2 and 5 players."""
 
 
+def engine_table_search(rules: Rules, players: int):
+    """Carousel's table search as the engine runs it (``repartition.best_table_meld`` under
+    its frame cap, ``carousel_policy.NODE_CAP``), for the oracle hand (``table_search``):
+    ``search(hand, table, declared, better_than, must)`` returns (did it reach the cap, did
+    it cut a card's candidates, the hand value it plays, its melds, its freed jokers). The
+    melds are ``("group", rank, naturals, wild jokers)`` or ``("run", (suit, first
+    position, slots), naturals, wild jokers)``, a kept table joker standing in them as a
+    natural copy of its card. The oracle asks it only whether the cap was reached and which
+    re-partition it chose among the best (docs/bots.md), and checks the rest."""
+    from sim.engine import melds as M
+    from sim.engine import repartition as R
+    from sim.engine.carousel_policy import NODE_CAP
+    from sim.engine.specs import spec_for
+
+    params, values = api.compile_rules(rules, players)
+    fx = spec_for(params)
+    work = M.new_work()
+    rp = R.new_rp()
+    ace = rules.ace_rank
+
+    def layers(cards):
+        out = np.zeros(M.MAX_LAYERS, np.int64)
+        for k in cards:
+            level = 0
+            while (int(out[level]) >> k) & 1:
+                level += 1
+            out[level] |= np.int64(1) << k
+        return out
+
+    def search(hand, table, declared, better_than, must):
+        marks = np.zeros(R.MAX_TABLE_JOKERS, np.int64)
+        marks[: len(declared)] = declared
+        naturals = [k for k in hand if k != oracle.JOKER]
+        gain = R.best_table_meld(
+            fx, params, values, work, rp, layers(naturals), np.int64(len(hand) - len(naturals)),
+            layers(table), marks, np.int64(len(declared)), np.int64(NODE_CAP),
+            np.int64(better_than), np.int64(-1 if must is None else 1 << must),
+        )  # fmt: skip
+        scal = rp[R.RW_SCAL]
+        capped, truncated = bool(scal[R.RP_CAPPED]), bool(scal[R.RP_TRUNCATED])
+        melds = []
+        for m in range(int(scal[R.RP_BEST_N])):
+            row = [int(x) for x in rp[R.RW_BEST + m]]
+            cards = []
+            for level in range(M.MAX_LAYERS):
+                cards += [k for k in range(52) if (row[M.CA_TAKE + level] >> k) & 1]
+            jokers = row[M.CA_JOKERS]
+            if row[M.CA_TYPE] == M.MELD_GROUP:
+                melds.append(("group", row[M.CA_LO], sorted(cards), jokers))
+                continue
+            lo, suit, shape = row[M.CA_LO], row[M.CA_SUIT], row[M.CA_SHAPE]
+            slots = []
+            for i in range(row[M.CA_LEN]):
+                digit = (shape >> (3 * i)) & 7
+                rank = oracle.rank_at(ace, lo + i)
+                slots.append(oracle.JOKER if digit == M.JOKER_DIGIT else rank * 4 + digit)
+            melds.append(("run", (suit, lo, slots), sorted(cards), jokers))
+        return capped, truncated, int(gain), melds, int(scal[R.RP_FREED])
+
+    return search
+
+
 def with_settings(extra: dict) -> Rules:
     base = load_variant("rummy_basic")
     return dataclasses.replace(base, values={**base.values, **extra})
@@ -557,6 +632,7 @@ def compare(
     assert len(logs) == out.hands == hands, (len(logs), out.hands, hands)
     ended: Counter = Counter()
     carry = rules.stock_exhaustion == "drawn_hand_carry"  # Conquian's stakes (§3.21)
+    search = engine_table_search(rules, players) if table.carousel else None
     single = rules.values["game_end"] == "single_hand"
     stake = 1
     for h in range(hands):
@@ -578,8 +654,24 @@ def compare(
             index = int(row[OUT.H_HAND])
             played = oracle.PartnershipHand(table, seed, deal, dealer, bots=bots, hand_index=index)
         else:
-            played = oracle.Hand(table, seed, deal, dealer, bots=bots, stake=stake)
+            played = oracle.Hand(
+                table, seed, deal, dealer, bots=bots, stake=stake, table_search=search
+            )
         reason, winner, mine = played.play()
+        if getattr(played, "stopped", None) is not None:  # Carousel: a search it cannot follow
+            at = first_difference(logs[h][: len(mine)], mine)
+            if at >= 0:
+                return ended, describe(name, players, seed, row, logs[h], mine, at)
+            if played.stopped != "large":
+                return ended, (
+                    f"{name} at {players} players, seed {seed}, deal {deal}, event "
+                    f"{len(mine)}: {played.stopped}"
+                )
+            ended[played.stopped] += 1  # counted apart: not an agreement
+            ended["table_searches"] += played.searches
+            ended["capped_searches"] += played.capped_searches
+            ended.update("ev:" + oracle.EVENT_NAMES[e[0]] for e in mine)
+            continue
         if carry and winner >= 0 and stake > 1:
             ended["won_carried"] += 1  # a hand won after a drawn hand (worth more)
         if carry:  # the next hand is worth one tento more after a drawn hand
@@ -600,6 +692,10 @@ def compare(
                 f"{name} at {players} players, deal {deal}: the engine scores {engine_scores},"
                 f" the oracle {played.scores}"
             )
+        ended["table_searches"] += getattr(played, "searches", 0)
+        if getattr(played, "capped_searches", 0):  # Carousel: capped answers, checked only
+            ended["capped_hands"] += 1  # for legality and what they play
+            ended["capped_searches"] += played.capped_searches
         ended[oracle.REASONS.get(reason, str(reason))] += 1
         ended.update("ev:" + oracle.EVENT_NAMES[e[0]] for e in mine)
     return ended, None
@@ -1025,6 +1121,27 @@ def test_the_oracle_wild_search_is_the_brute_force_fit(deuces):
     assert fitted >= 60
 
 
+@pytest.mark.parametrize(
+    ("name", "bots", "hands"),
+    [(*case, n) for case, n in zip(CAROUSEL_CASES, CAROUSEL_HANDS, strict=True)],
+    ids=[f"{n}-{'-'.join(b)}" for n, b in CAROUSEL_CASES],
+)
+def test_engine_hands_equal_the_oracle_hands_in_carousel(name, bots, hands):
+    """Carousel (§3.16, §2M) with greedy, careful and random (docs/bots.md "Carousel: meld
+    actions and the knock"): up to three draws, the meld action after the first or second
+    (the hand's own melds and the lay-offs, one lay-off, or the table re-formed), the knock
+    at 5 or less, the stock-out's final turns, the round's scores. The engine's table
+    search is followed where it did not reach its frame cap (its answer is then the brute
+    force's best) and checked for legality and what it plays where it did."""
+    rules = load_variant(name)
+    ended, difference = compare(
+        f"{name} {bots}", len(bots), hands, SEED, rules, bots, rows=CAROUSEL_ROWS
+    )
+    assert difference is None, difference
+    assert ended["ev:rearrange"] > 0 and ended["ev:meld"] > 0
+    assert ended["large"] == 0  # every uncapped search checked by the brute force
+
+
 def test_the_oracle_covers_every_progressive_file_the_engine_plays():
     """A progressive-rummy file that sim.engine starts to play needs the oracle too (and
     so does a file of a family it covers: Tonk, Phỏm, Conquian, the knock family with
@@ -1032,9 +1149,9 @@ def test_the_oracle_covers_every_progressive_file_the_engine_plays():
     play yet is in ``NOT_YET`` with the reason, and really is not played."""
     families = ("rummy", "tonk", "phom", "conquian", "gin", "knock_rummy", "carousel")
     played = [name for name, _ in list_variants() if load_variant(name).family in families]
-    continental = [name for name, _ in CONTINENTAL_CASES]
-    assert sorted(played) == sorted({*FILES, *continental, *NOT_YET})
-    assert not set(NOT_YET) & {*FILES, *continental}
+    own_cases = [name for name, _ in CONTINENTAL_CASES + CAROUSEL_CASES]
+    assert sorted(played) == sorted({*FILES, *own_cases, *NOT_YET})
+    assert not set(NOT_YET) & {*FILES, *own_cases}
     for name in NOT_YET:
         rules = load_variant(name)
         with pytest.raises(NotImplementedError):
@@ -1102,9 +1219,15 @@ def main(argv: list[str] | None = None) -> int:
         (f"rummy_basic {extra} {'-'.join(bots)}", len(bots), with_settings(extra), bots)
         for extra, bots in PROGRESSIVE_BOT_SETTINGS
     ]
+    cases += [
+        (f"{name} {'-'.join(bots)}", len(bots), load_variant(name), bots)
+        for name, bots in CAROUSEL_CASES
+    ]
     cases = [case for case in cases if args.only in case[0]]
     for name, players, rules, bots in cases:
         rows = CONTINENTAL_ROWS if name.startswith("continental") else EVENT_ROWS
+        if name.startswith("carousel"):
+            rows = CAROUSEL_ROWS
         if R in bots:
             rows = max(rows, PROGRESSIVE_BOT_ROWS)  # random's hands are long
         if R in bots and name.startswith("nowrang"):
