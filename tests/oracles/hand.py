@@ -1716,18 +1716,29 @@ class Hand:
             return self.opened[seat]
         return self.t.joker_replace == "steal_by_replacement"
 
+    def steal_joker(self, seat: int, m: int, kind: int, taken: list[int]) -> list[int]:
+        """``seat`` replaces a joker of table meld ``m`` by his ``kind`` (§2B.12), the joker
+        to his hand; returns the cards taken from the discard pile not yet played."""
+        self.take(seat, kind)
+        self.give(seat, JOKER)
+        replace_joker(self.melds[m], kind, self.t.meld_rules.layout)
+        self.log(E_STEAL, seat, m, kind)
+        self.table_changed()
+        return self.spend(taken, (kind,))
+
     def usable(self, seat: int, kind: int, taken: list[int]) -> bool:
         """``reuse_same_turn``: could the joker freed by ``kind`` go back to the table this
         turn (a meld ``seat`` may lay off on takes a joker) with the turn still able to end
-        without ``kind``? Always under the other rules. Never the kind of a discard taken
-        for the initial meld until it is made (§2D.25: that card goes into it)."""
+        without ``kind`` (``ends_after``: random's jokers owed counted)? Always under the
+        other rules. Never the kind of a discard taken for the initial meld until it is made
+        (§2D.25: that card goes into it). Greedy's and random's replacements alike."""
         if self.took_unopened and taken and kind == taken[0]:
             return False
         if self.t.joker_replace != "reuse_same_turn":
             return True
         rest = Counter(self.hands[seat])
         rest[kind] -= 1
-        return self.first_joker_fit(seat) >= 0 and self.can_end(+rest, taken)
+        return self.first_joker_fit(seat) >= 0 and self.ends_after(rest, taken)
 
     def steal_all(self, seat: int, plan: int, taken: list[int]) -> tuple[list[int], bool]:
         """Greedy replaces table jokers by the natural cards they stand for while it holds
@@ -1746,12 +1757,7 @@ class Hand:
             if choice is None:
                 return taken, stole
             m, kind = choice
-            self.take(seat, kind)
-            self.give(seat, JOKER)
-            replace_joker(self.melds[m], kind, self.t.meld_rules.layout)
-            self.log(E_STEAL, seat, m, kind)
-            self.table_changed()
-            taken = self.spend(taken, (kind,))
+            taken = self.steal_joker(seat, m, kind, taken)
             stole = True
             if self.t.joker_replace == "reuse_same_turn":  # the joker goes back at once
                 self.take(seat, JOKER)
@@ -2223,7 +2229,7 @@ class Hand:
         if self.random_may_steal(seat):
             for m, meld in enumerate(self.melds):
                 for k in sorted(stands_for(t, meld)):
-                    if hand[k] > 0 and self.random_usable(seat, k, taken):
+                    if hand[k] > 0 and self.usable(seat, k, taken):
                         acts.append(("steal", m, k))
         if t.borrowing != "off" and self.borrows_turn == 0 and may_meld and opened:
             for m, meld in enumerate(self.melds):
@@ -2248,18 +2254,6 @@ class Hand:
         if self.t.joker_replace == "reuse_same_turn":
             return self.opened[seat]
         return self.t.joker_replace == "steal_by_replacement"
-
-    def random_usable(self, seat: int, kind: int, taken: list[int]) -> bool:
-        """May random replace a table joker by ``kind``: never the discard taken for the
-        initial meld before it is made; under ``reuse_same_turn`` only when the joker could
-        go back (a meld he may lay off on takes one) and the turn end without ``kind``."""
-        if self.took_unopened and taken and kind == taken[0]:
-            return False
-        if self.t.joker_replace != "reuse_same_turn":
-            return True
-        rest = Counter(self.hands[seat])
-        rest[kind] -= 1
-        return self.first_joker_fit(seat) >= 0 and self.ends_after(rest, taken)
 
     def random_act(self, seat: int, act: tuple, taken: list[int]) -> list[int]:
         """Carry out one action of ``random_actions``; returns the taken cards not yet
@@ -2288,12 +2282,7 @@ class Hand:
             taken = self.spend_joker(taken)
         elif what == "steal":
             _, m, k = act
-            self.take(seat, k)
-            self.give(seat, JOKER)
-            replace_joker(self.melds[m], k, self.t.meld_rules.layout)
-            self.log(E_STEAL, seat, m, k)
-            self.table_changed()
-            taken = self.spend(taken, (k,))
+            taken = self.steal_joker(seat, m, k, taken)
             if self.t.joker_replace == "reuse_same_turn":
                 self.owed += 1  # it goes back to the table this turn
         else:  # borrow

@@ -100,6 +100,28 @@ def player_counts(rules) -> list[int]:
 
 CASES = [(name, n) for name in FILES for n in player_counts(load_variant(name))]
 
+ANY_SUIT_JOKERS = {
+    "decks": 2,
+    "jokers": 4,
+    "group_duplicates": "allowed",
+    "joker_declare": "always",
+    "joker_replace": "steal_by_replacement",
+    "run_suit": "any_suit",
+}
+"""Jokers in runs of any suits, declared always and taken by replacement, duplicates in
+groups (§2B.9, §2B.12): a setting greedy and random both play."""
+BORROW_WITH_JOKERS = {
+    "borrowing": "any",
+    "decks": 2,
+    "jokers": 4,
+    "ace_rank": "high_or_low",
+    "joker_declare": "three_card_group",
+    "joker_limit": "not_more_than_naturals",
+    "group_duplicates": "allowed",
+    "initial_meld_min": 30,
+}
+"""Borrowing (§2D.22) with jokers, their declarations and limit, and an initial meld: a
+setting greedy (``SETTINGS``) and random (``PROGRESSIVE_BOT_SETTINGS``) both play."""
 SETTINGS = (
     {"must_discard_to_go_out": True},  # greedy keeps a card back (§2E.26)
     {"must_discard_to_go_out": True, "melds_per_turn": "one", "going_rummy": "double"},
@@ -137,14 +159,7 @@ SETTINGS = (
     # jokers (§2A.2-3, §2B.9-12)
     {"jokers": 2},
     {"jokers": 2, "joker_declare": "always", "joker_replace": "steal_by_replacement"},
-    {  # an any-suit run's jokers are declared too; duplicates in groups (§2B.9)
-        "decks": 2,
-        "jokers": 4,
-        "group_duplicates": "allowed",
-        "joker_declare": "always",
-        "joker_replace": "steal_by_replacement",
-        "run_suit": "any_suit",
-    },
+    ANY_SUIT_JOKERS,  # an any-suit run's jokers are declared too; duplicates in groups
     {  # Caloochi-like (§3.8): replacement to hand before laying down
         "decks": 2,
         "jokers": 4,
@@ -182,16 +197,7 @@ SETTINGS = (
     {"borrowing": "any"},
     {"borrowing": "own", "ace_rank": "around_corner", "must_discard_to_go_out": True},
     {"borrowing": "any", "melds_per_turn": "one", "layoff_requires_meld": "after_first_meld"},
-    {  # with jokers, their declarations and limit, and an initial meld
-        "borrowing": "any",
-        "decks": 2,
-        "jokers": 4,
-        "ace_rank": "high_or_low",
-        "joker_declare": "three_card_group",
-        "joker_limit": "not_more_than_naturals",
-        "group_duplicates": "allowed",
-        "initial_meld_min": 30,
-    },
+    BORROW_WITH_JOKERS,  # with jokers, their declarations and limit, and an initial meld
     {
         "jokers": 3,
         "joker_declare": "three_card_group",
@@ -415,30 +421,8 @@ at their lowest and highest player count: (file, bots)."""
 PROGRESSIVE_BOT_SETTINGS = (
     ({"borrowing": "any"}, (R, R)),  # §2D.22: each new meld through a card it may borrow
     ({"borrowing": "own", "ace_rank": "around_corner", "must_discard_to_go_out": True}, (R, G)),
-    (  # borrowing with jokers, their limit and declarations, an initial meld
-        {
-            "borrowing": "any",
-            "decks": 2,
-            "jokers": 4,
-            "ace_rank": "high_or_low",
-            "joker_declare": "three_card_group",
-            "joker_limit": "not_more_than_naturals",
-            "group_duplicates": "allowed",
-            "initial_meld_min": 30,
-        },
-        (R, R, G, R, R),
-    ),
-    (  # an any-suit run's jokers declared at random too, and replaced
-        {
-            "decks": 2,
-            "jokers": 4,
-            "group_duplicates": "allowed",
-            "joker_declare": "always",
-            "joker_replace": "steal_by_replacement",
-            "run_suit": "any_suit",
-        },
-        (R, R),
-    ),
+    (BORROW_WITH_JOKERS, (R, R, G, R, R)),  # borrowing with jokers, an initial meld
+    (ANY_SUIT_JOKERS, (R, R)),  # an any-suit run's jokers declared at random, replaced
     (
         {
             "jokers": 3,
@@ -1207,21 +1191,14 @@ def main(argv: list[str] | None = None) -> int:
     cases += [
         (f"nowrang {'-'.join(bots)}", 2, load_variant("nowrang"), bots) for bots in NOWRANG_BOTS
     ]
-    cases += [
-        (f"{name} {'-'.join(bots)}", len(bots), load_variant(name), bots)
-        for name, bots in CONTINENTAL_BOT_CASES
-    ]
-    cases += [
-        (f"{name} {'-'.join(bots)}", len(bots), load_variant(name), bots)
-        for name, bots in PROGRESSIVE_BOT_CASES
-    ]
+    for lineups in (CONTINENTAL_BOT_CASES, PROGRESSIVE_BOT_CASES, CAROUSEL_CASES):
+        cases += [
+            (f"{name} {'-'.join(bots)}", len(bots), load_variant(name), bots)
+            for name, bots in lineups
+        ]
     cases += [
         (f"rummy_basic {extra} {'-'.join(bots)}", len(bots), with_settings(extra), bots)
         for extra, bots in PROGRESSIVE_BOT_SETTINGS
-    ]
-    cases += [
-        (f"{name} {'-'.join(bots)}", len(bots), load_variant(name), bots)
-        for name, bots in CAROUSEL_CASES
     ]
     cases = [case for case in cases if args.only in case[0]]
     for name, players, rules, bots in cases:
