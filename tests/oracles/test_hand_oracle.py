@@ -1169,6 +1169,22 @@ def main(argv: list[str] | None = None) -> int:
     ]
     cases += [(f"phom {extra}", n, load_variant("phom", extra), ()) for extra, n in PHOM_CASES[3:]]
     cases += [
+        (f"tonk {extra}", n, load_variant("tonk", extra), ())
+        for extra in TONK_SETTINGS
+        for n in (2, 5)
+    ]
+    full_rummy = load_variant("full_rummy")
+    cases += [
+        (
+            f"full_rummy {extra}",
+            n,
+            dataclasses.replace(full_rummy, values={**full_rummy.values, **extra}),
+            (),
+        )
+        for extra in ALL_AT_ONCE_SETTINGS
+        for n in (2, 5)
+    ]
+    cases += [
         (f"tonk {extra} {'-'.join(bots)}", len(bots), load_variant("tonk", extra), bots)
         for extra, bots in TONK_BOT_CASES
     ]
