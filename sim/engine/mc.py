@@ -12,10 +12,13 @@ written into the copy as this turn's decided answer (``C_MC_DRAW``, ``C_MC_CARD`
 ``C_MC_KNOCK``), and the same turn loop (``play_turns``) plays the hand out on the copy
 with the default policy at every seat (simple in the knock family, greedy elsewhere:
 ``default_bots``), then ``finish_hand`` scores it. A playout is worth ``players * own score
-- sum of scores`` to the seat. Every candidate is played on the first ``1 / MC_FIRST`` of
-the samples, then only the ``MC_KEPT`` with the highest sums on the rest (successive
-halving); of those, the one with the highest sum over all the samples is played (ties: the
-first in the candidates' order). The samples are seeded from one draw of the hand's bot
+- sum of scores`` to the seat, and a candidate's gain on a sample is its worth less the
+default policy's move's on the same sample (the default move is always a candidate,
+``_default_move``). Every candidate is played on the first ``1 / MC_FIRST`` of the samples,
+then only the default move and the ``MC_KEPT - 1`` others with the highest summed gains on
+the rest (successive halving); of those, the one with the highest mean gain over all the
+samples is played if that mean is more than ``MC_MARGIN`` standard errors of the gain above
+0, else the default move (``_best``). The samples are seeded from one draw of the hand's bot
 stream, so a decision depends only on what the seat has seen and the stream, never on the
 hidden cards (``tests/engine/test_mc.py``).
 
@@ -41,7 +44,7 @@ import numpy as np
 
 from sim.cards import JOKER
 from sim.engine.bitops import popcount
-from sim.engine.bots import choose_discard, knock_discard
+from sim.engine.bots import choose_discard, knock_discard, wants_discard
 from sim.engine.go_out import knocking, within_limit
 from sim.engine.greedy import greedy_discard
 from sim.engine.hand import (
@@ -94,9 +97,11 @@ from sim.engine.state import (
 )
 
 MC_DISCARDS = 3  # discards tried at a discard decision
-MAX_CANDIDATES = MC_DISCARDS + 1
+MAX_CANDIDATES = MC_DISCARDS + 2  # ... one with a knock, and the default policy's move
 MC_KEPT = 2  # candidates played out on the samples after the first 1 / MC_FIRST of them
 MC_FIRST = 4
+MC_MARGIN = 1.0  # a move replaces the default policy's when it gains more than this many
+# standard errors of its paired gain over the samples (_best)
 MC_REPLAY = 16  # an opponent's stock draws replayed at most (_replay)
 MC_EXTRA = 8  # ... and draws more while his hand does not fit his last discard
 # the scratch rows (``new_mc_scratch``, int64[N_MC_ROWS, MAX_SHOE])
@@ -107,12 +112,14 @@ MC_NEED = 3  # cards each opponent gave up to the resample
 MC_CARDS = 4  # the unseen cards, shuffled
 MC_CANDIDATES = 5  # the candidates' draws or cards
 MC_KNOCKS = 6  # ... and knocks
-MC_TOTALS = 7  # each candidate's sum over the samples
+MC_GAINS = 7  # each candidate's sum over the samples of its value less the default move's
 MC_RANKS = 8  # each card's rank among the discards
 MC_ACTIVE = 9  # 1 for a candidate still played out
 MC_HANDS = 10  # a sample's hands (one pack: one mask a seat)
 MC_STOCK = 11  # ... and its stock
-N_MC_ROWS = 12
+MC_VALUES = 12  # each candidate's value on this sample
+MC_GAINS2 = 13  # each candidate's sum over the samples of its gain's square (MC_GAINS)
+N_MC_ROWS = 14
 
 
 @kernel
@@ -385,6 +392,50 @@ def _answer(st, question, card, knock):
 
 
 @kernel
+def _default_move(fx, params, values, bots2, st, piles, rng, work, seat, question, cards,
+                  knocks, n):  # fmt: skip
+    """The index among the ``n`` candidates (``cards``, ``knocks``) of the move the
+    playouts' default policy (``bots2``) makes for ``seat`` in the state ``st`` (a scratch
+    copy: its answer may update the seat's kept arrangement), added as one more candidate
+    when it is not among them. Returns ``(index, n)``."""
+    card = np.int64(1)
+    knock = np.int64(0)
+    if question == Q_DRAW:
+        top = piles[PILE_DISCARD, st[R_SC, C_DISCARD_N] - 1]
+        if wants_discard(fx, params, values, bots2, st, piles, rng, work, seat, top):
+            card = np.int64(2)
+    else:
+        out, knocked = _default_discard(fx, params, values, bots2, st, piles, rng, work, seat)
+        card = out
+        knock = np.int64(1) if knocked else np.int64(0)
+    for c in range(n):
+        if cards[c] == card and knocks[c] == knock:
+            return c, n
+    cards[n] = card
+    knocks[n] = knock
+    return n, n + 1
+
+
+@kernel
+def _best(gains, gains2, active, n, base, samples):
+    """The candidate played (module docstring): of those still ``active`` after all the
+    ``samples``, the one whose paired gain over the default move ``base`` (``gains``: its
+    sum; ``gains2``: the sum of its squares) is highest, if that gain is more than
+    ``MC_MARGIN`` standard errors of it; otherwise ``base``."""
+    best = base
+    for c in range(n):
+        if c == base or active[c] == 0 or gains[c] <= 0:
+            continue
+        if best != base and gains[c] <= gains[best]:
+            continue
+        mean = gains[c] / samples
+        var = (gains2[c] - gains[c] * mean) / max(samples - 1, 1)
+        if mean * mean * samples > MC_MARGIN * MC_MARGIN * var:
+            best = c
+    return best
+
+
+@kernel
 def mc_decide(
     fx, params, values, st, piles, rng, st2, piles2, rng2, work2, events2, mcs, seat,
     question, samples,
@@ -402,26 +453,32 @@ def mc_decide(
     buf = mcs[MC_CARDS]
     cards = mcs[MC_CANDIDATES]
     knocks = mcs[MC_KNOCKS]
-    totals = mcs[MC_TOTALS]
+    gains = mcs[MC_GAINS]
+    gains2 = mcs[MC_GAINS2]
+    value = mcs[MC_VALUES]
     active = mcs[MC_ACTIVE]
     hands = mcs[MC_HANDS]
     stock = mcs[MC_STOCK]
     n = _candidates(fx, params, values, st, work2, seat, question, cards, knocks, mcs[MC_RANKS])
+    _copy(st, piles, st2, piles2)
+    base, n = _default_move(
+        fx, params, values, bots2, st2, piles2, rng2, work2, seat, question, cards, knocks, n
+    )
     for c in range(n):
-        totals[c] = 0
-    rng[RNG_BOTS] += GOLDEN  # one draw of the hand's bot stream seeds the samples
-    base = mix64(rng[RNG_BOTS])
-    for c in range(n):
+        gains[c] = 0
+        gains2[c] = 0
         active[c] = 1
+    rng[RNG_BOTS] += GOLDEN  # one draw of the hand's bot stream seeds the samples
+    root = mix64(rng[RNG_BOTS])
     for i in range(samples if n > 1 else 0):
         if i == samples // MC_FIRST and n > MC_KEPT:  # then only the best MC_KEPT go on
             for _ in range(n - MC_KEPT):
                 worst = -1
                 for c in range(n):
-                    if active[c] == 1 and (worst < 0 or totals[c] < totals[worst]):
+                    if c != base and active[c] == 1 and (worst < 0 or gains[c] < gains[worst]):
                         worst = c
                 active[worst] = 0
-        sample = mix64(base ^ (np.uint64(i + 1) * GOLDEN))
+        sample = mix64(root ^ (np.uint64(i + 1) * GOLDEN))
         _copy(st, piles, st2, piles2)
         rng2[RNG_DEAL] = sample
         rng2[RNG_BOTS] = mix64(sample + GOLDEN)
@@ -446,11 +503,13 @@ def mc_decide(
             total = np.int64(0)
             for p in range(players):
                 total += scores[p]
-            totals[c] += players * scores[seat] - total
-    best = 0
-    for c in range(n):
-        if active[c] == 1 and (active[best] == 0 or totals[c] > totals[best]):
-            best = c
+            value[c] = players * scores[seat] - total
+        for c in range(n):
+            if active[c] == 1:
+                gain = value[c] - value[base]
+                gains[c] += gain
+                gains2[c] += gain * gain
+    best = _best(gains, gains2, active, n, base, np.int64(samples))
     _answer(st, question, cards[best], knocks[best])
 
 

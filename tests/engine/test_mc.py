@@ -39,6 +39,43 @@ def test_mc_bots_are_greedy_with_their_samples_in_the_flags():
         assert set(name) <= set("abcdefghijklmnopqrstuvwxyz0123456789_.+-")
 
 
+def _gains(per_sample: list[list[int]]):
+    """``mc._best``'s rows for candidates whose gains over candidate 0 on each sample are
+    ``per_sample[c]``."""
+    gains = np.zeros(64, np.int64)
+    gains2 = np.zeros(64, np.int64)
+    active = np.zeros(64, np.int64)
+    for c, values in enumerate(per_sample):
+        gains[c] = sum(values)
+        gains2[c] = sum(v * v for v in values)
+        active[c] = 1
+    return gains, gains2, active
+
+
+def test_mc_keeps_the_default_move_unless_a_gain_clears_the_margin():
+    """docs/bots.md, "mcN", which candidate is played: the default move (0) unless another's
+    mean paired gain is more than MC_MARGIN (1) standard errors above 0."""
+    from sim.engine.mc import MC_MARGIN, _best
+
+    assert MC_MARGIN == 1.0
+    steady = [5] * 8  # a gain of 5 on every sample: taken
+    noisy = [11, -9] * 4  # mean 1, standard error ~3.8: not
+    wild = [25, -15] * 4  # mean 5, standard error ~7.6: not
+    losing = [-1] * 8
+    for rows, expected in (
+        ([[0] * 8, noisy, steady], 2),
+        ([[0] * 8, noisy, wild], 0),
+        ([[0] * 8, losing], 0),
+        ([[0] * 8, steady, [9] * 8], 2),  # the highest mean gain of those that clear it
+    ):
+        gains, gains2, active = _gains(rows)
+        n = np.int64(len(rows))
+        assert _best(gains, gains2, active, n, np.int64(0), np.int64(8)) == expected
+    gains, gains2, active = _gains([[0] * 8, noisy, steady])
+    active[2] = 0  # dropped by the successive halving
+    assert _best(gains, gains2, active, np.int64(3), np.int64(0), np.int64(8)) == 0
+
+
 # ---- hidden information -------------------------------------------------------------------
 
 
@@ -209,6 +246,55 @@ def test_the_decided_discard_is_the_one_played(variant):
             if e[S.EV_TYPE] == S.E_DISCARD
         ]
         assert discards and discards[0] == (seat, card), (variant, deal, discards, card)
+        checked += 1
+    assert checked >= 3
+
+
+@pytest.mark.parametrize("variant", ["gin_rummy", "knock_rummy", "rummy_basic"])
+def test_the_default_move_is_always_a_candidate(variant):
+    """docs/bots.md, "mcN", which candidate is played: at each of mc32's stops the default
+    policy's answer (simple in the knock family, greedy elsewhere) is among the candidates,
+    added when ``_candidates`` lacks it, and ``_default_move`` returns its index."""
+    from sim.engine.mc import _candidates, _default_move, default_bots
+
+    knock = variant != "rummy_basic"
+    checked = 0
+    for deal, (params, values, st, piles, rng, seat) in _stops(variant, 12):
+        bots2 = np.zeros(4, np.int64)
+        default_bots(GENERIC, params, bots2)
+        draw = st[S.R_SC, S.C_STAGE] == STAGE_DRAW
+        question = np.int64(1 if draw else 2)
+        cards = np.zeros(64, np.int64)
+        knocks = np.zeros(64, np.int64)
+        work = new_work()
+        n = _candidates(
+            GENERIC, params, values, st, work, np.int64(seat), question, cards, knocks,
+            np.zeros(64, np.int64),
+        )  # fmt: skip
+        index, n2 = _default_move(
+            GENERIC, params, values, bots2, st.copy(), piles.copy(), rng.copy(), work,
+            np.int64(seat), question, cards, knocks, n,
+        )  # fmt: skip
+        assert n2 in (n, n + 1) and 0 <= index < n2
+        if draw:
+            top = discard_top(st, piles)
+            take = wants_discard(
+                GENERIC, params, values, bots2, st.copy(), piles.copy(), rng.copy(), work,
+                np.int64(seat), np.int64(top),
+            )  # fmt: skip
+            assert cards[index] == (2 if take else 1), (variant, deal)
+        elif knock:
+            card, knocked = knock_discard(
+                GENERIC, params, values, bots2, st.copy(), piles.copy(), rng.copy(), work,
+                np.int64(seat),
+            )  # fmt: skip
+            assert (cards[index], knocks[index]) == (card, int(knocked)), (variant, deal)
+        else:
+            card = choose_discard(
+                GENERIC, params, values, bots2, st.copy(), piles.copy(), rng.copy(),
+                np.int64(seat),
+            )  # fmt: skip
+            assert cards[index] == card, (variant, deal)
         checked += 1
     assert checked >= 3
 
