@@ -53,7 +53,7 @@ chromium:
 
 # tests/report/engine_calibration.py: the report's A/A and coverage check on 12M hands the
 # engine plays (601 arms of 20,000 hands; ~4 min on 2 cores), issue #30 point 3.
-verify: $(STAMP)  ## the engine against its plain-Python oracle hand, 1,000 hands a case (~30 min), then the report's engine-backed A/A and coverage check (~4 min)
+verify: $(STAMP)  ## the engine against its plain-Python oracle hand, 1,000 hands a case (~2.5 h on 2 cores), then the report's engine-backed A/A and coverage check (~4 min)
 	$(BIN)/python -m sim.engine.precompile
 	$(BIN)/python -m tests.oracles.test_hand_oracle --hands 1000
 	$(BIN)/python -m tests.report.engine_calibration

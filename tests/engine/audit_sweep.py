@@ -9,9 +9,12 @@ seed, so it can be replayed; the exit code is 1 when there was any. The test sui
 (one in ~400,000 hands of the old engine showed a defect), hence this longer one.
 
     python -m tests.engine.audit_sweep [--rule-sets N] [--hands H] [--seed S] [--draw-hands D]
+    python -m tests.engine.audit_sweep --every-count 10000 [--seed S]
 
 ``--draw-hands D`` also plays ``DRAW_CASES`` (Throw Down, top_plus_one) with each bot for D
-hands a case and prints their stalled shares.
+hands a case and prints their stalled shares. ``--every-count HANDS`` plays, instead, every
+variant file at every player count with each bot alone (issue #29's audit bar: 10,000 hands;
+~20 min on one core).
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ import numpy as np
 from sim.engine import layout as P
 from sim.engine import rows as L
 from sim.engine.api import play
-from sim.rules import load_variant
+from sim.rules import list_variants, load_variant
 from tests.engine.test_audit import (
     HANDS,
     _cases,
@@ -91,6 +94,31 @@ def sweep_variants(scale: int, seed: int) -> int:
             hands=HANDS[lineup] * scale,
         )
         found += _report(f"{variant} players={players} {lineup}", out, compiled.params, seed)
+    return found
+
+
+def sweep_every_count(hands: int, seed: int) -> int:
+    """Issue #29's audit bar: every variant file at every player count it allows (not only
+    ``_table_sizes``' ends) with each bot alone at every seat, ``hands`` hands a case; prints
+    each case's stalled share."""
+    found = 0
+    for variant, _ in list_variants():
+        rules = load_variant(variant)
+        for players in rules.player_counts:
+            compiled = compile_rules(rules, players, audit=True)
+            for lineup, bots in _lineups(rules).items():
+                if lineup == "mixed":
+                    continue
+                seats = np.array((bots * players)[:players])
+                out = play(compiled.params, compiled.card_values, seats, seed=seed, hands=hands)
+                what = f"{variant} players={players} {lineup}"
+                found += _report(what, out, compiled.params, seed)
+                ended = out.hand_rows[:, L.H_END_REASON]
+                print(
+                    f"{what}: {out.hands} hands, {int(out.counters[L.C_VIOLATIONS])} violations, "
+                    f"stalled {np.mean(ended == L.REASON_STALLED):.4f}",
+                    flush=True,
+                )
     return found
 
 
@@ -169,9 +197,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--draw-hands", type=int, default=0, help="hands per case of the draw sweep (0: none)"
     )
+    parser.add_argument(
+        "--every-count", type=int, default=0, metavar="HANDS",
+        help="only every variant file x player count x bot, HANDS hands a case (#29's bar)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     start = time.perf_counter()
     print(f"audit sweep, seed {args.seed}", flush=True)
+    if args.every_count:
+        found = sweep_every_count(args.every_count, args.seed)
+        print(f"every count: {found} bad hands in {time.perf_counter() - start:.0f} s")
+        return 1 if found else 0
     found = sweep_rummy(args.rule_sets, args.hands, args.seed)
     print(f"rummy: {args.rule_sets} rule sets x {args.hands} hands, {found} bad hands", flush=True)
     found += sweep_variants(10, args.seed)
