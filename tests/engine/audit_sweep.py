@@ -110,15 +110,23 @@ def sweep_every_count(hands: int, seed: int) -> int:
                 if lineup == "mixed":
                     continue
                 seats = np.array((bots * players)[:players])
-                out = play(compiled.params, compiled.card_values, seats, seed=seed, hands=hands)
                 what = f"{variant} players={players} {lineup}"
-                found += _report(what, out, compiled.params, seed)
-                ended = out.hand_rows[:, L.H_END_REASON]
-                print(
-                    f"{what}: {out.hands} hands, {int(out.counters[L.C_VIOLATIONS])} violations, "
-                    f"stalled {np.mean(ended == L.REASON_STALLED):.4f}",
-                    flush=True,
-                )
+                found += _play_case(what, compiled, seats, hands, seed)
+    return found
+
+
+def _play_case(what: str, compiled, seats: np.ndarray, hands: int, seed: int) -> int:
+    """Play ``hands`` hands of ``compiled`` with ``seats``, report its bad hands and print its
+    violations and its stalled and exhausted shares; returns how many hands were bad."""
+    out = play(compiled.params, compiled.card_values, seats, seed=seed, hands=hands)
+    found = _report(what, out, compiled.params, seed)
+    ended = out.hand_rows[:, L.H_END_REASON]
+    print(
+        f"{what}: {out.hands} hands, {int(out.counters[L.C_VIOLATIONS])} violations, "
+        f"stalled {np.mean(ended == L.REASON_STALLED):.4f}, "
+        f"exhausted {np.mean(ended == L.REASON_EXHAUSTED):.4f}",
+        flush=True,
+    )
     return found
 
 
@@ -155,17 +163,9 @@ def sweep_draws(hands: int, seed: int) -> int:
         rules = load_variant(variant, overrides or None)
         compiled = compile_rules(rules, players, audit=True)
         for bot in (L.BOT_RANDOM, L.BOT_GREEDY, L.BOT_CAREFUL):
-            seats = np.full(players, bot)
-            out = play(compiled.params, compiled.card_values, seats, seed=seed, hands=hands)
             what = f"{variant} {overrides} players={players} {L.BOT_NAMES[bot]}"
-            found += _report(what, out, compiled.params, seed)
-            ended = out.hand_rows[:, L.H_END_REASON]
-            print(
-                f"{what}: {hands} hands, {int(out.counters[L.C_VIOLATIONS])} violations, "
-                f"stalled {np.mean(ended == L.REASON_STALLED):.4f}, "
-                f"exhausted {np.mean(ended == L.REASON_EXHAUSTED):.4f}",
-                flush=True,
-            )
+            found += _play_case(what, compiled, np.full(players, bot), hands, seed)
+    return found
 
 
 def sweep_all_at_once(rule_sets: int, hands: int, seed: int, draw=None, label="all_at_once") -> int:
