@@ -166,8 +166,10 @@ W_TMP = W_DIGITS + 1  # a scratch row for callers, between searches
 W_SCAL = W_TMP + 1  # one row of scalars:
 W_PICK = W_SCAL + 1  # MAX_CAND rows: a caller's own list of candidates, kept across searches
 W_PATTERN = W_PICK + MAX_CAND  # PATTERN_ROWS rows kept between calls for ``patterns.cover``
-PATTERN_ROWS = 3 * (1 << (N_RANKS + 1)) + 32  # three patterns' tables: a row per suit column
-# of 14 run positions, and a few rows of state tables and answers (``patterns.W_COVERS``)
+PATTERN_PAIRS = 4096  # rows of merged pairs of suit tables (``patterns.W_PAIRS``)
+PATTERN_ROWS = 3 * (1 << (N_RANKS + 1)) + PATTERN_PAIRS + 32  # three patterns' tables: a row
+# per suit column of 14 run positions, the merged pairs, and a few rows of state tables and
+# answers (``patterns.W_COVERS``)
 W_ROWS = W_PATTERN + PATTERN_ROWS
 W_COLS = max(N_CA, N_F, MAX_RUN, 2 * N_SUITS)
 S_BEST_N = 0  # melds in the best arrangement

@@ -98,6 +98,7 @@ from sim.engine.melds import (
     MAX_LAYERS,
     MELD_RUN,
     N_CA,
+    PATTERN_PAIRS,
     PATTERN_ROWS,
     S_BEST_N,
     S_NODES,
@@ -278,19 +279,16 @@ def table_fits_pattern(st, patterns, wild):
 # ---- the cover: how close a hand is to the pattern (the bots', docs/bots.md) -----------
 
 MAX_DISTINCT = 4  # distinct run lengths in a pattern
-MAX_STATES = 13  # states (runs placed, counted per length) a cover may track
+MAX_STATES = 12  # states (runs placed, counted per length) a cover may track (5+4+3+3: 12)
 W_DP = W_CAND  # rows W_DP + i: the best cover of one suit's positions below i, per state
 W_DP_MASK = W_DP + 16  # ... and the columns of its cards
-W_SUITS = W_DP_MASK + 16  # the suits merged so far: best cover per state, and its columns
-W_SUITS_MASK = W_SUITS + 1  # (each suit's column 16 bits apart, suit 0 lowest)
-W_MERGE = W_SUITS + 2  # scratch of the merge
-W_MERGE_MASK = W_SUITS + 3
 # Kept between calls, in the workspace's pattern rows (``melds.W_PATTERN``): a table per
 # pattern (``TABLE_SLOTS`` patterns: Continental asks about its three alternatives in turn)
-# of each suit column's covers, searched once per column and pattern, and the last whole
-# hands' answers. Row W_PATTERN: each slot's pattern (``_slot_key``), then the slot to
-# give next; rows W_STATES + STATE_ROWS * i: slot i's state tables; rows
-# W_COVERS + TABLE_COLUMNS * i + col: the covers of column ``col`` under slot i's pattern.
+# of each suit column's covers, searched once per column and pattern, the merged tables of
+# pairs of suits, and the last whole hands' answers. Row W_PATTERN: each slot's pattern
+# (``_slot_key``), then the slot to give next; rows W_STATES + STATE_ROWS * i: slot i's
+# state tables; rows W_COVERS + TABLE_COLUMNS * i + col: the covers of column ``col`` under
+# slot i's pattern; rows W_PAIRS + h: merged pairs (``_pair``).
 TABLE_SLOTS = 3
 TABLE_COLUMNS = 1 << (N_RANKS + 1)  # every column of at most 14 run positions
 STATE_ROWS = 2 + MAX_DISTINCT  # a slot's state tables: its sizes, W_FITS, then W_DIG rows
@@ -301,16 +299,32 @@ ST_M = 3
 W_FITS = 1  # a slot's state row: per state t, the states u part of t's, as bits
 W_DIG = 2  # its rows W_DIG + j: per state, its count of runs of distinct length j
 W_STATES = W_PATTERN + 1
-W_COVERS = W_STATES + STATE_ROWS * TABLE_SLOTS  # a row: the slot's key, then per state t
-# the best cover of the column and the positions holding it, packed (``COVER_SHIFT``)
+W_COVERS = W_STATES + STATE_ROWS * TABLE_SLOTS  # a row: the slot's key, the column's shape
+# (``C_SHAPE``), then per state t >= 1 (column 1 + t) the best cover of the column and the
+# positions holding it, packed (``COVER_SHIFT``); state 0 (no run placed) covers nothing
+C_SHAPE = 1  # a column row's shape: the size of its cover per state t >= 1, 4 bits at
+# 4 * (t - 1), ``SHAPE_NONE`` where the state's runs do not fit
+SHAPE_NONE = 0xF  # (a column holds at most 14 cards)
 COVER_SHIFT = 16  # a packed cover: its size << 16 | its positions (-1 << 16: does not fit)
 COVER_COLS = (np.int64(1) << COVER_SHIFT) - 1
 MEMO_WAYS = 6  # whole hands' answers kept
 W_RESULT = W_COVERS + TABLE_COLUMNS * TABLE_SLOTS  # row W_RESULT + w: a whole hand's
 # answer (tagged hand, its pattern and layout, size, kinds), the last six hands asked about
 RESULT_NEXT = TABLE_SLOTS + 1  # row W_PATTERN's column: the whole-hand answer to replace next
-assert W_RESULT + MEMO_WAYS <= W_PATTERN + PATTERN_ROWS
-assert MAX_STATES < W_COLS
+PAIR_ROWS = PATTERN_PAIRS  # merged pairs kept: the first half for suits 0 and 1, the second
+PAIR_HALF = PAIR_ROWS // 2  # for suits 2 and 3 (the two a cover reads never replace each other)
+W_PAIRS = W_RESULT + MEMO_WAYS  # a row: the tagged slot and first shape (``PAIR_TAG``), the
+# second shape, then per state t (column P_MERGED + t) the pair's best cover, ranked
+# (``_ranked``), NONE where the state's runs do not fit in the two suits
+P_MERGED = 2
+PAIR_TAG = np.int64(0x5B) << 56
+SLOT_SHIFT = 48  # a pair's first column: PAIR_TAG | slot << 48 | first shape (12 states)
+DIGIT = 0xF  # a ranked cover's tie-break digit of a part u: 15 - u (the lower u ranks higher)
+RANK_SHIFT = 3 * NIBBLE  # a ranked cover: its size << 12 | tie-break digits (``_ranked``)
+DIGIT_LOW = (np.int64(1) << RANK_SHIFT) - 1
+assert W_PAIRS + PAIR_ROWS <= W_PATTERN + PATTERN_ROWS
+assert P_MERGED + MAX_STATES <= W_COLS and 1 + MAX_STATES <= W_COLS
+assert MAX_STATES <= DIGIT and NIBBLE * (MAX_STATES - 1) <= SLOT_SHIFT
 MEMO_TAG = np.int64(0x5A) << 56  # no candidate row holds this in its first column
 NONE = -1
 
@@ -373,8 +387,8 @@ def _states(work, head, counts, m):
 def _slot(work, lengths, ace_rank):
     """``(slot, key)``: the table slot of the pattern ``lengths`` under the layout ``ace_rank``,
     and its key: the slot that holds it, else the one given least recently, given to it
-    (its state tables written; its column rows, keyed by the pattern they were searched
-    for, are searched again as they are asked about)."""
+    (its state tables written, the merged pairs forgotten; its column rows, keyed by the
+    pattern they were searched for, are searched again as they are asked about)."""
     key = MEMO_TAG | (ace_rank << 32) | lengths
     for i in range(TABLE_SLOTS):
         if work[W_PATTERN, i] == key:
@@ -382,6 +396,8 @@ def _slot(work, lengths, ace_rank):
     i = work[W_PATTERN, TABLE_SLOTS] % TABLE_SLOTS
     work[W_PATTERN, TABLE_SLOTS] += 1
     work[W_PATTERN, i] = key
+    for h in range(PAIR_ROWS):  # the merged pairs of the slot's last pattern: stale
+        work[W_PAIRS + h, 0] = 0
     head = W_STATES + STATE_ROWS * i
     lens, counts, m = _distinct(lengths)
     work[head, ST_N] = _states(work, head, counts, m)
@@ -401,7 +417,8 @@ def kinds_of_column(col, suit, ace_rank):
 def _suit_covers(work, col, row, head, n_pos):
     """The best cover of one suit's column per state (the runs of the state placed in this
     suit, not overlapping; -1 where they do not fit) and the positions holding it, packed
-    into ``row`` from column 1 (``COVER_SHIFT``), under the slot's state tables at ``head``."""
+    into ``row``'s column 1 + t for each state t >= 1 (``COVER_SHIFT``), and their sizes as
+    the column's shape (``C_SHAPE``), under the slot's state tables at ``head``."""
     n_states = work[head, ST_N]
     lens = work[head, ST_LENS]
     counts = work[head, ST_COUNTS]
@@ -429,15 +446,97 @@ def _suit_covers(work, col, row, head, n_pos):
                 unit *= ((counts >> (NIBBLE * j)) & 0xF) + 1
             work[W_DP + i + 1, t] = best
             work[W_DP_MASK + i + 1, t] = best_mask
+    shape = np.int64(0)
+    for t in range(1, n_states):
+        size = work[W_DP + n_pos, t]
+        work[row, 1 + t] = (size << COVER_SHIFT) | work[W_DP_MASK + n_pos, t]
+        shape |= (SHAPE_NONE if size < 0 else size) << (NIBBLE * (t - 1))
+    work[row, C_SHAPE] = shape
+
+
+@kernel
+def _shape(work, slot, key, head, cols, s, n_pos):
+    """The shape (``C_SHAPE``) of suit ``s``'s column of ``cols`` (16 bits a suit) under the
+    pattern of ``slot`` (``key``), its covers searched if they were not yet
+    (``_suit_covers``)."""
+    col = (cols >> (COVER_SHIFT * s)) & COVER_COLS
+    row = W_COVERS + TABLE_COLUMNS * slot + col
+    if work[row, 0] != key:
+        _suit_covers(work, col, row, head, n_pos)
+        work[row, 0] = key
+    return work[row, C_SHAPE]
+
+
+@kernel
+def _shape_size(shape, t):
+    """The size of state ``t``'s cover in a column of ``shape`` (``C_SHAPE``; NONE: its runs
+    do not fit)."""
+    if t == 0:
+        return np.int64(0)
+    size = (shape >> (NIBBLE * (t - 1))) & 0xF
+    return np.int64(NONE) if size == SHAPE_NONE else size
+
+
+@kernel
+def _pair_row(slot, shape_a, shape_b, half):
+    """The row where the merged pair of columns of shapes ``shape_a`` and ``shape_b`` is
+    kept, in ``half`` (0: suits 0 and 1, 1: suits 2 and 3) of the pair rows."""
+    x = (shape_a ^ (shape_a >> 23) ^ (shape_b << 7) ^ (shape_b >> 17) ^ (slot << 3)) & np.int64(
+        0x7FFFFFFF
+    )  # fmt: skip
+    return W_PAIRS + half * PAIR_HALF + (((x * np.int64(0x5BD1E995)) >> 17) & (PAIR_HALF - 1))
+
+
+@kernel
+def _pair(work, head, slot, shape_a, shape_b, half):
+    """The row of the merged pair of a column of shape ``shape_a`` (the lower suit) and one
+    of ``shape_b`` (the higher) under the slot's state tables at ``head``: per state t, the
+    best split of t's runs between the two, ranked (``_ranked``): of the best, the one with
+    the fewest runs (the lowest state) in the higher suit. Merged when not kept (a pair's
+    merge depends only on the two shapes: Nowrang's 4 + 3 + 3 has 56 shapes of a column)."""
+    key = PAIR_TAG | (slot << SLOT_SHIFT) | shape_a
+    row = _pair_row(slot, shape_a, shape_b, half)
+    if work[row, 0] == key and work[row, 1] == shape_b:
+        return row
+    n_states = work[head, ST_N]
     for t in range(n_states):
-        work[row, 1 + t] = (work[W_DP + n_pos, t] << COVER_SHIFT) | work[W_DP_MASK + n_pos, t]
+        best = np.int64(NONE)
+        fits = work[head + W_FITS, t]
+        while fits != 0:  # u: the runs placed in the higher suit, a part of t's
+            u = lowest_bit(fits)
+            fits &= fits - 1
+            a = _shape_size(shape_a, t - u)
+            b = _shape_size(shape_b, u)
+            if a >= 0 and b >= 0:
+                best = max(best, _ranked(a + b, u, t - u))
+        work[row, P_MERGED + t] = best
+    work[row, 0] = key
+    work[row, 1] = shape_b
+    return row
+
+
+@kernel
+def _ranked(size, high, low):
+    """A pair's cover ranked: its ``size``, then the fewer runs in its higher suit (state
+    ``high``), then in its lower suit (``low``): ``size << 12 | (15 - high) << 8 | (15 - low)
+    << 4``, so that the larger ranks first."""
+    return (size << RANK_SHIFT) | ((DIGIT - high) << (2 * NIBBLE)) | ((DIGIT - low) << NIBBLE)
 
 
 @kernel
 def cover(work, hand, lengths, ace_rank):
-    """``(size, kinds)``: the hand's cover (module docstring) and the cards in it, of the
-    first best placement found. Each suit column's covers are kept in the pattern's table
-    (``_slot``, ``W_COVERS``) once searched, so most calls only merge the four suits'."""
+    """``(size, kinds)``: the hand's cover (module docstring) and the cards in it. Each suit
+    column's covers are kept in the pattern's table (``_slot``, ``W_COVERS``) once searched,
+    and the merged pairs of suits 0 and 1, and 2 and 3 (``_pair``, keyed by the columns'
+    shapes), so most calls only look them up and merge the two pairs.
+
+    The cards kept are those of the first best placement of a suit-by-suit merge (suit 0,
+    then 1, 2, 3, a later split replacing the kept one only when strictly better): of the
+    best placements, the one with the lowest state in suit 3, then in suit 2, then in suit
+    1 (a state's index: its counts of runs per distinct length, the first lowest, mixed
+    radix). Ranked covers (``_ranked``) make that one maximum, in any order of the suits:
+    the pairs' ranks add up to ``size << 12 | (15 - u3) << 8 | (15 - u2) << 4 | (15 - u1)``
+    (``u``s: the states placed in each suit; suit 0's is what is left of the pattern)."""
     hand_key = MEMO_TAG | hand
     rules_key = (ace_rank << 32) | lengths
     for w in range(MEMO_WAYS):  # asked about this hand just before (a take, then a discard)
@@ -445,54 +544,42 @@ def cover(work, hand, lengths, ace_rank):
             return work[W_RESULT + w, 2], work[W_RESULT + w, 3]
     slot, key = _slot(work, lengths, ace_rank)
     head = W_STATES + STATE_ROWS * slot
-    n_states = work[head, ST_N]
-    full = n_states - 1
+    full = work[head, ST_N] - 1
     e = _to_positions(hand, ace_rank)
     n_pos = n_positions(ace_rank)
+    cols = np.int64(0)  # the hand's columns, suit s's at bit 16 * s
     for s in range(N_SUITS):
-        col = suit_column(e, s, n_pos)
-        row = W_COVERS + TABLE_COLUMNS * slot + col
-        if work[row, 0] != key:  # not searched yet under this pattern
-            _suit_covers(work, col, row, head, n_pos)
-            work[row, 0] = key
-        if s == 0:  # the first suit's covers as they are
-            for t in range(n_states):
-                work[W_SUITS, t] = work[row, 1 + t] >> COVER_SHIFT
-                work[W_SUITS_MASK, t] = work[row, 1 + t] & COVER_COLS
-            continue
-        first = full if s == N_SUITS - 1 else 0  # the last suit: only the whole pattern
-        for t in range(first, n_states):  # merge: t's runs split between the suits so far and s
-            best = NONE
-            best_mask = np.int64(0)
-            fits = work[head + W_FITS, t]
-            while fits != 0:  # u: the runs placed in suit s, a part of t's
-                u = lowest_bit(fits)
-                fits &= fits - 1
-                a = work[W_SUITS, t - u]
-                b = work[row, 1 + u] >> COVER_SHIFT
-                if a < 0 or b < 0:
-                    continue
-                if a + b > best:
-                    best = a + b
-                    best_mask = work[W_SUITS_MASK, t - u] | (
-                        (work[row, 1 + u] & COVER_COLS) << (COVER_SHIFT * s)
-                    )
-            work[W_MERGE, t] = best
-            work[W_MERGE_MASK, t] = best_mask
-        for t in range(first, n_states):
-            work[W_SUITS, t] = work[W_MERGE, t]
-            work[W_SUITS_MASK, t] = work[W_MERGE_MASK, t]
+        cols |= suit_column(e, s, n_pos) << (COVER_SHIFT * s)
+    low = _pair(work, head, slot, _shape(work, slot, key, head, cols, np.int64(0), n_pos),
+                _shape(work, slot, key, head, cols, np.int64(1), n_pos), np.int64(0))  # fmt: skip
+    high = _pair(work, head, slot, _shape(work, slot, key, head, cols, np.int64(2), n_pos),
+                 _shape(work, slot, key, head, cols, np.int64(3), n_pos), np.int64(1))  # fmt: skip
+    best = np.int64(NONE)
+    for u in range(full + 1):  # u: the runs placed in suits 2 and 3
+        a = work[low, P_MERGED + full - u]
+        b = work[high, P_MERGED + u]
+        if a >= 0 and b >= 0:  # suit 1's digit to the lowest place, below suit 2's
+            best = max(best, b + (a & ~DIGIT_LOW) + ((a >> (2 * NIBBLE)) & DIGIT))
+    size = best >> RANK_SHIFT if best >= 0 else np.int64(NONE)
     kinds = np.int64(0)
-    for s in range(N_SUITS):
-        col = (work[W_SUITS_MASK, full] >> (COVER_SHIFT * s)) & COVER_COLS
-        kinds |= kinds_of_column(col, s, ace_rank)
+    if best >= 0:
+        u3 = DIGIT - ((best >> (2 * NIBBLE)) & DIGIT)
+        u2 = DIGIT - ((best >> NIBBLE) & DIGIT)
+        u1 = DIGIT - (best & DIGIT)
+        parts = (full - u1 - u2 - u3) | (u1 << NIBBLE) | (u2 << (2 * NIBBLE)) | (u3 << (3 * NIBBLE))
+        base = W_COVERS + TABLE_COLUMNS * slot
+        for s in range(N_SUITS):
+            u = (parts >> (NIBBLE * s)) & 0xF
+            if u > 0:
+                col = (cols >> (COVER_SHIFT * s)) & COVER_COLS
+                kinds |= kinds_of_column(work[base + col, 1 + u] & COVER_COLS, s, ace_rank)
     w = work[W_PATTERN, RESULT_NEXT] % MEMO_WAYS
     work[W_PATTERN, RESULT_NEXT] += 1
     work[W_RESULT + w, 0] = hand_key
     work[W_RESULT + w, 1] = rules_key
-    work[W_RESULT + w, 2] = work[W_SUITS, full]
+    work[W_RESULT + w, 2] = size
     work[W_RESULT + w, 3] = kinds
-    return work[W_SUITS, full], kinds
+    return size, kinds
 
 
 # ---- patterns with wild cards (Continental §3.11, §2B.14; ``wild_fit``) --------------------
