@@ -16,6 +16,7 @@ import pytest
 
 from sim.cards import parse_card, parse_cards
 from sim.engine import layout as L
+from sim.engine import patterns
 from sim.engine import rows as R
 from sim.engine import state as S
 from sim.engine.api import play
@@ -332,3 +333,61 @@ def test_3_15_bots_cover_agrees_with_the_brute_force():
         size, kept = cover(work, np.int64(mask_of(hand)), np.int64(RUNS_4_3_3), layout)
         assert size == oracle.best_cover(hand, PATTERN, ace_high)
         assert int(kept) & ~mask_of(hand) == 0 and bin(int(kept)).count("1") == size
+
+
+def _merged_suit_by_suit(work, hand, lengths, layout):
+    """``cover``'s answer as the suit-by-suit merge gives it (68c9c51's ``cover``): suit 0's
+    covers, then each next suit merged in, a split of a state's runs replacing the kept one
+    only when strictly better, from the per-suit covers ``cover`` keeps (``W_COVERS``)."""
+    slot, _ = patterns._slot(work, np.int64(lengths), np.int64(layout))
+    head = patterns.W_STATES + patterns.STATE_ROWS * slot
+    n_states = int(work[head, patterns.ST_N])
+    full = n_states - 1
+    fits = [int(work[head + patterns.W_FITS, t]) for t in range(n_states)]
+    e = int(patterns._to_positions(np.int64(hand), np.int64(layout)))
+    n_pos = int(patterns.n_positions(np.int64(layout)))
+    sizes, masks = None, None
+    for s in range(4):
+        col = int(patterns.suit_column(np.int64(e), np.int64(s), np.int64(n_pos)))
+        row = patterns.W_COVERS + patterns.TABLE_COLUMNS * slot + col
+        own = [(0, 0)] + [
+            (int(work[row, 1 + u]) >> 16, (int(work[row, 1 + u]) & 0xFFFF) << (16 * s))
+            for u in range(1, n_states)
+        ]
+        if sizes is None:
+            sizes, masks = [o[0] for o in own], [o[1] for o in own]
+            continue
+        new_sizes, new_masks = list(sizes), list(masks)
+        for t in range(full if s == 3 else 0, n_states):
+            best, best_mask = -1, 0
+            for u in range(n_states):  # lowest first; only a strictly better split replaces
+                if not fits[t] >> u & 1 or sizes[t - u] < 0 or own[u][0] < 0:
+                    continue
+                if sizes[t - u] + own[u][0] > best:
+                    best, best_mask = sizes[t - u] + own[u][0], masks[t - u] | own[u][1]
+            new_sizes[t], new_masks[t] = best, best_mask
+        sizes, masks = new_sizes, new_masks
+    kinds = 0
+    for s in range(4):
+        col = (masks[full] >> (16 * s)) & 0xFFFF
+        kinds |= int(patterns.kinds_of_column(np.int64(col), np.int64(s), np.int64(layout)))
+    return sizes[full], kinds
+
+
+def test_cover_keeps_the_first_best_placement_of_the_suit_by_suit_merge():
+    """``cover`` merges kept pairs of suits (``patterns._pair``), its covers ranked so that
+    the cards kept are those the suit-by-suit merge kept first: Nowrang's pattern and
+    Continental's three alternatives, in one workspace (its kept pairs and slots reused)."""
+    rng = np.random.default_rng(1533)
+    work = new_work()
+    cases = [(RUNS_4_3_3, L.ACE_HIGH), (RUNS_4_3_3, L.ACE_LOW)] + [
+        (patterns.alternative(np.int64(patterns.CONTINENTAL), np.int64(a)), L.ACE_HIGH_OR_LOW)
+        for a in range(3)
+    ]
+    for i in range(4000):
+        lengths, layout = cases[i % len(cases)]
+        hand = mask_of(
+            {int(c) for c in rng.choice(52, size=int(rng.integers(6, 17)), replace=False)}
+        )
+        got = cover(work, np.int64(hand), np.int64(lengths), np.int64(layout))
+        assert (int(got[0]), int(got[1])) == _merged_suit_by_suit(work, hand, lengths, layout)
