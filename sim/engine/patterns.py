@@ -300,13 +300,14 @@ W_FITS = 1  # a slot's state row: per state t, the states u part of t's, as bits
 W_DIG = 2  # its rows W_DIG + j: per state, its count of runs of distinct length j
 W_STATES = W_PATTERN + 1
 W_COVERS = W_STATES + STATE_ROWS * TABLE_SLOTS  # a row: the slot's key, the column's shape
-# (``C_SHAPE``), then per state t >= 1 (column 1 + t) the best cover of the column and the
-# positions holding it, packed (``COVER_SHIFT``); state 0 (no run placed) covers nothing
+# (``C_SHAPE``), then per state t >= 1 (column 1 + t) the cards of the column's best cover,
+# as the kinds they would be in suit 0 (suit s's are these shifted left by s); state 0 (no
+# run placed) covers nothing
 C_SHAPE = 1  # a column row's shape: the size of its cover per state t >= 1, 4 bits at
 # 4 * (t - 1), ``SHAPE_NONE`` where the state's runs do not fit
 SHAPE_NONE = 0xF  # (a column holds at most 14 cards)
-COVER_SHIFT = 16  # a packed cover: its size << 16 | its positions (-1 << 16: does not fit)
-COVER_COLS = (np.int64(1) << COVER_SHIFT) - 1
+COL_SHIFT = 16  # a hand's columns packed: suit s's at bit 16 * s
+COL_MASK = (np.int64(1) << COL_SHIFT) - 1
 MEMO_WAYS = 6  # whole hands' answers kept
 W_RESULT = W_COVERS + TABLE_COLUMNS * TABLE_SLOTS  # row W_RESULT + w: a whole hand's
 # answer (tagged hand, its pattern and layout, size, kinds), the last six hands asked about
@@ -321,7 +322,7 @@ PAIR_TAG = np.int64(0x5B) << 56
 SLOT_SHIFT = 48  # a pair's first column: PAIR_TAG | slot << 48 | first shape (12 states)
 DIGIT = 0xF  # a ranked cover's tie-break digit of a part u: 15 - u (the lower u ranks higher)
 RANK_SHIFT = 3 * NIBBLE  # a ranked cover: its size << 12 | tie-break digits (``_ranked``)
-DIGIT_LOW = (np.int64(1) << RANK_SHIFT) - 1
+UNFIT = -(np.int64(1) << 40)  # a pair's state whose runs do not fit (below any sum of ranks)
 assert W_PAIRS + PAIR_ROWS <= W_PATTERN + PATTERN_ROWS
 assert P_MERGED + MAX_STATES <= W_COLS and 1 + MAX_STATES <= W_COLS
 assert MAX_STATES <= DIGIT and NIBBLE * (MAX_STATES - 1) <= SLOT_SHIFT
@@ -414,11 +415,11 @@ def kinds_of_column(col, suit, ace_rank):
 
 
 @kernel
-def _suit_covers(work, col, row, head, n_pos):
+def _suit_covers(work, col, row, head, n_pos, ace_rank):
     """The best cover of one suit's column per state (the runs of the state placed in this
-    suit, not overlapping; -1 where they do not fit) and the positions holding it, packed
-    into ``row``'s column 1 + t for each state t >= 1 (``COVER_SHIFT``), and their sizes as
-    the column's shape (``C_SHAPE``), under the slot's state tables at ``head``."""
+    suit, not overlapping; -1 where they do not fit) under the slot's state tables at
+    ``head``: the cards holding it as suit 0's kinds in ``row``'s column 1 + t for each
+    state t >= 1, and the sizes as the column's shape (``C_SHAPE``)."""
     n_states = work[head, ST_N]
     lens = work[head, ST_LENS]
     counts = work[head, ST_COUNTS]
@@ -449,22 +450,9 @@ def _suit_covers(work, col, row, head, n_pos):
     shape = np.int64(0)
     for t in range(1, n_states):
         size = work[W_DP + n_pos, t]
-        work[row, 1 + t] = (size << COVER_SHIFT) | work[W_DP_MASK + n_pos, t]
+        work[row, 1 + t] = kinds_of_column(work[W_DP_MASK + n_pos, t], np.int64(0), ace_rank)
         shape |= (SHAPE_NONE if size < 0 else size) << (NIBBLE * (t - 1))
     work[row, C_SHAPE] = shape
-
-
-@kernel
-def _shape(work, slot, key, head, cols, s, n_pos):
-    """The shape (``C_SHAPE``) of suit ``s``'s column of ``cols`` (16 bits a suit) under the
-    pattern of ``slot`` (``key``), its covers searched if they were not yet
-    (``_suit_covers``)."""
-    col = (cols >> (COVER_SHIFT * s)) & COVER_COLS
-    row = W_COVERS + TABLE_COLUMNS * slot + col
-    if work[row, 0] != key:
-        _suit_covers(work, col, row, head, n_pos)
-        work[row, 0] = key
-    return work[row, C_SHAPE]
 
 
 @kernel
@@ -496,8 +484,17 @@ def _pair(work, head, slot, shape_a, shape_b, half):
     merge depends only on the two shapes: Nowrang's 4 + 3 + 3 has 56 shapes of a column)."""
     key = PAIR_TAG | (slot << SLOT_SHIFT) | shape_a
     row = _pair_row(slot, shape_a, shape_b, half)
-    if work[row, 0] == key and work[row, 1] == shape_b:
-        return row
+    if work[row, 0] != key or work[row, 1] != shape_b:
+        _merge_pair(work, head, shape_a, shape_b, half, row)
+        work[row, 0] = key
+        work[row, 1] = shape_b
+    return row
+
+
+@kernel
+def _merge_pair(work, head, shape_a, shape_b, half, row):
+    """Merge the pair of columns of shapes ``shape_a`` and ``shape_b`` into ``row``
+    (``_pair``)."""
     n_states = work[head, ST_N]
     for t in range(n_states):
         best = np.int64(NONE)
@@ -508,18 +505,18 @@ def _pair(work, head, slot, shape_a, shape_b, half):
             a = _shape_size(shape_a, t - u)
             b = _shape_size(shape_b, u)
             if a >= 0 and b >= 0:
-                best = max(best, _ranked(a + b, u, t - u))
-        work[row, P_MERGED + t] = best
-    work[row, 0] = key
-    work[row, 1] = shape_b
-    return row
+                best = max(best, _ranked(a + b, u, t - u, half))
+        work[row, P_MERGED + t] = best if best >= 0 else UNFIT
 
 
 @kernel
-def _ranked(size, high, low):
-    """A pair's cover ranked: its ``size``, then the fewer runs in its higher suit (state
-    ``high``), then in its lower suit (``low``): ``size << 12 | (15 - high) << 8 | (15 - low)
-    << 4``, so that the larger ranks first."""
+def _ranked(size, high, low, half):
+    """A pair's cover ranked (``cover``): its ``size``, then the fewer runs in its higher
+    suit (state ``high``), then in its lower suit (``low``), so that the larger ranks first:
+    suits 2 and 3 (``half`` 1) ``size << 12 | (15 - high) << 8 | (15 - low) << 4``, suits 0
+    and 1 ``size << 12 | (15 - high)`` (suit 0's state is what the others leave)."""
+    if half == 0:
+        return (size << RANK_SHIFT) | (DIGIT - high)
     return (size << RANK_SHIFT) | ((DIGIT - high) << (2 * NIBBLE)) | ((DIGIT - low) << NIBBLE)
 
 
@@ -547,19 +544,23 @@ def cover(work, hand, lengths, ace_rank):
     full = work[head, ST_N] - 1
     e = _to_positions(hand, ace_rank)
     n_pos = n_positions(ace_rank)
+    base = W_COVERS + TABLE_COLUMNS * slot
     cols = np.int64(0)  # the hand's columns, suit s's at bit 16 * s
     for s in range(N_SUITS):
-        cols |= suit_column(e, s, n_pos) << (COVER_SHIFT * s)
-    low = _pair(work, head, slot, _shape(work, slot, key, head, cols, np.int64(0), n_pos),
-                _shape(work, slot, key, head, cols, np.int64(1), n_pos), np.int64(0))  # fmt: skip
-    high = _pair(work, head, slot, _shape(work, slot, key, head, cols, np.int64(2), n_pos),
-                 _shape(work, slot, key, head, cols, np.int64(3), n_pos), np.int64(1))  # fmt: skip
-    best = np.int64(NONE)
-    for u in range(full + 1):  # u: the runs placed in suits 2 and 3
-        a = work[low, P_MERGED + full - u]
-        b = work[high, P_MERGED + u]
-        if a >= 0 and b >= 0:  # suit 1's digit to the lowest place, below suit 2's
-            best = max(best, b + (a & ~DIGIT_LOW) + ((a >> (2 * NIBBLE)) & DIGIT))
+        col = suit_column(e, s, n_pos)
+        cols |= col << (COL_SHIFT * s)
+        if work[base + col, 0] != key:  # not searched yet under this pattern
+            _suit_covers(work, col, base + col, head, n_pos, ace_rank)
+            work[base + col, 0] = key
+    shape0 = work[base + (cols & COL_MASK), C_SHAPE]
+    shape1 = work[base + ((cols >> COL_SHIFT) & COL_MASK), C_SHAPE]
+    shape2 = work[base + ((cols >> (2 * COL_SHIFT)) & COL_MASK), C_SHAPE]
+    shape3 = work[base + (cols >> (3 * COL_SHIFT)), C_SHAPE]
+    low = _pair(work, head, slot, shape0, shape1, np.int64(0))
+    high = _pair(work, head, slot, shape2, shape3, np.int64(1))
+    best = np.int64(UNFIT)
+    for u in range(full + 1):  # u: the runs placed in suits 2 and 3 (UNFIT: negative sums)
+        best = max(best, work[low, P_MERGED + full - u] + work[high, P_MERGED + u])
     size = best >> RANK_SHIFT if best >= 0 else np.int64(NONE)
     kinds = np.int64(0)
     if best >= 0:
@@ -567,12 +568,10 @@ def cover(work, hand, lengths, ace_rank):
         u2 = DIGIT - ((best >> NIBBLE) & DIGIT)
         u1 = DIGIT - (best & DIGIT)
         parts = (full - u1 - u2 - u3) | (u1 << NIBBLE) | (u2 << (2 * NIBBLE)) | (u3 << (3 * NIBBLE))
-        base = W_COVERS + TABLE_COLUMNS * slot
         for s in range(N_SUITS):
             u = (parts >> (NIBBLE * s)) & 0xF
             if u > 0:
-                col = (cols >> (COVER_SHIFT * s)) & COVER_COLS
-                kinds |= kinds_of_column(work[base + col, 1 + u] & COVER_COLS, s, ace_rank)
+                kinds |= work[base + ((cols >> (COL_SHIFT * s)) & COL_MASK), 1 + u] << s
     w = work[W_PATTERN, RESULT_NEXT] % MEMO_WAYS
     work[W_PATTERN, RESULT_NEXT] += 1
     work[W_RESULT + w, 0] = hand_key

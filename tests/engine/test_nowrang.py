@@ -338,7 +338,8 @@ def test_3_15_bots_cover_agrees_with_the_brute_force():
 def _merged_suit_by_suit(work, hand, lengths, layout):
     """``cover``'s answer as the suit-by-suit merge gives it (68c9c51's ``cover``): suit 0's
     covers, then each next suit merged in, a split of a state's runs replacing the kept one
-    only when strictly better, from the per-suit covers ``cover`` keeps (``W_COVERS``)."""
+    only when strictly better, from the per-suit covers ``cover`` keeps (``W_COVERS``: the
+    sizes in the column's shape, the cards as suit 0's kinds)."""
     slot, _ = patterns._slot(work, np.int64(lengths), np.int64(layout))
     head = patterns.W_STATES + patterns.STATE_ROWS * slot
     n_states = int(work[head, patterns.ST_N])
@@ -346,32 +347,29 @@ def _merged_suit_by_suit(work, hand, lengths, layout):
     fits = [int(work[head + patterns.W_FITS, t]) for t in range(n_states)]
     e = int(patterns._to_positions(np.int64(hand), np.int64(layout)))
     n_pos = int(patterns.n_positions(np.int64(layout)))
-    sizes, masks = None, None
+    sizes, kinds = None, None
     for s in range(4):
         col = int(patterns.suit_column(np.int64(e), np.int64(s), np.int64(n_pos)))
         row = patterns.W_COVERS + patterns.TABLE_COLUMNS * slot + col
-        own = [(0, 0)] + [
-            (int(work[row, 1 + u]) >> 16, (int(work[row, 1 + u]) & 0xFFFF) << (16 * s))
-            for u in range(1, n_states)
-        ]
+        shape = int(work[row, patterns.C_SHAPE])
+        own = [(0, 0)]
+        for u in range(1, n_states):
+            size = (shape >> (4 * (u - 1))) & 0xF
+            own.append((-1 if size == 0xF else size, int(work[row, 1 + u]) << s))
         if sizes is None:
-            sizes, masks = [o[0] for o in own], [o[1] for o in own]
+            sizes, kinds = [o[0] for o in own], [o[1] for o in own]
             continue
-        new_sizes, new_masks = list(sizes), list(masks)
+        new_sizes, new_kinds = list(sizes), list(kinds)
         for t in range(full if s == 3 else 0, n_states):
-            best, best_mask = -1, 0
+            best, best_kinds = -1, 0
             for u in range(n_states):  # lowest first; only a strictly better split replaces
                 if not fits[t] >> u & 1 or sizes[t - u] < 0 or own[u][0] < 0:
                     continue
                 if sizes[t - u] + own[u][0] > best:
-                    best, best_mask = sizes[t - u] + own[u][0], masks[t - u] | own[u][1]
-            new_sizes[t], new_masks[t] = best, best_mask
-        sizes, masks = new_sizes, new_masks
-    kinds = 0
-    for s in range(4):
-        col = (masks[full] >> (16 * s)) & 0xFFFF
-        kinds |= int(patterns.kinds_of_column(np.int64(col), np.int64(s), np.int64(layout)))
-    return sizes[full], kinds
+                    best, best_kinds = sizes[t - u] + own[u][0], kinds[t - u] | own[u][1]
+            new_sizes[t], new_kinds[t] = best, best_kinds
+        sizes, kinds = new_sizes, new_kinds
+    return sizes[full], kinds[full]
 
 
 def test_cover_keeps_the_first_best_placement_of_the_suit_by_suit_merge():
