@@ -8,7 +8,8 @@ Every policy works on the hand's *cover* (``patterns.cover``): the pattern's run
 on run windows (each of one suit, not overlapping within a suit, anywhere in the pack) so
 that they hold as many of the hand's cards as possible; its size says how close the hand
 is (the pattern's card count: it goes out) and its cards, those of the first best
-placement the search finds, are the ones worth keeping.
+placement the search finds (a fixed order of the best placements: ``patterns.cover``, which
+merges kept pairs of suits), are the ones worth keeping.
 
 - take: ``random`` on a fair coin; ``greedy`` and ``careful`` when the card makes the
   cover larger. A discard outside the cover leaves its size as it is, so the size is kept

@@ -29,16 +29,23 @@ windows (each of one suit, not overlapping within a suit, anywhere in the pack),
 and the cards of the first such placement found. A hand less one card fits only if the
 hand's cover is the pattern's card count, so ``go_out.pattern_out`` tries the discards
 only then; the bots keep the cover's cards (``pattern_policy.py``). The search is a
-dynamic programme per suit over the run positions and the runs placed so far (counted per
-length), then a merge of the suits; a later placement replaces the kept one only when
-strictly better. A suit's result depends only on its column (the positions it holds) and
-the pattern, not on the suit or the player, so the workspace keeps a table per pattern
-(three: Continental's alternatives) with a row for every column of 14 positions, searched
-the first time it is asked about and read from then on: with four players or more, covers
-kept per suit were pushed out before the same player asked again, and the search ran on
-most calls (~40% of a 4-player Continental turn). The last six whole hands' answers are
-kept too (the take asks about the hand with the card, the go-out test and the discard
-about the same hand after it).
+dynamic programme per suit over the run positions and the runs placed so far (a *state*:
+the runs counted per length), then a merge of the suits. A suit's result depends only on
+its column (the positions it holds) and the pattern, not on the suit or the player, so the
+workspace keeps a table per pattern (three: Continental's alternatives) with a row for
+every column of 14 positions, searched the first time it is asked about and read from then
+on: with four players or more, covers kept per suit were pushed out before the same player
+asked again, and the search ran on most calls (~40% of a 4-player Continental turn). The
+merge of two suits depends only on their columns' *shapes* (the cover's size per state:
+Nowrang's 4 + 3 + 3 has 56 shapes of a column), so the merged pairs of suits 0 and 1 and
+of suits 2 and 3 are kept by shape too (``_pair``) and a call merges the two pairs (6
+steps for Nowrang, not 42). The cards kept are those of the first best placement of a
+suit-by-suit merge (suit 0 first, a later split replacing the kept one only when strictly
+better): of the best placements, the one with the fewest runs (the lowest state) in suit
+3, then in suit 2, then in suit 1; *ranked* covers (``_ranked``) make that one maximum
+whatever the order of the merge. The last six whole hands' answers are kept too (the take
+asks about the hand with the card, the go-out test and the discard about the same hand
+after it).
 
 **Wild cards** (``wild_fit``; Continental §3.11, §2B.14). A *pattern set* holds up to three
 alternatives of packed lengths, 20 bits each (``alternative``; Continental's
@@ -316,7 +323,7 @@ PAIR_ROWS = PATTERN_PAIRS  # merged pairs kept: the first half for suits 0 and 1
 PAIR_HALF = PAIR_ROWS // 2  # for suits 2 and 3 (the two a cover reads never replace each other)
 W_PAIRS = W_RESULT + MEMO_WAYS  # a row: the tagged slot and first shape (``PAIR_TAG``), the
 # second shape, then per state t (column P_MERGED + t) the pair's best cover, ranked
-# (``_ranked``), NONE where the state's runs do not fit in the two suits
+# (``_ranked``), ``UNFIT`` where the state's runs do not fit in the two suits
 P_MERGED = 2
 PAIR_TAG = np.int64(0x5B) << 56
 SLOT_SHIFT = 48  # a pair's first column: PAIR_TAG | slot << 48 | first shape (12 states)
