@@ -19,8 +19,11 @@ discarded (``C_TAKEN``). Where the rules set no knock limit the simple and greed
 - ``careful``: takes as simple; when it knocks this turn (below) or has fewer than two
   cards outside, discards as simple; otherwise the card outside (never the taken card)
   that leaves the best *outlook* (``draw_outlook``: the deadwood it expects after its next
-  stock draw and simple's discard, every card it has not seen equally likely), ties to the
-  higher value, then the higher kind. Knocks always with gin; within its limit at once
+  stock draw and simple's discard, every card it has not seen equally likely) plus
+  ``DANGER_POINTS`` times the chance that the next player melds the card (``meld_danger``,
+  from the discard pile, his takes and his hand size; not once the stock has been turned
+  over, where defending can keep a hand going round), ties to the higher value, then the
+  higher kind. Knocks always with gin; within its limit at once
   with 3 or less, while more than 10 stock cards are left, or once the next player has
   taken 2 or more discards; otherwise it waits.
 - ``random``: takes with probability 1/2; discards a uniform allowed card (kind order); when
@@ -44,7 +47,8 @@ allowed cards when none is outside): ``random`` a uniform one; ``greedy`` and ``
 never the card that came round while another may go (``greedy.discard_candidates``), and
 among those a card in no partial meld when there is one; of these greedy the
 highest-valued (ties: the higher kind), careful, with two or more to choose from, the one
-that leaves the best outlook (``draw_outlook``; ties: the higher value, then kind). Under
+that leaves the best outlook (``draw_outlook``, without the knock family's danger term;
+ties: the higher value, then kind). Under
 a fixed go-out pattern (``go_out_pattern``, Nowrang §3.15) the discard is
 ``pattern_policy.pattern_discard``'s instead.
 """
@@ -53,6 +57,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.cards import N_NATURAL, N_RANKS, N_SUITS
 from sim.engine.bitops import lowest_bit, popcount
 from sim.engine.deal import next_seat
 from sim.engine.go_out import NO_LIMIT, OUT_NONE, bot_limit, knock_limit, out_discard
@@ -80,6 +85,7 @@ from sim.engine.rng import RNG_BOTS, below
 from sim.engine.specs import gated, rule
 from sim.engine.state import (
     C_DISCARD_N,
+    C_REBUILDS,
     C_STOCK_N,
     C_TAKEN,
     C_TURN,
@@ -87,6 +93,7 @@ from sim.engine.state import (
     R_SC,
     R_SEAT,
     S_HAND,
+    S_N,
     S_PICKED,
 )
 
@@ -96,7 +103,9 @@ CAREFUL_SAFE_KNOCK = 3  # careful always knocks with this much deadwood or less
 CAREFUL_LATE_STOCK = 10  # ... and with more, only while more stock cards than this are left
 CAREFUL_OPPONENT_PICKS = 2  # ... or once the next player has picked up this many discards
 CAMPER_KNOCK_TURNS = 3  # camper knocks (within its limit) only in its first 3 turns
-VALUE_SCALE = 64  # above any card value: a sort key of (outlook, -value) in one integer
+DANGER_POINTS = 4.0  # careful: the expected deadwood points that feeding the next player a
+# card he surely melds is worth, against the outlook (``meld_danger``; 3 to 5 measured best)
+VALUE_SCALE = 64  # above any card value: a sort key of (outlook, -value) in one number
 FULL52 = (np.int64(1) << 52) - 1
 
 
@@ -208,12 +217,19 @@ def draw_outlook(fx, params, values, work, hand, unseen):
 
 
 @kernel
-def _unseen(fx, params, st, piles, seat, hand):
-    """The cards ``seat`` has not seen: not his, not in the discard pile, and not taken from
-    the pile by another player (public)."""
+def _pile(st, piles):
+    """The kinds in the discard pile."""
     pile = np.int64(0)
     for i in range(st[R_SC, C_DISCARD_N]):
         pile |= np.int64(1) << piles[PILE_DISCARD, i]
+    return pile
+
+
+@kernel
+def _unseen(fx, params, st, piles, seat, hand):
+    """The cards ``seat`` has not seen: not his, not in the discard pile, and not taken from
+    the pile by another player (public)."""
+    pile = _pile(st, piles)
     known = np.int64(0)
     for other in range(rule(fx, params, P_PLAYERS)):
         if other != seat:
@@ -262,27 +278,106 @@ def _careful_turn(fx, params, values, st, piles, work, seat, flags):
     outside = hand & ~melded & ~taken_bit
     if knock or popcount(outside) < 2:
         return card, knock
-    best = _outlook_discard(fx, params, values, st, piles, work, seat, hand, outside)
+    danger = np.float64(DANGER_POINTS)
+    if st[R_SC, C_REBUILDS] > 0:  # a turned-over stock: defending can hold the hand in a cycle
+        danger = np.float64(0.0)
+    best = _outlook_discard(fx, params, values, st, piles, work, seat, hand, outside, danger)
     return best, knocks(fx, params, st, seat, dw - values[best], flags)
 
 
 @kernel
-def _outlook_discard(fx, params, values, st, piles, work, seat, hand, cards):
+def _outlook_discard(fx, params, values, st, piles, work, seat, hand, cards, danger_points):
     """The card of ``cards`` whose discard leaves ``hand`` the best outlook
-    (``draw_outlook``), ties to the higher value, then the higher kind."""
+    (``draw_outlook``), each card's expected deadwood raised by ``danger_points`` times the
+    chance that the next player melds it (``meld_danger``; 0: the outlook alone), ties to
+    the higher value, then the higher kind (``outlook_choice``). What it reads is public:
+    the discard pile, the cards each player took from it, and how many cards the next
+    player holds."""
     unseen = _unseen(fx, params, st, piles, seat, hand)
+    pile = _pile(st, piles)
+    nxt = next_seat(fx, params, st, seat)
+    known = st[R_SEAT + nxt, S_PICKED] & ~pile & ~hand  # taken by him and not let go since
+    return outlook_choice(
+        fx, params, values, work, hand, cards, unseen, known, pile,
+        st[R_SEAT + nxt, S_N], danger_points,
+    )  # fmt: skip
+
+
+@kernel
+def outlook_choice(fx, params, values, work, hand, cards, unseen, known, pile, held,
+                   danger_points):  # fmt: skip
+    """``_outlook_discard``'s choice among ``cards`` (kinds, a mask) for ``hand``: ``unseen``
+    the cards its player has not seen, and of the next player ``known`` the cards he is
+    known to hold, ``pile`` the discard pile's kinds (cards he let go), ``held`` how many
+    cards he holds. Each unseen card is in his hand with the same chance, his ``held``
+    cards less those known spread over the unseen ones."""
+    n_unseen = popcount(unseen)
+    p = np.float64(0.0)
+    if n_unseen > 0:
+        p = min(1.0, max(0.0, (held - popcount(known)) / n_unseen))
     best = NO_CARD
-    best_key = HUGE
+    best_key = 1e300
     m = cards
     while m != 0:  # lowest kind first: "<=" lets the higher kind win a tie
         c = lowest_bit(m)
         m &= m - 1
         rest = hand & ~(np.int64(1) << c)
-        key = draw_outlook(fx, params, values, work, rest, unseen) * VALUE_SCALE - values[c]
+        outlook = float(draw_outlook(fx, params, values, work, rest, unseen))
+        if danger_points > 0.0:  # the outlook sums n_unseen draws: the penalty once per draw
+            outlook += danger_points * n_unseen * meld_danger(unseen, known, pile, p, c)
+        key = outlook * VALUE_SCALE - values[c]
         if key <= best_key:
             best_key = key
             best = c
     return best
+
+
+@kernel
+def _held(unseen, known, p, kind):
+    """The chance that the next player holds ``kind`` (``-1`` or past the king: none): 1
+    when he is known to (``known``), ``p`` when it is ``unseen``, else 0."""
+    if kind < 0 or kind >= N_NATURAL:
+        return 0.0
+    bit = np.int64(1) << kind
+    if known & bit != 0:
+        return 1.0
+    if unseen & bit != 0:
+        return p
+    return 0.0
+
+
+@kernel
+def _in(mask, kind):
+    """Is ``kind`` a natural card of ``mask`` (``kind`` may be off the pack: no)?"""
+    return 0 <= kind < N_NATURAL and (mask >> kind) & 1 != 0
+
+
+@kernel
+def meld_danger(unseen, known, pile, p, card):
+    """The chance that the natural ``card`` melds with the next player's hand, each card
+    held by him independently (``_held``: surely if ``known``, with chance ``p`` if
+    ``unseen``): two more cards of its rank, or two run neighbours in its suit (ace low: the
+    pairs below, around and above it). A pair that would have melded with a card of the
+    discard ``pile``, which he let go, is taken as not held: no group when its rank is in
+    the pile, no run of the two cards below (above) when the card below (above) them is."""
+    r = card // N_SUITS
+    s = card % N_SUITS
+    group = 0.0
+    if (pile >> (r * N_SUITS)) & 0xF == 0:
+        q0 = _held(unseen, known, p, r * N_SUITS + (s + 1) % N_SUITS)
+        q1 = _held(unseen, known, p, r * N_SUITS + (s + 2) % N_SUITS)
+        q2 = _held(unseen, known, p, r * N_SUITS + (s + 3) % N_SUITS)
+        group = q0 * q1 + q0 * q2 + q1 * q2 - 2.0 * q0 * q1 * q2  # two of three or more
+    step = N_SUITS  # one rank up, same suit
+    a = _held(unseen, known, p, card - 2 * step) if r >= 2 else 0.0
+    b = _held(unseen, known, p, card - step) if r >= 1 else 0.0
+    d = _held(unseen, known, p, card + step) if r <= N_RANKS - 2 else 0.0
+    e = _held(unseen, known, p, card + 2 * step) if r <= N_RANKS - 3 else 0.0
+    below = 0.0 if _in(pile, card - 3 * step) and r >= 3 else 1.0
+    above = 0.0 if _in(pile, card + 3 * step) and r <= N_RANKS - 4 else 1.0
+    # P(below pair or middle pair or above pair), by inclusion-exclusion
+    run = below * a * b + b * d + above * d * e - below * a * b * d - above * b * d * e
+    return 1.0 - (1.0 - group) * (1.0 - run)
 
 
 @gated(P_MELD_TIMING, lambda v: v == TIMING_KNOCK, (np.int64(-1), np.bool_(False)))
@@ -355,5 +450,7 @@ def _concealed_card(fx, params, values, bots, st, piles, rng, work, seat):
     if loose != 0:
         pool = loose
     if bots[seat] == BOT_CAREFUL and popcount(pool) >= 2:
-        return _outlook_discard(fx, params, values, st, piles, work, seat, hand, pool)
+        return _outlook_discard(
+            fx, params, values, st, piles, work, seat, hand, pool, np.float64(0.0)
+        )
     return _highest(values, pool, np.int64(0))

@@ -21,7 +21,7 @@ from sim.engine import melds as M
 from sim.engine import state as S
 from sim.engine.api import kernel_bots
 from sim.engine.bots import wants_discard
-from sim.engine.knock_policy import draw_outlook
+from sim.engine.knock_policy import DANGER_POINTS, draw_outlook, meld_danger, outlook_choice
 from sim.engine.layoffs import arrange_mask, cannot_meld
 from sim.engine.specs import GENERIC
 
@@ -294,7 +294,111 @@ def test_bots_careful_discards_for_the_best_next_draw_where_simple_throws_its_hi
     best = min(outlook.values())
     careful = _first_discard(CAREFUL)
     simple = _first_discard(SIMPLE)
-    assert outlook[careful] == best
+    # the next player has taken nothing and the pile is empty: each unseen card is his with
+    # chance 10/41, and careful's choice is the least outlook plus its danger
+    n = popcount_int(unseen)
+    key = {
+        c: (outlook[c] + DANGER_POINTS * n * _danger_oracle(unseen, 0, 0, 10 / n, c)) * 64
+        - int(values[c])
+        for c in outside
+    }
+    assert careful == min(outside, key=lambda c: (key[c], -c))
+    assert outlook[careful] == best  # here the danger does not outweigh the outlook
     assert simple == max(outside, key=lambda c: (int(values[c]), c))
     assert outlook[simple] > best  # the two policies differ on this deal
     assert careful == parse_card("Jd")
+
+
+def popcount_int(mask: int) -> int:
+    return bin(mask).count("1")
+
+
+def _danger_oracle(unseen: int, known: int, pile: int, p: float, card: int) -> float:
+    """``meld_danger`` by enumeration: every way the next player can hold the cards that
+    could meld with ``card`` (each his surely if ``known``, with chance ``p`` if ``unseen``),
+    and the chance that he holds a whole pair of them that the pile does not rule out."""
+    rank, suit = divmod(card, 4)
+    pairs = []
+    if not any(pile >> (rank * 4 + t) & 1 for t in range(4)):
+        others = [rank * 4 + t for t in range(4) if t != suit]
+        pairs += [(x, y) for i, x in enumerate(others) for y in others[i + 1 :]]
+    runs = [(-2, -1, -3), (-1, 1, None), (1, 2, 3)]  # the pair's offsets, the pile's card
+    for lo, hi, dead in runs:
+        if not (rank + lo >= 0 and rank + hi <= 12):
+            continue
+        if dead is not None and 0 <= rank + dead <= 12 and pile >> (card + 4 * dead) & 1:
+            continue
+        pairs.append((card + 4 * lo, card + 4 * hi))
+    cards = sorted({k for pair in pairs for k in pair})
+
+    def chance(k: int) -> float:
+        return 1.0 if known >> k & 1 else p if unseen >> k & 1 else 0.0
+
+    total = 0.0
+    for bits in range(1 << len(cards)):
+        holds = {k for i, k in enumerate(cards) if bits >> i & 1}
+        weight = 1.0
+        for k in cards:
+            weight *= chance(k) if k in holds else 1 - chance(k)
+        if any(x in holds and y in holds for x, y in pairs):
+            total += weight
+    return total
+
+
+@pytest.mark.nojit
+def test_meld_danger_matches_an_enumeration_of_the_next_players_hands():
+    rng = random.Random(2026_12_07)
+    for _ in range(300 if numba.config.DISABLE_JIT else 3000):
+        masks = [rng.getrandbits(52) & rng.getrandbits(52) for _ in range(3)]
+        unseen, known, pile = masks[0], masks[1] & ~masks[0], masks[2] & ~masks[0] & ~masks[1]
+        card = rng.randrange(52)
+        p = rng.random()
+        got = meld_danger(np.int64(unseen), np.int64(known), np.int64(pile), p, card)
+        assert got == pytest.approx(_danger_oracle(unseen, known, pile, p, card), abs=1e-12)
+
+
+@pytest.mark.nojit
+def test_careful_in_the_knock_family_avoids_feeding_the_next_player():
+    """The danger term (docs/bots.md, "careful (a stronger knocker)") changes careful's
+    discard: over random positions, ``outlook_choice`` with ``DANGER_POINTS`` is the
+    oracle's least outlook-plus-danger, with 0 the least outlook, and the two differ."""
+    params, values = compiled("gin_rummy", 2)
+    work = M.new_work()
+    rng = random.Random(77)
+    differ = 0
+    for _ in range(40 if numba.config.DISABLE_JIT else 400):
+        cards = _random_hand(rng, 25)
+        hand = mask_of(cards[:11])
+        pile = mask_of(cards[11 : 11 + rng.randrange(0, 12)])
+        unseen = ((1 << 52) - 1) & ~hand & ~pile
+        known = mask_of(rng.sample(cards_of(unseen), rng.randrange(0, 3)))
+        unseen &= ~known
+        _, melded = _arrange(params, values, work, hand)
+        outside = cards_of(hand & ~melded)
+        if len(outside) < 2:
+            continue
+        n = popcount_int(unseen)
+        p = min(1.0, (10 - popcount_int(known)) / n)
+        outlook = {
+            c: int(
+                draw_outlook(
+                    GENERIC, params, values, work, np.int64(hand & ~(1 << c)), np.int64(unseen)
+                )
+            )  # fmt: skip
+            for c in outside
+        }
+        choices = []
+        for points in (DANGER_POINTS, 0.0):
+            key = {
+                c: (outlook[c] + points * n * _danger_oracle(unseen, known, pile, p, c)) * 64
+                - int(values[c])
+                for c in outside
+            }
+            got = outlook_choice(
+                GENERIC, params, values, work, np.int64(hand), np.int64(mask_of(outside)),
+                np.int64(unseen), np.int64(known), np.int64(pile), 10, points,
+            )  # fmt: skip
+            assert got == min(outside, key=lambda c: (key[c], -c))
+            choices.append(got)
+        differ += choices[0] != choices[1]
+    assert differ > 0

@@ -277,7 +277,7 @@ def _turn_knocks(out, seat):
 
 def test_camper_in_play_knocks_with_deadwood_only_early_and_goes_gin():
     params, values = compiled("gin_rummy")
-    out = play(params, values, np.array([CAMPER, CAREFUL]), seed=5, hands=300, events=300 * 200)
+    out = play(params, values, np.array([CAMPER, CAREFUL]), seed=5, hands=600, events=600 * 200)
     no_violations(out)
     knocks = _turn_knocks(out, 0)
     assert knocks and all(turn < CAMPER_KNOCK_TURNS * 2 for turn, dw in knocks if dw > 0)
