@@ -771,6 +771,20 @@ def _window_has_natural(work, suit, lo, length, ace_rank, deuces):
 
 
 @kernel
+def _wild_places(work, suit, lo, length, ace_rank, deuces):
+    """How much a run on the window (``suit``, ``lo``, ``length``) would add to the wild
+    cards needed (``T_NEED`` less ``T_FREE``): one for each place no uncovered natural
+    card would fill, and with ``deuces`` one for each 2's place (its own 2 stops being a
+    free wild card, or a wild card is needed). As ``_step_cover`` counts, without placing."""
+    n = 0
+    for q in range(lo, lo + length):
+        r = rank_at(q, ace_rank)
+        if (deuces and r == DEUCE_RANK) or work[W_NAT + suit, r] <= work[W_COV + suit, r]:
+            n += 1
+    return n
+
+
+@kernel
 def _naturals_placed(work, s, r, deuces):
     """Natural cards that stand on (``s``, ``r``) in the runs placed."""
     have = work[W_NAT + s, r]
@@ -859,9 +873,11 @@ def _runs_needed(work, longest):
 
 
 @kernel
-def _frame_option(work, d, ace_rank, n_pos, m, deuces):
+def _frame_option(work, d, ace_rank, n_pos, m, deuces, slack):
     """Try the next option of frame ``d`` (its trigger's windows, or an extra run) from
-    ``WF_NEXT`` on; place it and return True, or return False when none is left."""
+    ``WF_NEXT`` on; place it and return True, or return False when none is left. An option
+    whose wild places (``_wild_places``) exceed ``slack``, the wild cards not yet needed,
+    is passed over unplaced: the search would cut it as soon as it was placed."""
     trigger = work[W_WF + d, WF_TRIGGER]
     while True:
         o = work[W_WF + d, WF_NEXT]
@@ -900,6 +916,8 @@ def _frame_option(work, d, ace_rank, n_pos, m, deuces):
                                                                deuces):  # fmt: skip
                 continue
             work[W_WF + d, WF_CODE] = o
+        if _wild_places(work, suit, lo, length, ace_rank, deuces) > slack:
+            continue
         work[W_WF + d, WF_SUIT] = suit
         work[W_WF + d, WF_LO] = lo
         work[W_WF + d, WF_J] = j
@@ -936,31 +954,38 @@ def _search(work, jokers, ace_rank, n_pos, m, deuces):
     ``W_SCAL``'s ``S_WILD_DEPTH`` their number."""
     d = np.int64(0)
     _open_frame(work, np.int64(0), np.int64(0))
+    ok = False  # frame d's state passes the cuts (known when back from the frame above)
+    back = False
     while True:
-        uncovered = work[W_TALLY, T_UNCOVERED]
         need = work[W_TALLY, T_NEED]
         free = work[W_TALLY, T_FREE]
-        runs, cards = _runs_left(work, m)
-        ok = need <= jokers + free and cards >= uncovered
-        if ok and runs > 0 and _runs_needed(work, _longest_left(work, m)) > runs:
-            ok = False
-        if ok and runs == 0:
-            if (
-                uncovered == 0
-                and need == jokers + free
-                and _every_run_has_a_natural(work, d, ace_rank, deuces)
-            ):
-                work[W_SCAL, S_WILD_DEPTH] = d
-                return True
-            ok = False
-        if ok and d < MAX_FRAMES and _frame_option(work, d, ace_rank, n_pos, m, deuces):
+        if not back:
+            uncovered = work[W_TALLY, T_UNCOVERED]
+            runs, cards = _runs_left(work, m)
+            ok = need <= jokers + free and cards >= uncovered
+            if ok and runs > 0 and _runs_needed(work, _longest_left(work, m)) > runs:
+                ok = False
+            if ok and runs == 0:
+                if (
+                    uncovered == 0
+                    and need == jokers + free
+                    and _every_run_has_a_natural(work, d, ace_rank, deuces)
+                ):
+                    work[W_SCAL, S_WILD_DEPTH] = d
+                    return True
+                ok = False
+        slack = jokers + free - need
+        if ok and d < MAX_FRAMES and _frame_option(work, d, ace_rank, n_pos, m, deuces, slack):
             d += 1
             _open_frame(work, d, work[W_WF + d - 1, WF_CODE])
+            back = False
             continue
         d -= 1  # frame d has no option left: back to the frame below, undoing its run
         if d < 0:
             return False
         _undo(work, d, ace_rank, deuces)
+        back = True  # its state passed the cuts before it placed that run: it passes again
+        ok = True
 
 
 @kernel

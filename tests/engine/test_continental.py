@@ -25,8 +25,19 @@ from sim.engine import state as S
 from sim.engine.api import compile_rules, play
 from sim.engine.audit import _meld_ok
 from sim.engine.go_out import quick_out, wild_out
-from sim.engine.melds import new_work
-from sim.engine.patterns import CONTINENTAL, FIT_NONE, FIT_WHOLE, wild_fit
+from sim.engine.melds import n_positions, new_work
+from sim.engine.patterns import (
+    CONTINENTAL,
+    FIT_NONE,
+    FIT_WHOLE,
+    T_FREE,
+    T_NEED,
+    W_TALLY,
+    _load_hand,
+    _place,
+    _wild_places,
+    wild_fit,
+)
 from sim.engine.specs import GENERIC
 from sim.replay import transcript
 from sim.rules import ConfigError, load_variant
@@ -497,6 +508,29 @@ def test_3_11_out_discards_agree_with_the_brute_force_on_16_card_hands():
         assert got == want, (sorted(hand.elements()), jokers, ace, deuces)
         outs += bool(got)
     assert outs > 75
+
+
+def test_3_11_wild_places_is_what_placing_the_run_adds_to_the_wild_cards_needed():
+    """The search passes over an option whose wild places exceed its slack without placing
+    it (``patterns._wild_places``): that count must be exactly what placing the run adds to
+    the tally's wild cards needed less its free deuces, over runs already placed too."""
+    rng = np.random.default_rng(1117)
+    work = new_work()
+    checked = 0
+    for hand, _, ace, deuces in _random_hands(rng, 300, 1):
+        layout = np.int64(ACE[ace])
+        n_pos = n_positions(layout)
+        _load_hand(work, _layers(hand), np.int64(2), np.bool_(deuces))
+        for _ in range(6):  # runs placed one over another, each window checked first
+            suit = np.int64(rng.integers(4))
+            length = np.int64(rng.integers(3, 6))
+            lo = np.int64(rng.integers(n_pos - length + 1))
+            before = work[W_TALLY, T_NEED] - work[W_TALLY, T_FREE]
+            places = _wild_places(work, suit, lo, length, layout, np.bool_(deuces))
+            _place(work, suit, lo, length, layout, np.int64(1), np.bool_(deuces))
+            assert work[W_TALLY, T_NEED] - work[W_TALLY, T_FREE] - before == places
+            checked += 1
+    assert checked > 1500
 
 
 def test_3_11_pattern_test_cost_per_call():
