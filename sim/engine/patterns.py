@@ -65,7 +65,11 @@ rank). A path is cut when the wild places needed exceed the wild cards (jokers, 
 ``deuces`` the 2s whose own place no run covers), or when the runs left cannot cover what
 is uncovered: too few cards, or too few runs (``_runs_needed``: windows of the longest
 length left, laid from the lowest uncovered rank of each suit, aces apart; it cut a
-4-player Continental turn's search ~3x, and ~30x with deuces wild). A complete placement
+4-player Continental turn's search ~3x, and ~30x with deuces wild). A run that would need
+more wild cards than are left is passed over without being placed (``_wild_places``
+counts them as the tally would: 71% of the runs a 4-player turn placed were cut so), and a
+frame is not checked again when the run above it is taken back (its state passed the cuts
+before). A complete placement
 fits when every natural card is covered, the wild places are exactly the wild cards left (a
 2 on its own place is natural, never wild) and every run holds a natural card (Hall's
 condition over every set of runs, at most 32). With ``write`` the runs are laid out as the
