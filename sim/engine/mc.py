@@ -13,14 +13,17 @@ written into the copy as this turn's decided answer (``C_MC_DRAW``, ``C_MC_CARD`
 with the default policy at every seat (simple in the knock family, greedy elsewhere:
 ``default_bots``), then ``finish_hand`` scores it. A playout is worth ``players * own score
 - sum of scores`` to the seat, and a candidate's gain on a sample is its worth less the
-default policy's move's on the same sample (the default move is always a candidate,
-``_default_move``). Every candidate is played on the first ``1 / MC_FIRST`` of the samples,
-then only the default move and the ``MC_KEPT - 1`` others with the highest summed gains on
-the rest (successive halving); of those, the one with the highest mean gain over all the
-samples is played if that mean is more than ``MC_MARGIN`` standard errors of the gain above
-0, else the default move (``_best``). The samples are seeded from one draw of the hand's bot
-stream, so a decision depends only on what the seat has seen and the stream, never on the
-hidden cards (``tests/engine/test_mc.py``).
+default move's on the same sample. The default move (``_default_move``, always a
+candidate) is the default policy's draw, and its discard but in the knock family, where it
+is careful's discard and knock (careful beats simple there; the playouts stay simple:
+careful's discard costs far more, docs/bots.md, "mcN"). Every candidate is played on the
+first ``1 / MC_FIRST`` of the samples, then only the default move and the ``MC_KEPT - 1``
+others with the highest summed gains on the rest (successive halving); of those, the one
+with the highest mean gain over all the samples is played if that mean is more than
+``MC_MARGIN`` standard errors of the gain above 0, else the default move (``_best``). The
+samples are seeded from one draw of the hand's bot stream, so a decision depends only on
+what the seat has seen and the stream, never on the hidden cards
+(``tests/engine/test_mc.py``).
 
 Candidates (``_candidates``): the draw (when the loop asks, ``hand._mc_asks``): the stock
 or the discard top; the discard in the knock family: the ``MC_DISCARDS`` allowed cards that
@@ -57,6 +60,7 @@ from sim.engine.hand import (
 from sim.engine.jit import allocating, kernel
 from sim.engine.layoffs import seat_arrangement
 from sim.engine.layout import (
+    BOT_CAREFUL,
     BOT_GREEDY,
     BOT_SIMPLE,
     P_MC_SEATS,
@@ -394,10 +398,13 @@ def _answer(st, question, card, knock):
 @kernel
 def _default_move(fx, params, values, bots2, st, piles, rng, work, seat, question, cards,
                   knocks, n):  # fmt: skip
-    """The index among the ``n`` candidates (``cards``, ``knocks``) of the move the
-    playouts' default policy (``bots2``) makes for ``seat`` in the state ``st`` (a scratch
-    copy: its answer may update the seat's kept arrangement), added as one more candidate
-    when it is not among them. Returns ``(index, n)``."""
+    """The index among the ``n`` candidates (``cards``, ``knocks``) of the default move for
+    ``seat`` in the state ``st`` (a scratch copy: its answer may update the seat's kept
+    arrangement), added as one more candidate when it is not among them: the draw of the
+    playouts' default policy (``bots2``); the discard of that policy, but in the knock family
+    careful's discard and knock (``bots2[seat]`` is careful for that call only, and reset).
+    careful reads only what the seat has seen (its hand, the discard pile, the cards each
+    player took from it, the hand sizes). Returns ``(index, n)``."""
     card = np.int64(1)
     knock = np.int64(0)
     if question == Q_DRAW:
@@ -405,7 +412,11 @@ def _default_move(fx, params, values, bots2, st, piles, rng, work, seat, questio
         if wants_discard(fx, params, values, bots2, st, piles, rng, work, seat, top):
             card = np.int64(2)
     else:
+        saved = bots2[seat]
+        if knocking(fx, params):
+            bots2[seat] = BOT_CAREFUL
         out, knocked = _default_discard(fx, params, values, bots2, st, piles, rng, work, seat)
+        bots2[seat] = saved
         card = out
         knock = np.int64(1) if knocked else np.int64(0)
     for c in range(n):

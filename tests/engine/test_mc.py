@@ -253,8 +253,10 @@ def test_the_decided_discard_is_the_one_played(variant):
 @pytest.mark.parametrize("variant", ["gin_rummy", "knock_rummy", "rummy_basic"])
 def test_the_default_move_is_always_a_candidate(variant):
     """docs/bots.md, "mcN", which candidate is played: at each of mc32's stops the default
-    policy's answer (simple in the knock family, greedy elsewhere) is among the candidates,
-    added when ``_candidates`` lacks it, and ``_default_move`` returns its index."""
+    move (the draw: the playouts' policy's, simple's in the knock family, greedy's
+    elsewhere; the discard: careful's discard and knock in the knock family, greedy's
+    elsewhere) is among the candidates, added when ``_candidates`` lacks it, and
+    ``_default_move`` returns its index without changing the playouts' bots."""
     from sim.engine.mc import _candidates, _default_move, default_bots
 
     knock = variant != "rummy_basic"
@@ -262,6 +264,7 @@ def test_the_default_move_is_always_a_candidate(variant):
     for deal, (params, values, st, piles, rng, seat) in _stops(variant, 12):
         bots2 = np.zeros(4, np.int64)
         default_bots(GENERIC, params, bots2)
+        before = bots2.tolist()
         draw = st[S.R_SC, S.C_STAGE] == STAGE_DRAW
         question = np.int64(1 if draw else 2)
         cards = np.zeros(64, np.int64)
@@ -276,6 +279,7 @@ def test_the_default_move_is_always_a_candidate(variant):
             np.int64(seat), question, cards, knocks, n,
         )  # fmt: skip
         assert n2 in (n, n + 1) and 0 <= index < n2
+        assert bots2.tolist() == before, (variant, deal)
         if draw:
             top = discard_top(st, piles)
             take = wants_discard(
@@ -284,8 +288,10 @@ def test_the_default_move_is_always_a_candidate(variant):
             )  # fmt: skip
             assert cards[index] == (2 if take else 1), (variant, deal)
         elif knock:
+            careful = bots2.copy()
+            careful[seat] = L.BOT_CAREFUL
             card, knocked = knock_discard(
-                GENERIC, params, values, bots2, st.copy(), piles.copy(), rng.copy(), work,
+                GENERIC, params, values, careful, st.copy(), piles.copy(), rng.copy(), work,
                 np.int64(seat),
             )  # fmt: skip
             assert (cards[index], knocks[index]) == (card, int(knocked)), (variant, deal)
