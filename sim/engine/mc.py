@@ -101,10 +101,10 @@ from sim.engine.state import (
 )
 
 MC_DISCARDS = 3  # discards tried at a discard decision
-MAX_CANDIDATES = MC_DISCARDS + 2  # ... one with a knock, and the default policy's move
+MAX_CANDIDATES = MC_DISCARDS + 2  # ... one with a knock, and the default move (_default_move)
 MC_KEPT = 2  # candidates played out on the samples after the first 1 / MC_FIRST of them
 MC_FIRST = 4
-MC_MARGIN = 1.0  # a move replaces the default policy's when it gains more than this many
+MC_MARGIN = 1.0  # a move replaces the default move when it gains more than this many
 # standard errors of its paired gain over the samples (_best)
 MC_REPLAY = 16  # an opponent's stock draws replayed at most (_replay)
 MC_EXTRA = 8  # ... and draws more while his hand does not fit his last discard
