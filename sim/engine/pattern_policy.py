@@ -21,10 +21,10 @@ merges kept pairs of suits), are the ones worth keeping.
   card one position away, 1 for two positions away), ties to the higher value, then the
   higher kind; ``careful`` the same, but first among the cards that are not within two
   positions, in their suit, of a card the next player took from the discard pile (when
-  there is one). Once the stock has been rebuilt, greedy and careful discard, one turn in
-  8 (the bots' stream), a uniform allowed card of the cover instead: two players who each
-  keep a card the other waits for never let it go otherwise (0.8% of greedy hands and
-  2.0% of careful hands reached the turn cap without it, 10,000 hands each).
+  there is one). Once the stock has been rebuilt, every bot (random included) discards,
+  one turn in 8 (the bots' stream), a uniform allowed card of the cover instead: two
+  players who each keep a card the other waits for never let it go otherwise (0.8% of
+  greedy, 2.0% of careful and 3.2% of random hands reached the turn cap without it).
 
 Under Continental's pattern set (§3.11: three alternatives, jokers wild, several packs) the
 cover is ``patterns.wild_cover``: the best cover of the hand's kinds over the alternatives
@@ -75,7 +75,7 @@ from sim.engine.rng import RNG_BOTS, below
 from sim.engine.specs import gated
 from sim.engine.state import C_REBUILDS, R_SC, R_SEAT, S_HAND, S_JOKERS, S_PICKED
 
-BREAK_ODDS = 8  # greedy and careful: after a rebuild, 1 turn in 8 breaks a deadlock
+BREAK_ODDS = 8  # every bot: after a rebuild, 1 turn in 8 breaks a deadlock
 NONE = -1
 HUGE = 1 << 40
 
@@ -207,11 +207,11 @@ def _discard(fx, params, values, bots, st, rng, seat, kept):
     pool = allowed & ~kept
     if pool == 0:
         pool = allowed
-    if bots[seat] == BOT_RANDOM:
-        return uniform_kind(rng, pool, np.bool_(False))
     if st[R_SC, C_REBUILDS] > 0 and below(rng, np.int64(RNG_BOTS), np.int64(BREAK_ODDS)) == 0:
         return uniform_kind(rng, allowed & kept if allowed & kept != 0 else allowed,
                             np.bool_(False))  # fmt: skip
+    if bots[seat] == BOT_RANDOM:
+        return uniform_kind(rng, pool, np.bool_(False))
     if bots[seat] == BOT_CAREFUL:
         picked = st[R_SEAT + next_seat(fx, params, st, seat), S_PICKED]
         if picked != 0:

@@ -728,7 +728,7 @@ def run_distance(ace_rank: str, a: int, b: int) -> int:
 
 # ---- a fixed go-out pattern (Nowrang §3.15; docs/bots.md, "Fixed patterns: Nowrang") ---------
 SEARCH_BUDGET = 50_000  # Carousel: positions the brute force of a table search may visit
-BREAK_ODDS = 8  # greedy: once the stock was rebuilt, 1 discard in 8 breaks a deadlock
+BREAK_ODDS = 8  # every bot: once the stock was rebuilt, 1 discard in 8 breaks a deadlock
 
 
 def pattern_shares(lengths: tuple[int, ...]) -> tuple[tuple[int, ...], list[tuple[int, ...]]]:
@@ -2400,9 +2400,10 @@ class Hand:
         """Go out if ``seat`` can (the runs go down, ``pattern_runs``), returning the card to
         discard (-1: none); else greedy's discard (docs/bots.md): of the allowed cards
         outside the cover (all allowed cards when none is), the one with the fewest
-        connections, ties to the higher value, then the higher kind; once the stock was
-        rebuilt this hand, first a draw of the bots' stream: 1 in ``BREAK_ODDS`` discards a
-        uniform allowed card of the cover (of all allowed cards when none is) instead."""
+        connections, ties to the higher value, then the higher kind (random: a uniform one);
+        once the stock was rebuilt this hand, first, for every bot, a draw of the bots'
+        stream: 1 in ``BREAK_ODDS`` discards a uniform allowed card of the cover (of all
+        allowed cards when none is) instead."""
         t = self.t
         out = self.pattern_out(seat, taken)
         random = self.bots[seat] == "random"
@@ -2419,12 +2420,12 @@ class Hand:
         kinds = set(self.hands[seat])
         allowed = self.allowed(seat, taken)
         _, kept = self.cover(kinds)
-        if random:  # a uniform card of the pool below (no deadlock breaker)
-            pool = [k for k in allowed if k not in kept] or allowed
-            return pool[self.bots_rng.below(len(pool))]
-        if self.rebuilds > 0 and self.bots_rng.below(BREAK_ODDS) == 0:
+        if self.rebuilds > 0 and self.bots_rng.below(BREAK_ODDS) == 0:  # every bot
             keep = [k for k in allowed if k in kept] or allowed
             return keep[self.bots_rng.below(len(keep))]
+        if random:  # a uniform card of the pool below
+            pool = [k for k in allowed if k not in kept] or allowed
+            return pool[self.bots_rng.below(len(pool))]
         pool = [k for k in allowed if k not in kept] or allowed
         layout = t.meld_rules.layout
         return min(pool, key=lambda k: (connections(kinds, k, layout), -t.values[k], -k))
@@ -2532,12 +2533,12 @@ class Hand:
         kept = {k for k in kept if hand[k] < 2}
         if t.deuces:
             kept |= {k for k in hand if k != JOKER and rank_of(k) == DEUCE_RANK}
-        if random:  # a uniform card of the pool below (no deadlock breaker)
-            pool = [k for k in allowed if k not in kept] or allowed
-            return pool[self.bots_rng.below(len(pool))]
-        if self.rebuilds > 0 and self.bots_rng.below(BREAK_ODDS) == 0:
+        if self.rebuilds > 0 and self.bots_rng.below(BREAK_ODDS) == 0:  # every bot
             keep = [k for k in allowed if k in kept] or allowed
             return keep[self.bots_rng.below(len(keep))]
+        if random:  # a uniform card of the pool below
+            pool = [k for k in allowed if k not in kept] or allowed
+            return pool[self.bots_rng.below(len(pool))]
         pool = [k for k in allowed if k not in kept] or allowed
         naturals = {k for k in hand if k != JOKER}
         return min(pool, key=lambda k: (connections(naturals, k, layout), -t.values[k], -k))

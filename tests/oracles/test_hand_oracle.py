@@ -451,7 +451,7 @@ NOWRANG_HANDS = 200
 NOWRANG_BOTS = (("random", "random"), ("random", "greedy"), ("greedy", "random"))
 """Nowrang with random (docs/bots.md "Fixed patterns: Nowrang"): line-ups of 2 seats."""
 NOWRANG_BOT_HANDS = 30
-NOWRANG_BOT_ROWS = 800  # random plays ~70 turns a hand, and stalls 3% (the 500-turn cap)
+NOWRANG_BOT_ROWS = 800  # random plays ~100 turns a hand, and stalls 1.4% (the 500-turn cap)
 ALL_AT_ONCE_SETTINGS = (
     {"must_discard_to_go_out": True},
     {"scoring": "unmelded_to_winner", "ace_rank": "around_corner", "ace_points": 11},
@@ -886,7 +886,8 @@ def test_engine_hands_equal_the_oracle_hands_in_nowrang(seed):
 def test_engine_hands_equal_the_oracle_hands_in_nowrang_with_random(bots):
     """Nowrang (§3.15) with random (docs/bots.md "Fixed patterns: Nowrang"): a coin to take
     the discard top, a coin to go out when it can, a uniform discard outside the cover (of
-    all allowed cards when none is), no deadlock breaker."""
+    all allowed cards when none is), and after a rebuild the deadlock breaker every bot
+    draws."""
     name = f"nowrang {bots}"
     rules = load_variant("nowrang")
     ended, difference = compare(
@@ -975,7 +976,8 @@ def test_engine_hands_equal_the_oracle_hands_in_continental(name, players):
 def test_engine_hands_equal_the_oracle_hands_in_continental_with_random(name, bots):
     """Continental (§3.11) with random (docs/bots.md "Fixed patterns with wild cards"): a
     coin to take, a coin to go out when it can (the quick out before the first draw is
-    every bot's), a uniform discard outside the cover, no deadlock breaker."""
+    every bot's), a uniform discard outside the cover, and after a rebuild the deadlock
+    breaker every bot draws."""
     rules = load_variant(name)
     ended, difference = compare(
         f"{name} {bots}", len(bots), CONTINENTAL_BOT_HANDS, SEED, rules, bots,
