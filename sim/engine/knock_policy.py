@@ -21,11 +21,13 @@ discarded (``C_TAKEN``). Where the rules set no knock limit the simple and greed
   that leaves the best *outlook* (``draw_outlook``: the deadwood it expects after its next
   stock draw and simple's discard, every card it has not seen equally likely) plus
   ``DANGER_POINTS`` times the chance that the next player melds the card (``meld_danger``,
-  from the discard pile, his takes and his hand size; not once the stock has been turned
-  over, where defending can keep a hand going round), ties to the higher value, then the
-  higher kind. Knocks always with gin; within its limit at once
-  with 3 or less, while more than 10 stock cards are left, or once the next player has
-  taken 2 or more discards; otherwise it waits.
+  from the discard pile, his takes and his hand size) plus the card's value times
+  ``KEEP_EARLY - KEEP_FADE * turn`` (``C_TURN``: early a high card is kept, since what it
+  may meld weighs more than its count, which scores only at a knock; later the count
+  weighs more); neither term once the stock has been turned over, where defending can
+  keep a hand going round; ties to the higher value, then the higher kind. Knocks always
+  with gin; within its limit at once with 3 or less, while more than 10 stock cards are
+  left, or once the next player has taken 2 or more discards; otherwise it waits.
 - ``random``: takes with probability 1/2; discards a uniform allowed card (kind order); when
   the deadwood after it is within the limit, knocks with probability 1/2.
 - restricted careful (docs/bots.md, "Restricted play"; ``knocks`` reads the seat's flags):
@@ -105,6 +107,11 @@ CAREFUL_OPPONENT_PICKS = 2  # ... or once the next player has picked up this man
 CAMPER_KNOCK_TURNS = 3  # camper knocks (within its limit) only in its first 3 turns
 DANGER_POINTS = 4.0  # careful: the expected deadwood points that feeding the next player a
 # card he surely melds is worth, against the outlook (``meld_danger``; 3 to 5 measured best)
+KEEP_EARLY = 0.9  # careful: at the hand's first turn, the expected deadwood points that a
+# discarded card's value costs per point (a high card kept early: its melds to come weigh
+# more than its count, which scores only once someone knocks) ...
+KEEP_FADE = 0.07  # ... less this much a turn (``C_TURN``): later the count weighs more and
+# high cards go first (measured against simple: docs/bots.md, "careful")
 VALUE_SCALE = 64  # above any card value: a sort key of (outlook, -value) in one number
 FULL52 = (np.int64(1) << 52) - 1
 
@@ -226,10 +233,9 @@ def _pile(st, piles):
 
 
 @kernel
-def _unseen(fx, params, st, piles, seat, hand):
-    """The cards ``seat`` has not seen: not his, not in the discard pile, and not taken from
-    the pile by another player (public)."""
-    pile = _pile(st, piles)
+def _unseen(fx, params, st, pile, seat, hand):
+    """The cards ``seat`` has not seen: not his, not in the discard pile (``pile``, its
+    kinds), and not taken from the pile by another player (public)."""
     known = np.int64(0)
     for other in range(rule(fx, params, P_PLAYERS)):
         if other != seat:
@@ -279,38 +285,43 @@ def _careful_turn(fx, params, values, st, piles, work, seat, flags):
     if knock or popcount(outside) < 2:
         return card, knock
     danger = np.float64(DANGER_POINTS)
+    keep = np.float64(KEEP_EARLY - KEEP_FADE * st[R_SC, C_TURN])
     if st[R_SC, C_REBUILDS] > 0:  # a turned-over stock: defending can hold the hand in a cycle
         danger = np.float64(0.0)
-    best = _outlook_discard(fx, params, values, st, piles, work, seat, hand, outside, danger)
+        keep = np.float64(0.0)
+    best = _outlook_discard(fx, params, values, st, piles, work, seat, hand, outside, danger, keep)
     return best, knocks(fx, params, st, seat, dw - values[best], flags)
 
 
 @kernel
-def _outlook_discard(fx, params, values, st, piles, work, seat, hand, cards, danger_points):
+def _outlook_discard(fx, params, values, st, piles, work, seat, hand, cards, danger_points,
+                     keep_points):  # fmt: skip
     """The card of ``cards`` whose discard leaves ``hand`` the best outlook
     (``draw_outlook``), each card's expected deadwood raised by ``danger_points`` times the
-    chance that the next player melds it (``meld_danger``; 0: the outlook alone), ties to
-    the higher value, then the higher kind (``outlook_choice``). What it reads is public:
-    the discard pile, the cards each player took from it, and how many cards the next
-    player holds."""
-    unseen = _unseen(fx, params, st, piles, seat, hand)
+    chance that the next player melds it (``meld_danger``) and by ``keep_points`` times its
+    value (both 0: the outlook alone), ties to the higher value, then the higher kind
+    (``outlook_choice``). What it reads is public: the discard pile, the cards each player
+    took from it, and how many cards the next player holds."""
     pile = _pile(st, piles)
+    unseen = _unseen(fx, params, st, pile, seat, hand)
     nxt = next_seat(fx, params, st, seat)
     known = st[R_SEAT + nxt, S_PICKED] & ~pile & ~hand  # taken by him and not let go since
     return outlook_choice(
         fx, params, values, work, hand, cards, unseen, known, pile,
-        st[R_SEAT + nxt, S_N], danger_points,
+        st[R_SEAT + nxt, S_N], danger_points, keep_points,
     )  # fmt: skip
 
 
 @kernel
 def outlook_choice(fx, params, values, work, hand, cards, unseen, known, pile, held,
-                   danger_points):  # fmt: skip
+                   danger_points, keep_points):  # fmt: skip
     """``_outlook_discard``'s choice among ``cards`` (kinds, a mask) for ``hand``: ``unseen``
     the cards its player has not seen, and of the next player ``known`` the cards he is
     known to hold, ``pile`` the discard pile's kinds (cards he let go), ``held`` how many
     cards he holds. Each unseen card is in his hand with the same chance, his ``held``
-    cards less those known spread over the unseen ones."""
+    cards less those known spread over the unseen ones. A card's key: its outlook plus,
+    for each of the ``n`` unseen draws the outlook sums, ``danger_points`` times the chance
+    that the next player melds it and ``keep_points`` times its value."""
     n_unseen = popcount(unseen)
     p = np.float64(0.0)
     if n_unseen > 0:
@@ -325,6 +336,7 @@ def outlook_choice(fx, params, values, work, hand, cards, unseen, known, pile, h
         outlook = float(draw_outlook(fx, params, values, work, rest, unseen))
         if danger_points > 0.0:  # the outlook sums n_unseen draws: the penalty once per draw
             outlook += danger_points * n_unseen * meld_danger(unseen, known, pile, p, c)
+        outlook += keep_points * n_unseen * values[c]
         key = outlook * VALUE_SCALE - values[c]
         if key <= best_key:
             best_key = key
@@ -451,6 +463,7 @@ def _concealed_card(fx, params, values, bots, st, piles, rng, work, seat):
         pool = loose
     if bots[seat] == BOT_CAREFUL and popcount(pool) >= 2:
         return _outlook_discard(
-            fx, params, values, st, piles, work, seat, hand, pool, np.float64(0.0)
-        )
+            fx, params, values, st, piles, work, seat, hand, pool, np.float64(0.0),
+            np.float64(0.0),
+        )  # fmt: skip
     return _highest(values, pool, np.int64(0))

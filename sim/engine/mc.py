@@ -101,7 +101,6 @@ from sim.engine.state import (
 )
 
 MC_DISCARDS = 3  # discards tried at a discard decision
-MAX_CANDIDATES = MC_DISCARDS + 2  # ... one with a knock, and the default move (_default_move)
 MC_KEPT = 2  # candidates played out on the samples after the first 1 / MC_FIRST of them
 MC_FIRST = 4
 MC_MARGIN = 1.0  # a move replaces the default move when it gains more than this many

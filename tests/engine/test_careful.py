@@ -21,7 +21,14 @@ from sim.engine import melds as M
 from sim.engine import state as S
 from sim.engine.api import kernel_bots
 from sim.engine.bots import wants_discard
-from sim.engine.knock_policy import DANGER_POINTS, draw_outlook, meld_danger, outlook_choice
+from sim.engine.knock_policy import (
+    DANGER_POINTS,
+    KEEP_EARLY,
+    KEEP_FADE,
+    draw_outlook,
+    meld_danger,
+    outlook_choice,
+)
 from sim.engine.layoffs import arrange_mask, cannot_meld
 from sim.engine.specs import GENERIC
 
@@ -295,10 +302,16 @@ def test_bots_careful_discards_for_the_best_next_draw_where_simple_throws_its_hi
     careful = _first_discard(CAREFUL)
     simple = _first_discard(SIMPLE)
     # the next player has taken nothing and the pile is empty: each unseen card is his with
-    # chance 10/41, and careful's choice is the least outlook plus its danger
+    # chance 10/41, and careful's choice is the least outlook plus its danger plus the keep
+    # term of the hand's first turn (turn 0: it took the upcard)
     n = popcount_int(unseen)
     key = {
-        c: (outlook[c] + DANGER_POINTS * n * _danger_oracle(unseen, 0, 0, 10 / n, c)) * 64
+        c: (
+            outlook[c]
+            + DANGER_POINTS * n * _danger_oracle(unseen, 0, 0, 10 / n, c)
+            + KEEP_EARLY * n * int(values[c])
+        )
+        * 64
         - int(values[c])
         for c in outside
     }
@@ -396,9 +409,61 @@ def test_careful_in_the_knock_family_avoids_feeding_the_next_player():
             }
             got = outlook_choice(
                 GENERIC, params, values, work, np.int64(hand), np.int64(mask_of(outside)),
-                np.int64(unseen), np.int64(known), np.int64(pile), 10, points,
+                np.int64(unseen), np.int64(known), np.int64(pile), 10, points, 0.0,
             )  # fmt: skip
             assert got == min(outside, key=lambda c: (key[c], -c))
             choices.append(got)
         differ += choices[0] != choices[1]
     assert differ > 0
+
+
+@pytest.mark.nojit
+def test_careful_in_the_knock_family_keeps_high_cards_early_and_throws_them_late():
+    """The keep term (docs/bots.md, "careful (a stronger knocker)"): over random positions,
+    ``outlook_choice`` with ``keep_points`` ``k`` is the oracle's least outlook plus danger
+    plus ``k`` times the card's value for each unseen draw, at the hand's first turn
+    (``KEEP_EARLY``), at turn 20 (``KEEP_EARLY - 20 * KEEP_FADE``, below 0) and without
+    it; early it discards a lower card than without it more often than a higher one, late
+    the other way round."""
+    params, values = compiled("gin_rummy", 2)
+    work = M.new_work()
+    rng = random.Random(78)
+    lower = {KEEP_EARLY: 0, KEEP_EARLY - 20 * KEEP_FADE: 0}
+    higher = dict.fromkeys(lower, 0)
+    assert KEEP_EARLY > 0 > KEEP_EARLY - 20 * KEEP_FADE
+    for _ in range(40 if numba.config.DISABLE_JIT else 400):
+        cards = _random_hand(rng, 25)
+        hand = mask_of(cards[:11])
+        pile = mask_of(cards[11 : 11 + rng.randrange(0, 12)])
+        unseen = ((1 << 52) - 1) & ~hand & ~pile
+        known = mask_of(rng.sample(cards_of(unseen), rng.randrange(0, 3)))
+        unseen &= ~known
+        _, melded = _arrange(params, values, work, hand)
+        outside = cards_of(hand & ~melded)
+        if len(outside) < 2:
+            continue
+        n = popcount_int(unseen)
+        p = min(1.0, (10 - popcount_int(known)) / n)
+        base = {
+            c: int(
+                draw_outlook(
+                    GENERIC, params, values, work, np.int64(hand & ~(1 << c)), np.int64(unseen)
+                )
+            )  # fmt: skip
+            + DANGER_POINTS * n * _danger_oracle(unseen, known, pile, p, c)
+            for c in outside
+        }
+        choice = {}
+        for keep in (0.0, *lower):
+            key = {c: (base[c] + keep * n * int(values[c])) * 64 - int(values[c]) for c in outside}
+            got = outlook_choice(
+                GENERIC, params, values, work, np.int64(hand), np.int64(mask_of(outside)),
+                np.int64(unseen), np.int64(known), np.int64(pile), 10, DANGER_POINTS, keep,
+            )  # fmt: skip
+            assert got == min(outside, key=lambda c: (key[c], -c))
+            choice[keep] = int(values[got])
+        for keep in lower:
+            lower[keep] += choice[keep] < choice[0.0]
+            higher[keep] += choice[keep] > choice[0.0]
+    early, late = lower
+    assert lower[early] > higher[early] and higher[late] > lower[late]
