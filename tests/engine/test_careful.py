@@ -370,15 +370,12 @@ def test_meld_danger_matches_an_enumeration_of_the_next_players_hands():
         assert got == pytest.approx(_danger_oracle(unseen, known, pile, p, card), abs=1e-12)
 
 
-@pytest.mark.nojit
-def test_careful_in_the_knock_family_avoids_feeding_the_next_player():
-    """The danger term (docs/bots.md, "careful (a stronger knocker)") changes careful's
-    discard: over random positions, ``outlook_choice`` with ``DANGER_POINTS`` is the
-    oracle's least outlook-plus-danger, with 0 the least outlook, and the two differ."""
-    params, values = compiled("gin_rummy", 2)
-    work = M.new_work()
-    rng = random.Random(77)
-    differ = 0
+def _discard_positions(params, values, work, seed):
+    """Random knock-family discard positions for ``outlook_choice``: ``(hand, pile, unseen,
+    known, outside)``: an 11-card hand with two or more cards outside its arrangement
+    (``outside``, kinds), a discard pile of 0 to 11 cards, 0 to 2 cards the next player is
+    known to hold, the rest unseen (masks)."""
+    rng = random.Random(seed)
     for _ in range(40 if numba.config.DISABLE_JIT else 400):
         cards = _random_hand(rng, 25)
         hand = mask_of(cards[:11])
@@ -388,18 +385,34 @@ def test_careful_in_the_knock_family_avoids_feeding_the_next_player():
         unseen &= ~known
         _, melded = _arrange(params, values, work, hand)
         outside = cards_of(hand & ~melded)
-        if len(outside) < 2:
-            continue
+        if len(outside) >= 2:
+            yield hand, pile, unseen, known, outside
+
+
+def _outlooks(params, values, work, hand, unseen, outside):
+    """Each card of ``outside``: ``draw_outlook`` of ``hand`` without it."""
+    return {
+        c: int(
+            draw_outlook(
+                GENERIC, params, values, work, np.int64(hand & ~(1 << c)), np.int64(unseen)
+            )
+        )  # fmt: skip
+        for c in outside
+    }
+
+
+@pytest.mark.nojit
+def test_careful_in_the_knock_family_avoids_feeding_the_next_player():
+    """The danger term (docs/bots.md, "careful (a stronger knocker)") changes careful's
+    discard: over random positions, ``outlook_choice`` with ``DANGER_POINTS`` is the
+    oracle's least outlook-plus-danger, with 0 the least outlook, and the two differ."""
+    params, values = compiled("gin_rummy", 2)
+    work = M.new_work()
+    differ = 0
+    for hand, pile, unseen, known, outside in _discard_positions(params, values, work, 77):
         n = popcount_int(unseen)
         p = min(1.0, (10 - popcount_int(known)) / n)
-        outlook = {
-            c: int(
-                draw_outlook(
-                    GENERIC, params, values, work, np.int64(hand & ~(1 << c)), np.int64(unseen)
-                )
-            )  # fmt: skip
-            for c in outside
-        }
+        outlook = _outlooks(params, values, work, hand, unseen, outside)
         choices = []
         for points in (DANGER_POINTS, 0.0):
             key = {
@@ -427,30 +440,15 @@ def test_careful_in_the_knock_family_keeps_high_cards_early_and_throws_them_late
     the other way round."""
     params, values = compiled("gin_rummy", 2)
     work = M.new_work()
-    rng = random.Random(78)
     lower = {KEEP_EARLY: 0, KEEP_EARLY - 20 * KEEP_FADE: 0}
     higher = dict.fromkeys(lower, 0)
     assert KEEP_EARLY > 0 > KEEP_EARLY - 20 * KEEP_FADE
-    for _ in range(40 if numba.config.DISABLE_JIT else 400):
-        cards = _random_hand(rng, 25)
-        hand = mask_of(cards[:11])
-        pile = mask_of(cards[11 : 11 + rng.randrange(0, 12)])
-        unseen = ((1 << 52) - 1) & ~hand & ~pile
-        known = mask_of(rng.sample(cards_of(unseen), rng.randrange(0, 3)))
-        unseen &= ~known
-        _, melded = _arrange(params, values, work, hand)
-        outside = cards_of(hand & ~melded)
-        if len(outside) < 2:
-            continue
+    for hand, pile, unseen, known, outside in _discard_positions(params, values, work, 78):
         n = popcount_int(unseen)
         p = min(1.0, (10 - popcount_int(known)) / n)
+        outlook = _outlooks(params, values, work, hand, unseen, outside)
         base = {
-            c: int(
-                draw_outlook(
-                    GENERIC, params, values, work, np.int64(hand & ~(1 << c)), np.int64(unseen)
-                )
-            )  # fmt: skip
-            + DANGER_POINTS * n * _danger_oracle(unseen, known, pile, p, c)
+            c: outlook[c] + DANGER_POINTS * n * _danger_oracle(unseen, known, pile, p, c)
             for c in outside
         }
         choice = {}
