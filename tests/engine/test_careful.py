@@ -316,7 +316,7 @@ def test_bots_careful_discards_for_the_best_next_draw_where_simple_throws_its_hi
         for c in outside
     }
     assert careful == min(outside, key=lambda c: (key[c], -c))
-    assert outlook[careful] == best  # here the danger does not outweigh the outlook
+    assert outlook[careful] == best  # here neither term outweighs the outlook
     assert simple == max(outside, key=lambda c: (int(values[c]), c))
     assert outlook[simple] > best  # the two policies differ on this deal
     assert careful == parse_card("Jd")

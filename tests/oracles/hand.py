@@ -2423,10 +2423,9 @@ class Hand:
         if self.rebuilds > 0 and self.bots_rng.below(BREAK_ODDS) == 0:  # every bot
             keep = [k for k in allowed if k in kept] or allowed
             return keep[self.bots_rng.below(len(keep))]
-        if random:  # a uniform card of the pool below
-            pool = [k for k in allowed if k not in kept] or allowed
-            return pool[self.bots_rng.below(len(pool))]
         pool = [k for k in allowed if k not in kept] or allowed
+        if random:  # a uniform card of the pool
+            return pool[self.bots_rng.below(len(pool))]
         layout = t.meld_rules.layout
         return min(pool, key=lambda k: (connections(kinds, k, layout), -t.values[k], -k))
 
@@ -2536,10 +2535,9 @@ class Hand:
         if self.rebuilds > 0 and self.bots_rng.below(BREAK_ODDS) == 0:  # every bot
             keep = [k for k in allowed if k in kept] or allowed
             return keep[self.bots_rng.below(len(keep))]
-        if random:  # a uniform card of the pool below
-            pool = [k for k in allowed if k not in kept] or allowed
-            return pool[self.bots_rng.below(len(pool))]
         pool = [k for k in allowed if k not in kept] or allowed
+        if random:  # a uniform card of the pool
+            return pool[self.bots_rng.below(len(pool))]
         naturals = {k for k in hand if k != JOKER}
         return min(pool, key=lambda k: (connections(naturals, k, layout), -t.values[k], -k))
 
