@@ -65,7 +65,7 @@ from sim.engine.deal import next_seat
 from sim.engine.go_out import NO_LIMIT, OUT_NONE, bot_limit, knock_limit, out_discard
 from sim.engine.greedy import discard_candidates
 from sim.engine.jit import kernel
-from sim.engine.layoffs import arrange_mask, cannot_meld, seat_arrangement
+from sim.engine.layoffs import arrange_mask, cannot_meld, keep_arrangement, seat_arrangement
 from sim.engine.layout import (
     BOT_CAREFUL,
     BOT_GREEDY,
@@ -178,6 +178,8 @@ def knock_wants(fx, params, values, bots, st, rng, work, seat, card):
     dw, melded = seat_arrangement(
         fx, params, values, st, work, seat, with_card, np.bool_(False), np.int64(0)
     )
+    if melded & bit != 0:  # a card that melds is mostly taken: the discard starts from here
+        keep_arrangement(st, seat, with_card, dw, melded)
     if bot != BOT_GREEDY and melded & bit != 0:
         return True
     _, after = discard_from(

@@ -6,10 +6,17 @@ for them), so a hand is one mask; runs are of one suit or of any suits (``run_su
 
 ``arrange_mask``: the deadwood of a hand and the cards its best arrangement melds
 (``melds.best_arrangement``, its declared tie-break). ``seat_arrangement`` answers the same
-for a seat's hand, keeping the last answer per seat (``S_ARR_*``): a hand that differs from
-the kept one by one card that cannot meld in the larger of the two has the same
-arrangement, that card left in hand (the search sets such a card aside before it decides
-any other, so its choices are the same), and needs no search. Phỏm's hands use it too, with
+for a seat's hand, keeping the last answer per seat (``S_ARR_*``): a hand made from the kept
+one by letting go cards outside its melds and adding cards that are in no meld of the new
+hand has the same melds, and needs no search. Letting go a card the best arrangement leaves
+in hand takes away only arrangements that meld it, none of them better, and in the declared
+order (``melds.py``: decision sequences, cards decided from the lowest kind up) it removes
+the same "left in hand" step from every arrangement that remains, so the first best stays
+first; a card in no meld of the hand is in no arrangement, so adding it changes the
+arrangements' order by that same step alone (the search sets such a card aside before it
+decides any other, so its choices are the same). The usual case is a knock-family turn: the
+hand of the last turn less its discard (outside its melds), plus the card offered or drawn
+when it melds with nothing. Phỏm's hands use it too, with
 their taken cards kept apart (``arrange_apart``, §3.13), and its bots keep the hand left
 after a discard whose deadwood they know without a search (``keep_arrangement``).
 
@@ -138,14 +145,14 @@ def seat_arrangement(fx, params, values, st, work, seat, mask, keep, apart):
             return st[row, S_ARR_DW], st[row, S_ARR_MELDED]
         extra = mask & ~kept
         missing = kept & ~mask
-        changed = extra | missing
-        if (extra == 0 or missing == 0) and changed & (changed - 1) == 0:
-            if cannot_meld(fx, params, work, mask | kept, changed):
-                dw = st[row, S_ARR_DW] + (1 if extra != 0 else -1) * mask_value(values, changed)
-                melded = st[row, S_ARR_MELDED]
-                if keep:
-                    keep_arrangement(st, seat, mask, dw, melded)
-                return dw, melded
+        melded = st[row, S_ARR_MELDED]
+        if missing & melded == 0 and (
+            extra == 0 or meldable_mask(fx, params, work, mask) & extra == 0
+        ):  # cards outside the kept melds gone, cards in no meld come (module docstring)
+            dw = st[row, S_ARR_DW] - mask_value(values, missing) + mask_value(values, extra)
+            if keep:
+                keep_arrangement(st, seat, mask, dw, melded)
+            return dw, melded
     dw, melded = arrange_apart(fx, params, values, work, mask, apart)
     if keep:
         keep_arrangement(st, seat, mask, dw, melded)

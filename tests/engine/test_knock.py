@@ -17,7 +17,7 @@ from sim.engine import rows as OUT
 from sim.engine import state as S
 from sim.engine.game import gin_game_bonuses
 from sim.engine.go_out import may_knock
-from sim.engine.layoffs import arrange_mask, best_layoffs
+from sim.engine.layoffs import arrange_mask, best_layoffs, meldable_mask, seat_arrangement
 from sim.engine.scoring import score_knock
 from sim.engine.showdown import lay_off_all
 from sim.engine.specs import GENERIC
@@ -204,6 +204,50 @@ def test_s3_17_any_suit_a_card_that_fits_two_runs_goes_where_the_next_card_follo
 
 
 # ---- clause tests ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("variant", "overrides"),
+    [
+        ("gin_rummy", {}),
+        ("gin_rummy", {"run_suit": "any_suit"}),
+        ("full_rummy", {"ace_rank": "around_corner"}),
+    ],
+)
+def test_s1_13_the_kept_arrangement_answers_as_a_new_search(variant, overrides):
+    """``seat_arrangement`` answers from the arrangement kept for the seat when the hand is
+    the kept one less cards outside its melds plus cards in no meld of the new hand: the
+    deadwood and the melded cards (the declared tie-break's arrangement) are a new search's,
+    over random walks of hands that let cards go and take cards as play does."""
+    params, values, st, _ = _state(variant, **overrides)
+    work = M.new_work()
+    rng = random.Random(13)
+    shortcuts = searches = 0
+    for _ in range(300):
+        st[S.R_SEAT + 0, S.S_ARR_MASK] = 0  # a new hand: nothing kept
+        hand = set(rng.sample(range(N_NATURAL), 10))
+        for _ in range(12):
+            kept = int(st[S.R_SEAT + 0, S.S_ARR_MASK])
+            kept_melded = int(st[S.R_SEAT + 0, S.S_ARR_MELDED])
+            dropped = rng.sample(sorted(hand), rng.choice((0, 1, 1, 2)))
+            if rng.random() < 0.6 and kept:  # mostly a card the arrangement leaves in hand
+                loose = [k for k in hand if not (kept_melded >> k) & 1]
+                dropped = rng.sample(loose, min(len(loose), 1))
+            outside = [k for k in range(N_NATURAL) if k not in hand]
+            hand = (hand - set(dropped)) | set(rng.sample(outside, rng.choice((0, 1, 1, 2))))
+            mask = _mask(hand)
+            got = seat_arrangement(
+                GENERIC, params, values, st, work, np.int64(0), mask, np.bool_(True),
+                np.int64(0),
+            )  # fmt: skip
+            want = arrange_mask(GENERIC, params, values, work, mask)
+            assert (int(got[0]), int(got[1])) == (int(want[0]), int(want[1])), _kinds(mask)
+            extra = int(mask) & ~kept
+            if kept and int(mask) != kept and not (kept & ~int(mask)) & kept_melded:
+                meldable = int(meldable_mask(GENERIC, params, work, mask))
+                shortcuts += extra & meldable == 0
+            searches += 1
+    assert shortcuts > 300 and searches == 3600  # the kept answer was used, often
 
 
 @pytest.mark.nojit
