@@ -8,7 +8,8 @@
 - ``cold_compile``: wall and CPU seconds to compile every kernel that ``make run`` and the
   five variants of issue #29 need (the STANDARD and ONE_PACK_RUMMY specs) into an empty
   numba cache, median of two runs in fresh processes (bar: 120 s); ``cold_compile_every_spec``
-  the same with GENERIC too (gin and every other variant: what ``make test`` compiles).
+  the same with ONE_PACK_KNOCK and GENERIC too (gin, Tonk and every other variant: what
+  ``make test`` compiles).
 """
 
 from __future__ import annotations
@@ -52,8 +53,9 @@ MAKE_RUN = (
 """What ``make run`` and the five variants of issue #29 play: their specs' kernels are what
 the cold compile bar counts (the first ``make run`` of a new user)."""
 
-EVERY_SPEC = (*MAKE_RUN, ("gin_rummy", 2))
-"""Then GENERIC too (gin and every other variant): what ``make test`` compiles."""
+EVERY_SPEC = (*MAKE_RUN, ("gin_rummy", 2), ("tonk", 2))
+"""Then ONE_PACK_KNOCK (gin) and GENERIC (Tonk and every other variant): what ``make test``
+compiles."""
 
 
 def reference(seconds: float = 2.0) -> dict | None:
@@ -107,7 +109,11 @@ def cold_compile(repeats: int = 2) -> list[dict]:
     lines = []
     cases = (
         ("cold_compile", MAKE_RUN, "STANDARD, ONE_PACK_RUMMY"),
-        ("cold_compile_every_spec", EVERY_SPEC, "STANDARD, ONE_PACK_RUMMY, GENERIC"),
+        (
+            "cold_compile_every_spec",
+            EVERY_SPEC,
+            "STANDARD, ONE_PACK_RUMMY, ONE_PACK_KNOCK, GENERIC",
+        ),
     )
     for name, variants, specs in cases:
         runs = [_compile_seconds(variants) for _ in range(repeats)]

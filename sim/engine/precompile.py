@@ -15,12 +15,13 @@ import numpy as np
 
 from sim.engine import api
 from sim.engine.layout import BOT_GREEDY, BOT_RANDOM
-from sim.engine.specs import GENERIC, ONE_PACK_RUMMY, STANDARD
+from sim.engine.specs import GENERIC, ONE_PACK_KNOCK, ONE_PACK_RUMMY, STANDARD
 from sim.rules import load_variant
 
 PARTS = (
     ("rummy_basic", STANDARD),  # the RULES.md baseline's card rules as constants
     ("around_the_corner", ONE_PACK_RUMMY),  # the rummy family's one-pack games, no jokers
+    ("gin_rummy", ONE_PACK_KNOCK),  # the knock family's one-pack games, no jokers
     ("around_the_corner", GENERIC),  # every rule read at run time
 )
 """One variant per compile-time spec: each compiles the whole kernel tree once."""

@@ -264,7 +264,27 @@ ace low, runs of one suit, the discard top drawn (§2C.16), no knock (the knock 
 phases fold away), no calls (§3.2's phase folds away). The hot case of ``make bench``
 (2-player ``rummy_basic``)."""
 
-SPECS = (STANDARD, ONE_PACK_RUMMY, GENERIC)
+ONE_PACK_KNOCK = fixed(
+    "one_pack_knock",
+    {
+        **_ONE_PACK_RUMMY,
+        "family": (L.FAMILY_KNOCK_RUMMY, L.FAMILY_GIN),
+        "meld_timing": "knock",
+        "ace_rank": "low",
+        "run_suit": "same_suit",
+        "call_rummy": False,
+        "discard_draw": "top",
+    },
+)
+"""The knock family's one-pack games without jokers (gin §3.17-3.20, knock rummy §3.10, at
+every player count): STANDARD's card rules (the ace low, runs of one suit) with melding
+fixed to the knock, so the meld search, the knock family's bots and its showdown compile
+with the card rules as constants and the progressive and all-at-once phases fold away. The
+family (gin or knock rummy), the knock limit, lay-offs, the stock rule, the scoring and the
+bonuses are read at run time. No mcN seat (``mc_seats``): a game with one plays GENERIC.
+The hot case of ``make bench``'s gin line (issue #29's 250,000 hands/s bar)."""
+
+SPECS = (STANDARD, ONE_PACK_RUMMY, ONE_PACK_KNOCK, GENERIC)
 """Most specific first: :func:`spec_for` takes the first that matches."""
 
 

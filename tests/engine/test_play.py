@@ -16,7 +16,7 @@ from sim.engine import state as S
 from sim.engine.legal import discard_allowed
 from sim.engine.rng import N_RNG
 from sim.engine.scoring import score_went_out
-from sim.engine.specs import GENERIC, ONE_PACK_RUMMY, STANDARD, spec_for
+from sim.engine.specs import GENERIC, ONE_PACK_KNOCK, ONE_PACK_RUMMY, STANDARD, spec_for
 from sim.engine.stock_out import rebuild_stock
 from sim.engine.table import meld_fits
 from sim.rules import load_variant
@@ -281,13 +281,30 @@ def test_2A6_any_suit_runs_play_in_the_knock_families(variant, players, bot):
 
 @pytest.mark.nojit
 @pytest.mark.parametrize("variant", ["gin_rummy", "oklahoma_gin", "knock_rummy"])
-def test_the_standard_spec_leaves_the_knock_family_to_the_generic_one(variant):
+def test_the_knock_family_takes_its_own_spec_not_the_standard_one(variant):
     """STANDARD fixes progressive melding, so the knock phases fold out of its kernels and
-    knock hands take GENERIC (a spec that does not fit the rules is refused)."""
+    knock hands take ONE_PACK_KNOCK (a spec that does not fit the rules is refused); runs
+    of any suits or an mcN seat take GENERIC."""
     params, values = api.compile_rules(load_variant(variant), 2)
-    assert spec_for(params) is GENERIC
+    assert spec_for(params) is ONE_PACK_KNOCK
     with pytest.raises(ValueError, match="does not fit"):
         api.play(params, values, np.full(2, L.BOT_SIMPLE), hands=1, spec=STANDARD)
+    any_suit, _ = api.compile_rules(load_variant(variant).with_values({"run_suit": "any_suit"}), 2)
+    assert spec_for(any_suit) is GENERIC
+    with_mc = api.with_bots(params, api.kernel_bots(np.array([L.BOT_SIMPLE, L.BOT_MC32])))
+    assert spec_for(with_mc) is GENERIC
+
+
+@pytest.mark.parametrize("bot", [L.BOT_SIMPLE, L.BOT_GREEDY, L.BOT_CAREFUL, L.BOT_RANDOM])
+@pytest.mark.parametrize(("variant", "players"), KNOCK_FILES)
+def test_the_one_pack_knock_spec_plays_the_generic_hands(variant, players, bot):
+    """ONE_PACK_KNOCK (the card rules and the knock as constants) changes speed, never play:
+    every output row is the same as under GENERIC."""
+    hands = 150 if bot == L.BOT_CAREFUL else 400
+    fast = _play(variant, players, hands, spec=ONE_PACK_KNOCK, bot=bot)
+    slow = _play(variant, players, hands, spec=GENERIC, bot=bot)
+    for name in ("hand_rows", "hand_scores", "hand_totals", "game_rows", "game_scores"):
+        assert np.array_equal(getattr(fast, name), getattr(slow, name)), name
 
 
 @pytest.mark.nojit
