@@ -113,7 +113,7 @@ def wants_discard(fx, params, values, bots, st, piles, rng, work, seat, top):
     # all_at_once: greedy takes as in progressive rummy (its knock-family rule, "whenever
     # it lowers the deadwood", passed cards back and forth between two greedy players)
     if knocking(fx, params) or (concealed(fx, params) and bots[seat] != BOT_GREEDY):
-        return knock_wants(fx, params, values, bots, st, rng, work, seat, top)
+        return knock_wants(fx, params, values, bots, st, piles, rng, work, seat, top)
     if rule(fx, params, P_DISCARD_BEFORE_INITIAL) == DBI_ONLY_FOR_INITIAL and not has_opened(
         fx, params, st, seat
     ):

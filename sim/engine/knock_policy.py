@@ -16,18 +16,23 @@ discarded (``C_TAKEN``). Where the rules set no knock limit the simple and greed
   taken card) is lower than his deadwood now; discards the highest-valued card outside,
   among equal values one in no partial meld (``melds.partial_melds``), then the higher
   kind; knocks as soon as he may.
-- ``careful``: takes as simple; when it knocks this turn (below) or has fewer than two
-  cards outside, discards as simple; otherwise the card outside (never the taken card)
-  that leaves the best *outlook* (``draw_outlook``: the deadwood it expects after its next
-  stock draw and simple's discard, every card it has not seen equally likely) plus
+- ``careful``: takes the card when it could then knock (as simple), or when its deadwood
+  after taking it and discarding the highest-valued other card outside is no more than the
+  deadwood it expects after a stock draw instead (``draw_outlook`` of its hand over the
+  cards it has not seen, divided by their count; ``_takes_over_stock``; with no unseen card,
+  as simple): a card that melds but leaves more than the stock promises is let go, and a low
+  card that replaces a high one is taken. When it knocks this turn (below) or has fewer than
+  two cards outside, it discards as simple; otherwise the card outside (never the taken
+  card) that leaves the best *outlook* (``draw_outlook``: the deadwood it expects after its
+  next stock draw and simple's discard, every card it has not seen equally likely) plus
   ``DANGER_POINTS`` times the chance that the next player melds the card (``meld_danger``,
   from the discard pile, his takes and his hand size) plus the card's value times
   ``KEEP_EARLY - KEEP_FADE * turn`` (``C_TURN``: early a high card is kept, since what it
-  may meld weighs more than its count, which scores only at a knock; later the count
-  weighs more); neither term once the stock has been turned over, where defending can
-  keep a hand going round; ties to the higher value, then the higher kind. Knocks always
-  with gin; within its limit at once with 3 or less, while more than 10 stock cards are
-  left, or once the next player has taken 2 or more discards; otherwise it waits.
+  may meld weighs more than its count, which scores only at a knock; later the count weighs
+  more); neither term once the stock has been turned over, where defending can keep a hand
+  going round; ties to the higher value, then the higher kind. Knocks always with gin;
+  within its limit at once with 3 or less, while more than 10 stock cards are left, or once
+  the next player has taken 2 or more discards; otherwise it waits.
 - ``random``: takes with probability 1/2; discards a uniform allowed card (kind order); when
   the deadwood after it is within the limit, knocks with probability 1/2.
 - restricted careful (docs/bots.md, "Restricted play"; ``knocks`` reads the seat's flags):
@@ -40,7 +45,8 @@ discarded (``C_TAKEN``). Where the rules set no knock limit the simple and greed
 
 Under ``meld_timing = "all_at_once"`` (RULES.md §2D.18; docs/bots.md, "All at once") the
 take is ``knock_wants`` with a limit of 0 (``go_out.knock_limit``: out with no deadwood),
-but greedy's is its progressive one (``greedy.greedy_wants``: the card melds with the hand).
+careful's there simple's (no comparison with the stock draw), but greedy's is its
+progressive one (``greedy.greedy_wants``: the card melds with the hand).
 ``concealed_turn`` goes out whenever ``go_out.out_discard`` says the hand can (random: with
 probability 1/2), laying the whole hand when it melds wholly and no discard is required,
 else keeping back the lowest-valued card that leaves the rest melded. Otherwise it
@@ -104,6 +110,9 @@ HUGE = 1 << 40
 CAREFUL_SAFE_KNOCK = 3  # careful always knocks with this much deadwood or less
 CAREFUL_LATE_STOCK = 10  # ... and with more, only while more stock cards than this are left
 CAREFUL_OPPONENT_PICKS = 2  # ... or once the next player has picked up this many discards
+TAKE_MARGIN = 0  # careful takes the offered card when the deadwood it leaves, less this, is
+# no more than a stock draw's expected deadwood (``_takes_over_stock``; measured in
+# docs/bots.md, "careful")
 CAMPER_KNOCK_TURNS = 3  # camper knocks (within its limit) only in its first 3 turns
 DANGER_POINTS = 4.0  # careful: the expected deadwood points that feeding the next player a
 # card he surely melds is worth, against the outlook (``meld_danger``; 3 to 5 measured best)
@@ -162,7 +171,7 @@ def discard_from(fx, params, values, st, work, seat, hand, taken, avoid, dw, mel
 
 @gated(P_MELD_TIMING, lambda v: v in (TIMING_KNOCK, TIMING_ALL_AT_ONCE), np.bool_(False))
 @kernel
-def knock_wants(fx, params, values, bots, st, rng, work, seat, card):
+def knock_wants(fx, params, values, bots, st, piles, rng, work, seat, card):
     """Does ``seat`` take the offered ``card`` (the upcard at gin's opening or the discard
     top)?"""
     bot = bots[seat]
@@ -180,14 +189,36 @@ def knock_wants(fx, params, values, bots, st, rng, work, seat, card):
     )
     if melded & bit != 0:  # a card that melds is mostly taken: the discard starts from here
         keep_arrangement(st, seat, with_card, dw, melded)
-    if bot != BOT_GREEDY and melded & bit != 0:
+    weighs = bot == BOT_CAREFUL and rule(fx, params, P_MELD_TIMING) == TIMING_KNOCK
+    if bot != BOT_GREEDY and not weighs and melded & bit != 0:
         return True
     _, after = discard_from(
         fx, params, values, st, work, seat, with_card, card, np.int64(0), dw, melded
     )
     if bot == BOT_GREEDY:
         return after < now
-    return after <= bot_limit(fx, params, st)
+    if after <= bot_limit(fx, params, st):
+        return True
+    if weighs:
+        return _takes_over_stock(fx, params, values, st, piles, work, seat, hand, after,
+                                 melded & bit != 0)  # fmt: skip
+    return False
+
+
+@kernel
+def _takes_over_stock(fx, params, values, st, piles, work, seat, hand, after, melds):
+    """careful in the knock family, holding ``hand`` and offered a card that leaves
+    ``after`` deadwood once taken (with simple's discard after it; ``melds``: the card is
+    in the best arrangement of the hand with it), and that does not let it knock: does it
+    take the card rather than draw from the stock? When ``after`` is no more than the
+    deadwood it expects after a stock draw and simple's discard, every card it has not seen
+    equally likely (``draw_outlook`` over ``_unseen``, per card; ``TAKE_MARGIN``). With no
+    unseen card, as simple: when it melds."""
+    unseen = _unseen(fx, params, st, _pile(st, piles), seat, hand)
+    n = popcount(unseen)
+    if n == 0:
+        return melds
+    return (after - TAKE_MARGIN) * n <= draw_outlook(fx, params, values, work, hand, unseen)
 
 
 @kernel

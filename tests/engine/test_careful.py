@@ -465,3 +465,26 @@ def test_careful_in_the_knock_family_keeps_high_cards_early_and_throws_them_late
             higher[keep] += choice[keep] > choice[0.0]
     early, late = lower
     assert lower[early] > higher[early] and higher[late] > lower[late]
+
+
+@pytest.mark.nojit
+def test_careful_in_the_knock_family_takes_a_discard_that_beats_a_stock_draw():
+    """careful's take (docs/bots.md, "careful (a stronger knocker)"): 4h melds with nothing
+    and does not let it knock, so simple draws from the stock; careful takes it, since its
+    deadwood after taking it and throwing a ten-point card is no more than the deadwood it
+    expects after a stock draw (each card it has not seen equally likely, then simple's
+    discard)."""
+    params, values = compiled("gin_rummy", 2)
+    work = M.new_work()
+    held = "Kc Qd 9s 7c Jd 2s 6d 8h Tc 3h"
+    hand = mask_of(parse_cards(held))
+    four = parse_card("4h")
+    _, melded = _arrange(params, values, work, hand | 1 << four)
+    assert melded >> four & 1 == 0  # 4h melds with nothing held
+    unseen = ((1 << 52) - 1) & ~hand & ~mask_of(parse_cards("Ks 4h"))  # the pile: Ks 4h
+    expect = sum(_after_draw(params, values, work, hand, u) for u in cards_of(unseen))
+    after = _after_draw(params, values, work, hand, four)  # throws a ten-point card
+    assert after > 10 and after * popcount_int(unseen) <= expect
+    st, piles = _position(params, held, 20, False)
+    assert _wants(params, values, st, piles, [CAREFUL, SIMPLE])
+    assert not _wants(params, values, st, piles, [SIMPLE, SIMPLE])
