@@ -27,12 +27,13 @@ discarded (``C_TAKEN``). Where the rules set no knock limit the simple and greed
   next stock draw and simple's discard, every card it has not seen equally likely) plus
   ``DANGER_POINTS`` times the chance that the next player melds the card (``meld_danger``,
   from the discard pile, his takes and his hand size) plus the card's value times
-  ``KEEP_EARLY - KEEP_FADE * turn`` (``C_TURN``: early a high card is kept, since what it
-  may meld weighs more than its count, which scores only at a knock; later the count weighs
-  more); neither term once the stock has been turned over, where defending can keep a hand
-  going round; ties to the higher value, then the higher kind. Knocks always with gin;
-  within its limit at once with 3 or less, while more than 10 stock cards are left, or once
-  the next player has taken 2 or more discards; otherwise it waits.
+  ``KEEP_EARLY - KEEP_FADE * turn - KEEP_PICK * picks`` (``C_TURN``; ``picks`` the discards
+  the next player has taken this hand: early a high card is kept, since what it may meld
+  weighs more than its count, which scores only at a knock; later, and the nearer his knock,
+  the count weighs more); neither term once the stock has been turned over, where defending
+  can keep a hand going round; ties to the higher value, then the higher kind. Knocks always
+  with gin; within its limit at once with 3 or less, while more than 10 stock cards are
+  left, or once the next player has taken 2 or more discards; otherwise it waits.
 - ``random``: takes with probability 1/2; discards a uniform allowed card (kind order); when
   the deadwood after it is within the limit, knocks with probability 1/2.
 - restricted careful (docs/bots.md, "Restricted play"; ``knocks`` reads the seat's flags):
@@ -120,7 +121,9 @@ KEEP_EARLY = 0.9  # careful: at the hand's first turn, the expected deadwood poi
 # discarded card's value costs per point (a high card kept early: its melds to come weigh
 # more than its count, which scores only once someone knocks) ...
 KEEP_FADE = 0.07  # ... less this much a turn (``C_TURN``): later the count weighs more and
-# high cards go first (measured against simple: docs/bots.md, "careful")
+# high cards go first (measured against simple: docs/bots.md, "careful") ...
+KEEP_PICK = 0.15  # ... and this much less for each discard the next player has taken
+# (``S_PICKED``, public): each brings his knock nearer, and a high card held costs its count
 VALUE_SCALE = 64  # above any card value: a sort key of (outlook, -value) in one number
 FULL52 = (np.int64(1) << 52) - 1
 
@@ -318,7 +321,8 @@ def _careful_turn(fx, params, values, st, piles, work, seat, flags):
     if knock or popcount(outside) < 2:
         return card, knock
     danger = np.float64(DANGER_POINTS)
-    keep = np.float64(KEEP_EARLY - KEEP_FADE * st[R_SC, C_TURN])
+    picks = popcount(st[R_SEAT + next_seat(fx, params, st, seat), S_PICKED])
+    keep = np.float64(KEEP_EARLY - KEEP_FADE * st[R_SC, C_TURN] - KEEP_PICK * picks)
     if st[R_SC, C_REBUILDS] > 0:  # a turned-over stock: defending can hold the hand in a cycle
         danger = np.float64(0.0)
         keep = np.float64(0.0)
