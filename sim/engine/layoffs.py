@@ -481,20 +481,22 @@ def plan_layoffs(fx, params, st, work, owner, cards):
 
 
 @kernel
-def best_layoffs(fx, params, values, st, work, hand, owner):
-    """``(deadwood, laid)``: the cards of ``hand`` its holder lays off on ``owner``'s table
-    melds and the deadwood of the cards he keeps (module docstring, declared tie-break)."""
+def best_layoffs(fx, params, values, st, work, seat, hand, owner):
+    """``(deadwood, laid)``: the cards of ``seat``'s hand ``hand`` he lays off on
+    ``owner``'s table melds and the deadwood of the cards he keeps (module docstring,
+    declared tie-break). The deadwood of each set kept is ``seat_arrangement``'s, so the
+    arrangement kept for him answers when the cards laid off are outside its melds."""
     any_suit = _any_suit(fx, params)
     greedy = _lay_all(fx, params, st, work, owner, hand)
     reach = greedy
     if any_suit:
         reach = _growth_limits(fx, params, work, _load_melds(st, work, owner), hand)
-    best, _ = arrange_mask(fx, params, values, work, hand)
+    best, _ = _kept_dw(fx, params, values, st, work, seat, hand)
     best_laid = np.int64(0)
     if reach == 0 or best == 0:
         return best, best_laid
     if popcount(reach) > MAX_REACH_BITS:
-        dw, _ = arrange_mask(fx, params, values, work, hand & ~greedy)
+        dw, _ = _kept_dw(fx, params, values, st, work, seat, hand & ~greedy)
         return dw, greedy
     best_n = 0
     s = np.int64(0)
@@ -508,9 +510,15 @@ def best_layoffs(fx, params, values, st, work, hand, owner):
                 continue
         elif _lay_all(fx, params, st, work, owner, s) != s:
             continue
-        dw, _ = arrange_mask(fx, params, values, work, hand & ~s)
+        dw, _ = _kept_dw(fx, params, values, st, work, seat, hand & ~s)
         if dw < best or (dw == best and best_laid != 0 and n < best_n):
             best = dw
             best_laid = s
             best_n = n
     return best, best_laid
+
+
+@kernel
+def _kept_dw(fx, params, values, st, work, seat, mask):
+    """``seat_arrangement`` of ``seat``'s cards ``mask`` at the showdown, not kept."""
+    return seat_arrangement(fx, params, values, st, work, seat, mask, np.bool_(False), np.int64(0))

@@ -21,7 +21,14 @@ import numpy as np
 
 from sim.engine.bitops import lowest_bit
 from sim.engine.jit import kernel
-from sim.engine.layoffs import PLAN_CARD, PLAN_MELD, arrange_mask, best_layoffs, plan_layoffs
+from sim.engine.layoffs import (
+    PLAN_CARD,
+    PLAN_MELD,
+    arrange_mask,
+    best_layoffs,
+    plan_layoffs,
+    seat_arrangement,
+)
 from sim.engine.layout import LAYOFF_ANY, P_LAYOFF_TARGET, P_MELD_TIMING, P_PLAYERS, TIMING_KNOCK
 from sim.engine.melds import S_BEST_N, W_BEST, W_FRAME, W_SCAL
 from sim.engine.specs import gated, rule
@@ -88,9 +95,11 @@ def showdown(fx, params, values, st, work, events, knocker):
         hand = st[R_SEAT + p, S_HAND]
         laid = np.int64(0)
         if lay:
-            d, laid = best_layoffs(fx, params, values, st, work, hand, knocker)
+            d, laid = best_layoffs(fx, params, values, st, work, p, hand, knocker)
             lay_off_all(fx, params, st, work, events, p, knocker, laid)
         else:
-            d, _ = arrange_mask(fx, params, values, work, hand)
+            d, _ = seat_arrangement(
+                fx, params, values, st, work, p, hand, np.bool_(False), np.int64(0)
+            )
         st[R_SEAT + p, S_DEADWOOD] = d
         _show(st, events, p, d, laid)

@@ -159,7 +159,7 @@ def test_s3_17_the_defenders_layoffs_match_a_brute_force_over_every_sequence(ace
         melds = _lay_knocker(params, values, st, work, knocker)
         if not melds:
             continue
-        dw, laid = best_layoffs(GENERIC, params, values, st, work, _mask(defender), 0)
+        dw, laid = best_layoffs(GENERIC, params, values, st, work, np.int64(1), _mask(defender), 0)
         want_dw, want_laid = _brute_layoffs(
             defender, melds, ACE_CODES[ace], values[:53], RUN_CODES[run_suit]
         )
@@ -179,7 +179,9 @@ def test_s3_17_open_point_3_a_layoff_may_extend_through_cards_just_laid_off():
     params, values, st, _ = _state()
     work = M.new_work()
     _lay_knocker(params, values, st, work, parse_cards("5h 6h 7h Ks Kd Kc 2c 3d 4s 9c"))
-    dw, laid = best_layoffs(GENERIC, params, values, st, work, _mask(parse_cards("8h 9h Kh Qc")), 0)
+    dw, laid = best_layoffs(
+        GENERIC, params, values, st, work, np.int64(1), _mask(parse_cards("8h 9h Kh Qc")), 0
+    )
     assert sorted(_kinds(laid)) == sorted(parse_cards("8h 9h Kh"))
     assert dw == 10  # the Qc stays
 
@@ -192,7 +194,7 @@ def test_s3_17_any_suit_a_card_that_fits_two_runs_goes_where_the_next_card_follo
     work = M.new_work()
     _lay_knocker(params, values, st, work, parse_cards("2s 3s 4s 6h 7d 8c Kd Kh Td"))
     defender = parse_cards("4h 5c Jd Jc")
-    dw, laid = best_layoffs(GENERIC, params, values, st, work, _mask(defender), 0)
+    dw, laid = best_layoffs(GENERIC, params, values, st, work, np.int64(1), _mask(defender), 0)
     assert sorted(_kinds(laid)) == sorted(parse_cards("4h 5c"))
     assert dw == 20  # the jacks stay
     _hold(params, st, 1, defender)
