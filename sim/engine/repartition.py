@@ -9,7 +9,7 @@ melded again (no table card goes into a hand), at least one hand card played, ev
 legal (the meld rules of ``melds.py``: carousel's groups of 3-4 distinct suits, runs of 3+
 of one suit, the ace high or low, no K-A-2). Of those re-partitions the search returns one
 that plays the most value out of the hand (the least left in it, which is what a knock and
-the round's score count), the first found in its order on ties.
+the round's score count), the first in a declared order on ties (below).
 
 **Declared jokers** (§3.16 "Jokers"). A table joker declared as card ``d`` keeps that
 identity unless a natural ``d`` replaces it; a joker so freed must be melded again in the
@@ -38,6 +38,39 @@ meld (``melds.meldable``). Every table card is melded on every complete path, so
 re-partition plays hand cards exactly when its melded value exceeds the table's value
 (every card's value is positive under §3.16: the ace 1, the joker 25): the search starts
 its bound there (``floor``).
+
+**Which re-partition** (declared tie-break; ``tests/oracles/repartition.py``'s
+``best_repartition`` finds the same by brute force, and the oracle hand plays it). Of the
+re-partitions that play the most hand value (and more than ``better_than``), the first in
+this order:
+
+1. the table jokers' kept/freed choice: the choices in the order of their freed mask
+   counted up (bit ``j``: table joker ``j``, in the order of ``declared``, freed), so all
+   kept first, then joker 0 freed alone, joker 1 alone, both (three or four jokers: the
+   same count); a later choice is taken only when it plays more;
+2. within that choice, the *decision sequence*: the pool's copies (the table's cards, each
+   kept joker as a copy of its card, the hand's natural cards) are decided from the lowest
+   natural kind up; the lowest undecided copy goes into one of its candidate melds (those of
+   ``melds.list_candidates`` through it over the undecided cards and jokers, hand jokers and
+   freed ones alike) in the reverse of their listed order, that is from the largest meld key
+   down in ``tests/oracles/arrangement.py``'s keys (a group ``(0, n_s, n_h, n_d, n_c,
+   jokers)``, a run ``(1, lo, length, d_0, ..., d_{length-1})`` with ``d_i`` the suit 0..3
+   of the natural on the i-th position or 4 for a joker, compared as tuples: runs before
+   groups; runs from the latest first position down, then the longest first, then position
+   by position from ``lo`` a joker before a natural; groups by their naturals' counts per
+   suit, spades first, the larger first, then the one with more jokers), or stays in hand,
+   tried after every meld and only while the undecided copies of its kind outnumber the
+   table's copies still to be melded. Sequences compare decision by decision.
+   Copies that no meld of the undecided cards can hold any more are left in hand without a
+   decision (this changes no order: they have no candidate).
+
+So the first path of the branch and bound that plays the most is the answer: the bound
+cuts only paths that cannot beat the best found, a later path replaces it only when it
+plays strictly more, and ``better_than``, ``must`` and the quick no change no order. The
+melds come out in the order they are decided (``RW_BEST``: by their lowest card, copies of
+one kind in the order their melds were tried). A call that reaches ``node_cap`` or cuts a
+list short (``RP_CAPPED``, ``RP_TRUNCATED``) returns the best it found, not necessarily
+this one.
 
 ``node_cap`` bounds the frames pushed by one call (0: no bound); a call that reaches it
 returns the best found so far and sets ``RP_CAPPED`` (a miss the oracle counts,
