@@ -10,25 +10,36 @@ melded again, and at least one hand card played. Declared table jokers are read 
 ``repartition.py``'s docstring states (seed 001's ``reuse_same_turn``): each is kept (one
 more copy of its declared card that must be melded) or freed (a wild joker that must be
 melded, with as many natural copies of its card melded as jokers declared as it were freed,
-beyond the kept ones). The answer is the most hand value one action can play (0: none).
+beyond the kept ones). The answer is the most hand value one action can play (0: none,
+``best_gain``) and, independently of the engine, *which* re-partition the engine's declared
+tie-break picks among those that play as much (``best_repartition``; the order is declared in
+``sim.engine.repartition``'s docstring): the joker choices are tried with the freed mask
+counting up, a later one taken only when it plays more; in one choice the options of the
+lowest undecided copy come in the declared order (its melds from the largest
+``arrangement`` key down, then left in hand) and, from the memoised best of every state,
+the first option that still reaches the most is taken, state after state: the first
+decision sequence, in that order, among those that meld the most. ``ties`` also counts the
+distinct re-partitions (melds as a multiset, the freed jokers' cards) that play as much.
 
 ``python -m tests.oracles.repartition --positions 20000`` checks the engine on that many
-positions from self-play (at most 20 table cards) and prints the agreement counts and the
-engine's cost per call.
+positions from self-play (at most 20 table cards) and prints the agreement counts (the
+gain; and where both play the same and the engine's call was neither capped nor cut short,
+whether it chose the declared re-partition: the same melds in the same order, the same
+freed jokers, and how many such positions were tied) and the engine's cost per call.
 """
 
 from __future__ import annotations
 
 import argparse
-import itertools
 import random
 import sys
 import time
 from collections import Counter
+from dataclasses import dataclass
 from functools import cache
 
 from sim.cards import JOKER, N_NATURAL, N_RANKS, N_SUITS
-from tests.oracles.arrangement import Rules, all_melds, positions
+from tests.oracles.arrangement import Meld, Rules, all_melds, positions, tried
 
 CAROUSEL = Rules(ace_rank="high_or_low")  # §3.16: runs of one suit, ace high or low, no K-A-2
 
@@ -47,36 +58,51 @@ class TooLarge(Exception):
     """The brute force met more than its ``budget`` of positions (``best_gain``)."""
 
 
-def _solve(
-    pool: Counter, need: Counter, jokers: int, need_jokers: int, values, rules, budget=None
-) -> int | None:
-    """The most value a set of melds of the pool can hold while melding every card of
-    ``need`` and ``need_jokers`` jokers; None when none does. ``budget``: the most
-    positions it may visit (None: no bound); beyond it, ``TooLarge``."""
-    melds = all_melds(sorted(pool.elements()) + [JOKER] * jokers, rules)
-    visited = [0]
-    by_card: dict[int, list] = {}
-    for m in melds:
-        by_card.setdefault(m.naturals[0], []).append(m)  # its lowest card decides it
+@dataclass(frozen=True)
+class Repartition:
+    """A re-partition: the hand value it plays, its melds in the order they are decided
+    (a kept table joker standing in them as a natural copy of its card) and the freed
+    table jokers (bit ``j``: table joker ``j``)."""
 
-    @cache
-    def best(pool_t, need_t, jokers, need_jokers):
-        visited[0] += 1
-        if budget is not None and visited[0] > budget:
-            raise TooLarge
+    gain: int
+    melds: tuple[Meld, ...]
+    freed: int
+
+
+class _Choice:
+    """One kept/freed choice of the table's jokers: the pool (``pool``, ``jokers``) whose
+    cards of ``need`` and ``need_jokers`` jokers must all be melded, searched exhaustively
+    (memoised on what is left, no bound). A state is (undecided copies, table copies still
+    to meld, undecided jokers, jokers still to meld), its copies as sorted (kind, count)
+    pairs."""
+
+    def __init__(self, pool: Counter, need: Counter, jokers, need_jokers, values, rules, budget):
+        self.values = values
+        self.budget = budget
+        self.visited = 0
+        self.by_card: dict[int, list[Meld]] = {}
+        for m in all_melds(sorted(pool.elements()) + [JOKER] * jokers, rules):
+            self.by_card.setdefault(m.naturals[0], []).append(m)  # its lowest card decides it
+        for melds in self.by_card.values():
+            melds.sort(key=lambda m: tried(m.key))  # the declared order: largest key first
+        self.root = (
+            tuple(sorted(pool.items())),
+            tuple(sorted((k, n) for k, n in need.items() if n > 0)),
+            jokers,
+            need_jokers,
+        )
+        self.best = cache(self._best)
+        self._distinct: dict = {}
+
+    def options(self, state):
+        """The lowest undecided copy's options in the declared order: into each meld
+        through it (``tried`` order), then left in hand (a hand copy only): (value melded,
+        the meld or None, the state after)."""
+        pool_t, need_t, jokers, need_jokers = state
         left = dict(pool_t)
-        if not left:
-            return 0 if need_jokers == 0 else None
         c = min(left)
         needed = dict(need_t)
-        answers = []
-        if left[c] > needed.get(c, 0):  # a hand copy of c stays in hand
-            rest = dict(left)
-            rest[c] -= 1
-            if rest[c] == 0:
-                del rest[c]
-            answers.append((0, rest, needed, jokers, need_jokers))
-        for m in by_card.get(c, ()):
+        for m in self.by_card.get(c, ()):
             if m.jokers > jokers:
                 continue
             take = Counter(m.naturals)
@@ -92,21 +118,139 @@ def _solve(
                     still[k] = max(0, still[k] - n)
                     if still[k] == 0:
                         del still[k]
-            value = sum(values[k] for k in m.naturals) + m.jokers * values[JOKER]
-            answers.append((value, rest, still, jokers - m.jokers, max(0, need_jokers - m.jokers)))
+            value = sum(self.values[k] for k in m.naturals) + m.jokers * self.values[JOKER]
+            after = (
+                tuple(sorted(rest.items())),
+                tuple(sorted(still.items())),
+                jokers - m.jokers,
+                max(0, need_jokers - m.jokers),
+            )
+            yield value, m, after
+        if left[c] > needed.get(c, 0):  # a hand copy of c stays in hand
+            rest = dict(left)
+            rest[c] -= 1
+            if rest[c] == 0:
+                del rest[c]
+            yield 0, None, (tuple(sorted(rest.items())), need_t, jokers, need_jokers)
+
+    def _best(self, state):
+        """The most value the undecided cards can meld (every needed card melded), or None."""
+        self.visited += 1
+        if self.budget is not None and self.visited > self.budget:
+            raise TooLarge
+        if not state[0]:
+            return 0 if state[3] == 0 else None
         top = None
-        for value, rest, still, j, nj in answers:
-            below = best(tuple(sorted(rest.items())), tuple(sorted(still.items())), j, nj)
+        for value, _, after in self.options(state):
+            below = self.best(after)
             if below is not None and (top is None or value + below > top):
                 top = value + below
         return top
 
-    return best(
-        tuple(sorted(pool.items())),
-        tuple(sorted((k, n) for k, n in need.items() if n > 0)),
-        jokers,
-        need_jokers,
-    )
+    def first(self) -> tuple[Meld, ...]:
+        """The melds of the first decision sequence, in the declared order, that melds the
+        most (``best(root)`` must not be None)."""
+        state = self.root
+        melds = []
+        while state[0]:
+            top = self.best(state)
+            for value, meld, after in self.options(state):
+                below = self.best(after)
+                if below is not None and value + below == top:
+                    if meld is not None:
+                        melds.append(meld)
+                    state = after
+                    break
+        return tuple(melds)
+
+    def distinct(self, state, cap: int) -> frozenset:
+        """The distinct melds (as sorted (key, naturals) pairs) of the completions from
+        ``state`` that meld the most, up to ``cap`` of them (exact below ``cap``: a union
+        of capped sets holds ``cap`` when one of them does)."""
+        memo = self._distinct.setdefault(cap, {})
+        if state in memo:
+            return memo[state]
+        if not state[0]:
+            memo[state] = frozenset([()])
+            return memo[state]
+        top = self.best(state)
+        out: set = set()
+        for value, m, after in self.options(state):
+            below = self.best(after)
+            if below is None or value + below != top:
+                continue
+            for rest in self.distinct(after, cap):
+                out.add(rest if m is None else tuple(sorted(rest + ((m.key, m.naturals),))))
+                if len(out) >= cap:
+                    break
+            if len(out) >= cap:
+                break
+        memo[state] = frozenset(out)
+        return memo[state]
+
+
+def _choices(hand, table, declared, values, rules, budget):
+    """Each kept/freed choice of the table's jokers in the declared order (the freed mask
+    counting up: all kept first), with the value its table part melds (``floor``): (freed
+    mask, floor, ``_Choice``), skipping the choices whose freed jokers' cards are nowhere."""
+    table_n = Counter(table)
+    hand_n = Counter(k for k in hand if k != JOKER)
+    hand_j = sum(1 for k in hand if k == JOKER)
+    for freed in range(1 << len(declared)):
+        kept = Counter(d for j, d in enumerate(declared) if not (freed >> j) & 1)
+        out = Counter(d for j, d in enumerate(declared) if (freed >> j) & 1)
+        need = table_n + kept
+        for d, n in out.items():
+            need[d] = kept[d] + max(table_n[d], n)
+        pool = table_n + kept + hand_n
+        if any(need[k] > pool[k] for k in need):
+            continue
+        n_out = sum(out.values())
+        floor = sum(values[k] * n for k, n in (table_n + kept).items()) + n_out * values[JOKER]
+        yield freed, floor, _Choice(pool, need, hand_j + n_out, n_out, values, rules, budget)
+
+
+def best_repartition(
+    hand,
+    table,
+    declared,
+    values=None,
+    rules: Rules = CAROUSEL,
+    budget: int | None = None,
+    better_than: int = 0,
+    ties: int = 0,
+):
+    """The re-partition the declared order picks (``sim.engine.repartition``'s docstring):
+    of those playing the most hand value, more than ``better_than``, the first kept/freed
+    choice of the table's jokers (freed mask counting up) and in it the first decision
+    sequence; None when none plays more than ``better_than``. ``hand``, ``table``,
+    ``declared`` as ``best_gain`` takes them. With ``ties`` > 0 returns (that re-partition,
+    how many distinct re-partitions play as much, counted up to ``ties``: melds as a
+    multiset and the freed jokers' cards)."""
+    values = values or carousel_values()
+    top = better_than
+    found = []  # the choices whose best plays ``top``, in the declared order
+    for freed, floor, choice in _choices(hand, table, declared, values, rules, budget):
+        got = choice.best(choice.root)
+        if got is None or got - floor < top or got - floor <= better_than:
+            continue
+        if got - floor > top or not found:
+            top = got - floor
+            found = []
+        found.append((freed, choice))
+    best = None
+    if found:
+        freed, choice = found[0]
+        best = Repartition(top, choice.first(), freed)
+    if not ties:
+        return best
+    distinct = set()
+    for freed, choice in found:
+        cards = tuple(sorted(d for j, d in enumerate(declared) if (freed >> j) & 1))
+        distinct.update((cards, melds) for melds in choice.distinct(choice.root, ties))
+        if len(distinct) >= ties:
+            break
+    return best, min(len(distinct), ties)
 
 
 def best_gain(
@@ -116,26 +260,8 @@ def best_gain(
     ``table`` are lists of kinds (``JOKER`` in the hand for a joker; the table's natural
     cards only), ``declared`` the cards the table's jokers were declared as. ``budget``:
     the most positions each joker choice's search may visit (``TooLarge`` beyond it)."""
-    values = values or carousel_values()
-    table_n = Counter(table)
-    hand_n = Counter(k for k in hand if k != JOKER)
-    hand_j = sum(1 for k in hand if k == JOKER)
-    best = 0
-    for freed in itertools.product((False, True), repeat=len(declared)):
-        kept = Counter(d for d, f in zip(declared, freed, strict=True) if not f)
-        out = Counter(d for d, f in zip(declared, freed, strict=True) if f)
-        need = table_n + kept
-        for d, n in out.items():
-            need[d] = kept[d] + max(table_n[d], n)
-        pool = table_n + kept + hand_n
-        if any(need[k] > pool[k] for k in need):
-            continue
-        n_out = sum(out.values())
-        floor = sum(values[k] * n for k, n in (table_n + kept).items()) + n_out * values[JOKER]
-        got = _solve(pool, need, hand_j + n_out, n_out, values, rules, budget)
-        if got is not None and got - floor > best:
-            best = got - floor
-    return best
+    best = best_repartition(hand, table, declared, values, rules, budget)
+    return best.gain if best is not None else 0
 
 
 # ---- a plain Carousel self-play (the positions the oracle is checked on) ---------------
@@ -241,12 +367,14 @@ def engine_search(node_cap: int = 0):
             np.int64(-1),
         )  # fmt: skip
         melds = []
+        search.chosen = []
         for m in range(int(rp[R.RW_SCAL, R.RP_BEST_N])):
             row = rp[R.RW_BEST + m]
             naturals = []
             for l in range(M.MAX_LAYERS):
                 x = int(row[M.CA_TAKE + l])
                 naturals += [k for k in range(N_NATURAL) if (x >> k) & 1]
+            search.chosen.append((meld_key(row, M), tuple(sorted(naturals))))
             wild = declared_jokers(
                 int(row[M.CA_TYPE]), int(row[M.CA_LO]), int(row[M.CA_LEN]),
                 int(row[M.CA_SUIT]), int(row[M.CA_JOKERS]), int(row[M.CA_SHAPE]),
@@ -256,6 +384,16 @@ def engine_search(node_cap: int = 0):
 
     search.rp = rp
     return search
+
+
+def meld_key(row, M) -> tuple[int, ...]:
+    """The ``arrangement.Meld`` key of a ``melds.py`` candidate row (``M``: that module):
+    a group ``(0, n_s, n_h, n_d, n_c, jokers)``, a run ``(1, lo, length, d_0, ...)``."""
+    shape = int(row[M.CA_SHAPE])
+    if int(row[M.CA_TYPE]) == M.MELD_GROUP:
+        return (0, *((shape >> (4 * t)) & 0xF for t in range(N_SUITS)), int(row[M.CA_JOKERS]))
+    length = int(row[M.CA_LEN])
+    return (1, int(row[M.CA_LO]), length, *((shape >> (3 * q)) & 7 for q in range(length)))
 
 
 def carousel_params():
@@ -318,6 +456,9 @@ def main(argv=None) -> int:
     play = engine_search(PLAY_CAP)
     search = engine_search(args.node_cap)
     agree = worse = missed = exists = capped = 0
+    # the chosen re-partition, where the engine's call was neither capped nor cut short and
+    # played the oracle's best: the same melds in the same order and the same freed jokers
+    same = chose_other = tied = untested = 0
     times = []
     frames = []
     sizes = Counter()
@@ -326,13 +467,18 @@ def main(argv=None) -> int:
         play, args.positions, args.seed, args.max_table
     ):
         start = time.perf_counter()
-        got, _, _ = search(hand, table, declared)
+        got, _, freed = search(hand, table, declared)
         times.append(time.perf_counter() - start)
-        frames.append(int(search.rp[-1][3]))
-        capped += int(search.rp[-1][4])
+        scal = search.rp[-1]  # the workspace's scalars (RW_SCAL)
+        frames.append(int(scal[3]))  # RP_NODES
+        capped += int(scal[4])  # RP_CAPPED
+        exact = not scal[4] and not scal[5]  # neither RP_CAPPED nor RP_TRUNCATED
+        chosen = list(search.chosen)
         start = time.perf_counter()
+        mine = None
         if args.reference == "oracle":
-            want = best_gain(hand, table, declared)
+            mine, ties = best_repartition(hand, table, declared, ties=2)
+            want = mine.gain if mine is not None else 0
         else:
             want = full(hand, table, declared)[0]
         slow = max(slow, (time.perf_counter() - start, len(hand), len(table) + len(declared)))
@@ -349,6 +495,18 @@ def main(argv=None) -> int:
             worse += 1
         if got != want and not args.node_cap:
             print("differ:", hand, table, declared, "engine", got, "oracle", want, flush=True)
+        if mine is None or got != want:
+            continue
+        if not exact:
+            untested += 1
+            continue
+        tied += ties > 1
+        if chosen == [(m.key, m.naturals) for m in mine.melds] and freed == mine.freed:
+            same += 1
+        else:
+            chose_other += 1
+            print("chose another:", hand, table, declared, "engine", chosen, freed, "oracle",
+                  [(m.key, m.naturals) for m in mine.melds], mine.freed, flush=True)  # fmt: skip
     n = len(times)
     times.sort()
     frames.sort()
@@ -356,6 +514,13 @@ def main(argv=None) -> int:
         f"positions {n}: agree {agree}, differ {n - agree} (engine found none: {missed}, "
         f"found a worse one: {worse}); a legal action existed in {exists}; capped {capped}"
     )
+    if args.reference == "oracle":
+        print(
+            f"the chosen re-partition, where both play the same (more than 0): "
+            f"{same + chose_other} compared, {tied} tied (several distinct re-partitions play "
+            f"as much); the engine's is the declared one in {same}, another in {chose_other};"
+            f" not compared (the engine's call capped or cut short): {untested}"
+        )
     print(
         f"engine per call: mean {sum(times) / n * 1e6:.1f} us, median "
         f"{times[n // 2] * 1e6:.1f} us, 99th percentile {times[n * 99 // 100] * 1e6:.1f} us, "
@@ -363,7 +528,7 @@ def main(argv=None) -> int:
         f"99th percentile {frames[n * 99 // 100]}, max {frames[-1]}"
     )
     print("positions by table cards (0-4, 5-9, ...):", dict(sorted(sizes.items())))
-    return 0 if agree == n or args.node_cap else 1  # fmt: skip
+    return 0 if (agree == n or args.node_cap) and not chose_other else 1
 
 
 if __name__ == "__main__":
