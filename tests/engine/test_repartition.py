@@ -5,7 +5,7 @@ from a Carousel self-play."""
 
 from __future__ import annotations
 
-from sim.cards import parse_cards
+from sim.cards import cards_text, parse_cards
 from sim.engine import repartition as R
 from tests.oracles import repartition as oracle
 
@@ -132,3 +132,48 @@ def test_2B_12_two_declared_jokers_are_each_kept_or_freed():
     8h 8d as a group of four at once (6 + 10 + 8 + 8)."""
     assert gain("6s Qc 8h 8d", "4s 5s 7s Tc Jc", "6s Qc") == 32
     assert gain("6s 8h 8d", "4s 5s 7s Tc Jc", "6s Qc") == 22  # one freed: 8-8-Jk
+
+
+def chosen(hand: str, table: str = "", declared: str = ""):
+    """The engine's re-partition (melds as ``arrangement`` keys and naturals, in its order;
+    the freed mask), checked equal to the oracle's declared-order one."""
+    h = parse_cards(hand)
+    t = parse_cards(table) if table else []
+    d = parse_cards(declared) if declared else []
+    got, _, freed = SEARCH(h, t, d)
+    mine = oracle.best_repartition(h, t, d)
+    assert got == mine.gain
+    assert SEARCH.chosen == [(m.key, m.naturals) for m in mine.melds] and freed == mine.freed
+    return [cards_text(naturals) for _, naturals in SEARCH.chosen], freed
+
+
+def test_ties_go_to_the_first_in_the_declared_order():
+    """4-5-6-7 of spades with 7h 7d 7c: 4-5-6 + 7-7-7-7 and 4-5-6-7 + 7-7-7 both play 21;
+    4s's runs are tried first, the longest first (sim/engine/repartition.py's docstring)."""
+    assert chosen("7h 7d 7c", "4s 5s 6s 7s") == (["4s 5s 6s 7s", "7h 7d 7c"], 0)
+    # the freed joker (6s played for it) goes on 8s (4-5-6-7-Jk), not on 3s (Jk-4-5-6-7):
+    # the window starting later is tried first
+    assert chosen("6s 2c", "4s 5s 7s", "6s") == (["4s 5s 6s 7s"], 1)
+    # kept first: Jk(6s) stays in 4-8 of spades and the hand's 6s makes 6-6-6 (freeing it
+    # for 6-6-6-Jk plays no more)
+    assert chosen("6s 6h 6d", "4s 5s 7s 8s", "6s") == (["4s 5s 6s 7s 8s", "6s 6h 6d"], 0)
+
+
+def test_the_engine_chooses_the_declared_re_partition_on_self_play_positions():
+    """On 500 self-play positions (another seed than above) the engine's re-partition is the
+    oracle's first in the declared order (``best_repartition``, which imports nothing from
+    the engine): the same melds in the same order, the same freed jokers; and ties do occur
+    (several distinct re-partitions playing the most), so the order is what decides."""
+    compared = tied = 0
+    for hand, table, declared in oracle.positions_from_selfplay(PLAY, 500, 0x3162):
+        got, _, freed = SEARCH(hand, table, declared)
+        assert int(SEARCH.rp[R.RW_SCAL, R.RP_TRUNCATED]) == 0
+        mine, ties = oracle.best_repartition(hand, table, declared, ties=2)
+        assert got == (mine.gain if mine is not None else 0), (hand, table, declared)
+        if mine is None:
+            continue
+        compared += 1
+        tied += ties > 1
+        ours = [(m.key, m.naturals) for m in mine.melds]
+        assert SEARCH.chosen == ours and freed == mine.freed, (hand, table, declared)
+    assert compared >= 250 and tied >= 60, (compared, tied)
