@@ -163,6 +163,39 @@ class _Choice:
                     break
         return tuple(melds)
 
+    def reaching(self, target: int) -> tuple[Meld, ...] | None:
+        """The melds of the first decision sequence in the declared order that melds at
+        least ``target`` (every needed card melded), or None: a depth-first walk of the same
+        options, cut where the undecided cards' whole value cannot reach what is still
+        wanted, remembering for each state the least value it failed to reach. When no
+        sequence melds more than ``target``, this is ``first()`` without the whole
+        memoised search. Its own ``budget`` of states (``TooLarge`` beyond it)."""
+        failed: dict = {}
+        walked = [0]
+
+        def walk(state, wanted):
+            pool_t, _, jokers, need_jokers = state
+            if not pool_t:
+                return [] if need_jokers == 0 and wanted <= 0 else None
+            if failed.get(state, wanted + 1) <= wanted:
+                return None
+            walked[0] += 1
+            if self.budget is not None and walked[0] > self.budget:
+                raise TooLarge
+            whole = sum(self.values[k] * n for k, n in pool_t) + jokers * self.values[JOKER]
+            if whole >= wanted:
+                for value, meld, after in self.options(state):
+                    melds = walk(after, wanted - value)
+                    if melds is not None:
+                        if meld is not None:
+                            melds.append(meld)
+                        return melds
+            failed[state] = min(failed.get(state, wanted), wanted)
+            return None
+
+        melds = walk(self.root, target)
+        return None if melds is None else tuple(reversed(melds))
+
     def distinct(self, state, cap: int) -> frozenset:
         """The distinct melds (as sorted (key, naturals) pairs) of the completions from
         ``state`` that meld the most, up to ``cap`` of them (exact below ``cap``: a union
@@ -219,6 +252,7 @@ def best_repartition(
     budget: int | None = None,
     better_than: int = 0,
     ties: int = 0,
+    most: int | None = None,
 ):
     """The re-partition the declared order picks (``sim.engine.repartition``'s docstring):
     of those playing the most hand value, more than ``better_than``, the first kept/freed
@@ -226,11 +260,26 @@ def best_repartition(
     sequence; None when none plays more than ``better_than``. ``hand``, ``table``,
     ``declared`` as ``best_gain`` takes them. With ``ties`` > 0 returns (that re-partition,
     how many distinct re-partitions play as much, counted up to ``ties``: melds as a
-    multiset and the freed jokers' cards)."""
+    multiset and the freed jokers' cards). Without ``ties`` it first looks, choice by
+    choice, for the first sequence playing ``reach_bound`` (nothing plays more; ``most``:
+    that bound when the caller has it), and runs the whole memoised search only when none
+    does."""
     values = values or carousel_values()
+    choices = list(_choices(hand, table, declared, values, rules, budget))
+    if not ties:
+        # nothing plays more than the hand cards in some meld of the whole pool: the first
+        # choice, and in it the first sequence, that plays that much is the declared one
+        if most is None:
+            most = reach_bound(hand, table, declared, values, rules)
+        if most <= better_than:
+            return None
+        for freed, floor, choice in choices:
+            melds = choice.reaching(floor + most)
+            if melds is not None:
+                return Repartition(most, melds, freed)
     top = better_than
     found = []  # the choices whose best plays ``top``, in the declared order
-    for freed, floor, choice in _choices(hand, table, declared, values, rules, budget):
+    for freed, floor, choice in choices:
         got = choice.best(choice.root)
         if got is None or got - floor < top or got - floor <= better_than:
             continue
@@ -251,6 +300,16 @@ def best_repartition(
         if len(distinct) >= ties:
             break
     return best, min(len(distinct), ties)
+
+
+def reach_bound(hand, table, declared, values=None, rules: Rules = CAROUSEL) -> int:
+    """The most hand value any meld action could play: the hand's jokers and its natural
+    cards that are in some meld of the whole pool (the table, its jokers both as their cards
+    and as wild jokers, the hand)."""
+    values = values or carousel_values()
+    pool = list(table) + list(declared) + [JOKER] * len(declared) + list(hand)
+    reach = {k for m in all_melds(pool, rules) for k in m.naturals}
+    return sum(values[k] for k in hand if k in reach or k == JOKER)
 
 
 def best_gain(
