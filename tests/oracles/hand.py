@@ -207,13 +207,19 @@ layer): the table's melds go into the hand and the new melds go down (``E_MELD``
 0), each kept table joker back as a joker in the first new meld holding its card (a group's
 declared again, ``E_DECLARE``), the other jokers declared by the bot (greedy the lowest
 card, careful the one with the fewest unseen copies, random uniform). Which re-partition
-(docs/bots.md, "Which re-partition, among equally good ones"): the engine's table search's,
-given as ``table_search`` (it imports the engine; the oracle does not), checked: uncapped,
-it plays what the brute force of ``tests.oracles.repartition`` finds (a bound first: the
-hand cards in some meld of the whole pool); capped, more than asked and at most that bound;
-always legal melds, every table card melded again, jokers kept or freed as §3.16 says, the
-played value exact. A brute force over ``SEARCH_BUDGET`` positions stops the hand
-(``stopped = "large"``; any other failed check stops it with the reason). After the turn: an
+(docs/bots.md, "Which re-partition, among equally good ones"): of those that play the most
+(more than asked), the first in the engine's declared order (``sim.engine.repartition``'s
+docstring: the table jokers' kept/freed choice, then the cards decided from the lowest kind
+up, each into its melds from the largest key down or left in hand), found by the oracle's
+own brute force (``tests.oracles.repartition.best_repartition``); the engine's table
+search, given as ``table_search`` (it imports the engine; the oracle does not), must have
+chosen the same melds in the same order and freed the same jokers. Where that search
+reached its frame cap or cut a card's candidates short, it returns the best it found, not
+the declared one, and the oracle plays the engine's answer, checked: more than asked and
+at most the hand cards in some meld of the whole pool. Always legal melds, every table
+card melded again, jokers kept or freed as §3.16 says, the played value exact. A brute
+force over ``SEARCH_BUDGET`` positions stops the hand (``stopped = "large"``; any other
+failed check stops it with the reason). After the turn: an
 empty hand went out (``went_out``); in a final turn nothing more; else with 5 points or
 less (``knock_limit``) the bot may knock (``E_KNOCK``, a = the points: greedy always,
 careful when every opponent holds more cards, random on 1 in 2); a turn that ends with the
@@ -1441,14 +1447,16 @@ class Hand:
         table_search=None,
     ):
         self.t = table
-        # Carousel: the engine's table search, asked only whether it reached its frame cap
-        # and which of the re-partitions it chose (``carousel_search``); where the oracle
-        # cannot follow it, the hand stops there (``stopped``: why)
+        # Carousel: the engine's table search, asked whether it reached its frame cap and
+        # which re-partition it chose (``carousel_search``: uncapped, it must be the
+        # oracle's own; capped, it is played, checked); where the oracle cannot follow it,
+        # the hand stops there (``stopped``: why)
         self.table_search = table_search
         self.stopped: str | None = None
         self.capped = False  # the last table search reached the engine's frame cap
         self.capped_searches = 0  # table searches of this hand that reached it
         self.searches = 0  # table searches of this hand
+        self.own_repartitions = 0  # re-partitions the oracle found itself (the engine's too)
         self.final_left = 0  # Carousel: the final turns left after the stock-out
         self.dealer = dealer
         self.sitter = dealer if table.sits_out else -1  # §3.18: the dealer sits out
@@ -2915,14 +2923,19 @@ class Hand:
 
     def carousel_search(self, seat: int, better_than: int, must: int | None):
         """A re-partition of the whole table with hand cards that plays more than
-        ``better_than`` of ``seat``'s hand value: the most that any plays
-        (``tests.oracles.repartition.best_gain``'s brute force), as the engine's search
-        chose it among those that play as much (the tie-break is its search order), or
-        None. The engine's answer is checked: it plays what the brute force finds (when
-        its search reached its frame cap and did not, or when the brute force would take
-        too long, the hand stops here: ``stopped``), and its melds are legal, meld every
-        table card, keep or free each table joker as §3.16 says and play hand cards worth
-        exactly that."""
+        ``better_than`` of ``seat``'s hand value, or None: the oracle's own
+        (``tests.oracles.repartition.best_repartition``'s brute force: of those that play
+        the most, the first in the engine's declared order, ``sim.engine.repartition``'s
+        docstring), which must be the engine's too (the same melds in the same order, the
+        same jokers freed; else the hand stops here: ``stopped``). Where the engine's search
+        reached its frame cap or cut a card's candidates short, it returns the best it found,
+        not the declared one: the oracle then plays the engine's answer, checked only (more
+        than asked, at most every hand card in some meld of the whole pool). Either way the
+        melds played are checked: legal, every table card melded again, each table joker
+        kept or freed as §3.16 says, hand cards worth exactly what is played. A brute force
+        over ``SEARCH_BUDGET`` positions stops the hand (``stopped = "large"``). ``must``:
+        the engine's quick no only (after a question with no action, any action not playing
+        the card drawn existed before), which the brute force needs not."""
         hand = sorted(self.hands[seat].elements())
         table = sorted(k for meld in self.melds for k in meld.naturals())
         declared = self.table_jokers()
@@ -2934,26 +2947,24 @@ class Hand:
         self.capped_searches += capped
         self.searches += 1
         # what any action can play at most: the hand cards in some meld of the whole pool
-        pool = table + declared + [JOKER] * len(declared) + hand  # table jokers kept or wild
-        reach = {k for m in arr.all_melds(pool, self.t.meld_rules) for k in m.naturals}
-        bound = sum(self.t.values[k] for k in hand if k in reach or k == JOKER)
+        # (the table's jokers as their cards and wild)
+        values = list(self.t.values)
+        bound = rep.reach_bound(hand, table, declared, values, self.t.meld_rules)
         want = 0
+        mine = None
         if capped:  # the best found within the cap: nothing, or more than asked, at most all
             ok = gain == 0 or better_than < gain <= bound
         else:
-            if bound <= better_than:
-                best = 0  # no action plays more: no search needed
-            elif gain > better_than and gain == bound:
-                best = gain  # it plays every hand card that melds at all
-            else:
+            if bound > better_than:  # else no action plays more: no search needed
                 try:
-                    best = rep.best_gain(
-                        hand, table, declared, list(self.t.values), budget=SEARCH_BUDGET
-                    )
+                    mine = rep.best_repartition(
+                        hand, table, declared, values, self.t.meld_rules,
+                        budget=SEARCH_BUDGET, better_than=better_than, most=bound,
+                    )  # fmt: skip
                 except rep.TooLarge:
                     self.stopped = "large"
                     return None
-            want = best if best > better_than else 0
+            want = mine.gain if mine is not None else 0
             ok = gain == want
         if not ok:
             self.stopped = (
@@ -2965,11 +2976,40 @@ class Hand:
             return None
         if gain == 0:
             return None
+        if mine is not None:
+            ours = [self.as_table_meld(m) for m in mine.melds]
+            if ours != melds or mine.freed != freed:
+                how = "another order of the same melds" if (
+                    sorted(map(repr, ours)) == sorted(map(repr, melds)) and mine.freed == freed
+                ) else "another re-partition"  # fmt: skip
+                self.stopped = (
+                    f"the engine's table search chose {melds} (freed {freed}), the declared"
+                    f" order {ours} (freed {mine.freed}): {how}, both playing {gain} (hand"
+                    f" {cards_text(hand)}, table {cards_text(table)}, jokers declared"
+                    f" {cards_text(declared)})"
+                )
+                return None
+            melds, freed = ours, mine.freed
+            self.own_repartitions += 1
         problem = self.check_repartition(hand, table, declared, melds, freed, gain)
         if problem:
-            self.stopped = f"the engine's re-partition {melds} (freed {freed}): {problem}"
+            whose = "the engine's" if mine is None else "the"
+            self.stopped = f"{whose} re-partition {melds} (freed {freed}): {problem}"
             return None
         return melds, freed, declared
+
+    def as_table_meld(self, meld: arr.Meld):
+        """An ``arrangement.Meld`` of the brute force as ``carousel_search`` plays it:
+        ``("group", rank, naturals, wild jokers)`` or ``("run", (suit, first position,
+        slots), naturals, wild jokers)``, the naturals sorted (a kept table joker among
+        them as its card)."""
+        naturals = sorted(meld.naturals)
+        if meld.kind == "group":
+            return ("group", meld.ranks[0], naturals, meld.jokers)
+        digits = meld.key[3:]
+        slots = [JOKER if d == arr.JOKER_DIGIT else r * N_SUITS + d
+                 for r, d in zip(meld.ranks, digits, strict=True)]  # fmt: skip
+        return ("run", (suit_of(naturals[0]), meld.key[1], slots), naturals, meld.jokers)
 
     def check_repartition(self, hand, table, declared, melds, freed, gain) -> str:
         """What is wrong with the engine's re-partition (its melds with every table joker

@@ -20,10 +20,12 @@ rummy_basic with random under settings no file uses (``PROGRESSIVE_BOT_SETTINGS`
 borrowing, any-suit jokers declared, replacement, the joker limit, top_plus_one,
 only_for_initial_meld, a called joker); and Carousel with greedy at 2 and 4 players and
 line-ups of greedy, careful and random at 2, 3 and 5 (``CAROUSEL_CASES``), its table
-search's choice among equally good re-partitions taken from the engine's search
-(``engine_table_search``) and checked, a hand with a capped search counted
-(``capped_hands``, ``capped_searches``) and one whose brute force would take too long
-stopped there (``large``).
+search's choice among equally good re-partitions the oracle's own (the engine's declared
+order, ``tests.oracles.repartition.best_repartition``), which the engine's search
+(``engine_table_search``) must have chosen too where it was not capped; a capped search's
+answer is played, checked, and such a hand counted (``capped_hands``,
+``capped_searches``), and one whose brute force would take too long stopped there
+(``large``).
 
 Long mode (``make verify``-style): ``python -m tests.oracles.test_hand_oracle --hands 1000``
 plays that many hands per file (and setting) and player count and prints how they ended;
@@ -471,8 +473,8 @@ def engine_table_search(rules: Rules, players: int):
     it cut a card's candidates, the hand value it plays, its melds, its freed jokers). The
     melds are ``("group", rank, naturals, wild jokers)`` or ``("run", (suit, first
     position, slots), naturals, wild jokers)``, a kept table joker standing in them as a
-    natural copy of its card. The oracle asks it only whether the cap was reached and which
-    re-partition it chose among the best (docs/bots.md), and checks the rest."""
+    natural copy of its card. The oracle compares the re-partition it chose with its own
+    where the cap was not reached, and plays it, checked, where it was (docs/bots.md)."""
     from sim.engine import melds as M
     from sim.engine import repartition as R
     from sim.engine.carousel_policy import NODE_CAP
@@ -653,6 +655,7 @@ def compare(
                 )
             ended[played.stopped] += 1  # counted apart: not an agreement
             ended["table_searches"] += played.searches
+            ended["own_repartitions"] += played.own_repartitions
             ended["capped_searches"] += played.capped_searches
             ended.update("ev:" + oracle.EVENT_NAMES[e[0]] for e in mine)
             continue
@@ -677,6 +680,7 @@ def compare(
                 f" the oracle {played.scores}"
             )
         ended["table_searches"] += getattr(played, "searches", 0)
+        ended["own_repartitions"] += getattr(played, "own_repartitions", 0)
         if getattr(played, "capped_searches", 0):  # Carousel: capped answers, checked only
             ended["capped_hands"] += 1  # for legality and what they play
             ended["capped_searches"] += played.capped_searches
@@ -1116,9 +1120,10 @@ def test_engine_hands_equal_the_oracle_hands_in_carousel(name, bots, hands):
     """Carousel (§3.16, §2M) with greedy, careful and random (docs/bots.md "Carousel: meld
     actions and the knock"): up to three draws, the meld action after the first or second
     (the hand's own melds and the lay-offs, one lay-off, or the table re-formed), the knock
-    at 5 or less, the stock-out's final turns, the round's scores. The engine's table
-    search is followed where it did not reach its frame cap (its answer is then the brute
-    force's best) and checked for legality and what it plays where it did."""
+    at 5 or less, the stock-out's final turns, the round's scores. Where the engine's table
+    search did not reach its frame cap, the oracle plays its own re-partition (the brute
+    force's first in the declared order) and the engine's must be the same; where it did,
+    the engine's answer is played, checked for legality and what it plays."""
     rules = load_variant(name)
     ended, difference = compare(
         f"{name} {bots}", len(bots), hands, SEED, rules, bots, rows=CAROUSEL_ROWS
@@ -1126,6 +1131,7 @@ def test_engine_hands_equal_the_oracle_hands_in_carousel(name, bots, hands):
     assert difference is None, difference
     assert ended["ev:rearrange"] > 0 and ended["ev:meld"] > 0
     assert ended["large"] == 0  # every uncapped search checked by the brute force
+    assert ended["own_repartitions"] > 0  # the oracle's own choice, the engine's the same
 
 
 def test_the_oracle_covers_every_progressive_file_the_engine_plays():
