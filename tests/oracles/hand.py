@@ -2935,7 +2935,7 @@ class Hand:
         kept or freed as §3.16 says, hand cards worth exactly what is played. A brute force
         over ``SEARCH_BUDGET`` positions stops the hand (``stopped = "large"``). ``must``:
         the engine's quick no only (after a question with no action, any action not playing
-        the card drawn existed before), which the brute force needs not."""
+        the card drawn existed before), which the brute force does without."""
         hand = sorted(self.hands[seat].elements())
         table = sorted(k for meld in self.melds for k in meld.naturals())
         declared = self.table_jokers()
@@ -2993,7 +2993,7 @@ class Hand:
             self.own_repartitions += 1
         problem = self.check_repartition(hand, table, declared, melds, freed, gain)
         if problem:
-            whose = "the engine's" if mine is None else "the"
+            whose = "the engine's" if mine is None else "the declared"
             self.stopped = f"{whose} re-partition {melds} (freed {freed}): {problem}"
             return None
         return melds, freed, declared
