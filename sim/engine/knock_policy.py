@@ -190,10 +190,11 @@ def knock_wants(fx, params, values, bots, st, piles, rng, work, seat, card):
     dw, melded = seat_arrangement(
         fx, params, values, st, work, seat, with_card, np.bool_(False), np.int64(0)
     )
-    if melded & bit != 0:  # a card that melds is mostly taken: the discard starts from here
+    melds = melded & bit != 0
+    if melds:  # a card that melds is mostly taken: the discard starts from here
         keep_arrangement(st, seat, with_card, dw, melded)
     weighs = bot == BOT_CAREFUL and rule(fx, params, P_MELD_TIMING) == TIMING_KNOCK
-    if bot != BOT_GREEDY and not weighs and melded & bit != 0:
+    if bot != BOT_GREEDY and not weighs and melds:
         return True
     _, after = discard_from(
         fx, params, values, st, work, seat, with_card, card, np.int64(0), dw, melded
@@ -203,8 +204,7 @@ def knock_wants(fx, params, values, bots, st, piles, rng, work, seat, card):
     if after <= bot_limit(fx, params, st):
         return True
     if weighs:
-        return _takes_over_stock(fx, params, values, st, piles, work, seat, hand, after,
-                                 melded & bit != 0)  # fmt: skip
+        return _takes_over_stock(fx, params, values, st, piles, work, seat, hand, after, melds)
     return False
 
 

@@ -484,19 +484,19 @@ def plan_layoffs(fx, params, st, work, owner, cards):
 def best_layoffs(fx, params, values, st, work, seat, hand, owner):
     """``(deadwood, laid)``: the cards of ``seat``'s hand ``hand`` he lays off on
     ``owner``'s table melds and the deadwood of the cards he keeps (module docstring,
-    declared tie-break). The deadwood of each set kept is ``seat_arrangement``'s, so the
+    declared tie-break). The deadwood of each set kept is ``seat_deadwood``'s, so the
     arrangement kept for him answers when the cards laid off are outside its melds."""
     any_suit = _any_suit(fx, params)
     greedy = _lay_all(fx, params, st, work, owner, hand)
     reach = greedy
     if any_suit:
         reach = _growth_limits(fx, params, work, _load_melds(st, work, owner), hand)
-    best, _ = _kept_dw(fx, params, values, st, work, seat, hand)
+    best = seat_deadwood(fx, params, values, st, work, seat, hand)
     best_laid = np.int64(0)
     if reach == 0 or best == 0:
         return best, best_laid
     if popcount(reach) > MAX_REACH_BITS:
-        dw, _ = _kept_dw(fx, params, values, st, work, seat, hand & ~greedy)
+        dw = seat_deadwood(fx, params, values, st, work, seat, hand & ~greedy)
         return dw, greedy
     best_n = 0
     s = np.int64(0)
@@ -510,7 +510,7 @@ def best_layoffs(fx, params, values, st, work, seat, hand, owner):
                 continue
         elif _lay_all(fx, params, st, work, owner, s) != s:
             continue
-        dw, _ = _kept_dw(fx, params, values, st, work, seat, hand & ~s)
+        dw = seat_deadwood(fx, params, values, st, work, seat, hand & ~s)
         if dw < best or (dw == best and best_laid != 0 and n < best_n):
             best = dw
             best_laid = s
@@ -519,6 +519,9 @@ def best_layoffs(fx, params, values, st, work, seat, hand, owner):
 
 
 @kernel
-def _kept_dw(fx, params, values, st, work, seat, mask):
-    """``seat_arrangement`` of ``seat``'s cards ``mask`` at the showdown, not kept."""
-    return seat_arrangement(fx, params, values, st, work, seat, mask, np.bool_(False), np.int64(0))
+def seat_deadwood(fx, params, values, st, work, seat, mask):
+    """The deadwood of ``seat``'s cards ``mask`` (``seat_arrangement``, not kept): what a
+    defender keeps at the showdown, with or without lay-offs."""
+    dw, _ = seat_arrangement(fx, params, values, st, work, seat, mask, np.bool_(False),
+                             np.int64(0))  # fmt: skip
+    return dw

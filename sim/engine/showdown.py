@@ -27,7 +27,7 @@ from sim.engine.layoffs import (
     arrange_mask,
     best_layoffs,
     plan_layoffs,
-    seat_arrangement,
+    seat_deadwood,
 )
 from sim.engine.layout import LAYOFF_ANY, P_LAYOFF_TARGET, P_MELD_TIMING, P_PLAYERS, TIMING_KNOCK
 from sim.engine.melds import S_BEST_N, W_BEST, W_FRAME, W_SCAL
@@ -98,8 +98,6 @@ def showdown(fx, params, values, st, work, events, knocker):
             d, laid = best_layoffs(fx, params, values, st, work, p, hand, knocker)
             lay_off_all(fx, params, st, work, events, p, knocker, laid)
         else:
-            d, _ = seat_arrangement(
-                fx, params, values, st, work, p, hand, np.bool_(False), np.int64(0)
-            )
+            d = seat_deadwood(fx, params, values, st, work, p, hand)
         st[R_SEAT + p, S_DEADWOOD] = d
         _show(st, events, p, d, laid)
