@@ -543,6 +543,44 @@ def ladder(
                       highlight=False)  # fmt: skip
 
 
+@app.command("ladder-diff")
+def ladder_diff(
+    before: str = typer.Argument(..., help="a ladder's dataset folder (OUT/<name>)"),
+    after: str = typer.Argument(..., help="the same ladder played again, on the same deals"),
+) -> None:
+    """Compare two ladders played on the same deals, game by game: each pair's win rate
+    before and after and the change with its 95% interval (docs/ladder.md)."""
+    from pathlib import Path
+
+    from rich.table import Table as RichTable
+
+    from sim.ladder.compare import compare
+
+    with config_errors():
+        changes = compare(Path(before), Path(after))
+    shown = RichTable(title=f"{before} -> {after}", title_justify="left")
+    for column in ("table", "pair (a vs b)", "games", "a before %", "a after %",
+                   "change [95% CI]", "games changed"):  # fmt: skip
+        shown.add_column(column, justify="left" if column[0] in "tp" else "right")
+    for c in changes:
+        shown.add_row(
+            f"{c.ruleset}, {c.players}p",
+            f"{c.a} vs {c.b}",
+            f"{c.games:,}",
+            f"{100 * c.before:.1f}",
+            f"{100 * c.after:.1f}",
+            f"{100 * c.change:+.1f} [{100 * c.low:+.1f}, {100 * c.high:+.1f}]",
+            f"{c.changed:,}",
+        )
+    out_console = console()
+    out_console.print(shown)
+    out_console.print(
+        "a's credited wins per game (a game nobody won counts 0); the change is the mean of "
+        "after less before over the same games, its interval clustered by deal.",
+        highlight=False,
+    )
+
+
 def main() -> None:
     """The console script: run the command, then end the process at once. The interpreter's
     teardown of numba and LLVM takes ~0.4 s; every command has flushed its output and closed

@@ -99,7 +99,18 @@ def read_games(root: Path) -> pl.DataFrame:
             hive_partitioning=True,
             hive_schema={"arm": pl.String},
         )
-        .select("arm", "ruleset", "variant", "players", "shard", "game", "bots", "winner")
+        .select(
+            "arm",
+            "ruleset",
+            "variant",
+            "players",
+            "seed",
+            "shard",
+            "rotation",
+            "game",
+            "bots",
+            "winner",
+        )  # fmt: skip
         .collect()
     )
 
@@ -120,8 +131,11 @@ def _order(bot: str) -> tuple[int, str]:
     return (BOT_NAMES.index(bot) if bot in BOT_NAMES else len(BOT_NAMES), bot)
 
 
-def _pairs(rows: pl.DataFrame, players: int) -> list[Pair]:
-    """The pairs of one table's games (two-bot line-ups only), each with its deals' credits."""
+def credited_games(rows: pl.DataFrame, players: int) -> pl.DataFrame | None:
+    """One table's games of two-bot line-ups (:func:`read_games`' rows), one row a game:
+    its pair (``a`` before ``b`` in ``BOT_NAMES`` order), where it was played (``seed``,
+    ``shard``, ``rotation``, ``game``), whether someone won (``won``) and each bot's credited
+    win (``x_a``, ``x_b``: module docstring); ``None`` when no line-up has two bots."""
     credited = []
     for _arm, games in rows.group_by("arm", maintain_order=True):
         seats = list(games["bots"][0])
@@ -139,7 +153,9 @@ def _pairs(rows: pl.DataFrame, players: int) -> list[Pair]:
                 {
                     "a": [bots[0]] * games.height,
                     "b": [bots[1]] * games.height,
+                    "seed": games["seed"],
                     "shard": games["shard"],
+                    "rotation": games["rotation"],
                     "game": games["game"],
                     "won": won,
                     "x_a": np.where(at == 0, credit[0], 0.0),
@@ -147,9 +163,14 @@ def _pairs(rows: pl.DataFrame, players: int) -> list[Pair]:
                 }
             )  # fmt: skip
         )
-    if not credited:
+    return pl.concat(credited) if credited else None
+
+
+def _pairs(rows: pl.DataFrame, players: int) -> list[Pair]:
+    """The pairs of one table's games (two-bot line-ups only), each with its deals' credits."""
+    frame = credited_games(rows, players)
+    if frame is None:
         return []
-    frame = pl.concat(credited)
     out = []
     for (a, b), g in frame.group_by("a", "b", maintain_order=True):
         deals = g.group_by("shard", "game").agg(pl.col("x_a").sum(), pl.col("x_b").sum())
