@@ -559,9 +559,10 @@ def ladder_diff(
     with config_errors():
         changes = compare(Path(before), Path(after))
     shown = RichTable(title=f"{before} -> {after}", title_justify="left")
-    for column in ("table", "pair (a vs b)", "games", "a before %", "a after %",
-                   "change [95% CI]", "games changed"):  # fmt: skip
-        shown.add_column(column, justify="left" if column[0] in "tp" else "right")
+    labels = ("table", "pair (a vs b)")
+    for column in (*labels, "games", "a before %", "a after %", "change [95% CI]",
+                   "games changed"):  # fmt: skip
+        shown.add_column(column, justify="left" if column in labels else "right")
     for c in changes:
         shown.add_row(
             f"{c.ruleset}, {c.players}p",

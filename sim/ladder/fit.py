@@ -110,7 +110,7 @@ def read_games(root: Path) -> pl.DataFrame:
             "game",
             "bots",
             "winner",
-        )  # fmt: skip
+        )
         .collect()
     )
 
@@ -183,19 +183,27 @@ def _pairs(rows: pl.DataFrame, players: int) -> list[Pair]:
 
 
 def cluster_share(clusters: np.ndarray) -> tuple[float, float, float]:
-    """a's share of the credited wins of (deals, 2) ``clusters`` and its 95% interval, the
-    standard error of a ratio over clusters (deals): ``sqrt(C / (C - 1) * sum((x_a - p n)^2))
-    / sum(n)``, ``n`` a deal's credited wins; clipped to [0, 1]."""
-    x_a, n = clusters[:, 0], clusters.sum(axis=1)
+    """a's share of the credited wins of (deals, 2) ``clusters`` and its 95% interval
+    (:func:`cluster_ratio`, ``n`` a deal's credited wins), clipped to [0, 1]."""
+    share, low, high = cluster_ratio(clusters[:, 0], clusters.sum(axis=1))
+    if math.isnan(low):
+        return share, low, high
+    return share, max(0.0, low), min(1.0, high)
+
+
+def cluster_ratio(x: np.ndarray, n: np.ndarray) -> tuple[float, float, float]:
+    """``sum(x) / sum(n)`` over clusters (deals) and its 95% interval, the standard error
+    of a ratio over clusters: ``sqrt(C / (C - 1) * sum((x - r n)^2)) / sum(n)`` (NaN without
+    a total, and the interval NaN with fewer than two clusters)."""
     total = n.sum()
     if total <= 0:
         return math.nan, math.nan, math.nan
-    share = float(x_a.sum() / total)
+    ratio = float(x.sum() / total)
     c = len(n)
     if c < 2:
-        return share, math.nan, math.nan
-    se = math.sqrt(c / (c - 1) * float(((x_a - share * n) ** 2).sum())) / total
-    return share, max(0.0, share - Z95 * se), min(1.0, share + Z95 * se)
+        return ratio, math.nan, math.nan
+    se = math.sqrt(c / (c - 1) * float(((x - ratio * n) ** 2).sum())) / total
+    return ratio, ratio - Z95 * se, ratio + Z95 * se
 
 
 def bradley_terry(wins: np.ndarray, played: np.ndarray, tol: float = 1e-10) -> np.ndarray:

@@ -32,9 +32,7 @@ def _ladder(root, winners: list[int], *, seed: int = 1) -> None:
             "shard": [0] * n,
             "rotation": [i % 2 for i in range(n)],
             "game": [i // 2 for i in range(n)],
-            "bots": [
-                ["careful", "simple"] if i % 2 == 0 else ["simple", "careful"] for i in range(n)
-            ],  # fmt: skip
+            "bots": [["careful", "simple"]] * n,
             "winner": pl.Series(winners, dtype=pl.Int8),
         }
     ).write_parquet(folder / "part-0.parquet")
