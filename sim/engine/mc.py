@@ -7,7 +7,9 @@ not seen (the stock and the opponents' hands but the cards each opponent took fr
 discard pile and still holds, ``S_PICKED``) are shuffled and dealt back to the opponents,
 the same number each, and to the stock, in kind order before the shuffle so that where each
 lay shapes nothing (``_resample``), each opponent's stock draws are replayed with the
-default policy so that his hand is one his play kept (``_replay``), the candidate is
+default policy so that his hand is one his play kept (``_replay``), of up to
+``MC_TRIES`` such deals the first whose opponents' hands all fit their last discards is
+kept (``_fitted_sample``), the candidate is
 written into the copy as this turn's decided answer (``C_MC_DRAW``, ``C_MC_CARD``,
 ``C_MC_KNOCK``), and the same turn loop (``play_turns``) plays the hand out on the copy
 with the default policy at every seat (simple in the knock family, greedy elsewhere:
@@ -107,6 +109,8 @@ MC_MARGIN = 1.0  # a move replaces the default move when it gains more than this
 # standard errors of its paired gain over the samples (_best)
 MC_REPLAY = 16  # an opponent's stock draws replayed at most (_replay)
 MC_EXTRA = 8  # ... and draws more while his hand does not fit his last discard
+MC_TRIES = 4  # deals drawn for a sample; the first that fits every opponent's last
+# discard is kept, else the first with the fewest that do not (_fitted_sample)
 # the scratch rows (``new_mc_scratch``, int64[N_MC_ROWS, MAX_SHOE])
 MC_BOTS = 0  # the playouts' bots
 MC_SCORES = 1  # a playout's scores
@@ -276,6 +280,37 @@ def _replay(fx, params, values, bots2, st, piles, rng, work, p, buf, cursor, end
         buf[cursor] = out
         cursor += 1
     return cursor
+
+
+@kernel
+def _fitted_sample(fx, params, values, bots2, st, piles, st2, piles2, rng2, work2, seat, buf,
+                   need, hands, stock, sample):  # fmt: skip
+    """Sample ``sample``'s deal into ``hands``/``stock`` (``_save_sample``): up to
+    ``MC_TRIES`` deals are drawn (``_resample``, the first from ``sample`` itself) and the
+    first in which every opponent's hand fits his last discard (``_fits_last``) is kept, else
+    the first with the fewest opponents whose hand does not. A rejection step on top of the
+    replay: the replay draws on only while a hand misfits, and when its draws run out the
+    deal may still be one the opponent's play would not have led to. Reads only the sample
+    and what every seat has seen (``S_LAST_DISCARD`` is public)."""
+    players = rule(fx, params, P_PLAYERS)
+    fewest = np.int64(-1)
+    for t in range(MC_TRIES):
+        draw = sample if t == 0 else mix64(sample + np.uint64(3 + t) * GOLDEN)
+        _copy(st, piles, st2, piles2)
+        rng2[RNG_DEAL] = draw
+        rng2[RNG_BOTS] = mix64(draw + GOLDEN)
+        _resample(fx, params, values, bots2, st2, piles2, rng2, work2, seat, buf, need)
+        misfits = np.int64(0)
+        for q in range(players):
+            if q != seat and not _fits_last(
+                fx, params, values, bots2, st2, piles2, rng2, work2, np.int64(q)
+            ):
+                misfits += 1
+        if fewest < 0 or misfits < fewest:
+            fewest = misfits
+            _save_sample(fx, params, st2, piles2, hands, stock)
+        if misfits == 0:
+            return
 
 
 @kernel
@@ -489,11 +524,10 @@ def mc_decide(
                         worst = c
                 active[worst] = 0
         sample = mix64(root ^ (np.uint64(i + 1) * GOLDEN))
-        _copy(st, piles, st2, piles2)
-        rng2[RNG_DEAL] = sample
-        rng2[RNG_BOTS] = mix64(sample + GOLDEN)
-        _resample(fx, params, values, bots2, st2, piles2, rng2, work2, seat, buf, need)
-        _save_sample(fx, params, st2, piles2, hands, stock)
+        _fitted_sample(
+            fx, params, values, bots2, st, piles, st2, piles2, rng2, work2, seat, buf, need,
+            hands, stock, sample,
+        )  # fmt: skip
         playout = mix64(sample + np.uint64(2) * GOLDEN)
         for c in range(n):
             if active[c] == 0:

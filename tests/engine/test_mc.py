@@ -306,6 +306,67 @@ def test_the_default_move_is_always_a_candidate(variant):
 
 
 @pytest.mark.parametrize("variant", ["gin_rummy", "knock_rummy", "rummy_basic"])
+def test_the_kept_sample_is_the_first_try_that_fits_every_last_discard(variant):
+    """docs/bots.md, "mcN", what it samples: of the ``MC_TRIES`` deals drawn for a sample,
+    ``_fitted_sample`` keeps the first in which every opponent's hand fits his last discard
+    (``_fits_last``), else the first with the fewest misfits; so samples fit more often
+    than the first try alone does."""
+    from sim.engine.mc import (
+        MC_TRIES,
+        _fits_last,
+        _fitted_sample,
+        _resample,
+        default_bots,
+    )
+    from sim.engine.rng import GOLDEN, RNG_BOTS, RNG_DEAL, mix64
+
+    kept_fit = first_fit = checked = 0
+    for deal, (params, values, st, piles, _rng, seat) in _stops(variant, 12):
+        players = int(params[L.P_PLAYERS])
+        bots2 = np.zeros(4, np.int64)
+        default_bots(GENERIC, params, bots2)
+        seat64 = np.int64(seat)
+        for s in range(6):
+            sample = np.uint64(1_000_003 * (deal + 1) + 7919 * s)
+            hands, stock = np.zeros(64, np.int64), np.zeros(64, np.int64)
+            buf, need = np.zeros(64, np.int64), np.zeros(64, np.int64)
+            st2, piles2 = S.new_state()
+            rng2, work2 = np.zeros(N_RNG, np.uint64), new_work()
+            _fitted_sample(
+                GENERIC, params, values, bots2, st, piles, st2, piles2, rng2, work2, seat64,
+                buf, need, hands, stock, sample,
+            )  # fmt: skip
+            tries = []  # (misfits, the opponents' hands) of each try, drawn by hand
+            for t in range(MC_TRIES):
+                draw = sample if t == 0 else mix64(np.uint64(sample + np.uint64(3 + t) * GOLDEN))
+                st3, piles3 = st.copy(), piles.copy()
+                rng3 = np.zeros(N_RNG, np.uint64)
+                rng3[RNG_DEAL] = draw
+                rng3[RNG_BOTS] = mix64(np.uint64(draw + GOLDEN))
+                _resample(
+                    GENERIC, params, values, bots2, st3, piles3, rng3, work2, seat64,
+                    np.zeros(64, np.int64), np.zeros(64, np.int64),
+                )  # fmt: skip
+                misfits = sum(
+                    not _fits_last(
+                        GENERIC, params, values, bots2, st3, piles3, rng3, work2, np.int64(q)
+                    )
+                    for q in range(players)
+                    if q != seat
+                )  # fmt: skip
+                tries.append((misfits, [int(st3[S.R_SEAT + p, S.S_HAND]) for p in range(players)]))
+            fewest = min(m for m, _ in tries)
+            want = next(h for m, h in tries if m == fewest)
+            assert [int(h) for h in hands[:players]] == want, (variant, deal, s)
+            kept_fit += fewest == 0
+            first_fit += tries[0][0] == 0
+        checked += 1
+    assert checked >= 3
+    assert kept_fit >= first_fit
+    assert kept_fit > first_fit or first_fit == 6 * checked, (kept_fit, first_fit)
+
+
+@pytest.mark.parametrize("variant", ["gin_rummy", "knock_rummy", "rummy_basic"])
 def test_no_fast_bot_reads_the_hidden_cards(variant):
     """Every other bot that plays the variant answers the draw and the discard the same in
     two states that differ only in hidden cards (at the points where mc32 stopped)."""
