@@ -244,6 +244,7 @@ KNOCK_FILES = [
     ("knock_rummy", 3),
     ("knock_rummy", 5),
     ("gin_rummy", 2),
+    ("gin_rummy@bonus25", 2),
     ("gin_rummy_3p", 3),
     ("gin_rummy_4p", 4),
     ("oklahoma_gin", 2),

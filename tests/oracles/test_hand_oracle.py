@@ -83,6 +83,7 @@ FILES = (
     "nowrang",  # 11/10 without an upcard, the 4+3+3 same-suit runs pattern (§3.15)
     # the knock family (§2I): no melding until a knock, the showdown, its scoring
     "gin_rummy",  # the upcard offer, knock within 10, lay-offs, gin and undercut (§3.17)
+    "gin_rummy@bonus25",  # the same with gin and undercut bonuses of 25 (§2I.34-35)
     "knock_rummy",  # any count knocks (greedy's own 10), no lay-offs, rum +25 (§3.10)
     "oklahoma_gin",  # the upcard's knock limit, the spade double, side bonuses (§3.20)
     "gin_rummy_3p",  # the dealer sits out, the loser deals the next hand (§3.18)
