@@ -484,6 +484,12 @@ def ladder(
     ),
     games: int = typer.Option(None, help="games per pair (default 2,000; scales an experiment)"),
     seed: int = typer.Option(None, help="the deals' seed (a variant's ladder)"),
+    shard_size: int = typer.Option(
+        None,
+        help="games per shard, each played in every seating (a variant's ladder; "
+        "default 2,000): smaller shards spread a slow pair over more workers, and the deals "
+        "follow the shards, so replay a ladder with the same value",
+    ),
     workers: int = typer.Option(0, min=0, help="worker processes (0: one per core)"),
     out: str = typer.Option(
         "data/ladder", help="datasets folder; the ladder plays into OUT/<name>"
@@ -506,7 +512,7 @@ def ladder(
     chosen = None if bots is None else [b.strip() for b in bots.split(",")]
     with config_errors():
         exp = ladder_experiment(target, Path(out), players=players, bots=chosen, games=games,
-                                seed=seed)  # fmt: skip
+                                seed=seed, shard_size=shard_size)  # fmt: skip
     out_console = console()
     n_workers = workers if workers > 0 else cpu_count()
     out_console.print(

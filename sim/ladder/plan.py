@@ -70,10 +70,12 @@ def ladder_text(
     *,
     games: int = DEFAULT_GAMES,
     seed: int = DEFAULT_SEED,
+    shard_size: int | None = None,
 ) -> str:
     """The experiment file of the ladder of ``variant`` at ``players`` seats (a name of
-    configs/variants/ or a path); ConfigError for an unknown variant, a player count it does
-    not allow, or bots that do not fit it."""
+    configs/variants/ or a path); ``shard_size``: games per shard (each played in every
+    seating), default the runner's. ConfigError for an unknown variant, a player count it
+    does not allow, or bots that do not fit it."""
     rules = load_variant(variant)
     if players not in rules.player_counts:
         raise ConfigError(
@@ -93,6 +95,8 @@ def ladder_text(
     head = {"name": name, "description": about + ", every pair on mirrored deals",
             "seed": seed, "games": games, "mirror": True, "players": [players],
             "baseline": rules.name}  # fmt: skip
+    if shard_size is not None:
+        head["shard_size"] = shard_size  # checked where the experiment is read
     return toml_text(head) + "\n[[arms]]\n" + toml_text(arm | {"lineups": lineups})
 
 

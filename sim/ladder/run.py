@@ -24,7 +24,12 @@ from sim.ladder.fit import Table, ladder_tables, read_games
 from sim.ladder.plan import DEFAULT_GAMES, DEFAULT_SEED, ladder_text
 from sim.rules import ConfigError
 from sim.rules.fields import read_toml
-from sim.runner.experiment import Experiment, experiments_dir, load_experiment
+from sim.runner.experiment import (
+    Experiment,
+    experiment_from_text,
+    experiments_dir,
+    load_experiment,
+)
 from sim.runner.run import Reporter, run_experiment
 
 
@@ -57,14 +62,16 @@ def ladder_experiment(
     bots: Sequence[str] | None = None,
     games: int | None = None,
     seed: int | None = None,
+    shard_size: int | None = None,
 ) -> Experiment:
     """The experiment a ladder plays: an experiment file's (``games`` scales it), or the
-    variant's ladder at ``players`` seats (default 2), written to ``out``; ConfigError for
-    bad input (nothing is written then)."""
+    variant's ladder at ``players`` seats (default 2) with ``shard_size`` games a shard,
+    written to ``out``; ConfigError for bad input (nothing is written then)."""
     if is_experiment(target):
-        if players is not None or bots is not None or seed is not None:
+        if players is not None or bots is not None or seed is not None or shard_size is not None:
             raise ConfigError(
-                "--players, --bots and --seed go with a variant, not an experiment file",
+                "--players, --bots, --seed and --shard-size go with a variant, not an "
+                "experiment file (its shard_size is set in the file)",
                 key="target",
             )
         experiment = load_experiment(target).scaled(games=games)
@@ -75,8 +82,10 @@ def ladder_experiment(
             )  # fmt: skip
         return experiment
     text = ladder_text(target, players or 2, bots, games=games or DEFAULT_GAMES,
-                       seed=DEFAULT_SEED if seed is None else seed)  # fmt: skip
+                       seed=DEFAULT_SEED if seed is None else seed,
+                       shard_size=shard_size)  # fmt: skip
     path = Path(out) / f"{tomllib.loads(text)['name']}.toml"  # the name ladder_text gave it
+    experiment_from_text(text, path)  # the whole plan checked before anything is written
     path.parent.mkdir(parents=True, exist_ok=True)
     if not path.is_file() or path.read_text() != text:
         write_text_atomic(text, path, path.parent / ".tmp")

@@ -14,6 +14,7 @@ import hashlib
 import itertools
 import math
 import re
+import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -159,6 +160,15 @@ def load_experiment(name_or_path: str | Path) -> Experiment:
     raw, text = F.read_toml(path)
     try:
         return _build(raw, path, text)
+    except ConfigError as err:
+        raise err.in_file(path) from None
+
+
+def experiment_from_text(text: str, path: Path) -> Experiment:
+    """The experiment ``text`` would be as the file ``path``, neither read nor written (a
+    plan checked before it is saved); ConfigError naming ``path`` as ``load_experiment``."""
+    try:
+        return _build(tomllib.loads(text), path, text)
     except ConfigError as err:
         raise err.in_file(path) from None
 

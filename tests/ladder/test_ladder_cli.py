@@ -60,9 +60,31 @@ def test_bad_ladders_exit_2_naming_the_problem_and_write_nothing(tmp_path) -> No
         (["no_such_thing"], "no_such_thing"),
         ([str(solo)], "no line-up of two bots"),
         ([str(solo), "--bots", "greedy,careful"], "go with a variant"),
+        ([str(solo), "--shard-size", "10"], "go with a variant"),
+        (["gin_rummy", "--shard-size", "0"], "shard_size"),
+        (["gin_rummy", "--games", "100000", "--shard-size", "1"], "shards"),
     ]:
         result = runner.invoke(app, ["ladder", *args, "--out", str(out)])
         assert result.exit_code == 2, (args, result.output)
         assert words in result.output, (args, result.output)
         assert "Traceback" not in result.output
     assert not out.exists()
+
+
+def test_a_shard_size_spreads_a_ladder_over_shards(tmp_path) -> None:
+    """``--shard-size``: a ladder of 30 games in shards of 10 plays 3 shards (each game in
+    both seatings), which the workers share; without it the same ladder is one shard."""
+    args = ["ladder", "gin_rummy", "--bots", "simple,random", "--games", "30",
+            "--shard-size", "10", "--workers", "2", "--out", str(tmp_path / "d"),
+            "--page", str(tmp_path / "p")]  # fmt: skip
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((tmp_path / "d" / "ladder-gin_rummy-2p" / "manifest.json").read_text())
+    assert [s["planned"] for s in manifest["shards"]] == [20, 20, 20]
+    (table,) = json.loads((tmp_path / "p" / "ladder.json").read_text())["tables"]
+    assert table["pairs"][0]["games"] == 60
+    whole = ["ladder", "gin_rummy", "--bots", "simple,random", "--games", "30", "--workers",
+             "1", "--out", str(tmp_path / "d1"), "--page", str(tmp_path / "p1")]  # fmt: skip
+    assert runner.invoke(app, whole).exit_code == 0
+    one = json.loads((tmp_path / "d1" / "ladder-gin_rummy-2p" / "manifest.json").read_text())
+    assert [s["planned"] for s in one["shards"]] == [60]
