@@ -158,7 +158,9 @@ def _resample(fx, params, values, bots2, st, piles, rng, work, seat, buf, need):
     """A deal of the cards ``seat`` has not seen, consistent with what he has (module
     docstring): the opponents' unknown cards and the stock shuffled together (the deal
     stream of ``rng``) and dealt back, as many to each as he gave up, then each opponent's
-    stock draws replayed (``_replay``), the rest to the stock, shuffled again."""
+    stock draws replayed (``_replay``), the rest to the stock, shuffled again. Returns how
+    many opponents' replayed hands do not fit their last discard (``_fits_last``; an
+    opponent whose whole hand is known is not counted: his fit is the same in every deal)."""
     players = rule(fx, params, P_PLAYERS)
     n = np.int64(0)
     for p in range(players):
@@ -205,12 +207,18 @@ def _resample(fx, params, values, bots2, st, piles, rng, work, seat, buf, need):
             give(fx, params, st, p, buf[i])
             i += 1
     cursor = dealt
+    misfits = np.int64(0)
     for p in range(players):
         if need[p] > 0:
-            cursor = _replay(fx, params, values, bots2, st, piles, rng, work, p, buf, cursor, n)
+            cursor, fits = _replay(
+                fx, params, values, bots2, st, piles, rng, work, p, buf, cursor, n
+            )
+            if not fits:
+                misfits += 1
     _shuffle(rng, buf, dealt, n)
     for i in range(stock):
         piles[PILE_STOCK, i] = buf[dealt + i]
+    return misfits
 
 
 @kernel
@@ -261,15 +269,19 @@ def _replay(fx, params, values, bots2, st, piles, rng, work, p, buf, cursor, end
     drawn card's place in ``buf``. Then, while his hand does not fit his last discard
     (``_fits_last``), he draws and discards again, at most ``MC_EXTRA`` times: that discard
     says his play kept nothing worse, which a hand of fewer draws may not yet show. Returns
-    the next unused place. A uniform hand of the unseen cards is far weaker than one kept by
-    play, and playouts against it overrate the seat's chances (docs/bots.md, "mcN")."""
+    the next unused place and whether his hand now fits his last discard. A uniform hand
+    of the unseen cards is far weaker than one kept by play, and playouts against it
+    overrate the seat's chances (docs/bots.md, "mcN")."""
     row = R_SEAT + p
     draws = min(st[row, S_DRAWS] - popcount(st[row, S_PICKED]), np.int64(MC_REPLAY))
+    fits = False
     for step in range(draws + MC_EXTRA):
         if cursor >= end:
             break
-        if step >= draws and _fits_last(fx, params, values, bots2, st, piles, rng, work, p):
-            break
+        if step >= draws:
+            fits = _fits_last(fx, params, values, bots2, st, piles, rng, work, p)
+            if fits:
+                break
         card = buf[cursor]
         give(fx, params, st, p, card)
         out, _ = _default_discard(fx, params, values, bots2, st, piles, rng, work, p)
@@ -279,7 +291,9 @@ def _replay(fx, params, values, bots2, st, piles, rng, work, p, buf, cursor, end
         st[row, S_ARR_MASK] = 0
         buf[cursor] = out
         cursor += 1
-    return cursor
+    if not fits:  # a card drawn since the last look, or none looked at
+        fits = _fits_last(fx, params, values, bots2, st, piles, rng, work, p)
+    return cursor, fits
 
 
 @kernel
@@ -292,20 +306,13 @@ def _fitted_sample(fx, params, values, bots2, st, piles, st2, piles2, rng2, work
     replay: the replay draws on only while a hand misfits, and when its draws run out the
     deal may still be one the opponent's play would not have led to. Reads only the sample
     and what every seat has seen (``S_LAST_DISCARD`` is public)."""
-    players = rule(fx, params, P_PLAYERS)
     fewest = np.int64(-1)
     for t in range(MC_TRIES):
         draw = sample if t == 0 else mix64(sample + np.uint64(3 + t) * GOLDEN)
         _copy(st, piles, st2, piles2)
         rng2[RNG_DEAL] = draw
         rng2[RNG_BOTS] = mix64(draw + GOLDEN)
-        _resample(fx, params, values, bots2, st2, piles2, rng2, work2, seat, buf, need)
-        misfits = np.int64(0)
-        for q in range(players):
-            if q != seat and not _fits_last(
-                fx, params, values, bots2, st2, piles2, rng2, work2, np.int64(q)
-            ):
-                misfits += 1
+        misfits = _resample(fx, params, values, bots2, st2, piles2, rng2, work2, seat, buf, need)
         if fewest < 0 or misfits < fewest:
             fewest = misfits
             _save_sample(fx, params, st2, piles2, hands, stock)
