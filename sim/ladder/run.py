@@ -85,11 +85,11 @@ def ladder_experiment(
                        seed=DEFAULT_SEED if seed is None else seed,
                        shard_size=shard_size)  # fmt: skip
     path = Path(out) / f"{tomllib.loads(text)['name']}.toml"  # the name ladder_text gave it
-    experiment_from_text(text, path)  # the whole plan checked before anything is written
+    experiment = experiment_from_text(text, path)  # checked before anything is written
     path.parent.mkdir(parents=True, exist_ok=True)
     if not path.is_file() or path.read_text() != text:
         write_text_atomic(text, path, path.parent / ".tmp")
-    return load_experiment(path)
+    return experiment
 
 
 def run_ladder(

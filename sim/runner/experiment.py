@@ -158,17 +158,19 @@ def load_experiment(name_or_path: str | Path) -> Experiment:
     """The experiment at a path, or a shipped one by name; ConfigError on any problem."""
     path = _experiment_path(name_or_path)
     raw, text = F.read_toml(path)
-    try:
-        return _build(raw, path, text)
-    except ConfigError as err:
-        raise err.in_file(path) from None
+    return _built(raw, path, text)
 
 
 def experiment_from_text(text: str, path: Path) -> Experiment:
     """The experiment ``text`` would be as the file ``path``, neither read nor written (a
     plan checked before it is saved); ConfigError naming ``path`` as ``load_experiment``."""
+    return _built(tomllib.loads(text), path, text)
+
+
+def _built(raw: dict[str, Any], path: Path, text: str) -> Experiment:
+    """``_build``, its errors naming the file ``path``."""
     try:
-        return _build(tomllib.loads(text), path, text)
+        return _build(raw, path, text)
     except ConfigError as err:
         raise err.in_file(path) from None
 
