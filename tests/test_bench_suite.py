@@ -34,6 +34,7 @@ def test_all_cores_run_gives_every_worker_the_one_core_hands_and_is_bracketed(mo
     )
     suite.main()
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert "reference_after" not in [line["bench"] for line in lines]  # no first reference run
     greedy = ("rummy_basic", 2, "greedy")
     assert calls[:3] == [
         (*greedy, suite.HANDS, 1),
@@ -58,3 +59,30 @@ def test_all_cores_run_gives_every_worker_the_one_core_hands_and_is_bracketed(mo
         "hands": suite.HANDS,
     }  # the reference lines first
     assert [line["bench"] for line in lines[1:4]] == ["engine", "engine", "engine_scaling"]
+
+
+def test_the_reference_runs_again_after_the_one_core_lines_and_says_how_the_host_drifted(
+    monkeypatch, capsys
+):
+    """A host that slowed while the suite ran shows in ``reference_after``: the reference's
+    second run, after the one-core engine lines and before the start-up line, and its
+    ratio to the first run."""
+    monkeypatch.setattr(suite, "bench", lambda *args, **kw: {"bench": "engine", "hands_per_s": 1.0})
+    monkeypatch.setattr(suite, "cpu_count", lambda: 2)
+    monkeypatch.setattr(suite, "startup_seconds", lambda: 0.5)
+    monkeypatch.setattr(suite, "deadwood_seconds", lambda hands: {"bench": "deadwood"})
+    for name in ("bench_pipeline", "bench_scaling", "bench_dask", "bench_memory"):
+        monkeypatch.setattr(suite, name, lambda hands, workers, name=name: {"bench": name})
+    monkeypatch.setattr(suite, "bench_report_pipeline", lambda workers: {"bench": "report"})
+    monkeypatch.setattr(
+        suite, "reference_figures", lambda hands: [{"bench": "reference", "hands_per_s": 1.6e6}]
+    )
+    monkeypatch.setattr(suite, "reference", lambda: {"bench": "reference", "hands_per_s": 0.8e6})
+    suite.main()
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    names = [line["bench"] for line in lines]
+    drift = lines[names.index("reference_after")]
+    assert drift == {"bench": "reference_after", "hands_per_s": 0.8e6,
+                     "first_hands_per_s": 1.6e6, "ratio": 0.5}  # fmt: skip
+    last_engine = max(i for i, line in enumerate(lines) if line["bench"] == "engine")
+    assert last_engine < names.index("reference_after") < names.index("startup")
