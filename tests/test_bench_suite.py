@@ -11,6 +11,18 @@ import json
 import benchmarks.suite as suite
 
 
+def _stand_ins(monkeypatch, fake_bench, cores: int) -> None:
+    """The suite with ``fake_bench`` for its engine runs, ``cores`` cores and every slow
+    figure but the reference's replaced by a one-line stand-in."""
+    monkeypatch.setattr(suite, "bench", fake_bench)
+    monkeypatch.setattr(suite, "cpu_count", lambda: cores)
+    monkeypatch.setattr(suite, "startup_seconds", lambda: 0.5)
+    monkeypatch.setattr(suite, "deadwood_seconds", lambda hands: {"bench": "deadwood"})
+    for name in ("bench_pipeline", "bench_scaling", "bench_dask", "bench_memory"):
+        monkeypatch.setattr(suite, name, lambda hands, workers, name=name: {"bench": name})
+    monkeypatch.setattr(suite, "bench_report_pipeline", lambda workers: {"bench": "report"})
+
+
 def test_all_cores_run_gives_every_worker_the_one_core_hands_and_is_bracketed(monkeypatch, capsys):
     calls = []
     speeds = itertools.chain([500_000.0, 1_800_000.0, 700_000.0], itertools.repeat(1.0))
@@ -22,13 +34,7 @@ def test_all_cores_run_gives_every_worker_the_one_core_hands_and_is_bracketed(mo
         return {"bench": "engine", "workers": workers, "hands": hands,
                 "hands_per_s": next(speeds)}  # fmt: skip
 
-    monkeypatch.setattr(suite, "bench", fake_bench)
-    monkeypatch.setattr(suite, "cpu_count", lambda: 3)
-    monkeypatch.setattr(suite, "startup_seconds", lambda: 0.5)
-    monkeypatch.setattr(suite, "deadwood_seconds", lambda hands: {"bench": "deadwood"})
-    for name in ("bench_pipeline", "bench_scaling", "bench_dask", "bench_memory"):
-        monkeypatch.setattr(suite, name, lambda hands, workers, name=name: {"bench": name})
-    monkeypatch.setattr(suite, "bench_report_pipeline", lambda workers: {"bench": "report"})
+    _stand_ins(monkeypatch, fake_bench, cores=3)
     monkeypatch.setattr(
         suite, "reference_figures", lambda hands: [{"bench": "engine_vs_reference", "hands": hands}]
     )
@@ -67,13 +73,7 @@ def test_the_reference_runs_again_after_the_one_core_lines_and_says_how_the_host
     """A host that slowed while the suite ran shows in ``reference_after``: the reference's
     second run, after the one-core engine lines and before the start-up line, and its
     ratio to the first run."""
-    monkeypatch.setattr(suite, "bench", lambda *args, **kw: {"bench": "engine", "hands_per_s": 1.0})
-    monkeypatch.setattr(suite, "cpu_count", lambda: 2)
-    monkeypatch.setattr(suite, "startup_seconds", lambda: 0.5)
-    monkeypatch.setattr(suite, "deadwood_seconds", lambda hands: {"bench": "deadwood"})
-    for name in ("bench_pipeline", "bench_scaling", "bench_dask", "bench_memory"):
-        monkeypatch.setattr(suite, name, lambda hands, workers, name=name: {"bench": name})
-    monkeypatch.setattr(suite, "bench_report_pipeline", lambda workers: {"bench": "report"})
+    _stand_ins(monkeypatch, lambda *args, **kw: {"bench": "engine", "hands_per_s": 1.0}, cores=2)
     monkeypatch.setattr(
         suite, "reference_figures", lambda hands: [{"bench": "reference", "hands_per_s": 1.6e6}]
     )
