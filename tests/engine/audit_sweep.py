@@ -213,6 +213,8 @@ def main(argv: list[str] | None = None) -> int:
         help="with --every-count: only the variant files whose name matches from its start",
     )  # fmt: skip
     args = parser.parse_args(argv)
+    if args.only is not None and not args.every_count:
+        parser.error("--only limits --every-count; give --every-count HANDS with it")
     start = time.perf_counter()
     print(f"audit sweep, seed {args.seed}", flush=True)
     if args.every_count:
