@@ -70,6 +70,7 @@ from sim.engine.layout import (
     P_DEUCES_WILD,
     P_DISCARD_DRAW,
     P_FAMILY,
+    P_GO_OUT_PATTERN,
     P_GROUP_DUPLICATES,
     P_INITIAL_MELD_MIN,
     P_JOKER_DECLARE,
@@ -87,6 +88,7 @@ from sim.engine.layout import (
     P_TONK_ONE_LAYOFF,
     P_TONK_STOCK_CARD,
     P_TONK_WAIT,
+    PATTERN_NONE,
     RUN_ANY_SUIT,
     SCORE_CONTINENTAL,
     SCORE_OWN_MELDS,
@@ -317,6 +319,14 @@ def declarations_legal(fx, params, st, m):
     return not must or popcount(declared) == min(jokers, N_SUITS)
 
 
+@gated(P_GO_OUT_PATTERN, lambda v: v != PATTERN_NONE, np.bool_(True))
+@kernel
+def _pattern_on_table(fx, params, st):
+    """Do the table's melds hold exactly the runs of the rules' fixed pattern
+    (``patterns.table_fits_pattern``)?"""
+    return table_fits_pattern(st, pattern_lengths(fx, params), wild_pattern(fx, params))
+
+
 @kernel
 def check_state(fx, params, st, piles, work):
     """Count the invariants of the module docstring that fail now (only in audit mode)."""
@@ -348,7 +358,7 @@ def check_state(fx, params, st, piles, work):
         if concealed and st[R_SEAT + st[R_MELD + m, M_OWNER], S_N] != 0:
             bad += 1  # all_at_once: melds reach the table only with a whole hand (§2D.18)
     if concealed and st[R_SC, C_N_MELDS] > 0 and patterned(fx, params):
-        if not table_fits_pattern(st, pattern_lengths(fx, params), wild_pattern(fx, params)):
+        if not _pattern_on_table(fx, params, st):
             bad += 1  # a fixed pattern: exactly its runs went down (§3.11, §3.15)
     borrows = st[R_SC, C_BORROWS_TURN]
     if borrows > 1 or (borrows > 0 and rule(fx, params, P_BORROWING) == BORROW_OFF):

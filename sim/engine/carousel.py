@@ -390,6 +390,7 @@ def carousel_turn(fx, params, values, bots, st, piles, rng, work, events, seat):
     return TURN_ON
 
 
+@gated(P_FAMILY, _carousel, np.int64(0))
 @kernel
 def check_carousel_turn(fx, params, st):
     """Audit of the turn just played (module docstring): at most one meld action, at most

@@ -109,6 +109,7 @@ def round_wins(st, won, players):
             won[p] += 1
 
 
+@gated(P_FAMILY, lambda v: v == FAMILY_CAROUSEL, None)
 @kernel
 def carousel_final(fx, params, totals, won, players, final):
     """``final``: the game's final totals (module docstring) from the ``totals`` and the
@@ -129,6 +130,7 @@ def carousel_final(fx, params, totals, won, players, final):
             final[p] += CAROUSEL_ROUND_BONUS * won[p]
 
 
+@gated(P_FAMILY, lambda v: v == FAMILY_CAROUSEL, (np.bool_(False), np.int64(-1)))
 @kernel
 def carousel_over(fx, params, totals, won, players, final):
     """Does the game end now (a player at the target, a single highest final total), and

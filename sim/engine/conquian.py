@@ -299,6 +299,7 @@ def conquian_turn(fx, params, values, bots, st, piles, rng, work, events, seat):
     return TURN_ON
 
 
+@gated(P_FAMILY, _conquian, np.int64(0))
 @kernel
 def check_conquian(fx, params, st, winner):
     """Audit: each seat's melded and held cards add up to the deal (``hand_size``), the

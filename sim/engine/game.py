@@ -93,7 +93,7 @@ from sim.engine.rows import (
     H_WINNER,
 )
 from sim.engine.scoring import start_total
-from sim.engine.specs import rule
+from sim.engine.specs import gated, rule
 from sim.engine.state import (
     C_LOG,
     C_N_EVENTS,
@@ -161,6 +161,7 @@ def next_stake(stake, reason):
     return stake + 1 if reason == REASON_EXHAUSTED else np.int64(1)
 
 
+@gated(P_FAMILY, lambda v: v == FAMILY_GIN, None)
 @kernel
 def gin_game_bonuses(fx, params, totals, won, side, winner, players, final):
     """``final``: a gin game's final scores (module docstring) from the ``totals`` toward

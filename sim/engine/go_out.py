@@ -47,6 +47,7 @@ from sim.engine.layout import (
     P_MUST_DISCARD_TO_GO_OUT,
     P_PACKS,
     PATTERN_CONTINENTAL,
+    PATTERN_NONE,
     TIMING_ALL_AT_ONCE,
     TIMING_KNOCK,
 )
@@ -153,6 +154,15 @@ def out_discard(fx, params, values, st, work, seat):
     )
 
 
+def _fixed_pattern(value: int) -> bool:
+    return value != PATTERN_NONE
+
+
+def _continental(value: int) -> bool:
+    return value == PATTERN_CONTINENTAL
+
+
+@gated(P_GO_OUT_PATTERN, _fixed_pattern, np.int64(OUT_NONE))
 @kernel
 def pattern_out(fx, params, values, st, work, seat, allowed, whole):
     """How ``seat``'s hand goes out under a fixed pattern (``go_out_pattern``, §3.15): as
@@ -180,6 +190,7 @@ def pattern_out(fx, params, values, st, work, seat, allowed, whole):
     return best
 
 
+@gated(P_GO_OUT_PATTERN, _continental, np.int64(OUT_NONE))
 @kernel
 def wild_out(fx, params, values, st, work, seat, allowed):
     """How ``seat``'s hand goes out under a pattern with wild cards (Continental §3.11,
@@ -211,7 +222,7 @@ def fit_hand(fx, params, values, st, work, seat, allowed, write):
     )  # fmt: skip
 
 
-@gated(P_GO_OUT_PATTERN, lambda v: v == PATTERN_CONTINENTAL, np.bool_(False))
+@gated(P_GO_OUT_PATTERN, _continental, np.bool_(False))
 @kernel
 def quick_out(fx, params, values, st, work, events, seat):
     """Continental (§3.11): ``seat``, before drawing in his first turn, goes out when his
@@ -274,6 +285,17 @@ def go_out(fx, params, values, st, work, events, seat, card):
         rest = hand & ~(np.int64(1) << card)
     elif rule(fx, params, P_MUST_DISCARD_TO_GO_OUT) == 1:
         return False
+    if patterned(fx, params):
+        return lay_pattern(fx, params, values, st, work, events, seat, card, rest)
+    return lay_whole(fx, params, values, st, work, events, seat, rest, np.int64(0))
+
+
+@gated(P_GO_OUT_PATTERN, _fixed_pattern, np.bool_(False))
+@kernel
+def lay_pattern(fx, params, values, st, work, events, seat, card, rest):
+    """``go_out`` under a fixed pattern: ``seat`` lays down his hand less ``card`` (``rest``;
+    ``OUT_WHOLE``: none) when it is the pattern; returns whether it was (else nothing is laid
+    down)."""
     if wild_pattern(fx, params):  # §3.11: runs of one of the pattern's alternatives
         allowed = np.int64(1) << card if card >= 0 else np.int64(0)
         if fit_hand(fx, params, values, st, work, seat, allowed, np.bool_(True)) != (
@@ -282,13 +304,11 @@ def go_out(fx, params, values, st, work, events, seat, card):
             return False
         lay_arrangement(fx, params, st, work, events, seat, np.bool_(True))
         return True
-    if patterned(fx, params):  # §3.15: exactly the pattern's runs go down
-        lengths = pattern_lengths(fx, params)
-        if fit_pattern(values, work, rest, run_layout(fx, params), lengths, np.bool_(True)) == 0:
-            return False
-        lay_arrangement(fx, params, st, work, events, seat, np.bool_(False))
-        return True
-    return lay_whole(fx, params, values, st, work, events, seat, rest, np.int64(0))
+    lengths = pattern_lengths(fx, params)  # §3.15: exactly the pattern's runs go down
+    if fit_pattern(values, work, rest, run_layout(fx, params), lengths, np.bool_(True)) == 0:
+        return False
+    lay_arrangement(fx, params, st, work, events, seat, np.bool_(False))
+    return True
 
 
 @kernel

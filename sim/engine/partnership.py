@@ -21,9 +21,9 @@ from __future__ import annotations
 import numpy as np
 
 from sim.engine.jit import kernel
-from sim.engine.layout import P_AUDIT, REASON_VOID
+from sim.engine.layout import FAMILY_GIN, P_AUDIT, P_FAMILY, REASON_VOID
 from sim.engine.rows import H_VIOLATIONS
-from sim.engine.specs import rule
+from sim.engine.specs import gated, rule
 from sim.engine.state import (
     C_N_EVENTS,
     E_TABLE,
@@ -135,6 +135,7 @@ def tally_table(st, events, tally, hand_index, table, first_event, reason, winne
         tally[T_BEST_REASON] = reason
 
 
+@gated(P_FAMILY, lambda v: v == FAMILY_GIN, (np.int64(0), np.int64(-1)))
 @kernel
 def team_hand(fx, params, st, events, tally, scores, row):
     """The partnership hand's result from both tables' ``tally``: each seat's hand score

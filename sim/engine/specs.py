@@ -194,19 +194,32 @@ def _gate(kernel, slot, runs, never):
     )
 
     def pick(fx):
-        may_be = _may_be(fx.values[slot])
-        return scope["stand_in"] if may_be is not None and not any(map(runs, may_be)) else function
+        return function if _runs_under(fx, slot, runs) else scope["stand_in"]
 
     scope["_gate_pick_"] = pick  # a name no kernel parameter shadows (``pick`` is one)
     call = scope["call"]
     call.__name__ = call.__qualname__ = function.__name__
     call.__doc__ = function.__doc__
+    call.gate = (slot, runs)
     # the kernel's own options; never called from Python, so no wrapper for Python callers
     options = dict(getattr(kernel, "targetoptions", {}))
     options.update(no_cpython_wrapper=True, no_cfunc_wrapper=True)
     options.pop("nopython", None)
     overload(call, jit_options=options)(scope["choose"])
     return call
+
+
+def _runs_under(fx: Fixed, slot: int, runs: Callable[[int], bool]) -> bool:
+    """Can a mechanic gated on ``slot`` by ``runs`` run under the spec ``fx``?"""
+    may_be = _may_be(fx.values[slot])
+    return may_be is None or any(map(runs, may_be))
+
+
+def compiled_under(kernel, spec: Fixed) -> bool:
+    """Does ``spec`` compile ``kernel`` itself rather than a ``gated`` stand-in (every kernel
+    that is not gated: yes)? What a spec's cold compile pays for, without compiling it."""
+    gate = getattr(kernel, "gate", None)
+    return gate is None or _runs_under(spec, *gate)
 
 
 GENERIC = fixed("generic", {})

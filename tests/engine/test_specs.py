@@ -6,15 +6,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from sim.engine import audit, carousel, carousel_score, conquian, game, go_out, partnership
 from sim.engine import layout as L
 from sim.engine.api import kernel_bots, with_bots
 from sim.engine.jit import kernel
 from sim.engine.layout import P_ACE_RANK, P_CALL_RUMMY
 from sim.engine.specs import (
     GENERIC,
+    ONE_PACK_KNOCK,
     ONE_PACK_RUMMY,
     RUNTIME,
     STANDARD,
+    compiled_under,
     fixed,
     gated,
     rule,
@@ -123,6 +126,36 @@ def test_a_gated_kernel_is_a_stand_in_where_the_spec_limits_its_rule_to_values_i
     assert _read_call_rummy(both, params) == 1  # a limited slot is read at run time
     assert _turn(limited, params, np.int64(5)) == -7  # none of its values runs the phase
     assert _turn(both, params, np.int64(5)) == 6  # one of them does
+
+
+def test_compiled_under_says_which_specs_compile_a_gated_kernel():
+    assert not compiled_under(_calls_phase, STANDARD)
+    assert compiled_under(_calls_phase, GENERIC)
+    assert not compiled_under(_calls_phase, fixed("no_calls", {"call_rummy": (False,)}))
+    assert compiled_under(_calls_phase, fixed("calls_or_not", {"call_rummy": (False, True)}))
+    assert compiled_under(_turn, STANDARD)  # not gated: every spec compiles it
+
+
+FIXED_PATTERN = (go_out.pattern_out, go_out.lay_pattern, audit._pattern_on_table)
+CONTINENTAL = (go_out.wild_out, go_out.quick_out)
+CAROUSEL = (carousel_score.carousel_over, carousel_score.carousel_final,
+            carousel.check_carousel_turn)  # fmt: skip
+GIN = (game.gin_game_bonuses, partnership.team_hand)
+NOT_MAKE_RUN = (*FIXED_PATTERN, *CONTINENTAL, *CAROUSEL, conquian.check_conquian, *GIN)
+
+
+def test_make_runs_specs_compile_no_fixed_pattern_carousel_conquian_or_gin_code():
+    """§3.11, §3.15-16, §3.19, §3.21 are compiled only where they can be played: ``make run``
+    compiles STANDARD and ONE_PACK_RUMMY (issue #29's cold-compile bar), which fix
+    ``go_out_pattern = "none"`` and the rummy family; the pattern searches alone took ~22 s
+    of its ~200 s (docs/perf-log.md, 2026-12-07)."""
+    for spec in (STANDARD, ONE_PACK_RUMMY):
+        for gated_kernel in NOT_MAKE_RUN:
+            assert not compiled_under(gated_kernel, spec), (gated_kernel.__name__, spec.name)
+    for gated_kernel in NOT_MAKE_RUN:
+        assert compiled_under(gated_kernel, GENERIC), gated_kernel.__name__
+    for gated_kernel in GIN:  # 2-player gin, and 4-player gin's partnership game
+        assert compiled_under(gated_kernel, ONE_PACK_KNOCK), gated_kernel.__name__
 
 
 def test_a_gated_kernel_takes_the_spec_first():
