@@ -88,7 +88,6 @@ from sim.engine.layout import (
     P_TONK_ONE_LAYOFF,
     P_TONK_STOCK_CARD,
     P_TONK_WAIT,
-    PATTERN_NONE,
     RUN_ANY_SUIT,
     SCORE_CONTINENTAL,
     SCORE_OWN_MELDS,
@@ -113,6 +112,7 @@ from sim.engine.melds import (
 )
 from sim.engine.patterns import (
     DEUCE_RANK,
+    fixed_pattern,
     pattern_lengths,
     patterned,
     table_fits_pattern,
@@ -319,7 +319,7 @@ def declarations_legal(fx, params, st, m):
     return not must or popcount(declared) == min(jokers, N_SUITS)
 
 
-@gated(P_GO_OUT_PATTERN, lambda v: v != PATTERN_NONE, np.bool_(True))
+@gated(P_GO_OUT_PATTERN, fixed_pattern, np.bool_(True))
 @kernel
 def _pattern_on_table(fx, params, st):
     """Do the table's melds hold exactly the runs of the rules' fixed pattern

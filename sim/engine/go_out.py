@@ -46,8 +46,6 @@ from sim.engine.layout import (
     P_MELD_TIMING,
     P_MUST_DISCARD_TO_GO_OUT,
     P_PACKS,
-    PATTERN_CONTINENTAL,
-    PATTERN_NONE,
     TIMING_ALL_AT_ONCE,
     TIMING_KNOCK,
 )
@@ -58,9 +56,11 @@ from sim.engine.patterns import (
     DEUCES,
     FIT_NONE,
     FIT_WHOLE,
+    continental_pattern,
     cover,
     deuces_wild,
     fit_pattern,
+    fixed_pattern,
     pattern_lengths,
     pattern_size,
     patterned,
@@ -154,15 +154,7 @@ def out_discard(fx, params, values, st, work, seat):
     )
 
 
-def _fixed_pattern(value: int) -> bool:
-    return value != PATTERN_NONE
-
-
-def _continental(value: int) -> bool:
-    return value == PATTERN_CONTINENTAL
-
-
-@gated(P_GO_OUT_PATTERN, _fixed_pattern, np.int64(OUT_NONE))
+@gated(P_GO_OUT_PATTERN, fixed_pattern, np.int64(OUT_NONE))
 @kernel
 def pattern_out(fx, params, values, st, work, seat, allowed, whole):
     """How ``seat``'s hand goes out under a fixed pattern (``go_out_pattern``, §3.15): as
@@ -190,7 +182,7 @@ def pattern_out(fx, params, values, st, work, seat, allowed, whole):
     return best
 
 
-@gated(P_GO_OUT_PATTERN, _continental, np.int64(OUT_NONE))
+@gated(P_GO_OUT_PATTERN, continental_pattern, np.int64(OUT_NONE))
 @kernel
 def wild_out(fx, params, values, st, work, seat, allowed):
     """How ``seat``'s hand goes out under a pattern with wild cards (Continental §3.11,
@@ -222,7 +214,7 @@ def fit_hand(fx, params, values, st, work, seat, allowed, write):
     )  # fmt: skip
 
 
-@gated(P_GO_OUT_PATTERN, _continental, np.bool_(False))
+@gated(P_GO_OUT_PATTERN, continental_pattern, np.bool_(False))
 @kernel
 def quick_out(fx, params, values, st, work, events, seat):
     """Continental (§3.11): ``seat``, before drawing in his first turn, goes out when his
@@ -290,7 +282,7 @@ def go_out(fx, params, values, st, work, events, seat, card):
     return lay_whole(fx, params, values, st, work, events, seat, rest, np.int64(0))
 
 
-@gated(P_GO_OUT_PATTERN, _fixed_pattern, np.bool_(False))
+@gated(P_GO_OUT_PATTERN, fixed_pattern, np.bool_(False))
 @kernel
 def lay_pattern(fx, params, values, st, work, events, seat, card, rest):
     """``go_out`` under a fixed pattern: ``seat`` lays down his hand less ``card`` (``rest``;

@@ -52,7 +52,6 @@ from sim.engine.layout import (
     BOT_CAREFUL,
     BOT_RANDOM,
     P_GO_OUT_PATTERN,
-    PATTERN_NONE,
 )
 from sim.engine.legal import allowed_naturals
 from sim.engine.melds import MAX_LAYERS, _to_positions, n_positions, run_layout
@@ -60,6 +59,7 @@ from sim.engine.patterns import (
     DEUCES,
     cover,
     deuces_wild,
+    fixed_pattern,
     keep_size,
     kept_size,
     kinds_of_column,
@@ -141,7 +141,7 @@ def _cover_cards(fx, params, st, seat, hand):
     return hand & ~DEUCES, wilds
 
 
-@gated(P_GO_OUT_PATTERN, lambda v: v != PATTERN_NONE, np.bool_(False))
+@gated(P_GO_OUT_PATTERN, fixed_pattern, np.bool_(False))
 @kernel
 def pattern_wants(fx, params, values, bots, st, rng, work, seat, card):
     """Does ``seat`` take ``card`` from the discard pile (module docstring)?"""
@@ -168,7 +168,7 @@ def pattern_wants(fx, params, values, bots, st, rng, work, seat, card):
     return then > now
 
 
-@gated(P_GO_OUT_PATTERN, lambda v: v != PATTERN_NONE, np.int64(-1))
+@gated(P_GO_OUT_PATTERN, fixed_pattern, np.int64(-1))
 @kernel
 def pattern_discard(fx, params, values, bots, st, rng, work, seat):
     """The card ``seat`` discards when he does not go out (module docstring). A discard

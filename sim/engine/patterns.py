@@ -155,6 +155,16 @@ def pattern_lengths(fx, params):
     return np.int64(0)
 
 
+def fixed_pattern(code: int) -> bool:
+    """Is the ``go_out_pattern`` code a fixed pattern (not ``none``)? For ``specs.gated``."""
+    return code != PATTERN_NONE
+
+
+def continental_pattern(code: int) -> bool:
+    """Is the ``go_out_pattern`` code Continental's pattern set? For ``specs.gated``."""
+    return code == PATTERN_CONTINENTAL
+
+
 @kernel
 def patterned(fx, params):
     """Does going out need a fixed pattern (``go_out_pattern`` other than ``none``)?"""
