@@ -6,8 +6,9 @@
 - ``engine_vs_reference``: 2-player ``rummy_basic`` greedy on one core, and its ratio to
   the reference (bar: 0.4);
 - ``cold_compile``: wall and CPU seconds to compile every kernel that ``make run`` and the
-  five variants of issue #29 need (the STANDARD and ONE_PACK_RUMMY specs) into an empty
-  numba cache, median of two runs in fresh processes (bar: 120 s); ``cold_compile_every_spec``
+  five variants of issue #29 need, planned as one run (``specs.plan_specs``: the
+  ONE_PACK_RUMMY spec, STANDARD's rummy_basic folded into it), into an empty numba cache,
+  median of two runs in fresh processes (bar: 120 s); ``cold_compile_every_spec``
   the same with ONE_PACK_KNOCK and GENERIC too (gin, Tonk and every other variant: what
   ``make test`` compiles).
 """
@@ -32,16 +33,23 @@ _COMPILE_SCRIPT = """
 import sys, time
 import numpy as np
 from sim.engine import api
+from sim.engine.specs import plan_specs
 from sim.rules import load_variant
 start = time.perf_counter()
+plays = []
 for variant, players in {variants!r}:
     params, values = api.compile_rules(load_variant(variant), players)
-    api.play(params, values, np.array([0, 1] * (players // 2)), hands=20)
+    bots = np.array([0, 1] * (players // 2))
+    plays.append((api.with_bots(params, api.kernel_bots(bots)), values, bots))
+# as the runner plans them (sim.runner.run._arm_specs): one plan, few hands; or each its own
+specs = plan_specs([(params, 20 if {fold} else 10**12) for params, _, _ in plays])
+for (params, values, bots), spec in zip(plays, specs):
+    api.play(params, values, bots, hands=20, spec=spec)
 print(time.perf_counter() - start)
 """
 
 MAKE_RUN = (
-    ("rummy_basic", 2),  # STANDARD
+    ("rummy_basic", 2),  # STANDARD's, played under ONE_PACK_RUMMY in one plan (specs.FOLDS)
     ("around_the_corner", 2),  # ONE_PACK_RUMMY: the default experiment's other arms
     ("block_rummy", 4),
     ("full_rummy", 2),  # the five variants of issue #29, on ONE_PACK_RUMMY too
@@ -51,7 +59,8 @@ MAKE_RUN = (
     ("call_rummy", 2),
 )
 """What ``make run`` and the five variants of issue #29 play: their specs' kernels are what
-the cold compile bar counts (the first ``make run`` of a new user)."""
+the cold compile bar counts (the first ``make run`` of a new user), planned as one run plans
+its arms (``specs.plan_specs``): ONE_PACK_RUMMY alone."""
 
 EVERY_SPEC = (*MAKE_RUN, ("gin_rummy", 2), ("tonk", 2))
 """Then ONE_PACK_KNOCK (gin) and GENERIC (Tonk and every other variant): what ``make test``
@@ -90,13 +99,16 @@ def engine_hands_per_s(hands: int = 1_000_000) -> float:
     return statistics.median(rates)
 
 
-def _compile_seconds(variants: tuple[tuple[str, int], ...]) -> tuple[float, float]:
-    """Wall and CPU seconds of a fresh process that plays ``variants`` into an empty cache."""
+def _compile_seconds(
+    variants: tuple[tuple[str, int], ...], fold: bool = True
+) -> tuple[float, float]:
+    """Wall and CPU seconds of a fresh process that plays ``variants`` into an empty cache,
+    under the specs one run of them would plan (``fold``), or each under its most specific."""
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
-        script = _COMPILE_SCRIPT.format(variants=variants)
+        script = _COMPILE_SCRIPT.format(variants=variants, fold=fold)
         subprocess.run([sys.executable, "-c", script], env=env, check=True, capture_output=True)
         wall = time.perf_counter() - start
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -108,15 +120,16 @@ def cold_compile(repeats: int = 2) -> list[dict]:
     ``make run`` needs (the bar), then every spec."""
     lines = []
     cases = (
-        ("cold_compile", MAKE_RUN, "STANDARD, ONE_PACK_RUMMY"),
+        ("cold_compile", MAKE_RUN, "ONE_PACK_RUMMY", True),
         (
             "cold_compile_every_spec",
             EVERY_SPEC,
             "STANDARD, ONE_PACK_RUMMY, ONE_PACK_KNOCK, GENERIC",
+            False,
         ),
     )
-    for name, variants, specs in cases:
-        runs = [_compile_seconds(variants) for _ in range(repeats)]
+    for name, variants, specs, fold in cases:
+        runs = [_compile_seconds(variants, fold) for _ in range(repeats)]
         lines.append(
             {
                 "bench": name,

@@ -25,7 +25,7 @@ same answers, and a gated kernel is simply called.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 from numba import types
@@ -307,3 +307,41 @@ def spec_for(params: np.ndarray) -> Fixed:
         if spec.matches(params):
             return spec
     return GENERIC
+
+
+def spec_named(name: str) -> Fixed:
+    """The spec of :data:`SPECS` called ``name``."""
+    for spec in SPECS:
+        if spec.name == name:
+            return spec
+    raise ValueError(f"no spec {name!r}; the specs are {', '.join(s.name for s in SPECS)}")
+
+
+FOLDS = {STANDARD.name: ONE_PACK_RUMMY}
+"""A spec whose games a more general spec plays nearly as fast, so that a plan which
+compiles the general one anyway need not compile the specific one too (:func:`plan_specs`):
+ONE_PACK_RUMMY plays STANDARD's games about 13% slower (2-player rummy_basic, greedy;
+docs/perf-log.md), and STANDARD's own cold compile is about 40% of ``make run``'s."""
+
+FOLD_HANDS = 20_000_000
+"""A plan folds a spec of :data:`FOLDS` only while the hands it would play under it number
+fewer than this: where its own compile (about 45 s on an idle core) costs more than the
+fold's slower play (13% of about 4-20 µs a hand, on each worker)."""
+
+
+def plan_specs(wanted: Sequence[tuple[np.ndarray, int]]) -> list[Fixed]:
+    """The spec each of a plan's rule sets plays under, given each set's params (bots
+    included, ``api.with_bots``) and the hands it will play: its most specific
+    (:func:`spec_for`), except that the sets of a spec of :data:`FOLDS` play under its
+    fold when another set of the plan needs that spec anyway and they play fewer than
+    :data:`FOLD_HANDS` hands in all. So ``make run``'s default experiment compiles one spec,
+    not two, on a new user's first run. A spec changes only speed, never play."""
+    chosen = [spec_for(params) for params, _ in wanted]
+    for folded, into in FOLDS.items():
+        needed = any(spec is into for spec in chosen)
+        hands = sum(n for (_, n), spec in zip(wanted, chosen, strict=True) if spec.name == folded)
+        if needed and hands < FOLD_HANDS:
+            chosen = [into if spec.name == folded else spec for spec in chosen]
+    for (params, _), spec in zip(wanted, chosen, strict=True):
+        assert spec.matches(params), (spec, "a fold must cover the specs it folds")
+    return chosen

@@ -30,7 +30,7 @@ from sim.engine import rows as R
 from sim.rules.loader import rules_to_toml
 from sim.runner import manifest as mf
 from sim.runner.experiment import Arm, Experiment
-from sim.runner.shards import ShardResult, ShardTask, warm_shard
+from sim.runner.shards import ShardResult, ShardTask, bot_codes, warm_shard
 
 
 class RunError(Exception):
@@ -80,6 +80,7 @@ def plan(experiment: Experiment, root: Path) -> list[ShardTask]:
         for params, _, _ in compiled.values():
             params[L.P_DEAL_PER_GAME] = 1
     blocking = report_blocking(experiment)
+    specs = _arm_specs(experiment, compiled, rotations)
     for shard in range(n_shards):
         count = min(experiment.shard_size, experiment.per_arm - shard * experiment.shard_size)
         for arm in experiment.arms:
@@ -102,9 +103,31 @@ def plan(experiment: Experiment, root: Path) -> list[ShardTask]:
                     root=str(root),
                     teams=arm.rules.in_partnerships(arm.players),
                     hand_blocks=blocking,
+                    spec=specs[arm.name],
                 )
             )
     return tasks
+
+
+def _arm_specs(
+    experiment: Experiment, compiled: dict[str, tuple], rotations: dict[str, int]
+) -> dict[str, str]:
+    """The compile-time spec each arm plays under (``specs.plan_specs``: its most specific,
+    but STANDARD's arms under ONE_PACK_RUMMY when the plan needs that spec anyway and they
+    are few enough), so a plan compiles as few specs as its arms allow. A game counted in
+    games is reckoned at :data:`MIRROR_HANDS_PER_GAME` hands."""
+    from sim.engine.specs import plan_specs
+
+    per_game = 1 if experiment.unit == "hands" else MIRROR_HANDS_PER_GAME
+    wanted = [
+        (
+            api.with_bots(compiled[arm.name][0], api.kernel_bots(bot_codes(arm.bots))),
+            experiment.per_arm * rotations[arm.name] * per_game,
+        )
+        for arm in experiment.arms
+    ]
+    chosen = plan_specs(wanted)
+    return {arm.name: spec.name for arm, spec in zip(experiment.arms, chosen, strict=True)}
 
 
 def report_blocking(experiment: Experiment) -> Blocking:
@@ -349,17 +372,14 @@ def _warm_up(todo: list[ShardTask], reporter: Reporter) -> None:
     shard of each compile-time spec the plan uses (``sim.engine.specs``), on a hand and nothing
     written. Compiling here, in one process, also keeps two workers from writing one
     kernel's cache at once."""
-    from sim.engine.api import kernel_bots, with_bots
     from sim.engine.jit import cache_is_cold
-    from sim.engine.specs import spec_for
 
     if cache_is_cold():
         reporter.log("compiling the engine's kernels (first run only; 1-2 minutes on 2 cores)")
     seen: set[str] = set()
     for task in todo:
-        name = spec_for(with_bots(task.params, kernel_bots(task.bot_codes()))).name
-        if name not in seen:
-            seen.add(name)
+        if task.spec not in seen:
+            seen.add(task.spec)
             warm_shard(task)
 
 

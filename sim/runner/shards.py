@@ -28,6 +28,7 @@ from sim.engine import api
 from sim.engine import layout as L
 from sim.engine import rows as R
 from sim.engine.api import Played, play
+from sim.engine.specs import Fixed, spec_named
 
 CHUNK_HANDS = 20_000  # hands per kernel call: bounds memory and sets the progress step
 
@@ -60,10 +61,16 @@ class ShardTask:
     teams: bool = False  # the seats play in partnerships (RULES.md §3.19): two sides score
     hand_blocks: Blocking | None = None  # the report's blocking: keep the shard's blocks in
     # its hands file's footer (sim.dataset.summaries); None where the plan cannot know it
+    spec: str = ""  # the compile-time spec it plays under (sim.engine.specs.plan_specs; ""
+    # the most specific that fits): speed only, never play
 
     def bot_codes(self) -> np.ndarray:
         """The ``BOT_*`` code of each seat, as the kernels take them."""
         return bot_codes(self.bots)
+
+    def fixed(self) -> Fixed | None:
+        """The compile-time spec to play under (None: the most specific that fits)."""
+        return spec_named(self.spec) if self.spec else None
 
     @property
     def key(self) -> str:
@@ -148,7 +155,7 @@ def warm_shard(task: ShardTask) -> None:
     """Load what a shard runs, on a hand or two and nothing written: the engine's kernels and,
     where the shard keeps its hand blocks, the summaries' code (each worker would otherwise
     load them itself)."""
-    out = api.play(task.params, task.card_values, task.bot_codes(), hands=1)
+    out = api.play(task.params, task.card_values, task.bot_codes(), hands=1, spec=task.fixed())
     if task.hand_blocks is not None:
         sid = ShardId(task.ruleset, task.variant, len(task.bots), task.bots, task.seed, 0)
         hands = hands_table(out, sid, teams=task.teams)
@@ -212,6 +219,7 @@ def _play_chunks(params, values, codes, task: ShardTask, progress: Progress | No
             hands=hands,
             games=games,
             dealer=carry,
+            spec=task.fixed(),
         )
         if not last:
             out = _complete_games(out, first_game)

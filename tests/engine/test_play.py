@@ -208,6 +208,8 @@ def test_the_standard_spec_plays_the_generic_hands(variant, players, bot):
 
 
 ONE_PACK_CASES = [
+    ("rummy_basic", 2),  # STANDARD's, which a plan may fold into ONE_PACK_RUMMY (specs.FOLDS)
+    ("rummy_basic", 4),
     ("around_the_corner", 2),
     ("block_rummy@002", 4),
     ("full_rummy", 3),

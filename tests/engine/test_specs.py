@@ -12,6 +12,7 @@ from sim.engine.api import kernel_bots, with_bots
 from sim.engine.jit import kernel
 from sim.engine.layout import P_ACE_RANK, P_CALL_RUMMY
 from sim.engine.specs import (
+    FOLD_HANDS,
     GENERIC,
     ONE_PACK_KNOCK,
     ONE_PACK_RUMMY,
@@ -20,8 +21,10 @@ from sim.engine.specs import (
     compiled_under,
     fixed,
     gated,
+    plan_specs,
     rule,
     spec_for,
+    spec_named,
 )
 from sim.rules.toggles import TOGGLES, Kind
 
@@ -95,6 +98,37 @@ def test_spec_for_takes_the_most_specific_matching_spec():
     assert custom.matches(params) and not STANDARD.matches(params)
 
 
+def _params(variant: str, players: int, bots: list[int]) -> np.ndarray:
+    from sim.engine.api import compile_rules
+    from sim.rules import load_variant
+
+    params, _ = compile_rules(load_variant(variant), players)
+    return with_bots(params, kernel_bots(np.array(bots)))
+
+
+@pytest.mark.nojit
+def test_a_plan_folds_standard_into_one_pack_rummy_only_when_it_compiles_that_anyway():
+    """``plan_specs``: a plan with STANDARD's and ONE_PACK_RUMMY's rule sets compiles
+    ONE_PACK_RUMMY alone (``make run``'s default experiment: one spec on a first run), but
+    STANDARD's sets alone keep STANDARD, past ``FOLD_HANDS`` hands they keep it too, and
+    nothing folds into another spec (gin keeps ONE_PACK_KNOCK beside Tonk's GENERIC)."""
+    g = L.BOT_GREEDY
+    basic = _params("rummy_basic", 2, [g, g])
+    corner = _params("around_the_corner", 2, [g, g])
+    gin = _params("gin_rummy", 2, [g, g])
+    tonk = _params("tonk", 2, [g, g])
+    assert plan_specs([(basic, 1000), (corner, 1000)]) == [ONE_PACK_RUMMY, ONE_PACK_RUMMY]
+    assert plan_specs([(basic, 1000), (basic, 5)]) == [STANDARD, STANDARD]
+    big = FOLD_HANDS // 2
+    kept = [STANDARD, STANDARD, ONE_PACK_RUMMY]
+    assert plan_specs([(basic, big), (basic, big), (corner, 1)]) == kept
+    assert plan_specs([(basic, big), (basic, big - 1), (corner, 1)])[0] is ONE_PACK_RUMMY
+    assert plan_specs([(gin, 10), (tonk, 10), (basic, 10)]) == [ONE_PACK_KNOCK, GENERIC, STANDARD]
+    assert spec_named("one_pack_rummy") is ONE_PACK_RUMMY
+    with pytest.raises(ValueError, match="no spec 'fast'"):
+        spec_named("fast")
+
+
 @pytest.mark.nojit
 def test_an_mc_seat_sets_the_engine_slot_that_specs_read():
     params = np.zeros(L.N_PARAMS, np.int64)
@@ -146,7 +180,7 @@ NOT_MAKE_RUN = (*FIXED_PATTERN, *CONTINENTAL, *CAROUSEL, conquian.check_conquian
 
 def test_make_runs_specs_compile_no_fixed_pattern_carousel_conquian_or_gin_code():
     """§3.11, §3.15-16, §3.19, §3.21 are compiled only where they can be played: ``make run``
-    compiles STANDARD and ONE_PACK_RUMMY (issue #29's cold-compile bar), which fix
+    compiles ONE_PACK_RUMMY (issue #29's cold-compile bar; STANDARD for ``make bench``), which fix
     ``go_out_pattern = "none"`` and the rummy family; the pattern searches alone took ~22 s
     of its ~200 s (docs/perf-log.md, 2026-12-07)."""
     for spec in (STANDARD, ONE_PACK_RUMMY):

@@ -129,3 +129,21 @@ def test_mirroring_refuses_rules_where_the_winner_deals(tmp_path):
     with pytest.raises(ConfigError) as caught:
         load_experiment(write_experiment(tmp_path, text))
     assert "'mirror'" in str(caught.value) and "winner_deals" in str(caught.value)
+
+
+def test_a_plan_folds_standard_into_one_pack_rummy_and_writes_the_same_rows(tmp_path):
+    """SMALL's arms need STANDARD and ONE_PACK_RUMMY; the plan plays both under
+    ONE_PACK_RUMMY (``specs.plan_specs``: one spec to compile), and the basic arm's shard
+    is the same file under STANDARD. The default experiment plans one spec too."""
+    import dataclasses
+
+    exp = load_experiment(write_experiment(tmp_path, SMALL))
+    tasks = plan(exp, tmp_path / "folded")
+    assert {t.spec for t in tasks} == {"one_pack_rummy"}
+    basic = next(t for t in tasks if t.arm.startswith("basic"))
+    folded = shards.run_shard(basic)
+    own = shards.run_shard(dataclasses.replace(basic, spec="standard", root=str(tmp_path / "own")))
+    assert folded.hands == own.hands == 1000
+    assert (folded.hands_sha256, folded.games_sha256) == (own.hands_sha256, own.games_sha256)
+    default = plan(load_experiment("house-rules"), tmp_path / "default")
+    assert {t.spec for t in default} == {"one_pack_rummy"}

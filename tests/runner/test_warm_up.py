@@ -11,6 +11,7 @@ import pytest
 
 import sim.engine.api as api
 import sim.engine.jit as jit
+from sim.engine.specs import spec_for, spec_named
 from sim.rules import load_variant
 from sim.runner.run import _warm_up
 
@@ -23,13 +24,16 @@ class Log:
         self.lines.append(message)
 
 
-def _task(variant: str):
+def _task(variant: str, spec: str = ""):
     params, values = api.compile_rules(load_variant(variant), 2)
+    spec = spec or spec_for(params).name
     return SimpleNamespace(
         params=params,
         card_values=values,
         bot_codes=lambda: np.ones(2, np.int64),
         hand_blocks=None,  # a run whose hand blocks are not kept (sim.dataset.summaries)
+        spec=spec,  # the plan's spec (sim.runner.run._arm_specs)
+        fixed=lambda: spec_named(spec),
     )
 
 
@@ -48,6 +52,17 @@ def test_one_shard_of_each_spec_is_played_in_the_parent(monkeypatch, played):
     assert len(played) == 2
     assert played[0] is standard.params and played[1] is generic.params
     assert reporter.lines == []
+
+
+def test_a_folded_spec_is_not_warmed_on_its_own(monkeypatch):
+    """A plan that plays STANDARD's arms under ONE_PACK_RUMMY (``specs.plan_specs``) warms
+    that one spec, with the spec it plays under."""
+    monkeypatch.setattr(jit, "cache_is_cold", lambda: False)
+    specs = []
+    monkeypatch.setattr(api, "play", lambda *args, spec=None, **kw: specs.append(spec))
+    folded = _task("rummy_basic", "one_pack_rummy")
+    _warm_up([folded, _task("around_the_corner"), folded], Log())
+    assert specs == [spec_named("one_pack_rummy")]
 
 
 def test_a_cold_cache_says_it_compiles(monkeypatch, played):
