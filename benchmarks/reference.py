@@ -33,7 +33,7 @@ _COMPILE_SCRIPT = """
 import sys, time
 import numpy as np
 from sim.engine import api
-from sim.engine.specs import plan_specs
+from sim.engine.specs import plan_specs, spec_for
 from sim.rules import load_variant
 start = time.perf_counter()
 plays = []
@@ -42,7 +42,10 @@ for variant, players in {variants!r}:
     bots = np.array([0, 1] * (players // 2))
     plays.append((api.with_bots(params, api.kernel_bots(bots)), values, bots))
 # as the runner plans them (sim.runner.run._arm_specs): one plan, few hands; or each its own
-specs = plan_specs([(params, 20 if {fold} else 10**12) for params, _, _ in plays])
+if {fold}:
+    specs = plan_specs([(params, 20) for params, _, _ in plays])
+else:
+    specs = [spec_for(params) for params, _, _ in plays]
 for (params, values, bots), spec in zip(plays, specs):
     api.play(params, values, bots, hands=20, spec=spec)
 print(time.perf_counter() - start)

@@ -56,21 +56,21 @@ class ShardTask:
     count: int  # hands or games to play (per rotation)
     rotations: int  # 1, or the player count when deals are mirrored
     root: str  # the dataset folder DIR/<experiment>
+    spec: str  # the compile-time spec it plays under, by name (sim.engine.specs.plan_specs):
+    # speed only, never play
     write: bool = True  # False: play only (the engine-only figure of the pipeline benchmark)
     plan_id: str = ""  # the run's plan (manifest.plan_id); files are written only under it
     teams: bool = False  # the seats play in partnerships (RULES.md §3.19): two sides score
     hand_blocks: Blocking | None = None  # the report's blocking: keep the shard's blocks in
     # its hands file's footer (sim.dataset.summaries); None where the plan cannot know it
-    spec: str = ""  # the compile-time spec it plays under (sim.engine.specs.plan_specs; ""
-    # the most specific that fits): speed only, never play
 
     def bot_codes(self) -> np.ndarray:
         """The ``BOT_*`` code of each seat, as the kernels take them."""
         return bot_codes(self.bots)
 
-    def fixed(self) -> Fixed | None:
-        """The compile-time spec to play under (None: the most specific that fits)."""
-        return spec_named(self.spec) if self.spec else None
+    def fixed(self) -> Fixed:
+        """The compile-time spec to play under."""
+        return spec_named(self.spec)
 
     @property
     def key(self) -> str:
