@@ -48,7 +48,8 @@ order: such a card has no candidate). ``tests/oracles/arrangement.py`` enumerate
 arrangement by brute force and picks the first optimal one in the same order.
 
 **Forced cards** (``_forced_leaf``). With one pack, no jokers, runs of one suit and the ace
-low, undecided cards of which none is both in a group and in a run need no choice: every
+low (in the full pack or the 40-card one, where runs go through 7-J), undecided cards of
+which none is both in a group and in a run need no choice: every
 one that can meld is melded, and the first path below their frame is the answer there. The
 lowest undecided card of a group rank takes the full group (tried first); that of a run
 takes the run from its rank up as far as its suit holds cards (the latest window and the
@@ -57,6 +58,10 @@ meldable, so nothing after it below the frame can do better, and the rule above 
 So the search writes it directly and ends the path there (for most hands, at the root:
 no frame at all); only the cards in both a group and a run are branched on. A stretch
 longer than ``run_max``, or more melds than the caller allows, is searched as before.
+Under the conditions below the same holds where they only ask for cards to be melded
+(Conquian's ``keep``): the forced path melds every card that can meld, so it meets them
+whenever a path below the frame does; an initial-meld count, a must-meld card or cards
+kept apart are searched.
 
 **Opening conditions** (§2D.24-25). Before a player's initial meld only arrangements whose
 melds count at least ``minimum`` (``CA_OPEN``) and meld a given card take part; the same
@@ -981,9 +986,14 @@ def arrange_keeping(fx, params, values, work, layers, jokers, limit, keep, floor
 
 @kernel
 def _plain_runs(fx, params):
-    """Are runs of one suit with the ace low, so that a card's run neighbours are the kinds
-    4 above and below it (``_forced_count``)?"""
-    return run_layout(fx, params) == ACE_LOW and rule(fx, params, P_RUN_SUIT) != RUN_ANY_SUIT
+    """Are runs of one suit with the ace low, in the full pack or the 40-card one, so that a
+    card's run neighbours are the kinds one position above and below it in position space
+    (``_to_positions``: the kinds themselves, or J, Q, K moved down next to the 7;
+    ``_forced_count``)?"""
+    layout = run_layout(fx, params)
+    return (layout == ACE_LOW or layout == RUNS_STRIPPED) and rule(
+        fx, params, P_RUN_SUIT
+    ) != RUN_ANY_SUIT
 
 
 @kernel
@@ -991,16 +1001,18 @@ def _forced_count(fx, params, groups, runs):
     """The melds of the forced arrangement (module docstring, "Forced hands") of the cards
     ``groups`` (in some group, not in a run) and ``runs`` (in some run, not in a group): a
     group per rank and a run per stretch of one suit; -1 when a stretch is longer than
-    ``run_max`` (the search then decides how to cut it)."""
+    ``run_max`` (the search then decides how to cut it). Runs are counted in position
+    space (``_plain_runs``)."""
+    e = _to_positions(runs, run_layout(fx, params))
     cap = run_cap(fx, params)
     if cap < N_RANKS:
-        chain = runs
+        chain = e
         for i in range(1, cap + 1):
-            chain &= runs >> (N_SUITS * i)
+            chain &= e >> (N_SUITS * i)
         if chain != 0:
             return -1
     ranks = (groups | (groups >> 1) | (groups >> 2) | (groups >> 3)) & SUIT0
-    return popcount(ranks) + popcount(runs & ~(runs << N_SUITS))
+    return popcount(ranks) + popcount(e & ~(e << N_SUITS))
 
 
 @kernel
@@ -1008,6 +1020,8 @@ def _write_forced(fx, params, values, work, row, groups, runs):
     """Write the forced arrangement of ``groups`` and ``runs`` (``_forced_count``) as rows
     ``row``.., in the order the search takes its melds: by their lowest card."""
     ace_low = rule(fx, params, P_OPENING_ACE_LOW)
+    layout = run_layout(fx, params)
+    last = n_positions(layout)
     rest = groups | runs
     while rest != 0:
         c = lowest_kind(rest)
@@ -1019,22 +1033,27 @@ def _write_forced(fx, params, values, work, row, groups, runs):
             for t in range(N_SUITS):
                 shape |= ((take >> (rank * N_SUITS + t)) & 1) << (4 * t)
             mtype = MELD_GROUP
+            lo = rank
             length = popcount(take)
             meld_suit = -1
             change = 0
-        else:  # the run from its rank up as far as its suit holds cards
+        else:  # the run from its position up as far as its suit holds cards
+            lo = position_of(rank, layout, np.int64(0))
             take = np.int64(0)
             length = np.int64(0)
-            while rank + length < N_RANKS and (rest >> (c + N_SUITS * length)) & 1:
-                take |= np.int64(1) << (c + N_SUITS * length)
+            while lo + length < last:
+                kind = rank_at(lo + length, layout) * N_SUITS + suit
+                if (rest >> kind) & 1 == 0:
+                    break
+                take |= np.int64(1) << kind
                 shape |= np.int64(suit) << (3 * length)
                 length += 1
             mtype = MELD_RUN
             meld_suit = suit
-            change = _low_ace_change(values, rank, length, np.int64(ACE_LOW), ace_low)
+            change = _low_ace_change(values, lo, length, layout, ace_low)
         value = mask_value(values, take)
         _emit(
-            work, row, np.int64(mtype), rank, length, np.int64(meld_suit), np.int64(0), value,
+            work, row, np.int64(mtype), lo, length, np.int64(meld_suit), np.int64(0), value,
             shape, value + change,
         )  # fmt: skip
         work[row, CA_TAKE] = take
@@ -1079,8 +1098,11 @@ def _search(fx, params, values, work, layers, jokers, limit, minimum, must, apar
     work[W_SCAL, S_BEST_N] = 0
     work[W_SCAL, S_BEST_VALUE] = floor
     work[W_SCAL, S_TRUNCATED] = 0
-    # one pack, no jokers, plain runs: a frame whose cards are forced ends its path at once
-    forcing = not gate and n_layers == 1 and _plain_runs(fx, params)
+    # one pack, no jokers, plain runs: a frame whose cards are forced ends its path at once;
+    # under the conditions only where they just ask for cards melded (``also``, Conquian):
+    # the forced path melds every card that can meld
+    only_also = minimum <= 0 and must < 0 and apart == 0 and not by_opening
+    forcing = (not gate or only_also) and n_layers == 1 and _plain_runs(fx, params)
     groups = _group_cards(fx, params, layers, n_layers, jokers)
     runs = _run_cards(fx, params, layers[0], jokers)
     keep = groups | runs
@@ -1094,7 +1116,7 @@ def _search(fx, params, values, work, layers, jokers, limit, minimum, must, apar
         if _forced_leaf(
             fx, params, values, work, np.int64(0), np.int64(0), np.int64(0), groups, runs, limit
         ):
-            return work[W_SCAL, S_BEST_VALUE]
+            return _answer(work)
     top = np.int64(0)
     if gate:
         for kind in range(0, JOKER, N_SUITS):
@@ -1174,7 +1196,7 @@ def _search(fx, params, values, work, layers, jokers, limit, minimum, must, apar
             groups = _group_cards(fx, params, rest, n_layers, jokers)
             runs = _run_cards(fx, params, rest[0], jokers)
             keep = groups | runs
-            if keep != 0 and groups & runs == 0:
+            if keep != 0 and groups & runs == 0 and (not gate or need & ~keep == 0):
                 if _forced_leaf(
                     fx, params, values, work, depth + 1, melded + value, child_melds, groups,
                     runs, limit,
@@ -1195,6 +1217,12 @@ def _search(fx, params, values, work, layers, jokers, limit, minimum, must, apar
             n_layers, keep, opening, need,
         )  # fmt: skip
         depth += 1
+    return _answer(work)
+
+
+@kernel
+def _answer(work):
+    """The search's worth: the best arrangement's, 0 when none was found above the floor."""
     if work[W_SCAL, S_BEST_N] == 0 and work[W_SCAL, S_BEST_VALUE] != 0:
         work[W_SCAL, S_BEST_VALUE] = 0  # none found above the floor
     return work[W_SCAL, S_BEST_VALUE]

@@ -251,13 +251,16 @@ def test_1_3_the_run_cap_matches_the_oracle_in_the_40_card_pack():
 
 def test_2A_7_the_cards_to_keep_melded_match_the_oracle():
     """``arrange_keeping`` (Conquian's re-partition, §3.21) against the oracle's arrangements
-    that meld every card of the mask."""
+    that meld every card of the mask (RUMMYSIM_ORACLE_HANDS hands in make verify, 300 in
+    make test)."""
+    import os
+
     rules = oracle.Rules(strip=True, run_max=8)
     params = make_params(rules, 1)
     params[L.P_FAMILY] = L.FAMILY_CONQUIAN  # the conditions apply
     ones = np.ones(N_KINDS, np.int64)
     rng = random.Random(0x2A70)
-    for _ in range(300):
+    for _ in range(int(os.environ.get("RUMMYSIM_ORACLE_HANDS", "300"))):
         hand = rng.sample(STRIPPED, 11)
         keep = rng.sample(hand, rng.choice((1, 3, 4)))
         limit = rng.choice((0, 1, 2, 3))
@@ -306,24 +309,102 @@ def test_s1_13_forced_hands_are_written_without_a_search_and_match_the_oracle(ac
     ``CA_OPEN``)."""
     rng = random.Random(0x113 + (ace_low or 0))
     values = baseline_values(ace=rng.choice((1, 11, 15)))
-    forced = searched = 0
+    counts = [0, 0]  # searched, forced
     for _ in range(400):
         hand = _forced_hand(rng)
-        cap = rng.choice((13, 13, 5, 4))
+        rules = oracle.Rules(run_max=rng.choice((13, 13, 5, 4)))
         limit = rng.choice((0, 0, 0, 2))
-        rules = oracle.Rules(run_max=cap)
-        WORK[M.W_SCAL, M.S_NODES] = 0
-        got = engine_best(hand, rules, values, limit=limit, ace_low=ace_low)
-        nodes = int(WORK[M.W_SCAL, M.S_NODES])
-        one_pack = WORK[M.W_BEST : M.W_BEST + len(got[1])].copy()
-        assert got == oracle_best(hand, rules, values, limit, ace_low=ace_low), (hand, cap, limit)
-        assert engine_best(hand, rules, values, packs=2, limit=limit, ace_low=ace_low) == got
-        assert np.array_equal(WORK[M.W_BEST : M.W_BEST + len(got[1])], one_pack), hand
-        if nodes == 0 and got[1]:
-            forced += 1
-        elif got[1]:
-            searched += 1
-    assert forced > 150 and searched > 20, (forced, searched)
+        _count_forced(counts, hand, rules, values, limit, ace_low)
+    assert counts[1] > 150 and counts[0] > 20, counts
+
+
+def _count_forced(counts, hand, rules, values, limit, ace_low=None):
+    """Check one forced-leaf case: the one-pack answer is the oracle's, and every column of
+    its rows is the search's over the same cards read as two packs (which does not force);
+    count it in ``counts`` as forced (no frame pushed) or searched, when anything melds."""
+    WORK[M.W_SCAL, M.S_NODES] = 0
+    got = engine_best(hand, rules, values, limit=limit, ace_low=ace_low)
+    nodes = int(WORK[M.W_SCAL, M.S_NODES])
+    one_pack = WORK[M.W_BEST : M.W_BEST + len(got[1])].copy()
+    assert got == oracle_best(hand, rules, values, limit, ace_low=ace_low), (hand, rules, limit)
+    assert engine_best(hand, rules, values, packs=2, limit=limit, ace_low=ace_low) == got
+    assert np.array_equal(WORK[M.W_BEST : M.W_BEST + len(got[1])], one_pack), hand
+    if got[1]:
+        counts[nodes == 0] += 1
+
+
+def _forced_stripped_hand(rng: random.Random) -> list[int]:
+    """``_forced_hand`` in the 40-card pack: its cards without the 8s, 9s and 10s, runs
+    through 7-J (§2A.7) made likely by drawing ranks around them."""
+    suits = rng.sample(range(N_SUITS), rng.choice((1, 2)))
+    ranks = [r for r in range(rng.randrange(0, 7), 13) if not 7 <= r <= 9][:7]
+    pool = [r * N_SUITS + s for r in ranks for s in suits]
+    hand = set(rng.sample(pool, min(len(pool), rng.randint(5, 10))))
+    if rng.random() < 0.5:
+        rank = rng.choice([r for r in range(13) if not 7 <= r <= 9])
+        hand |= {rank * N_SUITS + s for s in rng.sample(range(N_SUITS), rng.choice((3, 4)))}
+    hand |= set(rng.sample(STRIPPED, rng.randint(0, 3)))
+    return sorted(hand)
+
+
+def test_2A_7_forced_hands_in_the_40_card_pack_are_written_without_a_search():
+    """``melds._forced_leaf`` in the 40-card pack (§2A.7, runs through 7-J): forced hands are
+    answered without pushing a frame, the oracle's melds, every column of the rows the
+    search's (the same cards read as two packs), with Conquian's run cap of 8 (§3.21) and
+    tighter ones."""
+    rng = random.Random(0x2A7F)
+    values = baseline_values()
+    counts = [0, 0]  # searched, forced
+    for _ in range(400):
+        hand = _forced_stripped_hand(rng)
+        rules = oracle.Rules(strip=True, run_max=rng.choice((8, 8, 5, 4)))
+        _count_forced(counts, hand, rules, values, rng.choice((0, 0, 0, 2)))
+    assert counts[1] > 150 and counts[0] > 20, counts
+
+
+def test_3_21_cards_kept_melded_are_forced_without_a_search_and_match_the_oracle():
+    """``arrange_keeping`` (Conquian's use, §3.21) on forced hands: the forced arrangement
+    melds every card that can meld, so it answers the search's conditions (every card of the
+    mask melded, at most ``limit`` melds, more than ``floor``) without a frame where it meets
+    them; the answer is the oracle's, and the rows are those of the search over the same
+    cards read as two packs (which does not force). RUMMYSIM_ORACLE_HANDS hands in make
+    verify, 400 in make test."""
+    import os
+
+    rules = oracle.Rules(strip=True, run_max=8)
+    ones = np.ones(N_KINDS, np.int64)
+    table = M.value_table(ones)
+    rng = random.Random(0x321F)
+    forced = searched = 0
+    for _ in range(int(os.environ.get("RUMMYSIM_ORACLE_HANDS", "400"))):
+        hand = _forced_stripped_hand(rng)
+        keep = rng.sample(hand, rng.choice((1, 2, 4)))
+        limit = rng.choice((0, 2, 3, 4))
+        floor = rng.choice((-1, -1, 3))
+        layers, _ = layers_of(hand)
+        answers = []
+        for packs in (1, 2):
+            params = make_params(rules, packs)
+            params[L.P_FAMILY] = L.FAMILY_CONQUIAN  # the conditions apply
+            WORK[M.W_SCAL, M.S_NODES] = 0
+            got = int(M.arrange_keeping(
+                GENERIC, params, table, WORK, layers, np.int64(0), np.int64(limit),
+                np.int64(sum(1 << k for k in keep)), np.int64(floor),
+            ))  # fmt: skip
+            n = int(WORK[M.W_SCAL, M.S_BEST_N])
+            answers.append((got, WORK[M.W_BEST : M.W_BEST + n].copy()))
+            if packs == 1 and got:
+                nodes = int(WORK[M.W_SCAL, M.S_NODES])
+                forced, searched = (forced + 1, searched) if nodes == 0 else (forced, searched + 1)
+        (got, rows), (got2, rows2) = answers
+        assert got == got2 and np.array_equal(rows, rows2), (hand, keep, limit, floor)
+        want = oracle.best_arrangement(hand, rules, [1] * N_KINDS, limit, keep=keep)
+        if want[1] and want[0] > floor:
+            assert got == want[0], (hand, keep, limit, floor)
+            assert [key_of(row) for row in rows] == [m.key for m in want[1]]
+        else:
+            assert got == 0, (hand, keep, limit, floor)
+    assert forced > 100 and searched > 20, (forced, searched)
 
 
 def test_s1_13_a_card_in_both_a_group_and_a_run_goes_to_the_search():
