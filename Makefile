@@ -56,7 +56,7 @@ chromium:
 verify: $(STAMP)  ## the engine against its plain-Python oracle hand, 1,000 hands a case (~2.5 h on 2 cores), the constrained meld searches against the brute-force oracle, 20,000 hands a rule (~15 min), then the report's engine-backed A/A and coverage check (~4 min)
 	$(BIN)/python -m sim.engine.precompile
 	$(BIN)/python -m tests.oracles.test_hand_oracle --hands 1000
-	RUMMYSIM_ORACLE_HANDS=20000 $(BIN)/python -m pytest -q -p no:cacheprovider tests/engine/test_melds.py -k "2D_24_best_opening or 2D_22_a_borrowed or 3_13_cards_kept_apart"
+	RUMMYSIM_ORACLE_HANDS=20000 $(BIN)/python -m pytest -q -p no:cacheprovider tests/engine/test_melds.py -k "2D_24_best_opening or 2D_22_a_borrowed or 3_13_cards_kept_apart or cards_to_keep_melded or cards_kept_melded"
 	$(BIN)/python -m tests.report.engine_calibration
 
 bench: $(STAMP)  ## engine benchmarks, one JSON line per figure
